@@ -1,0 +1,3 @@
+from pacsim.cli import entry
+
+entry()

@@ -1,0 +1,113 @@
+"""``pacsim play``: play games and print how they went, like CS188's pacman.py."""
+
+from __future__ import annotations
+
+import secrets
+from pathlib import Path
+
+from pacsim.agents.registry import make_ghost, make_pacman, parse_options
+from pacsim.cli.common import display_available
+from pacsim.engine import DEFAULT_MAX_MOVES, GameRecord, load_layout, play_game
+from pacsim.engine.recording import save_game
+from pacsim.errors import ConfigError
+
+
+def add_parser(subparsers) -> None:
+    parser = subparsers.add_parser("play", help="play games (in a window when a display is available)")
+    add_game_options(parser)
+    parser.add_argument("-n", "--games", "--numGames", dest="games", type=int, default=1, help="number of games (default 1)")
+    parser.add_argument("--seed", type=int, default=None, help="seed of the first game (game i uses seed+i); random if omitted")
+    parser.add_argument("--record", metavar="FILE", help="save the game as JSON (FILE-i.json for each game when -n > 1)")
+    shown = parser.add_mutually_exclusive_group()
+    shown.add_argument("-q", "--quiet", action="store_true", help="no board, one line per game")
+    shown.add_argument("-t", "--text", action="store_true", help="draw the board in the terminal")
+    shown.add_argument("-w", "--window", action="store_true", help="watch in a pygame window (default when a display is available)")
+    add_window_options(parser)
+    parser.set_defaults(run=run)
+
+
+def add_game_options(parser) -> None:
+    parser.add_argument("-l", "--layout", default="mediumClassic", help="a shipped layout name or a .lay path (default mediumClassic)")
+    parser.add_argument("-p", "--pacman", default="greedy", help="Pacman agent (default greedy)")
+    parser.add_argument("-g", "--ghosts", default="random", help="ghost agent (default random)")
+    parser.add_argument("-k", "--num-ghosts", "--numghosts", dest="num_ghosts", type=int, default=None, help="ghosts to use (default: every ghost in the layout)")
+    parser.add_argument("-a", "--agent-args", "--agentArgs", dest="agent_args", default="", help="Pacman options, key=value,... (e.g. depth=4,eval=careful)")
+    parser.add_argument("--ghost-args", default="", help="ghost options, key=value,... (e.g. attack=0.9)")
+    parser.add_argument("--max-moves", type=int, default=DEFAULT_MAX_MOVES, help=f"Pacman moves before a game ends as a timeout (default {DEFAULT_MAX_MOVES})")
+    parser.add_argument("--time-limit", type=float, default=None, help="seconds an agent may think per move; over it the game ends as an error")
+
+
+def add_window_options(parser) -> None:
+    parser.add_argument("--frame-time", type=float, default=0.1, help="seconds between frames in the window (default 0.1)")
+    parser.add_argument("--zoom", type=float, default=1.0, help="window scale (default 1.0)")
+    parser.add_argument("--show-values", action="store_true", help="show the search value of each Pacman action")
+    parser.add_argument("--save-frames", metavar="DIR", help="write every frame as a PNG into DIR")
+    parser.add_argument("--gif", metavar="FILE", help="write the game as an animated GIF")
+
+
+def build_agents(args, layout):
+    if args.num_ghosts is not None and not 0 <= args.num_ghosts <= layout.num_ghosts:
+        raise ConfigError(f"-k {args.num_ghosts}: layout {layout.name!r} has {layout.num_ghosts} ghosts")
+    num_ghosts = layout.num_ghosts if args.num_ghosts is None else args.num_ghosts
+    pacman = make_pacman(args.pacman, parse_options(args.agent_args))
+    ghost_options = parse_options(args.ghost_args)
+    ghosts = [make_ghost(args.ghosts, ghost_options) for _ in range(num_ghosts)]
+    return [pacman, *ghosts]
+
+
+def run(args) -> int:
+    if args.games < 1:
+        raise ConfigError(f"-n {args.games}: the number of games must be at least 1")
+    if args.max_moves < 1:
+        raise ConfigError(f"--max-moves {args.max_moves}: must be at least 1")
+    layout = load_layout(args.layout)
+    agents = build_agents(args, layout)
+    window = args.window or not (args.quiet or args.text) and display_available()
+    first_seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
+    records = []
+    for game in range(args.games):
+        seed = first_seed + game
+        if window:
+            from pacsim.viewer import play_in_window
+
+            record = play_in_window(layout, agents, seed=seed, max_moves=args.max_moves,
+                                    move_time_limit=args.time_limit, options=args)
+        else:
+            record = play_game(layout, agents, seed=seed, max_moves=args.max_moves,
+                               move_time_limit=args.time_limit,
+                               on_state=_print_board if args.text else None)
+        records.append(record)
+        print(_game_line(game, args.games, record))
+        if args.record:
+            save_game(_record_path(args.record, game, args.games), record, layout,
+                      args.pacman + (f":{args.agent_args}" if args.agent_args else ""),
+                      [args.ghosts] * (len(agents) - 1))
+    print(summary_line(records))
+    return 0
+
+
+def _print_board(state, action) -> None:
+    if state.turn == 0 or state.is_terminal:
+        print(state.to_text())
+        print(f"score {state.score}\n")
+
+
+def _game_line(game: int, games: int, record: GameRecord) -> str:
+    line = f"game {game + 1}/{games} (seed {record.seed}): {record.outcome:<7} score {record.score:>5}  moves {record.moves}"
+    if record.error:
+        line += f"  [{record.error}]"
+    return line
+
+
+def summary_line(records: list[GameRecord]) -> str:
+    wins = sum(record.outcome == "win" for record in records)
+    average = sum(record.score for record in records) / len(records)
+    return (f"{len(records)} games, {wins} wins, win rate {wins / len(records):.2f}, "
+            f"average score {average:.1f}")
+
+
+def _record_path(path: str, game: int, games: int) -> Path:
+    path = Path(path)
+    if games == 1:
+        return path
+    return path.with_name(f"{path.stem}-{game + 1}{path.suffix or '.json'}")

@@ -1,0 +1,188 @@
+"""The game loop: agents take turns until the game ends, and everything is recorded.
+
+A game is a pure function of (layout, agents, seed): every agent gets its own
+``random.Random`` derived from the seed and its agent index, so a replay of the
+recorded actions through the rules reproduces the game exactly.  An agent that
+raises, returns an illegal action, or overruns its time limit ends the game
+with the ``error`` outcome and a message; it never crashes a batch of games.
+"""
+
+from __future__ import annotations
+
+import random
+import signal
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable, Protocol
+
+from pacsim.engine.layout import Layout
+from pacsim.engine.state import GameState, apply_move, initial_state
+
+WIN, LOSS, TIMEOUT, ERROR = "win", "loss", "timeout", "error"
+OUTCOMES = (WIN, LOSS, TIMEOUT, ERROR)
+DEFAULT_MAX_MOVES = 1000
+
+
+class Agent(Protocol):
+    """What the game loop needs of an agent."""
+
+    def get_action(self, state: GameState) -> str:
+        """The action to play in ``state`` (it is this agent's turn)."""
+
+
+def agent_rng(seed: int, agent: int) -> random.Random:
+    """The random stream of agent ``agent`` in the game with ``seed``.
+
+    Separate streams per agent keep, say, the ghosts' dice independent of
+    which Pacman plays (common random numbers across conditions)."""
+    return random.Random(f"pacsim:{seed}:{agent}")
+
+
+def start_agents(agents: list[Any], seed: int) -> None:
+    """Give each agent its index and random stream before a game."""
+    for index, agent in enumerate(agents):
+        reset = getattr(agent, "reset", None)
+        if reset is not None:
+            reset(index, agent_rng(seed, index))
+
+
+@dataclass
+class GameRecord:
+    """Everything that happened in one game, enough to replay it exactly."""
+
+    layout: str
+    """Layout name."""
+    seed: int
+    num_ghosts: int
+    outcome: str = ERROR
+    """win, loss, timeout (move cap reached) or error (an agent failed)."""
+    score: int = 0
+    moves: int = 0
+    """Pacman moves played."""
+    actions: list[str] = field(default_factory=list)
+    """Every agent's action in order: the replay log."""
+    error: str | None = None
+    """What went wrong when the outcome is error."""
+    seconds: float = 0.0
+    """Wall time of the whole game."""
+    move_seconds: list[float] = field(default_factory=list)
+    """Pacman's thinking time per move."""
+    search_stats: list[dict[str, Any]] = field(default_factory=list)
+    """Per Pacman move, the search statistics its agent reported (if any)."""
+
+    @property
+    def nodes(self) -> int:
+        return sum(int(stats.get("generated", 0)) for stats in self.search_stats)
+
+
+class _AgentTimeout(Exception):
+    pass
+
+
+def _raise_timeout(signum, frame):
+    raise _AgentTimeout()
+
+
+def _timed_call(function: Callable[[], str], limit: float | None) -> str:
+    """Call an agent, interrupting it after ``limit`` seconds where the
+    platform allows (main thread, POSIX timers); elsewhere the overrun is
+    detected when the call returns."""
+    use_alarm = (
+        limit is not None
+        and hasattr(signal, "setitimer")
+        and threading.current_thread() is threading.main_thread()
+    )
+    if not use_alarm:
+        return function()
+    previous = signal.signal(signal.SIGALRM, _raise_timeout)
+    signal.setitimer(signal.ITIMER_REAL, limit)
+    try:
+        return function()
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def play_game(
+    layout: Layout,
+    agents: list[Agent],
+    seed: int = 0,
+    max_moves: int = DEFAULT_MAX_MOVES,
+    move_time_limit: float | None = None,
+    on_state: Callable[[GameState, str | None], None] | None = None,
+) -> GameRecord:
+    """Play one game: ``agents[0]`` is Pacman, ``agents[i]`` ghost i.
+
+    ``max_moves`` caps Pacman's moves (the game then ends as a timeout);
+    ``move_time_limit`` (seconds) applies to every agent's every move.
+    ``on_state(state, action)`` is called with the start (action None) and
+    after every action, for displays.
+    """
+    num_ghosts = min(len(agents) - 1, layout.num_ghosts)
+    state = initial_state(layout, num_ghosts)
+    record = GameRecord(layout=layout.name, seed=seed, num_ghosts=num_ghosts)
+    start_agents(agents, seed)
+    started = time.perf_counter()
+    if on_state is not None:
+        on_state(state, None)
+    while not state.is_terminal:
+        if state.turn == 0 and record.moves >= max_moves:
+            record.outcome = TIMEOUT
+            break
+        agent_index = state.turn
+        agent = agents[agent_index]
+        before = time.perf_counter()
+        try:
+            action = _timed_call(lambda: agent.get_action(state), move_time_limit)
+        except _AgentTimeout:
+            return _failed(record, state, started, f"agent {agent_index} exceeded the {move_time_limit}s move time limit")
+        except Exception as error:  # an agent's bug must not end the run
+            return _failed(record, state, started, f"agent {agent_index} raised {type(error).__name__}: {error}")
+        elapsed = time.perf_counter() - before
+        if move_time_limit is not None and elapsed > move_time_limit:
+            return _failed(record, state, started, f"agent {agent_index} took {elapsed:.3f}s, over the {move_time_limit}s move time limit")
+        target = _target(state, action)
+        if target is None:
+            return _failed(record, state, started, f"agent {agent_index} played illegal action {action!r}; legal: {state.legal_actions()}")
+        if agent_index == 0:
+            record.moves += 1
+            record.move_seconds.append(elapsed)
+            stats = getattr(agent, "last_stats", None)
+            if stats is not None:
+                record.search_stats.append(dict(stats))
+        record.actions.append(action)
+        state = apply_move(state, action, target)
+        if on_state is not None:
+            on_state(state, action)
+    else:
+        record.outcome = WIN if state.is_win() else LOSS
+    record.score = state.score
+    record.seconds = time.perf_counter() - started
+    return record
+
+
+def _target(state: GameState, action: Any) -> int | None:
+    for legal, target in state.legal_moves():
+        if legal == action:
+            return target
+    return None
+
+
+def _failed(record: GameRecord, state: GameState, started: float, message: str) -> GameRecord:
+    record.outcome = ERROR
+    record.error = message
+    record.score = state.score
+    record.seconds = time.perf_counter() - started
+    return record
+
+
+def replay(layout: Layout, num_ghosts: int, actions: list[str]) -> list[GameState]:
+    """Every state of a recorded game, from the start; raises
+    :class:`~pacsim.errors.IllegalActionError` at the first illegal action."""
+    state = initial_state(layout, num_ghosts)
+    states = [state]
+    for action in actions:
+        state = state.successor(action)
+        states.append(state)
+    return states

@@ -1,0 +1,53 @@
+"""The one error hierarchy of pacsim.
+
+Every mistake a user can make (a broken layout, a config typo, an unknown
+agent, a bad replay) raises a subclass of :class:`PacsimError`; the command
+line turns these into a one-line message and exit status 2.  Anything else
+that escapes is a bug in pacsim and keeps its traceback.
+"""
+
+from __future__ import annotations
+
+
+class PacsimError(Exception):
+    """Root of every error caused by user input."""
+
+
+class LayoutError(PacsimError, ValueError):
+    """A layout file or text that cannot be used.
+
+    The message is ``FILE:LINE:COL: what is wrong`` where a place applies.
+    """
+
+    def __init__(self, message: str, source: str = "<layout>", line: int | None = None, column: int | None = None):
+        self.source = source
+        self.line = line
+        self.column = column
+        self.reason = message
+        where = source
+        if line is not None:
+            where += f":{line}"
+            if column is not None:
+                where += f":{column}"
+        super().__init__(f"{where}: {message}")
+
+
+class ConfigError(PacsimError, ValueError):
+    """An experiment file, a command-line option or an agent option is wrong."""
+
+
+class AgentError(PacsimError, ValueError):
+    """An unknown agent name or a bad agent option."""
+
+
+class ReplayError(PacsimError, ValueError):
+    """A recorded game that cannot be replayed."""
+
+
+class SearchError(PacsimError, ValueError):
+    """A search asked for something it cannot do (a node type an algorithm
+    does not handle, star pruning without bounds, ...)."""
+
+
+class IllegalActionError(PacsimError, ValueError):
+    """An action that is not legal in the state it was applied to."""
