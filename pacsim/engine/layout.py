@@ -106,6 +106,8 @@ class Layout:
     @staticmethod
     def _ghost_moves(moves: tuple[Move, ...], direction: str) -> tuple[Move, ...]:
         walking = tuple(move for move in moves if move[0] != STOP)
+        if not walking:  # a walled-in ghost has nowhere to go: it stays
+            return moves
         reverse = REVERSE[direction]
         forward = tuple(move for move in walking if move[0] != reverse)
         return forward if forward else walking

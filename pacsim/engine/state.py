@@ -10,7 +10,8 @@ The rules are CS188's (see ``shared/reference/optimism_pessimism.md``):
   ghosts may not, and may not reverse unless it is their only move.
 * +10 a food, -1 every Pacman move (Stop included), +500 and a win on the
   last food, -500 and a loss when Pacman and a non-scared ghost share a cell.
-  Eating the last food wins even if a ghost stands there.
+  Eating the last food wins even if a ghost stands there.  As in CS188,
+  the -500 counts once for each non-scared ghost on Pacman's cell.
 * A capsule scares every ghost for ``SCARED_TIME`` of its own moves; Pacman
   eating a scared ghost scores +200 and sends it back to its start, unscared.
 * The game ends the moment it is won or lost.
