@@ -1,0 +1,36 @@
+"""Game-agnostic depth-limited game-tree search.
+
+Nothing in this package knows about Pacman: a game is any object with the
+six methods of :class:`Game` (``to_move``, ``actions``, ``result``,
+``outcomes``, ``is_terminal``, ``utility``), and a position is any hashable
+value.
+
+Modules, in reading order:
+
+* :mod:`~pacsim.search.base`   -- node types, the protocol, result records;
+* :mod:`~pacsim.search.table`  -- the bounded transposition table;
+* :mod:`~pacsim.search.plain`  -- minimax, expectimax, expectiminimax;
+* :mod:`~pacsim.search.pruned` -- alpha-beta, Star1, Star2;
+* :mod:`~pacsim.search.api`    -- :func:`search`, :func:`iterative_deepening`.
+"""
+
+from pacsim.search.api import ALGORITHMS, iterative_deepening, search
+from pacsim.search.base import CHANCE, MAX, MIN, Game, SearchResult, SearchStats, SearchTimeout
+from pacsim.search.table import EXACT, LOWER, UPPER, TranspositionTable
+
+__all__ = [
+    "ALGORITHMS",
+    "CHANCE",
+    "EXACT",
+    "LOWER",
+    "MAX",
+    "MIN",
+    "UPPER",
+    "Game",
+    "SearchResult",
+    "SearchStats",
+    "SearchTimeout",
+    "TranspositionTable",
+    "iterative_deepening",
+    "search",
+]

@@ -1,0 +1,131 @@
+"""Vocabulary shared by every search module: node types, the game protocol,
+result and statistics records, the timeout exception.
+
+Nothing here knows about Pacman; a game is anything with the six methods of
+:class:`Game`.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any, Hashable, Protocol, Sequence
+
+from pacsim.errors import SearchError
+
+MAX = "max"
+"""``Game.to_move`` result: the maximising player chooses."""
+MIN = "min"
+"""``Game.to_move`` result: the minimising player chooses."""
+CHANCE = "chance"
+"""``Game.to_move`` result: nature draws a successor from ``Game.outcomes``."""
+
+NODE_TYPES = (MAX, MIN, CHANCE)
+
+NEGATIVE_INFINITY = -math.inf
+POSITIVE_INFINITY = math.inf
+
+# How many nodes are visited between two looks at the clock.  perf_counter()
+# costs about as much as visiting a node, so looking every node would halve
+# the speed; every 2048 nodes keeps the overshoot to a millisecond or two.
+DEADLINE_CHECK_INTERVAL = 2048
+
+
+class Game(Protocol):
+    """Any two-player zero-sum game with optional chance, seen from MAX.
+
+    States must be hashable when a transposition table is used.  Positions
+    are never mutated by the search.
+    """
+
+    def to_move(self, state: Hashable) -> str:
+        """Who acts at a non-terminal ``state``: ``MAX``, ``MIN`` or ``CHANCE``."""
+        ...
+
+    def actions(self, state: Hashable) -> Sequence[Any]:
+        """The moves at a MAX or MIN ``state``, as an ordered, indexable
+        sequence.  Ties between equal-valued moves go to the earliest."""
+        ...
+
+    def result(self, state: Hashable, action: Any) -> Hashable:
+        """The position reached by playing ``action`` in ``state``."""
+        ...
+
+    def outcomes(self, state: Hashable) -> Sequence[tuple[Any, Hashable]]:
+        """``[(probability, successor), ...]`` at a CHANCE ``state``.
+
+        Probabilities are used as given (never renormalised); they must not
+        be negative.
+        """
+        ...
+
+    def is_terminal(self, state: Hashable) -> bool:
+        """Whether the game is over at ``state``."""
+        ...
+
+    def utility(self, state: Hashable) -> Any:
+        """MAX's payoff at a terminal ``state`` (a real number)."""
+        ...
+
+
+class SearchTimeout(Exception):
+    """The deadline given to :func:`search` passed before the search ended.
+
+    Deliberately not a :class:`~pacsim.errors.PacsimError`: running out of
+    time is an expected event for the caller (iterative deepening keeps its
+    last complete result), not a user mistake.
+    """
+
+
+@dataclass(frozen=True, slots=True)
+class SearchStats:
+    """What one search cost."""
+
+    generated: int
+    """Successor positions created: one per ``result()`` call and one per
+    successor returned by ``outcomes()``."""
+    evaluated: int
+    """Calls of ``utility`` (terminal positions) and ``evaluate`` (depth
+    cut-off) together."""
+    cutoffs: int
+    """Nodes left before all their successors were searched (alpha-beta
+    prunes, Star1/Star2 chance-node cuts, Star2 probe cuts)."""
+    seconds: float
+    """Wall-clock time of the search, measured with ``time.perf_counter``."""
+    max_depth: int
+    """Deepest tree level visited; the root is level 0."""
+
+
+@dataclass(frozen=True, slots=True)
+class SearchResult:
+    """The answer of one search."""
+
+    value: Any
+    """The root's game value for MAX (expectiminimax value, or its
+    depth-limited estimate when ``depth`` was given)."""
+    action: Any
+    """The best root move for the player to move at the root (MAX: highest
+    value, MIN: lowest, first in ``actions()`` order on ties); ``None`` at a
+    terminal root, a CHANCE root or ``depth=0``."""
+    stats: SearchStats
+    """What the search cost."""
+    depth: int | None = None
+    """The depth limit searched (tree levels below the root); ``None`` means
+    to terminal positions."""
+    action_values: tuple[tuple[Any, Any], ...] = ()
+    """``(action, value)`` for every root move in search order, each value
+    exact; only filled when ``root_values=True`` was asked for."""
+
+
+def node_type_error(algorithm: str, node_type: Any) -> SearchError:
+    """The error for an algorithm meeting a node type it cannot handle."""
+    if node_type not in NODE_TYPES:
+        return SearchError(
+            f"{algorithm}: to_move() returned {node_type!r}; expected MAX, MIN or CHANCE"
+        )
+    return SearchError(f"{algorithm} cannot handle {node_type.upper()} nodes")
+
+
+def no_moves_error(state: Any) -> SearchError:
+    """The error for a non-terminal position without moves or outcomes."""
+    return SearchError(f"non-terminal position has no moves or outcomes: {state!r}")

@@ -1,0 +1,131 @@
+"""Search-based Pacmen: CS188 depth convention, hand-computed root values,
+pruned == plain, ghost models, evaluations and their bounds."""
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pacsim.agents import make_pacman
+from pacsim.agents.evaluation import careful, careful_bounds, score_bounds
+from pacsim.agents.search_agents import PacmanGame, SlipperyPacmanGame
+from pacsim.engine import agent_rng, apply_move, load_layout, parse_layout
+from pacsim.errors import AgentError
+from pacsim.search import CHANCE, MAX, MIN, search
+
+KILL_CORRIDOR = "%%%%%%%\n%P. .G%\n%%%%%%%\n"
+
+
+def analyze(spec, state):
+    agent = make_pacman(spec)
+    agent.reset(0, agent_rng(0, 0))
+    return agent, agent.analyze(state)
+
+
+def test_hand_computed_root_values_with_the_score_evaluation():
+    # Depth 2 (4 levels). East eats (9); the ghost must come West; stepping
+    # East again meets it (8 - 500), so Pacman backs off: 8.  Stop: -1, then
+    # East eats (8).  Both 8; ties go to the first action, East.
+    state = parse_layout(KILL_CORRIDOR).initial_state()
+    for spec in ("minimax:depth=2", "alphabeta:depth=2", "expectimax:depth=2"):
+        agent, result = analyze(spec, state)
+        assert result.value == 8 and result.action[0] == "East"
+        assert result.depth == 4
+        assert [(move[0], value) for move, value in result.action_values] == [("East", 8), ("Stop", 8)]
+    # Depth 1: East is worth its food (9), Stop costs a point (-1).
+    _, result = analyze("minimax:depth=1", state)
+    assert result.value == 9 and [value for _, value in result.action_values] == [9, -1]
+
+
+def test_depth_counts_every_agent_once_per_round():
+    state = load_layout("mediumClassic").initial_state()
+    agent, result = analyze("minimax:depth=2", state)
+    assert result.depth == 2 * 3 and result.stats.max_depth == 6
+
+
+POSITIONS = [("tinyMaze", 0), ("mediumClassic", 7)]
+
+
+def _positions():
+    for name, steps in POSITIONS:
+        state = load_layout(name).initial_state()
+        rng = agent_rng(steps, 0)
+        for _ in range(steps):
+            moves = state.legal_moves()
+            state = apply_move(state, *moves[rng.randrange(len(moves))])
+        while state.turn != 0:
+            state = apply_move(state, *state.legal_moves()[0])
+        yield state
+
+
+@pytest.mark.parametrize("state", list(_positions()))
+def test_pruned_searches_return_the_plain_value_and_action_with_fewer_nodes(state):
+    for plain, pruned, depth in (("minimax", "alphabeta", 2), ("expectimax", "star2", 2), ("expectimax", "star1", 1)):
+        for evaluation in ("score", "careful"):
+            _, reference = analyze(f"{plain}:depth={depth},eval={evaluation}", state)
+            spec = f"{'minimax' if plain == 'minimax' else 'expectimax'}:depth={depth},eval={evaluation},algorithm={pruned}"
+            _, result = analyze(spec, state)
+            assert result.value == pytest.approx(reference.value)
+            assert result.action == reference.action
+            assert result.stats.generated <= reference.stats.generated
+
+
+def test_expectimax_uses_the_ghost_model_probabilities():
+    state = load_layout("tinyMaze").initial_state().successor("Stop")  # the ghost has two moves
+    uniform = PacmanGame((CHANCE,))
+    directional = make_pacman("expectimax:model=directional").game_for(state)
+    probabilities = [p for p, _ in uniform.outcomes(state)]
+    assert probabilities == pytest.approx([1 / len(probabilities)] * len(probabilities))
+    modelled = [p for p, _ in directional.outcomes(state)]
+    assert sum(modelled) == pytest.approx(1.0) and max(modelled) > max(probabilities)
+    mixed = make_pacman("expectimax:model=directional,trust=0.5").game_for(state)
+    halfway = [p for p, _ in mixed.outcomes(state)]
+    assert halfway == pytest.approx([(a + b) / 2 for a, b in zip(probabilities, modelled)])
+
+
+def test_expectiminimax_mixes_ghost_kinds_and_slips():
+    state = load_layout("mediumClassic").initial_state()
+    agent = make_pacman("expectiminimax:kinds=MC,slip=0.2,depth=1")
+    game = agent.game_for(state)
+    assert isinstance(game, SlipperyPacmanGame) and game.kinds == (MAX, MIN, CHANCE)
+    intent = game.result(state, "East")
+    assert game.to_move(intent) == CHANCE
+    outcomes = game.outcomes(intent)
+    assert sum(p for p, _ in outcomes) == pytest.approx(1.0) and outcomes[0][0] == pytest.approx(0.8)
+    result = agent.analyze(state)
+    assert result.depth == 4 and result.action in state.legal_actions()
+
+
+def test_bad_agent_options_are_one_line_errors():
+    with pytest.raises(AgentError, match="unknown option 'deph' for agent 'minimax'"):
+        make_pacman("minimax:deph=3")
+    with pytest.raises(AgentError, match="depth='x' for agent 'minimax' must be int"):
+        make_pacman("minimax", {"depth": "x"})
+    with pytest.raises(AgentError, match="unknown evaluation 'nice'"):
+        make_pacman("expectimax:eval=nice")
+    with pytest.raises(AgentError, match="model='psychic'"):
+        make_pacman("expectimax:model=psychic")
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 10_000), st.integers(1, 12))
+def test_evaluation_bounds_hold_below_the_root(seed, levels):
+    import random
+
+    rng = random.Random(seed)
+    root = load_layout("smallClassic").initial_state()
+    for _ in range(rng.randrange(30)):
+        if root.is_terminal:
+            return
+        root = apply_move(root, *rng.choice(root.legal_moves()))
+    if root.is_terminal:
+        return
+    low, high = careful_bounds(root, levels)
+    score_low, score_high = score_bounds(root, levels)
+    state = root
+    for _ in range(levels):
+        if state.is_terminal:
+            break
+        state = apply_move(state, *rng.choice(state.legal_moves()))
+        value = state.score if state.is_terminal else careful(state)
+        assert low <= value <= high
+        assert score_low <= state.score <= score_high
