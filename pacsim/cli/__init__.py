@@ -36,7 +36,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exit:  # --help, --version, or a usage error already printed
+        return exit.code if isinstance(exit.code, int) else USER_ERROR
     try:
         return args.run(args) or 0
     except PacsimError as error:
