@@ -18,7 +18,7 @@ from operator import attrgetter
 from typing import Callable
 
 from pacsim.engine import GameState
-from pacsim.engine.state import FOOD_SCORE, GHOST_SCORE, LOSS_SCORE, WIN_SCORE
+from pacsim.engine.state import FOOD_SCORE, GHOST_SCORE, LOSS_SCORE, TIME_PENALTY, WIN_SCORE
 from pacsim.errors import AgentError
 
 Evaluation = Callable[[GameState], float]
@@ -37,11 +37,18 @@ score: Evaluation = attrgetter("score")
 
 
 def score_bounds(root: GameState, levels: int) -> tuple[float, float]:
-    """The score can fall by at most one point a level and a death, and
-    rise by at most every food, a win and every ghost eaten a level."""
+    """Pacman moves at most once a round: per move the score falls by at most
+    the time penalty, and rises by at most a food; a win adds 500 only if the
+    food can all be eaten in time; a death costs 500 per ghost on his cell
+    (CS188 counts each); scared ghosts can be eaten only while capsules or
+    scared ghosts remain."""
+    rounds = -(-levels // root.num_agents) + 1  # ceil, plus the round in progress
     ghosts = len(root.ghosts)
-    low = root.score - levels - LOSS_SCORE
-    high = root.score + FOOD_SCORE * root.food_count + WIN_SCORE + GHOST_SCORE * ghosts * levels
+    food = root.food_count
+    low = root.score - rounds * TIME_PENALTY - LOSS_SCORE * ghosts
+    high = root.score + FOOD_SCORE * min(food, rounds) + (WIN_SCORE if food <= rounds else 0)
+    if root.capsules or any(root.scared):
+        high += GHOST_SCORE * ghosts * rounds
     return float(low), float(high)
 
 
@@ -75,7 +82,8 @@ def careful_bounds(root: GameState, levels: int) -> tuple[float, float]:
     low, high = score_bounds(root, levels)
     ghosts = len(root.ghosts)
     longest = max(d for d in root.layout.distances_from(root.pacman) if d < 1 << 20)
-    return low - TROUBLE * ghosts - 2 * longest - levels, high + HUNT * ghosts
+    # The nearest food is never farther than twice the root's eccentricity.
+    return low - TROUBLE * ghosts - 2 * longest, high + HUNT * ghosts
 
 
 EVALUATIONS: dict[str, tuple[Evaluation, Callable[[GameState, int], tuple[float, float]] | None]] = {
