@@ -18,6 +18,7 @@ from operator import attrgetter
 from typing import Callable
 
 from pacsim.engine import GameState
+from pacsim.engine.layout import UNREACHABLE
 from pacsim.engine.state import FOOD_SCORE, GHOST_SCORE, LOSS_SCORE, TIME_PENALTY, WIN_SCORE
 from pacsim.errors import AgentError
 
@@ -60,14 +61,15 @@ def careful(state: GameState) -> float:
     from_pacman = layout.distances_from(state.pacman)
     value = state.score
     food = state.food
-    nearest = 1 << 20
+    nearest = UNREACHABLE
     while food:
         low = food & -food
         distance = from_pacman[low.bit_length() - 1]
         if distance < nearest:
             nearest = distance
         food ^= low
-    value -= nearest
+    if nearest < UNREACHABLE:  # food Pacman cannot reach does not pull him
+        value -= nearest
     for cell, timer in zip(state.ghosts, state.scared):
         distance = from_pacman[cell]
         if timer:
@@ -81,7 +83,7 @@ def careful(state: GameState) -> float:
 def careful_bounds(root: GameState, levels: int) -> tuple[float, float]:
     low, high = score_bounds(root, levels)
     ghosts = len(root.ghosts)
-    longest = max(d for d in root.layout.distances_from(root.pacman) if d < 1 << 20)
+    longest = max(d for d in root.layout.distances_from(root.pacman) if d < UNREACHABLE)
     # The nearest food is never farther than twice the root's eccentricity.
     return low - TROUBLE * ghosts - 2 * longest, high + HUNT * ghosts
 
