@@ -21,7 +21,7 @@ def test_every_shipped_layout_parses_without_warnings():
 
 def test_tiny_maze_suits_the_optimism_study():
     layout = load_layout("tinyMaze")
-    assert layout.capsule_count == 0 and layout.food_count <= 5 and layout.num_ghosts == 1
+    assert layout.capsule_count == 0 and layout.food_count <= 5 and layout.num_ghosts <= 2
 
 
 def test_classic_style_mazes_have_capsules():
