@@ -1,0 +1,10 @@
+"""The one place the viewer imports pygame, after silencing its greeting
+(which would otherwise land in the middle of command output)."""
+
+import os
+
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+
+import pygame  # noqa: E402
+
+__all__ = ["pygame"]

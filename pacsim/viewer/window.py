@@ -1,0 +1,268 @@
+"""The window: a render loop that shows frames from a source at the chosen pace.
+
+:class:`ViewerLoop` takes its events, clock and display flip as arguments, so
+a test drives it with a scripted event list on an offscreen surface.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, replace
+from typing import Any, Callable, Iterable, Protocol
+
+from pacsim.engine.game import DEFAULT_MAX_MOVES, GameRecord
+from pacsim.engine.layout import Layout
+from pacsim.engine.state import GameState
+from pacsim.viewer import ViewerClosed, ViewerError
+from pacsim.viewer._pygame import pygame
+from pacsim.viewer.capture import Capture
+from pacsim.viewer.controls import Controls, describe, handle_event
+from pacsim.viewer.render import Renderer, outcome_banner, window_size
+from pacsim.viewer.sources import Frame, LiveGame, RecordedGame
+
+TICKS_PER_SECOND = 30
+"""Redraws per second: keeps the window responsive and the mouth moving."""
+TICKS_PER_ANIMATION_FRAME = 2
+END_HOLD_SECONDS = 2.0
+"""How long a finished game stays on screen before the window returns
+(pausing keeps it open)."""
+
+
+class Source(Protocol):
+    finished: bool
+
+    @property
+    def outcome(self) -> str | None: ...
+    def start(self) -> None: ...
+    def next_frame(self) -> Frame | None: ...
+    def restart(self) -> bool: ...
+    def stop(self) -> None: ...
+    def check(self) -> None: ...
+
+
+@dataclass(frozen=True)
+class WindowSettings:
+    """The window options of ``pacsim play`` and ``pacsim replay``."""
+
+    frame_time: float = 0.1
+    zoom: float = 1.0
+    show_values: bool = False
+    save_frames: str | None = None
+    gif: str | None = None
+
+    @classmethod
+    def from_options(cls, options: Any) -> WindowSettings:
+        """Read an argparse namespace (missing attributes keep their defaults)."""
+        defaults = cls()
+        settings = cls(**{name: getattr(options, name, getattr(defaults, name))
+                          for name in ("frame_time", "zoom", "show_values", "save_frames", "gif")})
+        if settings.frame_time < 0:
+            raise ViewerError(f"--frame-time {settings.frame_time}: must not be negative")
+        if settings.zoom <= 0:
+            raise ViewerError(f"--zoom {settings.zoom}: must be positive")
+        return settings
+
+
+class ViewerLoop:
+    """Shows a source's frames; :meth:`run` returns True when the game was
+    shown to its end, False when the user quit first."""
+
+    def __init__(
+        self,
+        source: Source,
+        surface: pygame.Surface,
+        *,
+        controls: Controls | None = None,
+        panel: bool = False,
+        capture: Capture | None = None,
+        hold_seconds: float | None = END_HOLD_SECONDS,
+        events: Callable[[], Iterable[pygame.event.Event]] | None = None,
+        now: Callable[[], float] = time.monotonic,
+        wait: Callable[[int], Any] | None = None,
+        present: Callable[[], Any] | None = None,
+        on_frame: Callable[[Frame], Any] | None = None,
+    ) -> None:
+        self.source = source
+        self.surface = surface
+        self.controls = controls or Controls()
+        self.panel = panel
+        self.capture = capture
+        self.hold_seconds = hold_seconds
+        # Looked up per call, not bound now: tests replace pygame's functions.
+        self.events = events or (lambda: pygame.event.get())
+        self.now = now
+        self.wait = wait or pygame.time.Clock().tick
+        self.present = present or (lambda: pygame.display.flip())
+        self.on_frame = on_frame
+        self.renderer = Renderer()
+        self.current: Frame | None = None
+        self.shown_at = 0.0
+        self.finished = False
+        self.finished_at = 0.0
+        self.restarting = False
+        self.ticks = 0
+
+    def pressed_direction(self) -> str | None:
+        """For a keyboard Pacman (called from the worker thread: a plain read)."""
+        return self.controls.direction
+
+    def run(self) -> bool:
+        while self.tick():
+            pass
+        return self.finished
+
+    def tick(self) -> bool:
+        """Handle events, maybe advance, redraw.  False when the loop should end."""
+        for event in self.events():
+            self.controls = handle_event(self.controls, event)
+            if event.type == pygame.VIDEORESIZE and pygame.display.get_surface() is not None:
+                self.surface = pygame.display.get_surface()
+        if self.controls.quit:
+            return False
+        if self.controls.restart:
+            self._restart()
+        self.source.check()
+        was_finished = self.finished
+        shown = self._advance()
+        self._draw()
+        self._export(shown, just_finished=self.finished and not was_finished)
+        self.present()
+        if self._done():
+            return False
+        self.wait(TICKS_PER_SECOND)
+        self.ticks += 1
+        return True
+
+    # -- steps of a tick ---------------------------------------------------------
+    def _restart(self) -> None:
+        self.controls = replace(self.controls, restart=False)
+        self.source.restart()
+        self.restarting = True
+        self.finished = False
+        if self.capture:
+            self.capture.reset()
+
+    def _advance(self) -> Frame | None:
+        """Take the next frame when it is due; returns it, or None."""
+        if self.finished:
+            return None
+        now = self.now()
+        stepping = self.controls.paused and self.controls.steps > 0
+        first = self.current is None or self.restarting  # the start shows at once, even paused
+        due = first or (not self.controls.paused and now - self.shown_at >= self.controls.frame_time)
+        if not (due or stepping):
+            return None
+        frame = self.source.next_frame()
+        if frame is None:
+            if self.source.finished and not self.restarting:
+                self.finished, self.finished_at = True, now
+                self.controls = replace(self.controls, steps=0)
+            return None
+        self.current, self.shown_at, self.restarting = frame, now, False
+        if stepping and not first:
+            self.controls = replace(self.controls, steps=self.controls.steps - 1)
+        return frame
+
+    def _export(self, shown: Frame | None, just_finished: bool) -> None:
+        """Hand what was just drawn to the frame files and the listener."""
+        if shown is not None:
+            if self.capture:
+                self.capture.frame(self.surface, shown.state)
+            if self.on_frame:
+                self.on_frame(shown)
+        if just_finished and self.capture and self.current is not None:
+            self.capture.final(self.surface, self.current.state)
+
+    def _done(self) -> bool:
+        if not self.finished or self.controls.paused or self.hold_seconds is None:
+            return False
+        return self.now() - self.finished_at >= self.hold_seconds
+
+    def _draw(self) -> None:
+        if self.current is None:
+            self.surface.fill((0, 0, 0))
+        else:
+            frame = self.current
+            note = "restarting..." if self.restarting else describe(self.controls)
+            values = [] if frame.values_error else frame.values  # [] reads "no values"
+            self.renderer.draw(
+                self.surface, frame.state, frame=self.ticks // TICKS_PER_ANIMATION_FRAME,
+                values=values, chosen=frame.chosen, moves=frame.moves, note=note, panel=self.panel,
+                banner=outcome_banner(self.source.outcome) if self.finished else None,
+            )
+
+
+def open_window(size: tuple[int, int], title: str) -> pygame.Surface:
+    try:
+        pygame.display.init()
+        pygame.font.init()
+        surface = pygame.display.set_mode(size, pygame.RESIZABLE)
+    except pygame.error as error:
+        raise ViewerError(f"cannot open a window ({error}); use --text or --quiet") from None
+    pygame.display.set_caption(title)
+    return surface
+
+
+def play_in_window(
+    layout: Layout,
+    agents: list[Any],
+    seed: int = 0,
+    max_moves: int = DEFAULT_MAX_MOVES,
+    move_time_limit: float | None = None,
+    options: Any = None,
+) -> GameRecord:
+    """Play one game in a window and return its record, exactly the record
+    :func:`pacsim.engine.play_game` gives for the same arguments.
+
+    Raises :class:`ViewerClosed` when the window is closed mid-game."""
+    settings = WindowSettings.from_options(options)
+    capture = Capture(settings.save_frames, settings.gif, settings.frame_time)
+    source = LiveGame(layout, agents, seed=seed, max_moves=max_moves,
+                      move_time_limit=move_time_limit, show_values=settings.show_values)
+    size = window_size(layout, settings.zoom, panel=source.show_values)
+    surface = open_window(size, f"pacsim: {layout.name} (seed {seed})")
+    loop = ViewerLoop(source, surface, controls=Controls(frame_time=settings.frame_time),
+                      panel=source.show_values, capture=capture, hold_seconds=END_HOLD_SECONDS)
+    restore_keys = _wire_keyboard(agents[0], loop)
+    try:
+        source.start()
+        loop.run()
+    finally:
+        source.stop()
+        restore_keys()
+        pygame.display.quit()
+        capture.close()
+    if not source.finished or source.record is None:
+        raise ViewerClosed("the window was closed before the game ended")
+    return source.record
+
+
+def replay_in_window(states: list[GameState], outcome: str | None = None, options: Any = None,
+                     title: str = "pacsim replay") -> bool:
+    """Show recorded states in a window; True when shown to the end."""
+    settings = WindowSettings.from_options(options)
+    capture = Capture(settings.save_frames, settings.gif, settings.frame_time)
+    source = RecordedGame(states, outcome)
+    surface = open_window(window_size(states[0].layout, settings.zoom), title)
+    loop = ViewerLoop(source, surface, controls=Controls(frame_time=settings.frame_time), capture=capture,
+                      hold_seconds=END_HOLD_SECONDS)
+    try:
+        return loop.run()
+    finally:
+        pygame.display.quit()
+        capture.close()
+
+
+def _wire_keyboard(agent: Any, loop: ViewerLoop) -> Callable[[], None]:
+    """Point a keyboard Pacman at the window's keys; returns the undo."""
+    from pacsim.agents.simple import KeyboardPacman
+
+    if not isinstance(agent, KeyboardPacman):
+        return lambda: None
+    original = agent.keys
+    agent.keys = loop.pressed_direction
+
+    def restore() -> None:
+        agent.keys = original
+
+    return restore

@@ -1,0 +1,341 @@
+"""The viewer, headless: pixels of a rendered state, the controller, the
+render loop driven by scripted events, live games in a worker, replays."""
+
+import json
+import subprocess
+import sys
+from types import SimpleNamespace
+
+import pygame
+import pytest
+
+from pacsim.agents import make_ghost, make_pacman
+from pacsim.cli import main
+from pacsim.engine import load_layout, play_game, replay
+from pacsim.engine.recording import save_game
+from pacsim.viewer import ViewerClosed, style
+from pacsim.viewer.controls import Controls, handle_event
+from pacsim.viewer.render import geometry, render, window_size
+from pacsim.viewer.sources import LiveGame, RecordedGame, frames_of
+from pacsim.viewer.window import ViewerLoop, play_in_window
+
+
+def key(code, text=""):
+    return pygame.event.Event(pygame.KEYDOWN, key=code, unicode=text)
+
+
+def pixel(surface, point):
+    return tuple(surface.get_at((round(point[0]), round(point[1]))))[:3]
+
+
+@pytest.fixture
+def fast_window(monkeypatch):
+    """Real windows (SDL's dummy driver) without the waits meant for people."""
+    import pacsim.viewer.window as window
+
+    monkeypatch.setattr(window, "END_HOLD_SECONDS", 0.0)
+    monkeypatch.setattr(window, "TICKS_PER_SECOND", 2000)
+    return window
+
+
+@pytest.fixture(scope="module")
+def small_classic():
+    return load_layout("smallClassic")
+
+
+def greedy_game(layout, seed=4):
+    agents = [make_pacman("greedy")] + [make_ghost("random") for _ in range(layout.num_ghosts)]
+    return agents, play_game(layout, agents, seed=seed)
+
+
+# -- rendering ---------------------------------------------------------------------
+def test_render_draws_walls_food_capsules_and_a_scared_ghost(small_classic):
+    state = small_classic.initial_state()._replace(scared=(20, 0))
+    surface = pygame.Surface(window_size(small_classic))
+    place = render(surface, state, frame=2, moves=0)  # frame 2: mouth wide open
+    layout = state.layout
+    assert pixel(surface, place.center(0, 0)) == style.WALL
+    food = layout.cells[state.food_cells()[0]]
+    assert pixel(surface, place.center(*food)) == style.FOOD
+    capsule = layout.cells[state.capsule_cells()[0]]
+    capsule_x, capsule_y = place.center(*capsule)
+    assert pixel(surface, (capsule_x + place.cell * 0.18, capsule_y)) == style.CAPSULE  # wider than food
+    scared_x, scared_y = place.center(*layout.cells[state.ghosts[0]])
+    assert pixel(surface, (scared_x, scared_y + place.cell * 0.2)) == style.SCARED
+    normal_x, normal_y = place.center(*layout.cells[state.ghosts[1]])
+    assert pixel(surface, (normal_x, normal_y + place.cell * 0.2)) == style.GHOSTS[1]
+    pacman_x, pacman_y = place.center(*layout.cells[state.pacman])
+    assert pixel(surface, (pacman_x - place.cell * 0.2, pacman_y)) == style.PACMAN
+    # Facing East (the start's Stop), the open mouth shows the background.
+    assert pixel(surface, (pacman_x + place.cell * 0.35, pacman_y)) == style.BACKGROUND
+
+
+def test_scared_ghost_flashes_white_near_the_end_of_its_timer(small_classic):
+    state = small_classic.initial_state()._replace(scared=(3, 0))
+    surface = pygame.Surface(window_size(small_classic))
+    x, y = geometry(surface.get_size(), small_classic, False).center(*small_classic.cells[state.ghosts[0]])
+    colors = set()
+    for frame in range(2 * style.FLASH_FRAMES):
+        render(surface, state, frame=frame)
+        colors.add(pixel(surface, (x, y + surface.get_height() / 40)))
+    assert colors == {style.SCARED, style.SCARED_FLASH}
+
+
+def test_panel_and_banner_render_without_errors(small_classic):
+    state = small_classic.initial_state()
+    size = window_size(small_classic, zoom=2.0, panel=True)
+    assert size[0] <= style.MAX_WINDOW[0] and size[1] <= style.MAX_WINDOW[1]
+    surface = pygame.Surface(size)
+    place = render(surface, state, frame=1, values=[("East", 3.0), ("West", float("-inf"))],
+                   chosen="East", banner="WIN", note="paused")
+    assert place.panel_left is not None
+    assert pixel(surface, (place.panel_left + place.cell, place.board_height - 2)) == style.PANEL
+
+
+# -- the controller ---------------------------------------------------------------
+def test_controls_are_a_pure_function_of_events():
+    controls = Controls(frame_time=0.1)
+    assert handle_event(controls, key(pygame.K_PERIOD)).steps == 0  # steps only while paused
+    paused = handle_event(controls, key(pygame.K_SPACE))
+    assert paused.paused and not controls.paused
+    stepped = handle_event(handle_event(paused, key(pygame.K_RIGHT)), key(pygame.K_PERIOD))
+    assert stepped.steps == 2 and stepped.direction == "East"
+    assert handle_event(controls, key(pygame.K_PLUS, "+")).frame_time == pytest.approx(0.05)
+    assert handle_event(controls, key(pygame.K_MINUS, "-")).frame_time == pytest.approx(0.2)
+    assert handle_event(controls, key(pygame.K_w, "w")).direction == "North"
+    assert handle_event(controls, key(pygame.K_r, "r")).restart
+    assert handle_event(controls, key(pygame.K_ESCAPE)).quit
+    assert handle_event(controls, pygame.event.Event(pygame.QUIT)).quit
+
+
+class Script:
+    """Events per tick, and a clock that advances one second per tick."""
+
+    def __init__(self, ticks):
+        self.ticks = list(ticks)
+        self.time = 0.0
+
+    def events(self):
+        self.time += 1.0
+        return self.ticks.pop(0) if self.ticks else []
+
+    def now(self):
+        return self.time
+
+
+def scripted_loop(source, ticks, layout, **options):
+    script = Script(ticks)
+    shown = []
+    loop = ViewerLoop(source, pygame.Surface(window_size(layout)), controls=Controls(frame_time=0.5),
+                      events=script.events, now=script.now, wait=lambda fps: None,
+                      present=lambda: None, on_frame=lambda frame: shown.append(frame.index), **options)
+    return loop, shown
+
+
+def test_scripted_pause_step_restart_quit_drive_the_loop(small_classic):
+    _, record = greedy_game(small_classic)
+    states = replay(small_classic, record.num_ghosts, record.actions)
+    space, step, quit = key(pygame.K_SPACE), key(pygame.K_PERIOD, "."), key(pygame.K_q, "q")
+    ticks = [[], [], [space], [], [], [step], [step, step], [], [space], [key(pygame.K_r, "r")], [], [quit]]
+    loop, shown = scripted_loop(RecordedGame(states, record.outcome), ticks, small_classic)
+    assert loop.run() is False  # quit before the end
+    # 0 at once, 1 a tick later, paused for two ticks, then three single steps,
+    # resumed, restarted (back to 0), one more frame, quit.
+    assert shown == [0, 1, 2, 3, 4, 5, 0, 1]
+
+
+def test_loop_shows_a_replay_to_its_end_with_the_banner(small_classic):
+    _, record = greedy_game(small_classic)
+    states = replay(small_classic, record.num_ghosts, record.actions)
+    loop, shown = scripted_loop(RecordedGame(states, record.outcome), [], small_classic, hold_seconds=0)
+    loop.controls = Controls(frame_time=0.0)
+    assert loop.run() is True
+    assert shown == list(range(len(states)))
+
+
+def test_frames_count_pacman_moves(small_classic):
+    _, record = greedy_game(small_classic)
+    frames = frames_of(replay(small_classic, record.num_ghosts, record.actions))
+    assert frames[-1].moves == record.moves
+
+
+# -- live games in the worker -----------------------------------------------------------
+def live_options(**overrides):
+    options = dict(frame_time=0.0, zoom=1.0, show_values=False, save_frames=None, gif=None)
+    options.update(overrides)
+    return SimpleNamespace(**options)
+
+
+def test_play_in_window_returns_the_exact_record_and_saves_frames(tmp_path, fast_window):
+    layout = load_layout("tinyMaze")
+    agents = [make_pacman("minimax", {"depth": 1, "eval": "careful"})] + [make_ghost("random") for _ in range(2)]
+    expected = play_game(layout, agents, seed=7)
+    record = play_in_window(layout, agents, seed=7, options=live_options(
+        show_values=True, save_frames=str(tmp_path / "frames"), gif=str(tmp_path / "game.gif")))
+    assert (record.actions, record.score, record.outcome) == (expected.actions, expected.score, expected.outcome)
+    frames = sorted((tmp_path / "frames").glob("frame-*.png"))
+    assert len(frames) == len(record.actions) + 2  # every state, then the final banner
+    assert (tmp_path / "game.gif").read_bytes()[:6] == b"GIF89a"
+
+
+def test_live_game_attaches_values_and_stops_when_asked():
+    layout = load_layout("tinyMaze")
+    agents = [make_pacman("minimax", {"depth": 1})] + [make_ghost("random") for _ in range(2)]
+    game = LiveGame(layout, agents, seed=1, show_values=True)
+    game.start()
+    first = None
+    while first is None:
+        first = game.next_frame()
+    assert first.index == 0 and {action for action, _ in first.values} == set(first.state.legal_actions())
+    second = None
+    while second is None:
+        second = game.next_frame()
+    assert first.chosen in first.state.legal_actions()  # set once Pacman moved
+    game.stop()
+    game._run.thread.join(timeout=5)
+    assert not game._run.thread.is_alive() and not game.finished
+
+
+def test_closing_the_window_mid_game_raises_viewer_closed(monkeypatch, fast_window):
+    layout = load_layout("smallClassic")
+    agents = [make_pacman("greedy")] + [make_ghost("random") for _ in range(2)]
+    posted = iter([[], [], [pygame.event.Event(pygame.QUIT)]])
+    monkeypatch.setattr(pygame.event, "get", lambda: next(posted, []))
+    with pytest.raises(ViewerClosed):
+        play_in_window(layout, agents, seed=2, options=live_options(frame_time=10.0))
+
+
+def test_keyboard_pacman_reads_the_window_keys(monkeypatch, fast_window):
+    layout = load_layout("openRoom")
+    pacman = make_pacman("keyboard")
+    original_keys = pacman.keys
+    presses = iter([[key(pygame.K_a, "a")]])
+    monkeypatch.setattr(pygame.event, "get", lambda: next(presses, []))
+    record = play_in_window(layout, [pacman, make_ghost("random")], seed=3, max_moves=6,
+                            options=live_options())
+    assert record.moves >= 1 and "West" in record.actions
+    assert pacman.keys is original_keys
+
+
+# -- replays -----------------------------------------------------------------------------
+def saved_game(tmp_path, layout_name="smallClassic"):
+    layout = load_layout(layout_name)
+    _, record = greedy_game(layout)
+    path = tmp_path / "game.json"
+    save_game(path, record, layout, "greedy", ["random"] * record.num_ghosts)
+    return path, record
+
+
+def test_replay_reproduces_the_recorded_score(tmp_path, capsys):
+    path, record = saved_game(tmp_path)
+    assert main(["replay", str(path), "--quiet"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("\n") == 1
+    assert f"{record.outcome} score {record.score} moves {record.moves}, matches the recorded score" in out
+
+
+def test_replay_in_a_window_and_as_text(tmp_path, capsys, fast_window):
+    path, record = saved_game(tmp_path, "tinyMaze")
+    assert main(["replay", str(path), "--text"]) == 0
+    assert capsys.readouterr().out.count("%%%%%%%%%%%") >= record.moves
+    frames = tmp_path / "frames"
+    assert main(["replay", str(path), "--window", "--frame-time", "0", "--save-frames", str(frames)]) == 0
+    assert len(list(frames.glob("*.png"))) == len(record.actions) + 2
+    assert "matches the recorded score" in capsys.readouterr().out
+
+
+def test_replay_of_an_illegal_action_exits_2_with_one_line(tmp_path, capsys):
+    path, _ = saved_game(tmp_path, "tinyMaze")
+    data = json.loads(path.read_text())
+    data["actions"][0] = "North"  # a wall above Pacman's start in tinyMaze
+    path.write_text(json.dumps(data))
+    assert main(["replay", str(path), "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "do not fit the layout" in err
+
+
+def test_replay_reports_a_score_that_does_not_match(tmp_path, capsys):
+    path, record = saved_game(tmp_path, "tinyMaze")
+    data = json.loads(path.read_text())
+    data["score"] = record.score + 1
+    path.write_text(json.dumps(data))
+    assert main(["replay", str(path), "-q"]) == 1
+    assert "DOES NOT match" in capsys.readouterr().out
+
+
+def test_replay_from_a_results_store(tmp_path, capsys, monkeypatch):
+    from pacsim.engine.recording import load_game
+
+    path, record = saved_game(tmp_path, "tinyMaze")
+    store = tmp_path / "results.sqlite"
+    assert main(["replay", str(store), "-q"]) == 2  # which game?
+    assert "--game" in capsys.readouterr().err
+    asked = []
+    fake_store = SimpleNamespace(load_saved_game=lambda where, game: asked.append((where, game)) or load_game(path))
+    monkeypatch.setitem(sys.modules, "pacsim.runner.store", fake_store)
+    assert main(["replay", str(store), "--game", "17", "-q"]) == 0
+    assert asked == [(str(store), 17)] and "matches the recorded score" in capsys.readouterr().out
+    monkeypatch.setitem(sys.modules, "pacsim.runner.store", None)  # as if not written yet
+    assert main(["replay", str(store), "--game", "17", "-q"]) == 2
+    err = capsys.readouterr().err
+    assert "results store is not available" in err and err.count("\n") == 1
+
+
+def test_importing_the_viewer_or_the_cli_does_not_import_pygame():
+    code = ("import sys, pacsim.viewer, pacsim.cli.replay, pacsim.engine; "
+            "assert 'pygame' not in sys.modules, 'pygame imported'")
+    subprocess.run([sys.executable, "-c", code], check=True, cwd=str(__import__("pathlib").Path(__file__).parents[1]))
+
+
+class BlockedPacman:
+    """A Pacman whose search never ends until the test releases it."""
+
+    def __init__(self):
+        import threading
+
+        self.release = threading.Event()
+        self.thinking = threading.Event()
+
+    def get_action(self, state):
+        self.thinking.set()
+        self.release.wait(timeout=10)
+        return "Stop"
+
+
+def test_window_stays_responsive_during_a_long_search_and_closes_cleanly(small_classic):
+    pacman = BlockedPacman()
+    game = LiveGame(small_classic, [pacman, make_ghost("random"), make_ghost("random")], seed=1)
+    quit_now = [[]] * 20 + [[key(pygame.K_q, "q")]]
+    loop, shown = scripted_loop(game, quit_now, small_classic)
+    game.start()
+    assert pacman.thinking.wait(timeout=5)
+    assert loop.run() is False  # 21 ticks ran while Pacman was still thinking
+    assert shown == [0] and loop.ticks == 20
+    game.stop()
+    pacman.release.set()
+    game._run.thread.join(timeout=5)
+    assert not game._run.thread.is_alive() and game.record is None
+
+
+def test_restarting_a_live_game_replays_it_from_the_start(small_classic):
+    agents, expected = greedy_game(small_classic, seed=9)
+    game = LiveGame(small_classic, agents, seed=9)
+    ticks = [[], [], [], [], [key(pygame.K_r, "r")]]
+    loop, shown = scripted_loop(game, ticks, small_classic, hold_seconds=0)
+    loop.controls = Controls(frame_time=0.0)
+    loop.wait = lambda fps: __import__("time").sleep(0.001)  # let the worker run
+    game.start()
+    assert loop.run() is True
+    restart = max(index for index, value in enumerate(shown) if value == 0)
+    assert restart > 0 and shown[restart:] == list(range(len(expected.actions) + 1))
+    assert (game.record.actions, game.record.score) == (expected.actions, expected.score)
+
+
+def test_gif_without_pillow_asks_to_install_the_extra(tmp_path, capsys, monkeypatch):
+    import pacsim.viewer.capture as capture
+
+    monkeypatch.setattr(capture.importlib.util, "find_spec", lambda name: None)
+    path, _ = saved_game(tmp_path, "tinyMaze")
+    assert main(["replay", str(path), "--window", "--gif", str(tmp_path / "x.gif")]) == 2
+    err = capsys.readouterr().err
+    assert "pip install pacsim[gif]" in err and err.count("\n") == 1
