@@ -1,3 +1,21 @@
-"""pacsim: a Pacman-style testbed for game-tree search."""
+"""pacsim: a Pacman-style testbed for game-tree search.
+
+``pacsim.load_results`` and ``pacsim.summarize`` are loaded on first use, so
+``import pacsim`` does not pull in pandas.
+"""
 
 __version__ = "0.1.0"
+
+__all__ = ["__version__", "load_results", "summarize"]
+
+
+def __getattr__(name: str):
+    if name == "load_results":
+        from pacsim.runner.store import load_results
+
+        return load_results
+    if name == "summarize":
+        from pacsim.report.summary import summarize
+
+        return summarize
+    raise AttributeError(f"module 'pacsim' has no attribute {name!r}")

@@ -175,6 +175,11 @@ class SearchPacman(Agent):
         self.seconds = time
         self.last_result: SearchResult | None = None
 
+    def reset(self, index, rng) -> None:
+        super().reset(index, rng)
+        if self.table is not None:  # a game must not depend on the games before it
+            self.table.clear()
+
     # -- the game as this agent sees it --------------------------------------
     def game_for(self, state: GameState) -> PacmanGame:
         ghosts = len(state.ghosts)

@@ -1,0 +1,45 @@
+"""``pacsim export STORE --format parquet|csv --out FILE``: every game as one table row."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pacsim.errors import PacsimError
+
+EXPORT_FORMATS = ("parquet", "csv")
+
+
+def add_parser(subparsers) -> None:
+    parser = subparsers.add_parser("export", help="export a results store to Parquet or CSV")
+    parser.add_argument("store", metavar="STORE", help="a results store (.sqlite)")
+    parser.add_argument("--format", dest="style", choices=EXPORT_FORMATS, default=None,
+                        help="parquet or csv (default: from the --out suffix)")
+    parser.add_argument("--out", metavar="FILE", required=True, help="the file to write")
+    parser.set_defaults(run=run)
+
+
+def run(args) -> int:
+    from pacsim.runner import load_results
+
+    style = args.style or _style_from_suffix(args.out)
+    results = load_results(args.store)
+    export_results(results, args.out, style)
+    print(f"wrote {len(results)} games to {args.out}")
+    return 0
+
+
+def export_results(results, path: str | Path, style: str) -> None:
+    try:
+        if style == "parquet":
+            results.to_parquet(path, index=False)
+        else:
+            results.to_csv(path, index=False)
+    except OSError as error:
+        raise PacsimError(f"{path}: cannot write: {error.strerror or error}") from None
+
+
+def _style_from_suffix(path: str) -> str:
+    suffix = Path(path).suffix.lower().lstrip(".")
+    if suffix in EXPORT_FORMATS:
+        return suffix
+    raise PacsimError(f"--out {path}: give --format parquet or csv (the suffix does not say)")

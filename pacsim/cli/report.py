@@ -1,0 +1,58 @@
+"""``pacsim report STORE``: per-condition summary with intervals, paired comparisons, plots."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pacsim.errors import PacsimError
+
+
+def add_parser(subparsers) -> None:
+    from pacsim.report.format import FORMATS
+
+    parser = subparsers.add_parser("report", help="summarize a results store")
+    parser.add_argument("store", metavar="STORE", help="a results store (.sqlite) written by pacsim run")
+    parser.add_argument("--by", nargs="+", default=None, metavar="COLUMN",
+                        help="group by these columns (default: condition), e.g. --by pacman ghosts or --by pacman,depth")
+    parser.add_argument("--experiment", default=None, help="only the games of this experiment name")
+    parser.add_argument("--format", dest="style", choices=FORMATS, default="table", help="output format (default table)")
+    parser.add_argument("--out", metavar="FILE", default=None, help="write the report to FILE instead of printing it")
+    parser.add_argument("--plot", metavar="FILE.png", default=None,
+                        help="also save win rates and score distributions as an image (needs matplotlib)")
+    parser.add_argument("--compare", nargs=2, metavar=("A", "B"), default=None,
+                        help="paired comparison of two conditions (labels as in the summary)")
+    parser.set_defaults(run=run)
+
+
+def run(args) -> int:
+    from pacsim.report import compare, format_summary, summarize
+    from pacsim.report.summary import default_by
+    from pacsim.runner import load_results
+
+    results = load_results(args.store)
+    if args.experiment is not None:
+        results = results[results["experiment"] == args.experiment]
+    if results.empty:
+        raise PacsimError(f"{args.store}: no games" + (f" of experiment {args.experiment!r}" if args.experiment else ""))
+    by = [column for item in args.by for column in item.split(",") if column] if args.by else default_by(results)
+    summary = summarize(results, by=by)
+    text = format_summary(summary, args.style)
+    if args.compare:
+        comparison = compare(results, *args.compare)
+        text += "\n" + (comparison.to_frame().to_csv(index=False) if args.style == "csv" else "\n" + comparison.to_text())
+    if args.plot:
+        from pacsim.report.plot import plot_summary
+
+        plot_summary(results, summary, by, args.plot)
+    if args.out:
+        _write(args.out, text)
+    else:
+        print(text)
+    return 0
+
+
+def _write(path: str, text: str) -> None:
+    try:
+        Path(path).write_text(text if text.endswith("\n") else text + "\n", encoding="utf-8")
+    except OSError as error:
+        raise PacsimError(f"{path}: cannot write the report: {error.strerror or error}") from None

@@ -1,0 +1,38 @@
+"""``pacsim run EXP.toml``: play an experiment into its results store (resumable), then summarize it."""
+
+from __future__ import annotations
+
+from pacsim.errors import ConfigError
+
+
+def add_parser(subparsers) -> None:
+    parser = subparsers.add_parser("run", help="run an experiment file (all cores, resumable) and print its summary")
+    parser.add_argument("experiment", metavar="EXP.toml", help="the experiment file")
+    parser.add_argument("-j", "--workers", type=int, default=None,
+                        help="worker processes (default: all cores; 1 plays in this process)")
+    parser.add_argument("-n", "--games", type=int, default=None, help="games per condition (overrides the file)")
+    parser.add_argument("--set", dest="overrides", action="append", default=[], metavar="KEY=VALUE",
+                        help="override a setting, e.g. max_moves=500 or pacman_options.eval=careful (repeatable)")
+    parser.add_argument("--store", default=None, help="results store (default: the file's store)")
+    parser.add_argument("-q", "--quiet", action="store_true", help="no progress bar and no summary")
+    parser.set_defaults(run=run)
+
+
+def run(args) -> int:
+    from pacsim.report import format_summary, summarize
+    from pacsim.runner import load_experiment, load_results, run_experiment
+
+    if args.workers is not None and args.workers < 1:
+        raise ConfigError(f"--workers {args.workers}: must be at least 1")
+    if args.games is not None and args.games < 1:
+        raise ConfigError(f"--games {args.games}: must be at least 1")
+    experiment = load_experiment(args.experiment, games=args.games, overrides=args.overrides, store=args.store)
+    result = run_experiment(experiment, workers=args.workers, quiet=args.quiet)
+    if args.quiet:
+        return 0
+    print(f"{experiment.name}: played {result.played} games, {result.skipped} already in {result.store} "
+          f"({result.seconds:.1f}s)")
+    results = load_results(result.store)
+    results = results[results["config_hash"] == result.config_hash]
+    print(format_summary(summarize(results, by=["condition"])))
+    return 0

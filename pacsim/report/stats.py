@@ -1,0 +1,64 @@
+"""The few statistics the reports need, in plain Python (scipy is not a dependency).
+
+Wilson score interval for win rates, t interval for mean scores, and the
+exact McNemar test for paired wins.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Sequence
+
+Z_95 = 1.959963984540054
+"""The standard normal 97.5% quantile."""
+
+_T_975 = (12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
+          2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086,
+          2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042)
+"""Student t 97.5% quantiles for 1..30 degrees of freedom."""
+
+
+def t_quantile_975(degrees_of_freedom: int) -> float:
+    """Student t 97.5% quantile: the table up to 30, then the Cornish-Fisher
+    expansion around the normal quantile (error below 0.001 there)."""
+    if degrees_of_freedom < 1:
+        return math.nan
+    if degrees_of_freedom <= len(_T_975):
+        return _T_975[degrees_of_freedom - 1]
+    z, n = Z_95, degrees_of_freedom
+    return z + (z**3 + z) / (4 * n) + (5 * z**5 + 16 * z**3 + 3 * z) / (96 * n**2)
+
+
+def wilson_interval(successes: int, trials: int, z: float = Z_95) -> tuple[float, float]:
+    """Wilson score interval for a proportion: stays inside [0, 1] and is
+    sensible at 0/n and n/n, where the normal interval collapses."""
+    if trials <= 0:
+        return math.nan, math.nan
+    rate = successes / trials
+    denominator = 1 + z * z / trials
+    centre = (rate + z * z / (2 * trials)) / denominator
+    half_width = z / denominator * math.sqrt(rate * (1 - rate) / trials + z * z / (4 * trials * trials))
+    return max(0.0, centre - half_width), min(1.0, centre + half_width)
+
+
+def mean_interval(values: Sequence[float]) -> tuple[float, float, float]:
+    """Mean and its 95% t interval; the interval is NaN with fewer than two values."""
+    count = len(values)
+    if count == 0:
+        return math.nan, math.nan, math.nan
+    mean = math.fsum(values) / count
+    if count < 2:
+        return mean, math.nan, math.nan
+    variance = math.fsum((value - mean) ** 2 for value in values) / (count - 1)
+    half_width = t_quantile_975(count - 1) * math.sqrt(variance / count)
+    return mean, mean - half_width, mean + half_width
+
+
+def mcnemar_exact(a_only: int, b_only: int) -> float:
+    """Two-sided exact McNemar p-value: the discordant pairs (A won and B did
+    not, or the reverse) are Binomial(n, 1/2) under no difference."""
+    discordant = a_only + b_only
+    if discordant == 0:
+        return 1.0
+    tail = sum(math.comb(discordant, k) for k in range(min(a_only, b_only) + 1)) / 2**discordant
+    return min(1.0, 2 * tail)

@@ -1,0 +1,126 @@
+"""Per-condition summaries and paired comparisons of stored games."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import asdict, dataclass
+from typing import Sequence
+
+import pandas
+
+from pacsim.errors import PacsimError
+from pacsim.report.stats import mcnemar_exact, mean_interval, wilson_interval
+
+SUMMARY_COLUMNS = (
+    "games", "wins", "win_rate", "win_low", "win_high", "score_mean", "score_low", "score_high",
+    "score_median", "losses", "timeouts", "errors", "moves_mean", "nodes_per_move", "seconds_per_move",
+)
+
+
+def default_by(results: pandas.DataFrame) -> list[str]:
+    """Group by condition label, and by experiment too when a store holds several."""
+    if results["config_hash"].nunique() <= 1:
+        return ["condition"]
+    if results.groupby("experiment")["config_hash"].nunique().max() <= 1:
+        return ["experiment", "condition"]
+    return ["experiment", "config_hash", "condition"]
+
+
+def check_columns(results: pandas.DataFrame, columns: Sequence[str]) -> None:
+    unknown = [column for column in columns if column not in results.columns]
+    if unknown:
+        raise PacsimError(f"unknown column {unknown[0]!r} (columns: {', '.join(results.columns)})")
+
+
+def summarize(results: pandas.DataFrame, by: Sequence[str] | None = None) -> pandas.DataFrame:
+    """One row per group (default: per condition), in the order groups first appear.
+
+    Columns: the ``by`` columns, then :data:`SUMMARY_COLUMNS` (win rate with its
+    Wilson 95% interval, mean score with its 95% t interval, per-move costs)."""
+    if results.empty:
+        raise PacsimError("no games to summarize")
+    by = list(by) if by else default_by(results)
+    check_columns(results, by)
+    rows = []
+    # dropna=False keeps groups whose key is missing (e.g. depth of a greedy Pacman).
+    for key, games in results.groupby(by, sort=False, dropna=False):
+        key = key if isinstance(key, tuple) else (key,)
+        rows.append({**dict(zip(by, key)), **_summary_row(games)})
+    return pandas.DataFrame(rows, columns=[*by, *SUMMARY_COLUMNS])
+
+
+def _summary_row(games: pandas.DataFrame) -> dict[str, float]:
+    outcomes = games["outcome"].value_counts()
+    count, wins = len(games), int(outcomes.get("win", 0))
+    win_low, win_high = wilson_interval(wins, count)
+    score_mean, score_low, score_high = mean_interval(games["score"].astype(float).tolist())
+    moves = games["moves"].sum()
+    thinking = (games["move_seconds_mean"].fillna(0.0) * games["moves"]).sum()
+    return {
+        "games": count, "wins": wins, "win_rate": wins / count, "win_low": win_low, "win_high": win_high,
+        "score_mean": score_mean, "score_low": score_low, "score_high": score_high,
+        "score_median": float(games["score"].median()),
+        "losses": int(outcomes.get("loss", 0)), "timeouts": int(outcomes.get("timeout", 0)),
+        "errors": int(outcomes.get("error", 0)), "moves_mean": float(games["moves"].mean()),
+        "nodes_per_move": games["nodes"].sum() / moves if moves else math.nan,
+        "seconds_per_move": thinking / moves if moves else math.nan,
+    }
+
+
+@dataclass
+class Comparison:
+    """Condition A against condition B on the same seeds."""
+
+    a: str
+    b: str
+    pairs: int
+    score_a: float
+    score_b: float
+    difference: float
+    """Mean of (score A - score B) over the pairs."""
+    difference_low: float
+    difference_high: float
+    wins_a: int
+    wins_b: int
+    a_only: int
+    """Pairs A won and B did not."""
+    b_only: int
+    p_value: float
+    """Exact McNemar test on wins (two-sided)."""
+
+    def to_frame(self) -> pandas.DataFrame:
+        return pandas.DataFrame([asdict(self)])
+
+    def to_text(self) -> str:
+        return (f"{self.a} vs {self.b}: {self.pairs} paired games\n"
+                f"  mean score {self.score_a:.1f} vs {self.score_b:.1f}, difference {self.difference:+.1f} "
+                f"[95% CI {self.difference_low:+.1f}, {self.difference_high:+.1f}]\n"
+                f"  wins {self.wins_a} vs {self.wins_b}; only A won {self.a_only}, only B won {self.b_only}; "
+                f"exact McNemar p = {self.p_value:.4g}")
+
+
+def compare(results: pandas.DataFrame, a: str, b: str, by: str = "condition") -> Comparison:
+    """Paired comparison of the games whose ``by`` column is ``a`` and ``b``,
+    matched on game index and seed (game i of every condition shares its seed)."""
+    check_columns(results, [by])
+    sides = [_side(results, by, label) for label in (a, b)]
+    paired = sides[0].merge(sides[1], on=["game_index", "seed"], suffixes=("_a", "_b"))
+    if paired.empty:
+        raise PacsimError(f"{a!r} and {b!r} have no games with the same seed to compare")
+    difference, low, high = mean_interval((paired["score_a"] - paired["score_b"]).astype(float).tolist())
+    won_a, won_b = paired["outcome_a"] == "win", paired["outcome_b"] == "win"
+    a_only, b_only = int((won_a & ~won_b).sum()), int((won_b & ~won_a).sum())
+    return Comparison(a=a, b=b, pairs=len(paired), score_a=float(paired["score_a"].mean()),
+                      score_b=float(paired["score_b"].mean()), difference=difference, difference_low=low,
+                      difference_high=high, wins_a=int(won_a.sum()), wins_b=int(won_b.sum()),
+                      a_only=a_only, b_only=b_only, p_value=mcnemar_exact(a_only, b_only))
+
+
+def _side(results: pandas.DataFrame, by: str, label: str) -> pandas.DataFrame:
+    games = results[results[by].astype(str) == label]
+    if games.empty:
+        known = ", ".join(str(value) for value in results[by].unique())
+        raise PacsimError(f"no games with {by} {label!r} (known: {known})")
+    if games["game_index"].duplicated().any():
+        raise PacsimError(f"{by} {label!r} holds several games per index (several experiments in one store?)")
+    return games[["game_index", "seed", "score", "outcome"]]

@@ -1,0 +1,370 @@
+"""Experiment files: a TOML grid of conditions, checked completely before any game runs.
+
+An experiment is the cartesian product of its ``[grid]`` lists (Pacman agent,
+ghost agent, layout, ghost count, and any Pacman option), played ``games``
+times per condition.  Game ``i`` of every condition uses the same seed, drawn
+from ``numpy.random.SeedSequence(seed)``, so conditions can be compared game
+by game (common random numbers).
+
+Every mistake is a one-line :class:`~pacsim.errors.ConfigError` that names the
+file and the key.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import json
+import re
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, NoReturn
+
+from pacsim.agents.registry import ghost_names, make_ghost, make_pacman, pacman_names, parse_spec
+from pacsim.engine import DEFAULT_MAX_MOVES, Layout, load_layout
+from pacsim.errors import AgentError, ConfigError, PacsimError
+
+TOP_LEVEL_KEYS = ("name", "games", "seed", "max_moves", "time_limit", "store", "grid", "pacman_options", "ghost_options")
+REQUIRED_GRID_KEYS = ("pacman", "ghosts", "layout")
+AGENT_KEYS = ("pacman", "ghosts", "layout", "num_ghosts")
+"""Grid keys that are not Pacman options."""
+
+Scalar = str | int | float | bool
+
+
+@dataclass(frozen=True)
+class Condition:
+    """One cell of the grid: everything a worker needs to play its games.
+
+    Small and picklable: the layout travels as text, so a worker needs no
+    access to the coordinator's files."""
+
+    key: str
+    """Canonical JSON of the condition: with the config hash, it identifies its games in the store."""
+    label: str
+    """Readable name, e.g. ``expectimax/adversarial/tinyMaze/depth=4`` (what ``--compare`` takes)."""
+    pacman: str
+    ghosts: str
+    layout: str
+    layout_text: str
+    num_ghosts: int
+    pacman_options: dict[str, Scalar] = field(hash=False)
+    ghost_options: dict[str, Scalar] = field(hash=False)
+    depth: int | None = None
+    """The Pacman's search depth (its option, or the agent's default); None for non-search agents."""
+
+    def pacman_spec(self) -> str:
+        """The Pacman as one spec string, e.g. ``expectimax:depth=4,eval=careful``."""
+        return _spec_with_options(self.pacman, self.pacman_options)
+
+    def ghost_spec(self) -> str:
+        return _spec_with_options(self.ghosts, self.ghost_options)
+
+
+@dataclass
+class Experiment:
+    """A validated experiment file (with command-line overrides applied)."""
+
+    name: str
+    games: int
+    seed: int
+    max_moves: int
+    time_limit: float
+    """Per-move seconds; 0 means no limit."""
+    store: Path
+    conditions: list[Condition]
+    config: dict[str, Any]
+    """The normalised configuration (what the hash covers, plus ``games``)."""
+    source: str = "<experiment>"
+
+    @property
+    def config_hash(self) -> str:
+        return config_hash(self.config)
+
+    def seeds(self) -> list[int]:
+        return game_seeds(self.seed, self.games)
+
+
+def game_seeds(root_seed: int, games: int) -> list[int]:
+    """The seed of each game index: independent streams from one root seed.
+
+    ``spawn`` children are prefix-stable (child i does not depend on how many
+    are spawned), so ``--games`` can extend a run without changing old seeds."""
+    from numpy.random import SeedSequence
+
+    return [int(child.generate_state(1)[0]) for child in SeedSequence(root_seed).spawn(games)]
+
+
+def config_hash(config: dict[str, Any]) -> str:
+    """Hash of the normalised config without ``games`` (so ``--games`` extends a run)."""
+    hashed = {key: value for key, value in config.items() if key != "games"}
+    text = json.dumps(hashed, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+
+# -- reading --------------------------------------------------------------
+
+def load_experiment(
+    path: str | Path,
+    games: int | None = None,
+    overrides: list[str] | None = None,
+    store: str | Path | None = None,
+) -> Experiment:
+    """Read, override (``--games``, ``--set key=value``, ``--store``) and validate an experiment file."""
+    path = Path(path)
+    source = str(path)
+    raw = read_toml(path)
+    for override in overrides or []:
+        apply_override(raw, override, source)
+    if games is not None:
+        raw["games"] = games
+    experiment = build_experiment(raw, source, default_name=path.stem)
+    if store is not None:
+        experiment.store = Path(store)
+    return experiment
+
+
+def read_toml(path: Path) -> dict[str, Any]:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as error:
+        raise ConfigError(f"{path}: cannot read the experiment file: {error.strerror or error}") from None
+    except UnicodeDecodeError:
+        raise ConfigError(f"{path}: not UTF-8 text") from None
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise ConfigError(_toml_error_message(str(path), str(error))) from None
+
+
+def _toml_error_message(source: str, message: str) -> str:
+    """tomllib says ``... (at line 3, column 7)``; make it ``FILE:3:7: ...`` like layout errors."""
+    match = re.search(r"\s*\(at line (\d+), column (\d+)\)\s*$", message)
+    if match is None:
+        return f"{source}: TOML syntax error: {message}"
+    return f"{source}:{match.group(1)}:{match.group(2)}: TOML syntax error: {message[:match.start()]}"
+
+
+def parse_override_value(text: str) -> Any:
+    """A ``--set`` value as a TOML value (``500``, ``[1, 2]``, ``"x"``, ``true``), else the plain string."""
+    try:
+        return tomllib.loads(f"value = {text}")["value"]
+    except tomllib.TOMLDecodeError:
+        return text
+
+
+def apply_override(raw: dict[str, Any], override: str, source: str = "<experiment>") -> None:
+    """Apply ``key=value`` (dotted keys reach into tables: ``pacman_options.eval=careful``)."""
+    key, equals, value = override.partition("=")
+    parts = [part.strip() for part in key.split(".")]
+    if not equals or not all(parts):
+        raise ConfigError(f"--set {override!r}: expected key=value, e.g. max_moves=500 or pacman_options.eval=careful")
+    table = raw
+    for depth, part in enumerate(parts[:-1]):
+        table = table.setdefault(part, {})
+        if not isinstance(table, dict):
+            raise ConfigError(f"--set {override!r}: {'.'.join(parts[:depth + 1])} is not a table")
+    table[parts[-1]] = parse_override_value(value.strip())
+
+
+# -- validating -----------------------------------------------------------
+
+def build_experiment(raw: dict[str, Any], source: str = "<experiment>", default_name: str = "experiment") -> Experiment:
+    """Validate a parsed experiment and expand its grid, building every agent
+    and loading every layout once so that nothing fails after games start."""
+    checker = _Checker(source)
+    unknown = sorted(set(raw) - set(TOP_LEVEL_KEYS))
+    if unknown:
+        checker.fail(unknown[0], f"unknown key (known: {', '.join(TOP_LEVEL_KEYS)})")
+    name = checker.string(raw, "name", default_name)
+    games = checker.integer(raw, "games", None, minimum=1)
+    seed = checker.integer(raw, "seed", 0, minimum=0)
+    max_moves = checker.integer(raw, "max_moves", DEFAULT_MAX_MOVES, minimum=1)
+    time_limit = checker.number(raw, "time_limit", 0.0, minimum=0.0)
+    store = checker.string(raw, "store", f"results/{name}.sqlite")
+    pacman_options = checker.options(raw, "pacman_options")
+    ghost_options = checker.options(raw, "ghost_options")
+    grid = checker.grid(raw, pacman_options)
+    conditions = _expand(checker, grid, pacman_options, ghost_options)
+    config = {
+        "name": name, "games": games, "seed": seed, "max_moves": max_moves, "time_limit": time_limit,
+        "grid": {key: sorted(values, key=_sort_key) for key, values in grid.items()},
+        "pacman_options": pacman_options, "ghost_options": ghost_options,
+    }
+    return Experiment(name=name, games=games, seed=seed, max_moves=max_moves, time_limit=time_limit,
+                      store=Path(store), conditions=conditions, config=config, source=source)
+
+
+class _Checker:
+    """Type checks that fail with ``FILE: KEY: what is wrong``."""
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+
+    def fail(self, key: str, message: str) -> NoReturn:
+        raise ConfigError(f"{self.source}: {key}: {message}")
+
+    def string(self, raw: dict, key: str, default: str) -> str:
+        value = raw.get(key, default)
+        if not isinstance(value, str) or not value:
+            self.fail(key, f"must be a non-empty string, not {value!r}")
+        return value
+
+    def integer(self, raw: dict, key: str, default: int | None, minimum: int) -> int:
+        if key not in raw and default is None:
+            self.fail(key, "missing (required)")
+        value = raw.get(key, default)
+        if isinstance(value, bool) or not isinstance(value, int):
+            self.fail(key, f"must be an integer, not {value!r}")
+        if value < minimum:
+            self.fail(key, f"must be at least {minimum}, not {value}")
+        return value
+
+    def number(self, raw: dict, key: str, default: float, minimum: float) -> float:
+        value = raw.get(key, default)
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            self.fail(key, f"must be a number, not {value!r}")
+        if value < minimum:
+            self.fail(key, f"must be at least {minimum:g}, not {value}")
+        return float(value)
+
+    def options(self, raw: dict, key: str) -> dict[str, Scalar]:
+        table = raw.get(key, {})
+        if not isinstance(table, dict):
+            self.fail(key, "must be a table of option = value")
+        for option, value in table.items():
+            if not isinstance(value, (str, int, float, bool)):
+                self.fail(f"{key}.{option}", f"must be a string or a number, not {value!r}")
+        return dict(table)
+
+    def grid(self, raw: dict, pacman_options: dict[str, Scalar]) -> dict[str, list[Scalar]]:
+        table = raw.get("grid")
+        if not isinstance(table, dict):
+            self.fail("grid", "missing: a [grid] table with pacman, ghosts and layout lists")
+        grid: dict[str, list[Scalar]] = {}
+        for key in REQUIRED_GRID_KEYS:
+            if key not in table:
+                self.fail(f"grid.{key}", "missing (required)")
+        for key, values in table.items():
+            if not isinstance(values, list):
+                values = [values]  # a single value is a one-element list
+            if not values:
+                self.fail(f"grid.{key}", "empty list")
+            for value in values:
+                self._check_grid_value(key, value)
+            if len({_sort_key(value) for value in values}) != len(values):
+                self.fail(f"grid.{key}", "a value appears twice")
+            if key in pacman_options:
+                self.fail(f"grid.{key}", "also set in [pacman_options]; set it in one place")
+            grid[key] = values
+        return grid
+
+    def _check_grid_value(self, key: str, value: Any) -> None:
+        if key in ("pacman", "ghosts", "layout"):
+            if not isinstance(value, str) or not value:
+                self.fail(f"grid.{key}", f"values must be non-empty strings, not {value!r}")
+        elif key == "num_ghosts":
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                self.fail("grid.num_ghosts", f"values must be integers >= 0, not {value!r}")
+        elif not isinstance(value, (str, int, float, bool)):
+            self.fail(f"grid.{key}", f"values must be strings or numbers, not {value!r}")
+
+
+def _expand(checker: _Checker, grid: dict[str, list[Scalar]], pacman_options: dict, ghost_options: dict) -> list[Condition]:
+    layouts = {name: _load_layout(checker, name) for name in grid["layout"]}
+    _check_agent_names(checker, grid)
+    option_keys = [key for key in grid if key not in AGENT_KEYS]
+    ghost_counts = grid.get("num_ghosts", [None])
+    conditions = []
+    for pacman, ghosts, layout_name, num_ghosts, *option_values in itertools.product(
+            grid["pacman"], grid["ghosts"], grid["layout"], ghost_counts, *(grid[key] for key in option_keys)):
+        varied = dict(zip(option_keys, option_values))
+        layout = layouts[layout_name]
+        if num_ghosts is None:
+            num_ghosts = layout.num_ghosts
+        elif num_ghosts > layout.num_ghosts:
+            checker.fail("grid.num_ghosts", f"layout {layout_name!r} has only {layout.num_ghosts} ghosts, not {num_ghosts}")
+        options = {**pacman_options, **varied}
+        agent = _build_pacman(checker, pacman, options, varied)
+        _build_ghost(checker, ghosts, ghost_options)
+        label = _label(pacman, ghosts, layout_name, num_ghosts if "num_ghosts" in grid else None, varied)
+        conditions.append(_condition(pacman, ghosts, layout_name, layout, num_ghosts, options, ghost_options, label, agent))
+    return conditions
+
+
+def _condition(pacman, ghosts, layout_name, layout: Layout, num_ghosts, options, ghost_options, label, agent) -> Condition:
+    key = json.dumps({"pacman": pacman, "pacman_options": options, "ghosts": ghosts, "ghost_options": ghost_options,
+                      "layout": layout_name, "num_ghosts": num_ghosts}, sort_keys=True, separators=(",", ":"))
+    depth = getattr(agent, "depth", None)
+    return Condition(key=key, label=label, pacman=pacman, ghosts=ghosts, layout=layout_name, layout_text=layout.text,
+                     num_ghosts=num_ghosts, pacman_options=dict(options), ghost_options=dict(ghost_options),
+                     depth=depth if isinstance(depth, int) else None)
+
+
+def _load_layout(checker: _Checker, name: str) -> Layout:
+    try:
+        return load_layout(name)
+    except PacsimError as error:
+        checker.fail("grid.layout", str(error))
+
+
+def _check_agent_names(checker: _Checker, grid: dict[str, list[Scalar]]) -> None:
+    for key, known, role in (("pacman", pacman_names(), "Pacman"), ("ghosts", ghost_names(), "ghost")):
+        for spec in grid[key]:
+            try:
+                name, _ = parse_spec(spec)
+            except AgentError as error:
+                checker.fail(f"grid.{key}", str(error))
+            if name not in known:
+                checker.fail(f"grid.{key}", f"unknown {role} agent {name!r} (known: {', '.join(known)})")
+
+
+def _build_pacman(checker: _Checker, spec: str, options: dict, varied: dict):
+    try:
+        return make_pacman(spec, options)
+    except AgentError as error:
+        # Name the key that caused it: try each option alone.
+        for key, value in options.items():
+            try:
+                make_pacman(spec, {key: value})
+            except AgentError as single:
+                checker.fail(f"grid.{key}" if key in varied else f"pacman_options.{key}", str(single))
+        with_options = f" with {_options_text(options)}" if options else ""
+        checker.fail("grid.pacman", f"{spec}{with_options}: {error}")
+
+
+def _build_ghost(checker: _Checker, spec: str, options: dict) -> None:
+    try:
+        make_ghost(spec, options)
+    except AgentError as error:
+        for key, value in options.items():
+            try:
+                make_ghost(spec, {key: value})
+            except AgentError as single:
+                checker.fail(f"ghost_options.{key}", str(single))
+        checker.fail("grid.ghosts", f"{spec}: {error}")
+
+
+def _label(pacman: str, ghosts: str, layout: str, num_ghosts: int | None, varied: dict) -> str:
+    """Readable and shell-friendly: the agent names, the layout, then each grid option."""
+    parts = [pacman, ghosts, layout]
+    if num_ghosts is not None:
+        parts.append(f"k{num_ghosts}")
+    parts += [f"{key}={value}" for key, value in varied.items()]
+    return "/".join(parts)
+
+
+def _spec_with_options(spec: str, options: dict[str, Scalar]) -> str:
+    if not options:
+        return spec
+    joiner = "," if ":" in spec else ":"
+    return spec + joiner + _options_text(options)
+
+
+def _options_text(options: dict[str, Scalar]) -> str:
+    return ",".join(f"{key}={value}" for key, value in options.items())
+
+
+def _sort_key(value: Any) -> str:
+    return json.dumps(value, sort_keys=True)

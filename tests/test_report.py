@@ -1,0 +1,148 @@
+"""Statistics against hand-computed values; summaries, comparisons and the report command."""
+
+import math
+
+import pandas
+import pytest
+
+from pacsim.cli import main
+from pacsim.errors import PacsimError
+from pacsim.report import compare, format_summary, mcnemar_exact, mean_interval, summarize, t_quantile_975, wilson_interval
+from pacsim.runner import load_experiment, run_experiment
+
+
+# -- statistics ---------------------------------------------------------------
+
+def test_wilson_interval_matches_hand_computation():
+    assert wilson_interval(1, 5) == pytest.approx((0.0362, 0.6245), abs=5e-4)
+    assert wilson_interval(5, 5) == pytest.approx((0.5655, 1.0), abs=5e-4)
+    assert wilson_interval(0, 5) == pytest.approx((0.0, 0.4345), abs=5e-4)
+    assert all(math.isnan(value) for value in wilson_interval(0, 0))
+
+
+def test_mean_interval_uses_student_t():
+    # mean 3, s = sqrt(2.5), se = 0.7071, t(4) = 2.776: half width 1.963
+    mean, low, high = mean_interval([1, 2, 3, 4, 5])
+    assert (mean, low, high) == pytest.approx((3.0, 1.037, 4.963), abs=1e-3)
+    assert mean_interval([7])[0] == 7 and math.isnan(mean_interval([7])[1])
+    assert t_quantile_975(30) == 2.042 and t_quantile_975(120) == pytest.approx(1.980, abs=1e-3)
+    assert t_quantile_975(10**6) == pytest.approx(1.960, abs=1e-3)
+
+
+def test_exact_mcnemar():
+    # 1 vs 6 discordant pairs: 2 * (C(7,0) + C(7,1)) / 2^7 = 16/128
+    assert mcnemar_exact(1, 6) == pytest.approx(0.125)
+    assert mcnemar_exact(6, 1) == pytest.approx(0.125)
+    assert mcnemar_exact(0, 5) == pytest.approx(0.0625)
+    assert mcnemar_exact(3, 3) == 1.0 and mcnemar_exact(0, 0) == 1.0
+
+
+# -- summaries on hand-made frames ----------------------------------------------
+
+def games_frame():
+    rows = []
+    outcomes_a = ["win", "loss", "loss", "loss", "timeout"]
+    outcomes_b = ["win", "win", "win", "win", "win"]
+    for label, outcomes, scores in (("A", outcomes_a, [500, -500, -500, -500, 10]),
+                                    ("B", outcomes_b, [501, 502, 503, 504, 505])):
+        for index, (outcome, score) in enumerate(zip(outcomes, scores)):
+            rows.append({"experiment": "x", "config_hash": "h", "condition": label, "pacman": label,
+                         "game_index": index, "seed": 100 + index, "outcome": outcome, "score": score,
+                         "moves": 10, "nodes": 50, "move_seconds_mean": 0.002})
+    return pandas.DataFrame(rows)
+
+
+def test_summarize_counts_rates_and_intervals():
+    summary = summarize(games_frame()).set_index("condition")
+    a, b = summary.loc["A"], summary.loc["B"]
+    assert (a["games"], a["wins"], a["losses"], a["timeouts"], a["errors"]) == (5, 1, 3, 1, 0)
+    assert (a["win_low"], a["win_high"]) == pytest.approx((0.0362, 0.6245), abs=5e-4)
+    assert (b["win_rate"], b["win_low"]) == pytest.approx((1.0, 0.5655), abs=5e-4)
+    assert (b["score_mean"], b["score_median"]) == (503, 503)
+    half_width = 2.776 * math.sqrt(2.5 / 5)  # scores 501..505: variance 2.5, t(4) = 2.776
+    assert (b["score_low"], b["score_high"]) == pytest.approx((503 - half_width, 503 + half_width))
+    assert a["nodes_per_move"] == 5 and a["seconds_per_move"] == pytest.approx(0.002)
+    assert list(summary.index) == ["A", "B"]
+
+
+def test_compare_pairs_on_seeds():
+    comparison = compare(games_frame(), "B", "A")
+    assert comparison.pairs == 5 and (comparison.a_only, comparison.b_only) == (4, 0)
+    assert comparison.p_value == pytest.approx(0.125)  # 2 / 2^4
+    differences = [1, 1002, 1003, 1004, 495]
+    assert comparison.difference == pytest.approx(sum(differences) / 5)
+    assert (comparison.difference_low, comparison.difference_high) == pytest.approx(mean_interval(differences)[1:])
+    with pytest.raises(PacsimError, match="no games with condition 'C'"):
+        compare(games_frame(), "A", "C")
+
+
+def test_summaries_format_every_way():
+    summary = summarize(games_frame(), by=["pacman"])
+    assert "0.20 [0.04, 0.62]" in format_summary(summary, "table")
+    markdown = format_summary(summary, "markdown").splitlines()
+    assert markdown[0].startswith("| pacman | games | wins |") and markdown[1].startswith("|---|")
+    assert format_summary(summary, "csv").startswith("pacman,games,wins,win_rate,win_low")
+    assert "<table" in format_summary(summary, "html")
+    with pytest.raises(PacsimError, match="unknown column 'nope'"):
+        summarize(games_frame(), by=["nope"])
+
+
+# -- the report command ---------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory):
+    directory = tmp_path_factory.mktemp("report")
+    path = directory / "exp.toml"
+    path.write_text(f"""
+name = "report"
+games = 6
+seed = 3
+max_moves = 40
+store = "{directory / 'results.sqlite'}"
+[grid]
+pacman = ["greedy", "random"]
+ghosts = ["random"]
+layout = ["openRoom"]
+""", encoding="utf-8")
+    return run_experiment(load_experiment(path), workers=1, quiet=True).store
+
+
+def test_report_prints_and_compares(store, capsys):
+    assert main(["report", str(store), "--compare", "greedy/random/openRoom", "random/random/openRoom"]) == 0
+    out = capsys.readouterr().out
+    assert "greedy/random/openRoom" in out and "exact McNemar p" in out and "6 paired games" in out
+
+
+def test_report_writes_files_and_plots(store, tmp_path, capsys):
+    pytest.importorskip("matplotlib")
+    out, plot = tmp_path / "summary.md", tmp_path / "plot.png"
+    assert main(["report", str(store), "--by", "pacman,layout", "--format", "markdown",
+                 "--out", str(out), "--plot", str(plot)]) == 0
+    assert out.read_text().startswith("| pacman | layout | games |")
+    assert plot.read_bytes()[:4] == b"\x89PNG"
+
+
+def test_report_errors_are_one_line(store, tmp_path, capsys):
+    assert main(["report", str(tmp_path / "missing.sqlite")]) == 2
+    assert "missing.sqlite: no such results store" in capsys.readouterr().err
+    assert main(["report", str(store), "--experiment", "other"]) == 2
+    assert "no games of experiment 'other'" in capsys.readouterr().err
+    assert main(["report", str(store), "--by", "bogus"]) == 2
+    assert "unknown column 'bogus'" in capsys.readouterr().err
+    assert main(["report", str(store), "--compare", "greedy/random/openRoom", "minimax"]) == 2
+    assert "no games with condition 'minimax' (known: " in capsys.readouterr().err
+
+
+def test_plot_without_matplotlib_says_how_to_install(store, tmp_path, capsys, monkeypatch):
+    import builtins
+
+    real_import = builtins.__import__
+
+    def no_matplotlib(name, *args, **kwargs):
+        if name == "matplotlib" or name.startswith("matplotlib."):
+            raise ImportError(name)
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", no_matplotlib)
+    assert main(["report", str(store), "--plot", str(tmp_path / "plot.png")]) == 2
+    assert "pip install pacsim[plot]" in capsys.readouterr().err

@@ -1,0 +1,236 @@
+"""Experiments: config checks, seeding, parallel runs equal serial runs, resume, kill -9."""
+
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+import pacsim.runner.execute as execute
+from pacsim.cli import main
+from pacsim.errors import ConfigError
+from pacsim.runner import game_seeds, load_experiment, load_results, run_experiment
+from pacsim.runner.store import TIMING_COLUMNS
+
+REPOSITORY = Path(__file__).resolve().parents[1]
+
+SMALL = """
+name = "small"
+games = 4
+seed = 11
+max_moves = 40
+store = "{store}"
+[grid]
+pacman = ["minimax", "expectimax"]
+ghosts = ["random"]
+layout = ["tinyMaze", "openRoom"]
+depth = [1]
+"""
+
+
+def write_experiment(tmp_path: Path, text: str, name: str = "exp.toml") -> Path:
+    path = tmp_path / name
+    path.write_text(text.format(store=tmp_path / "results.sqlite"), encoding="utf-8")
+    return path
+
+
+def config_error(tmp_path: Path, text: str, **options) -> str:
+    path = write_experiment(tmp_path, text)
+    with pytest.raises(ConfigError) as caught:
+        load_experiment(path, **options)
+    message = str(caught.value)
+    assert "\n" not in message
+    return message
+
+
+# -- the experiment file ----------------------------------------------------
+
+def test_grid_expands_to_labelled_conditions(tmp_path):
+    experiment = load_experiment(write_experiment(tmp_path, SMALL))
+    assert [condition.label for condition in experiment.conditions] == [
+        "minimax/random/tinyMaze/depth=1", "minimax/random/openRoom/depth=1",
+        "expectimax/random/tinyMaze/depth=1", "expectimax/random/openRoom/depth=1"]
+    assert experiment.conditions[0].num_ghosts == 2 and experiment.conditions[1].num_ghosts == 1
+    assert experiment.conditions[0].depth == 1 and experiment.store == tmp_path / "results.sqlite"
+
+
+def test_shipped_experiments_are_valid():
+    for path in sorted((REPOSITORY / "experiments").glob("*.toml")):
+        experiment = load_experiment(path)
+        assert experiment.conditions and experiment.games > 0
+
+
+@pytest.mark.parametrize("change, expected", [
+    ("gamez = 3\n", "exp.toml: gamez: unknown key"),
+    ("games = -2\n", "exp.toml: games: must be at least 1, not -2"),
+    ('games = "ten"\n', "exp.toml: games: must be an integer"),
+    ("time_limit = -1\n", "exp.toml: time_limit: must be at least 0"),
+    ('[pacman_options]\neval = "bogus"\n', "exp.toml: pacman_options.eval: unknown evaluation 'bogus'"),
+    ('[ghost_options]\nattack = "x"\n', "exp.toml: ghost_options.attack:"),
+])
+def test_bad_values_name_the_file_and_key(tmp_path, change, expected):
+    if change.startswith("["):  # a table goes at the end
+        text = SMALL + change
+    else:  # a top-level key replaces the file's own
+        key = change.split("=")[0].strip()
+        text = change + "\n".join(line for line in SMALL.splitlines() if not line.startswith(f"{key} ="))
+    assert expected in config_error(tmp_path, text)
+
+
+@pytest.mark.parametrize("old, new, expected", [
+    ('pacman = ["minimax", "expectimax"]', 'pacman = ["minmax"]',
+     "exp.toml: grid.pacman: unknown Pacman agent 'minmax' (known: "),
+    ('ghosts = ["random"]', 'ghosts = ["ghosty"]', "exp.toml: grid.ghosts: unknown ghost agent 'ghosty'"),
+    ("depth = [1]", "depth = [1]\nbogus = [2]", "exp.toml: grid.bogus: unknown option 'bogus' for agent 'minimax'"),
+    ("depth = [1]", "depth = [0]", "exp.toml: grid.depth: option depth=0 must be at least 1"),
+    ('layout = ["tinyMaze", "openRoom"]', 'layout = ["noSuchMaze"]', "exp.toml: grid.layout: "),
+    ("depth = [1]", "depth = [1]\nnum_ghosts = [3]", "exp.toml: grid.num_ghosts: layout 'tinyMaze' has only 2 ghosts"),
+    ("depth = [1]", "depth = [1, 1]", "exp.toml: grid.depth: a value appears twice"),
+    ('layout = ["tinyMaze", "openRoom"]\n', "", "exp.toml: grid.layout: missing"),
+])
+def test_bad_grids_name_the_key(tmp_path, old, new, expected):
+    assert old in SMALL
+    assert expected in config_error(tmp_path, SMALL.replace(old, new))
+
+
+def test_toml_syntax_error_has_line_and_column(tmp_path):
+    message = config_error(tmp_path, 'name = "x"\ngames = 4\nseed = = 3\n')
+    assert message.startswith(f"{tmp_path / 'exp.toml'}:3:")
+    assert "TOML syntax error" in message and "(at line" not in message
+
+
+def test_overrides(tmp_path):
+    path = write_experiment(tmp_path, SMALL)
+    experiment = load_experiment(path, games=9, overrides=[
+        "max_moves=500", "pacman_options.eval=careful", "grid.depth=[1, 2]", "name=renamed"])
+    assert experiment.games == 9 and experiment.max_moves == 500 and experiment.name == "renamed"
+    assert experiment.conditions[0].pacman_options == {"eval": "careful", "depth": 1}
+    assert len(experiment.conditions) == 8
+    assert "exp.toml: max_moves: must be an integer" in config_error(tmp_path, SMALL, overrides=["max_moves=lots"])
+    with pytest.raises(ConfigError, match="expected key=value"):
+        load_experiment(path, overrides=["max_moves"])
+
+
+def test_config_hash_ignores_games_only(tmp_path):
+    path = write_experiment(tmp_path, SMALL)
+    base = load_experiment(path).config_hash
+    assert load_experiment(path, games=50).config_hash == base
+    assert load_experiment(path, overrides=["max_moves=41"]).config_hash != base
+    assert load_experiment(path, store=tmp_path / "other.sqlite").config_hash == base
+
+
+def test_seeds_come_from_seed_sequence_and_extend_stably():
+    seeds = game_seeds(2026, 5)
+    assert len(set(seeds)) == 5 and all(isinstance(seed, int) for seed in seeds)
+    assert game_seeds(2026, 3) == seeds[:3] and game_seeds(2027, 5) != seeds
+
+
+def test_cli_reports_config_errors_in_one_line(tmp_path, capsys):
+    path = write_experiment(tmp_path, SMALL.replace('"minimax", ', '"minmax", '))
+    assert main(["run", str(path), "--quiet"]) == 2
+    error = capsys.readouterr().err
+    assert error.count("\n") == 1 and "grid.pacman: unknown Pacman agent 'minmax'" in error
+    assert not (tmp_path / "results.sqlite").exists()  # nothing ran
+
+
+# -- running ----------------------------------------------------------------
+
+def comparable(frame):
+    frame = frame.drop(columns=["id", *TIMING_COLUMNS])
+    return frame.sort_values(["condition_key", "game_index"]).reset_index(drop=True)
+
+
+def test_one_worker_and_two_workers_store_the_same_games(tmp_path):
+    path = write_experiment(tmp_path, SMALL)
+    serial = run_experiment(load_experiment(path), workers=1, store_path=tmp_path / "serial.sqlite", quiet=True)
+    parallel = run_experiment(load_experiment(path), workers=2, store_path=tmp_path / "parallel.sqlite", quiet=True)
+    assert serial.played == parallel.played == 16
+    serial_rows, parallel_rows = load_results(serial.store), load_results(parallel.store)
+    assert comparable(serial_rows).equals(comparable(parallel_rows))
+    # Game i of every condition shares its seed.
+    assert serial_rows.groupby("game_index")["seed"].nunique().eq(1).all()
+    assert sorted(serial_rows["seed"].unique()) == sorted(game_seeds(11, 4))
+
+
+def test_resume_plays_only_missing_games(tmp_path, monkeypatch):
+    played = []
+    original = execute.play_task
+    monkeypatch.setattr(execute, "play_task", lambda task: played.append(task) or original(task))
+    path = write_experiment(tmp_path, SMALL)
+    first = run_experiment(load_experiment(path, games=2), workers=1, quiet=True)
+    assert (first.played, first.skipped, len(played)) == (8, 0, 8)
+    extended = run_experiment(load_experiment(path), workers=1, quiet=True)  # --games 4 extends the run
+    assert (extended.played, extended.skipped, len(played)) == (8, 8, 16)
+    again = run_experiment(load_experiment(path), workers=1, quiet=True)
+    assert (again.played, again.skipped, len(played)) == (0, 16, 16)
+    with sqlite3.connect(first.store) as connection:  # as if these games were in flight when the run died
+        connection.execute("DELETE FROM games WHERE game_index = 3 AND pacman = 'minimax'")
+    redone = run_experiment(load_experiment(path), workers=1, quiet=True)
+    assert redone.played == 2 and {task.game_index for task in played[16:]} == {3}
+    assert len(load_results(first.store)) == 16
+
+
+def test_run_prints_the_summary(tmp_path, capsys):
+    path = write_experiment(tmp_path, SMALL)
+    assert main(["run", str(path), "--workers", "1", "--games", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "played 8 games, 0 already in" in out
+    assert "minimax/random/tinyMaze/depth=1" in out and "win rate" in out
+
+
+def test_kill_minus_nine_leaves_a_sound_store(tmp_path):
+    games, conditions = 200, 2
+    path = write_experiment(tmp_path, """
+name = "long"
+games = 200
+seed = 5
+max_moves = 120
+store = "{store}"
+[grid]
+pacman = ["minimax"]
+ghosts = ["random", "directional"]
+layout = ["tinyMaze"]
+depth = [3]
+""")
+    store = tmp_path / "results.sqlite"
+    environment = {**os.environ, "PYTHONPATH": str(REPOSITORY)}
+    process = subprocess.Popen([sys.executable, "-m", "pacsim", "run", str(path), "--workers", "2", "--quiet"],
+                               env=environment, start_new_session=True,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        stored = wait_for_rows(store, at_least=10, process=process)
+    finally:
+        os.killpg(process.pid, signal.SIGKILL)  # the coordinator and its workers, mid-run
+        process.wait()
+    assert stored < games * conditions, "the run finished before it could be killed; make it longer"
+    with sqlite3.connect(store) as connection:
+        assert connection.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        duplicates = connection.execute(
+            "SELECT COUNT(*) FROM (SELECT 1 FROM games GROUP BY config_hash, condition_key, game_index "
+            "HAVING COUNT(*) > 1)").fetchone()[0]
+        assert duplicates == 0
+    result = run_experiment(load_experiment(path), workers=2, quiet=True)
+    assert result.skipped >= stored and result.played + result.skipped == games * conditions
+    rows = load_results(store)
+    assert len(rows) == games * conditions
+    assert not rows.duplicated(["condition_key", "game_index"]).any()
+
+
+def wait_for_rows(store: Path, at_least: int, process: subprocess.Popen, seconds: float = 30.0) -> int:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        assert process.poll() is None, process.stderr.read().decode()
+        if store.exists():
+            try:
+                with sqlite3.connect(store, timeout=1.0) as connection:
+                    count = connection.execute("SELECT COUNT(*) FROM games").fetchone()[0]
+            except sqlite3.OperationalError:  # the schema is not there yet
+                count = 0
+            if count >= at_least:
+                return count
+        time.sleep(0.02)
+    raise AssertionError(f"no {at_least} rows in {store} after {seconds}s")
