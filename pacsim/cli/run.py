@@ -15,19 +15,41 @@ def add_parser(subparsers) -> None:
                         help="override a setting, e.g. max_moves=500 or pacman_options.eval=careful (repeatable)")
     parser.add_argument("--store", default=None, help="results store (default: the file's store)")
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress bar and no summary")
+    add_backend_options(parser)
     parser.set_defaults(run=run)
+
+
+def add_backend_options(parser) -> None:
+    parser.add_argument("--backend", choices=("local", "dask"), default="local",
+                        help="local process pool (default) or a Dask cluster")
+    parser.add_argument("--scheduler", metavar="tcp://HOST:8786", default=None,
+                        help="Dask scheduler address (default: start a LocalCluster)")
+
+
+def execute(experiment, args):
+    """Run ``experiment`` on the backend the options ask for."""
+    from pacsim.runner import run_experiment
+
+    if args.scheduler and args.backend != "dask":
+        raise ConfigError("--scheduler goes with --backend dask")
+    if args.backend == "dask":
+        from pacsim.runner.dask_backend import dask_executor
+
+        with dask_executor(args.scheduler, args.workers) as executor:
+            return run_experiment(experiment, executor=executor, workers=args.workers, quiet=args.quiet)
+    return run_experiment(experiment, workers=args.workers, quiet=args.quiet)
 
 
 def run(args) -> int:
     from pacsim.report import format_summary, summarize
-    from pacsim.runner import load_experiment, load_results, run_experiment
+    from pacsim.runner import load_experiment, load_results
 
     if args.workers is not None and args.workers < 1:
         raise ConfigError(f"--workers {args.workers}: must be at least 1")
     if args.games is not None and args.games < 1:
         raise ConfigError(f"--games {args.games}: must be at least 1")
     experiment = load_experiment(args.experiment, games=args.games, overrides=args.overrides, store=args.store)
-    result = run_experiment(experiment, workers=args.workers, quiet=args.quiet)
+    result = execute(experiment, args)
     if args.quiet:
         return 0
     print(f"{experiment.name}: played {result.played} games, {result.skipped} already in {result.store} "

@@ -1,0 +1,44 @@
+"""``pacsim reproduce``: run the optimism/pessimism experiment and print the
+lecture's table beside ours, with which of its pattern points hold."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pacsim.cli.run import add_backend_options, execute
+from pacsim.errors import ConfigError
+
+EXPERIMENT = "optimism_pessimism.toml"
+
+
+def experiments_directory() -> Path:
+    return Path(__file__).resolve().parents[2] / "experiments"
+
+
+def add_parser(subparsers) -> None:
+    parser = subparsers.add_parser("reproduce", help="run and report the optimism/pessimism table in one go")
+    parser.add_argument("-n", "--games", type=int, default=None, help="games per cell (default: the file's, 200)")
+    parser.add_argument("-j", "--workers", type=int, default=None, help="worker processes (default: all cores)")
+    parser.add_argument("--store", default=None, help="results store (default results/optimism_pessimism.sqlite)")
+    parser.add_argument("--experiment", default=None, help=f"experiment file (default experiments/{EXPERIMENT})")
+    parser.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+    add_backend_options(parser)
+    parser.set_defaults(run=run)
+
+
+def run(args) -> int:
+    from pacsim.report.optimism import render
+    from pacsim.runner import load_experiment, load_results
+
+    if args.games is not None and args.games < 1:
+        raise ConfigError(f"--games {args.games}: must be at least 1")
+    path = Path(args.experiment) if args.experiment else experiments_directory() / EXPERIMENT
+    experiment = load_experiment(path, games=args.games, store=args.store)
+    result = execute(experiment, args)
+    print(f"{experiment.name}: {result.played} games played, {result.skipped} already in {result.store} "
+          f"({result.seconds:.1f}s)\n")
+    results = load_results(result.store)
+    results = results[results["config_hash"] == result.config_hash]
+    results = results[results["game_index"] < experiment.games]
+    print(render(results))
+    return 0
