@@ -171,10 +171,17 @@ def test_play_in_window_returns_the_exact_record_and_saves_frames(tmp_path, fast
     agents = [make_pacman("minimax", {"depth": 1, "eval": "careful"})] + [make_ghost("random") for _ in range(2)]
     expected = play_game(layout, agents, seed=7)
     record = play_in_window(layout, agents, seed=7, options=live_options(
-        show_values=True, save_frames=str(tmp_path / "frames"), gif=str(tmp_path / "game.gif")))
+        show_values=True, save_frames=str(tmp_path / "frames")))
     assert (record.actions, record.score, record.outcome) == (expected.actions, expected.score, expected.outcome)
     frames = sorted((tmp_path / "frames").glob("frame-*.png"))
     assert len(frames) == len(record.actions) + 2  # every state, then the final banner
+
+
+def test_gif_output_when_pillow_is_installed(tmp_path, fast_window):
+    pytest.importorskip("PIL", reason="the GIF writer is the optional extra pacsim[gif]")
+    layout = load_layout("tinyMaze")
+    agents = [make_pacman("greedy")] + [make_ghost("random") for _ in range(2)]
+    play_in_window(layout, agents, seed=7, options=live_options(gif=str(tmp_path / "game.gif")))
     assert (tmp_path / "game.gif").read_bytes()[:6] == b"GIF89a"
 
 
