@@ -7,7 +7,7 @@ from pacsim.cli import main
 
 def test_play_prints_each_game_and_a_summary(capsys, tmp_path):
     record = tmp_path / "game.json"
-    assert main(["play", "-l", "tinyMaze", "-p", "greedy", "-g", "random", "-n", "3", "-q", "--seed", "5",
+    assert main(["play", "-l", "pincerMaze", "-p", "greedy", "-g", "random", "-n", "3", "-q", "--seed", "5",
                  "--record", str(record)]) == 0
     lines = capsys.readouterr().out.strip().splitlines()
     assert len(lines) == 4 and lines[0].startswith("game 1/3 (seed 5): ")
@@ -35,7 +35,7 @@ def test_user_mistakes_exit_2_with_one_line(capsys):
         (["play", "-p", "minmax", "-q"], "unknown Pacman agent 'minmax'"),
         (["play", "-g", "ghosty", "-q"], "unknown ghost agent 'ghosty'"),
         (["play", "-p", "minimax", "-a", "depth", "-q"], "agent option 'depth' is not key=value"),
-        (["play", "-l", "tinyMaze", "-k", "5", "-q"], "-k 5: layout 'tinyMaze' has 2 ghosts"),
+        (["play", "-l", "pincerMaze", "-k", "5", "-q"], "-k 5: layout 'pincerMaze' has 2 ghosts"),
         (["play", "-n", "0", "-q"], "-n 0"),
         (["play", "--bogus"], "unrecognized arguments: --bogus"),
     ]
@@ -46,7 +46,7 @@ def test_user_mistakes_exit_2_with_one_line(capsys):
 
 
 def test_analyze_shows_pessimism_and_optimism(capsys):
-    assert main(["analyze", "-l", "tinyMaze", "-p", "minimax:depth=2,eval=careful",
+    assert main(["analyze", "-l", "pincerMaze", "-p", "minimax:depth=2,eval=careful",
                  "-p", "expectimax:depth=2,eval=careful", "--json"]) == 0
     rows = json.loads(capsys.readouterr().out)
     minimax, expectimax = rows

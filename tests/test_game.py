@@ -63,12 +63,12 @@ class Cheating:
     (Cheating(), "agent 0 played illegal action 'Fly'"),
 ])
 def test_a_failing_agent_ends_the_game_as_an_error(agent, message):
-    layout = load_layout("tinyMaze")
+    layout = load_layout("pincerMaze")
     record = play_game(layout, [agent, make_ghost("random")], seed=0, move_time_limit=0.05)
     assert record.outcome == ERROR and record.error.startswith(message)
 
 
 def test_greedy_beats_random_ghosts_on_the_tiny_maze():
-    layout = load_layout("tinyMaze")
+    layout = load_layout("pincerMaze")
     records = [play_game(layout, agents("greedy", "random", 1), seed=seed) for seed in range(10)]
     assert sum(record.outcome == WIN for record in records) >= 8

@@ -27,7 +27,7 @@ store = "{store}"
 [grid]
 pacman = ["minimax", "expectimax"]
 ghosts = ["random"]
-layout = ["tinyMaze", "openRoom"]
+layout = ["pincerMaze", "openRoom"]
 depth = [1]
 """
 
@@ -52,8 +52,8 @@ def config_error(tmp_path: Path, text: str, **options) -> str:
 def test_grid_expands_to_labelled_conditions(tmp_path):
     experiment = load_experiment(write_experiment(tmp_path, SMALL))
     assert [condition.label for condition in experiment.conditions] == [
-        "minimax/random/tinyMaze/depth=1", "minimax/random/openRoom/depth=1",
-        "expectimax/random/tinyMaze/depth=1", "expectimax/random/openRoom/depth=1"]
+        "minimax/random/pincerMaze/depth=1", "minimax/random/openRoom/depth=1",
+        "expectimax/random/pincerMaze/depth=1", "expectimax/random/openRoom/depth=1"]
     assert experiment.conditions[0].num_ghosts == 2 and experiment.conditions[1].num_ghosts == 1
     assert experiment.conditions[0].depth == 1 and experiment.store == tmp_path / "results.sqlite"
 
@@ -87,10 +87,10 @@ def test_bad_values_name_the_file_and_key(tmp_path, change, expected):
     ('ghosts = ["random"]', 'ghosts = ["ghosty"]', "exp.toml: grid.ghosts: unknown ghost agent 'ghosty'"),
     ("depth = [1]", "depth = [1]\nbogus = [2]", "exp.toml: grid.bogus: unknown option 'bogus' for agent 'minimax'"),
     ("depth = [1]", "depth = [0]", "exp.toml: grid.depth: option depth=0 must be at least 1"),
-    ('layout = ["tinyMaze", "openRoom"]', 'layout = ["noSuchMaze"]', "exp.toml: grid.layout: "),
-    ("depth = [1]", "depth = [1]\nnum_ghosts = [3]", "exp.toml: grid.num_ghosts: layout 'tinyMaze' has only 2 ghosts"),
+    ('layout = ["pincerMaze", "openRoom"]', 'layout = ["noSuchMaze"]', "exp.toml: grid.layout: "),
+    ("depth = [1]", "depth = [1]\nnum_ghosts = [3]", "exp.toml: grid.num_ghosts: layout 'pincerMaze' has only 2 ghosts"),
     ("depth = [1]", "depth = [1, 1]", "exp.toml: grid.depth: a value appears twice"),
-    ('layout = ["tinyMaze", "openRoom"]\n', "", "exp.toml: grid.layout: missing"),
+    ('layout = ["pincerMaze", "openRoom"]\n', "", "exp.toml: grid.layout: missing"),
 ])
 def test_bad_grids_name_the_key(tmp_path, old, new, expected):
     assert old in SMALL
@@ -179,7 +179,7 @@ def test_run_prints_the_summary(tmp_path, capsys):
     assert main(["run", str(path), "--workers", "1", "--games", "2"]) == 0
     out = capsys.readouterr().out
     assert "played 8 games, 0 already in" in out
-    assert "minimax/random/tinyMaze/depth=1" in out and "win rate" in out
+    assert "minimax/random/pincerMaze/depth=1" in out and "win rate" in out
 
 
 def test_kill_minus_nine_leaves_a_sound_store(tmp_path):
@@ -193,7 +193,7 @@ store = "{store}"
 [grid]
 pacman = ["minimax"]
 ghosts = ["random", "directional"]
-layout = ["tinyMaze"]
+layout = ["pincerMaze"]
 depth = [3]
 """)
     store = tmp_path / "results.sqlite"

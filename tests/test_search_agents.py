@@ -42,7 +42,7 @@ def test_depth_counts_every_agent_once_per_round():
     assert result.depth == 2 * 3 and result.stats.max_depth == 6
 
 
-POSITIONS = [("tinyMaze", 0), ("mediumClassic", 7)]
+POSITIONS = [("pincerMaze", 0), ("mediumClassic", 7)]
 
 
 def _positions():
@@ -70,7 +70,7 @@ def test_pruned_searches_return_the_plain_value_and_action_with_fewer_nodes(stat
 
 
 def test_expectimax_uses_the_ghost_model_probabilities():
-    state = load_layout("tinyMaze").initial_state().successor("Stop")  # the ghost has two moves
+    state = load_layout("pincerMaze").initial_state().successor("Stop")  # the ghost has two moves
     uniform = PacmanGame((CHANCE,))
     directional = make_pacman("expectimax:model=directional").game_for(state)
     probabilities = [p for p, _ in uniform.outcomes(state)]

@@ -24,7 +24,7 @@ store = "{directory / 'results.sqlite'}"
 [grid]
 pacman = ["expectimax"]
 ghosts = ["random", "directional:attack=0.9"]
-layout = ["tinyMaze"]
+layout = ["pincerMaze"]
 depth = [1]
 [pacman_options]
 eval = "careful"

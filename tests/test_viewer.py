@@ -167,7 +167,7 @@ def live_options(**overrides):
 
 
 def test_play_in_window_returns_the_exact_record_and_saves_frames(tmp_path, fast_window):
-    layout = load_layout("tinyMaze")
+    layout = load_layout("pincerMaze")
     agents = [make_pacman("minimax", {"depth": 1, "eval": "careful"})] + [make_ghost("random") for _ in range(2)]
     expected = play_game(layout, agents, seed=7)
     record = play_in_window(layout, agents, seed=7, options=live_options(
@@ -179,14 +179,14 @@ def test_play_in_window_returns_the_exact_record_and_saves_frames(tmp_path, fast
 
 def test_gif_output_when_pillow_is_installed(tmp_path, fast_window):
     pytest.importorskip("PIL", reason="the GIF writer is the optional extra pacsim[gif]")
-    layout = load_layout("tinyMaze")
+    layout = load_layout("pincerMaze")
     agents = [make_pacman("greedy")] + [make_ghost("random") for _ in range(2)]
     play_in_window(layout, agents, seed=7, options=live_options(gif=str(tmp_path / "game.gif")))
     assert (tmp_path / "game.gif").read_bytes()[:6] == b"GIF89a"
 
 
 def test_live_game_attaches_values_and_stops_when_asked():
-    layout = load_layout("tinyMaze")
+    layout = load_layout("pincerMaze")
     agents = [make_pacman("minimax", {"depth": 1})] + [make_ghost("random") for _ in range(2)]
     game = LiveGame(layout, agents, seed=1, show_values=True)
     game.start()
@@ -242,7 +242,7 @@ def test_replay_reproduces_the_recorded_score(tmp_path, capsys):
 
 
 def test_replay_in_a_window_and_as_text(tmp_path, capsys, fast_window):
-    path, record = saved_game(tmp_path, "tinyMaze")
+    path, record = saved_game(tmp_path, "pincerMaze")
     assert main(["replay", str(path), "--text"]) == 0
     assert capsys.readouterr().out.count("%%%%%%%%%%%") >= record.moves
     frames = tmp_path / "frames"
@@ -252,9 +252,9 @@ def test_replay_in_a_window_and_as_text(tmp_path, capsys, fast_window):
 
 
 def test_replay_of_an_illegal_action_exits_2_with_one_line(tmp_path, capsys):
-    path, _ = saved_game(tmp_path, "tinyMaze")
+    path, _ = saved_game(tmp_path, "pincerMaze")
     data = json.loads(path.read_text())
-    data["actions"][0] = "North"  # a wall above Pacman's start in tinyMaze
+    data["actions"][0] = "North"  # a wall above Pacman's start in pincerMaze
     path.write_text(json.dumps(data))
     assert main(["replay", str(path), "--quiet"]) == 2
     err = capsys.readouterr().err
@@ -262,7 +262,7 @@ def test_replay_of_an_illegal_action_exits_2_with_one_line(tmp_path, capsys):
 
 
 def test_replay_reports_a_score_that_does_not_match(tmp_path, capsys):
-    path, record = saved_game(tmp_path, "tinyMaze")
+    path, record = saved_game(tmp_path, "pincerMaze")
     data = json.loads(path.read_text())
     data["score"] = record.score + 1
     path.write_text(json.dumps(data))
@@ -273,7 +273,7 @@ def test_replay_reports_a_score_that_does_not_match(tmp_path, capsys):
 def test_replay_from_a_results_store(tmp_path, capsys, monkeypatch):
     from pacsim.engine.recording import load_game
 
-    path, record = saved_game(tmp_path, "tinyMaze")
+    path, record = saved_game(tmp_path, "pincerMaze")
     store = tmp_path / "results.sqlite"
     assert main(["replay", str(store), "-q"]) == 2  # which game?
     assert "--game" in capsys.readouterr().err
@@ -342,7 +342,7 @@ def test_gif_without_pillow_asks_to_install_the_extra(tmp_path, capsys, monkeypa
     import pacsim.viewer.capture as capture
 
     monkeypatch.setattr(capture.importlib.util, "find_spec", lambda name: None)
-    path, _ = saved_game(tmp_path, "tinyMaze")
+    path, _ = saved_game(tmp_path, "pincerMaze")
     assert main(["replay", str(path), "--window", "--gif", str(tmp_path / "x.gif")]) == 2
     err = capsys.readouterr().err
     assert "pip install pacsim[gif]" in err and err.count("\n") == 1
