@@ -121,7 +121,7 @@ def pattern_points(table: dict[tuple[str, str], Cell]) -> list[PatternPoint]:
 def render(results: pandas.DataFrame) -> str:
     """The table in the slide's shape beside the published one, then the pattern points."""
     table = cells(results)
-    width = 34
+    width = 38
     lines = [
         f"{'':<20}{'Adversarial ghost':<{width}}{'Random ghost':<{width}}",
     ]
