@@ -39,5 +39,5 @@ def test_points_fail_for_the_right_reasons():
 def test_render_shows_the_slide_shape_beside_the_published_table():
     text = render(results(LECTURE_LIKE))
     assert "Won 1/5, Avg. Score -303" in text and "Won 5/5, Avg. Score 483" in text  # published
-    assert "Won 1/5, Avg. Score -321" in text  # ours: (503 - 4 * 505) / 5
+    assert text.count("Won 1/5, Avg. Score -303") == 2  # ours, (503 - 4 * 505) / 5, and the published one
     assert text.count("-- holds") == 4
