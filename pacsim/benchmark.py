@@ -2,29 +2,51 @@
 
 Absolute times on shared machines are noisy, so every figure that matters is
 also given as a ratio measured in the same run (pruned nodes / plain nodes,
-2 workers / 1 worker).  Positions are fixed: they come from a seeded game,
+all cores / 1 worker).  Positions are fixed: they come from a seeded game,
 so every run searches the same trees.
+
+The memory of a long run is measured in a fresh interpreter, so that it is
+the run's own and not what this benchmark's searches left behind.
 """
 
 from __future__ import annotations
 
 import gc
+import json
 import os
 import platform
 import resource
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
+import tracemalloc
+from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from pathlib import Path
+from typing import Any, Callable
 
+import pacsim
 from pacsim import __version__
 from pacsim.agents import make_ghost, make_pacman
 from pacsim.engine import GameState, apply_move, load_layout, play_game
+from pacsim.errors import PacsimError
 
 ALGORITHMS = ("minimax", "alphabeta", "expectimax", "star1", "star2")
 PLAIN = {"alphabeta": "minimax", "star1": "expectimax", "star2": "expectimax"}
+
+THROUGHPUT_EXPERIMENT = Path(__file__).resolve().parents[1] / "experiments" / "optimism_pessimism.toml"
+"""The batch-throughput workload: the lecture table (depth-4 search on tinyMaze).
+Only in a source checkout; an installed pacsim skips the figure."""
+SCALING_TARGET = 1.8
+"""Games/s on all cores over games/s on one worker, wanted on 2 cores or more."""
+
+MEMORY_RUN = {
+    "name": "bench_memory", "games": 1, "seed": 1, "max_moves": 300,
+    "grid": {"pacman": ["greedy"], "ghosts": ["random"], "layout": ["tinyMaze"]},
+}
+"""A cheap game (about a millisecond), so that ten thousand of them fit in a benchmark."""
 
 
 @dataclass
@@ -42,12 +64,18 @@ class Figure:
 class Report:
     figures: list[Figure] = field(default_factory=list)
     machine: dict[str, Any] = field(default_factory=dict)
+    skipped: list[str] = field(default_factory=list)
+    """Figures that could not be measured here, and why."""
 
     def add(self, group: str, name: str, value: float, unit: str, note: str = "") -> None:
         self.figures.append(Figure(group, name, value, unit, note))
 
+    def skip(self, reason: str) -> None:
+        self.skipped.append(reason)
+
     def to_dict(self) -> dict[str, Any]:
-        return {"machine": self.machine, "figures": [asdict(figure) for figure in self.figures]}
+        return {"machine": self.machine, "figures": [asdict(figure) for figure in self.figures],
+                "skipped": list(self.skipped)}
 
     def to_text(self) -> str:
         lines = [" ".join(f"{key}={value}" for key, value in self.machine.items())]
@@ -57,7 +85,10 @@ class Report:
                 group = figure.group
                 lines.append(f"\n[{group}]")
             value = f"{figure.value:,.0f}" if abs(figure.value) >= 100 else f"{figure.value:.3f}"
-            lines.append(f"  {figure.name:<44} {value:>14} {figure.unit:<10} {figure.note}")
+            lines.append(f"  {figure.name:<44} {value:>14} {figure.unit:<10} {figure.note}".rstrip())
+        if self.skipped:
+            lines.append("\n[skipped]")
+            lines += [f"  {reason}" for reason in self.skipped]
         return "\n".join(lines)
 
 
@@ -157,45 +188,174 @@ def tuned_expectimax(report: Report, count: int = 5) -> None:
                    f"{nodes} nodes over {len(positions)} positions")
 
 
+# -- batch throughput -------------------------------------------------------
+
+def batch_throughput(report: Report, games_per_condition: int, experiment_path: Path = THROUGHPUT_EXPERIMENT,
+                     cores: int | None = None) -> None:
+    """Games/s of a real ``run_experiment`` (process pool, store and all) on
+    one worker and on every core, and the ratio of the two.  The clock runs
+    from the first submission to the last stored row, pool start included."""
+    from pacsim.runner import load_experiment, run_experiment
+
+    if not experiment_path.is_file():
+        report.skip(f"batch throughput: no {experiment_path.name} here (it ships with the source checkout)")
+        return
+    cores = cores or os.cpu_count() or 1
+    group = f"batch throughput ({experiment_path.stem})"
+    rates: dict[int, float] = {}
+    with tempfile.TemporaryDirectory(prefix="pacsim-bench-") as directory:
+        for workers in sorted({1, cores}):
+            # A fresh store each time, so that no game is skipped as already played.
+            experiment = load_experiment(experiment_path, games=games_per_condition,
+                                         store=Path(directory) / f"workers{workers}.sqlite")
+            # A pool even for one worker: both figures then pay for the same
+            # machinery (process start, pickling), and neither plays in this
+            # process, whose heap the other figures have grown.
+            with ProcessPoolExecutor(max_workers=workers) as pool:
+                result = run_experiment(experiment, executor=pool, workers=workers, quiet=True)
+            rates[workers] = result.played / result.seconds
+            report.add(group, f"{workers} worker{'s' if workers > 1 else ''}", rates[workers], "games/s",
+                       f"{result.played} games in {result.seconds:.1f} s")
+    if cores > 1:
+        ratio = rates[cores] / rates[1]
+        verdict = "met" if ratio >= SCALING_TARGET else "NOT met"
+        report.add(group, f"scaling {cores} workers / 1 worker", ratio, "ratio",
+                   f"target {SCALING_TARGET}x: {verdict}")
+    else:
+        report.skip("batch scaling: one core only")
+
+
+# -- memory -----------------------------------------------------------------
+
 def peak_rss_mb() -> float:
+    """This process's peak RSS.  Linux's ``VmHWM`` first: ``ru_maxrss``
+    survives ``exec``, so a child started from a big parent would report the
+    parent's size."""
+    try:
+        with open("/proc/self/status") as status:
+            for line in status:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) / 1024
+    except OSError:
+        pass
     usage = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     return usage / 1024 if sys.platform != "darwin" else usage / (1024 * 1024)
-
-
-def memory_figures(report: Report, games: int = 1000) -> None:
-    layout = load_layout("tinyMaze")
-    agents = [make_pacman("greedy")] + [make_ghost("random") for _ in layout.ghost_starts]
-    gc.collect()
-    before = peak_rss_mb()
-    rss_at: list[float] = []
-    for seed in range(games):
-        play_game(layout, agents, seed=seed, max_moves=300)
-        if seed in (games // 10, games - 1):
-            rss_at.append(_current_rss_mb())
-    report.add("memory", f"peak RSS after {games} games", peak_rss_mb(), "MB", f"before {before:.1f} MB")
-    if len(rss_at) == 2:
-        report.add("memory", "RSS growth from game 10% to 100%", rss_at[1] - rss_at[0], "MB", "flat is ~0")
-    agent = make_pacman("expectimax:depth=4,eval=careful,algorithm=star2,table=200000")
-    for state in recorded_positions(count=3):
-        agent.analyze(state, root_values=False)
-    report.add("memory", "peak RSS after depth-4 search with table", peak_rss_mb(), "MB",
-               f"table bound {agent.table.max_entries} entries")
 
 
 def _current_rss_mb() -> float:
     try:
         with open("/proc/self/statm") as statm:
             return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / (1024 * 1024)
-    except OSError:
+    except OSError:  # no /proc (macOS): the peak is the best there is
         return peak_rss_mb()
+
+
+def _sampling_executor(checkpoints: set[int], samples: dict[int, float]) -> Executor:
+    """An inline executor that notes the current RSS when its n-th game
+    (n in ``checkpoints``) has been played, inside a real ``run_experiment``."""
+    from pacsim.runner import InlineExecutor
+
+    class SamplingExecutor(InlineExecutor):
+        submitted = 0
+
+        def submit(self, function: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future:
+            future = super().submit(function, *args, **kwargs)
+            self.submitted += 1
+            if self.submitted in checkpoints:
+                samples[self.submitted] = _current_rss_mb()
+            return future
+
+    return SamplingExecutor()
+
+
+def memory_probe(games: int) -> dict[str, float]:
+    """Run ``games`` cheap games through ``run_experiment`` in this process
+    (one worker, a temporary store) and return RSS figures in MB: after the
+    imports, at 10% and 100% of the games, and the peak."""
+    from pacsim.runner import build_experiment, run_experiment
+
+    experiment = build_experiment({**MEMORY_RUN, "games": games}, source="<bench memory>")
+    experiment.seeds()  # numpy's import and the seeds are the run's baseline, not its growth
+    gc.collect()
+    baseline = _current_rss_mb()
+    tenth, last = max(1, games // 10), games
+    samples: dict[int, float] = {}
+    with tempfile.TemporaryDirectory(prefix="pacsim-bench-") as directory:
+        result = run_experiment(experiment, executor=_sampling_executor({tenth, last}, samples), workers=1,
+                                store_path=Path(directory) / "memory.sqlite", quiet=True)
+    # The kernel updates the high-water mark lazily; a sample may be above it.
+    peak = max(peak_rss_mb(), *samples.values())
+    return {"baseline": baseline, "at_10_percent": samples[tenth], "at_100_percent": samples[last],
+            "peak": peak, "games": result.played, "seconds": result.seconds}
+
+
+def run_memory_probe(games: int) -> dict[str, float]:
+    """:func:`memory_probe` in a fresh interpreter."""
+    source_root = str(Path(pacsim.__file__).resolve().parents[1])
+    environment = {**os.environ, "PYTHONPATH": os.pathsep.join(
+        filter(None, [source_root, os.environ.get("PYTHONPATH", "")]))}
+    code = "import json, sys; from pacsim.benchmark import memory_probe; print(json.dumps(memory_probe(int(sys.argv[1]))))"
+    finished = subprocess.run([sys.executable, "-c", code, str(games)], capture_output=True, text=True,
+                              env=environment, timeout=1800)
+    if finished.returncode != 0:
+        last_line = (finished.stderr.strip().splitlines() or [f"exit status {finished.returncode}"])[-1]
+        raise PacsimError(f"the memory probe failed: {last_line}")
+    return json.loads(finished.stdout.strip().splitlines()[-1])
+
+
+def memory_figures(report: Report, peak_games: int = 1000, long_games: int = 10_000) -> None:
+    """Peak RSS of a ``peak_games`` run and RSS growth from 10% to 100% of a
+    ``long_games`` run (one probe when the two counts are equal)."""
+    peak_run = run_memory_probe(peak_games)
+    long_run = peak_run if long_games == peak_games else run_memory_probe(long_games)
+    report.add("memory", f"peak RSS of a {peak_games}-game run", peak_run["peak"], "MB",
+               f"{peak_run['baseline']:.1f} MB after imports; fresh interpreter, one worker")
+    growth = long_run["at_100_percent"] - long_run["at_10_percent"]
+    report.add("memory", f"RSS growth, game {long_games // 10} to {long_games}", growth, "MB",
+               f"{long_run['at_10_percent']:.1f} -> {long_run['at_100_percent']:.1f} MB in "
+               f"{long_run['seconds']:.1f} s; flat is ~0 (SQLite's page cache, at most 2 MB, fills early)")
+
+
+def table_figures(report: Report, bound: int = 2000, depth: int = 4, count: int = 5) -> None:
+    """The transposition table keeps to its bound, and what an entry costs.
+
+    The bound is small enough for the searches to overflow it, so the figure
+    shows eviction at work.  Bytes per entry are what the table keeps alive
+    (its entries and the states they key), traced with ``tracemalloc`` after
+    a warm-up search has built the layout's caches."""
+    spec = f"expectimax:depth={depth},eval=careful,algorithm=star2,table={bound}"
+    positions = recorded_positions(count=count)
+    make_pacman(spec).analyze(positions[0], root_values=False)  # warm-up: distance tables and the like
+    agent = make_pacman(spec)
+    gc.collect()
+    tracemalloc.start()
+    try:
+        before, _ = tracemalloc.get_traced_memory()
+        largest = 0
+        for state in positions:  # one table for every position, as within one game
+            agent.analyze(state, root_values=False)
+            largest = max(largest, len(agent.table))
+        agent.last_result = None
+        gc.collect()
+        held = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+    table = agent.table
+    report.add("transposition table", "largest size / bound", largest / bound, "ratio",
+               f"bound {bound}, {table.stores} stores, {table.evictions} evictions; at most 1")
+    report.add("transposition table", "memory per entry", held / max(1, len(table)), "bytes",
+               f"{len(table)} entries hold {held / 1024:.0f} KiB: "
+               f"{held / max(1, len(table)) * 200_000 / 2**20:.0f} MB at table=200000")
 
 
 def run(quick: bool = False) -> Report:
     report = Report(machine=machine_info())
     for name in ("smallClassic", "mediumClassic"):
-        rate, nodes = successor_rate(name, depth=9 if quick else 12)
+        rate, nodes = successor_rate(name, depth=15 if quick else 18)
         report.add("successors", f"{name} perft", rate, "states/s", f"{nodes} states")
     search_figures(report, depths=(2, 3) if quick else (2, 3, 4), count=2 if quick else 3)
     tuned_expectimax(report, count=2 if quick else 5)
-    memory_figures(report, games=100 if quick else 1000)
+    table_figures(report, count=3 if quick else 5)
+    batch_throughput(report, games_per_condition=25 if quick else 100)
+    memory_figures(report, peak_games=1000, long_games=1000 if quick else 10_000)
     return report

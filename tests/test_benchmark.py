@@ -1,0 +1,86 @@
+"""``pacsim bench`` at toy sizes: every figure is produced, positive and in
+its unit.  No timing is asserted (a benchmark is not a timed test)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from pacsim import benchmark
+from pacsim.benchmark import Report
+
+TINY_EXPERIMENT = """
+name = "bench_tiny"
+games = 2
+seed = 3
+max_moves = 40
+[grid]
+pacman = ["greedy"]
+ghosts = ["random"]
+layout = ["tinyMaze"]
+"""
+
+
+def units(report: Report) -> dict[str, str]:
+    return {figure.name: figure.unit for figure in report.figures}
+
+
+def test_search_and_table_figures_at_toy_sizes():
+    report = Report(machine=benchmark.machine_info())
+    rate, nodes = benchmark.successor_rate("smallClassic", depth=6, repeats=1)
+    assert rate > 0 and nodes > 0
+    benchmark.search_figures(report, depths=(1,), evaluations=("score",), count=1)
+    benchmark.table_figures(report, bound=50, depth=2, count=2)
+    found = units(report)
+    assert found["score depth 1 alphabeta nodes/s"] == "nodes/s"
+    assert found["score depth 1 alphabeta/minimax"] == "ratio"
+    assert found["memory per entry"] == "bytes"
+    for figure in report.figures:
+        assert figure.value > 0, figure
+    bound_ratio = next(figure.value for figure in report.figures if figure.name == "largest size / bound")
+    assert bound_ratio <= 1.0
+
+
+def test_batch_throughput_reports_rates_and_the_scaling_ratio(tmp_path):
+    experiment = tmp_path / "tiny.toml"
+    experiment.write_text(TINY_EXPERIMENT, encoding="utf-8")
+    report = Report()
+    benchmark.batch_throughput(report, games_per_condition=2, experiment_path=experiment, cores=2)
+    assert [(figure.name, figure.unit) for figure in report.figures] == [
+        ("1 worker", "games/s"), ("2 workers", "games/s"), ("scaling 2 workers / 1 worker", "ratio")]
+    assert all(figure.value > 0 for figure in report.figures)
+    assert "target 1.8x" in report.figures[-1].note
+
+
+def test_a_missing_experiment_file_is_skipped_not_fatal(tmp_path):
+    report = Report()
+    benchmark.batch_throughput(report, games_per_condition=1, experiment_path=tmp_path / "absent.toml")
+    assert not report.figures and "absent.toml" in report.skipped[0]
+
+
+def test_memory_probe_in_a_fresh_interpreter():
+    probe = benchmark.run_memory_probe(20)
+    assert probe["games"] == 20
+    assert 0 < probe["baseline"] <= probe["peak"] and probe["at_100_percent"] <= probe["peak"]
+    report = Report()
+    benchmark.memory_figures(report, peak_games=20, long_games=20)
+    assert units(report) == {"peak RSS of a 20-game run": "MB", "RSS growth, game 2 to 20": "MB"}
+
+
+def test_report_text_and_json():
+    report = Report(machine={"pacsim": "0.1.0", "cores": 2})
+    report.add("search", "depth 2 nodes/s", 123456.0, "nodes/s", "10 nodes")
+    report.add("pruning", "alphabeta/minimax", 0.25, "ratio")
+    report.skip("batch scaling: one core only")
+    text = report.to_text()
+    assert "pacsim=0.1.0 cores=2" in text and "123,456" in text and "0.250" in text
+    assert "[skipped]" in text and "one core only" in text
+    decoded = json.loads(json.dumps(report.to_dict()))
+    assert decoded["figures"][0] == {"group": "search", "name": "depth 2 nodes/s", "value": 123456.0,
+                                     "unit": "nodes/s", "note": "10 nodes"}
+    assert decoded["skipped"] == ["batch scaling: one core only"]
+
+
+def test_the_throughput_experiment_ships_with_the_source():
+    assert benchmark.THROUGHPUT_EXPERIMENT == Path(__file__).resolve().parents[1] / "experiments" / "optimism_pessimism.toml"
+    assert benchmark.THROUGHPUT_EXPERIMENT.is_file()
