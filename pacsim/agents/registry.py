@@ -8,6 +8,7 @@ typo is a one-line :class:`AgentError` before any game runs.
 from __future__ import annotations
 
 import inspect
+import types
 import typing
 
 from pacsim.agents.base import Agent
@@ -99,7 +100,7 @@ def _coerce(name: str, key: str, value: typing.Any, hint: typing.Any) -> typing.
     if not isinstance(value, str):
         return value
     target = hint
-    if typing.get_origin(hint) in (typing.Union, getattr(__import__("types"), "UnionType", None)):
+    if typing.get_origin(hint) in (typing.Union, types.UnionType):  # "int | None" and Optional[int]
         target = next((arg for arg in typing.get_args(hint) if arg is not type(None)), str)
     try:
         if target is bool:
