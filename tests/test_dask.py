@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import os
 import signal
-import sqlite3
 import threading
 import time
 from pathlib import Path
@@ -21,6 +20,7 @@ from pacsim.cli import main  # noqa: E402
 from pacsim.errors import ConfigError  # noqa: E402
 from pacsim.runner import Experiment, RunResult, build_experiment, load_results, run_experiment  # noqa: E402
 from pacsim.runner.store import TIMING_COLUMNS  # noqa: E402
+from storetools import wait_for_rows
 
 SMALL = {
     "name": "dask_small", "games": 4, "seed": 17, "max_moves": 80,
@@ -83,7 +83,7 @@ def test_a_worker_killed_mid_run_loses_no_game(tmp_path):
         coordinator = threading.Thread(target=coordinate)
         coordinator.start()
         try:
-            stored_before_kill = wait_for_rows(store, at_least=10, coordinator=coordinator)
+            stored_before_kill = wait_for_rows(store, 10, lambda: None if coordinator.is_alive() else "the run ended before it had stored enough games", seconds=60.0)
             victim_address, victim_pid = sorted(client.run(os.getpid).items())[0]
             os.kill(victim_pid, signal.SIGKILL)  # no goodbye to the scheduler: its games are lost in flight
         finally:
@@ -99,22 +99,6 @@ def test_a_worker_killed_mid_run_loses_no_game(tmp_path):
     assert len(rows) == total and not rows.duplicated(["condition_key", "game_index"]).any()
     local = local_run(experiment, tmp_path / "local.sqlite")
     assert comparable(store).equals(comparable(local.store))
-
-
-def wait_for_rows(store: Path, at_least: int, coordinator: threading.Thread, seconds: float = 60.0) -> int:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        assert coordinator.is_alive(), "the run ended before it had stored enough games"
-        if store.exists():
-            try:
-                with sqlite3.connect(store, timeout=1.0) as connection:
-                    count = connection.execute("SELECT COUNT(*) FROM games").fetchone()[0]
-            except sqlite3.OperationalError:  # the schema is not there yet
-                count = 0
-            if count >= at_least:
-                return count
-        time.sleep(0.02)
-    raise AssertionError(f"no {at_least} rows in {store} after {seconds}s")
 
 
 # -- the command line ---------------------------------------------------------

@@ -5,7 +5,6 @@ import signal
 import sqlite3
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -15,6 +14,7 @@ from pacsim.cli import main
 from pacsim.errors import ConfigError
 from pacsim.runner import game_seeds, load_experiment, load_results, run_experiment
 from pacsim.runner.store import TIMING_COLUMNS
+from storetools import wait_for_rows
 
 REPOSITORY = Path(__file__).resolve().parents[1]
 
@@ -202,7 +202,7 @@ depth = [3]
                                env=environment, start_new_session=True,
                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     try:
-        stored = wait_for_rows(store, at_least=10, process=process)
+        stored = wait_for_rows(store, 10, lambda: None if process.poll() is None else process.stderr.read().decode())
     finally:
         os.killpg(process.pid, signal.SIGKILL)  # the coordinator and its workers, mid-run
         process.wait()
@@ -220,17 +220,3 @@ depth = [3]
     assert not rows.duplicated(["condition_key", "game_index"]).any()
 
 
-def wait_for_rows(store: Path, at_least: int, process: subprocess.Popen, seconds: float = 30.0) -> int:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        assert process.poll() is None, process.stderr.read().decode()
-        if store.exists():
-            try:
-                with sqlite3.connect(store, timeout=1.0) as connection:
-                    count = connection.execute("SELECT COUNT(*) FROM games").fetchone()[0]
-            except sqlite3.OperationalError:  # the schema is not there yet
-                count = 0
-            if count >= at_least:
-                return count
-        time.sleep(0.02)
-    raise AssertionError(f"no {at_least} rows in {store} after {seconds}s")

@@ -10,7 +10,7 @@ from pacsim.agents.evaluation import careful, careful_bounds, score_bounds
 from pacsim.agents.search_agents import PacmanGame, SlipperyPacmanGame
 from pacsim.engine import agent_rng, apply_move, load_layout, parse_layout
 from pacsim.errors import AgentError
-from pacsim.search import CHANCE, MAX, MIN, search
+from pacsim.search import CHANCE, MAX, MIN
 
 KILL_CORRIDOR = "%%%%%%%\n%P. .G%\n%%%%%%%\n"
 

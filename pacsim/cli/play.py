@@ -18,12 +18,17 @@ def add_parser(subparsers) -> None:
     parser.add_argument("-n", "--games", "--numGames", dest="games", type=int, default=1, help="number of games (default 1)")
     parser.add_argument("--seed", type=int, default=None, help="seed of the first game (game i uses seed+i); random if omitted")
     parser.add_argument("--record", metavar="FILE", help="save the game as JSON (FILE-i.json for each game when -n > 1)")
+    add_display_options(parser, quiet_help="no board, one line per game")
+    parser.set_defaults(run=run)
+
+
+def add_display_options(parser, quiet_help: str) -> None:
+    """How a game is shown: quiet, text, or a window (the default with a display)."""
     shown = parser.add_mutually_exclusive_group()
-    shown.add_argument("-q", "--quiet", action="store_true", help="no board, one line per game")
+    shown.add_argument("-q", "--quiet", action="store_true", help=quiet_help)
     shown.add_argument("-t", "--text", action="store_true", help="draw the board in the terminal")
     shown.add_argument("-w", "--window", action="store_true", help="watch in a pygame window (default when a display is available)")
     add_window_options(parser)
-    parser.set_defaults(run=run)
 
 
 def add_game_options(parser) -> None:

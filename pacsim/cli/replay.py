@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from pacsim.cli.common import display_available
-from pacsim.cli.play import add_window_options
+from pacsim.cli.play import add_display_options
 from pacsim.engine.recording import SavedGame, load_game
 from pacsim.engine.state import GameState
 from pacsim.errors import ConfigError, ReplayError
@@ -23,11 +23,7 @@ def add_parser(subparsers) -> None:
     parser = subparsers.add_parser("replay", help="replay a recorded game (JSON record or results store)")
     parser.add_argument("record", help="a game record (.json) or a results store (.sqlite/.db, with --game)")
     parser.add_argument("--game", type=int, default=None, help="the game's id in a results store")
-    shown = parser.add_mutually_exclusive_group()
-    shown.add_argument("-q", "--quiet", action="store_true", help="only the final line")
-    shown.add_argument("-t", "--text", action="store_true", help="draw the board in the terminal")
-    shown.add_argument("-w", "--window", action="store_true", help="watch in a pygame window (default when a display is available)")
-    add_window_options(parser)
+    add_display_options(parser, quiet_help="only the final line")
     parser.set_defaults(run=run)
 
 
