@@ -211,6 +211,49 @@ def test_star_bounds_are_checked_at_the_leaves():
         search(chance_alpha_beta_tree(), (), "star1", bounds=(-3, 5))
 
 
+@pytest.mark.parametrize("algorithm", ("star1", "star2"))
+def test_local_bounds_are_checked_on_chance_successors(algorithm):
+    # The right coin's MIN nodes are said to lie in [-1, 5]; the first is -4.
+    def claimed(state, remaining):
+        return (-1, 5) if len(state) == 2 else (-5, 5)
+
+    with pytest.raises(SearchError, match=r"-4 of \(1, 0\) lies outside bounds \(-1, 5\)"):
+        search(chance_alpha_beta_tree(), (), algorithm, bounds=claimed)
+    with pytest.raises(SearchError, match="must be finite with L <= U"):
+        search(chance_alpha_beta_tree(), (), algorithm, bounds=lambda state, remaining: (1, -1))
+
+
+@pytest.mark.parametrize("algorithm", ("star1", "star2"))
+def test_tight_local_bounds_prune_what_global_ones_cannot(algorithm):
+    # The right coin is worth 0.5 * -2 + 0.5 * 1 = -0.5 < 1.  With [-5, 5]
+    # for every position, its first MIN node (-2 at most) cannot cut it; with
+    # each MIN node known to lie within its own leaves ([-2, 2] and [1, 2])
+    # the leaf -2 alone shows 0.5 * -2 + 0.5 * 2 = 0 < 1.
+    half = Fraction(1, 2)
+    left = ("chance", [(half, ("min", [3, 4])), (half, ("min", [-1, 5]))])
+    right = ("chance", [(half, ("min", [-2, 2])), (half, ("min", [1, 2]))])
+
+    def within_leaves(state, remaining):
+        leaves = _leaves(TreeGame(("max", [left, right])).node(state))
+        return min(leaves), max(leaves)
+
+    pruned_by = {}
+    for bounds in ((-5, 5), within_leaves):
+        game = TreeGame(("max", [left, right]))
+        found = search(game, (), algorithm, bounds=bounds)
+        assert (found.value, found.action) == (1, 0)
+        pruned_by[callable(bounds)] = {(1, 0, 1), (1, 1, 0)} - set(game.scored)
+    assert pruned_by[True] == {(1, 0, 1), (1, 1, 0)}
+    assert len(pruned_by[False]) < 2
+
+
+def _leaves(node):
+    if not isinstance(node, tuple):
+        return [node]
+    kind, children = node
+    return [leaf for child in children for leaf in _leaves(child[1] if kind == "chance" else child)]
+
+
 class TwoDice:
     """MAX either takes 2 points or rolls two dice; after the roll MIN picks
     one of the two dice and MAX gets its number.  The roll is a CHANCE node

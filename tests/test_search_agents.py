@@ -106,14 +106,23 @@ def test_bad_agent_options_are_one_line_errors():
         make_pacman("expectimax:model=psychic")
 
 
+# Ghosts two steps from Pacman, a capsule one step away: deaths, a scare and
+# ghosts eaten all happen within a few levels.
+CROWDED = "%%%%%%%%\n%G.o.P.%\n%%.%%%.%\n%G.....%\n%%%%%%%%\n"
+
+
 @settings(max_examples=40, deadline=None)
-@given(st.integers(0, 10_000), st.integers(1, 12))
-def test_evaluation_bounds_hold_below_the_root(seed, levels):
+@given(st.integers(0, 10_000), st.integers(0, 8), st.sampled_from(("smallClassic", "crowded")))
+def test_evaluation_bounds_hold_at_every_node_below(seed, levels, maze):
+    """Local bounds, as the Star searches use them: every position a search
+    of ``levels`` levels below ``root`` reaches, whoever is to move at the
+    root, is valued within them.  Checked exhaustively."""
     import random
 
     rng = random.Random(seed)
-    root = load_layout("smallClassic").initial_state()
-    for _ in range(rng.randrange(30)):
+    layout = parse_layout(CROWDED) if maze == "crowded" else load_layout(maze)
+    root = layout.initial_state()
+    for _ in range(rng.randrange(12 if maze == "crowded" else 40)):
         if root.is_terminal:
             return
         root = apply_move(root, *rng.choice(root.legal_moves()))
@@ -121,11 +130,24 @@ def test_evaluation_bounds_hold_below_the_root(seed, levels):
         return
     low, high = careful_bounds(root, levels)
     score_low, score_high = score_bounds(root, levels)
-    state = root
-    for _ in range(levels):
-        if state.is_terminal:
-            break
-        state = apply_move(state, *rng.choice(state.legal_moves()))
+
+    def check(state, left):
         value = state.score if state.is_terminal else careful(state)
         assert low <= value <= high
         assert score_low <= state.score <= score_high
+        if left and not state.is_terminal:
+            for move in state.legal_moves():
+                check(apply_move(state, *move), left - 1)
+
+    check(root, levels)
+
+
+def test_bounds_are_local():
+    """Tight near the root: with no capsule in reach, one Pacman move can gain
+    at most a food less a point; a capsule within reach adds every ghost."""
+    state = parse_layout(CROWDED).initial_state()
+    assert score_bounds(state, 1) == (state.score - 1 - 1000, state.score + 9)
+    assert score_bounds(state, 0) == (state.score - 1000, state.score)
+    # Two Pacman moves reach the capsule: both ghosts may then be eaten.
+    assert score_bounds(state, 4)[1] == state.score + 18 + 2 * 200
+    assert careful_bounds(state, 4)[1] == state.score + 18 + 2 * 200 + 2 * 100

@@ -5,9 +5,11 @@ expected outcome (an affine image of it, not just a monotone one) makes its
 averages mean anything (seed 002).  Both evaluations here are the score plus
 terms measured in score points.
 
-Each evaluation also declares ``bounds(root, levels)``: numbers no value seen
-by a search of ``levels`` levels below ``root`` can leave, which Star1/Star2
-pruning needs.  An evaluation given by dotted path (``mypkg.mod:fn``) is a
+Each evaluation also declares ``bounds(state, levels)``: numbers no value
+seen by a search of ``levels`` levels below ``state`` can leave, which
+Star1/Star2 pruning needs.  They are cheap enough to compute at every node,
+and the searches do (local bounds are far tighter than one pair for the
+whole tree).  An evaluation given by dotted path (``mypkg.mod:fn``) is a
 plain callable; it has no bounds unless it carries a ``bounds`` attribute.
 """
 
@@ -37,20 +39,47 @@ score: Evaluation = attrgetter("score")
 """The game score: CS188's default evaluation (a C-level getter: it runs at every leaf)."""
 
 
-def score_bounds(root: GameState, levels: int) -> tuple[float, float]:
-    """Pacman moves at most once a round: per move the score falls by at most
-    the time penalty, and rises by at most a food; a win adds 500 only if the
-    food can all be eaten in time; a death costs 500 per ghost on his cell
-    (CS188 counts each); scared ghosts can be eaten only while capsules or
-    scared ghosts remain."""
-    rounds = -(-levels // root.num_agents) + 1  # ceil, plus the round in progress
-    ghosts = len(root.ghosts)
-    food = root.food_count
-    low = root.score - rounds * TIME_PENALTY - LOSS_SCORE * ghosts
-    high = root.score + FOOD_SCORE * min(food, rounds) + (WIN_SCORE if food <= rounds else 0)
-    if root.capsules or any(root.scared):
-        high += GHOST_SCORE * ghosts * rounds
+def pacman_moves_within(state: GameState, levels: int) -> int:
+    """How many Pacman moves a search of ``levels`` tree levels below
+    ``state`` can contain (one level per agent move; extra levels, such as a
+    slippery Pacman's chance nodes, only make this an overestimate)."""
+    agents = state.num_agents
+    first = (agents - state.turn) % agents
+    return 0 if levels <= first else 1 + (levels - 1 - first) // agents
+
+
+def score_bounds(state: GameState, levels: int) -> tuple[float, float]:
+    """Bounds on every score a search of ``levels`` levels below ``state`` can
+    reach.  In ``m`` Pacman moves the score falls by at most ``m`` and a death
+    (500 per ghost on his cell: CS188 counts each), and rises by at most 9 a
+    move that eats, plus the win if all the food can be eaten, plus 200 for
+    each ghost that can be eaten: a ghost scared now once, and every ghost
+    once more for each capsule within ``m`` steps."""
+    moves = pacman_moves_within(state, levels)
+    food = state.food_count
+    ghosts = len(state.ghosts)
+    low = state.score - moves * TIME_PENALTY - LOSS_SCORE * ghosts
+    high = state.score + (FOOD_SCORE - TIME_PENALTY) * min(food, moves) + (WIN_SCORE if food <= moves else 0)
+    high += GHOST_SCORE * (_scared_count(state) + ghosts * _capsules_within(state, moves))
     return float(low), float(high)
+
+
+def _scared_count(state: GameState) -> int:
+    return sum(1 for timer in state.scared if timer)
+
+
+def _capsules_within(state: GameState, moves: int) -> int:
+    capsules = state.capsules
+    if not capsules or not moves:
+        return 0
+    from_pacman = state.layout.distances_from(state.pacman)
+    reachable = 0
+    while capsules:
+        low = capsules & -capsules
+        if from_pacman[low.bit_length() - 1] <= moves:
+            reachable += 1
+        capsules ^= low
+    return min(reachable, moves)
 
 
 def careful(state: GameState) -> float:
@@ -80,12 +109,15 @@ def careful(state: GameState) -> float:
     return value
 
 
-def careful_bounds(root: GameState, levels: int) -> tuple[float, float]:
-    low, high = score_bounds(root, levels)
-    ghosts = len(root.ghosts)
-    longest = max(d for d in root.layout.distances_from(root.pacman) if d < UNREACHABLE)
-    # The nearest food is never farther than twice the root's eccentricity.
-    return low - TROUBLE * ghosts - 2 * longest, high + HUNT * ghosts
+def careful_bounds(state: GameState, levels: int) -> tuple[float, float]:
+    """The score's bounds, widened by what ``careful`` adds: at most the
+    trouble of every ghost and the longest maze distance below, at most the
+    hunting bonus of every ghost that can be scared above."""
+    low, high = score_bounds(state, levels)
+    ghosts = len(state.ghosts)
+    moves = pacman_moves_within(state, levels)
+    huntable = ghosts if _capsules_within(state, moves) else _scared_count(state)
+    return low - TROUBLE * ghosts - (state.layout.num_cells - 1), high + HUNT * huntable
 
 
 EVALUATIONS: dict[str, tuple[Evaluation, Callable[[GameState, int], tuple[float, float]] | None]] = {

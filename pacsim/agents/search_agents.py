@@ -201,12 +201,17 @@ class SearchPacman(Agent):
         per_round = state.num_agents + (1 if self.slip else 0)
         return (depth or self.depth) * per_round
 
+    def node_bounds(self, node, levels: int) -> tuple[float, float]:
+        """The evaluation's bounds at any node of this agent's game tree (a
+        slippery Pacman's chance node stands for the state before the move)."""
+        return self.bounds(node.state if type(node) is Intent else node, levels)
+
     # -- playing -------------------------------------------------------------
     def analyze(self, state: GameState, depth: int | None = None, root_values: bool = True) -> SearchResult:
         """Search ``state`` and return the full result (values of every root action)."""
         game = self.game_for(state)
         levels = self.levels(state, depth)
-        bounds = self.bounds(state, levels) if self.algorithm.startswith("star") else None
+        bounds = self.node_bounds if self.algorithm.startswith("star") else None
         if self.seconds and depth is None:
             return self._deepening(game, state, bounds, root_values)
         return search(game, state, algorithm=self.algorithm, depth=levels, evaluate=self.evaluate,

@@ -47,7 +47,7 @@ def search(
     algorithm: str = "expectiminimax",
     depth: int | None = None,
     evaluate: Callable[[Hashable], Any] | None = None,
-    bounds: tuple[Any, Any] | None = None,
+    bounds: tuple[Any, Any] | Callable[[Hashable, Any], tuple[Any, Any]] | None = None,
     table: TranspositionTable | None = None,
     order: Callable[[Hashable, Any], Any] | None = None,
     root_values: bool = False,
@@ -69,7 +69,11 @@ def search(
 
     ``bounds=(L, U)`` must contain every utility and evaluate value; star1
     and star2 require it (and check it at every leaf), the other algorithms
-    ignore it.  ``table`` reuses results at equal remaining depth (see
+    ignore it.  It may instead be a function ``bounds(state, remaining) ->
+    (L, U)`` bounding the value of ``state`` searched ``remaining`` levels
+    deep (``math.inf`` when ``depth=None``): bounds local to each position
+    are tighter, so Star1 and Star2 cut more (checked on every successor of
+    a chance node).  ``table`` reuses results at equal remaining depth (see
     :mod:`pacsim.search.table`).  ``order(state, actions)`` reorders moves
     at MAX and MIN nodes; it never changes the value, but among equal-valued
     root moves the first in the *reordered* list is chosen.
@@ -173,10 +177,12 @@ def search(
     return SearchResult(value=root_value, action=action, stats=stats, depth=depth, action_values=action_values)
 
 
-def _checked_bounds(algorithm: str, bounds: Any) -> tuple[Any, Any]:
-    """``bounds`` as ``(L, U)`` with finite ``L <= U``, or a SearchError."""
+def _checked_bounds(algorithm: str, bounds: Any) -> Any:
+    """``bounds`` as ``(L, U)`` with finite ``L <= U`` or as a callable, or a SearchError."""
     if bounds is None:
         raise SearchError(f"{algorithm} needs bounds=(L, U) on every utility and evaluate value")
+    if callable(bounds):
+        return bounds
     try:
         lowest, highest = bounds
         finite = math.isfinite(lowest) and math.isfinite(highest)

@@ -30,6 +30,16 @@ successor ``i``.  Successor ``i`` therefore only matters inside the window
 (clipped to ``[L, U]``); if it falls outside, the chance node falls outside
 its own window and stops.
 
+Local bounds.  One ``[L, U]`` for the whole tree must hold at the deepest
+leaf, so in a game whose values spread with depth (a score that can change
+by hundreds over a few moves) it is loose near every node and Star1 almost
+never cuts.  ``bounds`` may instead be a function of a successor and the
+levels left to search below it; each successor then has its own
+``[L_i, U_i]`` and ``R_i U`` becomes the probability-weighted sum of the
+``U_j`` after it (and likewise for ``L``).  Those bounds are checked on every
+value a chance node's successor returns (a fail-soft bound outside them is
+as wrong as an exact value outside them).
+
 Star2 adds a probing phase: before Star1, each successor that is a MAX node
 gets its first move searched (a lower bound on the successor), each MIN
 successor likewise (an upper bound), and leaf successors are evaluated
@@ -61,13 +71,16 @@ from pacsim.search.base import (
 from pacsim.search.plain import CountsFunction, ValueFunction
 from pacsim.search.table import EXACT, LOWER, UPPER, TranspositionTable
 
+ROUNDING = 1e-9
+"""Relative slack when a searched value is checked against its bounds."""
+
 
 def make_pruned_search(
     game: Game,
     algorithm: str,
     chance_mode: str | None,
     evaluate: Callable[[Hashable], Any] | None,
-    bounds: tuple[Any, Any] | None,
+    bounds: tuple[Any, Any] | Callable[[Hashable, Any], tuple[Any, Any]] | None,
     table: TranspositionTable | None,
     order: Callable[[Hashable, Any], Any] | None,
     deadline: float | None,
@@ -75,8 +88,10 @@ def make_pruned_search(
     """Build the recursive value function of a pruned search.
 
     ``chance_mode`` is ``None`` for alpha-beta (a CHANCE node is an error),
-    ``"star1"`` or ``"star2"``; the latter two need ``bounds=(L, U)`` and
-    raise :class:`SearchError` on a leaf value outside them.
+    ``"star1"`` or ``"star2"``; the latter two need ``bounds``: ``(L, U)``
+    on every leaf value, or a callable ``bounds(state, remaining) -> (L, U)``
+    on the value of ``state`` searched ``remaining`` levels deep.  A value
+    found outside its bounds raises :class:`SearchError`.
 
     Returns ``(value, counts)`` where ``value(state, alpha, beta,
     remaining, level)`` follows the window convention of this module and
@@ -90,7 +105,10 @@ def make_pruned_search(
     utility = game.utility
     table_get = table.get if table is not None else None
     table_put = table.put if table is not None else None
-    check_bounds = chance_mode is not None
+    # Leaves are checked against global bounds; local bounds (a callable)
+    # are checked where they are used, on every chance node's successors.
+    local_bounds = bounds if callable(bounds) else None
+    check_bounds = chance_mode is not None and local_bounds is None
     if check_bounds:
         assert bounds is not None
         lowest, highest = bounds
@@ -103,11 +121,21 @@ def make_pruned_search(
     deepest = 0
     countdown = DEADLINE_CHECK_INTERVAL
 
-    def out_of_bounds(state: Hashable, leaf_value: Any) -> SearchError:
+    def out_of_bounds(state: Hashable, found: Any, low: Any = None, high: Any = None) -> SearchError:
+        if low is None:
+            low, high = lowest, highest
         return SearchError(
-            f"{algorithm}: leaf value {leaf_value!r} of {state!r} lies outside bounds "
-            f"({lowest!r}, {highest!r}); Star pruning would be wrong"
+            f"{algorithm}: value {found!r} of {state!r} lies outside bounds "
+            f"({low!r}, {high!r}); Star pruning would be wrong"
         )
+
+    def beyond(found: Any, low: Any, high: Any) -> bool:
+        """``found`` lies outside ``[low, high]`` by more than float rounding
+        (a searched value is a sum of products, its bound another)."""
+        if low <= found <= high:
+            return False
+        nearest = low if found < low else high
+        return abs(found - nearest) > ROUNDING * (1 + abs(nearest))
 
     def value(state: Hashable, alpha: Any, beta: Any, remaining: Any, level: int) -> Any:
         nonlocal generated, evaluated, cutoffs, deepest, countdown
@@ -192,85 +220,112 @@ def make_pruned_search(
                 table_put(state, remaining, best, EXACT)
         return best
 
-    def star1(state: Hashable, alpha: Any, beta: Any, child_remaining: Any, child_level: int) -> Any:
-        """Star1 at a chance node; see the module docstring."""
-        nonlocal generated, cutoffs
+    def chance_setup(state: Hashable, child_remaining: Any) -> tuple[list, list, list, Any, Any]:
+        """A chance node's successors with the bounds known before any search:
+        ``(draws, lower, upper, lower_sum, upper_sum)``, the sums weighted by
+        probability."""
+        nonlocal generated
         draws = outcomes(state)
         if not draws:
             raise no_moves_error(state)
         generated += len(draws)
-        rest = 0  # probability mass of the successors not searched yet
         for probability, _ in draws:
             if probability < 0:
                 raise SearchError(f"{algorithm}: negative probability {probability!r} at {state!r}")
-            rest += probability
-        total = 0  # sum of probability * value over the successors searched
+        if local_bounds is None:
+            mass = sum(probability for probability, _ in draws)
+            count = len(draws)
+            return draws, [lowest] * count, [highest] * count, mass * lowest, mass * highest
+        lower, upper = [], []
+        lower_sum = upper_sum = 0
         for probability, successor in draws:
+            low, high = local_bounds(successor, child_remaining)
+            if not NEGATIVE_INFINITY < low <= high < POSITIVE_INFINITY:
+                raise SearchError(f"{algorithm}: bounds of {successor!r} must be finite with L <= U, "
+                                  f"not {(low, high)!r}")
+            lower.append(low)
+            upper.append(high)
+            lower_sum += probability * low
+            upper_sum += probability * high
+        return draws, lower, upper, lower_sum, upper_sum
+
+    def star1(state: Hashable, alpha: Any, beta: Any, child_remaining: Any, child_level: int) -> Any:
+        """Star1 at a chance node; see the module docstring."""
+        draws, lower, upper, lower_sum, upper_sum = chance_setup(state, child_remaining)
+        return star1_pass(draws, lower, upper, lower_sum, upper_sum, alpha, beta, child_remaining, child_level)
+
+    def star1_pass(draws: list, lower: list, upper: list, lower_sum: Any, upper_sum: Any,
+                   alpha: Any, beta: Any, child_remaining: Any, child_level: int) -> Any:
+        """Search the successors in order, each in the window that still lets
+        it move the node across ``alpha`` or ``beta``; stop when none can."""
+        nonlocal cutoffs
+        rest_lower = lower_sum  # sums over the successors not searched yet
+        rest_upper = upper_sum
+        total = 0  # sum of probability * value over the successors searched
+        for index, (probability, successor) in enumerate(draws):
             if probability == 0:
                 # Adds nothing to the value whatever it is worth.
                 continue
-            rest -= probability
-            child_alpha = (alpha - total - rest * highest) / probability
-            child_beta = (beta - total - rest * lowest) / probability
-            if child_alpha > highest:
-                # Even at U this successor leaves the node below alpha.
+            successor_lower = lower[index]
+            successor_upper = upper[index]
+            rest_lower -= probability * successor_lower
+            rest_upper -= probability * successor_upper
+            child_alpha = (alpha - total - rest_upper) / probability
+            child_beta = (beta - total - rest_lower) / probability
+            if child_alpha > successor_upper:
+                # Even at its upper bound this successor leaves the node below alpha.
                 cutoffs += 1
-                return total + (probability + rest) * highest
-            if child_beta < lowest:
+                return total + probability * successor_upper + rest_upper
+            if child_beta < successor_lower:
                 cutoffs += 1
-                return total + (probability + rest) * lowest
-            if child_alpha < lowest:
-                child_alpha = lowest
-            if child_beta > highest:
-                child_beta = highest
-            child_value = value(successor, child_alpha, child_beta, child_remaining, child_level)
+                return total + probability * successor_lower + rest_lower
+            if successor_lower == successor_upper:
+                # Pinned (a probed leaf, or bounds that leave no room).
+                total += probability * successor_lower
+                continue
+            # The search window is clipped to the successor's bounds, but only
+            # leaving the unclipped one moves the node across alpha or beta: a
+            # value just past a bound is that bound, reached by another sum.
+            child_value = value(successor, successor_lower if child_alpha < successor_lower else child_alpha,
+                                successor_upper if child_beta > successor_upper else child_beta,
+                                child_remaining, child_level)
+            if beyond(child_value, successor_lower, successor_upper):
+                # Even a fail-soft bound lies on the same side of the true value.
+                raise out_of_bounds(successor, child_value, successor_lower, successor_upper)
             if child_value < child_alpha:
                 # child_value bounds the successor from above, and with it
                 # the whole node lies below alpha.
                 cutoffs += 1
-                return total + probability * child_value + rest * highest
+                return total + probability * child_value + rest_upper
             if child_value > child_beta:
                 cutoffs += 1
-                return total + probability * child_value + rest * lowest
+                return total + probability * child_value + rest_lower
             total += probability * child_value
         return total
 
     def star2(state: Hashable, alpha: Any, beta: Any, child_remaining: Any, child_level: int) -> Any:
-        """Star2 at a chance node: probe every successor, then run Star1
+        """Star2 at a chance node: probe the successors, then run Star1
         with the probed bounds; see the module docstring."""
         nonlocal generated, evaluated, cutoffs, deepest
-        draws = outcomes(state)
-        if not draws:
-            raise no_moves_error(state)
-        generated += len(draws)
-        mass = 0
-        for probability, _ in draws:
-            if probability < 0:
-                raise SearchError(f"{algorithm}: negative probability {probability!r} at {state!r}")
-            mass += probability
-        count = len(draws)
-        lower = [lowest] * count  # proven lower bound of each successor
-        upper = [highest] * count  # proven upper bound of each successor
-        lower_sum = mass * lowest  # sum of probability * lower bound
-        upper_sum = mass * highest
-
-        # Probing phase.
+        draws, lower, upper, lower_sum, upper_sum = chance_setup(state, child_remaining)
         if child_level > deepest:
             deepest = child_level
         for index, (probability, successor) in enumerate(draws):
             if probability == 0:
                 continue
+            successor_lower = lower[index]
+            successor_upper = upper[index]
             terminal = is_terminal(successor)
             if terminal or child_remaining == 0:
                 # A leaf costs as much to probe as to search: take its value
                 # now and reuse it in the Star1 pass.
                 evaluated += 1
                 leaf_value = utility(successor) if terminal else evaluate(successor)
-                if leaf_value < lowest or leaf_value > highest:
-                    raise out_of_bounds(successor, leaf_value)
+                if leaf_value < successor_lower or leaf_value > successor_upper:
+                    raise out_of_bounds(successor, leaf_value, successor_lower, successor_upper)
                 lower[index] = upper[index] = leaf_value
-                lower_sum += probability * (leaf_value - lowest)
-                upper_sum += probability * (leaf_value - highest)
+                lower_sum += probability * (leaf_value - successor_lower)
+                upper_sum += probability * (leaf_value - successor_upper)
             else:
                 mover = to_move(successor)
                 # A MAX successor's probe raises lower bounds, which can only
@@ -289,68 +344,37 @@ def make_pruned_search(
                     moves = order(successor, moves)
                 if not moves:
                     raise no_moves_error(successor)
-                probe_alpha = (alpha - upper_sum + probability * highest) / probability
-                probe_beta = (beta - lower_sum + probability * lowest) / probability
-                if probe_alpha < lowest:
-                    probe_alpha = lowest
-                if probe_beta > highest:
-                    probe_beta = highest
+                probe_alpha = (alpha - upper_sum + probability * successor_upper) / probability
+                probe_beta = (beta - lower_sum + probability * successor_lower) / probability
+                if probe_alpha < successor_lower:
+                    probe_alpha = successor_lower
+                if probe_beta > successor_upper:
+                    probe_beta = successor_upper
                 generated += 1
                 probe = value(result(successor, moves[0]), probe_alpha, probe_beta, child_remaining - 1, child_level + 1)
                 if mover == MAX:
                     # Unless it failed low, the first move's value (or a
                     # lower bound on it) bounds the MAX successor from below.
-                    if probe >= probe_alpha and probe > lowest:
-                        lower[index] = probe
-                        lower_sum += probability * (probe - lowest)
-                elif probe <= probe_beta and probe < highest:
+                    if probe >= probe_alpha:
+                        if beyond(probe, successor_lower, successor_upper):
+                            raise out_of_bounds(successor, probe, successor_lower, successor_upper)
+                        if probe > successor_lower:
+                            lower[index] = probe
+                            lower_sum += probability * (probe - successor_lower)
+                elif probe <= probe_beta:
                     # Symmetrically, an upper bound on a MIN successor.
-                    upper[index] = probe
-                    upper_sum += probability * (probe - highest)
+                    if beyond(probe, successor_lower, successor_upper):
+                        raise out_of_bounds(successor, probe, successor_lower, successor_upper)
+                    if probe < successor_upper:
+                        upper[index] = probe
+                        upper_sum += probability * (probe - successor_upper)
             if lower_sum > beta:
                 cutoffs += 1
                 return lower_sum
             if upper_sum < alpha:
                 cutoffs += 1
                 return upper_sum
-
-        # Star1 pass with the probed bounds in place of L and U.
-        rest_lower = lower_sum  # sums over the successors not searched yet
-        rest_upper = upper_sum
-        total = 0
-        for index, (probability, successor) in enumerate(draws):
-            if probability == 0:
-                continue
-            successor_lower = lower[index]
-            successor_upper = upper[index]
-            rest_lower -= probability * successor_lower
-            rest_upper -= probability * successor_upper
-            child_alpha = (alpha - total - rest_upper) / probability
-            child_beta = (beta - total - rest_lower) / probability
-            if child_alpha > successor_upper:
-                cutoffs += 1
-                return total + probability * successor_upper + rest_upper
-            if child_beta < successor_lower:
-                cutoffs += 1
-                return total + probability * successor_lower + rest_lower
-            if successor_lower == successor_upper:
-                # Pinned by the probe (a leaf): inside the window by the two
-                # tests above.
-                total += probability * successor_lower
-                continue
-            if child_alpha < successor_lower:
-                child_alpha = successor_lower
-            if child_beta > successor_upper:
-                child_beta = successor_upper
-            child_value = value(successor, child_alpha, child_beta, child_remaining, child_level)
-            if child_value < child_alpha:
-                cutoffs += 1
-                return total + probability * child_value + rest_upper
-            if child_value > child_beta:
-                cutoffs += 1
-                return total + probability * child_value + rest_lower
-            total += probability * child_value
-        return total
+        return star1_pass(draws, lower, upper, lower_sum, upper_sum, alpha, beta, child_remaining, child_level)
 
     chance_value = star2 if chance_mode == "star2" else star1
 
