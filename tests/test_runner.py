@@ -151,6 +151,10 @@ def test_one_worker_and_two_workers_store_the_same_games(tmp_path):
     assert serial.played == parallel.played == 16
     serial_rows, parallel_rows = load_results(serial.store), load_results(parallel.store)
     assert comparable(serial_rows).equals(comparable(parallel_rows))
+    # Rows come back in the grid's order, whichever worker finished first.
+    grid_order = [condition.label for condition in load_experiment(path).conditions]
+    assert list(parallel_rows["condition"].drop_duplicates()) == grid_order
+    assert parallel_rows.groupby("condition", sort=False)["game_index"].apply(lambda s: s.is_monotonic_increasing).all()
     # Game i of every condition shares its seed.
     assert serial_rows.groupby("game_index")["seed"].nunique().eq(1).all()
     assert sorted(serial_rows["seed"].unique()) == sorted(game_seeds(11, 4))

@@ -93,3 +93,21 @@ def test_duplicate_rows_are_ignored(store):
         row = load_results(store).iloc[0].to_dict()
         assert writer.add_games([row]) == 0
     assert len(load_results(store)) == 6
+
+
+def test_results_come_in_grid_order_whatever_order_games_were_stored(store, tmp_path):
+    shuffled = tmp_path / "shuffled.sqlite"
+    with sqlite3.connect(store) as source, sqlite3.connect(shuffled) as target:
+        source.backup(target)
+    with sqlite3.connect(shuffled) as connection:
+        columns = [row[1] for row in connection.execute("PRAGMA table_info(games)") if row[1] != "id"]
+        names = ", ".join(columns)
+        connection.execute("CREATE TEMP TABLE stored AS SELECT * FROM games")
+        connection.execute("DELETE FROM games")
+        # As parallel workers may finish them: last condition first, last game first.
+        connection.execute(f"INSERT INTO games ({names}) SELECT {names} FROM stored ORDER BY id DESC")
+    in_order = load_results(store)
+    results = load_results(shuffled)
+    assert list(results["ghosts"]) == ["random"] * 3 + ["directional:attack=0.9"] * 3
+    assert list(results["game_index"]) == [0, 1, 2] * 2
+    assert results.drop(columns="id").equals(in_order.drop(columns="id"))

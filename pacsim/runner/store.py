@@ -175,7 +175,9 @@ def open_existing(path: str | Path) -> sqlite3.Connection:
 
 
 def load_results(path: str | Path) -> "pandas.DataFrame":
-    """Every game in the store, one row each, in the order they were stored.
+    """Every game in the store, one row each: condition by condition in the
+    experiment's grid order (not the order parallel workers finished them),
+    game by game within each.
 
     Besides the stored columns, each Pacman option becomes a column of its
     own (``eval``, ``model``, ...) and each ghost option ``ghost_<name>``,
@@ -184,7 +186,10 @@ def load_results(path: str | Path) -> "pandas.DataFrame":
 
     connection = open_existing(path)
     try:
-        frame = pandas.read_sql_query("SELECT * FROM games ORDER BY id", connection)
+        frame = pandas.read_sql_query(
+            "SELECT g.* FROM games g LEFT JOIN conditions c "
+            "ON c.config_hash = g.config_hash AND c.condition_key = g.condition_key "
+            "ORDER BY c.rowid, g.game_index, g.id", connection)
     finally:
         connection.close()
     return _expand_options(frame)
