@@ -213,9 +213,10 @@ def test_star_bounds_are_checked_at_the_leaves():
 
 @pytest.mark.parametrize("algorithm", ("star1", "star2"))
 def test_local_bounds_are_checked_on_chance_successors(algorithm):
-    # The right coin's MIN nodes are said to lie in [-1, 5]; the first is -4.
+    # Everything below the right coin is said to lie in [-1, 5]; its first
+    # MIN node is -4.
     def claimed(state, remaining):
-        return (-1, 5) if len(state) == 2 else (-5, 5)
+        return (-1, 5) if state == (1,) else (-5, 5)
 
     with pytest.raises(SearchError, match=r"-4 of \(1, 0\) lies outside bounds \(-1, 5\)"):
         search(chance_alpha_beta_tree(), (), algorithm, bounds=claimed)
@@ -227,8 +228,8 @@ def test_local_bounds_are_checked_on_chance_successors(algorithm):
 def test_tight_local_bounds_prune_what_global_ones_cannot(algorithm):
     # The right coin is worth 0.5 * -2 + 0.5 * 1 = -0.5 < 1.  With [-5, 5]
     # for every position, its first MIN node (-2 at most) cannot cut it; with
-    # each MIN node known to lie within its own leaves ([-2, 2] and [1, 2])
-    # the leaf -2 alone shows 0.5 * -2 + 0.5 * 2 = 0 < 1.
+    # the coin's leaves known to lie in [-2, 2], the leaf -2 alone shows
+    # 0.5 * -2 + 0.5 * 2 = 0 < 1.
     half = Fraction(1, 2)
     left = ("chance", [(half, ("min", [3, 4])), (half, ("min", [-1, 5]))])
     right = ("chance", [(half, ("min", [-2, 2])), (half, ("min", [1, 2]))])

@@ -39,15 +39,6 @@ score: Evaluation = attrgetter("score")
 """The game score: CS188's default evaluation (a C-level getter: it runs at every leaf)."""
 
 
-def pacman_moves_within(state: GameState, levels: int) -> int:
-    """How many Pacman moves a search of ``levels`` tree levels below
-    ``state`` can contain (one level per agent move; extra levels, such as a
-    slippery Pacman's chance nodes, only make this an overestimate)."""
-    agents = state.num_agents
-    first = (agents - state.turn) % agents
-    return 0 if levels <= first else 1 + (levels - 1 - first) // agents
-
-
 def score_bounds(state: GameState, levels: int) -> tuple[float, float]:
     """Bounds on every score a search of ``levels`` levels below ``state`` can
     reach.  In ``m`` Pacman moves the score falls by at most ``m`` and a death
@@ -55,31 +46,34 @@ def score_bounds(state: GameState, levels: int) -> tuple[float, float]:
     move that eats, plus the win if all the food can be eaten, plus 200 for
     each ghost that can be eaten: a ghost scared now once, and every ghost
     once more for each capsule within ``m`` steps."""
-    moves = pacman_moves_within(state, levels)
-    food = state.food_count
-    ghosts = len(state.ghosts)
-    low = state.score - moves * TIME_PENALTY - LOSS_SCORE * ghosts
-    high = state.score + (FOOD_SCORE - TIME_PENALTY) * min(food, moves) + (WIN_SCORE if food <= moves else 0)
-    high += GHOST_SCORE * (_scared_count(state) + ghosts * _capsules_within(state, moves))
-    return float(low), float(high)
+    low, high, _ = _score_range(state, levels)
+    return low, high
 
 
-def _scared_count(state: GameState) -> int:
-    return sum(1 for timer in state.scared if timer)
-
-
-def _capsules_within(state: GameState, moves: int) -> int:
-    capsules = state.capsules
-    if not capsules or not moves:
-        return 0
-    from_pacman = state.layout.distances_from(state.pacman)
-    reachable = 0
-    while capsules:
-        low = capsules & -capsules
-        if from_pacman[low.bit_length() - 1] <= moves:
-            reachable += 1
-        capsules ^= low
-    return min(reachable, moves)
+def _score_range(state: GameState, levels: int) -> tuple[float, float, int]:
+    """``score_bounds`` and the number of ghosts that may be scared below:
+    the searches ask for them at every chance node, so in one pass."""
+    layout, pacman, ghosts, _, scared, food, capsules, score, turn, _ = state
+    agents = len(ghosts) + 1
+    # Levels are agent moves; extra levels (a slippery Pacman's chance
+    # nodes) only make this count of Pacman moves an overestimate.
+    first = (agents - turn) % agents
+    moves = 0 if levels <= first else 1 + (levels - 1 - first) // agents
+    food = food.bit_count()
+    scared_now = len(scared) - scared.count(0)
+    capsules_reached = 0
+    if capsules and moves:
+        from_pacman = layout.distances_from(pacman)
+        while capsules:
+            bit = capsules & -capsules
+            if from_pacman[bit.bit_length() - 1] <= moves:
+                capsules_reached += 1
+            capsules ^= bit
+        capsules_reached = min(capsules_reached, moves)
+    low = score - moves * TIME_PENALTY - LOSS_SCORE * len(ghosts)
+    high = score + (FOOD_SCORE - TIME_PENALTY) * min(food, moves) + (WIN_SCORE if food <= moves else 0)
+    high += GHOST_SCORE * (scared_now + len(ghosts) * capsules_reached)
+    return float(low), float(high), len(ghosts) if capsules_reached else scared_now
 
 
 def careful(state: GameState) -> float:
@@ -113,11 +107,8 @@ def careful_bounds(state: GameState, levels: int) -> tuple[float, float]:
     """The score's bounds, widened by what ``careful`` adds: at most the
     trouble of every ghost and the longest maze distance below, at most the
     hunting bonus of every ghost that can be scared above."""
-    low, high = score_bounds(state, levels)
-    ghosts = len(state.ghosts)
-    moves = pacman_moves_within(state, levels)
-    huntable = ghosts if _capsules_within(state, moves) else _scared_count(state)
-    return low - TROUBLE * ghosts - (state.layout.num_cells - 1), high + HUNT * huntable
+    low, high, huntable = _score_range(state, levels)
+    return low - TROUBLE * len(state.ghosts) - (state.layout.num_cells - 1), high + HUNT * huntable
 
 
 EVALUATIONS: dict[str, tuple[Evaluation, Callable[[GameState, int], tuple[float, float]] | None]] = {

@@ -70,10 +70,10 @@ def search(
     ``bounds=(L, U)`` must contain every utility and evaluate value; star1
     and star2 require it (and check it at every leaf), the other algorithms
     ignore it.  It may instead be a function ``bounds(state, remaining) ->
-    (L, U)`` bounding the value of ``state`` searched ``remaining`` levels
-    deep (``math.inf`` when ``depth=None``): bounds local to each position
-    are tighter, so Star1 and Star2 cut more (checked on every successor of
-    a chance node).  ``table`` reuses results at equal remaining depth (see
+    (L, U)`` bounding every utility and evaluate value within ``remaining``
+    levels below ``state`` (``math.inf`` when ``depth=None``), asked of each
+    chance node: bounds local to a position are tighter, so Star1 and Star2
+    cut more (checked on every successor of a chance node).  ``table`` reuses results at equal remaining depth (see
     :mod:`pacsim.search.table`).  ``order(state, actions)`` reorders moves
     at MAX and MIN nodes; it never changes the value, but among equal-valued
     root moves the first in the *reordered* list is chosen.

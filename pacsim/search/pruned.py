@@ -33,12 +33,14 @@ its own window and stops.
 Local bounds.  One ``[L, U]`` for the whole tree must hold at the deepest
 leaf, so in a game whose values spread with depth (a score that can change
 by hundreds over a few moves) it is loose near every node and Star1 almost
-never cuts.  ``bounds`` may instead be a function of a successor and the
-levels left to search below it; each successor then has its own
-``[L_i, U_i]`` and ``R_i U`` becomes the probability-weighted sum of the
-``U_j`` after it (and likewise for ``L``).  Those bounds are checked on every
-value a chance node's successor returns (a fail-soft bound outside them is
-as wrong as an exact value outside them).
+never cuts.  ``bounds`` may instead be a function ``bounds(state,
+remaining)`` of a position and the levels left to search below it, bounding
+every leaf value within those levels.  Each chance node asks it once, of
+itself, and uses the answer for each successor.  Per-successor bounds
+(``L_i``, ``U_i``, with ``R_i U`` becoming the probability-weighted sum of
+the ``U_j`` after successor ``i``) are what Star2's probes refine anyway.
+Local bounds are checked on every value a chance node's successor returns (a
+fail-soft bound outside them is as wrong as an exact value outside them).
 
 Star2 adds a probing phase: before Star1, each successor that is a MAX node
 gets its first move searched (a lower bound on the successor), each MIN
@@ -90,7 +92,7 @@ def make_pruned_search(
     ``chance_mode`` is ``None`` for alpha-beta (a CHANCE node is an error),
     ``"star1"`` or ``"star2"``; the latter two need ``bounds``: ``(L, U)``
     on every leaf value, or a callable ``bounds(state, remaining) -> (L, U)``
-    on the value of ``state`` searched ``remaining`` levels deep.  A value
+    on every leaf value within ``remaining`` levels below ``state``.  A value
     found outside its bounds raises :class:`SearchError`.
 
     Returns ``(value, counts)`` where ``value(state, alpha, beta,
@@ -223,42 +225,36 @@ def make_pruned_search(
     def chance_setup(state: Hashable, child_remaining: Any) -> tuple[list, list, list, Any, Any]:
         """A chance node's successors with the bounds known before any search:
         ``(draws, lower, upper, lower_sum, upper_sum)``, the sums weighted by
-        probability."""
+        probability.  Local bounds are asked once, of the chance node: what
+        bounds every value below it bounds each successor."""
         nonlocal generated
         draws = outcomes(state)
         if not draws:
             raise no_moves_error(state)
         generated += len(draws)
+        mass = 0
         for probability, _ in draws:
             if probability < 0:
                 raise SearchError(f"{algorithm}: negative probability {probability!r} at {state!r}")
+            mass += probability
         if local_bounds is None:
-            mass = sum(probability for probability, _ in draws)
-            count = len(draws)
-            return draws, [lowest] * count, [highest] * count, mass * lowest, mass * highest
-        lower, upper = [], []
-        lower_sum = upper_sum = 0
-        for probability, successor in draws:
-            low, high = local_bounds(successor, child_remaining)
+            low, high = lowest, highest
+        else:
+            low, high = local_bounds(state, child_remaining + 1)
             if not NEGATIVE_INFINITY < low <= high < POSITIVE_INFINITY:
-                raise SearchError(f"{algorithm}: bounds of {successor!r} must be finite with L <= U, "
+                raise SearchError(f"{algorithm}: bounds of {state!r} must be finite with L <= U, "
                                   f"not {(low, high)!r}")
-            lower.append(low)
-            upper.append(high)
-            lower_sum += probability * low
-            upper_sum += probability * high
-        return draws, lower, upper, lower_sum, upper_sum
+        count = len(draws)
+        return draws, [low] * count, [high] * count, mass * low, mass * high
 
-    def star1(state: Hashable, alpha: Any, beta: Any, child_remaining: Any, child_level: int) -> Any:
-        """Star1 at a chance node; see the module docstring."""
-        draws, lower, upper, lower_sum, upper_sum = chance_setup(state, child_remaining)
-        return star1_pass(draws, lower, upper, lower_sum, upper_sum, alpha, beta, child_remaining, child_level)
-
-    def star1_pass(draws: list, lower: list, upper: list, lower_sum: Any, upper_sum: Any,
-                   alpha: Any, beta: Any, child_remaining: Any, child_level: int) -> Any:
-        """Search the successors in order, each in the window that still lets
-        it move the node across ``alpha`` or ``beta``; stop when none can."""
+    def star1(state: Hashable, alpha: Any, beta: Any, child_remaining: Any, child_level: int,
+              prepared: tuple | None = None) -> Any:
+        """Star1 at a chance node (see the module docstring): search the
+        successors in order, each in the window that still lets it move the
+        node across ``alpha`` or ``beta``; stop when none can.  Star2 passes
+        the successors with its probed bounds as ``prepared``."""
         nonlocal cutoffs
+        draws, lower, upper, lower_sum, upper_sum = prepared or chance_setup(state, child_remaining)
         rest_lower = lower_sum  # sums over the successors not searched yet
         rest_upper = upper_sum
         total = 0  # sum of probability * value over the successors searched
@@ -374,7 +370,7 @@ def make_pruned_search(
             if upper_sum < alpha:
                 cutoffs += 1
                 return upper_sum
-        return star1_pass(draws, lower, upper, lower_sum, upper_sum, alpha, beta, child_remaining, child_level)
+        return star1(state, alpha, beta, child_remaining, child_level, (draws, lower, upper, lower_sum, upper_sum))
 
     chance_value = star2 if chance_mode == "star2" else star1
 
