@@ -100,7 +100,7 @@ seed = 3
 max_moves = 40
 store = "{directory / 'results.sqlite'}"
 [grid]
-pacman = ["greedy", "random"]
+pacman = ["greedy", "random", "alphabeta:depth=1"]
 ghosts = ["random"]
 layout = ["openRoom"]
 """, encoding="utf-8")
@@ -111,6 +111,10 @@ def test_report_prints_and_compares(store, capsys):
     assert main(["report", str(store), "--compare", "greedy/random/openRoom", "random/random/openRoom"]) == 0
     out = capsys.readouterr().out
     assert "greedy/random/openRoom" in out and "exact McNemar p" in out and "6 paired games" in out
+    # Only the two compared conditions are summarized.
+    assert "alphabeta" not in out
+    assert main(["report", str(store)]) == 0
+    assert "alphabeta" in capsys.readouterr().out
 
 
 def test_report_writes_files_and_plots(store, tmp_path, capsys):

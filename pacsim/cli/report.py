@@ -35,10 +35,13 @@ def run(args) -> int:
     if results.empty:
         raise PacsimError(f"{args.store}: no games" + (f" of experiment {args.experiment!r}" if args.experiment else ""))
     by = [column for item in args.by for column in item.split(",") if column] if args.by else default_by(results)
+    comparison = compare(results, *args.compare) if args.compare else None
     summary = summarize(results, by=by)
+    if comparison is not None and "condition" in by:
+        # The two compared conditions' own rows, not the whole grid's.
+        summary = summary[summary["condition"].astype(str).isin(args.compare)].reset_index(drop=True)
     text = format_summary(summary, args.style)
-    if args.compare:
-        comparison = compare(results, *args.compare)
+    if comparison is not None:
         text += "\n" + (comparison.to_frame().to_csv(index=False) if args.style == "csv" else "\n" + comparison.to_text())
     if args.plot:
         from pacsim.report.plot import plot_summary
