@@ -209,7 +209,17 @@ def make_pruned_search(
                     if best < beta:
                         beta = best
         elif mover == CHANCE and chance_mode is not None:
-            best = chance_value(state, alpha, beta, child_remaining, child_level)
+            draws = outcomes(state)
+            if not draws:
+                raise no_moves_error(state)
+            generated += len(draws)
+            if len(draws) == 1 and draws[0][0] == 1:
+                # A forced outcome (a ghost in a corridor): the node is its
+                # successor, window and all; asking for bounds would cost
+                # more than the rare cut they allow.
+                best = value(draws[0][1], alpha, beta, child_remaining, child_level)
+            else:
+                best = chance_value(state, draws, alpha, beta, child_remaining, child_level)
         else:
             raise node_type_error(algorithm, mover)
 
@@ -222,16 +232,11 @@ def make_pruned_search(
                 table_put(state, remaining, best, EXACT)
         return best
 
-    def chance_setup(state: Hashable, child_remaining: Any) -> tuple[list, list, list, Any, Any]:
-        """A chance node's successors with the bounds known before any search:
-        ``(draws, lower, upper, lower_sum, upper_sum)``, the sums weighted by
+    def chance_setup(state: Hashable, draws: list, child_remaining: Any) -> tuple[list, list, Any, Any]:
+        """The bounds on a chance node's successors known before any search:
+        ``(lower, upper, lower_sum, upper_sum)``, the sums weighted by
         probability.  Local bounds are asked once, of the chance node: what
         bounds every value below it bounds each successor."""
-        nonlocal generated
-        draws = outcomes(state)
-        if not draws:
-            raise no_moves_error(state)
-        generated += len(draws)
         mass = 0
         for probability, _ in draws:
             if probability < 0:
@@ -245,16 +250,16 @@ def make_pruned_search(
                 raise SearchError(f"{algorithm}: bounds of {state!r} must be finite with L <= U, "
                                   f"not {(low, high)!r}")
         count = len(draws)
-        return draws, [low] * count, [high] * count, mass * low, mass * high
+        return [low] * count, [high] * count, mass * low, mass * high
 
-    def star1(state: Hashable, alpha: Any, beta: Any, child_remaining: Any, child_level: int,
+    def star1(state: Hashable, draws: list, alpha: Any, beta: Any, child_remaining: Any, child_level: int,
               prepared: tuple | None = None) -> Any:
         """Star1 at a chance node (see the module docstring): search the
         successors in order, each in the window that still lets it move the
         node across ``alpha`` or ``beta``; stop when none can.  Star2 passes
         the successors with its probed bounds as ``prepared``."""
         nonlocal cutoffs
-        draws, lower, upper, lower_sum, upper_sum = prepared or chance_setup(state, child_remaining)
+        lower, upper, lower_sum, upper_sum = prepared or chance_setup(state, draws, child_remaining)
         rest_lower = lower_sum  # sums over the successors not searched yet
         rest_upper = upper_sum
         total = 0  # sum of probability * value over the successors searched
@@ -299,11 +304,11 @@ def make_pruned_search(
             total += probability * child_value
         return total
 
-    def star2(state: Hashable, alpha: Any, beta: Any, child_remaining: Any, child_level: int) -> Any:
+    def star2(state: Hashable, draws: list, alpha: Any, beta: Any, child_remaining: Any, child_level: int) -> Any:
         """Star2 at a chance node: probe the successors, then run Star1
         with the probed bounds; see the module docstring."""
         nonlocal generated, evaluated, cutoffs, deepest
-        draws, lower, upper, lower_sum, upper_sum = chance_setup(state, child_remaining)
+        lower, upper, lower_sum, upper_sum = chance_setup(state, draws, child_remaining)
         if child_level > deepest:
             deepest = child_level
         for index, (probability, successor) in enumerate(draws):
@@ -370,7 +375,7 @@ def make_pruned_search(
             if upper_sum < alpha:
                 cutoffs += 1
                 return upper_sum
-        return star1(state, alpha, beta, child_remaining, child_level, (draws, lower, upper, lower_sum, upper_sum))
+        return star1(state, draws, alpha, beta, child_remaining, child_level, (lower, upper, lower_sum, upper_sum))
 
     chance_value = star2 if chance_mode == "star2" else star1
 
