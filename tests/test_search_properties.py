@@ -165,6 +165,10 @@ def test_star_with_local_bounds_equals_expectiminimax(seed, depth, slack, altern
     plain = search(game, ROOT, "expectiminimax", depth=depth, evaluate=game.evaluate)
     for algorithm in ("star1", "star2"):
         assert same(plain, search(game, ROOT, algorithm, depth=depth, evaluate=game.evaluate, bounds=bounds))
+        table = TranspositionTable()
+        for _ in range(2):  # the second search reuses the first one's entries
+            assert same(plain, search(game, ROOT, algorithm, depth=depth, evaluate=game.evaluate, bounds=bounds,
+                                      table=table))
     star1 = search(game, ROOT, "star1", depth=depth, evaluate=game.evaluate, bounds=bounds)
     assert star1.stats.generated <= plain.stats.generated
 
