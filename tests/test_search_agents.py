@@ -5,10 +5,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pacsim.agents import make_pacman
+from pacsim.agents import make_ghost, make_pacman
 from pacsim.agents.evaluation import careful, careful_bounds, score_bounds
 from pacsim.agents.search_agents import PacmanGame, SlipperyPacmanGame
-from pacsim.engine import agent_rng, apply_move, load_layout, parse_layout
+from pacsim.engine import agent_rng, apply_move, load_layout, parse_layout, play_game
 from pacsim.errors import AgentError
 from pacsim.search import CHANCE, MAX, MIN
 
@@ -151,3 +151,15 @@ def test_bounds_are_local():
     # Two Pacman moves reach the capsule: both ghosts may then be eaten.
     assert score_bounds(state, 4)[1] == state.score + 18 + 2 * 200
     assert careful_bounds(state, 4)[1] == state.score + 18 + 2 * 200 + 2 * 100
+
+
+@pytest.mark.parametrize("spec", ["expectimax:depth=2,eval=careful", "expectiminimax:depth=2,eval=careful,slip=0.1"])
+def test_pruning_and_a_table_play_the_same_game(spec):
+    layout = load_layout("pincerMaze")
+
+    def game(pacman_spec):
+        ghosts = [make_ghost("directional") for _ in range(layout.num_ghosts)]
+        return play_game(layout, [make_pacman(pacman_spec)] + ghosts, seed=5, max_moves=60)
+
+    plain, pruned = game(spec), game(f"{spec},algorithm=star2,table=10000")
+    assert pruned.actions == plain.actions and pruned.score == plain.score
