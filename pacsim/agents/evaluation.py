@@ -7,9 +7,9 @@ terms measured in score points.
 
 Each evaluation also declares ``bounds(state, levels)``: numbers no value
 seen by a search of ``levels`` levels below ``state`` can leave, which
-Star1/Star2 pruning needs.  They are cheap enough to compute at every node,
-and the searches do (local bounds are far tighter than one pair for the
-whole tree).  An evaluation given by dotted path (``mypkg.mod:fn``) is a
+Star1/Star2 pruning needs.  They are cheap enough to compute at every chance
+node, and the searches do: bounds local to a node are far tighter than one
+pair for the whole tree.  An evaluation given by dotted path (``mypkg.mod:fn``) is a
 plain callable; it has no bounds unless it carries a ``bounds`` attribute.
 """
 
@@ -51,8 +51,8 @@ def score_bounds(state: GameState, levels: int) -> tuple[float, float]:
 
 
 def _score_range(state: GameState, levels: int) -> tuple[float, float, int]:
-    """``score_bounds`` and the number of ghosts that may be scared below:
-    the searches ask for them at every chance node, so in one pass."""
+    """``score_bounds`` and the number of ghosts that may be scared below, in
+    one pass: the searches ask for them at chance nodes."""
     layout, pacman, ghosts, _, scared, food, capsules, score, turn, _ = state
     agents = len(ghosts) + 1
     # Levels are agent moves; extra levels (a slippery Pacman's chance
