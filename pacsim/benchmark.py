@@ -22,10 +22,11 @@ import sys
 import tempfile
 import time
 import tracemalloc
+from collections.abc import Callable
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import pacsim
 from pacsim import __version__

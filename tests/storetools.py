@@ -2,8 +2,8 @@
 
 import sqlite3
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 
 def wait_for_rows(store: Path, at_least: int, running: Callable[[], str | None], seconds: float = 30.0) -> int:

@@ -82,5 +82,5 @@ def test_report_text_and_json():
 
 
 def test_the_throughput_experiment_ships_with_the_source():
-    assert benchmark.THROUGHPUT_EXPERIMENT == Path(__file__).resolve().parents[1] / "experiments" / "optimism_pessimism.toml"
+    assert Path(__file__).resolve().parents[1] / "experiments" / "optimism_pessimism.toml" == benchmark.THROUGHPUT_EXPERIMENT
     assert benchmark.THROUGHPUT_EXPERIMENT.is_file()

@@ -13,14 +13,14 @@ import pytest
 
 pytest.importorskip("distributed")
 
-from distributed import Client, LocalCluster  # noqa: E402  (after the skip)
-
-import pacsim.runner.dask_backend as dask_backend  # noqa: E402
-from pacsim.cli import main  # noqa: E402
-from pacsim.errors import ConfigError  # noqa: E402
-from pacsim.runner import Experiment, RunResult, build_experiment, load_results, run_experiment  # noqa: E402
-from pacsim.runner.store import TIMING_COLUMNS  # noqa: E402
+from distributed import Client, LocalCluster
 from storetools import wait_for_rows
+
+import pacsim.runner.dask_backend as dask_backend
+from pacsim.cli import main
+from pacsim.errors import ConfigError
+from pacsim.runner import Experiment, RunResult, build_experiment, load_results, run_experiment
+from pacsim.runner.store import TIMING_COLUMNS
 
 SMALL = {
     "name": "dask_small", "games": 4, "seed": 17, "max_moves": 80,
@@ -84,7 +84,7 @@ def test_a_worker_killed_mid_run_loses_no_game(tmp_path):
         coordinator.start()
         try:
             stored_before_kill = wait_for_rows(store, 10, lambda: None if coordinator.is_alive() else "the run ended before it had stored enough games", seconds=60.0)
-            victim_address, victim_pid = sorted(client.run(os.getpid).items())[0]
+            _victim_address, victim_pid = sorted(client.run(os.getpid).items())[0]
             os.kill(victim_pid, signal.SIGKILL)  # no goodbye to the scheduler: its games are lost in flight
         finally:
             coordinator.join(timeout=120)
@@ -134,6 +134,5 @@ def test_an_unreachable_scheduler_is_a_one_line_error(tmp_path, capsys, monkeypa
 
 
 def test_dask_executor_turns_connection_failures_into_config_errors():
-    with pytest.raises(ConfigError, match="cannot reach the Dask scheduler"):
-        with dask_backend.dask_executor("tcp://127.0.0.1:1", connect_timeout=0.5):
-            pass
+    with pytest.raises(ConfigError, match="cannot reach the Dask scheduler"), dask_backend.dask_executor("tcp://127.0.0.1:1", connect_timeout=0.5):
+        pass

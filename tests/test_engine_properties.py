@@ -6,6 +6,7 @@ works on cell numbers, bitmasks and precomputed tables.  They must agree on
 every step of random games.
 """
 
+import itertools
 import random
 
 from hypothesis import given, settings
@@ -140,7 +141,7 @@ def test_games_always_end_by_the_cap_with_consistent_accounting(rows, seed, cap)
     # non-scared ghost on Pacman's cell when he dies (at least one iff a loss).
     killers = range(1, layout.num_ghosts + 1) if record.outcome == "loss" else [0]
     assert any((rest + 500 * count) % 200 == 0 and rest + 500 * count >= 0 for count in killers)
-    for before, after in zip(states, states[1:]):  # nobody walks through a wall
+    for before, after in itertools.pairwise(states):  # nobody walks through a wall
         mover = before.turn
         step = layout.distance(before.agent_cell(mover), after.agent_cell(mover))
         eaten_on_its_move = mover > 0 and after.score - before.score == 200

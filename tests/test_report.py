@@ -10,7 +10,6 @@ from pacsim.errors import PacsimError
 from pacsim.report import compare, format_summary, mcnemar_exact, mean_interval, summarize, t_quantile_975, wilson_interval
 from pacsim.runner import load_experiment, run_experiment
 
-
 # -- statistics ---------------------------------------------------------------
 
 def test_wilson_interval_matches_hand_computation():

@@ -8,13 +8,13 @@ import sys
 from pathlib import Path
 
 import pytest
+from storetools import wait_for_rows
 
 import pacsim.runner.execute as execute
 from pacsim.cli import main
 from pacsim.errors import ConfigError
 from pacsim.runner import game_seeds, load_experiment, load_results, run_experiment
 from pacsim.runner.store import TIMING_COLUMNS
-from storetools import wait_for_rows
 
 REPOSITORY = Path(__file__).resolve().parents[1]
 

@@ -27,7 +27,7 @@ def test_hand_computed_root_values_with_the_score_evaluation():
     # East eats (8).  Both 8; ties go to the first action, East.
     state = parse_layout(KILL_CORRIDOR).initial_state()
     for spec in ("minimax:depth=2", "alphabeta:depth=2", "expectimax:depth=2"):
-        agent, result = analyze(spec, state)
+        _agent, result = analyze(spec, state)
         assert result.value == 8 and result.action[0] == "East"
         assert result.depth == 4
         assert [(move[0], value) for move, value in result.action_values] == [("East", 8), ("Stop", 8)]
@@ -38,7 +38,7 @@ def test_hand_computed_root_values_with_the_score_evaluation():
 
 def test_depth_counts_every_agent_once_per_round():
     state = load_layout("mediumClassic").initial_state()
-    agent, result = analyze("minimax:depth=2", state)
+    _agent, result = analyze("minimax:depth=2", state)
     assert result.depth == 2 * 3 and result.stats.max_depth == 6
 
 

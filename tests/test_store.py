@@ -53,7 +53,7 @@ def test_every_stored_game_replays_to_its_score(store):
         assert saved.pacman == "expectimax:depth=1,eval=careful" and saved.seed == row.seed
         assert len(saved.ghosts) == saved.num_ghosts == 2 and saved.ghosts[0] == row.ghosts
         assert saved.states()[-1].score == row.score == saved.score
-    with pytest.raises(ReplayError, match="no game 99 \\(ids 1..6\\)"):
+    with pytest.raises(ReplayError, match=r"no game 99 \(ids 1\.\.6\)"):
         load_saved_game(store, 99)
 
 

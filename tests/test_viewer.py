@@ -273,7 +273,7 @@ def test_replay_reports_a_score_that_does_not_match(tmp_path, capsys):
 def test_replay_from_a_results_store(tmp_path, capsys, monkeypatch):
     from pacsim.engine.recording import load_game
 
-    path, record = saved_game(tmp_path, "pincerMaze")
+    path, _record = saved_game(tmp_path, "pincerMaze")
     store = tmp_path / "results.sqlite"
     assert main(["replay", str(store), "-q"]) == 2  # which game?
     assert "--game" in capsys.readouterr().err

@@ -16,8 +16,8 @@ plain callable; it has no bounds unless it carries a ``bounds`` attribute.
 from __future__ import annotations
 
 import importlib
+from collections.abc import Callable
 from operator import attrgetter
-from typing import Callable
 
 from pacsim.engine import GameState
 from pacsim.engine.layout import UNREACHABLE

@@ -16,8 +16,8 @@ from pacsim.errors import AgentError
 
 
 def _pacmen() -> dict[str, type[Agent]]:
-    from pacsim.agents.simple import PACMEN
     from pacsim.agents.search_agents import SEARCH_PACMEN
+    from pacsim.agents.simple import PACMEN
 
     return {**PACMEN, **SEARCH_PACMEN}
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from pacsim.agents.base import Agent, Distribution, StochasticAgent, uniform
 from pacsim.engine import STOP, GameState

@@ -67,7 +67,7 @@ def run(args) -> int:
         raise ConfigError(f"--max-moves {args.max_moves}: must be at least 1")
     layout = load_layout(args.layout)
     agents = build_agents(args, layout)
-    window = args.window or not (args.quiet or args.text) and display_available()
+    window = args.window or (not (args.quiet or args.text) and display_available())
     first_seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
     records = []
     for game in range(args.games):

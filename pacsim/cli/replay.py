@@ -55,7 +55,7 @@ def run(args) -> int:
         raise ConfigError("--show-values: a replay has no agents to search; use pacsim play or pacsim analyze")
     saved = load_replay(args.record, args.game)
     states = saved.states()  # ReplayError at the first illegal action
-    window = args.window or not (args.quiet or args.text) and display_available()
+    window = args.window or (not (args.quiet or args.text) and display_available())
     if window:
         from pacsim.viewer import replay_in_window
 

@@ -13,8 +13,9 @@ import random
 import signal
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable, Protocol
+from typing import Any, Protocol
 
 from pacsim.engine.layout import Layout
 from pacsim.engine.state import GameState, apply_move, initial_state
@@ -134,7 +135,7 @@ def play_game(
         agent = agents[agent_index]
         before = time.perf_counter()
         try:
-            action = _timed_call(lambda: agent.get_action(state), move_time_limit)
+            action = _timed_call(lambda agent=agent, state=state: agent.get_action(state), move_time_limit)
         except _AgentTimeout:
             return _failed(record, state, started, f"agent {agent_index} exceeded the {move_time_limit}s move time limit")
         except Exception as error:  # an agent's bug must not end the run

@@ -7,7 +7,7 @@ exact McNemar test for paired wins.
 from __future__ import annotations
 
 import math
-from typing import Sequence
+from collections.abc import Sequence
 
 Z_95 = 1.959963984540054
 """The standard normal 97.5% quantile."""

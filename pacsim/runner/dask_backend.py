@@ -9,9 +9,9 @@ and since a game is a pure function of its task the rows are the same.
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from concurrent.futures import Executor
 from contextlib import contextmanager
-from typing import Iterator
 
 from pacsim.errors import ConfigError
 

@@ -14,10 +14,11 @@ import json
 import os
 import platform
 import time
+from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any
 
 import pacsim
 from pacsim.agents.registry import make_ghost, make_pacman

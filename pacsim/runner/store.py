@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from datetime import datetime, timezone
+from collections.abc import Iterable
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterable
+from typing import TYPE_CHECKING, Any
 
 from pacsim.engine import ACTIONS, parse_layout
 from pacsim.engine.recording import SavedGame
@@ -98,7 +99,7 @@ def decode_actions(text: str) -> list[str]:
 
 
 def utc_now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+    return datetime.now(UTC).isoformat(timespec="seconds")
 
 
 class ResultStore:
@@ -117,7 +118,7 @@ class ResultStore:
         except (OSError, sqlite3.DatabaseError) as error:
             raise PacsimError(f"{self.path}: cannot open the results store: {error}") from None
 
-    def __enter__(self) -> "ResultStore":
+    def __enter__(self) -> ResultStore:
         return self
 
     def __exit__(self, *exc_info: object) -> None:
@@ -126,7 +127,7 @@ class ResultStore:
     def close(self) -> None:
         self.connection.close()
 
-    def register(self, experiment: "Experiment") -> None:
+    def register(self, experiment: Experiment) -> None:
         """Record the experiment's config and each condition's layout text (once)."""
         digest = experiment.config_hash
         with self.connection:
@@ -174,7 +175,7 @@ def open_existing(path: str | Path) -> sqlite3.Connection:
     return connection
 
 
-def load_results(path: str | Path) -> "pandas.DataFrame":
+def load_results(path: str | Path) -> pandas.DataFrame:
     """Every game in the store, one row each: condition by condition in the
     experiment's grid order (not the order parallel workers finished them),
     game by game within each.
@@ -195,7 +196,7 @@ def load_results(path: str | Path) -> "pandas.DataFrame":
     return _expand_options(frame)
 
 
-def _expand_options(frame: "pandas.DataFrame") -> "pandas.DataFrame":
+def _expand_options(frame: pandas.DataFrame) -> pandas.DataFrame:
     parsed = [json.loads(text) for text in frame["options"]]
     columns: dict[str, list[Any]] = {}
     for row, options in enumerate(parsed):

@@ -9,8 +9,9 @@ is best and of the per-move values.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Hashable, Iterator
 from time import perf_counter
-from typing import Any, Callable, Hashable, Iterator
+from typing import Any
 
 from pacsim.errors import SearchError
 from pacsim.search.base import (

@@ -8,8 +8,9 @@ Nothing here knows about Pacman; a game is anything with the six methods of
 from __future__ import annotations
 
 import math
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
-from typing import Any, Hashable, Protocol, Sequence
+from typing import Any, Protocol
 
 from pacsim.errors import SearchError
 

@@ -7,8 +7,9 @@ node types are allowed.  These are the reference the pruned searches of
 
 from __future__ import annotations
 
+from collections.abc import Callable, Hashable
 from time import perf_counter
-from typing import Any, Callable, Hashable
+from typing import Any
 
 from pacsim.search.base import (
     CHANCE,

@@ -54,8 +54,9 @@ probing does not pay.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Hashable
 from time import perf_counter
-from typing import Any, Callable, Hashable
+from typing import Any
 
 from pacsim.errors import SearchError
 from pacsim.search.base import (

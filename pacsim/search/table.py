@@ -31,7 +31,8 @@ which are the ones that recur, and costs O(1) per operation with
 from __future__ import annotations
 
 from collections import OrderedDict
-from typing import Any, Hashable
+from collections.abc import Hashable
+from typing import Any
 
 from pacsim.errors import SearchError
 
@@ -52,7 +53,7 @@ class TranspositionTable:
     the current window) is the search's business.
     """
 
-    __slots__ = ("max_entries", "hits", "misses", "stores", "evictions", "_entries")
+    __slots__ = ("_entries", "evictions", "hits", "max_entries", "misses", "stores")
 
     def __init__(self, max_entries: int = 100_000):
         if isinstance(max_entries, bool) or not isinstance(max_entries, int) or max_entries < 1:

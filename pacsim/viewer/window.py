@@ -7,8 +7,9 @@ a test drives it with a scripted event list on an offscreen surface.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
-from typing import Any, Callable, Iterable, Protocol
+from typing import Any, Protocol
 
 from pacsim.engine.game import DEFAULT_MAX_MOVES, GameRecord
 from pacsim.engine.layout import Layout
