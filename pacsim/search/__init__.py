@@ -10,7 +10,8 @@ Modules, in reading order:
 * :mod:`~pacsim.search.base`   -- node types, the protocol, result records;
 * :mod:`~pacsim.search.table`  -- the bounded transposition table;
 * :mod:`~pacsim.search.plain`  -- minimax, expectimax, expectiminimax;
-* :mod:`~pacsim.search.pruned` -- alpha-beta, Star1, Star2;
+* :mod:`~pacsim.search.pruned` -- alpha-beta nodes, tables, leaf checks;
+* :mod:`~pacsim.search.star`   -- Star1 and Star2 at chance nodes;
 * :mod:`~pacsim.search.api`    -- :func:`search`, :func:`iterative_deepening`.
 """
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable
 from time import perf_counter
-from typing import Any
+from typing import Any, cast
 
 from pacsim.search.base import (
     CHANCE,
@@ -57,6 +57,8 @@ def make_plain_search(
     utility = game.utility
     allow_min = MIN in allowed
     allow_chance = CHANCE in allowed
+    # search() checks that a depth-limited search has an evaluation.
+    evaluate_leaf = cast(Callable[[Hashable], Any], evaluate)
     table_get = table.get if table is not None else None
     table_put = table.put if table is not None else None
 
@@ -79,7 +81,7 @@ def make_plain_search(
             return utility(state)
         if remaining == 0:
             evaluated += 1
-            return evaluate(state)
+            return evaluate_leaf(state)
         if table_get is not None:
             entry = table_get(state, remaining)
             # A plain search has an infinite window, so only an exact entry
