@@ -21,7 +21,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NoReturn
 
-from pacsim.agents.registry import ghost_names, make_ghost, make_pacman, pacman_names, parse_spec
+from pacsim.agents import plugins
+from pacsim.agents.registry import GHOST, PACMAN, make_ghost, make_pacman, resolve
 from pacsim.engine import DEFAULT_MAX_MOVES, Layout, load_layout
 from pacsim.errors import AgentError, ConfigError, PacsimError
 
@@ -60,6 +61,11 @@ class Condition:
 
     def ghost_spec(self) -> str:
         return _spec_with_options(self.ghosts, self.ghost_options)
+
+    @property
+    def code(self) -> dict[str, str]:
+        """The plugin code its agents run: label -> identity (empty for built-in agents)."""
+        return dict(json.loads(self.key).get("code", {}))
 
 
 @dataclass
@@ -286,16 +292,23 @@ def _expand(checker: _Checker, grid: dict[str, list[Scalar]], pacman_options: di
         elif num_ghosts > layout.num_ghosts:
             checker.fail("grid.num_ghosts", f"layout {layout_name!r} has only {layout.num_ghosts} ghosts, not {num_ghosts}")
         options = {**pacman_options, **varied}
-        agent = _build_pacman(checker, pacman, options, varied)
-        _build_ghost(checker, ghosts, ghost_options)
+        with plugins.recording() as used:  # the plugin code these agents run is part of the condition
+            agent = _build_pacman(checker, pacman, options, varied)
+            _build_ghost(checker, ghosts, ghost_options)
+        code = {plugin.label: plugin.identity for plugin in used}
         label = _label(pacman, ghosts, layout_name, num_ghosts if "num_ghosts" in grid else None, varied)
-        conditions.append(_condition(pacman, ghosts, layout_name, layout, num_ghosts, options, ghost_options, label, agent))
+        conditions.append(_condition(pacman, ghosts, layout_name, layout, num_ghosts, options, ghost_options, label,
+                                     agent, code))
     return conditions
 
 
-def _condition(pacman, ghosts, layout_name, layout: Layout, num_ghosts, options, ghost_options, label, agent) -> Condition:
-    key = json.dumps({"pacman": pacman, "pacman_options": options, "ghosts": ghosts, "ghost_options": ghost_options,
-                      "layout": layout_name, "num_ghosts": num_ghosts}, sort_keys=True, separators=(",", ":"))
+def _condition(pacman, ghosts, layout_name, layout: Layout, num_ghosts, options, ghost_options, label, agent,
+               code: dict[str, str]) -> Condition:
+    identity = {"pacman": pacman, "pacman_options": options, "ghosts": ghosts, "ghost_options": ghost_options,
+                "layout": layout_name, "num_ghosts": num_ghosts}
+    if code:  # only plugins add it, so keys of built-in conditions (and their stored games) stay as they were
+        identity["code"] = code
+    key = json.dumps(identity, sort_keys=True, separators=(",", ":"))
     depth = getattr(agent, "depth", None)
     return Condition(key=key, label=label, pacman=pacman, ghosts=ghosts, layout=layout_name, layout_text=layout.text,
                      num_ghosts=num_ghosts, pacman_options=dict(options), ghost_options=dict(ghost_options),
@@ -310,14 +323,13 @@ def _load_layout(checker: _Checker, name: str) -> Layout:
 
 
 def _check_agent_names(checker: _Checker, grid: dict[str, list[Scalar]]) -> None:
-    for key, known, role in (("pacman", pacman_names(), "Pacman"), ("ghosts", ghost_names(), "ghost")):
+    """Every agent spec names an agent (importing its plugin code if it has some)."""
+    for key, role in (("pacman", PACMAN), ("ghosts", GHOST)):
         for spec in grid[key]:
             try:
-                name, _ = parse_spec(spec)
+                resolve(role, str(spec))
             except AgentError as error:
                 checker.fail(f"grid.{key}", str(error))
-            if name not in known:
-                checker.fail(f"grid.{key}", f"unknown {role} agent {name!r} (known: {', '.join(known)})")
 
 
 def _build_pacman(checker: _Checker, spec: str, options: dict, varied: dict):
