@@ -58,16 +58,9 @@ class PluginCode:
     """The module's name in ``sys.modules``."""
 
 
-_imported: dict[str, PluginCode] = {}
-"""Every plugin this process has imported, by label (what ``pacsim run`` prints)."""
 _recorders: list[list[PluginCode]] = []
 _file_modules: dict[tuple[str, str], ModuleType] = {}
 """File plugins by (absolute path, content hash)."""
-
-
-def imported_plugins() -> list[PluginCode]:
-    """The plugin modules imported by this process so far."""
-    return list(_imported.values())
 
 
 @contextmanager
@@ -83,7 +76,6 @@ def recording() -> Iterator[list[PluginCode]]:
 
 
 def _used(code: PluginCode) -> None:
-    _imported.setdefault(code.label, code)
     for used in _recorders:
         if code not in used:
             used.append(code)

@@ -97,18 +97,28 @@ def parse_options(text: str | None) -> dict[str, str]:
 def parse_spec(text: str) -> AgentSpec:
     """``"directional:attack=0.9"``, ``"my.py:Cautious:depth=3"``, ``"pkg.mod:Cautious"``, ...
 
-    After the first colon comes the class, unless it holds an ``=`` (then
-    the options of a name start there)."""
+    After the first colon comes the class (up to the next comma or colon),
+    unless it holds an ``=``: then the options of a name start there."""
     head, colon, rest = text.partition(":")
     target = head.strip()
     if not target:
         raise AgentError(f"agent spec {text!r} names no agent")
     if not colon:
         return AgentSpec(text, target, None, {})
-    second, _, after = rest.partition(":")
-    if "=" in second or not second.strip():
+    end = min(index for index in (rest.find(","), rest.find(":"), len(rest)) if index >= 0)
+    first = rest[:end]
+    if "=" in first or not first.strip():
         return AgentSpec(text, target, None, parse_options(rest))
-    return AgentSpec(text, target, second.strip(), parse_options(after))
+    return AgentSpec(text, target, first.strip(), parse_options(rest[end + 1:]))
+
+
+def join_spec(spec: str, options: Mapping[str, Any]) -> str:
+    """``spec`` with more options, in a form :func:`parse_spec` reads back."""
+    if not options:
+        return spec
+    text = ",".join(f"{key}={value}" for key, value in options.items())
+    parsed = parse_spec(spec)
+    return f"{spec}{',' if parsed.options else ':'}{text}"
 
 
 # -- resolving: a spec to a class -----------------------------------------

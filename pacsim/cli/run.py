@@ -43,12 +43,15 @@ def execute(experiment, args):
 def run(args) -> int:
     from pacsim.report import format_summary, summarize
     from pacsim.runner import load_experiment, load_results
+    from pacsim.runner.experiment import plugin_notes
 
     if args.workers is not None and args.workers < 1:
         raise ConfigError(f"--workers {args.workers}: must be at least 1")
     if args.games is not None and args.games < 1:
         raise ConfigError(f"--games {args.games}: must be at least 1")
     experiment = load_experiment(args.experiment, games=args.games, overrides=args.overrides, store=args.store)
+    for note in plugin_notes(experiment):  # an experiment naming plugins runs their code: say which
+        print(note)
     result = execute(experiment, args)
     if args.quiet:
         return 0

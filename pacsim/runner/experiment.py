@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from pacsim.agents import plugins
-from pacsim.agents.registry import GHOST, PACMAN, make_ghost, make_pacman, resolve
+from pacsim.agents.registry import GHOST, PACMAN, join_spec, make_ghost, make_pacman, resolve
 from pacsim.engine import DEFAULT_MAX_MOVES, Layout, load_layout
 from pacsim.errors import AgentError, ConfigError, PacsimError
 
@@ -368,10 +368,7 @@ def _label(pacman: str, ghosts: str, layout: str, num_ghosts: int | None, varied
 
 
 def _spec_with_options(spec: str, options: dict[str, Scalar]) -> str:
-    if not options:
-        return spec
-    joiner = "," if ":" in spec else ":"
-    return spec + joiner + _options_text(options)
+    return join_spec(spec, options)
 
 
 def _options_text(options: dict[str, Scalar]) -> str:
@@ -380,3 +377,53 @@ def _options_text(options: dict[str, Scalar]) -> str:
 
 def _sort_key(value: Any) -> str:
     return json.dumps(value, sort_keys=True)
+
+
+# -- plugin code ----------------------------------------------------------
+
+def plugin_notes(experiment: Experiment) -> list[str]:
+    """What ``pacsim run`` says about plugin code: each module it imported, and
+    each plugin whose code differs from the code of the games in the store
+    (those games are played again: the code is part of the condition)."""
+    used = {label: identity for condition in experiment.conditions for label, identity in condition.code.items()}
+    notes = [f"plugin code: {label} ({identity})" for label, identity in used.items()]
+    for label, games in code_changes(experiment, _stored_games(experiment)).items():
+        notes.append(f"code of {label} changed: {games} games to play")
+    return notes
+
+
+def code_changes(experiment: Experiment, stored: set[tuple[str, int]]) -> dict[str, int]:
+    """Plugin label -> games to play, for each plugin whose code the stored
+    games of a condition (same config, same condition but for the code) ran
+    in another version."""
+    stored_code: dict[str, list[dict[str, str]]] = {}
+    for key in {key for key, _ in stored}:
+        identity = json.loads(key)
+        code = identity.pop("code", {})
+        stored_code.setdefault(json.dumps(identity, sort_keys=True), []).append(code)
+    changes: dict[str, int] = {}
+    for condition in experiment.conditions:
+        identity = json.loads(condition.key)
+        code = identity.pop("code", {})
+        earlier = stored_code.get(json.dumps(identity, sort_keys=True), [])
+        changed = {label for old in earlier for label, digest in code.items() if old.get(label, digest) != digest}
+        to_play = sum((condition.key, index) not in stored for index in range(experiment.games))
+        for label in changed:
+            if to_play:
+                changes[label] = changes.get(label, 0) + to_play
+    return changes
+
+
+def _stored_games(experiment: Experiment) -> set[tuple[str, int]]:
+    """(condition key, game index) of this config's games already stored (none if no store yet)."""
+    from pacsim.runner.store import open_existing
+
+    if not experiment.store.is_file():
+        return set()
+    connection = open_existing(experiment.store)
+    try:
+        rows = connection.execute("SELECT condition_key, game_index FROM games WHERE config_hash = ?",
+                                  (experiment.config_hash,))
+        return {(key, index) for key, index in rows}
+    finally:
+        connection.close()
