@@ -101,6 +101,15 @@ def load_object(target: str, attribute: str, spec: str) -> Any:
         raise AgentError(f"{spec}: looking up {attribute!r} raised {type(error).__name__}: {error}") from None
 
 
+def note_file(path: Path, label: str) -> None:
+    """Record the code of a file imported elsewhere (a CS188 class found by name)."""
+    try:
+        digest = file_digest(path)
+    except OSError:
+        return
+    _used(PluginCode(label=label, path=str(path.resolve()), identity=digest, module=path.stem))
+
+
 def file_digest(path: Path) -> str:
     """``sha256:`` and the first 16 hex digits of the file's bytes."""
     return "sha256:" + hashlib.sha256(path.read_bytes()).hexdigest()[:16]

@@ -154,6 +154,7 @@ def resolve(role: str, spec: str | AgentSpec, folders: Sequence[Path] | None = N
         located = cs188.find_cs188_class(parsed.target, list(folders or [Path.cwd()]))
         if located is not None:
             path, cls = located
+            plugins.note_file(Path(path), Path(path).name)  # its code is part of the condition too
             return Resolved(cls, cs188=True, source_file=str(path))
     names = ", ".join([*known, *plugins.entry_point_names(plugins.AGENT_GROUP)])
     raise AgentError(f"unknown {role} agent {parsed.target!r} (known: {names}; or file.py:Class, module:Class)")
@@ -164,6 +165,10 @@ def _classify(found: Any, spec: AgentSpec, source_file: str | None) -> Resolved:
         return Resolved(found)
     cs188 = _cs188_module()
     if isinstance(found, type) and cs188 is not None and cs188.is_cs188_agent_class(found):
+        if source_file is not None:
+            # A course file imports its siblings by bare name (util, game):
+            # import it the course's way, under its own name, for the class to run.
+            found = getattr(cs188.import_cs188_file(source_file), found.__name__, found)
         return Resolved(found, cs188=True, source_file=source_file)
     what = f"class {found.__name__}" if isinstance(found, type) else f"a {type(found).__name__}"
     raise AgentError(f"{_quoted(spec)}: {spec.attribute or spec.target} is {what}, not an agent "
