@@ -273,6 +273,21 @@ def test_replay_report_and_export_never_import_plugins(tmp_path, capsys):
 RAISING = {
     "raises.py": "raise ValueError('no config here')\n",
     "exits.py": "import sys\nsys.exit(3)\n",
+    "broken.py": "def oops(:\n",
+    "odd.py": """
+from pacsim.agents import Agent
+
+class NoOptionsParameter(Agent):
+    def __init__(self):
+        super().__init__()
+
+class FailsToStart(Agent):
+    def __init__(self, options=None):
+        raise RuntimeError("no GPU")
+
+class OptionsNotADataclass(Agent):
+    Options = dict
+""",
 }
 
 
@@ -283,7 +298,11 @@ RAISING = {
     ("{folder}/my_agents.py:Hungry:patiense=2", "unknown option 'patiense' for agent '{folder}/my_agents.py:Hungry"),
     ("{folder}/my_agents.py:Hungry:patience=-1", "option patience=-1 must be at least 0"),
     ("{folder}/raises.py:Hungry", "importing raises.py raised ValueError: no config here"),
-    ("{folder}/exits.py:Hungry", "importing exits.py raised SystemExit: 3"),
+    ("{folder}/exits.py:Hungry", "importing exits.py raised SystemExit: 3 ({folder}/exits.py:2)"),
+    ("{folder}/broken.py:Hungry", "importing broken.py raised SyntaxError"),
+    ("{folder}/odd.py:NoOptionsParameter", "constructing NoOptionsParameter raised TypeError"),
+    ("{folder}/odd.py:FailsToStart", "constructing FailsToStart raised RuntimeError: no GPU ({folder}/odd.py:10)"),
+    ("{folder}/odd.py:OptionsNotADataclass", "its Options must be a dataclass"),
     ("no_such_package_xyz.agents:Hungry", "no module named 'no_such_package_xyz.agents'"),
     ("minimax:eval={folder}/my_agents.py:missing", "my_agents.py has no 'missing'"),
     ("expectimax:model={folder}/missing.py:Ghost", "option model="),

@@ -28,6 +28,7 @@ import importlib.metadata
 import importlib.util
 import re
 import sys
+import traceback
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -153,7 +154,7 @@ def _execute_file(path: Path, module_name: str, spec: str) -> ModuleType:
         module_spec.loader.exec_module(module)
     except (Exception, SystemExit) as error:  # whatever the plugin raises is the user's one-line error
         del sys.modules[module_name]
-        raise AgentError(f"{spec}: importing {path.name} raised {_describe(error)}") from None
+        raise AgentError(f"{spec}: importing {path.name} raised {describe_error(error)}") from None
     finally:
         if added and folder in sys.path:
             sys.path.remove(folder)
@@ -166,9 +167,9 @@ def _import_module(name: str, spec: str) -> tuple[ModuleType, PluginCode]:
     except ModuleNotFoundError as error:
         if error.name is not None and (name == error.name or name.startswith(error.name + ".")):
             raise AgentError(f"{spec}: no module named {name!r} (is it installed, or on PYTHONPATH?)") from None
-        raise AgentError(f"{spec}: importing {name} raised {_describe(error)}") from None
+        raise AgentError(f"{spec}: importing {name} raised {describe_error(error)}") from None
     except (Exception, SystemExit) as error:
-        raise AgentError(f"{spec}: importing {name} raised {_describe(error)}") from None
+        raise AgentError(f"{spec}: importing {name} raised {describe_error(error)}") from None
     return module, _module_code(name, module)
 
 
@@ -180,8 +181,15 @@ def _module_code(label: str, module: ModuleType, prefix: str = "") -> PluginCode
     return PluginCode(label=label, path="", identity=prefix + "no-file", module=module.__name__)
 
 
-def _describe(error: BaseException) -> str:
+def describe_error(error: BaseException) -> str:
+    """``Type: message (file:line)`` on one line, the place being where the error was raised."""
     text = f"{type(error).__name__}: {error}" if str(error) else type(error).__name__
+    if isinstance(error, SyntaxError) and error.filename:
+        text += f" ({error.filename}:{error.lineno})"
+    else:
+        frames = traceback.extract_tb(error.__traceback__)
+        if frames:
+            text += f" ({frames[-1].filename}:{frames[-1].lineno})"
     return " ".join(text.split())  # one line, whatever the message
 
 
@@ -201,7 +209,7 @@ def load_entry_point(group: str, name: str, spec: str) -> Any | None:
     try:
         loaded = entry.load()
     except (Exception, SystemExit) as error:
-        raise AgentError(f"{spec}: loading entry point {name!r} ({entry.value}) raised {_describe(error)}") from None
+        raise AgentError(f"{spec}: loading entry point {name!r} ({entry.value}) raised {describe_error(error)}") from None
     distribution = entry.dist
     prefix = f"{distribution.name}=={distribution.version} " if distribution is not None else ""
     label = f"{distribution.name if distribution is not None else entry.module} (entry point {name})"

@@ -211,14 +211,24 @@ def make_agent(role: str, spec: str, options: Mapping[str, Any] | None = None,
         assert cs188 is not None  # resolve found the class through it
         return cs188.wrap_cs188_agent(resolved.cls, {key: str(value) for key, value in merged.items()},
                                       resolved.source_file)
-    return resolved.cls(build_options(resolved.cls, merged, parsed.target if parsed.attribute is None else spec))
+    name = parsed.target if parsed.attribute is None else spec
+    options_value = build_options(resolved.cls, merged, name)
+    try:
+        return resolved.cls(options_value)
+    except AgentError:
+        raise
+    except (Exception, SystemExit) as error:  # a plugin's constructor: its failure is the user's one line
+        raise AgentError(f"agent {spec!r}: constructing {resolved.cls.__name__} raised "
+                         f"{plugins.describe_error(error)}") from None
 
 
 def build_options(cls: type[Agent], values: Mapping[str, Any], name: str) -> Any:
     """``cls.Options`` from strings (or already typed values), by its field types."""
-    options_class = cls.Options
+    options_class = getattr(cls, "Options", None)
+    if not (isinstance(options_class, type) and dataclasses.is_dataclass(options_class)):
+        raise AgentError(f"agent {name!r}: its Options must be a dataclass (NoOptions when it takes none)")
     fields = {field.name: field for field in dataclasses.fields(options_class)}
-    hints = typing.get_type_hints(options_class)
+    hints = _field_types(options_class)
     converted = {}
     for key, value in values.items():
         if key not in fields:
@@ -231,6 +241,19 @@ def build_options(cls: type[Agent], values: Mapping[str, Any], name: str) -> Any
         raise AgentError(f"{error} (agent {name!r})") from None
     except TypeError as error:  # a field without a default left out
         raise AgentError(f"agent {name!r}: {error}") from None
+
+
+_NAMED_TYPES = {"int": int, "float": float, "bool": bool, "str": str}
+
+
+def _field_types(options_class: type) -> dict[str, Any]:
+    """Field types, resolved; a plugin's annotation that cannot be resolved
+    falls back to its text (``"int"`` still means int)."""
+    try:
+        return typing.get_type_hints(options_class)
+    except Exception:
+        return {field.name: _NAMED_TYPES.get(str(field.type), field.type)
+                for field in dataclasses.fields(options_class)}
 
 
 def _coerce(name: str, key: str, value: Any, hint: Any) -> Any:
