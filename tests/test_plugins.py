@@ -253,6 +253,9 @@ def test_run_with_one_and_two_workers_and_code_identity(tmp_path, capsys):
     assert len(stored(serial)) == 8
     status, out, _ = run_cli(capsys, "run", experiment, "-j", "1")
     assert "changed" not in out and "played 0 games, 4 already in" in out
+    # The two versions are two conditions to a report, never pooled.
+    labels = {row[0] for row in sqlite3.connect(serial).execute("SELECT DISTINCT condition FROM games")}
+    assert len(labels) == 4 and all(re.search(r"/code=[0-9a-f]{8}$", label) for label in labels)
 
 
 def test_replay_report_and_export_never_import_plugins(tmp_path, capsys):

@@ -59,5 +59,6 @@ def run(args) -> int:
           f"({result.seconds:.1f}s)")
     results = load_results(result.store)
     results = results[results["config_hash"] == result.config_hash]
+    results = results[results["condition_key"].isin([condition.key for condition in experiment.conditions])]  # this code's
     print(format_summary(summarize(results, by=["condition"])))
     return 0

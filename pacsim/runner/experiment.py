@@ -297,6 +297,8 @@ def _expand(checker: _Checker, grid: dict[str, list[Scalar]], pacman_options: di
             _build_ghost(checker, ghosts, ghost_options)
         code = {plugin.label: plugin.identity for plugin in used}
         label = _label(pacman, ghosts, layout_name, num_ghosts if "num_ghosts" in grid else None, varied)
+        if code:  # games of edited plugin code are another condition: reports must not pool them
+            label += f"/code={_code_tag(code)}"
         conditions.append(_condition(pacman, ghosts, layout_name, layout, num_ghosts, options, ghost_options, label,
                                      agent, code))
     return conditions
@@ -412,6 +414,11 @@ def code_changes(experiment: Experiment, stored: set[tuple[str, int]]) -> dict[s
             if to_play:
                 changes[label] = changes.get(label, 0) + to_play
     return changes
+
+
+def _code_tag(code: dict[str, str]) -> str:
+    """Eight hex digits naming one version of a condition's plugin code."""
+    return hashlib.sha256(json.dumps(code, sort_keys=True).encode("utf-8")).hexdigest()[:8]
 
 
 def _stored_games(experiment: Experiment) -> set[tuple[str, int]]:
