@@ -31,3 +31,12 @@ def test_search_options_out_of_range_are_one_line_errors(spec, message):
 def test_ghost_options_out_of_range_are_one_line_errors(spec, message):
     with pytest.raises(AgentError, match=message.replace("[", r"\[").replace("]", r"\]")):
         make_ghost(spec)
+
+
+def test_a_search_deeper_than_the_recursion_allows_is_refused_by_name():
+    from pacsim.engine import ERROR, parse_layout, play_game
+
+    layout = parse_layout("%%%%%%%%%%%%\n%P....GGGGG%\n%.%%%%%%%%.%\n%...GGG....%\n%%%%%%%%%%%%\n")
+    record = play_game(layout, [make_pacman("minimax:depth=40")] + [make_ghost("random") for _ in range(8)], seed=1)
+    assert record.outcome == ERROR
+    assert "depth=40 with 8 ghosts is 360 tree levels; at most 250 can be searched" in record.error

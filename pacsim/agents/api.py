@@ -121,7 +121,10 @@ class OptionInfo:
 
 def option_info(options_class: type) -> list[OptionInfo]:
     """Every field of an ``Options`` dataclass with its type, default and docstring."""
-    hints = typing.get_type_hints(options_class)
+    try:
+        hints = typing.get_type_hints(options_class)
+    except Exception:  # an annotation a plugin's module cannot resolve: show it as written
+        hints = {}
     docs = field_docs(options_class)
     infos = []
     for field in dataclasses.fields(options_class):

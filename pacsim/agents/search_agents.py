@@ -131,9 +131,10 @@ class SlipperyPacmanGame(PacmanGame):
 
 MAX_DEPTH = 50
 """Deepest search a Pacman takes (rounds); recursion and time rule out more."""
-MAX_LEVELS = 400
+MAX_LEVELS = 250
 """Tree levels a search may recurse (``depth`` times agents, more with slip):
-well inside Python's recursion limit, whatever the number of ghosts."""
+depth 50 with four ghosts.  Star2 below a run of chance nodes takes about
+2.5 Python frames a level and hit the recursion limit at 400 levels."""
 MAX_TABLE = 10_000_000
 """Largest transposition table (entries); about 2 GB of memory at most."""
 
