@@ -5,7 +5,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pacsim.agents import make_ghost, make_pacman
+from pacsim.agents import MoveStats, make_ghost, make_pacman
 from pacsim.agents.evaluation import careful, careful_bounds, score_bounds
 from pacsim.agents.search_agents import PacmanGame, SlipperyPacmanGame
 from pacsim.engine import agent_rng, apply_move, load_layout, parse_layout, play_game
@@ -165,3 +165,23 @@ def test_pruning_and_a_table_play_the_same_game_as_plain_search(spec):
     assert len(plain.actions) > 200  # 80 rounds of Pacman and two ghosts, or nearly
     for pruned in (game(f"{spec},algorithm=star2"), game(f"{spec},algorithm=star2,table=10000")):
         assert pruned.actions == plain.actions and pruned.score == plain.score
+
+
+def test_a_time_budget_keeps_the_transposition_table():
+    """Iterative deepening shares the table across its depths (it once dropped it)."""
+    state = load_layout("smallClassic").initial_state()
+    agent = make_pacman("expectimax:depth=2,eval=careful,table=10000,time=0.5")
+    agent.reset(0, agent_rng(0, 0))
+    agent.get_action(state)
+    assert agent.table is not None and len(agent.table) > 0
+    assert agent.last_stats is not None and agent.last_stats.depth == 2 * 3
+
+
+def test_move_stats_are_a_typed_record_and_reach_the_game_record():
+    layout = load_layout("pincerMaze")
+    pacman = make_pacman("alphabeta:depth=1")
+    record = play_game(layout, [pacman, make_ghost("random")], seed=2, max_moves=5)
+    assert isinstance(pacman.last_stats, MoveStats)
+    assert len(record.search_stats) == record.moves
+    assert record.search_stats[0]["generated"] > 0 and record.search_stats[0]["depth"] == 2
+    assert record.nodes == sum(stats["generated"] for stats in record.search_stats)

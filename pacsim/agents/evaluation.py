@@ -9,16 +9,18 @@ Each evaluation also declares ``bounds(state, levels)``: numbers no value
 seen by a search of ``levels`` levels below ``state`` can leave, which
 Star1/Star2 pruning needs.  They are cheap enough to compute at every chance
 node, and the searches do: bounds local to a node are far tighter than one
-pair for the whole tree.  An evaluation given by dotted path (``mypkg.mod:fn``) is a
-plain callable; it has no bounds unless it carries a ``bounds`` attribute.
+pair for the whole tree.  A plugin evaluation (``my_eval.py:fn``,
+``mypkg.mod:fn``, an installed name) is a callable ``fn(state) -> float`` on
+a :class:`~pacsim.engine.GameState`; it has no bounds unless it carries a
+``bounds`` attribute of the same signature as ``score_bounds``.
 """
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable
 from operator import attrgetter
 
+from pacsim.agents import plugins
 from pacsim.engine import GameState
 from pacsim.engine.layout import UNREACHABLE
 from pacsim.engine.state import FOOD_SCORE, GHOST_SCORE, LOSS_SCORE, TIME_PENALTY, WIN_SCORE
@@ -82,7 +84,7 @@ def careful(state: GameState) -> float:
     closing in on a scared ghost that can still be caught."""
     layout = state.layout
     from_pacman = layout.distances_from(state.pacman)
-    value = state.score
+    value = float(state.score)
     food = state.food
     nearest = UNREACHABLE
     while food:
@@ -111,23 +113,43 @@ def careful_bounds(state: GameState, levels: int) -> tuple[float, float]:
     return low - TROUBLE * len(state.ghosts) - (state.layout.num_cells - 1), high + HUNT * huntable
 
 
-EVALUATIONS: dict[str, tuple[Evaluation, Callable[[GameState, int], tuple[float, float]] | None]] = {
+Bounds = Callable[[GameState, int], tuple[float, float]]
+"""``bounds(state, levels) -> (low, high)``: see the module docstring."""
+
+EVALUATIONS: dict[str, tuple[Evaluation, Bounds | None]] = {
     "score": (score, score_bounds),
     "careful": (careful, careful_bounds),
 }
 
 
-def get_evaluation(name: str) -> tuple[Evaluation, Callable[[GameState, int], tuple[float, float]] | None]:
-    """An evaluation and its bounds by name, or by dotted path ``module:function``."""
-    if name in EVALUATIONS:
-        return EVALUATIONS[name]
-    module_name, colon, function_name = name.partition(":")
-    if not colon:
-        raise AgentError(f"unknown evaluation {name!r} (known: {', '.join(EVALUATIONS)}, or module:function)")
-    try:
-        function = getattr(importlib.import_module(module_name), function_name)
-    except (ImportError, AttributeError) as error:
-        raise AgentError(f"cannot load evaluation {name!r}: {error}") from None
+def get_evaluation(spec: str) -> tuple[Evaluation, Bounds | None]:
+    """An evaluation and its bounds by name, by ``file.py:function`` or
+    ``module:function``, or by a name installed under ``pacsim.evaluations``.
+
+    A plugin evaluation is checked at every call: a NaN (or None) ends the
+    game as an error naming it, rather than steering the search silently."""
+    if spec in EVALUATIONS:
+        return EVALUATIONS[spec]
+    target, colon, name = spec.rpartition(":")
+    if colon and target and name:
+        function = plugins.load_object(target, name, f"evaluation {spec!r}")
+    else:
+        function = plugins.load_entry_point(plugins.EVALUATION_GROUP, spec, f"evaluation {spec!r}")
+        if function is None:
+            installed = plugins.entry_point_names(plugins.EVALUATION_GROUP)
+            known = ", ".join([*EVALUATIONS, *installed])
+            raise AgentError(f"unknown evaluation {spec!r} (known: {known}, or file.py:function, module:function)")
     if not callable(function):
-        raise AgentError(f"evaluation {name!r} is not callable")
-    return function, getattr(function, "bounds", None)
+        raise AgentError(f"evaluation {spec!r} is not callable")
+    return _checked(function, spec), getattr(function, "bounds", None)
+
+
+def _checked(function: Callable[[GameState], float], spec: str) -> Evaluation:
+    def evaluate(state: GameState) -> float:
+        value = function(state)
+        if value is None or value != value:
+            raise AgentError(f"evaluation {spec!r} returned {value!r} at {state!r}")
+        return value
+
+    evaluate.__doc__ = function.__doc__
+    return evaluate

@@ -3,10 +3,16 @@ probabilities, so that a Pacman modelling the ghosts can use the real policy."""
 
 from __future__ import annotations
 
-from pacsim.agents.base import Distribution, StochasticAgent, uniform
-from pacsim.engine import GameState, apply_move
+from dataclasses import dataclass
+from typing import Any
+
+from pacsim.agents.api import Agent, Distribution, StochasticAgent, uniform
+from pacsim.engine import PLAYING, GameState, apply_move
 from pacsim.errors import AgentError
 from pacsim.search import MAX, MIN, search
+
+MAX_GHOST_DEPTH = 10
+"""Deepest adversarial ghost search (rounds): beyond it a move takes minutes."""
 
 CAUGHT_VALUE = 1000
 """The chasing ghosts' utility for catching Pacman (minus for his win)."""
@@ -21,6 +27,21 @@ class RandomGhost(StochasticAgent):
         return uniform(state.legal_actions())
 
 
+@dataclass(frozen=True)
+class DirectionalOptions:
+    """Options of the directional ghost."""
+
+    attack: float = 0.8
+    """Probability mass on the moves that approach Pacman most (by maze distance), in [0, 1]."""
+    flee: float = 0.8
+    """Probability mass on the moves that flee from Pacman most while scared, in [0, 1]."""
+
+    def __post_init__(self) -> None:
+        for option, value in (("attack", self.attack), ("flee", self.flee)):
+            if not 0.0 <= value <= 1.0:
+                raise AgentError(f"option {option}={value!r} must be a probability in [0, 1]")
+
+
 class DirectionalGhost(StochasticAgent):
     """Prefers moves that approach Pacman (by maze distance) with probability
     ``attack``, or that flee from him with probability ``flee`` while scared;
@@ -28,14 +49,8 @@ class DirectionalGhost(StochasticAgent):
     DirectionalGhost, which measures Manhattan distance instead)."""
 
     name = "directional"
-
-    def __init__(self, attack: float = 0.8, flee: float = 0.8) -> None:
-        super().__init__()
-        for option, value in (("attack", attack), ("flee", flee)):
-            if not 0.0 <= value <= 1.0:
-                raise AgentError(f"directional ghost option {option}={value!r} must be a probability in [0, 1]")
-        self.attack = attack
-        self.flee = flee
+    Options = DirectionalOptions
+    options: DirectionalOptions
 
     def distribution(self, state: GameState) -> Distribution:
         moves = state.legal_moves()
@@ -44,7 +59,7 @@ class DirectionalGhost(StochasticAgent):
         keyed = [(-distances[target] if scared else distances[target]) for _, target in moves]
         best_key = min(keyed)
         best = [action for (action, _), key in zip(moves, keyed) if key == best_key]
-        focus = self.flee if scared else self.attack
+        focus = self.options.flee if scared else self.options.attack
         spread = (1.0 - focus) / len(moves)
         return [
             (action, spread + (focus / len(best) if action in best else 0.0))
@@ -60,29 +75,42 @@ class ChaseGame:
     def __init__(self, ghost_index: int) -> None:
         self.ghost_index = ghost_index
 
-    def to_move(self, state: GameState):
+    # States are typed Any: the search protocol takes any hashable position.
+    def to_move(self, state: Any) -> str:
         return MIN if state.turn == 0 else MAX
 
-    def actions(self, state: GameState):
+    def actions(self, state: Any) -> Any:
         return state.legal_moves()
 
-    def result(self, state: GameState, move):
+    def result(self, state: Any, move: Any) -> GameState:
         return apply_move(state, move[0], move[1])
 
-    def outcomes(self, state: GameState):
+    def outcomes(self, state: Any) -> Any:
         raise NotImplementedError("the chase game has no chance nodes")
 
-    def is_terminal(self, state: GameState) -> bool:
-        return state.status != 0
+    def is_terminal(self, state: Any) -> bool:
+        return state.status != PLAYING
 
-    def utility(self, state: GameState) -> float:
+    def utility(self, state: Any) -> float:
         return CAUGHT_VALUE if state.is_lose() else -CAUGHT_VALUE
 
-    def evaluate(self, state: GameState) -> float:
+    def evaluate(self, state: Any) -> float:
         """Seek Pacman by maze distance; flee while scared."""
         index = self.ghost_index - 1
         distance = state.layout.distances_from(state.pacman)[state.ghosts[index]]
         return distance if state.scared[index] else -distance
+
+
+@dataclass(frozen=True)
+class AdversarialOptions:
+    """Options of the adversarial ghost."""
+
+    depth: int = 2
+    """Search depth in rounds (every agent moving once), 1 to 10."""
+
+    def __post_init__(self) -> None:
+        if not 1 <= self.depth <= MAX_GHOST_DEPTH:
+            raise AgentError(f"option depth={self.depth!r} must be in [1, {MAX_GHOST_DEPTH}]")
 
 
 class AdversarialGhost(StochasticAgent):
@@ -91,21 +119,17 @@ class AdversarialGhost(StochasticAgent):
     chosen uniformly at random, so games against it differ from seed to seed."""
 
     name = "adversarial"
-
-    def __init__(self, depth: int = 2) -> None:
-        super().__init__()
-        if depth < 1:
-            raise AgentError(f"adversarial ghost option depth={depth!r} must be at least 1")
-        self.depth = depth
+    Options = AdversarialOptions
+    options: AdversarialOptions
 
     def distribution(self, state: GameState) -> Distribution:
         game = ChaseGame(state.turn)
         result = search(
-            game, state, algorithm="alphabeta", depth=self.depth * state.num_agents,
+            game, state, algorithm="alphabeta", depth=self.options.depth * state.num_agents,
             evaluate=game.evaluate, root_values=True,
         )
         best = [move[0] for move, value in result.action_values if value == result.value]
         return uniform(best)
 
 
-GHOSTS = {agent.name: agent for agent in (RandomGhost, DirectionalGhost, AdversarialGhost)}
+GHOSTS: dict[str, type[Agent]] = {agent.name: agent for agent in (RandomGhost, DirectionalGhost, AdversarialGhost)}

@@ -1,39 +1,81 @@
-"""Agents by name: ``minimax``, ``directional:attack=0.9``, ``-a depth=4,eval=careful``.
+"""The one place that turns a spec into an agent.
 
-A spec is ``NAME`` or ``NAME:key=value,key=value``; options are checked
-against the agent's constructor and converted to its annotated types, so a
-typo is a one-line :class:`AgentError` before any game runs.
+A spec is one of
+
+* ``NAME`` or ``NAME:key=value,...``: a built-in agent (``minimax``,
+  ``directional:attack=0.9``) or one an installed package registers under
+  the entry-point group ``pacsim.agents``;
+* ``path/to/file.py:Class[:key=value,...]``: a class in a Python file;
+* ``package.module:Class[:key=value,...]``: a class in an importable module;
+* ``ClassName``: a CS188 agent class found in a ``*gents.py`` file of the
+  current folder (CS188's ``-p ExpectimaxAgent``).
+
+A class is an agent if it subclasses :class:`pacsim.agents.api.Agent`; its
+options are built from strings by the field types of its ``Options``
+dataclass, so a typo is a one-line :class:`AgentError` before any game runs.
+A CS188 class (``getAction``) is wrapped by :mod:`pacsim.agents.cs188`.
 """
 
 from __future__ import annotations
 
-import inspect
+import dataclasses
+import importlib
+import math
 import types
 import typing
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
 
-from pacsim.agents.base import Agent
+from pacsim.agents import plugins
+from pacsim.agents.api import Agent
 from pacsim.errors import AgentError
 
+PACMAN, GHOST = "Pacman", "ghost"
+"""The two roles; built-in names differ by role (``random`` is both)."""
 
-def _pacmen() -> dict[str, type[Agent]]:
+
+def builtin_pacmen() -> dict[str, type[Agent]]:
     from pacsim.agents.search_agents import SEARCH_PACMEN
     from pacsim.agents.simple import PACMEN
 
     return {**PACMEN, **SEARCH_PACMEN}
 
 
-def _ghosts() -> dict[str, type[Agent]]:
+def builtin_ghosts() -> dict[str, type[Agent]]:
     from pacsim.agents.ghosts import GHOSTS
 
     return GHOSTS
 
 
+def builtins(role: str) -> dict[str, type[Agent]]:
+    return builtin_pacmen() if role == PACMAN else builtin_ghosts()
+
+
 def pacman_names() -> list[str]:
-    return list(_pacmen())
+    """Built-in Pacmen, then installed agents."""
+    return [*builtin_pacmen(), *plugins.entry_point_names(plugins.AGENT_GROUP)]
 
 
 def ghost_names() -> list[str]:
-    return list(_ghosts())
+    """Built-in ghosts, then installed agents."""
+    return [*builtin_ghosts(), *plugins.entry_point_names(plugins.AGENT_GROUP)]
+
+
+# -- specs ----------------------------------------------------------------
+
+@dataclass(frozen=True)
+class AgentSpec:
+    """A parsed spec."""
+
+    text: str
+    """The spec as written (what error messages quote)."""
+    target: str
+    """A built-in or installed name, a ``.py`` file, or a module."""
+    attribute: str | None
+    """The class in the file or module; None for a name."""
+    options: dict[str, str]
 
 
 def parse_options(text: str | None) -> dict[str, str]:
@@ -52,64 +94,198 @@ def parse_options(text: str | None) -> dict[str, str]:
     return options
 
 
-def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
-    """``"directional:attack=0.9"`` -> ``("directional", {"attack": "0.9"})``."""
-    name, _, options = spec.partition(":")
-    return name.strip(), parse_options(options)
+def parse_spec(text: str) -> AgentSpec:
+    """``"directional:attack=0.9"``, ``"my.py:Cautious:depth=3"``, ``"pkg.mod:Cautious"``, ...
+
+    After the first colon comes the class (up to the next comma or colon),
+    unless it holds an ``=``: then the options of a name start there."""
+    head, colon, rest = text.partition(":")
+    target = head.strip()
+    if not target:
+        raise AgentError(f"agent spec {text!r} names no agent")
+    if not colon:
+        return AgentSpec(text, target, None, {})
+    end = min(index for index in (rest.find(","), rest.find(":"), len(rest)) if index >= 0)
+    first = rest[:end]
+    if "=" in first or not first.strip():
+        return AgentSpec(text, target, None, parse_options(rest))
+    return AgentSpec(text, target, first.strip(), parse_options(rest[end + 1:]))
 
 
-def make_pacman(spec: str, options: dict[str, typing.Any] | None = None) -> Agent:
-    return _make("Pacman", _pacmen(), spec, options)
+def join_spec(spec: str, options: Mapping[str, Any]) -> str:
+    """``spec`` with more options, in a form :func:`parse_spec` reads back."""
+    if not options:
+        return spec
+    text = ",".join(f"{key}={value}" for key, value in options.items())
+    parsed = parse_spec(spec)
+    return f"{spec}{',' if parsed.options else ':'}{text}"
 
 
-def make_ghost(spec: str, options: dict[str, typing.Any] | None = None) -> Agent:
-    return _make("ghost", _ghosts(), spec, options)
+# -- resolving: a spec to a class -----------------------------------------
+
+@dataclass(frozen=True)
+class Resolved:
+    """What a spec names: a pacsim agent class, or a CS188 class to wrap."""
+
+    cls: type
+    cs188: bool = False
+    source_file: str | None = None
+    """The CS188 class's file, for the wrapper's import path."""
 
 
-def check_spec(role: str, spec: str, options: dict[str, typing.Any] | None = None) -> None:
-    """Raise :class:`AgentError` if the spec would not build (``role``: pacman or ghost)."""
-    (make_pacman if role == "pacman" else make_ghost)(spec, options)
+def resolve(role: str, spec: str | AgentSpec, folders: Sequence[Path] | None = None) -> Resolved:
+    """The class a spec names, importing plugin code if it names some.
+
+    ``folders``: where a bare CS188 class name is looked for (default: the
+    current folder).  Raises :class:`AgentError` naming the spec."""
+    parsed = spec if isinstance(spec, AgentSpec) else parse_spec(spec)
+    if parsed.attribute is not None:
+        found = plugins.load_object(parsed.target, parsed.attribute, _quoted(parsed))
+        source = parsed.target if plugins.is_file_target(parsed.target) else None
+        return _classify(found, parsed, source)
+    known = builtins(role)
+    if parsed.target in known:
+        return Resolved(known[parsed.target])
+    installed = plugins.load_entry_point(plugins.AGENT_GROUP, parsed.target, _quoted(parsed))
+    if installed is not None:
+        return _classify(installed, parsed, None)
+    cs188 = _cs188_module()
+    if cs188 is not None:
+        located = cs188.find_cs188_class(parsed.target, list(folders or [Path.cwd()]))
+        if located is not None:
+            path, cls = located
+            plugins.note_file(Path(path), Path(path).name)  # its code is part of the condition too
+            return Resolved(cls, cs188=True, source_file=str(path))
+    names = ", ".join([*known, *plugins.entry_point_names(plugins.AGENT_GROUP)])
+    raise AgentError(f"unknown {role} agent {parsed.target!r} (known: {names}; or file.py:Class, module:Class)")
 
 
-def _make(role: str, known: dict[str, type[Agent]], spec: str, options: dict[str, typing.Any] | None) -> Agent:
-    name, spec_options = parse_spec(spec)
-    if name not in known:
-        raise AgentError(f"unknown {role} agent {name!r} (known: {', '.join(known)})")
-    merged = {**spec_options, **(options or {})}
-    cls = known[name]
-    return cls(**_convert(cls, name, merged))
+def _classify(found: Any, spec: AgentSpec, source_file: str | None) -> Resolved:
+    if isinstance(found, type) and issubclass(found, Agent):
+        return Resolved(found)
+    cs188 = _cs188_module()
+    if isinstance(found, type) and cs188 is not None and cs188.is_cs188_agent_class(found):
+        if source_file is not None:
+            # A course file imports its siblings by bare name (util, game):
+            # import it the course's way, under its own name, for the class to run.
+            found = getattr(cs188.import_cs188_file(source_file), found.__name__, found)
+        return Resolved(found, cs188=True, source_file=source_file)
+    what = f"class {found.__name__}" if isinstance(found, type) else f"a {type(found).__name__}"
+    raise AgentError(f"{_quoted(spec)}: {spec.attribute or spec.target} is {what}, not an agent "
+                     "(a subclass of pacsim.agents.Agent, or a CS188 class with getAction)")
 
 
-def _convert(cls: type, name: str, options: dict[str, typing.Any]) -> dict[str, typing.Any]:
-    parameters = {
-        key: parameter
-        for key, parameter in inspect.signature(cls.__init__).parameters.items()
-        if key != "self" and parameter.kind is parameter.POSITIONAL_OR_KEYWORD
-    }
-    hints = typing.get_type_hints(cls.__init__)
+def _cs188_module() -> types.ModuleType | None:
+    """:mod:`pacsim.agents.cs188` if this pacsim has it."""
+    try:
+        return importlib.import_module("pacsim.agents.cs188")
+    except ModuleNotFoundError as error:
+        if error.name == "pacsim.agents.cs188":
+            return None
+        raise
+
+
+def _quoted(spec: AgentSpec) -> str:
+    return f"agent {spec.text!r}"
+
+
+# -- building: a class and options to an agent ----------------------------
+
+def make_pacman(spec: str, options: Mapping[str, Any] | None = None, folders: Sequence[Path] | None = None) -> Agent:
+    """The Pacman a spec names, with ``options`` over the spec's own."""
+    return make_agent(PACMAN, spec, options, folders)
+
+
+def make_ghost(spec: str, options: Mapping[str, Any] | None = None, folders: Sequence[Path] | None = None) -> Agent:
+    """The ghost a spec names, with ``options`` over the spec's own."""
+    return make_agent(GHOST, spec, options, folders)
+
+
+def make_agent(role: str, spec: str, options: Mapping[str, Any] | None = None,
+               folders: Sequence[Path] | None = None) -> Agent:
+    parsed = parse_spec(spec)
+    resolved = resolve(role, parsed, folders)
+    merged = {**parsed.options, **(options or {})}
+    if resolved.cs188:
+        cs188 = _cs188_module()
+        assert cs188 is not None  # resolve found the class through it
+        return cs188.wrap_cs188_agent(resolved.cls, {key: str(value) for key, value in merged.items()},
+                                      resolved.source_file)
+    name = parsed.target if parsed.attribute is None else spec
+    options_value = build_options(resolved.cls, merged, name)
+    try:
+        return resolved.cls(options_value)
+    except AgentError:
+        raise
+    except (Exception, SystemExit) as error:  # a plugin's constructor: its failure is the user's one line
+        raise AgentError(f"agent {spec!r}: constructing {resolved.cls.__name__} raised "
+                         f"{plugins.describe_error(error)}") from None
+
+
+def build_options(cls: type[Agent], values: Mapping[str, Any], name: str) -> Any:
+    """``cls.Options`` from strings (or already typed values), by its field types."""
+    options_class = getattr(cls, "Options", None)
+    if not (isinstance(options_class, type) and dataclasses.is_dataclass(options_class)):
+        raise AgentError(f"agent {name!r}: its Options must be a dataclass (NoOptions when it takes none)")
+    fields = {field.name: field for field in dataclasses.fields(options_class)}
+    hints = _field_types(options_class)
     converted = {}
-    for key, value in options.items():
-        if key not in parameters:
-            allowed = ", ".join(parameters) or "none"
+    for key, value in values.items():
+        if key not in fields:
+            allowed = ", ".join(fields) or "none"
             raise AgentError(f"unknown option {key!r} for agent {name!r} (options: {allowed})")
         converted[key] = _coerce(name, key, value, hints.get(key, str))
-    return converted
+    try:
+        return options_class(**converted)
+    except AgentError as error:
+        raise AgentError(f"{error} (agent {name!r})") from None
+    except TypeError as error:  # a field without a default left out
+        raise AgentError(f"agent {name!r}: {error}") from None
 
 
-def _coerce(name: str, key: str, value: typing.Any, hint: typing.Any) -> typing.Any:
-    if not isinstance(value, str):
-        return value
+_NAMED_TYPES = {"int": int, "float": float, "bool": bool, "str": str}
+
+
+def _field_types(options_class: type) -> dict[str, Any]:
+    """Field types, resolved; a plugin's annotation that cannot be resolved
+    falls back to its text (``"int"`` still means int)."""
+    try:
+        return typing.get_type_hints(options_class)
+    except Exception:
+        return {field.name: _NAMED_TYPES.get(str(field.type), field.type)
+                for field in dataclasses.fields(options_class)}
+
+
+def _coerce(name: str, key: str, value: Any, hint: Any) -> Any:
     target = hint
     if typing.get_origin(hint) in (typing.Union, types.UnionType):  # "int | None" and Optional[int]
         target = next((arg for arg in typing.get_args(hint) if arg is not type(None)), str)
     try:
         if target is bool:
-            lowered = value.lower()
-            if lowered not in ("1", "0", "true", "false", "yes", "no", "on", "off"):
+            return _boolean(value)
+        if target is int:
+            if isinstance(value, bool) or not isinstance(value, (int, str)):
                 raise ValueError(value)
-            return lowered in ("1", "true", "yes", "on")
-        if target in (int, float):
-            return target(value)
+            return int(value)
+        if target is float:
+            if isinstance(value, bool) or not isinstance(value, (int, float, str)):
+                raise ValueError(value)
+            number = float(value)
+            if not math.isfinite(number):
+                raise ValueError(value)
+            return number
+        if target is str:
+            return value if isinstance(value, str) else str(value)
     except ValueError:
-        raise AgentError(f"option {key}={value!r} for agent {name!r} must be {target.__name__}") from None
+        kind = "a finite number" if target is float else getattr(target, "__name__", str(target))
+        raise AgentError(f"option {key}={value!r} for agent {name!r} must be {kind}") from None
     return value
+
+
+def _boolean(value: Any) -> bool:
+    if isinstance(value, bool):
+        return value
+    lowered = str(value).lower()
+    if lowered not in ("1", "0", "true", "false", "yes", "no", "on", "off"):
+        raise ValueError(value)
+    return lowered in ("1", "true", "yes", "on")

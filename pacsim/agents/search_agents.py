@@ -18,17 +18,17 @@ so ``depth=d`` searches ``d * (ghosts + 1)`` tree levels (more with slip).
 
 from __future__ import annotations
 
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from pacsim.agents.base import Agent
+from pacsim.agents.api import Agent, MoveStats
 from pacsim.agents.evaluation import get_evaluation
-from pacsim.agents.ghosts import GHOSTS
-from pacsim.engine import STOP, GameState, apply_move
+from pacsim.engine import PLAYING, STOP, GameState, apply_move
 from pacsim.engine.layout import REVERSE
 from pacsim.errors import AgentError
-from pacsim.search import CHANCE, MAX, MIN, SearchResult, TranspositionTable, search
-
-PRUNED = {"minimax": "alphabeta", "expectimax": "star2", "expectiminimax": "star2"}
+from pacsim.search import ALGORITHMS, CHANCE, MAX, MIN, SearchResult, TranspositionTable, iterative_deepening, search
 
 
 class PacmanGame:
@@ -45,16 +45,17 @@ class PacmanGame:
         """Per ghost: an agent with ``distribution(state)``, or None for uniform."""
         self.trust = trust
 
-    def to_move(self, state: GameState) -> str:
+    # Positions are typed Any: the search protocol takes any hashable value.
+    def to_move(self, state: Any) -> str:
         return self.kinds[state.turn]
 
-    def actions(self, state: GameState):
+    def actions(self, state: Any) -> Any:
         return state.legal_moves()
 
-    def result(self, state: GameState, move) -> GameState:
+    def result(self, state: Any, move: Any) -> Any:
         return apply_move(state, move[0], move[1])
 
-    def outcomes(self, state: GameState) -> list[tuple[float, GameState]]:
+    def outcomes(self, state: Any) -> list[tuple[float, Any]]:
         moves = state.legal_moves()
         model = self.models[state.turn - 1] if self.models else None
         if model is None:
@@ -67,10 +68,10 @@ class PacmanGame:
             for action, target in moves
         ]
 
-    def is_terminal(self, state: GameState) -> bool:
-        return state.status != 0
+    def is_terminal(self, state: Any) -> bool:
+        return state.status != PLAYING
 
-    def utility(self, state: GameState) -> float:
+    def utility(self, state: Any) -> float:
         return state.score
 
 
@@ -85,26 +86,26 @@ class SlipperyPacmanGame(PacmanGame):
     """Pacman's move goes through a CHANCE node: with probability ``slip`` it
     fails and Pacman stops or steps sideways instead (shared equally)."""
 
-    def __init__(self, kinds, models=(), trust=1.0, slip: float = 0.0) -> None:
+    def __init__(self, kinds: tuple[str, ...], models: tuple[Any, ...] = (), trust: float = 1.0, slip: float = 0.0) -> None:
         super().__init__(kinds, models, trust)
         self.slip = slip
 
-    def to_move(self, node) -> str:
+    def to_move(self, node: Any) -> str:
         if type(node) is Intent:
             return CHANCE
         return self.kinds[node.turn]
 
-    def actions(self, state: GameState):
+    def actions(self, state: Any) -> Any:
         if state.turn == 0:
             return [action for action, _ in state.legal_moves()]
         return state.legal_moves()
 
-    def result(self, state: GameState, move):
+    def result(self, state: Any, move: Any) -> Any:
         if state.turn == 0:
             return Intent(state, move)
         return apply_move(state, move[0], move[1])
 
-    def outcomes(self, node) -> list[tuple[float, GameState]]:
+    def outcomes(self, node: Any) -> list[tuple[float, Any]]:
         if type(node) is not Intent:
             return super().outcomes(node)
         return [(probability, apply_move(node.state, action, target))
@@ -121,11 +122,64 @@ class SlipperyPacmanGame(PacmanGame):
         share = self.slip / len(failures)
         return [(1.0 - self.slip, chosen, targets[chosen])] + [(share, action, targets[action]) for action in failures]
 
-    def is_terminal(self, node) -> bool:
-        return type(node) is not Intent and node.status != 0
+    def is_terminal(self, node: Any) -> bool:
+        return type(node) is not Intent and node.status != PLAYING
 
-    def utility(self, node) -> float:
+    def utility(self, node: Any) -> float:
         return node.score
+
+
+MAX_DEPTH = 50
+"""Deepest search a Pacman takes (rounds); recursion and time rule out more."""
+MAX_LEVELS = 250
+"""Tree levels a search may recurse (``depth`` times agents, more with slip):
+depth 50 with four ghosts.  Star2 below a run of chance nodes takes about
+2.5 Python frames a level and hit the recursion limit at 400 levels."""
+MAX_TABLE = 10_000_000
+"""Largest transposition table (entries); about 2 GB of memory at most."""
+
+
+@dataclass(frozen=True)
+class SearchOptions:
+    """Options of the search Pacmen (minimax, alphabeta, expectimax, expectiminimax)."""
+
+    depth: int = 2
+    """Search depth in rounds, CS188's convention: one depth is Pacman and then every ghost moving once (1 to 50)."""
+    eval: str = "score"
+    """Evaluation at the cut-off: score, careful, file.py:function, module:function or an installed name."""
+    algorithm: str = ""
+    """Search algorithm: minimax, alphabeta, expectimax, expectiminimax, star1 or star2 (empty: the agent's own)."""
+    model: str = "uniform"
+    """Expectimax ghost model: uniform, or a ghost (directional, adversarial, file.py:Class, ...) whose distribution is used."""
+    trust: float = 1.0
+    """Weight of the model's distribution, mixed with uniform for the rest (0 to 1)."""
+    kinds: str = ""
+    """Expectiminimax ghost kinds, one letter per ghost: M (MIN) or C (CHANCE); the last repeats."""
+    slip: float = 0.0
+    """Probability that Pacman's chosen move fails and he stops or goes sideways (0 to below 1)."""
+    table: int = 0
+    """Transposition-table entries (0: no table; at most 10,000,000)."""
+    time: float = 0.0
+    """Seconds per move for iterative deepening up to ``depth`` (0: search ``depth`` at once; at most 3600)."""
+
+    def __post_init__(self) -> None:
+        if not 1 <= self.depth <= MAX_DEPTH:
+            bound = "at least 1" if self.depth < 1 else f"at most {MAX_DEPTH} (deeper searches cannot finish)"
+            raise AgentError(f"option depth={self.depth!r} must be {bound}")
+        if self.algorithm and self.algorithm not in ALGORITHMS:
+            raise AgentError(f"option algorithm={self.algorithm!r} is not one of {', '.join(ALGORITHMS)}")
+        if not self.model:
+            raise AgentError("option model='' must name a ghost or be uniform")
+        if not 0.0 <= self.trust <= 1.0:
+            raise AgentError(f"option trust={self.trust!r} must be in [0, 1]")
+        if self.kinds and set(self.kinds.upper()) - set("MC"):
+            raise AgentError(f"option kinds={self.kinds!r}: one letter per ghost, M (MIN) or C (CHANCE)")
+        if not 0.0 <= self.slip < 1.0:
+            raise AgentError(f"option slip={self.slip!r} must be in [0, 1)")
+        if not 0 <= self.table <= MAX_TABLE:
+            raise AgentError(f"option table={self.table!r} must be in [0, {MAX_TABLE}]")
+        if not 0.0 <= self.time <= 3600.0:
+            raise AgentError(f"option time={self.time!r} must be in [0, 3600] seconds")
 
 
 class SearchPacman(Agent):
@@ -133,49 +187,27 @@ class SearchPacman(Agent):
     ``last_stats`` and keeps the last :class:`SearchResult` for displays."""
 
     name = "search"
+    Options = SearchOptions
+    options: SearchOptions
     default_kind = MIN
     default_algorithm = "minimax"
 
-    def __init__(
-        self,
-        depth: int = 2,
-        eval: str = "score",
-        algorithm: str = "",
-        model: str = "uniform",
-        trust: float = 1.0,
-        kinds: str = "",
-        slip: float = 0.0,
-        table: int = 0,
-        time: float = 0.0,
-    ) -> None:
-        super().__init__()
-        if depth < 1:
-            raise AgentError(f"option depth={depth!r} must be at least 1")
-        if not 0.0 <= trust <= 1.0:
-            raise AgentError(f"option trust={trust!r} must be in [0, 1]")
-        if not 0.0 <= slip < 1.0:
-            raise AgentError(f"option slip={slip!r} must be in [0, 1)")
-        if kinds and set(kinds.upper()) - set("MC"):
-            raise AgentError(f"option kinds={kinds!r}: one letter per ghost, M (MIN) or C (CHANCE)")
-        if model != "uniform" and model not in GHOSTS:
-            raise AgentError(f"option model={model!r}: known ghost models are uniform, {', '.join(GHOSTS)}")
-        self.depth = depth
-        self.evaluation_name = eval
-        self.evaluate, self.bounds = get_evaluation(eval)
-        self.algorithm = algorithm or self.default_algorithm
-        if self.algorithm not in ("minimax", "alphabeta", "expectimax", "expectiminimax", "star1", "star2"):
-            raise AgentError(f"option algorithm={self.algorithm!r} is not a search algorithm")
+    def __init__(self, options: SearchOptions | None = None) -> None:
+        super().__init__(options)
+        options = self.options
+        self.depth = options.depth
+        self.evaluate: Callable[[Any], float]  # the search protocol takes any position
+        self.evaluate, self.bounds = get_evaluation(options.eval)
+        self.algorithm = options.algorithm or self.default_algorithm
         if self.algorithm.startswith("star") and self.bounds is None:
-            raise AgentError(f"algorithm {self.algorithm} needs an evaluation with bounds; {eval!r} has none")
-        self.model = model
-        self.trust = trust
-        self.kinds = kinds.upper()
-        self.slip = slip
-        self.table = TranspositionTable(max_entries=table) if table > 0 else None
-        self.seconds = time
+            raise AgentError(f"algorithm {self.algorithm} needs an evaluation with bounds; {options.eval!r} has none")
+        self.kinds = options.kinds.upper()
+        self.model_ghost = None if options.model == "uniform" else _model_ghost(options.model)
+        self.table = TranspositionTable(max_entries=options.table) if options.table > 0 else None
         self.last_result: SearchResult | None = None
+        self._models: dict[int, tuple[Any, ...]] = {}
 
-    def reset(self, index, rng) -> None:
+    def reset(self, index: int, rng: random.Random) -> None:
         super().reset(index, rng)
         if self.table is not None:  # a game must not depend on the games before it
             self.table.clear()
@@ -185,11 +217,22 @@ class SearchPacman(Agent):
         ghosts = len(state.ghosts)
         kinds = tuple(self.ghost_kind(ghost) for ghost in range(ghosts))
         models: tuple[Any, ...] = ()
-        if self.model != "uniform" and CHANCE in kinds:
-            models = tuple(GHOSTS[self.model]() for _ in range(ghosts))
-        if self.slip:
-            return SlipperyPacmanGame(kinds, models, self.trust, self.slip)
-        return PacmanGame(kinds, models, self.trust)
+        if self.model_ghost is not None and CHANCE in kinds:
+            models = self.models_for(ghosts)
+        if self.options.slip:
+            return SlipperyPacmanGame(kinds, models, self.options.trust, self.options.slip)
+        return PacmanGame(kinds, models, self.options.trust)
+
+    def models_for(self, ghosts: int) -> tuple[Any, ...]:
+        """One model ghost per ghost, made once: each knows its index, and
+        its random stream is never used (only its distribution is)."""
+        models = self._models.get(ghosts)
+        if models is None:
+            models = tuple(self.model_ghost() for _ in range(ghosts))  # type: ignore[misc]  # not None here
+            for index, model in enumerate(models, start=1):
+                model.reset(index, random.Random(index))
+            self._models[ghosts] = models
+        return models
 
     def ghost_kind(self, ghost: int) -> str:
         if self.kinds:
@@ -198,12 +241,17 @@ class SearchPacman(Agent):
         return self.default_kind
 
     def levels(self, state: GameState, depth: int | None = None) -> int:
-        per_round = state.num_agents + (1 if self.slip else 0)
-        return (depth or self.depth) * per_round
+        per_round = state.num_agents + (1 if self.options.slip else 0)
+        levels = (depth or self.depth) * per_round
+        if levels > MAX_LEVELS:
+            raise AgentError(f"depth={depth or self.depth} with {len(state.ghosts)} ghosts is {levels} tree levels; "
+                             f"at most {MAX_LEVELS} can be searched")
+        return levels
 
-    def node_bounds(self, node, levels: int) -> tuple[float, float]:
+    def node_bounds(self, node: Any, levels: int) -> tuple[float, float]:
         """The evaluation's bounds at any node of this agent's game tree (a
         slippery Pacman's chance node stands for the state before the move)."""
+        assert self.bounds is not None  # only star searches ask, and they need bounds
         return self.bounds(node.state if type(node) is Intent else node, levels)
 
     # -- playing -------------------------------------------------------------
@@ -212,33 +260,32 @@ class SearchPacman(Agent):
         game = self.game_for(state)
         levels = self.levels(state, depth)
         bounds = self.node_bounds if self.algorithm.startswith("star") else None
-        if self.seconds and depth is None:
+        if self.options.time and depth is None:
             return self._deepening(game, state, bounds, root_values)
         return search(game, state, algorithm=self.algorithm, depth=levels, evaluate=self.evaluate,
                       bounds=bounds, table=self.table, root_values=root_values)
 
-    def _deepening(self, game, state, bounds, root_values) -> SearchResult:
-        from pacsim.search import iterative_deepening
-
+    def _deepening(self, game: PacmanGame, state: GameState, bounds: Any, root_values: bool) -> SearchResult:
+        # The table is shared by every iteration: entries are reused only at equal remaining depth.
         last = None
         for result in iterative_deepening(game, state, self.algorithm, self.evaluate, self.levels(state),
-                                          seconds=self.seconds, step=self.levels(state, 1),
-                                          bounds=bounds, root_values=root_values):
+                                          seconds=self.options.time, step=self.levels(state, 1),
+                                          bounds=bounds, table=self.table, root_values=root_values):
             last = result
         if last is None:  # not even depth 1 finished: search it anyway
             last = search(game, state, algorithm=self.algorithm, depth=self.levels(state, 1),
-                          evaluate=self.evaluate, bounds=bounds, root_values=root_values)
+                          evaluate=self.evaluate, bounds=bounds, table=self.table, root_values=root_values)
         return last
 
     def get_action(self, state: GameState) -> str:
         result = self.analyze(state, root_values=False)
         self.last_result = result
         stats = result.stats
-        self.last_stats = {
-            "generated": stats.generated, "evaluated": stats.evaluated, "cutoffs": stats.cutoffs,
-            "seconds": stats.seconds, "depth": result.depth, "max_depth": stats.max_depth,
-            "value": result.value,
-        }
+        self.last_stats = MoveStats(
+            generated=stats.generated, evaluated=stats.evaluated, cutoffs=stats.cutoffs,
+            seconds=stats.seconds, depth=result.depth or 0, max_depth=stats.max_depth,
+            value=result.value,
+        )
         move = result.action
         return move[0] if isinstance(move, tuple) else move
 
@@ -246,6 +293,20 @@ class SearchPacman(Agent):
         """Each legal action with its searched value (for overlays and ``analyze``)."""
         result = self.analyze(state, root_values=True)
         return [(move[0] if isinstance(move, tuple) else move, value) for move, value in result.action_values]
+
+
+def _model_ghost(spec: str) -> Callable[[], Agent]:
+    """A maker of the ghost named by ``model=`` (built-in or plugin), checked
+    once here: it must offer ``distribution(state)``."""
+    from pacsim.agents.registry import make_ghost
+
+    try:
+        sample = make_ghost(spec)
+    except AgentError as error:
+        raise AgentError(f"option model={spec!r}: {error}") from None
+    if not callable(getattr(sample, "distribution", None)):
+        raise AgentError(f"option model={spec!r}: that ghost has no distribution(state) to model it by")
+    return lambda: make_ghost(spec)
 
 
 class MinimaxPacman(SearchPacman):

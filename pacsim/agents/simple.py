@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
+from dataclasses import dataclass
 
-from pacsim.agents.base import Agent, Distribution, StochasticAgent, uniform
+from pacsim.agents.api import Agent, Distribution, StochasticAgent, uniform
 from pacsim.engine import STOP, GameState
+from pacsim.errors import AgentError
 
 
 class RandomPacman(StochasticAgent):
@@ -17,15 +20,25 @@ class RandomPacman(StochasticAgent):
         return uniform(state.legal_actions())
 
 
+@dataclass(frozen=True)
+class GreedyOptions:
+    """Options of the greedy Pacman."""
+
+    margin: int = 1
+    """Maze distance to a non-scared ghost that counts as unsafe (0 to 100)."""
+
+    def __post_init__(self) -> None:
+        if not 0 <= self.margin <= 100:
+            raise AgentError(f"option margin={self.margin!r} must be in [0, 100]")
+
+
 class GreedyPacman(Agent):
     """Steps toward the nearest food by maze distance, never onto a cell
     next to a non-scared ghost while a safer move exists."""
 
     name = "greedy"
-
-    def __init__(self, margin: int = 1) -> None:
-        super().__init__()
-        self.margin = margin
+    Options = GreedyOptions
+    options: GreedyOptions
 
     def get_action(self, state: GameState) -> str:
         layout = state.layout
@@ -38,7 +51,7 @@ class GreedyPacman(Agent):
         best_action, best_key = STOP, None
         for action, target in state.legal_moves():
             ghost_distance = min((row[target] for row in danger), default=1 << 20)
-            unsafe = ghost_distance <= self.margin
+            unsafe = ghost_distance <= self.options.margin
             to_food = min(layout.distances_from(target)[cell] for cell in food)
             key = (unsafe, -ghost_distance if unsafe else 0, to_food, action == STOP)
             if best_key is None or key < best_key:
@@ -53,9 +66,14 @@ class KeyboardPacman(Agent):
 
     name = "keyboard"
 
-    def __init__(self, keys: Callable[[], str | None] | None = None) -> None:
-        super().__init__()
-        self.keys = keys or _terminal_keys
+    def __init__(self, options: object = None) -> None:
+        super().__init__(options)
+        self.keys: Callable[[], str | None] = _terminal_keys
+        """Where the pressed direction comes from (the window replaces it)."""
+        self.held = STOP
+
+    def reset(self, index: int, rng: random.Random) -> None:
+        super().reset(index, rng)
         self.held = STOP
 
     def get_action(self, state: GameState) -> str:
@@ -75,4 +93,4 @@ def _terminal_keys() -> str | None:
     return _TERMINAL_KEYS.get(input("move (w/a/s/d, Enter keeps going): ").strip().lower()[:1])
 
 
-PACMEN = {agent.name: agent for agent in (RandomPacman, GreedyPacman, KeyboardPacman)}
+PACMEN: dict[str, type[Agent]] = {agent.name: agent for agent in (RandomPacman, GreedyPacman, KeyboardPacman)}

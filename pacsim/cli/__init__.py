@@ -10,7 +10,7 @@ import sys
 from pacsim import __version__
 from pacsim.errors import PacsimError
 
-COMMANDS = ["play", "layouts", "analyze", "replay", "run", "report", "reproduce", "export", "bench"]
+COMMANDS = ["play", "layouts", "analyze", "replay", "run", "report", "reproduce", "export", "bench", "agents"]
 USER_ERROR = 2
 
 

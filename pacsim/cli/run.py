@@ -43,12 +43,15 @@ def execute(experiment, args):
 def run(args) -> int:
     from pacsim.report import format_summary, summarize
     from pacsim.runner import load_experiment, load_results
+    from pacsim.runner.experiment import plugin_notes
 
     if args.workers is not None and args.workers < 1:
         raise ConfigError(f"--workers {args.workers}: must be at least 1")
     if args.games is not None and args.games < 1:
         raise ConfigError(f"--games {args.games}: must be at least 1")
     experiment = load_experiment(args.experiment, games=args.games, overrides=args.overrides, store=args.store)
+    for note in plugin_notes(experiment):  # an experiment naming plugins runs their code: say which
+        print(note)
     result = execute(experiment, args)
     if args.quiet:
         return 0
@@ -56,5 +59,6 @@ def run(args) -> int:
           f"({result.seconds:.1f}s)")
     results = load_results(result.store)
     results = results[results["config_hash"] == result.config_hash]
+    results = results[results["condition_key"].isin([condition.key for condition in experiment.conditions])]  # this code's
     print(format_summary(summarize(results, by=["condition"])))
     return 0

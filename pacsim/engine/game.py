@@ -14,11 +14,12 @@ import signal
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import Any, Protocol
 
 from pacsim.engine.layout import Layout
 from pacsim.engine.state import GameState, apply_move, initial_state
+from pacsim.engine.stats import MoveStats
 
 WIN, LOSS, TIMEOUT, ERROR = "win", "loss", "timeout", "error"
 OUTCOMES = (WIN, LOSS, TIMEOUT, ERROR)
@@ -70,7 +71,7 @@ class GameRecord:
     move_seconds: list[float] = field(default_factory=list)
     """Pacman's thinking time per move."""
     search_stats: list[dict[str, Any]] = field(default_factory=list)
-    """Per Pacman move, the search statistics its agent reported (if any)."""
+    """Per Pacman move, the :class:`MoveStats` its agent reported (if any), as a dict for the store."""
 
     @property
     def nodes(self) -> int:
@@ -150,8 +151,8 @@ def play_game(
             record.moves += 1
             record.move_seconds.append(elapsed)
             stats = getattr(agent, "last_stats", None)
-            if stats is not None:
-                record.search_stats.append(dict(stats))
+            if isinstance(stats, MoveStats):
+                record.search_stats.append(asdict(stats))
         record.actions.append(action)
         state = apply_move(state, action, target)
         if on_state is not None:

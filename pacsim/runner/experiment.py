@@ -21,7 +21,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NoReturn
 
-from pacsim.agents.registry import ghost_names, make_ghost, make_pacman, pacman_names, parse_spec
+from pacsim.agents import plugins
+from pacsim.agents.registry import GHOST, PACMAN, join_spec, make_ghost, make_pacman, resolve
 from pacsim.engine import DEFAULT_MAX_MOVES, Layout, load_layout
 from pacsim.errors import AgentError, ConfigError, PacsimError
 
@@ -60,6 +61,11 @@ class Condition:
 
     def ghost_spec(self) -> str:
         return _spec_with_options(self.ghosts, self.ghost_options)
+
+    @property
+    def code(self) -> dict[str, str]:
+        """The plugin code its agents run: label -> identity (empty for built-in agents)."""
+        return dict(json.loads(self.key).get("code", {}))
 
 
 @dataclass
@@ -286,16 +292,25 @@ def _expand(checker: _Checker, grid: dict[str, list[Scalar]], pacman_options: di
         elif num_ghosts > layout.num_ghosts:
             checker.fail("grid.num_ghosts", f"layout {layout_name!r} has only {layout.num_ghosts} ghosts, not {num_ghosts}")
         options = {**pacman_options, **varied}
-        agent = _build_pacman(checker, pacman, options, varied)
-        _build_ghost(checker, ghosts, ghost_options)
+        with plugins.recording() as used:  # the plugin code these agents run is part of the condition
+            agent = _build_pacman(checker, pacman, options, varied)
+            _build_ghost(checker, ghosts, ghost_options)
+        code = {plugin.label: plugin.identity for plugin in used}
         label = _label(pacman, ghosts, layout_name, num_ghosts if "num_ghosts" in grid else None, varied)
-        conditions.append(_condition(pacman, ghosts, layout_name, layout, num_ghosts, options, ghost_options, label, agent))
+        if code:  # games of edited plugin code are another condition: reports must not pool them
+            label += f"/code={_code_tag(code)}"
+        conditions.append(_condition(pacman, ghosts, layout_name, layout, num_ghosts, options, ghost_options, label,
+                                     agent, code))
     return conditions
 
 
-def _condition(pacman, ghosts, layout_name, layout: Layout, num_ghosts, options, ghost_options, label, agent) -> Condition:
-    key = json.dumps({"pacman": pacman, "pacman_options": options, "ghosts": ghosts, "ghost_options": ghost_options,
-                      "layout": layout_name, "num_ghosts": num_ghosts}, sort_keys=True, separators=(",", ":"))
+def _condition(pacman, ghosts, layout_name, layout: Layout, num_ghosts, options, ghost_options, label, agent,
+               code: dict[str, str]) -> Condition:
+    identity = {"pacman": pacman, "pacman_options": options, "ghosts": ghosts, "ghost_options": ghost_options,
+                "layout": layout_name, "num_ghosts": num_ghosts}
+    if code:  # only plugins add it, so keys of built-in conditions (and their stored games) stay as they were
+        identity["code"] = code
+    key = json.dumps(identity, sort_keys=True, separators=(",", ":"))
     depth = getattr(agent, "depth", None)
     return Condition(key=key, label=label, pacman=pacman, ghosts=ghosts, layout=layout_name, layout_text=layout.text,
                      num_ghosts=num_ghosts, pacman_options=dict(options), ghost_options=dict(ghost_options),
@@ -310,14 +325,13 @@ def _load_layout(checker: _Checker, name: str) -> Layout:
 
 
 def _check_agent_names(checker: _Checker, grid: dict[str, list[Scalar]]) -> None:
-    for key, known, role in (("pacman", pacman_names(), "Pacman"), ("ghosts", ghost_names(), "ghost")):
+    """Every agent spec names an agent (importing its plugin code if it has some)."""
+    for key, role in (("pacman", PACMAN), ("ghosts", GHOST)):
         for spec in grid[key]:
             try:
-                name, _ = parse_spec(spec)
+                resolve(role, str(spec))
             except AgentError as error:
                 checker.fail(f"grid.{key}", str(error))
-            if name not in known:
-                checker.fail(f"grid.{key}", f"unknown {role} agent {name!r} (known: {', '.join(known)})")
 
 
 def _build_pacman(checker: _Checker, spec: str, options: dict, varied: dict):
@@ -356,10 +370,7 @@ def _label(pacman: str, ghosts: str, layout: str, num_ghosts: int | None, varied
 
 
 def _spec_with_options(spec: str, options: dict[str, Scalar]) -> str:
-    if not options:
-        return spec
-    joiner = "," if ":" in spec else ":"
-    return spec + joiner + _options_text(options)
+    return join_spec(spec, options)
 
 
 def _options_text(options: dict[str, Scalar]) -> str:
@@ -368,3 +379,58 @@ def _options_text(options: dict[str, Scalar]) -> str:
 
 def _sort_key(value: Any) -> str:
     return json.dumps(value, sort_keys=True)
+
+
+# -- plugin code ----------------------------------------------------------
+
+def plugin_notes(experiment: Experiment) -> list[str]:
+    """What ``pacsim run`` says about plugin code: each module it imported, and
+    each plugin whose code differs from the code of the games in the store
+    (those games are played again: the code is part of the condition)."""
+    used = {label: identity for condition in experiment.conditions for label, identity in condition.code.items()}
+    notes = [f"plugin code: {label} ({identity})" for label, identity in used.items()]
+    for label, games in code_changes(experiment, _stored_games(experiment)).items():
+        notes.append(f"code of {label} changed: {games} games to play")
+    return notes
+
+
+def code_changes(experiment: Experiment, stored: set[tuple[str, int]]) -> dict[str, int]:
+    """Plugin label -> games to play, for each plugin whose code the stored
+    games of a condition (same config, same condition but for the code) ran
+    in another version."""
+    stored_code: dict[str, list[dict[str, str]]] = {}
+    for key in {key for key, _ in stored}:
+        identity = json.loads(key)
+        code = identity.pop("code", {})
+        stored_code.setdefault(json.dumps(identity, sort_keys=True), []).append(code)
+    changes: dict[str, int] = {}
+    for condition in experiment.conditions:
+        identity = json.loads(condition.key)
+        code = identity.pop("code", {})
+        earlier = stored_code.get(json.dumps(identity, sort_keys=True), [])
+        changed = {label for old in earlier for label, digest in code.items() if old.get(label, digest) != digest}
+        to_play = sum((condition.key, index) not in stored for index in range(experiment.games))
+        for label in changed:
+            if to_play:
+                changes[label] = changes.get(label, 0) + to_play
+    return changes
+
+
+def _code_tag(code: dict[str, str]) -> str:
+    """Eight hex digits naming one version of a condition's plugin code."""
+    return hashlib.sha256(json.dumps(code, sort_keys=True).encode("utf-8")).hexdigest()[:8]
+
+
+def _stored_games(experiment: Experiment) -> set[tuple[str, int]]:
+    """(condition key, game index) of this config's games already stored (none if no store yet)."""
+    from pacsim.runner.store import open_existing
+
+    if not experiment.store.is_file():
+        return set()
+    connection = open_existing(experiment.store)
+    try:
+        rows = connection.execute("SELECT condition_key, game_index FROM games WHERE config_hash = ?",
+                                  (experiment.config_hash,))
+        return {(key, index) for key, index in rows}
+    finally:
+        connection.close()

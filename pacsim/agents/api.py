@@ -1,0 +1,153 @@
+"""The agent API: what every agent, built-in or plugin, is.
+
+An agent is a subclass of :class:`Agent` (or :class:`StochasticAgent`):
+
+* ``name``: the short name ``pacsim agents`` lists it under;
+* ``Options``: a frozen dataclass of its options, typed, a docstring under
+  each field, checked in ``__post_init__`` (raise :class:`AgentError`);
+  ``NoOptions`` when it takes none.  The registry builds it from the
+  command line's strings (``-a depth=3``) by the field types;
+* ``reset(index, rng)`` runs before every game: the agent's index (0 is
+  Pacman, i is ghost i) and its own random stream, so one agent object can
+  play many games and each is a pure function of its seed;
+* ``get_action(state)`` returns one of ``state.legal_actions()``;
+* ``last_stats``: after a move, a :class:`MoveStats` or None.
+
+A :class:`StochasticAgent` defines ``distribution(state)`` instead and
+samples it; a search Pacman can then use it as its ghost model
+(``expectimax:model=my_ghosts.py:Ambusher``).
+"""
+
+from __future__ import annotations
+
+import ast
+import dataclasses
+import inspect
+import itertools
+import random
+import textwrap
+import typing
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from pacsim.engine import GameState
+from pacsim.engine.stats import MoveStats
+from pacsim.errors import AgentError
+
+__all__ = [
+    "Agent", "StochasticAgent", "NoOptions", "MoveStats", "Distribution", "OptionInfo",
+    "option_info", "sample", "uniform",
+]
+
+Distribution = list[tuple[str, float]]
+"""(action, probability) pairs over the legal actions."""
+
+
+@dataclass(frozen=True)
+class NoOptions:
+    """The options of an agent that takes none."""
+
+
+class Agent:
+    """Base of every agent.  Subclasses set ``name``, ``Options`` (if they take
+    options) and ``get_action``; ``self.options`` is an ``Options`` instance."""
+
+    name: ClassVar[str] = "agent"
+    Options: ClassVar[type] = NoOptions
+
+    def __init__(self, options: Any = None) -> None:
+        if options is None:
+            options = self.Options()
+        elif not isinstance(options, self.Options):
+            raise AgentError(f"agent {self.name!r} takes {self.Options.__name__}, not {type(options).__name__}")
+        self.options: Any = options
+        self.index = 0
+        self.rng = random.Random(0)
+        self.last_stats: MoveStats | None = None
+
+    def reset(self, index: int, rng: random.Random) -> None:
+        """Before every game: this agent's index and random stream."""
+        self.index = index
+        self.rng = rng
+        self.last_stats = None
+
+    def get_action(self, state: GameState) -> str:
+        """The action to play in ``state`` (it is this agent's turn)."""
+        raise NotImplementedError
+
+
+class StochasticAgent(Agent):
+    """An agent defined by its move distribution: a Pacman that models it can
+    use the true policy, and sampling uses the agent's own random stream."""
+
+    def distribution(self, state: GameState) -> Distribution:
+        """(action, probability) over the legal actions of the agent to move in ``state``."""
+        raise NotImplementedError
+
+    def get_action(self, state: GameState) -> str:
+        return sample(self.distribution(state), self.rng)
+
+
+def sample(distribution: Distribution, rng: random.Random) -> str:
+    """Draw an action; one uniform number per draw, so streams stay aligned."""
+    point = rng.random()
+    total = 0.0
+    for action, probability in distribution:
+        total += probability
+        if point < total:
+            return action
+    return distribution[-1][0]
+
+
+def uniform(actions: list[str]) -> Distribution:
+    """Equal probability on each action."""
+    share = 1.0 / len(actions)
+    return [(action, share) for action in actions]
+
+
+# -- describing options ---------------------------------------------------
+
+@dataclass(frozen=True)
+class OptionInfo:
+    """One option of an agent, as ``pacsim agents NAME`` shows it."""
+
+    name: str
+    type: str
+    """The field's type as written, e.g. ``int`` or ``float``."""
+    default: Any
+    doc: str
+    """The docstring under the field (empty if it has none)."""
+
+
+def option_info(options_class: type) -> list[OptionInfo]:
+    """Every field of an ``Options`` dataclass with its type, default and docstring."""
+    try:
+        hints = typing.get_type_hints(options_class)
+    except Exception:  # an annotation a plugin's module cannot resolve: show it as written
+        hints = {}
+    docs = field_docs(options_class)
+    infos = []
+    for field in dataclasses.fields(options_class):
+        hint = hints.get(field.name, field.type)
+        type_name = hint.__name__ if isinstance(hint, type) else str(hint)
+        default = field.default if field.default is not dataclasses.MISSING else None
+        infos.append(OptionInfo(field.name, type_name, default, docs.get(field.name, "")))
+    return infos
+
+
+def field_docs(cls: type) -> dict[str, str]:
+    """The docstrings written under annotated fields of ``cls`` and its bases
+    (Python keeps none at run time, so they are read from the source)."""
+    docs: dict[str, str] = {}
+    for klass in reversed(cls.__mro__):
+        try:
+            tree = ast.parse(textwrap.dedent(inspect.getsource(klass)))
+        except (OSError, TypeError, SyntaxError):
+            continue
+        body = tree.body[0].body if tree.body and isinstance(tree.body[0], ast.ClassDef) else []
+        for statement, following in itertools.pairwise(body):
+            if (isinstance(statement, ast.AnnAssign) and isinstance(statement.target, ast.Name)
+                    and isinstance(following, ast.Expr) and isinstance(following.value, ast.Constant)
+                    and isinstance(following.value.value, str)):
+                docs[statement.target.id] = " ".join(following.value.value.split())
+    return docs
