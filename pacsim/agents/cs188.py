@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import importlib.util
 import inspect
+import math
 import random
 import re
 import sys
@@ -43,6 +44,7 @@ from pacsim.agents.base import Agent, Distribution, StochasticAgent
 from pacsim.agents.cs188_state import Cs188GameState, SuccessorCounter, distribution_items
 from pacsim.engine import GameState
 from pacsim.errors import AgentError
+from pacsim.search import SearchResult, SearchStats
 
 GHOST_ALIASES = {"RandomGhost": "random", "DirectionalGhost": "directional"}
 """CS188 ghost class names that mean pacsim's own ghosts (``-g DirectionalGhost``).
@@ -157,9 +159,9 @@ def find_cs188_class(name: str, folders: list[Path]) -> tuple[Path, type] | None
 # -- the wrapper -----------------------------------------------------------------------
 
 
-def wrap_cs188_agent(cls: type, options: dict[str, str], source_file: str | Path | None) -> Cs188Agent:
+def wrap_cs188_agent(cls: type, options: dict[str, Any], source_file: str | Path | None) -> Cs188Agent:
     """A pacsim agent playing CS188 class ``cls``, constructed now with
-    ``options`` as strings (as CS188's ``-a`` passes them).
+    ``options`` turned into strings (as CS188's ``-a`` passes them).
 
     A ghost class (with ``getDistribution``) becomes a :class:`Cs188Ghost`,
     usable as an expectimax Pacman's ghost model.  Raises
@@ -185,10 +187,11 @@ class Cs188Agent(Agent):
 
     name = "cs188"
 
-    def __init__(self, cls: type, options: dict[str, str] | None = None, source_file: str | Path | None = None) -> None:
+    def __init__(self, cls: type, options: dict[str, Any] | None = None, source_file: str | Path | None = None) -> None:
         super().__init__()
         self.agent_class = cls
-        self.options = dict(options or {})
+        # Strings, as CS188's -a gives them (an experiment grid may hold numbers).
+        self.options = {key: str(value) for key, value in (options or {}).items()}
         self.source_file = Path(source_file).resolve() if source_file is not None else None
         self.folder = self.source_file.parent if self.source_file is not None else None
         self.name = cls.__name__
@@ -214,6 +217,21 @@ class Cs188Agent(Agent):
         self._needs_initial_state = True
 
     def get_action(self, state: GameState) -> str:
+        action, generated, seconds = self._course_action(state)
+        # pacsim's current stats record; the agent API's MoveStats replaces it.
+        self.last_stats = {"generated": generated, "seconds": seconds}
+        return action
+
+    def analyze(self, state: GameState, depth: int | None = None, root_values: bool = True) -> SearchResult:
+        """What ``pacsim analyze`` can learn of a course agent: the move it
+        plays and the successors it generated.  Its values stay inside its
+        own code, so ``value`` is NaN and ``action_values`` is empty."""
+        action, generated, seconds = self._course_action(state)
+        stats = SearchStats(generated=generated, evaluated=0, cutoffs=0, seconds=seconds, max_depth=0)
+        return SearchResult(value=math.nan, action=action, stats=stats)
+
+    def _course_action(self, state: GameState) -> tuple[str, int, float]:
+        """The course agent's ``getAction``, the successors it generated and its time."""
         counter = SuccessorCounter()
         view = Cs188GameState(state, counter)
         started = time.perf_counter()
@@ -224,9 +242,7 @@ class Cs188Agent(Agent):
                 if callable(register):
                     register(view)
             action = self.course_agent.getAction(view)
-        # pacsim's current stats record; the agent API's MoveStats replaces it.
-        self.last_stats = {"generated": counter.count, "seconds": time.perf_counter() - started}
-        return action
+        return action, counter.count, time.perf_counter() - started
 
     def _set_index(self, index: int) -> None:
         # CS188 agents keep their agent index in self.index (ghosts read their own state with it).
