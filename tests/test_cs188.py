@@ -409,6 +409,15 @@ def test_pacsim_options_win_over_their_cs188_spellings():
     assert (args.seed, args.time_limit, args.zoom, notes) == (None, None, 1.0, [])
 
 
+def test_layout_names_are_found_in_the_course_layouts_folder(tmp_path, monkeypatch):
+    (tmp_path / "layouts").mkdir()
+    (tmp_path / "layouts" / "courseMaze.lay").write_text(TINY)
+    monkeypatch.chdir(tmp_path)
+    assert parsed("-l", "courseMaze")[0].layout == str(Path.cwd() / "layouts" / "courseMaze.lay")
+    assert parsed("-l", "tinyMaze")[0].layout == "tinyMaze"  # pacsim's own layouts come first
+    assert parsed("-l", "elsewhere")[0].layout == "elsewhere"  # left for the layout loader to report
+
+
 def test_play_with_cs188_habits_runs_and_notes_the_rest(capsys):
     argv = ["play", "-l", "tinyMaze", "-p", "greedy", "-g", "RandomGhost", "-n", "2", "--quietTextGraphics", "-f", "-c", "-x", "5"]
     assert main(argv) == 0

@@ -21,7 +21,9 @@ CS188                             pacsim
 ``-r``, ``--replay``, ``-x``      no meaning here (a note naming pacsim's way)
 ================================  =============================================
 
-``-n/--numGames``, ``-l``, ``-k/--numghosts``, ``-a/--agentArgs``, ``-q`` and
+``-l minimaxClassic`` finds ``layouts/minimaxClassic.lay`` of the course
+folder when pacsim ships no layout of that name.  ``-n/--numGames``,
+``-k/--numghosts``, ``-a/--agentArgs``, ``-q`` and
 ``-t`` are pacsim's own options already.
 """
 
@@ -32,6 +34,7 @@ from pathlib import Path
 
 from pacsim.agents.cs188 import GHOST_ALIASES, find_cs188_class
 from pacsim.agents.registry import ghost_names, pacman_names
+from pacsim.engine import shipped_layouts
 from pacsim.errors import AgentError, ConfigError
 
 FIXED_SEED = 0
@@ -84,6 +87,8 @@ def apply_cs188_options(args: argparse.Namespace) -> list[str]:
     if getattr(args, "cs188_training", None):
         notes.append(f"-x {args.cs188_training}: pacsim has no training games; every game counts")
     folders = _lookup_folders(args)
+    if hasattr(args, "layout"):
+        args.layout = _course_layout(args.layout, folders)
     if hasattr(args, "pacman"):
         args.pacman = _resolve_class_name(args.pacman, "pacman", pacman_names(), folders)
     if hasattr(args, "ghosts"):
@@ -113,6 +118,18 @@ def _lookup_folders(args: argparse.Namespace) -> list[Path]:
     if not path.is_dir():
         raise ConfigError(f"--cs188 {folder}: not a folder")
     return [path]
+
+
+def _course_layout(name: str, folders: list[Path]) -> str:
+    """CS188's ``-l NAME``: ``layouts/NAME.lay`` in the course folder, unless
+    pacsim ships ``NAME`` or ``NAME`` is a file."""
+    if name in shipped_layouts() or Path(name).exists():
+        return name
+    for folder in folders:
+        for candidate in (folder / "layouts" / f"{name}.lay", folder / "layouts" / name, folder / f"{name}.lay"):
+            if candidate.is_file():
+                return str(candidate)
+    return name
 
 
 def _resolve_class_name(spec: str, role: str, known: list[str], folders: list[Path]) -> str:
