@@ -90,7 +90,7 @@ def apply_cs188_options(args: argparse.Namespace) -> list[str]:
     if hasattr(args, "layout"):
         args.layout = _course_layout(args.layout, folders)
     if hasattr(args, "pacman"):
-        args.pacman = _resolve_class_name(args.pacman, "pacman", pacman_names(), folders)
+        args.pacman = _resolve_class_name(args.pacman, "Pacman", pacman_names(), folders)
     if hasattr(args, "ghosts"):
         ghosts = GHOST_ALIASES.get(args.ghosts, args.ghosts)
         args.ghosts = _resolve_class_name(ghosts, "ghost", ghost_names(), folders)
@@ -133,9 +133,10 @@ def _course_layout(name: str, folders: list[Path]) -> str:
 
 
 def _resolve_class_name(spec: str, role: str, known: list[str], folders: list[Path]) -> str:
-    """``MinimaxAgent`` -> ``/abs/multiAgents.py:MinimaxAgent``; any other spec unchanged."""
-    if spec in known or not spec.isidentifier():
-        return spec  # a pacsim name, or a spec with options, a path or a module
+    """``MinimaxAgent`` -> ``/abs/multiAgents.py:MinimaxAgent``; any other spec unchanged.
+    CS188 class names are capitalised, pacsim's agent names are not."""
+    if spec in known or not (spec.isidentifier() and spec[0].isupper()):
+        return spec  # a pacsim name or a typo of one, a spec with options, a path or a module
     found = find_cs188_class(spec, folders)
     if found is None:
         where = ", ".join(str(folder) for folder in folders)
