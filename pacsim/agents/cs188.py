@@ -26,6 +26,7 @@ it reseeded.
 
 from __future__ import annotations
 
+import importlib
 import importlib.util
 import inspect
 import math
@@ -191,12 +192,12 @@ class Cs188Agent(Agent):
         super().__init__()
         self.agent_class = cls
         # Strings, as CS188's -a gives them (an experiment grid may hold numbers).
-        self.options = {key: str(value) for key, value in (options or {}).items()}
+        self.course_options = {key: str(value) for key, value in (options or {}).items()}
         self.source_file = Path(source_file).resolve() if source_file is not None else None
         self.folder = self.source_file.parent if self.source_file is not None else None
         self.name = cls.__name__
         with course_folder(self.folder):
-            self.course_agent = _construct(cls, self.options, self.where, default_index=self.default_index)
+            self.course_agent = _construct(cls, self.course_options, self.where, default_index=self.default_index)
         self._needs_initial_state = True
 
     default_index = 0
@@ -218,8 +219,7 @@ class Cs188Agent(Agent):
 
     def get_action(self, state: GameState) -> str:
         action, generated, seconds = self._course_action(state)
-        # pacsim's current stats record; the agent API's MoveStats replaces it.
-        self.last_stats = {"generated": generated, "seconds": seconds}
+        self.last_stats = _move_stats(generated, seconds)
         return action
 
     def analyze(self, state: GameState, depth: int | None = None, root_values: bool = True) -> SearchResult:
@@ -279,6 +279,16 @@ class Cs188Ghost(Cs188Agent, StochasticAgent):
         if total <= 0:
             raise ValueError(f"{self.where}.getDistribution gave no probability to any move")
         return [(action, probabilities.get(action, 0.0) / total) for action in legal]
+
+
+def _move_stats(generated: int, seconds: float) -> Any:
+    """The move's statistics: a ``MoveStats`` where this pacsim's engine has
+    the agent API's record, else the mapping the older game loop reads."""
+    try:
+        stats_module = importlib.import_module("pacsim.engine.stats")
+    except ModuleNotFoundError:
+        return {"generated": generated, "seconds": seconds}
+    return stats_module.MoveStats(generated=generated, seconds=seconds)
 
 
 def _construct(cls: type, options: dict[str, str], where: str, default_index: int) -> Any:

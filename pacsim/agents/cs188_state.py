@@ -214,11 +214,11 @@ class Cs188GameState:
 
     __slots__ = ("_course", "_food", "_ghost_states", "counter", "state")
 
-    def __init__(self, state: GameState, counter: SuccessorCounter | None = None) -> None:
+    def __init__(self, state: GameState, counter: SuccessorCounter | None = None, course: CourseLayout | None = None) -> None:
         self.state = state
         """The wrapped pacsim state."""
         self.counter = counter if counter is not None else SuccessorCounter()
-        self._course = course_layout(state.layout)
+        self._course = course if course is not None else course_layout(state.layout)
         self._food: Grid | None = None
         self._ghost_states: list[AgentState] | None = None
 
@@ -244,7 +244,7 @@ class Cs188GameState:
         if state.turn != agentIndex:
             state = state._replace(turn=agentIndex)
         self.counter.count += 1
-        return Cs188GameState(state.successor(action), self.counter)
+        return Cs188GameState(state.successor(action), self.counter, self._course)
 
     def generatePacmanSuccessor(self, action: str) -> Cs188GameState:
         return self.generateSuccessor(0, action)
