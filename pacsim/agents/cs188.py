@@ -103,7 +103,7 @@ def import_cs188_file(path: str | Path) -> ModuleType:
     loaded = sys.modules.get(name)
     if loaded is not None and _module_file(loaded) == path:
         return loaded
-    _forget_foreign_siblings(path.parent)
+    forget_foreign_siblings(path.parent)
     spec = importlib.util.spec_from_file_location(name, path)
     if spec is None or spec.loader is None:
         raise AgentError(f"{path}: cannot be imported as a Python module")
@@ -123,7 +123,10 @@ def _module_file(module: ModuleType) -> Path | None:
     return Path(file).resolve() if file else None
 
 
-def _forget_foreign_siblings(folder: Path) -> None:
+def forget_foreign_siblings(folder: Path) -> None:
+    """Forget modules named like a ``.py`` file of ``folder`` but loaded from
+    elsewhere (another course copy's ``util``), so that importing a file of
+    ``folder`` next finds its own siblings.  Standard-library names are kept."""
     protected = sys.stdlib_module_names
     for sibling in folder.glob("*.py"):
         name = sibling.stem
