@@ -284,14 +284,23 @@ class Cs188Ghost(Cs188Agent, StochasticAgent):
         return [(action, probabilities.get(action, 0.0) / total) for action in legal]
 
 
-def _move_stats(generated: int, seconds: float) -> Any:
-    """The move's statistics: a ``MoveStats`` where this pacsim's engine has
-    the agent API's record, else the mapping the older game loop reads."""
+def _move_stats_class() -> Any:
+    """The agent API's ``MoveStats`` where this pacsim's engine has it (None: the
+    older game loop, which reads a mapping)."""
     try:
-        stats_module = importlib.import_module("pacsim.engine.stats")
+        return importlib.import_module("pacsim.engine.stats").MoveStats
     except ModuleNotFoundError:
+        return None
+
+
+_MOVE_STATS = _move_stats_class()
+
+
+def _move_stats(generated: int, seconds: float) -> Any:
+    """The statistics of one move, in the form the game loop records."""
+    if _MOVE_STATS is None:
         return {"generated": generated, "seconds": seconds}
-    return stats_module.MoveStats(generated=generated, seconds=seconds)
+    return _MOVE_STATS(generated=generated, seconds=seconds)
 
 
 def _construct(cls: type, options: dict[str, str], where: str, default_index: int) -> Any:
