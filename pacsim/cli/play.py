@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import secrets
+import sys
 from pathlib import Path
 
 from pacsim.agents.registry import make_ghost, make_pacman, parse_options
 from pacsim.cli.common import display_available
+from pacsim.cli.cs188 import add_cs188_options, apply_cs188_options
 from pacsim.engine import DEFAULT_MAX_MOVES, GameRecord, load_layout, play_game
 from pacsim.engine.recording import save_game
 from pacsim.errors import ConfigError
@@ -19,6 +21,7 @@ def add_parser(subparsers) -> None:
     parser.add_argument("--seed", type=int, default=None, help="seed of the first game (game i uses seed+i); random if omitted")
     parser.add_argument("--record", metavar="FILE", help="save the game as JSON (FILE-i.json for each game when -n > 1)")
     add_display_options(parser, quiet_help="no board, one line per game")
+    add_cs188_options(parser)
     parser.set_defaults(run=run)
 
 
@@ -61,6 +64,8 @@ def build_agents(args, layout):
 
 
 def run(args) -> int:
+    for note in apply_cs188_options(args):
+        print(f"pacsim: note: {note}", file=sys.stderr)
     if args.games < 1:
         raise ConfigError(f"-n {args.games}: the number of games must be at least 1")
     if args.max_moves < 1:

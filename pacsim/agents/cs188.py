@@ -1,0 +1,338 @@
+"""CS188 agents, unchanged: a class with ``getAction(gameState)`` plays in pacsim.
+
+UC Berkeley's CS188 Pacman projects have students write agents against the
+course's ``GameState``.  This module runs such a class as a pacsim agent:
+
+* :func:`is_cs188_agent_class` recognises it (``getAction``, or
+  ``getDistribution`` for a ghost);
+* :func:`import_cs188_file` imports its file with the file's folder first on
+  ``sys.path``, so ``import util``, ``from game import Agent`` and
+  ``from pacman import GameState`` find the user's own course files;
+* :func:`wrap_cs188_agent` constructs it with CS188-style string options
+  (``depth='3'``, ``evalFn='better'``: the course's own code turns the name
+  into a function with its ``util.lookup``) and returns a pacsim agent that
+  hands it a :class:`~pacsim.agents.cs188_state.Cs188GameState`;
+* :func:`find_cs188_class` is CS188's ``-p ClassName`` lookup in
+  ``*gents.py`` files; :data:`GHOST_ALIASES` maps ``RandomGhost`` and
+  ``DirectionalGhost`` to pacsim's own ghosts.
+
+Randomness: course agents draw from Python's global :mod:`random`
+(``random.choice`` among equally good moves).  So that a game stays a pure
+function of its seed, :meth:`Cs188Agent.reset` seeds the global generator
+from the agent's own pacsim stream before every game.  This touches global
+state: code elsewhere in the process that uses the global generator sees
+it reseeded.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import inspect
+import math
+import random
+import re
+import sys
+import time
+import traceback
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+from pacsim.agents.base import Agent, Distribution, StochasticAgent
+from pacsim.agents.cs188_state import Cs188GameState, SuccessorCounter, distribution_items
+from pacsim.engine import GameState
+from pacsim.errors import AgentError
+from pacsim.search import SearchResult, SearchStats
+
+GHOST_ALIASES = {"RandomGhost": "random", "DirectionalGhost": "directional"}
+"""CS188 ghost class names that mean pacsim's own ghosts (``-g DirectionalGhost``).
+pacsim's directional ghost measures maze distance where CS188's measures
+Manhattan distance; run the course's ``ghostAgents.py:DirectionalGhost`` for
+the course's exact ghost."""
+
+AGENT_FILE_PATTERN = "*gents.py"
+"""Files CS188's ``pacman.py`` searches for ``-p ClassName``."""
+
+
+def is_cs188_agent_class(cls: object) -> bool:
+    """Whether ``cls`` is a class written against CS188's API: it has
+    ``getAction`` (any agent) or ``getDistribution`` (a ghost)."""
+    return isinstance(cls, type) and any(
+        callable(getattr(cls, method, None)) for method in ("getAction", "getDistribution")
+    )
+
+
+def is_cs188_ghost_class(cls: object) -> bool:
+    """Whether ``cls`` is a CS188 ghost: it gives its move distribution."""
+    return isinstance(cls, type) and callable(getattr(cls, "getDistribution", None))
+
+
+# -- importing course files ------------------------------------------------------------
+
+
+@contextmanager
+def course_folder(folder: Path | None) -> Iterator[None]:
+    """Put ``folder`` first on ``sys.path`` for the duration (course files
+    import their siblings by bare name: ``import util``)."""
+    if folder is None:
+        yield
+        return
+    entry = str(folder)
+    sys.path.insert(0, entry)
+    try:
+        yield
+    finally:
+        with suppress(ValueError):  # the agent's own code may have taken it off
+            sys.path.remove(entry)  # the first occurrence: the one inserted above
+
+
+def import_cs188_file(path: str | Path) -> ModuleType:
+    """Import a course file as a module named after it (``multiAgents``), with
+    its folder first on ``sys.path``.  Modules of the same names loaded from
+    another folder (another course copy's ``util``) are forgotten first, so
+    the file's imports resolve to its own siblings.  Raises
+    :class:`AgentError` naming the file for a missing file or one that fails
+    to import."""
+    path = Path(path).resolve()
+    if not path.is_file():
+        raise AgentError(f"{path}: no such file")
+    name = path.stem
+    loaded = sys.modules.get(name)
+    if loaded is not None and _module_file(loaded) == path:
+        return loaded
+    forget_foreign_siblings(path.parent)
+    spec = importlib.util.spec_from_file_location(name, path)
+    if spec is None or spec.loader is None:
+        raise AgentError(f"{path}: cannot be imported as a Python module")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    with course_folder(path.parent):
+        try:
+            spec.loader.exec_module(module)
+        except BaseException as error:  # the user's module: any failure is theirs to see
+            del sys.modules[name]
+            raise AgentError(f"{path}: importing it raised {_describe(error)}") from None
+    return module
+
+
+def _module_file(module: ModuleType) -> Path | None:
+    file = getattr(module, "__file__", None)
+    return Path(file).resolve() if file else None
+
+
+def forget_foreign_siblings(folder: Path) -> None:
+    """Forget modules named like a ``.py`` file of ``folder`` but loaded from
+    elsewhere (another course copy's ``util``), so that importing a file of
+    ``folder`` next finds its own siblings.  Standard-library names are kept."""
+    protected = sys.stdlib_module_names
+    for sibling in folder.glob("*.py"):
+        name = sibling.stem
+        module = sys.modules.get(name)
+        if module is None or name in protected or name == "pacsim":
+            continue
+        if _module_file(module) != sibling.resolve():
+            del sys.modules[name]
+
+
+def find_cs188_class(name: str, folders: list[Path]) -> tuple[Path, type] | None:
+    """CS188's ``-p ClassName``: the first ``*gents.py`` file in ``folders``
+    (in order, files sorted by name) that defines class ``name``.
+
+    Files are scanned as text first, so only the file that defines the class
+    is imported (CS188 imports every such file).  Returns ``(file, class)``,
+    or None when no file defines it.
+    """
+    definition = re.compile(rf"^class\s+{re.escape(name)}\b", re.MULTILINE)
+    for folder in folders:
+        for path in sorted(Path(folder).glob(AGENT_FILE_PATTERN)):
+            try:
+                text = path.read_text(encoding="utf-8", errors="replace")
+            except OSError:
+                continue
+            if not definition.search(text):
+                continue
+            found = getattr(import_cs188_file(path), name, None)
+            if isinstance(found, type):
+                return path.resolve(), found
+    return None
+
+
+# -- the wrapper -----------------------------------------------------------------------
+
+
+def wrap_cs188_agent(cls: type, options: dict[str, Any], source_file: str | Path | None) -> Cs188Agent:
+    """A pacsim agent playing CS188 class ``cls``, constructed now with
+    ``options`` turned into strings (as CS188's ``-a`` passes them).
+
+    A ghost class (with ``getDistribution``) becomes a :class:`Cs188Ghost`,
+    usable as an expectimax Pacman's ghost model.  Raises
+    :class:`AgentError` for an option the constructor does not take or a
+    constructor that raises.
+    """
+    if not is_cs188_agent_class(cls):
+        raise AgentError(f"{cls!r} is not a CS188 agent class (it has neither getAction nor getDistribution)")
+    wrapper = Cs188Ghost if is_cs188_ghost_class(cls) else Cs188Agent
+    return wrapper(cls, options, source_file)
+
+
+class Cs188Agent(Agent):
+    """A CS188 agent object behind pacsim's agent interface.
+
+    ``get_action`` calls the course agent's ``getAction`` with a
+    :class:`Cs188GameState`; ``registerInitialState`` (course search agents
+    use it) is called before the first move of each game.  ``last_stats``
+    reports the successors the agent generated and its time.  Exceptions
+    from the course code propagate: the game loop ends that game as an
+    ``error``.
+    """
+
+    name = "cs188"
+
+    def __init__(self, cls: type, options: dict[str, Any] | None = None, source_file: str | Path | None = None) -> None:
+        super().__init__()
+        self.agent_class = cls
+        # Strings, as CS188's -a gives them (an experiment grid may hold numbers).
+        self.course_options = {key: str(value) for key, value in (options or {}).items()}
+        self.source_file = Path(source_file).resolve() if source_file is not None else None
+        self.folder = self.source_file.parent if self.source_file is not None else None
+        self.name = cls.__name__
+        with course_folder(self.folder):
+            self.course_agent = _construct(cls, self.course_options, self.where, default_index=self.default_index)
+        self._needs_initial_state = True
+
+    default_index = 0
+    """The ``index`` passed to a constructor that requires one."""
+
+    @property
+    def where(self) -> str:
+        """How messages name this agent: ``file.py:Class``."""
+        prefix = f"{self.source_file}:" if self.source_file is not None else ""
+        return f"{prefix}{self.agent_class.__name__}"
+
+    def reset(self, index: int, rng: random.Random) -> None:
+        """Take the game's index and stream, and seed Python's global
+        ``random`` from that stream (course agents call ``random.choice``)."""
+        super().reset(index, rng)
+        random.seed(rng.getrandbits(64))
+        self._set_index(index)
+        self._needs_initial_state = True
+
+    def get_action(self, state: GameState) -> str:
+        action, generated, seconds = self._course_action(state)
+        self.last_stats = _move_stats(generated, seconds)
+        return action
+
+    def analyze(self, state: GameState, depth: int | None = None, root_values: bool = True) -> SearchResult:
+        """What ``pacsim analyze`` can learn of a course agent: the move it
+        plays and the successors it generated.  Its values stay inside its
+        own code, so ``value`` is NaN and ``action_values`` is empty."""
+        action, generated, seconds = self._course_action(state)
+        stats = SearchStats(generated=generated, evaluated=0, cutoffs=0, seconds=seconds, max_depth=0)
+        return SearchResult(value=math.nan, action=action, stats=stats)
+
+    def _course_action(self, state: GameState) -> tuple[str, int, float]:
+        """The course agent's ``getAction``, the successors it generated and its time."""
+        counter = SuccessorCounter()
+        view = Cs188GameState(state, counter)
+        started = time.perf_counter()
+        with course_folder(self.folder):
+            if self._needs_initial_state:
+                self._needs_initial_state = False
+                register = getattr(self.course_agent, "registerInitialState", None)
+                if callable(register):
+                    register(view)
+            action = self.course_agent.getAction(view)
+        return action, counter.count, time.perf_counter() - started
+
+    def _set_index(self, index: int) -> None:
+        # CS188 agents keep their agent index in self.index (ghosts read their own state with it).
+        with suppress(AttributeError):  # a class with slots or a read-only index knows better
+            self.course_agent.index = index
+
+
+class Cs188Ghost(Cs188Agent, StochasticAgent):
+    """A CS188 ghost (``getDistribution``): plays by its own ``getAction``
+    (sampling from its distribution with the global ``random``, seeded per
+    game) and gives ``distribution(state)`` to Pacmen that model it."""
+
+    default_index = 1
+
+    def get_action(self, state: GameState) -> str:
+        if callable(getattr(self.course_agent, "getAction", None)):
+            self._set_index(state.turn)
+            return super().get_action(state)
+        return StochasticAgent.get_action(self, state)
+
+    def distribution(self, state: GameState) -> Distribution:
+        """The course ghost's move probabilities in ``state`` for the ghost to
+        move, over its legal actions in CS188 order (missing ones get 0)."""
+        self._set_index(state.turn)
+        with course_folder(self.folder):
+            given = distribution_items(self.course_agent.getDistribution(Cs188GameState(state)))
+        legal = state.legal_actions()
+        probabilities: dict[str, float] = {}
+        for action, probability in given:
+            if action not in legal:
+                raise ValueError(f"{self.where}.getDistribution gave illegal action {action!r}; legal: {legal}")
+            probabilities[action] = probabilities.get(action, 0.0) + probability
+        total = sum(probabilities.values())
+        if total <= 0:
+            raise ValueError(f"{self.where}.getDistribution gave no probability to any move")
+        return [(action, probabilities.get(action, 0.0) / total) for action in legal]
+
+
+def _move_stats_class() -> Any:
+    """The agent API's ``MoveStats`` where this pacsim's engine has it (None: the
+    older game loop, which reads a mapping)."""
+    try:
+        return importlib.import_module("pacsim.engine.stats").MoveStats
+    except ModuleNotFoundError:
+        return None
+
+
+_MOVE_STATS = _move_stats_class()
+
+
+def _move_stats(generated: int, seconds: float) -> Any:
+    """The statistics of one move, in the form the game loop records."""
+    if _MOVE_STATS is None:
+        return {"generated": generated, "seconds": seconds}
+    return _MOVE_STATS(generated=generated, seconds=seconds)
+
+
+def _construct(cls: type, options: dict[str, str], where: str, default_index: int) -> Any:
+    """``cls(**options)``, checking the names first and passing ``index``
+    when the constructor requires one (CS188 ghosts do)."""
+    arguments: dict[str, Any] = dict(options)
+    try:
+        parameters = inspect.signature(cls).parameters
+    except (TypeError, ValueError):  # no signature to check: let the call decide
+        parameters = None
+    if parameters is not None:
+        takes_any = any(parameter.kind is parameter.VAR_KEYWORD for parameter in parameters.values())
+        named = [key for key, parameter in parameters.items()
+                 if parameter.kind in (parameter.POSITIONAL_OR_KEYWORD, parameter.KEYWORD_ONLY)]
+        unknown = [key for key in options if key not in named]
+        if unknown and not takes_any:
+            raise AgentError(f"{where}: unknown option {unknown[0]!r} (options: {', '.join(named) or 'none'})")
+        index = parameters.get("index")
+        if index is not None and index.default is index.empty and "index" not in arguments:
+            arguments["index"] = default_index
+    try:
+        return cls(**arguments)
+    except Exception as error:
+        raise AgentError(f"{where}: constructing it raised {_describe(error)}") from None
+
+
+def _describe(error: BaseException) -> str:
+    """``Type: message (file:line)`` with the innermost frame of the error."""
+    text = f"{type(error).__name__}: {error}"
+    if isinstance(error, SyntaxError) and error.filename:
+        return f"{text} ({error.filename}:{error.lineno})"
+    frames = traceback.extract_tb(error.__traceback__)
+    if frames:
+        text += f" ({frames[-1].filename}:{frames[-1].lineno})"
+    return text
