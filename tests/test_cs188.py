@@ -4,7 +4,6 @@ the agent wrapper, the -p ClassName lookup and the command-line habits.
 The agents in tests/cs188_agents/ are written for these tests in the
 course's style (not course code)."""
 
-import importlib.util
 import random
 import sys
 from pathlib import Path
@@ -427,13 +426,6 @@ def test_play_with_cs188_habits_runs_and_notes_the_rest(capsys):
     assert main(argv) == 0 and capsys.readouterr().out == first.out  # -f: the same games again
 
 
-needs_registry = pytest.mark.skipif(
-    importlib.util.find_spec("pacsim.agents.plugins") is None,
-    reason="needs the plugin registry (pacsim.agents.plugins) to build file.py:Class specs with wrap_cs188_agent",
-)
-
-
-@needs_registry
 def test_play_a_course_agent_by_class_name(capsys):
     common = ["-l", str(SMALL_TRAP), "-g", "RandomGhost", "-n", "3", "-q", "-f"]
     assert main(["play", "-p", "MinimaxAgent", "-a", "depth=2", "--cs188", str(COURSE), *common]) == 0
@@ -443,7 +435,6 @@ def test_play_a_course_agent_by_class_name(capsys):
     forget_course_modules()
 
 
-@needs_registry
 def test_play_a_course_ghost_file_spec_and_analyze_a_course_agent(capsys):
     ghost = f"{COURSE / 'ghostAgents.py'}:ChasingGhost"
     assert main(["play", "-l", str(SMALL_TRAP), "-p", "greedy", "-g", ghost, "-n", "2", "-q", "-f"]) == 0
@@ -453,7 +444,6 @@ def test_play_a_course_ghost_file_spec_and_analyze_a_course_agent(capsys):
     forget_course_modules()
 
 
-@needs_registry
 def test_run_an_experiment_with_a_course_agent(tmp_path, capsys):
     experiment = tmp_path / "course.toml"
     experiment.write_text(

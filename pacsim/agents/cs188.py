@@ -198,7 +198,7 @@ class Cs188Agent(Agent):
         self.course_options = {key: str(value) for key, value in (options or {}).items()}
         self.source_file = Path(source_file).resolve() if source_file is not None else None
         self.folder = self.source_file.parent if self.source_file is not None else None
-        self.name = cls.__name__
+        self.class_name = cls.__name__
         with course_folder(self.folder):
             self.course_agent = _construct(cls, self.course_options, self.where, default_index=self.default_index)
         self._needs_initial_state = True

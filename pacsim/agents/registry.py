@@ -19,7 +19,6 @@ A CS188 class (``getAction``) is wrapped by :mod:`pacsim.agents.cs188`.
 from __future__ import annotations
 
 import dataclasses
-import importlib
 import math
 import types
 import typing
@@ -28,7 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pacsim.agents import plugins
+from pacsim.agents import cs188, plugins
 from pacsim.agents.api import Agent
 from pacsim.errors import AgentError
 
@@ -144,18 +143,17 @@ def resolve(role: str, spec: str | AgentSpec, folders: Sequence[Path] | None = N
         source = parsed.target if plugins.is_file_target(parsed.target) else None
         return _classify(found, parsed, source)
     known = builtins(role)
-    if parsed.target in known:
-        return Resolved(known[parsed.target])
+    target = cs188.GHOST_ALIASES.get(parsed.target, parsed.target) if role == GHOST else parsed.target
+    if target in known:
+        return Resolved(known[target])
     installed = plugins.load_entry_point(plugins.AGENT_GROUP, parsed.target, _quoted(parsed))
     if installed is not None:
         return _classify(installed, parsed, None)
-    cs188 = _cs188_module()
-    if cs188 is not None:
-        located = cs188.find_cs188_class(parsed.target, list(folders or [Path.cwd()]))
-        if located is not None:
-            path, cls = located
-            plugins.note_file(Path(path), Path(path).name)  # its code is part of the condition too
-            return Resolved(cls, cs188=True, source_file=str(path))
+    located = cs188.find_cs188_class(parsed.target, list(folders or [Path.cwd()]))
+    if located is not None:
+        path, cls = located
+        plugins.note_file(Path(path), Path(path).name)  # its code is part of the condition too
+        return Resolved(cls, cs188=True, source_file=str(path))
     names = ", ".join([*known, *plugins.entry_point_names(plugins.AGENT_GROUP)])
     raise AgentError(f"unknown {role} agent {parsed.target!r} (known: {names}; or file.py:Class, module:Class)")
 
@@ -163,8 +161,7 @@ def resolve(role: str, spec: str | AgentSpec, folders: Sequence[Path] | None = N
 def _classify(found: Any, spec: AgentSpec, source_file: str | None) -> Resolved:
     if isinstance(found, type) and issubclass(found, Agent):
         return Resolved(found)
-    cs188 = _cs188_module()
-    if isinstance(found, type) and cs188 is not None and cs188.is_cs188_agent_class(found):
+    if isinstance(found, type) and cs188.is_cs188_agent_class(found):
         if source_file is not None:
             # A course file imports its siblings by bare name (util, game):
             # import it the course's way, under its own name, for the class to run.
@@ -173,16 +170,6 @@ def _classify(found: Any, spec: AgentSpec, source_file: str | None) -> Resolved:
     what = f"class {found.__name__}" if isinstance(found, type) else f"a {type(found).__name__}"
     raise AgentError(f"{_quoted(spec)}: {spec.attribute or spec.target} is {what}, not an agent "
                      "(a subclass of pacsim.agents.Agent, or a CS188 class with getAction)")
-
-
-def _cs188_module() -> types.ModuleType | None:
-    """:mod:`pacsim.agents.cs188` if this pacsim has it."""
-    try:
-        return importlib.import_module("pacsim.agents.cs188")
-    except ModuleNotFoundError as error:
-        if error.name == "pacsim.agents.cs188":
-            return None
-        raise
 
 
 def _quoted(spec: AgentSpec) -> str:
@@ -207,8 +194,6 @@ def make_agent(role: str, spec: str, options: Mapping[str, Any] | None = None,
     resolved = resolve(role, parsed, folders)
     merged = {**parsed.options, **(options or {})}
     if resolved.cs188:
-        cs188 = _cs188_module()
-        assert cs188 is not None  # resolve found the class through it
         return cs188.wrap_cs188_agent(resolved.cls, {key: str(value) for key, value in merged.items()},
                                       resolved.source_file)
     name = parsed.target if parsed.attribute is None else spec
