@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from pacsim.errors import LayoutError
+from pacsim.shipped import LAYOUTS, shipped_folder
 
 # Actions in the order CS188 lists them; the order decides search tie-breaks.
 NORTH, SOUTH, EAST, WEST, STOP = "North", "South", "East", "West", "Stop"
@@ -299,12 +300,8 @@ def read_layout(path: str | Path) -> Layout:
 
 
 def layouts_directory() -> Path:
-    """Where the shipped layouts live: inside the installed package when it was
-    built as a wheel, else the repository's top-level ``layouts/``."""
-    packaged = Path(__file__).resolve().parent.parent / "layouts"
-    if packaged.is_dir():
-        return packaged
-    return Path(__file__).resolve().parents[2] / "layouts"
+    """Where the shipped layouts live (see :mod:`pacsim.shipped`)."""
+    return shipped_folder(LAYOUTS)
 
 
 def shipped_layouts() -> dict[str, Path]:
