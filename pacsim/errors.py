@@ -51,3 +51,9 @@ class SearchError(PacsimError, ValueError):
 
 class IllegalActionError(PacsimError, ValueError):
     """An action that is not legal in the state it was applied to."""
+
+
+def install_hint(extra: str) -> str:
+    """How to add an optional extra (``plot``, ``dask``, ``gif``), said so that
+    it works whether pacsim came from a wheel or from a checkout."""
+    return f"install the {extra} extra: pip install 'pacsim[{extra}]' (from a checkout: pip install -e '.[{extra}]')"
