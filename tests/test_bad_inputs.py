@@ -6,6 +6,8 @@ never a traceback, and nothing stored lost or duplicated.  Areas add their
 cases under a header of their own, at the end of the file.
 """
 
+import os
+import signal
 import sys
 from pathlib import Path
 
@@ -66,3 +68,46 @@ def test_dask_without_distributed_says_how_to_install_it_either_way(monkeypatch)
     with pytest.raises(PacsimError) as caught, dask_executor():
         pass
     assert_hint_for_both(str(caught.value), "dask")
+
+
+# -- files a user names: layouts, experiments, records ----------------------
+
+@pytest.fixture
+def alarm():
+    """Fail, rather than hang, when reading a file blocks (a FIFO opened for reading)."""
+    def ring(*_):
+        raise TimeoutError("reading the file blocked")
+
+    previous = signal.signal(signal.SIGALRM, ring)
+    signal.alarm(20)
+    yield
+    signal.alarm(0)
+    signal.signal(signal.SIGALRM, previous)
+
+
+FILE_COMMANDS = {
+    "layouts --check": ["layouts", "--check"],
+    "play -l": ["play", "-q", "-n", "1", "-l"],
+    "replay": ["replay", "-q"],
+    "run": ["run", "-q"],
+}
+
+
+@pytest.mark.parametrize("command", FILE_COMMANDS.values(), ids=FILE_COMMANDS.keys())
+def test_a_fifo_or_a_device_is_refused_in_one_line(tmp_path, capsys, alarm, command):
+    fifo = tmp_path / "pipe.lay"
+    os.mkfifo(fifo)
+    assert "not a regular file (a FIFO)" in fails_in_one_line(capsys, [*command, fifo], fifo)
+    if Path("/dev/zero").exists():
+        assert "not a regular file (a character device)" in fails_in_one_line(capsys, [*command, "/dev/zero"], "/dev/zero")
+    assert "not a regular file (a directory)" in fails_in_one_line(capsys, [*command, tmp_path], tmp_path)
+
+
+def test_a_layout_is_read_up_to_the_limit_whatever_its_size_says(capsys, monkeypatch):
+    import pacsim.engine.layout
+
+    monkeypatch.setattr(pacsim.engine.layout, "MAX_FILE_BYTES", 64)
+    maps = Path("/proc/self/maps")  # a regular file whose st_size is 0
+    if not maps.exists() or maps.stat().st_size != 0:
+        pytest.skip("needs Linux's /proc")
+    assert "file larger than 64 bytes" in fails_in_one_line(capsys, ["layouts", "--check", maps], maps)

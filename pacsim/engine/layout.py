@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from pacsim.errors import LayoutError
+from pacsim.files import FileRefused, read_bounded
 from pacsim.shipped import LAYOUTS, shipped_folder
 
 # Actions in the order CS188 lists them; the order decides search tie-breaks.
@@ -46,6 +47,7 @@ MAX_SIDE = 128
 source cell, so memory grows with the cells a game actually asks about."""
 
 MAX_FILE_BYTES = 1 << 20
+"""Largest layout file read (a 128x128 maze is 16 KB)."""
 
 Move = tuple[str, int]
 """An action and the cell it leads to."""
@@ -309,15 +311,14 @@ def _unreachable_food(layout: Layout, numbered: list[tuple[int, str]]) -> tuple[
 
 
 def read_layout(path: str | Path) -> Layout:
-    """Read a ``.lay`` file; every failure is a :class:`LayoutError`."""
+    """Read a ``.lay`` file (a regular file of at most :data:`MAX_FILE_BYTES`);
+    every failure is a :class:`LayoutError`."""
     path = Path(path)
     source = str(path)
     try:
-        if path.stat().st_size > MAX_FILE_BYTES:
-            raise LayoutError(f"file larger than {MAX_FILE_BYTES} bytes: not a layout", source)
-        data = path.read_bytes()
-    except OSError as error:
-        raise LayoutError(f"cannot read the file: {error.strerror or error}", source) from None
+        data = read_bounded(path, MAX_FILE_BYTES)
+    except FileRefused as error:
+        raise LayoutError(str(error), source) from None
     if not data.strip():
         raise LayoutError("empty file", source)
     try:

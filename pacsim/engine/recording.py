@@ -11,9 +11,12 @@ from pacsim.engine.game import GameRecord, replay
 from pacsim.engine.layout import Layout, parse_layout
 from pacsim.engine.state import GameState
 from pacsim.errors import IllegalActionError, LayoutError, ReplayError
+from pacsim.files import FileRefused, read_bounded
 
 FORMAT = "pacsim-game"
 VERSION = 1
+MAX_RECORD_BYTES = 64 << 20
+"""Largest record read (a 1,000-move game with four ghosts is about 100 KB)."""
 
 
 @dataclass
@@ -85,11 +88,14 @@ def game_from_dict(data: Any, source: str = "<record>") -> SavedGame:
 
 
 def load_game(path: str | Path) -> SavedGame:
+    """Read a game record written by :func:`save_game`; every failure is a :class:`ReplayError`."""
     path = Path(path)
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except OSError as error:
-        raise ReplayError(f"{path}: cannot read the file: {error.strerror or error}") from None
+        data = json.loads(read_bounded(path, MAX_RECORD_BYTES).decode("utf-8"))
+    except FileRefused as error:
+        raise ReplayError(f"{path}: {error}") from None
     except (UnicodeDecodeError, json.JSONDecodeError) as error:
         raise ReplayError(f"{path}: not a JSON game record ({error})") from None
+    except RecursionError:
+        raise ReplayError(f"{path}: not a game record (JSON nested too deeply)") from None
     return game_from_dict(data, str(path))

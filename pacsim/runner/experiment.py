@@ -24,11 +24,15 @@ from typing import Any, NoReturn
 from pacsim.agents.registry import ghost_names, make_ghost, make_pacman, pacman_names, parse_spec
 from pacsim.engine import DEFAULT_MAX_MOVES, Layout, load_layout
 from pacsim.errors import AgentError, ConfigError, PacsimError
+from pacsim.files import FileRefused, read_bounded
 
 TOP_LEVEL_KEYS = ("name", "games", "seed", "max_moves", "time_limit", "store", "grid", "pacman_options", "ghost_options")
 REQUIRED_GRID_KEYS = ("pacman", "ghosts", "layout")
 AGENT_KEYS = ("pacman", "ghosts", "layout", "num_ghosts")
 """Grid keys that are not Pacman options."""
+
+MAX_EXPERIMENT_BYTES = 1 << 20
+"""Largest experiment file read."""
 
 Scalar = str | int | float | bool
 
@@ -127,9 +131,9 @@ def load_experiment(
 
 def read_toml(path: Path) -> dict[str, Any]:
     try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as error:
-        raise ConfigError(f"{path}: cannot read the experiment file: {error.strerror or error}") from None
+        text = read_bounded(path, MAX_EXPERIMENT_BYTES).decode("utf-8")
+    except FileRefused as error:
+        raise ConfigError(f"{path}: {error}") from None
     except UnicodeDecodeError:
         raise ConfigError(f"{path}: not UTF-8 text") from None
     try:
