@@ -111,3 +111,44 @@ def test_a_layout_is_read_up_to_the_limit_whatever_its_size_says(capsys, monkeyp
     if not maps.exists() or maps.stat().st_size != 0:
         pytest.skip("needs Linux's /proc")
     assert "file larger than 64 bytes" in fails_in_one_line(capsys, ["layouts", "--check", maps], maps)
+
+
+# -- experiment and command-line limits -------------------------------------
+
+def experiment_file(tmp_path: Path, **settings) -> Path:
+    """A one-game experiment on tinyMaze, with ``settings`` as top-level keys."""
+    lines = [f"{key} = {value}" for key, value in {"games": 1, "store": f"'{tmp_path / 'limits.sqlite'}'", **settings}.items()]
+    path = tmp_path / "limits.toml"
+    path.write_text("\n".join(lines) + "\n[grid]\npacman = ['greedy']\nghosts = ['random']\nlayout = ['tinyMaze']\n")
+    return path
+
+
+@pytest.mark.parametrize("value", ["nan", "inf", "-inf", "-1", "1e9"])
+def test_an_experiment_time_limit_must_be_finite_and_sensible(tmp_path, capsys, value):
+    path = experiment_file(tmp_path, time_limit=value)
+    assert "time_limit: must be at least 0 and at most 3600 seconds a move" in fails_in_one_line(capsys, ["run", "-q", path], path)
+    plain = experiment_file(tmp_path)
+    fails_in_one_line(capsys, ["run", "-q", plain, "--set", f"time_limit={value}"], plain)
+    assert not (tmp_path / "limits.sqlite").exists()  # refused before any game
+
+
+@pytest.mark.parametrize("value", ["nan", "inf", "-1", "1e9"])
+def test_a_command_line_time_limit_must_be_finite_and_sensible(capsys, value):
+    line = fails_in_one_line(capsys, ["play", "-l", "tinyMaze", "-q", "-n", "1", "--time-limit", value], "--time-limit")
+    assert f"--time-limit {float(value)}: must be at least 0 and at most 3600 seconds a move (0: no limit)" in line
+
+
+def test_a_zero_time_limit_means_none(capsys):
+    assert main(["play", "-l", "tinyMaze", "-p", "greedy", "-q", "-n", "2", "--seed", "1", "--time-limit", "0"]) == 0
+    assert "error" not in capsys.readouterr().out
+
+
+def test_absurd_game_counts_are_refused_before_seeds_are_drawn(tmp_path, capsys):
+    path = experiment_file(tmp_path, games=100_000_000_000)
+    assert "games: must be at most 100,000" in fails_in_one_line(capsys, ["run", "-q", path], path)
+    line = fails_in_one_line(capsys, ["reproduce", "--games", "100000000000"], "optimism_pessimism.toml")
+    assert "games: must be at most 100,000" in line
+    grid = experiment_file(tmp_path, games=100_000)  # 12 conditions: 1.2 million games
+    grid.write_text(grid.read_text().replace("pacman = ['greedy']", "pacman = ['greedy', 'random']")
+                    .replace("ghosts = ['random']", "ghosts = ['random', 'directional', 'adversarial']\nnum_ghosts = [0, 1]"))
+    assert "split it into several" in fails_in_one_line(capsys, ["run", "-q", grid], grid)

@@ -15,6 +15,7 @@ from __future__ import annotations
 import hashlib
 import itertools
 import json
+import math
 import re
 import tomllib
 from dataclasses import dataclass, field
@@ -33,6 +34,12 @@ AGENT_KEYS = ("pacman", "ghosts", "layout", "num_ghosts")
 
 MAX_EXPERIMENT_BYTES = 1 << 20
 """Largest experiment file read."""
+MAX_GAMES = 100_000
+"""Most games per condition (seeds for them all are drawn before the first game)."""
+MAX_TOTAL_GAMES = 1_000_000
+"""Most games in one experiment (conditions times games); split a larger one."""
+MAX_TIME_LIMIT = 3600.0
+"""Largest per-move time limit, in seconds."""
 
 Scalar = str | int | float | bool
 
@@ -88,6 +95,15 @@ class Experiment:
 
     def seeds(self) -> list[int]:
         return game_seeds(self.seed, self.games)
+
+
+def check_time_limit(seconds: float, where: str) -> float:
+    """A per-move time limit: 0 (none) or up to :data:`MAX_TIME_LIMIT` seconds.
+    NaN, infinities and negatives are a :class:`ConfigError` that starts with ``where``."""
+    if not (math.isfinite(seconds) and 0 <= seconds <= MAX_TIME_LIMIT):
+        raise ConfigError(f"{where}: must be at least 0 and at most {MAX_TIME_LIMIT:g} seconds a move "
+                          f"(0: no limit), not {seconds}")
+    return seconds
 
 
 def game_seeds(root_seed: int, games: int) -> list[int]:
@@ -182,15 +198,18 @@ def build_experiment(raw: dict[str, Any], source: str = "<experiment>", default_
     if unknown:
         checker.fail(unknown[0], f"unknown key (known: {', '.join(TOP_LEVEL_KEYS)})")
     name = checker.string(raw, "name", default_name)
-    games = checker.integer(raw, "games", None, minimum=1)
+    games = checker.integer(raw, "games", None, minimum=1, maximum=MAX_GAMES)
     seed = checker.integer(raw, "seed", 0, minimum=0)
     max_moves = checker.integer(raw, "max_moves", DEFAULT_MAX_MOVES, minimum=1)
-    time_limit = checker.number(raw, "time_limit", 0.0, minimum=0.0)
+    time_limit = check_time_limit(checker.number(raw, "time_limit", 0.0), f"{source}: time_limit")
     store = checker.string(raw, "store", f"results/{name}.sqlite")
     pacman_options = checker.options(raw, "pacman_options")
     ghost_options = checker.options(raw, "ghost_options")
     grid = checker.grid(raw, pacman_options)
     conditions = _expand(checker, grid, pacman_options, ghost_options)
+    if games * len(conditions) > MAX_TOTAL_GAMES:
+        checker.fail("games", f"{games} games x {len(conditions)} conditions is more than {MAX_TOTAL_GAMES:,} games "
+                              "in one experiment; split it into several")
     config = {
         "name": name, "games": games, "seed": seed, "max_moves": max_moves, "time_limit": time_limit,
         "grid": {key: sorted(values, key=_sort_key) for key, values in grid.items()},
@@ -215,7 +234,7 @@ class _Checker:
             self.fail(key, f"must be a non-empty string, not {value!r}")
         return value
 
-    def integer(self, raw: dict, key: str, default: int | None, minimum: int) -> int:
+    def integer(self, raw: dict, key: str, default: int | None, minimum: int, maximum: int | None = None) -> int:
         if key not in raw and default is None:
             self.fail(key, "missing (required)")
         value = raw.get(key, default)
@@ -223,14 +242,14 @@ class _Checker:
             self.fail(key, f"must be an integer, not {value!r}")
         if value < minimum:
             self.fail(key, f"must be at least {minimum}, not {value}")
+        if maximum is not None and value > maximum:
+            self.fail(key, f"must be at most {maximum:,}, not {value:,}")
         return value
 
-    def number(self, raw: dict, key: str, default: float, minimum: float) -> float:
+    def number(self, raw: dict, key: str, default: float) -> float:
         value = raw.get(key, default)
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             self.fail(key, f"must be a number, not {value!r}")
-        if value < minimum:
-            self.fail(key, f"must be at least {minimum:g}, not {value}")
         return float(value)
 
     def options(self, raw: dict, key: str) -> dict[str, Scalar]:
