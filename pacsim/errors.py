@@ -44,6 +44,11 @@ class ReplayError(PacsimError, ValueError):
     """A recorded game that cannot be replayed."""
 
 
+class StoreError(PacsimError, ValueError):
+    """A results store that cannot be used: missing, not pacsim's, or damaged
+    (a corrupt page, a row pacsim cannot have written)."""
+
+
 class SearchError(PacsimError, ValueError):
     """A search asked for something it cannot do (a node type an algorithm
     does not handle, star pruning without bounds, ...)."""

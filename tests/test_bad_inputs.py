@@ -8,6 +8,7 @@ cases under a header of their own, at the end of the file.
 
 import os
 import signal
+import sqlite3
 import sys
 from pathlib import Path
 
@@ -152,3 +153,139 @@ def test_absurd_game_counts_are_refused_before_seeds_are_drawn(tmp_path, capsys)
     grid.write_text(grid.read_text().replace("pacman = ['greedy']", "pacman = ['greedy', 'random']")
                     .replace("ghosts = ['random']", "ghosts = ['random', 'directional', 'adversarial']\nnum_ghosts = [0, 1]"))
     assert "split it into several" in fails_in_one_line(capsys, ["run", "-q", grid], grid)
+
+
+# -- game records (JSON) ----------------------------------------------------
+
+@pytest.fixture(scope="module")
+def record(tmp_path_factory) -> dict:
+    """A real game record, as JSON data to spoil."""
+    from pacsim.agents.registry import make_ghost, make_pacman
+    from pacsim.engine import load_layout, play_game
+    from pacsim.engine.recording import game_to_dict
+
+    layout = load_layout("tinyMaze")
+    played = play_game(layout, [make_pacman("greedy"), make_ghost("random")], seed=3, max_moves=20)
+    return game_to_dict(played, layout, "greedy", ["random"])
+
+
+SPOILED_RECORDS = {
+    "layout text a list": (lambda data: data["layout"].update(text=["%%%", "%P."]), '"layout.text" must be a string, not an array of 2 items'),
+    "layout text a number": (lambda data: data["layout"].update(text=7), '"layout.text" must be a string, not 7'),
+    "layout an array": (lambda data: data.update(layout=[1]), '"layout" must be an object, not an array of 1 items'),
+    "no actions": (lambda data: data.pop("actions"), 'no "actions"'),
+    "an action a number": (lambda data: data["actions"].insert(1, 4), '"actions"[1] must be a string, not 4'),
+    "ghosts a text": (lambda data: data.update(num_ghosts="1"), "\"num_ghosts\" must be an integer, not '1'"),
+    "ghosts a bool": (lambda data: data.update(num_ghosts=True), '"num_ghosts" must be an integer, not True'),
+    "too many ghosts": (lambda data: data.update(num_ghosts=9), "9 ghosts recorded, but the layout has"),
+    "score nested": (lambda data: data.update(score=[[[1]]]), '"score" must be an integer, not an array of 1 items'),
+    "version nested": (lambda data: data.update(version={"a": [1]}), "record version an object of 1 items is not supported"),
+}
+
+
+@pytest.mark.parametrize("spoil,expected", SPOILED_RECORDS.values(), ids=SPOILED_RECORDS.keys())
+def test_a_record_with_wrong_types_is_one_line(tmp_path, capsys, record, spoil, expected):
+    import copy
+    import json
+
+    data = copy.deepcopy(record)
+    spoil(data)
+    path = tmp_path / "spoiled.json"
+    path.write_text(json.dumps(data))
+    assert expected in fails_in_one_line(capsys, ["replay", "-q", path], path)
+
+
+@pytest.mark.parametrize("opening,closing", [("[", "]"), ('{"a":', "}")], ids=["arrays", "objects"])
+def test_a_deeply_nested_record_is_one_line(tmp_path, capsys, opening, closing):
+    path = tmp_path / "nested.json"
+    path.write_text('{"format": "pacsim-game", "version": 1, "layout": ' + opening * 100_000 + "1" + closing * 100_000 + "}")
+    assert "nested too deeply" in fails_in_one_line(capsys, ["replay", "-q", path], path)
+
+
+# -- results stores -----------------------------------------------------------
+
+STORE_EXPERIMENT = """name = "spoil"
+games = 3
+seed = 4
+max_moves = 40
+store = "{store}"
+[grid]
+pacman = ["greedy"]
+ghosts = ["random"]
+layout = ["tinyMaze"]
+"""
+
+
+@pytest.fixture(scope="module")
+def good_store(tmp_path_factory) -> Path:
+    from pacsim.runner import load_experiment, run_experiment
+
+    directory = tmp_path_factory.mktemp("good")
+    path = directory / "good.toml"
+    path.write_text(STORE_EXPERIMENT.format(store=directory / "good.sqlite"))
+    return run_experiment(load_experiment(path), workers=1, quiet=True).store
+
+
+def spoiled_store(good_store: Path, directory: Path, statement: str = "") -> tuple[Path, Path]:
+    """A copy of the good store changed by an SQL ``statement``, and an experiment file writing to it."""
+    store = directory / "spoiled.sqlite"
+    store.write_bytes(good_store.read_bytes())
+    if statement:
+        with sqlite3.connect(store) as connection:
+            connection.execute(statement)
+        connection.close()
+    experiment = directory / "spoiled.toml"
+    experiment.write_text(STORE_EXPERIMENT.format(store=store))
+    return store, experiment
+
+
+def store_commands(store: Path, experiment: Path, game: int) -> dict[str, list]:
+    return {
+        "report": ["report", store],
+        "export": ["export", store, "--out", store.with_suffix(".csv")],
+        "replay --game": ["replay", "-q", store, "--game", game],
+        "run": ["run", "-q", experiment],
+    }
+
+
+def test_a_store_with_a_junk_page_is_one_line_everywhere(tmp_path, capsys, good_store):
+    store, experiment = spoiled_store(good_store, tmp_path)
+    data = bytearray(store.read_bytes())
+    page_size = int.from_bytes(data[16:18], "big")
+    assert len(data) >= 3 * page_size  # the schema's page, then the tables' pages
+    data[page_size:] = b"junk" * ((len(data) - page_size) // 4)
+    store.write_bytes(bytes(data))
+    for command in store_commands(store, experiment, 1).values():
+        assert "not a results store, or a damaged one" in fails_in_one_line(capsys, command, store)
+
+
+@pytest.mark.parametrize("statement,game,expected", [
+    ("UPDATE games SET options = '{oops' WHERE id = 2", 2, "game 2: options is not JSON: '{oops'"),
+    ("UPDATE games SET options = '[1, 2]' WHERE id = 2", 2, "game 2: options must be an object"),
+    ("UPDATE games SET score = 'lots' WHERE id = 3", 3, "game 3: column score holds 'lots', not an integer"),
+    ("UPDATE games SET seconds = 'slow' WHERE id = 1", 1, "game 1: column seconds holds 'slow', not a number"),
+    ("UPDATE games SET outcome = X'41' WHERE id = 1", 1, "game 1: column outcome holds b'A', not text"),
+], ids=["options not JSON", "options not an object", "text score", "text seconds", "bytes outcome"])
+def test_a_damaged_row_is_one_line_naming_the_game_everywhere(tmp_path, capsys, good_store, statement, game, expected):
+    store, experiment = spoiled_store(good_store, tmp_path, statement)
+    for command in store_commands(store, experiment, game).values():
+        assert expected in fails_in_one_line(capsys, command, store)
+
+
+def test_an_unknown_action_letter_is_one_line_naming_the_game(tmp_path, capsys, good_store):
+    store, _ = spoiled_store(good_store, tmp_path, "UPDATE games SET actions = 'NQS' WHERE id = 2")
+    line = fails_in_one_line(capsys, ["replay", "-q", store, "--game", 2], store)
+    assert "game 2: unknown action letter 'Q'" in line
+    store, _ = spoiled_store(good_store, tmp_path, "UPDATE games SET actions = '[\"North\", 3' WHERE id = 2")
+    assert "game 2: a replay log that is not a JSON list" in fails_in_one_line(capsys, ["replay", "-q", store, "--game", 2], store)
+
+
+def test_a_huge_game_id_is_no_game(capsys, good_store):
+    assert "no game 100000000000000000000 (ids 1..3)" in fails_in_one_line(
+        capsys, ["replay", "-q", good_store, "--game", 10**20], good_store)
+
+
+def test_a_store_missing_a_column_is_not_a_pacsim_store(tmp_path, capsys, good_store):
+    store, experiment = spoiled_store(good_store, tmp_path, "ALTER TABLE games DROP COLUMN machine")
+    for command in store_commands(store, experiment, 1).values():
+        assert "not a pacsim results store (its games table has no machine column)" in fails_in_one_line(capsys, command, store)
