@@ -69,9 +69,6 @@ class Condition:
         """The Pacman as one spec string, e.g. ``expectimax:depth=4,eval=careful``."""
         return _spec_with_options(self.pacman, self.pacman_options)
 
-    def ghost_spec(self) -> str:
-        return _spec_with_options(self.ghosts, self.ghost_options)
-
 
 @dataclass
 class Experiment:
@@ -294,7 +291,8 @@ class _Checker:
             self.fail(f"grid.{key}", f"values must be strings or numbers, not {value!r}")
 
 
-def _expand(checker: _Checker, grid: dict[str, list[Scalar]], pacman_options: dict, ghost_options: dict) -> list[Condition]:
+def _expand(checker: _Checker, grid: dict[str, list[Any]], pacman_options: dict, ghost_options: dict) -> list[Condition]:
+    # list[Any]: the grid's values were checked (_check_grid_value): names are strings, ghost counts integers.
     layouts = {name: _load_layout(checker, name) for name in grid["layout"]}
     _check_agent_names(checker, grid)
     option_keys = [key for key in grid if key not in AGENT_KEYS]
@@ -332,7 +330,7 @@ def _load_layout(checker: _Checker, name: str) -> Layout:
         checker.fail("grid.layout", str(error))
 
 
-def _check_agent_names(checker: _Checker, grid: dict[str, list[Scalar]]) -> None:
+def _check_agent_names(checker: _Checker, grid: dict[str, list[Any]]) -> None:
     for key, known, role in (("pacman", pacman_names(), "Pacman"), ("ghosts", ghost_names(), "ghost")):
         for spec in grid[key]:
             try:
