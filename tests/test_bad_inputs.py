@@ -268,8 +268,10 @@ def test_a_store_with_a_junk_page_is_one_line_everywhere(tmp_path, capsys, good_
 ], ids=["options not JSON", "options not an object", "text score", "text seconds", "bytes outcome"])
 def test_a_damaged_row_is_one_line_naming_the_game_everywhere(tmp_path, capsys, good_store, statement, game, expected):
     store, experiment = spoiled_store(good_store, tmp_path, statement)
+    before = store.read_bytes()
     for command in store_commands(store, experiment, game).values():
         assert expected in fails_in_one_line(capsys, command, store)
+    assert store.read_bytes() == before  # run refused before writing anything
 
 
 def test_an_unknown_action_letter_is_one_line_naming_the_game(tmp_path, capsys, good_store):
