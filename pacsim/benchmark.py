@@ -33,13 +33,13 @@ from pacsim import __version__
 from pacsim.agents import make_ghost, make_pacman
 from pacsim.engine import GameState, apply_move, load_layout, play_game
 from pacsim.errors import PacsimError
+from pacsim.shipped import shipped_experiment
 
 ALGORITHMS = ("minimax", "alphabeta", "expectimax", "star1", "star2")
 PLAIN = {"alphabeta": "minimax", "star1": "expectimax", "star2": "expectimax"}
 
-THROUGHPUT_EXPERIMENT = Path(__file__).resolve().parents[1] / "experiments" / "optimism_pessimism.toml"
-"""The batch-throughput workload: the lecture table (depth-4 search on tinyMaze).
-Only in a source checkout; an installed pacsim skips the figure."""
+THROUGHPUT_EXPERIMENT = shipped_experiment("optimism_pessimism.toml")
+"""The batch-throughput workload: the lecture table (depth-4 search on tinyMaze)."""
 SCALING_TARGET = 1.8
 """Games/s on all cores over games/s on one worker, wanted on 2 cores or more."""
 

@@ -44,6 +44,11 @@ class ReplayError(PacsimError, ValueError):
     """A recorded game that cannot be replayed."""
 
 
+class StoreError(PacsimError, ValueError):
+    """A results store that cannot be used: missing, not pacsim's, or damaged
+    (a corrupt page, a row pacsim cannot have written)."""
+
+
 class SearchError(PacsimError, ValueError):
     """A search asked for something it cannot do (a node type an algorithm
     does not handle, star pruning without bounds, ...)."""
@@ -51,3 +56,9 @@ class SearchError(PacsimError, ValueError):
 
 class IllegalActionError(PacsimError, ValueError):
     """An action that is not legal in the state it was applied to."""
+
+
+def install_hint(extra: str) -> str:
+    """How to add an optional extra (``plot``, ``dask``, ``gif``), said so that
+    it works whether pacsim came from a wheel or from a checkout."""
+    return f"install the {extra} extra: pip install 'pacsim[{extra}]' (from a checkout: pip install -e '.[{extra}]')"

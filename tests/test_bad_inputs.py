@@ -1,5 +1,8 @@
 """Bad input: each case is one line naming what is wrong, never a traceback."""
 
+import os
+import signal
+import sqlite3
 import sys
 from pathlib import Path
 
@@ -7,7 +10,7 @@ import pytest
 
 from pacsim.agents import make_ghost, make_pacman
 from pacsim.cli import main
-from pacsim.errors import AgentError
+from pacsim.errors import AgentError, PacsimError
 
 # -- agents: option values (issue 13, item 15) -----------------------------
 
@@ -119,3 +122,278 @@ def test_cs188_missing_file_and_a_class_that_is_not_an_agent(tmp_path):
         import_cs188_file(tmp_path / "missingAgents.py")
     with pytest.raises(AgentError, match="not a CS188 agent class"):
         wrap_cs188_agent(dict, {}, None)
+
+
+def fails_in_one_line(capsys, arguments: list, names: str | Path) -> str:
+    """Run ``pacsim ARGUMENTS``; assert exit status 2 and exactly one line on
+    stderr that names ``names`` (a file, usually); return that line."""
+    capsys.readouterr()
+    status = main([str(argument) for argument in arguments])
+    error = capsys.readouterr().err
+    assert status == 2, error
+    assert error.count("\n") == 1 and error.endswith("\n"), error
+    assert str(names) in error, error
+    return error.strip()
+
+
+# -- installing: optional extras --------------------------------------------
+
+HINT_FORMS = ("pip install 'pacsim[{extra}]'", "pip install -e '.[{extra}]'")
+"""A hint must work for a wheel user and for a checkout (README) user."""
+
+
+def assert_hint_for_both(message: str, extra: str) -> None:
+    for form in HINT_FORMS:
+        assert form.format(extra=extra) in message, message
+
+
+def test_plot_without_matplotlib_says_how_to_install_it_either_way(monkeypatch, tmp_path):
+    monkeypatch.setitem(sys.modules, "matplotlib", None)  # import matplotlib now raises ImportError
+    from pacsim.report.plot import plot_summary
+
+    with pytest.raises(PacsimError) as caught:
+        plot_summary(None, None, ["condition"], tmp_path / "plot.png")
+    assert_hint_for_both(str(caught.value), "plot")
+
+
+def test_gif_without_pillow_says_how_to_install_it_either_way(monkeypatch):
+    import importlib.util
+
+    from pacsim.viewer.capture import require_pillow
+
+    real_find_spec = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *rest: None if name == "PIL" else real_find_spec(name, *rest))
+    with pytest.raises(PacsimError) as caught:
+        require_pillow()
+    assert_hint_for_both(str(caught.value), "gif")
+
+
+def test_dask_without_distributed_says_how_to_install_it_either_way(monkeypatch):
+    from pacsim.runner.dask_backend import dask_executor
+
+    monkeypatch.setitem(sys.modules, "distributed", None)
+    with pytest.raises(PacsimError) as caught, dask_executor():
+        pass
+    assert_hint_for_both(str(caught.value), "dask")
+
+
+# -- files a user names: layouts, experiments, records ----------------------
+
+@pytest.fixture
+def alarm():
+    """Fail, rather than hang, when reading a file blocks (a FIFO opened for reading)."""
+    def ring(*_):
+        raise TimeoutError("reading the file blocked")
+
+    previous = signal.signal(signal.SIGALRM, ring)
+    signal.alarm(20)
+    yield
+    signal.alarm(0)
+    signal.signal(signal.SIGALRM, previous)
+
+
+FILE_COMMANDS = {
+    "layouts --check": ["layouts", "--check"],
+    "play -l": ["play", "-q", "-n", "1", "-l"],
+    "replay": ["replay", "-q"],
+    "run": ["run", "-q"],
+}
+
+
+@pytest.mark.parametrize("command", FILE_COMMANDS.values(), ids=FILE_COMMANDS.keys())
+def test_a_fifo_or_a_device_is_refused_in_one_line(tmp_path, capsys, alarm, command):
+    fifo = tmp_path / "pipe.lay"
+    os.mkfifo(fifo)
+    assert "not a regular file (a FIFO)" in fails_in_one_line(capsys, [*command, fifo], fifo)
+    if Path("/dev/zero").exists():
+        assert "not a regular file (a character device)" in fails_in_one_line(capsys, [*command, "/dev/zero"], "/dev/zero")
+    assert "not a regular file (a directory)" in fails_in_one_line(capsys, [*command, tmp_path], tmp_path)
+
+
+def test_a_layout_is_read_up_to_the_limit_whatever_its_size_says(capsys, monkeypatch):
+    import pacsim.engine.layout
+
+    monkeypatch.setattr(pacsim.engine.layout, "MAX_FILE_BYTES", 64)
+    maps = Path("/proc/self/maps")  # a regular file whose st_size is 0
+    if not maps.exists() or maps.stat().st_size != 0:
+        pytest.skip("needs Linux's /proc")
+    assert "file larger than 64 bytes" in fails_in_one_line(capsys, ["layouts", "--check", maps], maps)
+
+
+# -- experiment and command-line limits -------------------------------------
+
+def experiment_file(tmp_path: Path, **settings) -> Path:
+    """A one-game experiment on tinyMaze, with ``settings`` as top-level keys."""
+    lines = [f"{key} = {value}" for key, value in {"games": 1, "store": f"'{tmp_path / 'limits.sqlite'}'", **settings}.items()]
+    path = tmp_path / "limits.toml"
+    path.write_text("\n".join(lines) + "\n[grid]\npacman = ['greedy']\nghosts = ['random']\nlayout = ['tinyMaze']\n")
+    return path
+
+
+@pytest.mark.parametrize("value", ["nan", "inf", "-inf", "-1", "1e9"])
+def test_an_experiment_time_limit_must_be_finite_and_sensible(tmp_path, capsys, value):
+    path = experiment_file(tmp_path, time_limit=value)
+    assert "time_limit: must be at least 0 and at most 3600 seconds a move" in fails_in_one_line(capsys, ["run", "-q", path], path)
+    plain = experiment_file(tmp_path)
+    fails_in_one_line(capsys, ["run", "-q", plain, "--set", f"time_limit={value}"], plain)
+    assert not (tmp_path / "limits.sqlite").exists()  # refused before any game
+
+
+@pytest.mark.parametrize("value", ["nan", "inf", "-1", "1e9"])
+def test_a_command_line_time_limit_must_be_finite_and_sensible(capsys, value):
+    line = fails_in_one_line(capsys, ["play", "-l", "tinyMaze", "-q", "-n", "1", "--time-limit", value], "--time-limit")
+    assert f"--time-limit {float(value)}: must be at least 0 and at most 3600 seconds a move (0: no limit)" in line
+
+
+def test_a_zero_time_limit_means_none(capsys):
+    assert main(["play", "-l", "tinyMaze", "-p", "greedy", "-q", "-n", "2", "--seed", "1", "--time-limit", "0"]) == 0
+    assert "error" not in capsys.readouterr().out
+
+
+def test_absurd_game_counts_are_refused_before_seeds_are_drawn(tmp_path, capsys):
+    path = experiment_file(tmp_path, games=100_000_000_000)
+    assert "games: must be at most 100,000" in fails_in_one_line(capsys, ["run", "-q", path], path)
+    line = fails_in_one_line(capsys, ["reproduce", "--games", "100000000000"], "optimism_pessimism.toml")
+    assert "games: must be at most 100,000" in line
+    grid = experiment_file(tmp_path, games=100_000)  # 12 conditions: 1.2 million games
+    grid.write_text(grid.read_text().replace("pacman = ['greedy']", "pacman = ['greedy', 'random']")
+                    .replace("ghosts = ['random']", "ghosts = ['random', 'directional', 'adversarial']\nnum_ghosts = [0, 1]"))
+    assert "split it into several" in fails_in_one_line(capsys, ["run", "-q", grid], grid)
+
+
+# -- game records (JSON) ----------------------------------------------------
+
+@pytest.fixture(scope="module")
+def record(tmp_path_factory) -> dict:
+    """A real game record, as JSON data to spoil."""
+    from pacsim.agents.registry import make_ghost, make_pacman
+    from pacsim.engine import load_layout, play_game
+    from pacsim.engine.recording import game_to_dict
+
+    layout = load_layout("tinyMaze")
+    played = play_game(layout, [make_pacman("greedy"), make_ghost("random")], seed=3, max_moves=20)
+    return game_to_dict(played, layout, "greedy", ["random"])
+
+
+SPOILED_RECORDS = {
+    "layout text a list": (lambda data: data["layout"].update(text=["%%%", "%P."]), '"layout.text" must be a string, not an array of 2 items'),
+    "layout text a number": (lambda data: data["layout"].update(text=7), '"layout.text" must be a string, not 7'),
+    "layout an array": (lambda data: data.update(layout=[1]), '"layout" must be an object, not an array of 1 items'),
+    "no actions": (lambda data: data.pop("actions"), 'no "actions"'),
+    "an action a number": (lambda data: data["actions"].insert(1, 4), '"actions"[1] must be a string, not 4'),
+    "ghosts a text": (lambda data: data.update(num_ghosts="1"), "\"num_ghosts\" must be an integer, not '1'"),
+    "ghosts a bool": (lambda data: data.update(num_ghosts=True), '"num_ghosts" must be an integer, not True'),
+    "too many ghosts": (lambda data: data.update(num_ghosts=9), "9 ghosts recorded, but the layout has"),
+    "score nested": (lambda data: data.update(score=[[[1]]]), '"score" must be an integer, not an array of 1 items'),
+    "version nested": (lambda data: data.update(version={"a": [1]}), "record version an object of 1 items is not supported"),
+}
+
+
+@pytest.mark.parametrize("spoil,expected", SPOILED_RECORDS.values(), ids=SPOILED_RECORDS.keys())
+def test_a_record_with_wrong_types_is_one_line(tmp_path, capsys, record, spoil, expected):
+    import copy
+    import json
+
+    data = copy.deepcopy(record)
+    spoil(data)
+    path = tmp_path / "spoiled.json"
+    path.write_text(json.dumps(data))
+    assert expected in fails_in_one_line(capsys, ["replay", "-q", path], path)
+
+
+@pytest.mark.parametrize("opening,closing", [("[", "]"), ('{"a":', "}")], ids=["arrays", "objects"])
+def test_a_deeply_nested_record_is_one_line(tmp_path, capsys, opening, closing):
+    path = tmp_path / "nested.json"
+    path.write_text('{"format": "pacsim-game", "version": 1, "layout": ' + opening * 100_000 + "1" + closing * 100_000 + "}")
+    assert "nested too deeply" in fails_in_one_line(capsys, ["replay", "-q", path], path)
+
+
+# -- results stores -----------------------------------------------------------
+
+STORE_EXPERIMENT = """name = "spoil"
+games = 3
+seed = 4
+max_moves = 40
+store = "{store}"
+[grid]
+pacman = ["greedy"]
+ghosts = ["random"]
+layout = ["tinyMaze"]
+"""
+
+
+@pytest.fixture(scope="module")
+def good_store(tmp_path_factory) -> Path:
+    from pacsim.runner import load_experiment, run_experiment
+
+    directory = tmp_path_factory.mktemp("good")
+    path = directory / "good.toml"
+    path.write_text(STORE_EXPERIMENT.format(store=directory / "good.sqlite"))
+    return run_experiment(load_experiment(path), workers=1, quiet=True).store
+
+
+def spoiled_store(good_store: Path, directory: Path, statement: str = "") -> tuple[Path, Path]:
+    """A copy of the good store changed by an SQL ``statement``, and an experiment file writing to it."""
+    store = directory / "spoiled.sqlite"
+    store.write_bytes(good_store.read_bytes())
+    if statement:
+        with sqlite3.connect(store) as connection:
+            connection.execute(statement)
+        connection.close()
+    experiment = directory / "spoiled.toml"
+    experiment.write_text(STORE_EXPERIMENT.format(store=store))
+    return store, experiment
+
+
+def store_commands(store: Path, experiment: Path, game: int) -> dict[str, list]:
+    return {
+        "report": ["report", store],
+        "export": ["export", store, "--out", store.with_suffix(".csv")],
+        "replay --game": ["replay", "-q", store, "--game", game],
+        "run": ["run", "-q", experiment],
+    }
+
+
+def test_a_store_with_a_junk_page_is_one_line_everywhere(tmp_path, capsys, good_store):
+    store, experiment = spoiled_store(good_store, tmp_path)
+    data = bytearray(store.read_bytes())
+    page_size = int.from_bytes(data[16:18], "big")
+    assert len(data) >= 3 * page_size  # the schema's page, then the tables' pages
+    data[page_size:] = b"junk" * ((len(data) - page_size) // 4)
+    store.write_bytes(bytes(data))
+    for command in store_commands(store, experiment, 1).values():
+        assert "not a results store, or a damaged one" in fails_in_one_line(capsys, command, store)
+
+
+@pytest.mark.parametrize("statement,game,expected", [
+    ("UPDATE games SET options = '{oops' WHERE id = 2", 2, "game 2: options is not JSON: '{oops'"),
+    ("UPDATE games SET options = '[1, 2]' WHERE id = 2", 2, "game 2: options must be an object"),
+    ("UPDATE games SET score = 'lots' WHERE id = 3", 3, "game 3: column score holds 'lots', not an integer"),
+    ("UPDATE games SET seconds = 'slow' WHERE id = 1", 1, "game 1: column seconds holds 'slow', not a number"),
+    ("UPDATE games SET outcome = X'41' WHERE id = 1", 1, "game 1: column outcome holds b'A', not text"),
+], ids=["options not JSON", "options not an object", "text score", "text seconds", "bytes outcome"])
+def test_a_damaged_row_is_one_line_naming_the_game_everywhere(tmp_path, capsys, good_store, statement, game, expected):
+    store, experiment = spoiled_store(good_store, tmp_path, statement)
+    before = store.read_bytes()
+    for command in store_commands(store, experiment, game).values():
+        assert expected in fails_in_one_line(capsys, command, store)
+    assert store.read_bytes() == before  # run refused before writing anything
+
+
+def test_an_unknown_action_letter_is_one_line_naming_the_game(tmp_path, capsys, good_store):
+    store, _ = spoiled_store(good_store, tmp_path, "UPDATE games SET actions = 'NQS' WHERE id = 2")
+    line = fails_in_one_line(capsys, ["replay", "-q", store, "--game", 2], store)
+    assert "game 2: unknown action letter 'Q'" in line
+    store, _ = spoiled_store(good_store, tmp_path, "UPDATE games SET actions = '[\"North\", 3' WHERE id = 2")
+    assert "game 2: a replay log that is not a JSON list" in fails_in_one_line(capsys, ["replay", "-q", store, "--game", 2], store)
+
+
+def test_a_huge_game_id_is_no_game(capsys, good_store):
+    assert "no game 100000000000000000000 (ids 1..3)" in fails_in_one_line(
+        capsys, ["replay", "-q", good_store, "--game", 10**20], good_store)
+
+
+def test_a_store_missing_a_column_is_not_a_pacsim_store(tmp_path, capsys, good_store):
+    store, experiment = spoiled_store(good_store, tmp_path, "ALTER TABLE games DROP COLUMN machine")
+    for command in store_commands(store, experiment, 1).values():
+        assert "not a pacsim results store (its games table has no machine column)" in fails_in_one_line(capsys, command, store)

@@ -1,4 +1,7 @@
-"""Layout parsing: shipped mazes, CS188 ghost order, and every bad-layout message."""
+"""Layout parsing: shipped mazes, CS188 ghost order, row widths, and every bad-layout message."""
+
+import json
+import random
 
 import pytest
 
@@ -67,6 +70,7 @@ BAD = [
     ("nopac.lay", "%%%%\n%..%\n%%%%\n", ":1:1: no Pacman"),
     ("twopac.lay", "%%%%%\n%P.P%\n%%%%%\n", ":2:4: a second Pacman"),
     ("ragged.lay", "%%%%%\n%P.\n%%%%%\n", ":2:4: ragged row"),
+    ("ragged_after_editor.lay", "%%%%%\n%P.  \n%%%%%\n%..\n", ":4:4: ragged row"),
     ("nofood.lay", "%%%%\n%P %\n%%%%\n", ":1:1: no food"),
     ("hole.lay", "%%%%\n\n%P.%\n%%%%\n", ":2:1: empty row inside the layout"),
     ("empty.lay", "", ": empty file"),
@@ -101,3 +105,90 @@ def test_unreadable_and_unknown_layouts(tmp_path, capsys):
     assert "no layout named 'noSuchMaze'" in capsys.readouterr().err
     assert main(["play", "-l", str(tmp_path / "missing.lay"), "-q"]) == 2
     assert "missing.lay: cannot read the file" in capsys.readouterr().err
+
+
+# -- rows: trailing spaces, CS188's width rule, open rows -------------------
+
+def random_maze_with_open_right_edge(rng: random.Random, width: int, height: int) -> str:
+    """A rectangle of walls, food and spaces whose rows often end in spaces
+    (open cells on the right edge), with Pacman, a food and a ghost."""
+    rows = [["%"] + [rng.choice("%%..  ") for _ in range(width - 1)] for _ in range(height)]
+    for row in rng.sample(rows, k=max(1, height // 2)):
+        row[-1] = " "
+        if rng.random() < 0.5:
+            row[-2] = " "
+    inner = [(row, column) for row in range(height) for column in range(1, width - 2)]
+    for char, (row, column) in zip("P.G", rng.sample(inner, 3)):
+        rows[row][column] = char
+    return "\n".join("".join(row) for row in rows) + "\n"
+
+
+def same_layout(first, second) -> bool:
+    fields = ("width", "height", "walls", "cells", "food", "capsules", "pacman_start", "ghost_starts", "text")
+    return all(getattr(first, name) == getattr(second, name) for name in fields)
+
+
+def test_trailing_spaces_are_cells_and_the_text_parses_back_to_the_same_layout():
+    rng = random.Random(12)
+    for _ in range(60):
+        width, height = rng.randint(4, 12), rng.randint(3, 9)
+        text = random_maze_with_open_right_edge(rng, width, height)
+        layout = parse_layout(text)
+        assert (layout.width, layout.height) == (width, height) and layout.text == text
+        assert same_layout(parse_layout(layout.text), layout)
+        # Editor noise (trailing spaces on some rows, not all) changes nothing.
+        lines = text.splitlines()
+        noisy = "\n".join(line + " " * rng.randint(1, 3) if index % 2 else line for index, line in enumerate(lines))
+        assert same_layout(parse_layout(noisy), layout)
+
+
+def test_mazes_with_open_right_edges_store_and_replay(tmp_path):
+    from pacsim.agents.registry import make_ghost, make_pacman
+    from pacsim.engine import play_game
+    from pacsim.engine.recording import game_from_dict, game_to_dict
+    from pacsim.runner import load_experiment, load_results, load_saved_game, run_experiment
+
+    rng = random.Random(7)
+    names = []
+    for number in range(8):
+        path = tmp_path / f"open{number}.lay"
+        path.write_text(random_maze_with_open_right_edge(rng, rng.randint(6, 10), rng.randint(4, 7)))
+        names.append(str(path))
+        layout = read_layout(path)
+        record = play_game(layout, [make_pacman("greedy"), make_ghost("random")], seed=number, max_moves=30)
+        saved = game_from_dict(json.loads(json.dumps(game_to_dict(record, layout, "greedy", ["random"]))))
+        assert saved.states()[-1].score == record.score
+    experiment = tmp_path / "open.toml"
+    experiment.write_text(f"name = 'open'\ngames = 1\nmax_moves = 30\nstore = '{tmp_path / 'open.sqlite'}'\n"
+                          f"[grid]\npacman = ['greedy']\nghosts = ['random']\nlayout = {json.dumps(names)}\n")
+    result = run_experiment(load_experiment(experiment), workers=1, quiet=True)
+    results = load_results(result.store)
+    assert len(results) == len(names) and "error" not in set(results["outcome"])
+    for row in results.itertuples():
+        saved = load_saved_game(result.store, row.id)
+        assert same_layout(saved.layout, read_layout(row.layout))
+        assert saved.states()[-1].score == row.score
+
+
+def test_the_first_row_sets_the_width_and_a_longer_row_is_cut_with_a_warning(tmp_path, capsys):
+    # Shaped like CS188's capsuleClassic.lay: the last row one wall longer.
+    path = tmp_path / "longer.lay"
+    path.write_text("%%%%%%%\n%P. o %\n% %%%G%\n%%%%%%%%\n")
+    layout = read_layout(path)
+    assert (layout.width, layout.height) == (7, 4)
+    assert layout.warnings == (f"{path}:4:8: warning: row of 8 columns, longer than the first row; "
+                               "the columns past 7 are ignored (as CS188 does)",)
+    assert layout.text.splitlines()[-1] == "%%%%%%%"
+    assert same_layout(parse_layout(layout.text), layout) and parse_layout(layout.text).warnings == ()
+    assert main(["layouts", "--check", str(path)]) == 0
+    captured = capsys.readouterr()
+    assert "4:8: warning: row of 8 columns" in captured.err and "ok: 7x4" in captured.out
+
+
+def test_a_row_of_spaces_inside_the_maze_is_an_open_row():
+    layout = parse_layout("%%%%%\n%P.%%\n     \n%% .%\n  \n%%%%%\n")
+    assert (layout.width, layout.height) == (5, 6)
+    assert {(2, column) for column in range(5)} <= set(layout.cells)
+    assert {(4, column) for column in range(5)} <= set(layout.cells)  # a short one too
+    assert layout.text.splitlines()[4] == "     "
+    assert same_layout(parse_layout(layout.text), layout)

@@ -148,4 +148,4 @@ def test_plot_without_matplotlib_says_how_to_install(store, tmp_path, capsys, mo
 
     monkeypatch.setattr(builtins, "__import__", no_matplotlib)
     assert main(["report", str(store), "--plot", str(tmp_path / "plot.png")]) == 2
-    assert "pip install pacsim[plot]" in capsys.readouterr().err
+    assert "pip install 'pacsim[plot]'" in capsys.readouterr().err

@@ -345,4 +345,4 @@ def test_gif_without_pillow_asks_to_install_the_extra(tmp_path, capsys, monkeypa
     path, _ = saved_game(tmp_path, "pincerMaze")
     assert main(["replay", str(path), "--window", "--gif", str(tmp_path / "x.gif")]) == 2
     err = capsys.readouterr().err
-    assert "pip install pacsim[gif]" in err and err.count("\n") == 1
+    assert "pip install 'pacsim[gif]'" in err and err.count("\n") == 1

@@ -12,6 +12,7 @@ from pacsim.cli.cs188 import add_cs188_options, apply_cs188_options
 from pacsim.engine import DEFAULT_MAX_MOVES, GameRecord, load_layout, play_game
 from pacsim.engine.recording import save_game
 from pacsim.errors import ConfigError
+from pacsim.runner.experiment import check_time_limit
 
 
 def add_parser(subparsers) -> None:
@@ -42,7 +43,7 @@ def add_game_options(parser) -> None:
     parser.add_argument("-a", "--agent-args", "--agentArgs", dest="agent_args", default="", help="Pacman options, key=value,... (e.g. depth=4,eval=careful)")
     parser.add_argument("--ghost-args", default="", help="ghost options, key=value,... (e.g. attack=0.9)")
     parser.add_argument("--max-moves", type=int, default=DEFAULT_MAX_MOVES, help=f"Pacman moves before a game ends as a timeout (default {DEFAULT_MAX_MOVES})")
-    parser.add_argument("--time-limit", type=float, default=None, help="seconds an agent may think per move; over it the game ends as an error")
+    parser.add_argument("--time-limit", type=float, default=None, help="seconds an agent may think per move (0: no limit); over it the game ends as an error")
 
 
 def add_window_options(parser) -> None:
@@ -70,6 +71,8 @@ def run(args) -> int:
         raise ConfigError(f"-n {args.games}: the number of games must be at least 1")
     if args.max_moves < 1:
         raise ConfigError(f"--max-moves {args.max_moves}: must be at least 1")
+    if args.time_limit is not None:  # 0 means no limit, as in an experiment file
+        args.time_limit = check_time_limit(args.time_limit, f"--time-limit {args.time_limit}") or None
     layout = load_layout(args.layout)
     agents = build_agents(args, layout)
     window = args.window or (not (args.quiet or args.text) and display_available())
@@ -116,8 +119,8 @@ def summary_line(records: list[GameRecord]) -> str:
             f"average score {average:.1f}")
 
 
-def _record_path(path: str, game: int, games: int) -> Path:
-    path = Path(path)
+def _record_path(name: str, game: int, games: int) -> Path:
+    path = Path(name)
     if games == 1:
         return path
     return path.with_name(f"{path.stem}-{game + 1}{path.suffix or '.json'}")

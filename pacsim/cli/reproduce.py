@@ -7,12 +7,9 @@ from pathlib import Path
 
 from pacsim.cli.run import add_backend_options, execute
 from pacsim.errors import ConfigError
+from pacsim.shipped import shipped_experiment
 
 EXPERIMENT = "optimism_pessimism.toml"
-
-
-def experiments_directory() -> Path:
-    return Path(__file__).resolve().parents[2] / "experiments"
 
 
 def add_parser(subparsers) -> None:
@@ -32,7 +29,7 @@ def run(args) -> int:
 
     if args.games is not None and args.games < 1:
         raise ConfigError(f"--games {args.games}: must be at least 1")
-    path = Path(args.experiment) if args.experiment else experiments_directory() / EXPERIMENT
+    path = Path(args.experiment) if args.experiment else shipped_experiment(EXPERIMENT)
     experiment = load_experiment(path, games=args.games, store=args.store)
     result = execute(experiment, args)
     print(f"{experiment.name}: {result.played} games played, {result.skipped} already in {result.store} "

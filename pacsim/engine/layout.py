@@ -12,6 +12,10 @@ Text format (as in the UC Berkeley CS188 project)::
     P  Pacman        G  ghost         1-4  numbered ghosts (ordered by number)
     space  empty
 
+The first row sets the width, as in CS188: a longer row is cut to it with a
+warning, a shorter one is an error, a row of spaces only is an open row, and
+trailing spaces are cells when every row is written that long (``_rows``).
+
 Coordinates: ``(row, column)`` with row 0 the top line of the text.  The
 CS188 engine uses ``(x, y)`` with y counted from the bottom; it matters only
 for the order of ghosts, which follows CS188 (see ``_agent_order``).
@@ -24,6 +28,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from pacsim.errors import LayoutError
+from pacsim.files import FileRefused, read_bounded
+from pacsim.shipped import LAYOUTS, shipped_folder
 
 # Actions in the order CS188 lists them; the order decides search tie-breaks.
 NORTH, SOUTH, EAST, WEST, STOP = "North", "South", "East", "West", "Stop"
@@ -41,6 +47,7 @@ MAX_SIDE = 128
 source cell, so memory grows with the cells a game actually asks about."""
 
 MAX_FILE_BYTES = 1 << 20
+"""Largest layout file read (a 128x128 maze is 16 KB)."""
 
 Move = tuple[str, int]
 """An action and the cell it leads to."""
@@ -54,7 +61,8 @@ class Layout:
     name: str
     """Short name (the file stem for shipped layouts)."""
     text: str
-    """The layout text as parsed (normalised: no trailing spaces)."""
+    """The layout text as parsed, every row exactly ``width`` characters (a
+    trailing space is an open cell and stays); it parses back to this layout."""
     width: int
     height: int
     walls: frozenset[tuple[int, int]]
@@ -71,7 +79,8 @@ class Layout:
     source: str = "<layout>"
     """The file the layout came from, for messages."""
     warnings: tuple[str, ...] = ()
-    """Problems that do not stop a game (unreachable food)."""
+    """Problems that do not stop a game (a row longer than the first, unreachable
+    food), as ``FILE:LINE:COL: warning: ...`` lines; ``pacsim layouts --check`` prints them."""
     cell_of: dict[tuple[int, int], int] = field(init=False, repr=False)
     pacman_moves: tuple[tuple[Move, ...], ...] = field(init=False, repr=False)
     """Per cell: Pacman's legal (action, target) pairs, Stop last."""
@@ -169,37 +178,17 @@ def _breadth_first(moves: tuple[tuple[Move, ...], ...], start: int) -> list[int]
 
 
 def parse_layout(text: str, name: str = "layout", source: str = "<layout>") -> Layout:
-    """Parse layout text; raise :class:`LayoutError` naming line and column."""
-    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
-    numbered = list(enumerate(lines, start=1))
-    while numbered and not numbered[-1][1].strip():
-        numbered.pop()
-    while numbered and not numbered[0][1].strip():
-        numbered.pop(0)
-    if not numbered:
-        raise LayoutError("empty layout: no rows", source, 1, 1)
+    """Parse layout text; raise :class:`LayoutError` naming line and column.
 
-    width = max(len(line.rstrip()) for _, line in numbered)
+    The text of the result (``Layout.text``) parses back to the same layout."""
+    numbered, width, row_warnings = _rows(text, source)
     height = len(numbered)
-    if width > MAX_SIDE or height > MAX_SIDE:
-        raise LayoutError(
-            f"grid too large: {width}x{height}, the limit is {MAX_SIDE}x{MAX_SIDE}", source, 1, 1
-        )
-
     walls: set[tuple[int, int]] = set()
     open_cells: list[tuple[int, int]] = []
     food_cells, capsule_cells, pacmen = [], [], []
     ghosts: list[tuple[int, tuple[int, int]]] = []  # (ghost number, (row, column))
     for row, (line_number, line) in enumerate(numbered):
-        stripped = line.rstrip()
-        if not stripped:
-            raise LayoutError("empty row inside the layout", source, line_number, 1)
-        if len(line) < width:
-            raise LayoutError(
-                f"ragged row: {len(stripped)} columns where the layout is {width} wide",
-                source, line_number, len(stripped) + 1,
-            )
-        for column, char in enumerate(line[:width]):
+        for column, char in enumerate(line):
             if char not in _KNOWN:
                 raise LayoutError(
                     f"unknown character {char!r} (expected one of '%', '.', 'o', 'P', 'G', '1'-'4', ' ')",
@@ -235,7 +224,7 @@ def parse_layout(text: str, name: str = "layout", source: str = "<layout>") -> L
     cell_of = {position: index for index, position in enumerate(open_cells)}
     layout = Layout(
         name=name,
-        text="\n".join(line[:width].rstrip() for _, line in numbered) + "\n",
+        text="\n".join(line for _, line in numbered) + "\n",
         width=width,
         height=height,
         walls=frozenset(walls),
@@ -246,8 +235,52 @@ def parse_layout(text: str, name: str = "layout", source: str = "<layout>") -> L
         ghost_starts=tuple(cell_of[position] for position in _agent_order(ghosts, height)),
         source=source,
     )
-    layout.warnings = _unreachable_food(layout, numbered)
+    layout.warnings = row_warnings + _unreachable_food(layout, numbered)
     return layout
+
+
+def _rows(text: str, source: str) -> tuple[list[tuple[int, str]], int, tuple[str, ...]]:
+    """The rows of the maze with their line numbers, each cut or padded to the
+    width; the width; warnings about cut rows.
+
+    The first row sets the width, as in CS188.  Its trailing spaces count as
+    cells only as far as every row is written (a maze open at its right edge,
+    written as a rectangle); beyond that they are editor noise.  A longer row
+    is cut to the width with a warning (CS188 ignores the excess too: its own
+    ``capsuleClassic.lay`` has a last row one wall longer); a shorter one is an
+    error; a row of spaces only is an open row.  Blank lines before and after
+    the maze are ignored; an empty line inside it is an error."""
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    numbered = list(enumerate(lines, start=1))
+    while numbered and not numbered[-1][1].strip():
+        numbered.pop()
+    while numbered and not numbered[0][1].strip():
+        numbered.pop(0)
+    if not numbered:
+        raise LayoutError("empty layout: no rows", source, 1, 1)
+    first = numbered[0][1]
+    written = [len(line) for _, line in numbered if line.strip(EMPTY)]
+    width = max(len(first.rstrip(EMPTY)), min(written))
+    if width > MAX_SIDE or len(numbered) > MAX_SIDE:
+        raise LayoutError(
+            f"grid too large: {width}x{len(numbered)}, the limit is {MAX_SIDE}x{MAX_SIDE}", source, 1, 1
+        )
+    rows = []
+    warnings = []
+    for line_number, line in numbered:
+        content = line.rstrip(EMPTY)
+        if not line:
+            raise LayoutError("empty row inside the layout (a row of spaces is an open row)", source, line_number, 1)
+        if not content:
+            line = EMPTY * width
+        elif len(content) > width:
+            warnings.append(f"{source}:{line_number}:{width + 1}: warning: row of {len(content)} columns, longer "
+                            f"than the first row; the columns past {width} are ignored (as CS188 does)")
+        elif len(line) < width:
+            raise LayoutError(f"ragged row: {len(content)} columns where the first row is {width} wide",
+                              source, line_number, len(content) + 1)
+        rows.append((line_number, line[:width]))
+    return rows, width, tuple(warnings)
 
 
 def _agent_order(ghosts: list[tuple[int, tuple[int, int]]], height: int) -> list[tuple[int, int]]:
@@ -278,15 +311,14 @@ def _unreachable_food(layout: Layout, numbered: list[tuple[int, str]]) -> tuple[
 
 
 def read_layout(path: str | Path) -> Layout:
-    """Read a ``.lay`` file; every failure is a :class:`LayoutError`."""
+    """Read a ``.lay`` file (a regular file of at most :data:`MAX_FILE_BYTES`);
+    every failure is a :class:`LayoutError`."""
     path = Path(path)
     source = str(path)
     try:
-        if path.stat().st_size > MAX_FILE_BYTES:
-            raise LayoutError(f"file larger than {MAX_FILE_BYTES} bytes: not a layout", source)
-        data = path.read_bytes()
-    except OSError as error:
-        raise LayoutError(f"cannot read the file: {error.strerror or error}", source) from None
+        data = read_bounded(path, MAX_FILE_BYTES)
+    except FileRefused as error:
+        raise LayoutError(str(error), source) from None
     if not data.strip():
         raise LayoutError("empty file", source)
     try:
@@ -299,12 +331,8 @@ def read_layout(path: str | Path) -> Layout:
 
 
 def layouts_directory() -> Path:
-    """Where the shipped layouts live: inside the installed package when it was
-    built as a wheel, else the repository's top-level ``layouts/``."""
-    packaged = Path(__file__).resolve().parent.parent / "layouts"
-    if packaged.is_dir():
-        return packaged
-    return Path(__file__).resolve().parents[2] / "layouts"
+    """Where the shipped layouts live (see :mod:`pacsim.shipped`)."""
+    return shipped_folder(LAYOUTS)
 
 
 def shipped_layouts() -> dict[str, Path]:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pandas
 
-from pacsim.errors import PacsimError
+from pacsim.errors import PacsimError, install_hint
 from pacsim.report.format import group_labels
 
 
@@ -20,7 +20,7 @@ def plot_summary(results: pandas.DataFrame, summary: pandas.DataFrame, by: Seque
         matplotlib.use("Agg")  # files only: no display needed
         import matplotlib.pyplot as pyplot
     except ImportError:
-        raise PacsimError("--plot needs matplotlib: pip install pacsim[plot]") from None
+        raise PacsimError(f"--plot needs matplotlib; {install_hint('plot')}") from None
     labels = group_labels(summary, by)
     scores = [games["score"].to_numpy() for _, games in results.groupby(list(by), sort=False, dropna=False)]
     width = max(6.0, 0.9 * len(labels) + 2)

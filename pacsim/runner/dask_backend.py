@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from concurrent.futures import Executor
 from contextlib import contextmanager
 
-from pacsim.errors import ConfigError
+from pacsim.errors import ConfigError, install_hint
 
 CONNECT_TIMEOUT_SECONDS = 10.0
 """How long to keep trying to reach a scheduler.  Dask retries a refused
@@ -33,7 +33,7 @@ def dask_executor(scheduler: str | None = None, workers: int | None = None,
     try:
         from distributed import Client, LocalCluster
     except ImportError:
-        raise ConfigError("the dask backend needs dask.distributed: pip install 'pacsim[dask]'") from None
+        raise ConfigError(f"the dask backend needs dask.distributed; {install_hint('dask')}") from None
     if connect_timeout is None:
         connect_timeout = CONNECT_TIMEOUT_SECONDS
     cluster = None

@@ -15,6 +15,7 @@ from __future__ import annotations
 import hashlib
 import itertools
 import json
+import math
 import re
 import tomllib
 from dataclasses import dataclass, field
@@ -25,11 +26,21 @@ from pacsim.agents import plugins
 from pacsim.agents.registry import GHOST, PACMAN, join_spec, make_ghost, make_pacman, resolve
 from pacsim.engine import DEFAULT_MAX_MOVES, Layout, load_layout
 from pacsim.errors import AgentError, ConfigError, PacsimError
+from pacsim.files import FileRefused, read_bounded
 
 TOP_LEVEL_KEYS = ("name", "games", "seed", "max_moves", "time_limit", "store", "grid", "pacman_options", "ghost_options")
 REQUIRED_GRID_KEYS = ("pacman", "ghosts", "layout")
 AGENT_KEYS = ("pacman", "ghosts", "layout", "num_ghosts")
 """Grid keys that are not Pacman options."""
+
+MAX_EXPERIMENT_BYTES = 1 << 20
+"""Largest experiment file read."""
+MAX_GAMES = 100_000
+"""Most games per condition (seeds for them all are drawn before the first game)."""
+MAX_TOTAL_GAMES = 1_000_000
+"""Most games in one experiment (conditions times games); split a larger one."""
+MAX_TIME_LIMIT = 3600.0
+"""Largest per-move time limit, in seconds."""
 
 Scalar = str | int | float | bool
 
@@ -59,14 +70,10 @@ class Condition:
         """The Pacman as one spec string, e.g. ``expectimax:depth=4,eval=careful``."""
         return _spec_with_options(self.pacman, self.pacman_options)
 
-    def ghost_spec(self) -> str:
-        return _spec_with_options(self.ghosts, self.ghost_options)
-
     @property
     def code(self) -> dict[str, str]:
         """The plugin code its agents run: label -> identity (empty for built-in agents)."""
         return dict(json.loads(self.key).get("code", {}))
-
 
 @dataclass
 class Experiment:
@@ -90,6 +97,15 @@ class Experiment:
 
     def seeds(self) -> list[int]:
         return game_seeds(self.seed, self.games)
+
+
+def check_time_limit(seconds: float, where: str) -> float:
+    """A per-move time limit: 0 (none) or up to :data:`MAX_TIME_LIMIT` seconds.
+    NaN, infinities and negatives are a :class:`ConfigError` that starts with ``where``."""
+    if not (math.isfinite(seconds) and 0 <= seconds <= MAX_TIME_LIMIT):
+        raise ConfigError(f"{where}: must be at least 0 and at most {MAX_TIME_LIMIT:g} seconds a move "
+                          f"(0: no limit), not {seconds}")
+    return seconds
 
 
 def game_seeds(root_seed: int, games: int) -> list[int]:
@@ -133,9 +149,9 @@ def load_experiment(
 
 def read_toml(path: Path) -> dict[str, Any]:
     try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as error:
-        raise ConfigError(f"{path}: cannot read the experiment file: {error.strerror or error}") from None
+        text = read_bounded(path, MAX_EXPERIMENT_BYTES).decode("utf-8")
+    except FileRefused as error:
+        raise ConfigError(f"{path}: {error}") from None
     except UnicodeDecodeError:
         raise ConfigError(f"{path}: not UTF-8 text") from None
     try:
@@ -184,15 +200,18 @@ def build_experiment(raw: dict[str, Any], source: str = "<experiment>", default_
     if unknown:
         checker.fail(unknown[0], f"unknown key (known: {', '.join(TOP_LEVEL_KEYS)})")
     name = checker.string(raw, "name", default_name)
-    games = checker.integer(raw, "games", None, minimum=1)
+    games = checker.integer(raw, "games", None, minimum=1, maximum=MAX_GAMES)
     seed = checker.integer(raw, "seed", 0, minimum=0)
     max_moves = checker.integer(raw, "max_moves", DEFAULT_MAX_MOVES, minimum=1)
-    time_limit = checker.number(raw, "time_limit", 0.0, minimum=0.0)
+    time_limit = check_time_limit(checker.number(raw, "time_limit", 0.0), f"{source}: time_limit")
     store = checker.string(raw, "store", f"results/{name}.sqlite")
     pacman_options = checker.options(raw, "pacman_options")
     ghost_options = checker.options(raw, "ghost_options")
     grid = checker.grid(raw, pacman_options)
     conditions = _expand(checker, grid, pacman_options, ghost_options)
+    if games * len(conditions) > MAX_TOTAL_GAMES:
+        checker.fail("games", f"{games} games x {len(conditions)} conditions is more than {MAX_TOTAL_GAMES:,} games "
+                              "in one experiment; split it into several")
     config = {
         "name": name, "games": games, "seed": seed, "max_moves": max_moves, "time_limit": time_limit,
         "grid": {key: sorted(values, key=_sort_key) for key, values in grid.items()},
@@ -217,7 +236,7 @@ class _Checker:
             self.fail(key, f"must be a non-empty string, not {value!r}")
         return value
 
-    def integer(self, raw: dict, key: str, default: int | None, minimum: int) -> int:
+    def integer(self, raw: dict, key: str, default: int | None, minimum: int, maximum: int | None = None) -> int:
         if key not in raw and default is None:
             self.fail(key, "missing (required)")
         value = raw.get(key, default)
@@ -225,14 +244,14 @@ class _Checker:
             self.fail(key, f"must be an integer, not {value!r}")
         if value < minimum:
             self.fail(key, f"must be at least {minimum}, not {value}")
+        if maximum is not None and value > maximum:
+            self.fail(key, f"must be at most {maximum:,}, not {value:,}")
         return value
 
-    def number(self, raw: dict, key: str, default: float, minimum: float) -> float:
+    def number(self, raw: dict, key: str, default: float) -> float:
         value = raw.get(key, default)
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             self.fail(key, f"must be a number, not {value!r}")
-        if value < minimum:
-            self.fail(key, f"must be at least {minimum:g}, not {value}")
         return float(value)
 
     def options(self, raw: dict, key: str) -> dict[str, Scalar]:
@@ -277,7 +296,8 @@ class _Checker:
             self.fail(f"grid.{key}", f"values must be strings or numbers, not {value!r}")
 
 
-def _expand(checker: _Checker, grid: dict[str, list[Scalar]], pacman_options: dict, ghost_options: dict) -> list[Condition]:
+def _expand(checker: _Checker, grid: dict[str, list[Any]], pacman_options: dict, ghost_options: dict) -> list[Condition]:
+    # list[Any]: the grid's values were checked (_check_grid_value): names are strings, ghost counts integers.
     layouts = {name: _load_layout(checker, name) for name in grid["layout"]}
     _check_agent_names(checker, grid)
     option_keys = [key for key in grid if key not in AGENT_KEYS]
@@ -324,7 +344,7 @@ def _load_layout(checker: _Checker, name: str) -> Layout:
         checker.fail("grid.layout", str(error))
 
 
-def _check_agent_names(checker: _Checker, grid: dict[str, list[Scalar]]) -> None:
+def _check_agent_names(checker: _Checker, grid: dict[str, list[Any]]) -> None:
     """Every agent spec names an agent (importing its plugin code if it has some)."""
     for key, role in (("pacman", PACMAN), ("ghosts", GHOST)):
         for spec in grid[key]:

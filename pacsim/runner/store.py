@@ -11,14 +11,15 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pacsim.engine import ACTIONS, parse_layout
-from pacsim.engine.recording import SavedGame
-from pacsim.errors import LayoutError, PacsimError, ReplayError
+from pacsim.engine.recording import SavedGame, check_num_ghosts, describe
+from pacsim.errors import LayoutError, ReplayError, StoreError
 
 if TYPE_CHECKING:
     import pandas
@@ -93,8 +94,18 @@ def encode_actions(actions: list[str]) -> str:
 
 
 def decode_actions(text: str) -> list[str]:
+    """The actions of a replay log; ``ValueError`` names what is wrong with a damaged one."""
     if text.startswith("["):
-        return [str(action) for action in json.loads(text)]
+        try:
+            actions = json.loads(text)
+        except (json.JSONDecodeError, RecursionError):
+            raise ValueError("a replay log that is not a JSON list") from None
+        if not isinstance(actions, list) or not all(isinstance(action, str) for action in actions):
+            raise ValueError("a replay log that is not a list of action names")
+        return actions
+    unknown = set(text) - set(_ACTION)
+    if unknown:
+        raise ValueError(f"unknown action letter {min(unknown)!r} in the replay log (known: {''.join(_ACTION)})")
     return [_ACTION[letter] for letter in text]
 
 
@@ -110,13 +121,20 @@ class ResultStore:
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self.connection = sqlite3.connect(self.path, timeout=30.0)
+        except (OSError, sqlite3.DatabaseError) as error:
+            raise StoreError(f"{self.path}: cannot open the results store: {error}") from None
+        try:
             self.connection.execute("PRAGMA journal_mode=WAL")
             # In WAL mode NORMAL survives a killed process (not a power cut) and is much faster than FULL.
             self.connection.execute("PRAGMA synchronous=NORMAL")
             with self.connection:
                 self.connection.executescript(_SCHEMA)
-        except (OSError, sqlite3.DatabaseError) as error:
-            raise PacsimError(f"{self.path}: cannot open the results store: {error}") from None
+            check_store(self.connection, self.path)  # before a run adds to it
+        except (sqlite3.DatabaseError, StoreError) as error:
+            self.connection.close()
+            if isinstance(error, StoreError):
+                raise
+            raise StoreError(f"{self.path}: not a results store, or a damaged one ({error})") from None
 
     def __enter__(self) -> ResultStore:
         return self
@@ -130,7 +148,7 @@ class ResultStore:
     def register(self, experiment: Experiment) -> None:
         """Record the experiment's config and each condition's layout text (once)."""
         digest = experiment.config_hash
-        with self.connection:
+        with _reporting(self.path), self.connection:
             self.connection.execute(
                 "INSERT INTO experiments VALUES (?, ?, ?, ?) ON CONFLICT(config_hash) DO UPDATE SET "
                 "config = excluded.config, updated_at = excluded.updated_at",
@@ -142,36 +160,102 @@ class ResultStore:
 
     def finished(self, config_hash: str) -> set[tuple[str, int]]:
         """(condition key, game index) of every game already stored for this config."""
-        cursor = self.connection.execute(
-            "SELECT condition_key, game_index FROM games WHERE config_hash = ?", (config_hash,))
-        return {(key, index) for key, index in cursor}
+        with _reporting(self.path):
+            cursor = self.connection.execute(
+                "SELECT condition_key, game_index FROM games WHERE config_hash = ?", (config_hash,))
+            return {(key, index) for key, index in cursor}
 
     def add_games(self, rows: Iterable[dict[str, Any]]) -> int:
         """Insert game rows in one transaction; returns how many were new."""
         names = list(GAME_COLUMNS)
         statement = f"INSERT OR IGNORE INTO games ({', '.join(names)}) VALUES ({', '.join('?' * len(names))})"
-        with self.connection:
+        with _reporting(self.path), self.connection:
             before = self.connection.total_changes
             self.connection.executemany(statement, [[row[name] for name in names] for row in rows])
             return self.connection.total_changes - before
 
 
+@contextmanager
+def _reporting(path: Path) -> Iterator[None]:
+    """SQLite's own errors (a damaged page, a full disk, a lock held too long) as one line naming the store."""
+    try:
+        yield
+    except sqlite3.DatabaseError as error:
+        raise StoreError(f"{path}: the results store cannot be used: {error}") from None
+
+
+# -- checking -------------------------------------------------------------
+
+_SQLITE_TYPES = {"TEXT": ("text",), "INTEGER": ("integer",), "REAL": ("real", "integer")}
+_PYTHON_TYPES = {"text": str, "integer": int, "real": float}
+_EXPECTED = {"TEXT": "text", "INTEGER": "an integer", "REAL": "a number"}
+
+
+def _allowed_types(kind: str) -> tuple[str, ...]:
+    """The SQLite storage classes a column declared ``kind`` may hold in a pacsim store."""
+    allowed = _SQLITE_TYPES[kind.split()[0]]
+    return allowed if "NOT NULL" in kind else (*allowed, "null")
+
+
+def check_store(connection: sqlite3.Connection, path: Path) -> None:
+    """Refuse, in one line naming the file (and the game), a file that is not a
+    pacsim store or holds a row pacsim cannot have written (text in a
+    numeric column, say).  Reads every row: a damaged page raises here, as
+    :class:`sqlite3.DatabaseError`, rather than halfway through a report."""
+    tables = {name for (name,) in connection.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    if not {"games", "conditions"} <= tables:
+        raise StoreError(f"{path}: not a pacsim results store (no games table)")
+    columns = {row[1] for row in connection.execute("PRAGMA table_info(games)")}
+    missing = [name for name in GAME_COLUMNS if name not in columns]
+    if missing:
+        raise StoreError(f"{path}: not a pacsim results store (its games table has no {missing[0]} column)")
+    names = list(GAME_COLUMNS)
+    wrong = " OR ".join(f"typeof({name}) NOT IN ({', '.join(repr(kind) for kind in _allowed_types(GAME_COLUMNS[name]))})"
+                        for name in names)
+    row = connection.execute(f"SELECT id, {', '.join(names)} FROM games WHERE {wrong} LIMIT 1").fetchone()
+    if row is not None:
+        game_id, *values = row
+        for name, value in zip(names, values):
+            allowed = {_PYTHON_TYPES.get(kind, type(None)) for kind in _allowed_types(GAME_COLUMNS[name])}
+            if type(value) not in allowed:
+                raise StoreError(f"{path}: game {game_id}: column {name} holds {describe(value)}, "
+                                 f"not {_EXPECTED[GAME_COLUMNS[name].split()[0]]}: a damaged or foreign store")
+    _check_options(connection, path)
+
+
+_BAD_OPTIONS = """SELECT id, options FROM games WHERE CASE WHEN json_valid(options) THEN
+    json_type(options) != 'object' OR coalesce(json_type(options, '$.pacman'), 'object') != 'object'
+    OR coalesce(json_type(options, '$.ghost'), 'object') != 'object' ELSE 1 END LIMIT 1"""
+
+
+def _check_options(connection: sqlite3.Connection, path: Path) -> None:
+    """Every row's options as :func:`parse_options` wants them: found by SQLite's
+    JSON functions, explained by :func:`parse_options`."""
+    try:
+        suspects = connection.execute(_BAD_OPTIONS).fetchall()
+    except sqlite3.OperationalError:  # an SQLite without JSON functions: every row in Python
+        suspects = connection.execute("SELECT id, options FROM games").fetchall()
+    for game_id, text in suspects:
+        parse_options(text, f"{path}: game {game_id}")
+
+
 # -- reading --------------------------------------------------------------
 
 def open_existing(path: str | Path) -> sqlite3.Connection:
-    """Open a store for reading; a missing file or a non-store is a one-line error."""
+    """Open a store for reading and check it (:func:`check_store`); a missing
+    file, a non-store or a damaged one is a one-line :class:`StoreError`."""
     path = Path(path)
     if not path.is_file():
-        raise PacsimError(f"{path}: no such results store")
+        raise StoreError(f"{path}: no such results store")
     connection = sqlite3.connect(path, timeout=30.0)
     try:
-        tables = {name for (name,) in connection.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-    except sqlite3.DatabaseError as error:  # not an SQLite file at all
+        check_store(connection, path)
+    except sqlite3.DatabaseError as error:  # not an SQLite file at all, or a damaged one
         connection.close()
-        raise PacsimError(f"{path}: not a results store ({error})") from None
-    if not {"games", "conditions"} <= tables:
+        raise StoreError(f"{path}: not a results store, or a damaged one ({error})") from None
+    except StoreError:
         connection.close()
-        raise PacsimError(f"{path}: not a pacsim results store (no games table)")
+        raise
     return connection
 
 
@@ -187,20 +271,32 @@ def load_results(path: str | Path) -> pandas.DataFrame:
 
     connection = open_existing(path)
     try:
-        frame = pandas.read_sql_query(
-            "SELECT g.* FROM games g LEFT JOIN conditions c "
-            "ON c.config_hash = g.config_hash AND c.condition_key = g.condition_key "
-            "ORDER BY c.rowid, g.game_index, g.id", connection)
+        with _reporting(Path(path)):
+            frame = pandas.read_sql_query(
+                "SELECT g.* FROM games g LEFT JOIN conditions c "
+                "ON c.config_hash = g.config_hash AND c.condition_key = g.condition_key "
+                "ORDER BY c.rowid, g.game_index, g.id", connection)
     finally:
         connection.close()
-    return _expand_options(frame)
+    return _expand_options(frame, Path(path))
 
 
-def _expand_options(frame: pandas.DataFrame) -> pandas.DataFrame:
-    parsed = [json.loads(text) for text in frame["options"]]
+def parse_options(text: str, where: str) -> dict[str, dict[str, Any]]:
+    """A row's ``options``: ``{"pacman": {...}, "ghost": {...}}``; a damaged one is a :class:`StoreError`."""
+    try:
+        options = json.loads(text)
+    except (json.JSONDecodeError, RecursionError):
+        raise StoreError(f"{where}: options is not JSON: {describe(text)}") from None
+    if not isinstance(options, dict) or not all(isinstance(options.get(role, {}), dict) for role in ("pacman", "ghost")):
+        raise StoreError(f"{where}: options must be an object of pacman and ghost options, not {describe(options)}")
+    return {role: options.get(role, {}) for role in ("pacman", "ghost")}
+
+
+def _expand_options(frame: pandas.DataFrame, path: Path) -> pandas.DataFrame:
+    parsed = [parse_options(text, f"{path}: game {game_id}") for text, game_id in zip(frame["options"], frame["id"])]
     columns: dict[str, list[Any]] = {}
     for row, options in enumerate(parsed):
-        flat = {**options.get("pacman", {}), **{f"ghost_{key}": value for key, value in options.get("ghost", {}).items()}}
+        flat = {**options["pacman"], **{f"ghost_{key}": value for key, value in options["ghost"].items()}}
         for key, value in flat.items():
             if key not in frame.columns:
                 columns.setdefault(key, [None] * len(parsed))[row] = value
@@ -210,33 +306,47 @@ def _expand_options(frame: pandas.DataFrame) -> pandas.DataFrame:
 
 
 def load_saved_game(path: str | Path, game_id: int) -> SavedGame:
-    """The game with primary key ``game_id``, ready to replay (``pacsim replay STORE --game ID``)."""
+    """The game with primary key ``game_id``, ready to replay (``pacsim replay STORE --game ID``).
+    Every problem is a one-line :class:`ReplayError` or :class:`StoreError` naming the store and the game."""
+    path = Path(path)
+    where = f"{path}: game {game_id}"
     connection = open_existing(path)
     try:
-        row = connection.execute(
-            "SELECT g.layout, c.layout_text, g.num_ghosts, g.actions, g.seed, g.pacman, g.ghosts, g.options, "
-            "g.depth, g.outcome, g.score FROM games g JOIN conditions c "
-            "ON c.config_hash = g.config_hash AND c.condition_key = g.condition_key WHERE g.id = ?",
-            (int(game_id),)).fetchone()
-        if row is None:
-            count, low, high = connection.execute("SELECT COUNT(*), MIN(id), MAX(id) FROM games").fetchone()
-            known = f"ids {low}..{high}" if count else "the store is empty"
-            raise ReplayError(f"{path}: no game {game_id} ({known})")
+        with _reporting(path):
+            row = _saved_game_row(connection, path, game_id)
     finally:
         connection.close()
     layout_name, layout_text, num_ghosts, actions, seed, pacman, ghosts, options, depth, outcome, score = row
-    options = json.loads(options)
+    if not isinstance(layout_text, str):
+        raise ReplayError(f"{where}: the stored layout is {describe(layout_text)}, not text")
     try:
         layout = parse_layout(layout_text, name=layout_name, source=f"{path} (game {game_id} layout)")
-    except LayoutError as error:
-        raise ReplayError(str(error)) from None
-    pacman_options = dict(options.get("pacman", {}))
+        decoded = decode_actions(actions)
+    except ValueError as error:  # LayoutError is one, with its place
+        raise ReplayError(str(error) if isinstance(error, LayoutError) else f"{where}: {error}") from None
+    options = parse_options(options, where)
+    pacman_options = dict(options["pacman"])
     if depth is not None:  # the configured depth (an agent's default is the same game)
         pacman_options = {"depth": depth, **pacman_options}
     return SavedGame(
-        layout=layout, num_ghosts=num_ghosts, actions=decode_actions(actions), seed=seed,
-        pacman=_spec(pacman, pacman_options), ghosts=[_spec(ghosts, options.get("ghost", {}))] * num_ghosts,
+        layout=layout, num_ghosts=check_num_ghosts(layout, num_ghosts, where), actions=decoded, seed=seed,
+        pacman=_spec(pacman, pacman_options), ghosts=[_spec(ghosts, options["ghost"])] * num_ghosts,
         outcome=outcome, score=score)
+
+
+def _saved_game_row(connection: sqlite3.Connection, path: Path, game_id: int) -> tuple:
+    count, low, high = connection.execute("SELECT COUNT(*), MIN(id), MAX(id) FROM games").fetchone()
+    if not count or not low <= game_id <= high:  # also keeps a huge id away from SQLite's 64-bit integers
+        known = f"ids {low}..{high}" if count else "the store is empty"
+        raise ReplayError(f"{path}: no game {game_id} ({known})")
+    row = connection.execute(
+        "SELECT g.layout, c.layout_text, g.num_ghosts, g.actions, g.seed, g.pacman, g.ghosts, g.options, "
+        "g.depth, g.outcome, g.score FROM games g LEFT JOIN conditions c "
+        "ON c.config_hash = g.config_hash AND c.condition_key = g.condition_key WHERE g.id = ?",
+        (game_id,)).fetchone()
+    if row is None:
+        raise ReplayError(f"{path}: no game {game_id} (ids {low}..{high}, some missing)")
+    return row
 
 
 def _spec(name: str, options: dict[str, Any]) -> str:

@@ -6,6 +6,7 @@ import importlib.util
 from pathlib import Path
 
 from pacsim.engine.state import GameState
+from pacsim.errors import install_hint
 from pacsim.viewer import ViewerError
 from pacsim.viewer._pygame import pygame
 
@@ -19,7 +20,7 @@ FINAL_HOLD_SECONDS = 2.0
 def require_pillow() -> None:
     """Fail early, before a game is played, when GIFs cannot be written."""
     if importlib.util.find_spec("PIL") is None:
-        raise ViewerError("--gif needs pillow, which is not installed: pip install pacsim[gif]")
+        raise ViewerError(f"--gif needs pillow, which is not installed; {install_hint('gif')}")
 
 
 class FrameSaver:

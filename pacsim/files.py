@@ -1,0 +1,44 @@
+"""Reading a file a user named: only a regular file, and never more than a limit.
+
+``/dev/zero`` would be read until memory runs out and a FIFO would block
+forever, and ``st_size`` is no guide (``/proc`` files say 0), so the file is
+opened without blocking, checked to be regular, and read up to the limit.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+_KINDS = ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO"), (stat.S_ISCHR, "a character device"),
+          (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"))
+
+
+class FileRefused(Exception):
+    """A file that cannot be read; the message is one phrase to put after its name."""
+
+
+def read_bounded(path: str | Path, limit: int) -> bytes:
+    """The bytes of the regular file at ``path``, at most ``limit`` of them.
+
+    Raises :class:`FileRefused` for a missing or unreadable file, anything but
+    a regular file, and a file longer than ``limit`` bytes."""
+    try:
+        # O_NONBLOCK: opening a FIFO must not wait for a writer.
+        descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError as error:
+        raise FileRefused(f"cannot read the file: {error.strerror or error}") from None
+    mode = os.fstat(descriptor).st_mode
+    if not stat.S_ISREG(mode):
+        os.close(descriptor)
+        kind = next((name for test, name in _KINDS if test(mode)), "a special file")
+        raise FileRefused(f"cannot read the file: not a regular file ({kind})")
+    with os.fdopen(descriptor, "rb") as file:
+        try:
+            data = file.read(limit + 1)
+        except OSError as error:
+            raise FileRefused(f"cannot read the file: {error.strerror or error}") from None
+    if len(data) > limit:
+        raise FileRefused(f"file larger than {limit} bytes")
+    return data
