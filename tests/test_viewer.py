@@ -4,6 +4,7 @@ render loop driven by scripted events, live games in a worker, replays."""
 import json
 import subprocess
 import sys
+import time
 from types import SimpleNamespace
 
 import pygame
@@ -346,3 +347,58 @@ def test_gif_without_pillow_asks_to_install_the_extra(tmp_path, capsys, monkeypa
     assert main(["replay", str(path), "--window", "--gif", str(tmp_path / "x.gif")]) == 2
     err = capsys.readouterr().err
     assert "pip install pacsim[gif]" in err and err.count("\n") == 1
+
+
+# -- frames and GIFs without a window ------------------------------------------------------
+def png_pixels(directory):
+    return [pygame.image.tobytes(pygame.image.load(str(path)), "RGB")
+            for path in sorted(directory.glob("frame-*.png"))]
+
+
+def test_play_writes_frames_and_a_gif_off_screen_at_full_speed(tmp_path, capsys, monkeypatch):
+    pytest.importorskip("PIL", reason="the GIF writer is the optional extra pacsim[gif]")
+
+    def no_window(*args, **kwargs):
+        raise AssertionError("a window was opened")
+
+    monkeypatch.setattr(pygame.display, "set_mode", no_window)
+    frames, gif = tmp_path / "frames", tmp_path / "game.gif"
+    started = time.monotonic()
+    assert main(["play", "-l", "pincerMaze", "-p", "greedy", "-q", "-n", "2", "--seed", "7",
+                 "--frame-time", "5", "--save-frames", str(frames), "--gif", str(gif)]) == 0
+    assert time.monotonic() - started < 5  # --frame-time paces the GIF, not the writing
+    lines = capsys.readouterr().out.splitlines()
+    layout = load_layout("pincerMaze")
+    for game in (1, 2):
+        agents = [make_pacman("greedy")] + [make_ghost("random") for _ in range(2)]
+        record = play_game(layout, agents, seed=6 + game)
+        written = sorted((frames / f"game-{game}").glob("frame-*.png"))
+        assert len(written) == len(record.actions) + 2  # every state, then the final banner
+        assert (tmp_path / f"game-{game}.gif").read_bytes()[:6] == b"GIF89a"
+        assert f"frames in {frames / f'game-{game}'}" in lines[game - 1]
+
+
+def test_headless_frames_are_the_frames_the_window_saves(tmp_path, fast_window):
+    layout = load_layout("pincerMaze")
+
+    def agents():
+        return [make_pacman("minimax", {"depth": 1, "eval": "careful"})] + [make_ghost("random") for _ in range(2)]
+
+    from pacsim.viewer import play_to_files
+
+    options = live_options(show_values=True, save_frames=str(tmp_path / "window"))
+    in_window = play_in_window(layout, agents(), seed=3, options=options)
+    options = live_options(show_values=True, save_frames=str(tmp_path / "headless"), frame_time=5.0)
+    headless = play_to_files(layout, agents(), seed=3, options=options)
+    assert headless.actions == in_window.actions
+    window_frames, headless_frames = png_pixels(tmp_path / "window"), png_pixels(tmp_path / "headless")
+    assert len(headless_frames) == len(headless.actions) + 2
+    assert headless_frames == window_frames
+
+
+def test_replay_writes_frames_without_a_window(tmp_path, capsys):
+    path, record = saved_game(tmp_path, "pincerMaze")
+    frames = tmp_path / "frames"
+    assert main(["replay", str(path), "-q", "--save-frames", str(frames)]) == 0
+    assert len(png_pixels(frames)) == len(record.actions) + 2
+    assert f"frames in {frames}" in capsys.readouterr().out

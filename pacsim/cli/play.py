@@ -8,18 +8,26 @@ from pathlib import Path
 from pacsim.agents.registry import make_ghost, make_pacman, parse_options
 from pacsim.cli.common import display_available
 from pacsim.engine import DEFAULT_MAX_MOVES, GameRecord, load_layout, play_game
+from pacsim.engine.layout import Layout
 from pacsim.engine.recording import save_game
 from pacsim.errors import ConfigError
+from pacsim.viewer.settings import WindowSettings
 
 
 def add_parser(subparsers) -> None:
     parser = subparsers.add_parser("play", help="play games (in a window when a display is available)")
+    add_arguments(parser)
+    parser.set_defaults(run=run)
+
+
+def add_arguments(parser) -> None:
+    """Every option of ``pacsim play``, in one place so that other option
+    sets (CS188's habits) can be added beside them."""
     add_game_options(parser)
     parser.add_argument("-n", "--games", "--numGames", dest="games", type=int, default=1, help="number of games (default 1)")
     parser.add_argument("--seed", type=int, default=None, help="seed of the first game (game i uses seed+i); random if omitted")
     parser.add_argument("--record", metavar="FILE", help="save the game as JSON (FILE-i.json for each game when -n > 1)")
     add_display_options(parser, quiet_help="no board, one line per game")
-    parser.set_defaults(run=run)
 
 
 def add_display_options(parser, quiet_help: str) -> None:
@@ -43,11 +51,13 @@ def add_game_options(parser) -> None:
 
 
 def add_window_options(parser) -> None:
-    parser.add_argument("--frame-time", type=float, default=0.1, help="seconds between frames in the window (default 0.1)")
-    parser.add_argument("--zoom", type=float, default=1.0, help="window scale (default 1.0)")
+    parser.add_argument("--frame-time", type=float, default=0.1, help="seconds between frames in the window and the GIF (default 0.1)")
+    parser.add_argument("--zoom", type=float, default=1.0, help="scale of the window and of saved frames (default 1.0)")
     parser.add_argument("--show-values", action="store_true", help="show the search value of each Pacman action")
-    parser.add_argument("--save-frames", metavar="DIR", help="write every frame as a PNG into DIR")
-    parser.add_argument("--gif", metavar="FILE", help="write the game as an animated GIF")
+    parser.add_argument("--save-frames", metavar="DIR", help="write every frame as a PNG into DIR (DIR/game-i with several games); "
+                        "without a window, off-screen at full speed")
+    parser.add_argument("--gif", metavar="FILE", help="write the game as an animated GIF (FILE-i.gif with several games); "
+                        "without a window, off-screen at full speed")
 
 
 def build_agents(args, layout):
@@ -65,6 +75,7 @@ def run(args) -> int:
         raise ConfigError(f"-n {args.games}: the number of games must be at least 1")
     if args.max_moves < 1:
         raise ConfigError(f"--max-moves {args.max_moves}: must be at least 1")
+    settings = WindowSettings.from_options(args)
     layout = load_layout(args.layout)
     agents = build_agents(args, layout)
     window = args.window or (not (args.quiet or args.text) and display_available())
@@ -72,23 +83,37 @@ def run(args) -> int:
     records = []
     for game in range(args.games):
         seed = first_seed + game
-        if window:
-            from pacsim.viewer import play_in_window
-
-            record = play_in_window(layout, agents, seed=seed, max_moves=args.max_moves,
-                                    move_time_limit=args.time_limit, options=args)
-        else:
-            record = play_game(layout, agents, seed=seed, max_moves=args.max_moves,
-                               move_time_limit=args.time_limit,
-                               on_state=_print_board if args.text else None)
+        game_settings = settings.for_game(game, args.games)
+        record = _play_one(args, layout, agents, seed, window, game_settings)
         records.append(record)
-        print(_game_line(game, args.games, record))
+        line = _game_line(game, args.games, record)
+        if game_settings.exporting:
+            line += f"  ({game_settings.describe_exports()})"
+        print(line)
         if args.record:
             save_game(_record_path(args.record, game, args.games), record, layout,
                       args.pacman + (f":{args.agent_args}" if args.agent_args else ""),
                       [args.ghosts] * (len(agents) - 1))
     print(summary_line(records))
     return 0
+
+
+def _play_one(args, layout: Layout, agents: list, seed: int, window: bool, settings: WindowSettings) -> GameRecord:
+    """One game, shown as asked: in the window, or played at full speed with
+    the board printed (--text) and the frames written off-screen (--save-frames, --gif)."""
+    if window:
+        from pacsim.viewer import play_in_window
+
+        return play_in_window(layout, agents, seed=seed, max_moves=args.max_moves,
+                              move_time_limit=args.time_limit, options=settings)
+    on_state = _print_board if args.text else None
+    if settings.exporting:
+        from pacsim.viewer import play_to_files
+
+        return play_to_files(layout, agents, seed=seed, max_moves=args.max_moves,
+                             move_time_limit=args.time_limit, options=settings, on_state=on_state)
+    return play_game(layout, agents, seed=seed, max_moves=args.max_moves,
+                     move_time_limit=args.time_limit, on_state=on_state)
 
 
 def _print_board(state, action) -> None:
@@ -111,8 +136,8 @@ def summary_line(records: list[GameRecord]) -> str:
             f"average score {average:.1f}")
 
 
-def _record_path(path: str, game: int, games: int) -> Path:
-    path = Path(path)
+def _record_path(name: str, game: int, games: int) -> Path:
+    path = Path(name)
     if games == 1:
         return path
     return path.with_name(f"{path.stem}-{game + 1}{path.suffix or '.json'}")

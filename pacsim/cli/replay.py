@@ -15,6 +15,7 @@ from pacsim.cli.play import add_display_options
 from pacsim.engine.recording import SavedGame, load_game
 from pacsim.engine.state import GameState
 from pacsim.errors import ConfigError, ReplayError
+from pacsim.viewer.settings import WindowSettings
 
 STORE_SUFFIXES = (".sqlite", ".db")
 
@@ -53,20 +54,28 @@ def load_stored_game(path: str, game_id: int) -> SavedGame:
 def run(args) -> int:
     if args.show_values:
         raise ConfigError("--show-values: a replay has no agents to search; use pacsim play or pacsim analyze")
+    settings = WindowSettings.from_options(args)
     saved = load_replay(args.record, args.game)
     states = saved.states()  # ReplayError at the first illegal action
+    outcome = replay_outcome(saved, states[-1])
     window = args.window or (not (args.quiet or args.text) and display_available())
     if window:
         from pacsim.viewer import replay_in_window
 
-        replay_in_window(states, outcome=replay_outcome(saved, states[-1]), options=args,
-                         title=f"pacsim replay: {Path(args.record).name}")
-    elif args.text:
-        for state in states:
-            if state.turn == 0 or state.is_terminal:
-                print(state.to_text())
-                print(f"score {state.score}\n")
+        replay_in_window(states, outcome=outcome, options=settings, title=f"pacsim replay: {Path(args.record).name}")
+    else:
+        if args.text:
+            for state in states:
+                if state.turn == 0 or state.is_terminal:
+                    print(state.to_text())
+                    print(f"score {state.score}\n")
+        if settings.exporting:
+            from pacsim.viewer import replay_to_files
+
+            replay_to_files(states, outcome=outcome, options=settings)
     line, matches = summary(saved, states)
+    if settings.exporting:
+        line += f"  ({settings.describe_exports()})"
     print(line)
     return 0 if matches else 1
 
