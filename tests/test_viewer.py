@@ -14,7 +14,7 @@ from pacsim.agents import make_ghost, make_pacman
 from pacsim.cli import main
 from pacsim.engine import load_layout, play_game, replay
 from pacsim.engine.recording import save_game
-from pacsim.viewer import ViewerClosed, style
+from pacsim.viewer import ViewerClosed, ViewerError, style
 from pacsim.viewer.controls import Controls, handle_event
 from pacsim.viewer.render import geometry, render, window_size
 from pacsim.viewer.sources import LiveGame, RecordedGame, frames_of
@@ -31,9 +31,11 @@ def pixel(surface, point):
 
 @pytest.fixture
 def fast_window(monkeypatch):
-    """Real windows (SDL's dummy driver) without the waits meant for people."""
+    """Real windows (SDL's dummy driver, allowed by PACSIM_HIDDEN_WINDOW)
+    without the waits meant for people."""
     import pacsim.viewer.window as window
 
+    monkeypatch.setenv("PACSIM_HIDDEN_WINDOW", "1")
     monkeypatch.setattr(window, "END_HOLD_SECONDS", 0.0)
     monkeypatch.setattr(window, "TICKS_PER_SECOND", 2000)
     return window
@@ -344,7 +346,7 @@ def test_gif_without_pillow_asks_to_install_the_extra(tmp_path, capsys, monkeypa
 
     monkeypatch.setattr(capture.importlib.util, "find_spec", lambda name: None)
     path, _ = saved_game(tmp_path, "pincerMaze")
-    assert main(["replay", str(path), "--window", "--gif", str(tmp_path / "x.gif")]) == 2
+    assert main(["replay", str(path), "-q", "--gif", str(tmp_path / "x.gif")]) == 2
     err = capsys.readouterr().err
     assert "pip install pacsim[gif]" in err and err.count("\n") == 1
 
@@ -402,3 +404,26 @@ def test_replay_writes_frames_without_a_window(tmp_path, capsys):
     assert main(["replay", str(path), "-q", "--save-frames", str(frames)]) == 0
     assert len(png_pixels(frames)) == len(record.actions) + 2
     assert f"frames in {frames}" in capsys.readouterr().out
+
+
+# -- when a window can be seen --------------------------------------------------------------
+@pytest.mark.parametrize(("environ", "platform", "seen"), [
+    ({}, "linux", False),
+    ({"DISPLAY": ":0"}, "linux", True),
+    ({"WAYLAND_DISPLAY": "wayland-0"}, "linux", True),
+    ({"DISPLAY": ":0", "SDL_VIDEODRIVER": "dummy"}, "linux", False),
+    ({"WAYLAND_DISPLAY": "wayland-0", "SDL_VIDEODRIVER": "Offscreen"}, "linux", False),
+    ({}, "darwin", True),
+    ({"SDL_VIDEODRIVER": "dummy"}, "win32", False),
+])
+def test_the_display_rule(environ, platform, seen, monkeypatch):
+    from pacsim.viewer import settings
+
+    monkeypatch.setattr(settings.sys, "platform", platform)
+    assert settings.display_available(environ) is seen
+    if seen:
+        settings.require_display(environ)
+    else:
+        with pytest.raises(ViewerError, match="--window"):
+            settings.require_display(environ)
+        settings.require_display({**environ, "PACSIM_HIDDEN_WINDOW": "1"})  # the tests' way in

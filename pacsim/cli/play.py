@@ -6,7 +6,7 @@ import secrets
 from pathlib import Path
 
 from pacsim.agents.registry import make_ghost, make_pacman, parse_options
-from pacsim.cli.common import display_available
+from pacsim.cli.common import wants_window
 from pacsim.engine import DEFAULT_MAX_MOVES, GameRecord, load_layout, play_game
 from pacsim.engine.layout import Layout
 from pacsim.engine.recording import save_game
@@ -76,9 +76,9 @@ def run(args) -> int:
     if args.max_moves < 1:
         raise ConfigError(f"--max-moves {args.max_moves}: must be at least 1")
     settings = WindowSettings.from_options(args)
+    window = wants_window(args)
     layout = load_layout(args.layout)
     agents = build_agents(args, layout)
-    window = args.window or (not (args.quiet or args.text) and display_available())
     first_seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
     records = []
     for game in range(args.games):

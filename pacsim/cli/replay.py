@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pacsim.cli.common import display_available
+from pacsim.cli.common import wants_window
 from pacsim.cli.play import add_display_options
 from pacsim.engine.recording import SavedGame, load_game
 from pacsim.engine.state import GameState
@@ -55,10 +55,10 @@ def run(args) -> int:
     if args.show_values:
         raise ConfigError("--show-values: a replay has no agents to search; use pacsim play or pacsim analyze")
     settings = WindowSettings.from_options(args)
+    window = wants_window(args)
     saved = load_replay(args.record, args.game)
     states = saved.states()  # ReplayError at the first illegal action
     outcome = replay_outcome(saved, states[-1])
-    window = args.window or (not (args.quiet or args.text) and display_available())
     if window:
         from pacsim.viewer import replay_in_window
 
