@@ -427,3 +427,39 @@ def test_the_display_rule(environ, platform, seen, monkeypatch):
         with pytest.raises(ViewerError, match="--window"):
             settings.require_display(environ)
         settings.require_display({**environ, "PACSIM_HIDDEN_WINDOW": "1"})  # the tests' way in
+
+
+# -- quitting ------------------------------------------------------------------------------
+def quit_in_window(monkeypatch, window_module, number):
+    """Press q as soon as the window opens for the ``number``-th time."""
+    opened = []
+    real_open = window_module.open_window
+
+    def open_and_count(size, title):
+        opened.append(title)
+        return real_open(size, title)
+
+    monkeypatch.setattr(window_module, "open_window", open_and_count)
+    monkeypatch.setattr(pygame.event, "get", lambda: [key(pygame.K_q, "q")] if len(opened) == number else [])
+
+
+def test_quitting_the_window_is_normal_and_keeps_the_summary(monkeypatch, capsys, fast_window):
+    quit_in_window(monkeypatch, fast_window, number=2)
+    argv = ["play", "-l", "pincerMaze", "-p", "greedy", "-n", "3", "--seed", "5", "--window", "--frame-time", "0"]
+    assert main(argv) == 0
+    captured = capsys.readouterr()
+    lines = captured.out.splitlines()
+    assert len(lines) == 3 and captured.err == ""
+    assert lines[0].startswith("game 1/3 (seed 5): ")
+    assert lines[1] == "game 2/3 (seed 6): quit in the window"
+    assert lines[2].startswith("1 game, ") and "win rate" in lines[2]
+
+
+def test_quitting_before_any_game_ended(monkeypatch, capsys, fast_window, tmp_path):
+    quit_in_window(monkeypatch, fast_window, number=1)
+    assert main(["play", "-l", "pincerMaze", "--seed", "5", "--window", "--frame-time", "0"]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == "no game finished"
+    path, _ = saved_game(tmp_path, "pincerMaze")
+    quit_in_window(monkeypatch, fast_window, number=1)
+    assert main(["replay", str(path), "--window", "--frame-time", "0"]) == 0
+    assert "matches the recorded score" in capsys.readouterr().out

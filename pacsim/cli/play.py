@@ -11,6 +11,7 @@ from pacsim.engine import DEFAULT_MAX_MOVES, GameRecord, load_layout, play_game
 from pacsim.engine.layout import Layout
 from pacsim.engine.recording import save_game
 from pacsim.errors import ConfigError
+from pacsim.viewer import ViewerClosed
 from pacsim.viewer.settings import WindowSettings
 
 
@@ -84,7 +85,11 @@ def run(args) -> int:
     for game in range(args.games):
         seed = first_seed + game
         game_settings = settings.for_game(game, args.games)
-        record = _play_one(args, layout, agents, seed, window, game_settings)
+        try:
+            record = _play_one(args, layout, agents, seed, window, game_settings)
+        except ViewerClosed:  # q, Esc or the close button: the person has seen enough
+            print(f"game {game + 1}/{args.games} (seed {seed}): quit in the window")
+            break
         records.append(record)
         line = _game_line(game, args.games, record)
         if game_settings.exporting:
@@ -130,9 +135,13 @@ def _game_line(game: int, games: int, record: GameRecord) -> str:
 
 
 def summary_line(records: list[GameRecord]) -> str:
+    """The last line: how the finished games went."""
+    if not records:
+        return "no game finished"
     wins = sum(record.outcome == "win" for record in records)
     average = sum(record.score for record in records) / len(records)
-    return (f"{len(records)} games, {wins} wins, win rate {wins / len(records):.2f}, "
+    games = "1 game" if len(records) == 1 else f"{len(records)} games"
+    return (f"{games}, {wins} wins, win rate {wins / len(records):.2f}, "
             f"average score {average:.1f}")
 
 
