@@ -7,6 +7,7 @@ import sys
 import time
 from types import SimpleNamespace
 
+import numpy
 import pygame
 import pytest
 
@@ -463,3 +464,103 @@ def test_quitting_before_any_game_ended(monkeypatch, capsys, fast_window, tmp_pa
     quit_in_window(monkeypatch, fast_window, number=1)
     assert main(["replay", str(path), "--window", "--frame-time", "0"]) == 0
     assert "matches the recorded score" in capsys.readouterr().out
+
+
+# -- the picture: walls, score bar, panel, exports -------------------------------------------
+SCORE_GREEN, NOTE_RED = (0, 255, 0), (255, 0, 0)
+
+
+@pytest.fixture
+def marked_text(monkeypatch):
+    """Score-bar and panel text in pure green, the note in pure red: text is
+    the only antialiased drawing, so a pixel's channels say whose it is."""
+    monkeypatch.setattr(style, "TEXT", SCORE_GREEN)
+    monkeypatch.setattr(style, "DIM_TEXT", NOTE_RED)
+    monkeypatch.setattr(style, "HIGHLIGHT_TEXT", SCORE_GREEN)
+
+
+def only_lit(surface, channel, box=None):
+    """(xs, ys) of the pixels inside ``box`` (left, top, right, bottom; default
+    all) where ``channel`` is the only colour channel lit."""
+    left, top, right, bottom = (round(edge) for edge in box or (0, 0, *surface.get_size()))
+    lit = pygame.surfarray.array3d(surface)[left:right, top:bottom] > 0
+    xs, ys = numpy.nonzero(lit[..., channel] & (lit.sum(axis=2) == 1))
+    return xs + left, ys + top
+
+
+def colored(surface, color, box):
+    """(xs, ys) of the pixels of exactly ``color`` inside ``box``."""
+    left, top, right, bottom = (round(edge) for edge in box)
+    pixels = pygame.surfarray.array3d(surface)[left:right, top:bottom]
+    xs, ys = numpy.nonzero((pixels == numpy.array(color)).all(axis=2))
+    return xs + left, ys + top
+
+
+def test_square_wall_blocks_are_solid():
+    layout = load_layout("classic")
+    surface = pygame.Surface(window_size(layout))
+    place = render(surface, layout.initial_state())
+    walls = layout.walls
+    corners = [(row, column) for row, column in walls
+               if {(row, column + 1), (row + 1, column), (row + 1, column + 1)} <= walls]
+    assert len(corners) > 20
+    for row, column in corners:  # the point where the four walls meet
+        x, y = place.center(row, column)
+        assert pixel(surface, (x + place.cell / 2, y + place.cell / 2)) == style.WALL, (row, column)
+
+
+@pytest.mark.parametrize("name", ["openRoom", "tinyMaze", "smallClassic", "mediumClassic", "classic"])
+@pytest.mark.parametrize("zoom", [1.0, 2.0])
+@pytest.mark.parametrize("panel", [False, True])
+def test_score_bar_text_does_not_overlap(name, zoom, panel, marked_text):
+    layout = load_layout(name)
+    surface = pygame.Surface(window_size(layout, zoom, panel))
+    state = layout.initial_state()._replace(score=-12345)
+    place = render(surface, state, moves=1234, note="paused · 0.005s/frame", panel=panel,
+                   values=[("North", 1.0)] if panel else None)
+    bar = (0, place.status_top, surface.get_width(), surface.get_height())
+    score_xs, _ = only_lit(surface, 1, bar)
+    note_xs, _ = only_lit(surface, 0, bar)
+    assert score_xs.size and note_xs.size
+    assert score_xs.max() < note_xs.min()
+    assert score_xs.min() >= place.left and note_xs.max() < place.left + place.width
+
+
+@pytest.mark.parametrize("name", ["trapMaze", "tinyMaze", "smallClassic", "mediumClassic"])
+@pytest.mark.parametrize("zoom", [1.0, 2.0])
+def test_value_panel_is_no_taller_than_the_board(name, zoom, marked_text):
+    layout = load_layout(name)
+    surface = pygame.Surface(window_size(layout, zoom, panel=True))
+    values = [("North", -12.5), ("South", 3.0), ("East", 123.4), ("West", float("-inf")), ("Stop", 0.0)]
+    place = render(surface, layout.initial_state(), values=values, chosen="Stop", moves=3)
+    panel = (place.panel_left, 0, place.left + place.width, surface.get_height())
+    _, text_ys = only_lit(surface, 1, panel)
+    assert text_ys.size and text_ys.max() < place.board_height
+    _, highlight_ys = colored(surface, style.HIGHLIGHT, panel)
+    assert highlight_ys.size and highlight_ys.max() < place.board_height
+
+
+def test_exported_frames_have_no_speed_note(tmp_path, small_classic, marked_text):
+    from pacsim.viewer.capture import Capture
+    from pacsim.viewer.settings import WindowSettings
+
+    _, record = greedy_game(small_classic)
+    states = replay(small_classic, record.num_ghosts, record.actions)[:6]
+    capture = Capture(WindowSettings(save_frames=str(tmp_path)), small_classic)
+    loop, _ = scripted_loop(RecordedGame(states, None), [], small_classic, capture=capture, hold_seconds=0)
+    assert loop.run() is True
+    capture.close()
+    assert only_lit(loop.surface, 0)[0].size  # the window shows the note
+    frames = sorted(tmp_path.glob("frame-*.png"))
+    assert len(frames) == len(states) + 1
+    for path in frames:
+        picture = pygame.image.load(str(path))
+        assert only_lit(picture, 1)[0].size  # the score is there
+        assert not only_lit(picture, 0)[0].size, path.name
+
+
+def test_replay_offers_no_show_values(capsys):
+    assert main(["replay", "--help"]) == 0
+    assert "--show-values" not in capsys.readouterr().out
+    assert main(["play", "--help"]) == 0
+    assert "--show-values" in capsys.readouterr().out

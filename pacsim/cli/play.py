@@ -31,13 +31,15 @@ def add_arguments(parser) -> None:
     add_display_options(parser, quiet_help="no board, one line per game")
 
 
-def add_display_options(parser, quiet_help: str) -> None:
-    """How a game is shown: quiet, text, or a window (the default with a display)."""
+def add_display_options(parser, quiet_help: str, show_values: bool = True) -> None:
+    """How a game is shown: quiet, text, or a window (the default with a
+    display); ``show_values`` offers --show-values (not to replays, which
+    have no agents to search)."""
     shown = parser.add_mutually_exclusive_group()
     shown.add_argument("-q", "--quiet", action="store_true", help=quiet_help)
     shown.add_argument("-t", "--text", action="store_true", help="draw the board in the terminal")
     shown.add_argument("-w", "--window", action="store_true", help="watch in a pygame window (default when a display is available)")
-    add_window_options(parser)
+    add_window_options(parser, show_values)
 
 
 def add_game_options(parser) -> None:
@@ -51,10 +53,11 @@ def add_game_options(parser) -> None:
     parser.add_argument("--time-limit", type=float, default=None, help="seconds an agent may think per move; over it the game ends as an error")
 
 
-def add_window_options(parser) -> None:
+def add_window_options(parser, show_values: bool = True) -> None:
     parser.add_argument("--frame-time", type=float, default=0.1, help="seconds between frames in the window and the GIF (default 0.1)")
     parser.add_argument("--zoom", type=float, default=1.0, help="scale of the window and of saved frames (default 1.0)")
-    parser.add_argument("--show-values", action="store_true", help="show the search value of each Pacman action")
+    if show_values:
+        parser.add_argument("--show-values", action="store_true", help="show the search value of each Pacman action")
     parser.add_argument("--save-frames", metavar="DIR", help="write every frame as a PNG into DIR (DIR/game-i with several games); "
                         "without a window, off-screen at full speed")
     parser.add_argument("--gif", metavar="FILE", help="write the game as an animated GIF (FILE-i.gif with several games); "

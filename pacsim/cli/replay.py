@@ -24,7 +24,8 @@ def add_parser(subparsers) -> None:
     parser = subparsers.add_parser("replay", help="replay a recorded game (JSON record or results store)")
     parser.add_argument("record", help="a game record (.json) or a results store (.sqlite/.db, with --game)")
     parser.add_argument("--game", type=int, default=None, help="the game's id in a results store")
-    add_display_options(parser, quiet_help="only the final line")
+    # No --show-values: a replay has no agents to search (pacsim analyze --game F --move N does).
+    add_display_options(parser, quiet_help="only the final line", show_values=False)
     parser.set_defaults(run=run)
 
 
@@ -52,8 +53,6 @@ def load_stored_game(path: str, game_id: int) -> SavedGame:
 
 
 def run(args) -> int:
-    if args.show_values:
-        raise ConfigError("--show-values: a replay has no agents to search; use pacsim play or pacsim analyze")
     settings = WindowSettings.from_options(args)
     window = wants_window(args)
     saved = load_replay(args.record, args.game)
