@@ -51,3 +51,8 @@ def test_replay_window_without_a_display_is_refused(capsys, no_display, tmp_path
 def test_bad_viewing_options(capsys, option, value):
     status, err = one_line_error(capsys, ["play", "-l", "tinyMaze", "-q", "--max-moves", "2", option, value])
     assert status == 2 and f"{option} {float(value)}" in err
+
+
+def test_replay_has_no_show_values(capsys):
+    status, err = one_line_error(capsys, ["replay", "game.json", "--show-values"])
+    assert status == 2 and "unrecognized arguments: --show-values" in err

@@ -2,26 +2,29 @@
 
 from __future__ import annotations
 
+import argparse
 import secrets
 from pathlib import Path
+from typing import Any
 
 from pacsim.agents.registry import make_ghost, make_pacman, parse_options
 from pacsim.cli.common import wants_window
 from pacsim.engine import DEFAULT_MAX_MOVES, GameRecord, load_layout, play_game
 from pacsim.engine.layout import Layout
 from pacsim.engine.recording import save_game
+from pacsim.engine.state import GameState
 from pacsim.errors import ConfigError
 from pacsim.viewer import ViewerClosed
 from pacsim.viewer.settings import WindowSettings
 
 
-def add_parser(subparsers) -> None:
+def add_parser(subparsers: Any) -> None:
     parser = subparsers.add_parser("play", help="play games (in a window when a display is available)")
     add_arguments(parser)
     parser.set_defaults(run=run)
 
 
-def add_arguments(parser) -> None:
+def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Every option of ``pacsim play``, in one place so that other option
     sets (CS188's habits) can be added beside them."""
     add_game_options(parser)
@@ -31,7 +34,7 @@ def add_arguments(parser) -> None:
     add_display_options(parser, quiet_help="no board, one line per game")
 
 
-def add_display_options(parser, quiet_help: str, show_values: bool = True) -> None:
+def add_display_options(parser: argparse.ArgumentParser, quiet_help: str, show_values: bool = True) -> None:
     """How a game is shown: quiet, text, or a window (the default with a
     display); ``show_values`` offers --show-values (not to replays, which
     have no agents to search)."""
@@ -42,7 +45,7 @@ def add_display_options(parser, quiet_help: str, show_values: bool = True) -> No
     add_window_options(parser, show_values)
 
 
-def add_game_options(parser) -> None:
+def add_game_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("-l", "--layout", default="mediumClassic", help="a shipped layout name or a .lay path (default mediumClassic)")
     parser.add_argument("-p", "--pacman", default="greedy", help="Pacman agent (default greedy)")
     parser.add_argument("-g", "--ghosts", default="random", help="ghost agent (default random)")
@@ -53,7 +56,7 @@ def add_game_options(parser) -> None:
     parser.add_argument("--time-limit", type=float, default=None, help="seconds an agent may think per move; over it the game ends as an error")
 
 
-def add_window_options(parser, show_values: bool = True) -> None:
+def add_window_options(parser: argparse.ArgumentParser, show_values: bool = True) -> None:
     parser.add_argument("--frame-time", type=float, default=0.1, help="seconds between frames in the window and the GIF (default 0.1)")
     parser.add_argument("--zoom", type=float, default=1.0, help="scale of the window and of saved frames (default 1.0)")
     if show_values:
@@ -64,7 +67,8 @@ def add_window_options(parser, show_values: bool = True) -> None:
                         "without a window, off-screen at full speed")
 
 
-def build_agents(args, layout):
+def build_agents(args: argparse.Namespace, layout: Layout) -> list[Any]:
+    """Pacman and the ghosts asked for by -p, -g, -k, -a and --ghost-args."""
     if args.num_ghosts is not None and not 0 <= args.num_ghosts <= layout.num_ghosts:
         raise ConfigError(f"-k {args.num_ghosts}: layout {layout.name!r} has {layout.num_ghosts} ghosts")
     num_ghosts = layout.num_ghosts if args.num_ghosts is None else args.num_ghosts
@@ -74,7 +78,7 @@ def build_agents(args, layout):
     return [pacman, *ghosts]
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     if args.games < 1:
         raise ConfigError(f"-n {args.games}: the number of games must be at least 1")
     if args.max_moves < 1:
@@ -106,7 +110,8 @@ def run(args) -> int:
     return 0
 
 
-def _play_one(args, layout: Layout, agents: list, seed: int, window: bool, settings: WindowSettings) -> GameRecord:
+def _play_one(args: argparse.Namespace, layout: Layout, agents: list[Any], seed: int, window: bool,
+              settings: WindowSettings) -> GameRecord:
     """One game, shown as asked: in the window, or played at full speed with
     the board printed (--text) and the frames written off-screen (--save-frames, --gif)."""
     if window:
@@ -124,7 +129,7 @@ def _play_one(args, layout: Layout, agents: list, seed: int, window: bool, setti
                      move_time_limit=args.time_limit, on_state=on_state)
 
 
-def _print_board(state, action) -> None:
+def _print_board(state: GameState, action: str | None) -> None:
     if state.turn == 0 or state.is_terminal:
         print(state.to_text())
         print(f"score {state.score}\n")

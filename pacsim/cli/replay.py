@@ -8,7 +8,9 @@ proves the recorded score.  Exit status 1 when the replayed score differs.
 
 from __future__ import annotations
 
+import argparse
 from pathlib import Path
+from typing import Any
 
 from pacsim.cli.common import wants_window
 from pacsim.cli.play import add_display_options
@@ -20,7 +22,7 @@ from pacsim.viewer.settings import WindowSettings
 STORE_SUFFIXES = (".sqlite", ".db")
 
 
-def add_parser(subparsers) -> None:
+def add_parser(subparsers: Any) -> None:
     parser = subparsers.add_parser("replay", help="replay a recorded game (JSON record or results store)")
     parser.add_argument("record", help="a game record (.json) or a results store (.sqlite/.db, with --game)")
     parser.add_argument("--game", type=int, default=None, help="the game's id in a results store")
@@ -52,7 +54,7 @@ def load_stored_game(path: str, game_id: int) -> SavedGame:
     return load_saved_game(path, game_id)
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     settings = WindowSettings.from_options(args)
     window = wants_window(args)
     saved = load_replay(args.record, args.game)

@@ -32,15 +32,25 @@ END_HOLD_SECONDS = 2.0
 
 
 class Source(Protocol):
-    finished: bool
+    """Where the loop's frames come from: :class:`RecordedGame` or :class:`LiveGame`."""
+
+    @property
+    def finished(self) -> bool:
+        """True once the last frame was handed out."""
+        ...
 
     @property
     def outcome(self) -> str | None: ...
     def start(self) -> None: ...
-    def next_frame(self) -> Frame | None: ...
+    def next_frame(self) -> Frame | None:
+        """The next frame if there is one yet (never blocks)."""
+        ...
+
     def restart(self) -> bool: ...
     def stop(self) -> None: ...
-    def check(self) -> None: ...
+    def check(self) -> None:
+        """Re-raise a failure of the source's own worker, if any."""
+        ...
 
 
 class ViewerLoop:
@@ -203,9 +213,9 @@ def play_in_window(
     settings = WindowSettings.from_options(options)
     source = LiveGame(layout, agents, seed=seed, max_moves=max_moves,
                       move_time_limit=move_time_limit, show_values=settings.show_values)
+    capture = Capture(settings, layout, panel=source.show_values) if settings.exporting else None
     size = window_size(layout, settings.zoom, panel=source.show_values)
     surface = open_window(size, f"pacsim: {layout.name} (seed {seed})")
-    capture = Capture(settings, layout, panel=source.show_values) if settings.exporting else None
     loop = ViewerLoop(source, surface, controls=Controls(frame_time=settings.frame_time),
                       panel=source.show_values, capture=capture, hold_seconds=END_HOLD_SECONDS)
     restore_keys = _wire_keyboard(agents[0], loop)
@@ -228,8 +238,8 @@ def replay_in_window(states: list[GameState], outcome: str | None = None, option
     """Show recorded states in a window; True when shown to the end."""
     settings = WindowSettings.from_options(options)
     source = RecordedGame(states, outcome)
-    surface = open_window(window_size(states[0].layout, settings.zoom), title)
     capture = Capture(settings, states[0].layout) if settings.exporting else None
+    surface = open_window(window_size(states[0].layout, settings.zoom), title)
     loop = ViewerLoop(source, surface, controls=Controls(frame_time=settings.frame_time), capture=capture,
                       hold_seconds=END_HOLD_SECONDS)
     try:
