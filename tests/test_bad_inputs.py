@@ -56,3 +56,15 @@ def test_bad_viewing_options(capsys, option, value):
 def test_replay_has_no_show_values(capsys):
     status, err = one_line_error(capsys, ["replay", "game.json", "--show-values"])
     assert status == 2 and "unrecognized arguments: --show-values" in err
+
+
+def test_gif_path_is_checked_before_the_game(capsys, tmp_path):
+    pytest.importorskip("PIL", reason="the GIF writer is the optional extra pacsim[gif]")
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    for target, message in [(tmp_path, "is a directory"), (blocker / "game.gif", "cannot create its folder")]:
+        status = main(["play", "-l", "tinyMaze", "-q", "--max-moves", "3", "--gif", str(target)])
+        captured = capsys.readouterr()
+        assert status == 2 and captured.out == "" and message in captured.err and captured.err.count("\n") == 1
+    assert main(["play", "-l", "tinyMaze", "-q", "--max-moves", "3", "--gif", str(tmp_path / "new" / "game")]) == 0
+    assert (tmp_path / "new" / "game").read_bytes()[:6] == b"GIF89a"

@@ -64,6 +64,7 @@ class GifWriter:
     def __init__(self, path: str | Path, frame_time: float) -> None:
         require_pillow()
         self.path = Path(path)
+        _check_gif_path(self.path)
         self.frame_time = frame_time
         self.images: list[Any] = []  # PIL images; PIL is optional, so not named here
         self.durations: list[int] = []
@@ -87,10 +88,21 @@ class GifWriter:
             return
         first, *rest = self.images
         try:
-            first.save(self.path, save_all=True, append_images=rest, duration=self.durations, loop=0)
+            first.save(self.path, format="GIF", save_all=True, append_images=rest, duration=self.durations, loop=0)
         except (OSError, ValueError) as error:
             raise ViewerError(f"--gif {self.path}: cannot write the GIF: {error}") from None
         self.reset()
+
+
+def _check_gif_path(path: Path) -> None:
+    """Before the game is played, not after: the GIF's folder exists (it is
+    created, as --save-frames creates its own) and the path is no folder."""
+    if path.is_dir():
+        raise ViewerError(f"--gif {path}: is a directory; give a file name such as {path / 'game.gif'}")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise ViewerError(f"--gif {path}: cannot create its folder: {error.strerror or error}") from None
 
 
 class Capture:
