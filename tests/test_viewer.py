@@ -417,17 +417,16 @@ def test_replay_writes_frames_without_a_window(tmp_path, capsys):
     ({}, "darwin", True),
     ({"SDL_VIDEODRIVER": "dummy"}, "win32", False),
 ])
-def test_the_display_rule(environ, platform, seen, monkeypatch):
+def test_the_display_rule(environ, platform, seen):
     from pacsim.viewer import settings
 
-    monkeypatch.setattr(settings.sys, "platform", platform)
-    assert settings.display_available(environ) is seen
+    assert settings.display_available(environ, platform) is seen
     if seen:
-        settings.require_display(environ)
+        settings.require_display(environ, platform)
     else:
         with pytest.raises(ViewerError, match="--window"):
-            settings.require_display(environ)
-        settings.require_display({**environ, "PACSIM_HIDDEN_WINDOW": "1"})  # the tests' way in
+            settings.require_display(environ, platform)
+        settings.require_display({**environ, "PACSIM_HIDDEN_WINDOW": "1"}, platform)  # the tests' way in
 
 
 # -- quitting ------------------------------------------------------------------------------

@@ -29,11 +29,11 @@ MAX_ZOOM = 10.0
 """Beyond this a cell would be larger than any screen (the window is capped anyway)."""
 
 
-def display_available(environ: Mapping[str, str] = os.environ) -> bool:
+def display_available(environ: Mapping[str, str] = os.environ, platform: str = sys.platform) -> bool:
     """Whether a window would be seen by someone (see the module docstring)."""
     if environ.get("SDL_VIDEODRIVER", "").lower() in INVISIBLE_DRIVERS:
         return False
-    if sys.platform in ("darwin", "win32"):
+    if platform in ("darwin", "win32"):
         return True
     return bool(environ.get("DISPLAY") or environ.get("WAYLAND_DISPLAY"))
 
@@ -42,9 +42,9 @@ def hidden_window_allowed(environ: Mapping[str, str] = os.environ) -> bool:
     return environ.get(HIDDEN_WINDOW_VARIABLE, "") == "1"
 
 
-def require_display(environ: Mapping[str, str] = os.environ) -> None:
+def require_display(environ: Mapping[str, str] = os.environ, platform: str = sys.platform) -> None:
     """Raise :class:`ViewerError` when a window would not be seen."""
-    if display_available(environ) or hidden_window_allowed(environ):
+    if display_available(environ, platform) or hidden_window_allowed(environ):
         return
     driver = environ.get("SDL_VIDEODRIVER", "")
     if driver.lower() in INVISIBLE_DRIVERS:
