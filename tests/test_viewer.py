@@ -4,8 +4,10 @@ render loop driven by scripted events, live games in a worker, replays."""
 import json
 import subprocess
 import sys
+import time
 from types import SimpleNamespace
 
+import numpy
 import pygame
 import pytest
 
@@ -13,7 +15,7 @@ from pacsim.agents import make_ghost, make_pacman
 from pacsim.cli import main
 from pacsim.engine import load_layout, play_game, replay
 from pacsim.engine.recording import save_game
-from pacsim.viewer import ViewerClosed, style
+from pacsim.viewer import ViewerClosed, ViewerError, style
 from pacsim.viewer.controls import Controls, handle_event
 from pacsim.viewer.render import geometry, render, window_size
 from pacsim.viewer.sources import LiveGame, RecordedGame, frames_of
@@ -30,9 +32,11 @@ def pixel(surface, point):
 
 @pytest.fixture
 def fast_window(monkeypatch):
-    """Real windows (SDL's dummy driver) without the waits meant for people."""
+    """Real windows (SDL's dummy driver, allowed by PACSIM_HIDDEN_WINDOW)
+    without the waits meant for people."""
     import pacsim.viewer.window as window
 
+    monkeypatch.setenv("PACSIM_HIDDEN_WINDOW", "1")
     monkeypatch.setattr(window, "END_HOLD_SECONDS", 0.0)
     monkeypatch.setattr(window, "TICKS_PER_SECOND", 2000)
     return window
@@ -343,6 +347,219 @@ def test_gif_without_pillow_asks_to_install_the_extra(tmp_path, capsys, monkeypa
 
     monkeypatch.setattr(capture.importlib.util, "find_spec", lambda name: None)
     path, _ = saved_game(tmp_path, "pincerMaze")
-    assert main(["replay", str(path), "--window", "--gif", str(tmp_path / "x.gif")]) == 2
+    assert main(["replay", str(path), "-q", "--gif", str(tmp_path / "x.gif")]) == 2
     err = capsys.readouterr().err
     assert "pip install 'pacsim[gif]'" in err and err.count("\n") == 1
+
+
+# -- frames and GIFs without a window ------------------------------------------------------
+def png_pixels(directory):
+    return [pygame.image.tobytes(pygame.image.load(str(path)), "RGB")
+            for path in sorted(directory.glob("frame-*.png"))]
+
+
+def test_play_writes_frames_and_a_gif_off_screen_at_full_speed(tmp_path, capsys, monkeypatch):
+    pytest.importorskip("PIL", reason="the GIF writer is the optional extra pacsim[gif]")
+
+    def no_window(*args, **kwargs):
+        raise AssertionError("a window was opened")
+
+    monkeypatch.setattr(pygame.display, "set_mode", no_window)
+    frames, gif = tmp_path / "frames", tmp_path / "game.gif"
+    started = time.monotonic()
+    assert main(["play", "-l", "pincerMaze", "-p", "greedy", "-q", "-n", "2", "--seed", "7",
+                 "--frame-time", "5", "--save-frames", str(frames), "--gif", str(gif)]) == 0
+    assert time.monotonic() - started < 5  # --frame-time paces the GIF, not the writing
+    lines = capsys.readouterr().out.splitlines()
+    layout = load_layout("pincerMaze")
+    for game in (1, 2):
+        agents = [make_pacman("greedy")] + [make_ghost("random") for _ in range(2)]
+        record = play_game(layout, agents, seed=6 + game)
+        written = sorted((frames / f"game-{game}").glob("frame-*.png"))
+        assert len(written) == len(record.actions) + 2  # every state, then the final banner
+        assert (tmp_path / f"game-{game}.gif").read_bytes()[:6] == b"GIF89a"
+        assert f"frames in {frames / f'game-{game}'}" in lines[game - 1]
+
+
+def test_headless_frames_are_the_frames_the_window_saves(tmp_path, fast_window):
+    layout = load_layout("pincerMaze")
+
+    def agents():
+        return [make_pacman("minimax", {"depth": 1, "eval": "careful"})] + [make_ghost("random") for _ in range(2)]
+
+    from pacsim.viewer import play_to_files
+
+    options = live_options(show_values=True, save_frames=str(tmp_path / "window"))
+    in_window = play_in_window(layout, agents(), seed=3, options=options)
+    options = live_options(show_values=True, save_frames=str(tmp_path / "headless"), frame_time=5.0)
+    headless = play_to_files(layout, agents(), seed=3, options=options)
+    assert headless.actions == in_window.actions
+    window_frames, headless_frames = png_pixels(tmp_path / "window"), png_pixels(tmp_path / "headless")
+    assert len(headless_frames) == len(headless.actions) + 2
+    assert headless_frames == window_frames
+
+
+def test_replay_writes_frames_without_a_window(tmp_path, capsys):
+    path, record = saved_game(tmp_path, "pincerMaze")
+    frames = tmp_path / "frames"
+    assert main(["replay", str(path), "-q", "--save-frames", str(frames)]) == 0
+    assert len(png_pixels(frames)) == len(record.actions) + 2
+    assert f"frames in {frames}" in capsys.readouterr().out
+
+
+# -- when a window can be seen --------------------------------------------------------------
+@pytest.mark.parametrize(("environ", "platform", "seen"), [
+    ({}, "linux", False),
+    ({"DISPLAY": ":0"}, "linux", True),
+    ({"WAYLAND_DISPLAY": "wayland-0"}, "linux", True),
+    ({"DISPLAY": ":0", "SDL_VIDEODRIVER": "dummy"}, "linux", False),
+    ({"WAYLAND_DISPLAY": "wayland-0", "SDL_VIDEODRIVER": "Offscreen"}, "linux", False),
+    ({}, "darwin", True),
+    ({"SDL_VIDEODRIVER": "dummy"}, "win32", False),
+])
+def test_the_display_rule(environ, platform, seen):
+    from pacsim.viewer import settings
+
+    assert settings.display_available(environ, platform) is seen
+    if seen:
+        settings.require_display(environ, platform)
+    else:
+        with pytest.raises(ViewerError, match="--window"):
+            settings.require_display(environ, platform)
+        settings.require_display({**environ, "PACSIM_HIDDEN_WINDOW": "1"}, platform)  # the tests' way in
+
+
+# -- quitting ------------------------------------------------------------------------------
+def quit_in_window(monkeypatch, window_module, number):
+    """Press q as soon as the window opens for the ``number``-th time."""
+    opened = []
+    real_open = window_module.open_window
+
+    def open_and_count(size, title):
+        opened.append(title)
+        return real_open(size, title)
+
+    monkeypatch.setattr(window_module, "open_window", open_and_count)
+    monkeypatch.setattr(pygame.event, "get", lambda: [key(pygame.K_q, "q")] if len(opened) == number else [])
+
+
+def test_quitting_the_window_is_normal_and_keeps_the_summary(monkeypatch, capsys, fast_window):
+    quit_in_window(monkeypatch, fast_window, number=2)
+    argv = ["play", "-l", "pincerMaze", "-p", "greedy", "-n", "3", "--seed", "5", "--window", "--frame-time", "0"]
+    assert main(argv) == 0
+    captured = capsys.readouterr()
+    lines = captured.out.splitlines()
+    assert len(lines) == 3 and captured.err == ""
+    assert lines[0].startswith("game 1/3 (seed 5): ")
+    assert lines[1] == "game 2/3 (seed 6): quit in the window"
+    assert lines[2].startswith("1 game, ") and "win rate" in lines[2]
+
+
+def test_quitting_before_any_game_ended(monkeypatch, capsys, fast_window, tmp_path):
+    quit_in_window(monkeypatch, fast_window, number=1)
+    assert main(["play", "-l", "pincerMaze", "--seed", "5", "--window", "--frame-time", "0"]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == "no game finished"
+    path, _ = saved_game(tmp_path, "pincerMaze")
+    quit_in_window(monkeypatch, fast_window, number=1)
+    assert main(["replay", str(path), "--window", "--frame-time", "0"]) == 0
+    assert "matches the recorded score" in capsys.readouterr().out
+
+
+# -- the picture: walls, score bar, panel, exports -------------------------------------------
+SCORE_GREEN, NOTE_RED = (0, 255, 0), (255, 0, 0)
+
+
+@pytest.fixture
+def marked_text(monkeypatch):
+    """Score-bar and panel text in pure green, the note in pure red: text is
+    the only antialiased drawing, so a pixel's channels say whose it is."""
+    monkeypatch.setattr(style, "TEXT", SCORE_GREEN)
+    monkeypatch.setattr(style, "DIM_TEXT", NOTE_RED)
+    monkeypatch.setattr(style, "HIGHLIGHT_TEXT", SCORE_GREEN)
+
+
+def only_lit(surface, channel, box=None):
+    """(xs, ys) of the pixels inside ``box`` (left, top, right, bottom; default
+    all) where ``channel`` is the only colour channel lit."""
+    left, top, right, bottom = (round(edge) for edge in box or (0, 0, *surface.get_size()))
+    lit = pygame.surfarray.array3d(surface)[left:right, top:bottom] > 0
+    xs, ys = numpy.nonzero(lit[..., channel] & (lit.sum(axis=2) == 1))
+    return xs + left, ys + top
+
+
+def colored(surface, color, box):
+    """(xs, ys) of the pixels of exactly ``color`` inside ``box``."""
+    left, top, right, bottom = (round(edge) for edge in box)
+    pixels = pygame.surfarray.array3d(surface)[left:right, top:bottom]
+    xs, ys = numpy.nonzero((pixels == numpy.array(color)).all(axis=2))
+    return xs + left, ys + top
+
+
+def test_square_wall_blocks_are_solid():
+    layout = load_layout("classic")
+    surface = pygame.Surface(window_size(layout))
+    place = render(surface, layout.initial_state())
+    walls = layout.walls
+    corners = [(row, column) for row, column in walls
+               if {(row, column + 1), (row + 1, column), (row + 1, column + 1)} <= walls]
+    assert len(corners) > 20
+    for row, column in corners:  # the point where the four walls meet
+        x, y = place.center(row, column)
+        assert pixel(surface, (x + place.cell / 2, y + place.cell / 2)) == style.WALL, (row, column)
+
+
+@pytest.mark.parametrize("name", ["openRoom", "tinyMaze", "smallClassic", "mediumClassic", "classic"])
+@pytest.mark.parametrize("zoom", [1.0, 2.0])
+@pytest.mark.parametrize("panel", [False, True])
+def test_score_bar_text_does_not_overlap(name, zoom, panel, marked_text):
+    layout = load_layout(name)
+    surface = pygame.Surface(window_size(layout, zoom, panel))
+    state = layout.initial_state()._replace(score=-12345)
+    place = render(surface, state, moves=1234, note="paused · 0.005s/frame", panel=panel,
+                   values=[("North", 1.0)] if panel else None)
+    bar = (0, place.status_top, surface.get_width(), surface.get_height())
+    score_xs, _ = only_lit(surface, 1, bar)
+    note_xs, _ = only_lit(surface, 0, bar)
+    assert score_xs.size and note_xs.size
+    assert score_xs.max() < note_xs.min()
+    assert score_xs.min() >= place.left and note_xs.max() < place.left + place.width
+
+
+@pytest.mark.parametrize("name", ["trapMaze", "tinyMaze", "smallClassic", "mediumClassic"])
+@pytest.mark.parametrize("zoom", [1.0, 2.0])
+def test_value_panel_is_no_taller_than_the_board(name, zoom, marked_text):
+    layout = load_layout(name)
+    surface = pygame.Surface(window_size(layout, zoom, panel=True))
+    values = [("North", -12.5), ("South", 3.0), ("East", 123.4), ("West", float("-inf")), ("Stop", 0.0)]
+    place = render(surface, layout.initial_state(), values=values, chosen="Stop", moves=3)
+    panel = (place.panel_left, 0, place.left + place.width, surface.get_height())
+    _, text_ys = only_lit(surface, 1, panel)
+    assert text_ys.size and text_ys.max() < place.board_height
+    _, highlight_ys = colored(surface, style.HIGHLIGHT, panel)
+    assert highlight_ys.size and highlight_ys.max() < place.board_height
+
+
+def test_exported_frames_have_no_speed_note(tmp_path, small_classic, marked_text):
+    from pacsim.viewer.capture import Capture
+    from pacsim.viewer.settings import WindowSettings
+
+    _, record = greedy_game(small_classic)
+    states = replay(small_classic, record.num_ghosts, record.actions)[:6]
+    capture = Capture(WindowSettings(save_frames=str(tmp_path)), small_classic)
+    loop, _ = scripted_loop(RecordedGame(states, None), [], small_classic, capture=capture, hold_seconds=0)
+    assert loop.run() is True
+    capture.close()
+    assert only_lit(loop.surface, 0)[0].size  # the window shows the note
+    frames = sorted(tmp_path.glob("frame-*.png"))
+    assert len(frames) == len(states) + 1
+    for path in frames:
+        picture = pygame.image.load(str(path))
+        assert only_lit(picture, 1)[0].size  # the score is there
+        assert not only_lit(picture, 0)[0].size, path.name
+
+
+def test_replay_offers_no_show_values(capsys):
+    assert main(["replay", "--help"]) == 0
+    assert "--show-values" not in capsys.readouterr().out
+    assert main(["play", "--help"]) == 0
+    assert "--show-values" in capsys.readouterr().out

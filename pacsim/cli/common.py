@@ -2,11 +2,19 @@
 
 from __future__ import annotations
 
-import os
+from typing import Any
+
+from pacsim.viewer.settings import display_available, require_display
 
 
-def display_available() -> bool:
-    """Whether a window can open (X11 or Wayland display, not SDL's dummy driver)."""
-    if os.environ.get("SDL_VIDEODRIVER") in ("dummy", "offscreen"):
-        return False
-    return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+def wants_window(args: Any) -> bool:
+    """Whether to show the game in a window: when asked with --window (an
+    error without a display, see :mod:`pacsim.viewer.settings`), or by
+    default when a display is there and neither --quiet nor --text was given."""
+    if args.window:
+        require_display()
+        return True
+    return not (args.quiet or args.text) and display_available()
+
+
+__all__ = ["display_available", "wants_window"]

@@ -2,40 +2,54 @@
 
 from __future__ import annotations
 
+import argparse
 import secrets
 import sys
 from pathlib import Path
+from typing import Any
 
 from pacsim.agents.registry import make_ghost, make_pacman, parse_options
-from pacsim.cli.common import display_available
+from pacsim.cli.common import wants_window
 from pacsim.cli.cs188 import add_cs188_options, apply_cs188_options
 from pacsim.engine import DEFAULT_MAX_MOVES, GameRecord, load_layout, play_game
+from pacsim.engine.layout import Layout
 from pacsim.engine.recording import save_game
+from pacsim.engine.state import GameState
 from pacsim.errors import ConfigError
 from pacsim.runner.experiment import check_time_limit
+from pacsim.viewer import ViewerClosed
+from pacsim.viewer.settings import WindowSettings
 
 
-def add_parser(subparsers) -> None:
+def add_parser(subparsers: Any) -> None:
     parser = subparsers.add_parser("play", help="play games (in a window when a display is available)")
+    add_arguments(parser)
+    parser.set_defaults(run=run)
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Every option of ``pacsim play``, in one place so that other option
+    sets (CS188's habits) can be added beside them."""
     add_game_options(parser)
     parser.add_argument("-n", "--games", "--numGames", dest="games", type=int, default=1, help="number of games (default 1)")
     parser.add_argument("--seed", type=int, default=None, help="seed of the first game (game i uses seed+i); random if omitted")
     parser.add_argument("--record", metavar="FILE", help="save the game as JSON (FILE-i.json for each game when -n > 1)")
     add_display_options(parser, quiet_help="no board, one line per game")
     add_cs188_options(parser)
-    parser.set_defaults(run=run)
 
 
-def add_display_options(parser, quiet_help: str) -> None:
-    """How a game is shown: quiet, text, or a window (the default with a display)."""
+def add_display_options(parser: argparse.ArgumentParser, quiet_help: str, show_values: bool = True) -> None:
+    """How a game is shown: quiet, text, or a window (the default with a
+    display); ``show_values`` offers --show-values (not to replays, which
+    have no agents to search)."""
     shown = parser.add_mutually_exclusive_group()
     shown.add_argument("-q", "--quiet", action="store_true", help=quiet_help)
     shown.add_argument("-t", "--text", action="store_true", help="draw the board in the terminal")
     shown.add_argument("-w", "--window", action="store_true", help="watch in a pygame window (default when a display is available)")
-    add_window_options(parser)
+    add_window_options(parser, show_values)
 
 
-def add_game_options(parser) -> None:
+def add_game_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("-l", "--layout", default="mediumClassic", help="a shipped layout name or a .lay path (default mediumClassic)")
     parser.add_argument("-p", "--pacman", default="greedy", help="Pacman agent (default greedy)")
     parser.add_argument("-g", "--ghosts", default="random", help="ghost agent (default random)")
@@ -46,15 +60,19 @@ def add_game_options(parser) -> None:
     parser.add_argument("--time-limit", type=float, default=None, help="seconds an agent may think per move (0: no limit); over it the game ends as an error")
 
 
-def add_window_options(parser) -> None:
-    parser.add_argument("--frame-time", type=float, default=0.1, help="seconds between frames in the window (default 0.1)")
-    parser.add_argument("--zoom", type=float, default=1.0, help="window scale (default 1.0)")
-    parser.add_argument("--show-values", action="store_true", help="show the search value of each Pacman action")
-    parser.add_argument("--save-frames", metavar="DIR", help="write every frame as a PNG into DIR")
-    parser.add_argument("--gif", metavar="FILE", help="write the game as an animated GIF")
+def add_window_options(parser: argparse.ArgumentParser, show_values: bool = True) -> None:
+    parser.add_argument("--frame-time", type=float, default=0.1, help="seconds between frames in the window and the GIF (default 0.1)")
+    parser.add_argument("--zoom", type=float, default=1.0, help="scale of the window and of saved frames (default 1.0)")
+    if show_values:
+        parser.add_argument("--show-values", action="store_true", help="show the search value of each Pacman action")
+    parser.add_argument("--save-frames", metavar="DIR", help="write every frame as a PNG into DIR (DIR/game-i with several games); "
+                        "without a window, off-screen at full speed")
+    parser.add_argument("--gif", metavar="FILE", help="write the game as an animated GIF (FILE-i.gif with several games); "
+                        "without a window, off-screen at full speed")
 
 
-def build_agents(args, layout):
+def build_agents(args: argparse.Namespace, layout: Layout) -> list[Any]:
+    """Pacman and the ghosts asked for by -p, -g, -k, -a and --ghost-args."""
     if args.num_ghosts is not None and not 0 <= args.num_ghosts <= layout.num_ghosts:
         raise ConfigError(f"-k {args.num_ghosts}: layout {layout.name!r} has {layout.num_ghosts} ghosts")
     num_ghosts = layout.num_ghosts if args.num_ghosts is None else args.num_ghosts
@@ -64,7 +82,7 @@ def build_agents(args, layout):
     return [pacman, *ghosts]
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     for note in apply_cs188_options(args):
         print(f"pacsim: note: {note}", file=sys.stderr)
     if args.games < 1:
@@ -73,24 +91,25 @@ def run(args) -> int:
         raise ConfigError(f"--max-moves {args.max_moves}: must be at least 1")
     if args.time_limit is not None:  # 0 means no limit, as in an experiment file
         args.time_limit = check_time_limit(args.time_limit, f"--time-limit {args.time_limit}") or None
+    settings = WindowSettings.from_options(args)
+    window = wants_window(args)
     layout = load_layout(args.layout)
     agents = build_agents(args, layout)
-    window = args.window or (not (args.quiet or args.text) and display_available())
     first_seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
     records = []
     for game in range(args.games):
         seed = first_seed + game
-        if window:
-            from pacsim.viewer import play_in_window
-
-            record = play_in_window(layout, agents, seed=seed, max_moves=args.max_moves,
-                                    move_time_limit=args.time_limit, options=args)
-        else:
-            record = play_game(layout, agents, seed=seed, max_moves=args.max_moves,
-                               move_time_limit=args.time_limit,
-                               on_state=_print_board if args.text else None)
+        game_settings = settings.for_game(game, args.games)
+        try:
+            record = _play_one(args, layout, agents, seed, window, game_settings)
+        except ViewerClosed:  # q, Esc or the close button: the person has seen enough
+            print(f"game {game + 1}/{args.games} (seed {seed}): quit in the window")
+            break
         records.append(record)
-        print(_game_line(game, args.games, record))
+        line = _game_line(game, args.games, record)
+        if game_settings.exporting:
+            line += f"  ({game_settings.describe_exports()})"
+        print(line)
         if args.record:
             save_game(_record_path(args.record, game, args.games), record, layout,
                       args.pacman + (f":{args.agent_args}" if args.agent_args else ""),
@@ -99,7 +118,26 @@ def run(args) -> int:
     return 0
 
 
-def _print_board(state, action) -> None:
+def _play_one(args: argparse.Namespace, layout: Layout, agents: list[Any], seed: int, window: bool,
+              settings: WindowSettings) -> GameRecord:
+    """One game, shown as asked: in the window, or played at full speed with
+    the board printed (--text) and the frames written off-screen (--save-frames, --gif)."""
+    if window:
+        from pacsim.viewer import play_in_window
+
+        return play_in_window(layout, agents, seed=seed, max_moves=args.max_moves,
+                              move_time_limit=args.time_limit, options=settings)
+    on_state = _print_board if args.text else None
+    if settings.exporting:
+        from pacsim.viewer import play_to_files
+
+        return play_to_files(layout, agents, seed=seed, max_moves=args.max_moves,
+                             move_time_limit=args.time_limit, options=settings, on_state=on_state)
+    return play_game(layout, agents, seed=seed, max_moves=args.max_moves,
+                     move_time_limit=args.time_limit, on_state=on_state)
+
+
+def _print_board(state: GameState, action: str | None) -> None:
     if state.turn == 0 or state.is_terminal:
         print(state.to_text())
         print(f"score {state.score}\n")
@@ -113,9 +151,13 @@ def _game_line(game: int, games: int, record: GameRecord) -> str:
 
 
 def summary_line(records: list[GameRecord]) -> str:
+    """The last line: how the finished games went."""
+    if not records:
+        return "no game finished"
     wins = sum(record.outcome == "win" for record in records)
     average = sum(record.score for record in records) / len(records)
-    return (f"{len(records)} games, {wins} wins, win rate {wins / len(records):.2f}, "
+    games = "1 game" if len(records) == 1 else f"{len(records)} games"
+    return (f"{games}, {wins} wins, win rate {wins / len(records):.2f}, "
             f"average score {average:.1f}")
 
 

@@ -8,22 +8,26 @@ proves the recorded score.  Exit status 1 when the replayed score differs.
 
 from __future__ import annotations
 
+import argparse
 from pathlib import Path
+from typing import Any
 
-from pacsim.cli.common import display_available
+from pacsim.cli.common import wants_window
 from pacsim.cli.play import add_display_options
 from pacsim.engine.recording import SavedGame, load_game
 from pacsim.engine.state import GameState
 from pacsim.errors import ConfigError, ReplayError
+from pacsim.viewer.settings import WindowSettings
 
 STORE_SUFFIXES = (".sqlite", ".db")
 
 
-def add_parser(subparsers) -> None:
+def add_parser(subparsers: Any) -> None:
     parser = subparsers.add_parser("replay", help="replay a recorded game (JSON record or results store)")
     parser.add_argument("record", help="a game record (.json) or a results store (.sqlite/.db, with --game)")
     parser.add_argument("--game", type=int, default=None, help="the game's id in a results store")
-    add_display_options(parser, quiet_help="only the final line")
+    # No --show-values: a replay has no agents to search (pacsim analyze --game F --move N does).
+    add_display_options(parser, quiet_help="only the final line", show_values=False)
     parser.set_defaults(run=run)
 
 
@@ -50,23 +54,29 @@ def load_stored_game(path: str, game_id: int) -> SavedGame:
     return load_saved_game(path, game_id)
 
 
-def run(args) -> int:
-    if args.show_values:
-        raise ConfigError("--show-values: a replay has no agents to search; use pacsim play or pacsim analyze")
+def run(args: argparse.Namespace) -> int:
+    settings = WindowSettings.from_options(args)
+    window = wants_window(args)
     saved = load_replay(args.record, args.game)
     states = saved.states()  # ReplayError at the first illegal action
-    window = args.window or (not (args.quiet or args.text) and display_available())
+    outcome = replay_outcome(saved, states[-1])
     if window:
         from pacsim.viewer import replay_in_window
 
-        replay_in_window(states, outcome=replay_outcome(saved, states[-1]), options=args,
-                         title=f"pacsim replay: {Path(args.record).name}")
-    elif args.text:
-        for state in states:
-            if state.turn == 0 or state.is_terminal:
-                print(state.to_text())
-                print(f"score {state.score}\n")
+        replay_in_window(states, outcome=outcome, options=settings, title=f"pacsim replay: {Path(args.record).name}")
+    else:
+        if args.text:
+            for state in states:
+                if state.turn == 0 or state.is_terminal:
+                    print(state.to_text())
+                    print(f"score {state.score}\n")
+        if settings.exporting:
+            from pacsim.viewer import replay_to_files
+
+            replay_to_files(states, outcome=outcome, options=settings)
     line, matches = summary(saved, states)
+    if settings.exporting:
+        line += f"  ({settings.describe_exports()})"
     print(line)
     return 0 if matches else 1
 

@@ -7,6 +7,9 @@ until a window is actually wanted.
 * :func:`play_in_window` plays a game (same rules and seeding as
   :func:`pacsim.engine.play_game`) in a window and returns its record.
 * :func:`replay_in_window` shows a list of recorded states.
+* :func:`play_to_files` / :func:`replay_to_files` write a game's PNG frames
+  or GIF without a window, at full speed.
+* :class:`WindowSettings` holds the viewing options.
 * :func:`render` / :class:`Renderer` draw one state onto any pygame Surface.
 * :func:`handle_event` / :class:`Controls` are the keyboard controller.
 """
@@ -31,6 +34,9 @@ _LAZY = {
     "play_in_window": "pacsim.viewer.window",
     "replay_in_window": "pacsim.viewer.window",
     "ViewerLoop": "pacsim.viewer.window",
+    "play_to_files": "pacsim.viewer.export",
+    "replay_to_files": "pacsim.viewer.export",
+    "WindowSettings": "pacsim.viewer.settings",
     "render": "pacsim.viewer.render",
     "Renderer": "pacsim.viewer.render",
     "window_size": "pacsim.viewer.render",

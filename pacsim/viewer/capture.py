@@ -1,14 +1,19 @@
-"""Saving what the window shows: PNG frames into a directory, or an animated GIF."""
+"""Saving a game's frames: PNG files into a directory, or an animated GIF."""
 
 from __future__ import annotations
 
 import importlib.util
 from pathlib import Path
+from typing import Any
 
+from pacsim.engine.layout import Layout
 from pacsim.engine.state import GameState
 from pacsim.errors import install_hint
 from pacsim.viewer import ViewerError
 from pacsim.viewer._pygame import pygame
+from pacsim.viewer.render import Renderer, outcome_banner, window_size
+from pacsim.viewer.settings import WindowSettings
+from pacsim.viewer.sources import Frame
 
 GIF_COLORS = 64
 """Palette size per GIF frame: the board has few colours, and a small
@@ -60,8 +65,9 @@ class GifWriter:
     def __init__(self, path: str | Path, frame_time: float) -> None:
         require_pillow()
         self.path = Path(path)
+        _check_gif_path(self.path)
         self.frame_time = frame_time
-        self.images: list = []
+        self.images: list[Any] = []  # PIL images; PIL is optional, so not named here
         self.durations: list[int] = []
 
     def capture(self, surface: pygame.Surface, state: GameState, hold: float | None = None) -> None:
@@ -83,42 +89,75 @@ class GifWriter:
             return
         first, *rest = self.images
         try:
-            first.save(self.path, save_all=True, append_images=rest, duration=self.durations, loop=0)
+            first.save(self.path, format="GIF", save_all=True, append_images=rest, duration=self.durations, loop=0)
         except (OSError, ValueError) as error:
             raise ViewerError(f"--gif {self.path}: cannot write the GIF: {error}") from None
         self.reset()
 
 
+def _check_gif_path(path: Path) -> None:
+    """Before the game is played, not after: the GIF's folder exists (it is
+    created, as --save-frames creates its own) and the path is no folder."""
+    if path.is_dir():
+        raise ViewerError(f"--gif {path}: is a directory; give a file name such as {path / 'game.gif'}")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise ViewerError(f"--gif {path}: cannot create its folder: {error.strerror or error}") from None
+
+
 class Capture:
-    """Both exports behind one interface; does nothing when neither is wanted."""
+    """Draws frames for export on its own off-screen surface and hands them to
+    the PNG saver and the GIF writer.
 
-    def __init__(self, frames_directory: str | None, gif_path: str | None, frame_time: float) -> None:
-        self.saver = FrameSaver(frames_directory) if frames_directory else None
-        self.gif = GifWriter(gif_path, frame_time) if gif_path else None
+    The window and headless exports both feed it :class:`Frame` objects, so
+    their files are the same: drawn at the size of the default window, with no
+    speed note, each frame written once the next one arrives (by then the
+    action Pacman chose in it is known and highlighted in the panel)."""
 
-    @property
-    def active(self) -> bool:
-        return self.saver is not None or self.gif is not None
+    def __init__(self, settings: WindowSettings, layout: Layout, panel: bool = False) -> None:
+        self.saver = FrameSaver(settings.save_frames) if settings.save_frames else None
+        self.gif = GifWriter(settings.gif, settings.frame_time) if settings.gif else None
+        self.surface = pygame.Surface(window_size(layout, settings.zoom, panel))
+        self.panel = panel
+        self.renderer = Renderer()
+        self.pending: Frame | None = None
 
-    def frame(self, surface: pygame.Surface, state: GameState) -> None:
-        if self.saver:
-            self.saver.capture(surface)
-        if self.gif:
-            self.gif.capture(surface, state)
+    def frame(self, frame: Frame) -> None:
+        """Take the next frame; the one before it is written now."""
+        if self.pending is not None:
+            self._write(self.pending)
+        self.pending = frame
 
-    def final(self, surface: pygame.Surface, state: GameState) -> None:
-        """The last picture, with the outcome banner."""
-        if self.saver:
-            self.saver.capture(surface)
-        if self.gif:
-            self.gif.capture(surface, state, hold=FINAL_HOLD_SECONDS)
+    def finish(self, outcome: str | None) -> None:
+        """The game ended: write the last frame, then it again with the outcome banner."""
+        last, self.pending = self.pending, None
+        if last is None:
+            return
+        self._write(last)
+        self._write(last, banner=outcome_banner(outcome), hold=FINAL_HOLD_SECONDS)
 
     def reset(self) -> None:
+        """A restarted game writes its frames from the start again."""
+        self.pending = None
         for target in (self.saver, self.gif):
             if target:
                 target.reset()
 
     def close(self) -> None:
+        """Write what is still pending (a game quit before its end) and the GIF."""
+        last, self.pending = self.pending, None
+        if last is not None:
+            self._write(last)
         for target in (self.saver, self.gif):
             if target:
                 target.close()
+
+    def _write(self, frame: Frame, banner: str | None = None, hold: float | None = None) -> None:
+        values = [] if frame.values_error else frame.values  # [] reads "no values"
+        self.renderer.draw(self.surface, frame.state, frame=frame.index, values=values, chosen=frame.chosen,
+                           moves=frame.moves, panel=self.panel, banner=banner)
+        if self.saver:
+            self.saver.capture(self.surface)
+        if self.gif:
+            self.gif.capture(self.surface, frame.state, hold=hold)

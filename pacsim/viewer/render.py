@@ -8,6 +8,7 @@ the surface size, which is what makes the window resizable.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from pacsim.engine.layout import ACTIONS, EAST, NORTH, SOUTH, STOP, WEST, Layout
@@ -16,6 +17,8 @@ from pacsim.viewer import style
 from pacsim.viewer._pygame import pygame
 
 _FACING_DEGREES = {EAST: 0.0, NORTH: 90.0, WEST: 180.0, SOUTH: 270.0, STOP: 0.0}
+MIN_FONT = 8
+"""Smallest font size in pixels; below it text is not worth drawing smaller."""
 _LOOK = {NORTH: (0.0, -1.0), SOUTH: (0.0, 1.0), EAST: (1.0, 0.0), WEST: (-1.0, 0.0), STOP: (0.0, 0.0)}
 
 
@@ -32,6 +35,8 @@ class Geometry:
     board_height: float
     panel_left: float | None
     """Left edge of the value panel (None: no panel)."""
+    width: float
+    """Width of the board and the panel together (the score bar's width)."""
 
     @property
     def status_top(self) -> float:
@@ -53,7 +58,7 @@ def geometry(size: tuple[int, int], layout: Layout, panel: bool) -> Geometry:
     used_width = columns * cell
     left = (width - used_width) / 2
     panel_left = left + board_width if panel else None
-    return Geometry(cell, left, 0.0, board_width, board_height, panel_left)
+    return Geometry(cell, left, 0.0, board_width, board_height, panel_left, used_width)
 
 
 def window_size(layout: Layout, zoom: float = 1.0, panel: bool = False) -> tuple[int, int]:
@@ -160,7 +165,7 @@ class Renderer:
 
     # -- text ------------------------------------------------------------------
     def _font(self, size: int) -> pygame.font.Font:
-        size = max(8, size)
+        size = max(MIN_FONT, size)
         if size not in self._fonts:
             if not pygame.font.get_init():
                 pygame.font.init()
@@ -169,41 +174,49 @@ class Renderer:
 
     def _draw_status(self, surface: pygame.Surface, state: GameState, place: Geometry,
                      moves: int | None, note: str | None) -> None:
-        font = self._font(round(place.cell * 0.9))
+        """The score bar: score and moves on the left, the note on the right,
+        both made smaller when they would not fit side by side."""
         text = f"Score {state.score}"
         if moves is not None:
             text += f"    Moves {moves}"
-        middle = place.status_top + place.cell * style.STATUS_CELLS / 2
-        label = font.render(text, True, style.TEXT)
-        surface.blit(label, label.get_rect(midleft=(round(place.left + place.cell * 0.3), round(middle))))
+        margin = place.cell * 0.3
+        sizes = _fitting_sizes(self._font, [(text, place.cell * 0.9), (note or "", place.cell * 0.7)],
+                               room=place.width - 2 * margin - (place.cell if note else 0.0))
+        middle = round(place.status_top + place.cell * style.STATUS_CELLS / 2)
+        label = self._font(sizes[0]).render(text, True, style.TEXT)
+        surface.blit(label, label.get_rect(midleft=(round(place.left + margin), middle)))
         if note:
-            hint = self._font(round(place.cell * 0.7)).render(note, True, style.DIM_TEXT)
-            right = place.left + place.board_width - place.cell * 0.3
-            surface.blit(hint, hint.get_rect(midright=(round(right), round(middle))))
+            hint = self._font(sizes[1]).render(note, True, style.DIM_TEXT)
+            surface.blit(hint, hint.get_rect(midright=(round(place.left + place.width - margin), middle)))
 
     def _draw_panel(self, surface: pygame.Surface, place: Geometry,
                     values: list[tuple[str, float]] | None, chosen: str | None) -> None:
+        """The search values beside the board, never taller than it: the
+        lines get closer and the text smaller on a low board."""
         assert place.panel_left is not None
         width = place.cell * (style.PANEL_CELLS - 0.4)
         left = place.panel_left + place.cell * 0.2
+        text_left = round(left + place.cell * 0.3)
         pygame.draw.rect(surface, style.PANEL, pygame.Rect(round(left), 0, round(width), round(place.board_height)))
-        font = self._font(round(place.cell * 0.8))
-        line = place.cell * 1.1
-        title = font.render("Search values", True, style.TEXT)
-        surface.blit(title, (round(left + place.cell * 0.3), round(place.cell * 0.4)))
+        margin = place.cell * 0.4
+        rows = max(1, len(values or []))
+        # The title, a fifth of a line's gap, the rows: (rows + 2.2) lines in all.
+        line = min(place.cell * 1.1, (place.board_height - 2 * margin) / (rows + 2.2))
+        font = self._font(round(line * 0.85))
+        surface.blit(font.render("Search values", True, style.TEXT), (text_left, round(margin)))
         if not values:
             waiting = font.render("thinking..." if values is None else "no values", True, style.DIM_TEXT)
-            surface.blit(waiting, (round(left + place.cell * 0.3), round(place.cell * 0.4 + line)))
+            surface.blit(waiting, (text_left, round(margin + line * 1.2)))
             return
         for row, (action, value) in enumerate(values):
-            top = place.cell * 0.4 + line * (row + 1.2)
+            top = margin + line * (row + 1.2)
             color = style.TEXT
             if action == chosen:
                 pygame.draw.rect(surface, style.HIGHLIGHT,
                                  pygame.Rect(round(left + place.cell * 0.15), round(top - line * 0.1),
                                              round(width - place.cell * 0.3), round(line)))
                 color = style.HIGHLIGHT_TEXT
-            surface.blit(font.render(action, True, color), (round(left + place.cell * 0.3), round(top)))
+            surface.blit(font.render(action, True, color), (text_left, round(top)))
             number = font.render(_format_value(value), True, color)
             surface.blit(number, number.get_rect(topright=(round(left + width - place.cell * 0.3), round(top))))
 
@@ -218,8 +231,23 @@ class Renderer:
         surface.blit(word, word.get_rect(center=(round(place.left + place.board_width / 2), round(middle_y))))
 
 
+def _fitting_sizes(font: Callable[[int], pygame.font.Font], texts: list[tuple[str, float]], room: float) -> list[int]:
+    """Font sizes for ``texts`` (each with its wanted size) set side by side
+    in ``room`` pixels: the wanted sizes, scaled down together when needed."""
+    scale = 1.0
+    for _ in range(4):  # text width is nearly proportional to size: a few rounds settle it
+        sizes = [max(MIN_FONT, round(size * scale)) for _, size in texts]
+        needed = sum(font(size).size(text)[0] for (text, _), size in zip(texts, sizes) if text)
+        if needed <= room or all(size == MIN_FONT for size in sizes):
+            return sizes
+        scale *= room / needed
+    return sizes
+
+
 def _draw_walls(layout: Layout, cell: float) -> pygame.Surface:
-    """The maze as thick rounded blue strokes joining neighbouring walls."""
+    """The maze as thick rounded blue strokes joining neighbouring walls;
+    where four walls meet in a square the square is filled, so a thick wall
+    is solid rather than a ring around a hole."""
     picture = pygame.Surface((max(1, math.ceil(layout.width * cell)), max(1, math.ceil(layout.height * cell))))
     picture.fill(style.BACKGROUND)
     half = max(1.0, cell * style.WALL_THICKNESS / 2)
@@ -232,6 +260,8 @@ def _draw_walls(layout: Layout, cell: float) -> pygame.Surface:
             pygame.draw.rect(picture, style.WALL, _span(center_x, center_y - half, cell, 2 * half))
         if (row + 1, column) in walls:
             pygame.draw.rect(picture, style.WALL, _span(center_x - half, center_y, 2 * half, cell))
+        if {(row, column + 1), (row + 1, column), (row + 1, column + 1)} <= walls:
+            pygame.draw.rect(picture, style.WALL, _span(center_x, center_y, cell, cell))
     return picture
 
 

@@ -210,17 +210,21 @@ class LiveGame:
             run.error = error
 
 
-class _Emitter:
-    """The worker's ``on_state`` callback: numbers frames, attaches search
-    values, and feeds the queue, giving up when a stop is requested."""
+class FrameMaker:
+    """Turns the ``on_state(state, action)`` calls of a game into frames:
+    numbers them, counts Pacman's moves, attaches Pacman's search values and
+    marks the action it chose.  Used by the window's worker and by headless
+    exports alike, so both show the same frames."""
 
-    def __init__(self, run: _Run, valued_agent: Any | None) -> None:
-        self.run = run
+    def __init__(self, valued_agent: Any | None = None) -> None:
         self.valued_agent = valued_agent
+        """Pacman, when its ``action_values`` should be shown; else None."""
         self.previous: Frame | None = None
         self.moves = 0
 
-    def on_state(self, state: GameState, action: str | None) -> None:
+    def next(self, state: GameState, action: str | None) -> Frame:
+        """The frame of ``state``, reached by ``action``.  Marks ``action`` as
+        chosen on the previous frame when Pacman played it."""
         previous = self.previous
         if previous is not None and previous.state.turn == 0:
             previous.chosen = action
@@ -228,22 +232,35 @@ class _Emitter:
         frame = Frame(state, 0 if previous is None else previous.index + 1, self.moves)
         if self.valued_agent is not None:
             if state.turn == 0 and not state.is_terminal:
-                self._attach_values(frame)
+                self._attach_values(self.valued_agent, frame)
             elif previous is not None:
                 # While the ghosts move, the panel keeps Pacman's last decision.
                 frame.values, frame.values_error, frame.chosen = previous.values, previous.values_error, previous.chosen
         self.previous = frame
-        self.put(frame)
+        return frame
 
-    def _attach_values(self, frame: Frame) -> None:
+    @staticmethod
+    def _attach_values(agent: Any, frame: Frame) -> None:
         # Computed here, outside play_game's timing of get_action, so the
         # overlay never counts against the move time limit.
-        if self.run.stop.is_set():
-            raise _StopRequested()
         try:
-            frame.values = list(self.valued_agent.action_values(frame.state))
+            frame.values = list(agent.action_values(frame.state))
         except Exception as error:  # the agent's own failure shows in the game
             frame.values_error = f"{type(error).__name__}: {error}"
+
+
+class _Emitter:
+    """The worker's ``on_state`` callback: makes frames and feeds the queue,
+    giving up when a stop is requested."""
+
+    def __init__(self, run: _Run, valued_agent: Any | None) -> None:
+        self.run = run
+        self.maker = FrameMaker(valued_agent)
+
+    def on_state(self, state: GameState, action: str | None) -> None:
+        if self.run.stop.is_set():  # before a search for the values, which may be long
+            raise _StopRequested()
+        self.put(self.maker.next(state, action))
 
     def put(self, item: Frame | _End) -> None:
         while True:

@@ -6,9 +6,10 @@ a test drives it with a scripted event list on an offscreen surface.
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any, Protocol
 
 from pacsim.engine.game import DEFAULT_MAX_MOVES, GameRecord
@@ -19,6 +20,7 @@ from pacsim.viewer._pygame import pygame
 from pacsim.viewer.capture import Capture
 from pacsim.viewer.controls import Controls, describe, handle_event
 from pacsim.viewer.render import Renderer, outcome_banner, window_size
+from pacsim.viewer.settings import WindowSettings, display_available, hidden_window_allowed, require_display
 from pacsim.viewer.sources import Frame, LiveGame, RecordedGame
 
 TICKS_PER_SECOND = 30
@@ -30,38 +32,25 @@ END_HOLD_SECONDS = 2.0
 
 
 class Source(Protocol):
-    finished: bool
+    """Where the loop's frames come from: :class:`RecordedGame` or :class:`LiveGame`."""
+
+    @property
+    def finished(self) -> bool:
+        """True once the last frame was handed out."""
+        ...
 
     @property
     def outcome(self) -> str | None: ...
     def start(self) -> None: ...
-    def next_frame(self) -> Frame | None: ...
+    def next_frame(self) -> Frame | None:
+        """The next frame if there is one yet (never blocks)."""
+        ...
+
     def restart(self) -> bool: ...
     def stop(self) -> None: ...
-    def check(self) -> None: ...
-
-
-@dataclass(frozen=True)
-class WindowSettings:
-    """The window options of ``pacsim play`` and ``pacsim replay``."""
-
-    frame_time: float = 0.1
-    zoom: float = 1.0
-    show_values: bool = False
-    save_frames: str | None = None
-    gif: str | None = None
-
-    @classmethod
-    def from_options(cls, options: Any) -> WindowSettings:
-        """Read an argparse namespace (missing attributes keep their defaults)."""
-        defaults = cls()
-        settings = cls(**{name: getattr(options, name, getattr(defaults, name))
-                          for name in ("frame_time", "zoom", "show_values", "save_frames", "gif")})
-        if settings.frame_time < 0:
-            raise ViewerError(f"--frame-time {settings.frame_time}: must not be negative")
-        if settings.zoom <= 0:
-            raise ViewerError(f"--zoom {settings.zoom}: must be positive")
-        return settings
+    def check(self) -> None:
+        """Re-raise a failure of the source's own worker, if any."""
+        ...
 
 
 class ViewerLoop:
@@ -165,14 +154,14 @@ class ViewerLoop:
         return frame
 
     def _export(self, shown: Frame | None, just_finished: bool) -> None:
-        """Hand what was just drawn to the frame files and the listener."""
+        """Hand the frame just shown to the exports and the listener."""
         if shown is not None:
             if self.capture:
-                self.capture.frame(self.surface, shown.state)
+                self.capture.frame(shown)
             if self.on_frame:
                 self.on_frame(shown)
-        if just_finished and self.capture and self.current is not None:
-            self.capture.final(self.surface, self.current.state)
+        if just_finished and self.capture:
+            self.capture.finish(self.source.outcome)
 
     def _done(self) -> bool:
         if not self.finished or self.controls.paused or self.hold_seconds is None:
@@ -194,6 +183,11 @@ class ViewerLoop:
 
 
 def open_window(size: tuple[int, int], title: str) -> pygame.Surface:
+    """The window, or :class:`ViewerError` when nobody could see it (see
+    :mod:`pacsim.viewer.settings` for the rule, and the way tests get round it)."""
+    require_display()
+    if not display_available() and hidden_window_allowed():
+        os.environ.setdefault("SDL_VIDEODRIVER", "dummy")  # asked for: a window nobody sees
     try:
         pygame.display.init()
         pygame.font.init()
@@ -217,9 +211,9 @@ def play_in_window(
 
     Raises :class:`ViewerClosed` when the window is closed mid-game."""
     settings = WindowSettings.from_options(options)
-    capture = Capture(settings.save_frames, settings.gif, settings.frame_time)
     source = LiveGame(layout, agents, seed=seed, max_moves=max_moves,
                       move_time_limit=move_time_limit, show_values=settings.show_values)
+    capture = Capture(settings, layout, panel=source.show_values) if settings.exporting else None
     size = window_size(layout, settings.zoom, panel=source.show_values)
     surface = open_window(size, f"pacsim: {layout.name} (seed {seed})")
     loop = ViewerLoop(source, surface, controls=Controls(frame_time=settings.frame_time),
@@ -232,7 +226,8 @@ def play_in_window(
         source.stop()
         restore_keys()
         pygame.display.quit()
-        capture.close()
+        if capture:
+            capture.close()
     if not source.finished or source.record is None:
         raise ViewerClosed("the window was closed before the game ended")
     return source.record
@@ -242,8 +237,8 @@ def replay_in_window(states: list[GameState], outcome: str | None = None, option
                      title: str = "pacsim replay") -> bool:
     """Show recorded states in a window; True when shown to the end."""
     settings = WindowSettings.from_options(options)
-    capture = Capture(settings.save_frames, settings.gif, settings.frame_time)
     source = RecordedGame(states, outcome)
+    capture = Capture(settings, states[0].layout) if settings.exporting else None
     surface = open_window(window_size(states[0].layout, settings.zoom), title)
     loop = ViewerLoop(source, surface, controls=Controls(frame_time=settings.frame_time), capture=capture,
                       hold_seconds=END_HOLD_SECONDS)
@@ -251,7 +246,8 @@ def replay_in_window(states: list[GameState], outcome: str | None = None, option
         return loop.run()
     finally:
         pygame.display.quit()
-        capture.close()
+        if capture:
+            capture.close()
 
 
 def _wire_keyboard(agent: Any, loop: ViewerLoop) -> Callable[[], None]:
