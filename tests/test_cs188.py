@@ -24,6 +24,7 @@ from pacsim.agents.search_agents import PacmanGame
 from pacsim.cli import build_parser, main
 from pacsim.cli.cs188 import FIXED_SEED, apply_cs188_options
 from pacsim.engine import agent_rng, load_layout, parse_layout, play_game, read_layout, replay
+from pacsim.engine.state import initial_state
 from pacsim.errors import IllegalActionError
 from pacsim.search import CHANCE, search
 
@@ -57,7 +58,7 @@ TINY_LAYOUT = parse_layout(TINY)
 
 
 def tiny_view():
-    return Cs188GameState(TINY_LAYOUT.initial_state())
+    return Cs188GameState(initial_state(TINY_LAYOUT))
 
 
 def pacsim_xy(state, cell):
@@ -148,12 +149,12 @@ def test_equal_states_are_equal_and_hash_alike_without_copies():
     assert first == second and hash(first) == hash(second) and len({first, second}) == 1
     assert first != tiny_view() and first.deepCopy() is first
     assert tiny_view().getWalls() is tiny_view().getWalls()  # one walls grid per layout
-    assert Cs188GameState(parse_layout(TINY).initial_state()) != tiny_view()  # layouts compare by identity
+    assert Cs188GameState(initial_state(parse_layout(TINY))) != tiny_view()  # layouts compare by identity
 
 
 @pytest.mark.parametrize("name", ["smallClassic", "mediumClassic"])
 def test_the_state_api_agrees_with_pacsim_along_random_games(name):
-    state = load_layout(name).initial_state()
+    state = initial_state(load_layout(name))
     rng = random.Random(name)
     for _ in range(120):
         if state.is_terminal:
@@ -216,13 +217,13 @@ def test_course_expectimax_values_match_pacsim_expectimax(course):
     layout = read_layout(SMALL_TRAP)
     agent = wrap_cs188_agent(course.ExpectimaxAgent, {"depth": "2"}, course.__file__)
     pacsim_agent = make_pacman("expectimax:depth=2")
-    state, rng = layout.initial_state(), random.Random(3)
+    state, rng = initial_state(layout), random.Random(3)
     for _ in range(9):  # into the middle of a game, at Pacman's turn
         state = state.successor(rng.choice(state.legal_actions()))
     while state.turn != 0:
         state = state.successor(state.legal_actions()[0])
     assert not state.is_terminal
-    for position in (layout.initial_state(), state):
+    for position in (initial_state(layout), state):
         theirs = agent.course_agent.rootValues(Cs188GameState(position))
         ours = pacsim_agent.action_values(position)
         assert [action for action, _ in theirs] == [action for action, _ in ours]
@@ -289,7 +290,7 @@ def test_registerInitialState_runs_once_a_game_and_agent_errors_end_the_game(tmp
 
 
 def test_analyze_reports_the_move_and_the_nodes_of_a_course_agent(course):
-    state = read_layout(SMALL_TRAP).initial_state()
+    state = initial_state(read_layout(SMALL_TRAP))
     agent = wrap_cs188_agent(course.MinimaxAgent, {"depth": "2"}, course.__file__)
     result = agent.analyze(state)
     reference = make_pacman("minimax:depth=2").analyze(state, root_values=False)
@@ -336,7 +337,7 @@ def test_a_course_ghost_serves_as_an_expectimax_model(ghosts_module):
     layout = read_layout(SMALL_TRAP)
     chasing = wrap_cs188_agent(ghosts_module.ChasingGhost, {"focus": "0.8"}, ghosts_module.__file__)
     uniform = wrap_cs188_agent(ghosts_module.UniformGhost, {}, ghosts_module.__file__)
-    state = layout.initial_state().successor("East")
+    state = initial_state(layout).successor("East")
     for ghost in (1, 2, 3):
         assert state.turn == ghost  # one shared model object serves each ghost by the state's turn
         outcomes = PacmanGame((CHANCE,) * 3, models=(chasing,) * 3).outcomes(state)
@@ -346,7 +347,7 @@ def test_a_course_ghost_serves_as_an_expectimax_model(ghosts_module):
         assert [probability for probability, _ in outcomes] == pytest.approx(expected)
         assert [successor for _, successor in outcomes] == [state.successor(action) for action in legal]
         state = state.successor(legal[0])
-    start = layout.initial_state()
+    start = initial_state(layout)
 
     def values(models):
         result = search(PacmanGame((CHANCE,) * 3, models=models), start, algorithm="expectimax", depth=2 * 4,

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from pacsim.engine import SCARED_TIME, parse_layout
 from pacsim.engine.layout import ACTIONS
+from pacsim.engine.state import initial_state
 
 DELTA = {"North": (-1, 0), "South": (1, 0), "East": (0, 1), "West": (0, -1), "Stop": (0, 0)}
 REVERSE = {"North": "South", "South": "North", "East": "West", "West": "East", "Stop": "Stop"}
@@ -103,7 +104,7 @@ def mazes(draw):
 @given(mazes(), st.integers(0, 2**32 - 1))
 def test_engine_agrees_with_the_reference_rules(rows, seed):
     layout = parse_layout("\n".join(rows))
-    state = layout.initial_state()
+    state = initial_state(layout)
     model = Reference(rows, [layout.cells[cell] for cell in layout.ghost_starts])
     rng = random.Random(seed)
     food_before = state.food_count

@@ -14,7 +14,7 @@ import pytest
 from pacsim.agents import make_ghost, make_pacman, plugins
 from pacsim.agents.registry import parse_spec
 from pacsim.cli import main
-from pacsim.engine import ERROR, agent_rng, load_layout, play_game
+from pacsim.engine import ERROR, agent_rng, initial_state, load_layout, play_game
 from pacsim.errors import AgentError
 
 REPOSITORY = Path(__file__).resolve().parents[1]
@@ -130,7 +130,7 @@ def test_an_evaluation_returning_nan_ends_the_game_as_an_error_naming_it(tmp_pat
 
 def test_a_plugin_ghost_serves_as_the_expectimax_model(tmp_path):
     path = write_plugin(tmp_path)
-    state = load_layout("pincerMaze").initial_state().successor("Stop")  # ghost 1 to move
+    state = initial_state(load_layout("pincerMaze")).successor("Stop")  # ghost 1 to move
     pacman = make_pacman(f"expectimax:model={path}:Ambusher")
     modelled = [probability for probability, _ in pacman.game_for(state).outcomes(state)]
     ghost = make_ghost(f"{path}:Ambusher")
@@ -182,7 +182,7 @@ def test_play_analyze_and_replay_run_plugins(tmp_path, capsys):
     record = tmp_path / "game.json"
     status, out, _ = run_cli(capsys, "play", "-l", "pincerMaze", "-p", f"{path}:Hungry", "-g", f"{path}:Ambusher",
                              "-n", "1", "-q", "--seed", "3", "--max-moves", "30", "--record", record)
-    assert status == 0 and "1 games" in out and "error" not in out
+    assert status == 0 and "1 game," in out and "error" not in out
     saved = json.loads(record.read_text())
     assert saved["pacman"] == f"{path}:Hungry"
     status, out, _ = run_cli(capsys, "replay", record, "-q")

@@ -3,11 +3,12 @@
 import pytest
 
 from pacsim.engine import LOST, PLAYING, SCARED_TIME, WON, parse_layout
+from pacsim.engine.state import initial_state
 from pacsim.errors import IllegalActionError
 
 
 def start(text, ghosts=None):
-    return parse_layout(text).initial_state(ghosts)
+    return initial_state(parse_layout(text), ghosts)
 
 
 CORRIDOR = """

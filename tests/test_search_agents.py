@@ -9,6 +9,7 @@ from pacsim.agents import MoveStats, make_ghost, make_pacman
 from pacsim.agents.evaluation import careful, careful_bounds, score_bounds
 from pacsim.agents.search_agents import PacmanGame, SlipperyPacmanGame
 from pacsim.engine import agent_rng, apply_move, load_layout, parse_layout, play_game
+from pacsim.engine.state import initial_state
 from pacsim.errors import AgentError
 from pacsim.search import CHANCE, MAX, MIN
 
@@ -25,7 +26,7 @@ def test_hand_computed_root_values_with_the_score_evaluation():
     # Depth 2 (4 levels). East eats (9); the ghost must come West; stepping
     # East again meets it (8 - 500), so Pacman backs off: 8.  Stop: -1, then
     # East eats (8).  Both 8; ties go to the first action, East.
-    state = parse_layout(KILL_CORRIDOR).initial_state()
+    state = initial_state(parse_layout(KILL_CORRIDOR))
     for spec in ("minimax:depth=2", "alphabeta:depth=2", "expectimax:depth=2"):
         _agent, result = analyze(spec, state)
         assert result.value == 8 and result.action[0] == "East"
@@ -37,7 +38,7 @@ def test_hand_computed_root_values_with_the_score_evaluation():
 
 
 def test_depth_counts_every_agent_once_per_round():
-    state = load_layout("mediumClassic").initial_state()
+    state = initial_state(load_layout("mediumClassic"))
     _agent, result = analyze("minimax:depth=2", state)
     assert result.depth == 2 * 3 and result.stats.max_depth == 6
 
@@ -47,7 +48,7 @@ POSITIONS = [("pincerMaze", 0), ("mediumClassic", 7)]
 
 def _positions():
     for name, steps in POSITIONS:
-        state = load_layout(name).initial_state()
+        state = initial_state(load_layout(name))
         rng = agent_rng(steps, 0)
         for _ in range(steps):
             moves = state.legal_moves()
@@ -70,7 +71,7 @@ def test_pruned_searches_return_the_plain_value_and_action_with_fewer_nodes(stat
 
 
 def test_expectimax_uses_the_ghost_model_probabilities():
-    state = load_layout("pincerMaze").initial_state().successor("Stop")  # the ghost has two moves
+    state = initial_state(load_layout("pincerMaze")).successor("Stop")  # the ghost has two moves
     uniform = PacmanGame((CHANCE,))
     directional = make_pacman("expectimax:model=directional").game_for(state)
     probabilities = [p for p, _ in uniform.outcomes(state)]
@@ -83,7 +84,7 @@ def test_expectimax_uses_the_ghost_model_probabilities():
 
 
 def test_expectiminimax_mixes_ghost_kinds_and_slips():
-    state = load_layout("mediumClassic").initial_state()
+    state = initial_state(load_layout("mediumClassic"))
     agent = make_pacman("expectiminimax:kinds=MC,slip=0.2,depth=1")
     game = agent.game_for(state)
     assert isinstance(game, SlipperyPacmanGame) and game.kinds == (MAX, MIN, CHANCE)
@@ -121,7 +122,7 @@ def test_evaluation_bounds_hold_at_every_node_below(seed, levels, maze):
 
     rng = random.Random(seed)
     layout = parse_layout(CROWDED) if maze == "crowded" else load_layout(maze)
-    root = layout.initial_state()
+    root = initial_state(layout)
     for _ in range(rng.randrange(12 if maze == "crowded" else 40)):
         if root.is_terminal:
             return
@@ -145,7 +146,7 @@ def test_evaluation_bounds_hold_at_every_node_below(seed, levels, maze):
 def test_bounds_are_local():
     """Tight near the root: with no capsule in reach, one Pacman move can gain
     at most a food less a point; a capsule within reach adds every ghost."""
-    state = parse_layout(CROWDED).initial_state()
+    state = initial_state(parse_layout(CROWDED))
     assert score_bounds(state, 1) == (state.score - 1 - 1000, state.score + 9)
     assert score_bounds(state, 0) == (state.score - 1000, state.score)
     # Two Pacman moves reach the capsule: both ghosts may then be eaten.
@@ -169,7 +170,7 @@ def test_pruning_and_a_table_play_the_same_game_as_plain_search(spec):
 
 def test_a_time_budget_keeps_the_transposition_table():
     """Iterative deepening shares the table across its depths (it once dropped it)."""
-    state = load_layout("smallClassic").initial_state()
+    state = initial_state(load_layout("smallClassic"))
     agent = make_pacman("expectimax:depth=2,eval=careful,table=10000,time=0.5")
     agent.reset(0, agent_rng(0, 0))
     agent.get_action(state)

@@ -15,6 +15,7 @@ from pacsim.agents import make_ghost, make_pacman
 from pacsim.cli import main
 from pacsim.engine import load_layout, play_game, replay
 from pacsim.engine.recording import save_game
+from pacsim.engine.state import initial_state
 from pacsim.viewer import ViewerClosed, ViewerError, style
 from pacsim.viewer.controls import Controls, handle_event
 from pacsim.viewer.render import geometry, render, window_size
@@ -54,7 +55,7 @@ def greedy_game(layout, seed=4):
 
 # -- rendering ---------------------------------------------------------------------
 def test_render_draws_walls_food_capsules_and_a_scared_ghost(small_classic):
-    state = small_classic.initial_state()._replace(scared=(20, 0))
+    state = initial_state(small_classic)._replace(scared=(20, 0))
     surface = pygame.Surface(window_size(small_classic))
     place = render(surface, state, frame=2, moves=0)  # frame 2: mouth wide open
     layout = state.layout
@@ -75,7 +76,7 @@ def test_render_draws_walls_food_capsules_and_a_scared_ghost(small_classic):
 
 
 def test_scared_ghost_flashes_white_near_the_end_of_its_timer(small_classic):
-    state = small_classic.initial_state()._replace(scared=(3, 0))
+    state = initial_state(small_classic)._replace(scared=(3, 0))
     surface = pygame.Surface(window_size(small_classic))
     x, y = geometry(surface.get_size(), small_classic, False).center(*small_classic.cells[state.ghosts[0]])
     colors = set()
@@ -86,7 +87,7 @@ def test_scared_ghost_flashes_white_near_the_end_of_its_timer(small_classic):
 
 
 def test_panel_and_banner_render_without_errors(small_classic):
-    state = small_classic.initial_state()
+    state = initial_state(small_classic)
     size = window_size(small_classic, zoom=2.0, panel=True)
     assert size[0] <= style.MAX_WINDOW[0] and size[1] <= style.MAX_WINDOW[1]
     surface = pygame.Surface(size)
@@ -498,7 +499,7 @@ def colored(surface, color, box):
 def test_square_wall_blocks_are_solid():
     layout = load_layout("classic")
     surface = pygame.Surface(window_size(layout))
-    place = render(surface, layout.initial_state())
+    place = render(surface, initial_state(layout))
     walls = layout.walls
     corners = [(row, column) for row, column in walls
                if {(row, column + 1), (row + 1, column), (row + 1, column + 1)} <= walls]
@@ -514,7 +515,7 @@ def test_square_wall_blocks_are_solid():
 def test_score_bar_text_does_not_overlap(name, zoom, panel, marked_text):
     layout = load_layout(name)
     surface = pygame.Surface(window_size(layout, zoom, panel))
-    state = layout.initial_state()._replace(score=-12345)
+    state = initial_state(layout)._replace(score=-12345)
     place = render(surface, state, moves=1234, note="paused · 0.005s/frame", panel=panel,
                    values=[("North", 1.0)] if panel else None)
     bar = (0, place.status_top, surface.get_width(), surface.get_height())
@@ -531,7 +532,7 @@ def test_value_panel_is_no_taller_than_the_board(name, zoom, marked_text):
     layout = load_layout(name)
     surface = pygame.Surface(window_size(layout, zoom, panel=True))
     values = [("North", -12.5), ("South", 3.0), ("East", 123.4), ("West", float("-inf")), ("Stop", 0.0)]
-    place = render(surface, layout.initial_state(), values=values, chosen="Stop", moves=3)
+    place = render(surface, initial_state(layout), values=values, chosen="Stop", moves=3)
     panel = (place.panel_left, 0, place.left + place.width, surface.get_height())
     _, text_ys = only_lit(surface, 1, panel)
     assert text_ys.size and text_ys.max() < place.board_height

@@ -9,6 +9,7 @@ import json
 from pacsim.agents.registry import make_pacman, parse_options
 from pacsim.engine import agent_rng, load_layout
 from pacsim.engine.recording import load_game
+from pacsim.engine.state import initial_state
 from pacsim.errors import ConfigError
 
 
@@ -65,7 +66,7 @@ def _position(args):
         state = states[args.move]
     else:
         layout = load_layout(args.layout)
-        state = layout.initial_state(args.num_ghosts)
+        state = initial_state(layout, args.num_ghosts)
     if state.is_terminal or state.turn != 0:
         raise ConfigError("that position is over or not Pacman's turn")
     return state

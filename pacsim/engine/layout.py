@@ -150,12 +150,6 @@ class Layout:
         """Maze distance between two cells."""
         return self.distances_from(a)[b]
 
-    def initial_state(self, num_ghosts: int | None = None):
-        """The start of a game with the first ``num_ghosts`` ghosts (all by default)."""
-        from pacsim.engine.state import initial_state
-
-        return initial_state(self, num_ghosts)
-
     def __repr__(self) -> str:
         return f"Layout({self.name!r}, {self.width}x{self.height}, food={self.food_count}, ghosts={self.num_ghosts})"
 
