@@ -189,10 +189,10 @@ def test_run_prints_the_summary(tmp_path, capsys):
 
 
 def test_kill_minus_nine_leaves_a_sound_store(tmp_path):
-    games, conditions = 200, 2
+    games, conditions = 30, 2  # killed after the 10th of 60 games, with dozens left to resume
     path = write_experiment(tmp_path, """
 name = "long"
-games = 200
+games = 30
 seed = 5
 max_moves = 120
 store = "{store}"
@@ -363,16 +363,6 @@ def test_games_that_ended_in_error_are_played_again_on_resume(tmp_path, monkeypa
     assert not rows.duplicated(["condition_key", "game_index"]).any()
     third = run_experiment(experiment, workers=1, quiet=True)
     assert (third.played, third.skipped) == (0, 4)
-
-
-def test_a_run_whose_every_game_errors_says_so_and_fails(tmp_path, monkeypatch, capsys):
-    experiment = plugged_experiment(tmp_path, monkeypatch, "all_failing_plugin", "exiting")
-    path = tmp_path / "exp.toml"
-    assert main(["run", str(path), "--workers", "1"]) == 2
-    captured = capsys.readouterr()
-    assert captured.err.count("\n") == 1
-    assert captured.err.startswith("pacsim: error: all 2 games played ended in error; the first: agent 0 raised SystemExit")
-    assert len(load_results(experiment.store)) == 2  # stored all the same, and played again next time
 
 
 def test_ctrl_c_in_a_serial_run_stops_it_and_says_what_is_saved(tmp_path, monkeypatch):
