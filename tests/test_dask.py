@@ -90,7 +90,7 @@ def test_the_move_time_limit_holds_on_dask_workers(tmp_path, monkeypatch, cluste
     with Client(cluster) as client:  # the workers find the plugin where the coordinator does
         client.run(site.addsitedir, str(tmp_path))
     experiment = build_experiment({
-        "name": "hanging", "games": 2, "seed": 3, "max_moves": 20, "time_limit": 0.2,
+        "name": "hanging", "games": 2, "seed": 3, "max_moves": 20, "time_limit": 0.5,
         "grid": {"pacman": ["minimax:depth=1"], "ghosts": ["random"], "layout": ["tinyMaze"],
                  "eval": ["score", "hanging_plugin:hangs"]}})
     started = time.monotonic()
@@ -101,7 +101,7 @@ def test_the_move_time_limit_holds_on_dask_workers(tmp_path, monkeypatch, cluste
     assert (on_dask.played, on_dask.errors) == (4, 2)
     assert comparable(on_dask.store).equals(comparable(local_run(experiment, tmp_path / "local.sqlite").store))
     errors = load_results(on_dask.store)["error"].dropna()
-    assert list(errors) == ["agent 0 exceeded the 0.2s move time limit"] * 2
+    assert list(errors) == ["agent 0 exceeded the 0.5s move time limit"] * 2
 
 
 # -- the command line ---------------------------------------------------------

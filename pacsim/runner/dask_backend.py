@@ -47,27 +47,24 @@ def dask_executor(scheduler: str | None = None, workers: int | None = None,
         raise ConfigError("the dask backend needs dask.distributed: pip install 'pacsim[dask]'") from None
     if connect_timeout is None:
         connect_timeout = CONNECT_TIMEOUT_SECONDS
-    cluster = None
-    if scheduler:
-        check_scheduler(scheduler, connect_timeout)
-        try:
-            client = Client(scheduler, timeout=connect_timeout)
-        except (OSError, ValueError) as error:  # it went away since the check
-            raise ConfigError(f"cannot reach the Dask scheduler {scheduler!r}: {_first_line(error)}") from None
-    else:
-        cluster = _local_cluster(workers or os.cpu_count() or 1)
-        client = Client(cluster)
-        _ignore_ctrl_c_on_restarted_workers(client)
-    try:
-        with _quiet_logs():
+    with _quiet_logs():
+        cluster = None
+        if scheduler:
+            check_scheduler(scheduler, connect_timeout)
             try:
-                yield client.get_executor()
-            finally:
-                client.close()
-                if cluster is not None:
-                    cluster.close()
-    finally:
-        os.environ.pop(_WORKER_LOG_LEVEL, None)
+                client = Client(scheduler, timeout=connect_timeout)
+            except (OSError, ValueError) as error:  # it went away since the check
+                raise ConfigError(f"cannot reach the Dask scheduler {scheduler!r}: {_first_line(error)}") from None
+        else:
+            cluster = _local_cluster(workers or os.cpu_count() or 1)
+            client = Client(cluster)
+            _ignore_ctrl_c_on_restarted_workers(client)
+        try:
+            yield client.get_executor()
+        finally:
+            client.close()
+            if cluster is not None:
+                cluster.close()
 
 
 def check_scheduler(address: str, timeout: float) -> None:
@@ -102,21 +99,29 @@ _NOISY_LOGGERS = ("distributed", "tornado")
 
 @contextmanager
 def _quiet_logs() -> Iterator[None]:
-    """Only critical messages from Dask in this process while the run goes on.
+    """Only critical messages from Dask while the run goes on, in this
+    process and in the local workers it starts (which read their log level
+    from the environment they inherit).
 
     Dask's logs are for people running clusters: a worker lost and replaced
     is a warning, a run stopped by Ctrl-C leaves a trail of errors about its
-    cancelled games.  Neither changes the stored results, and pacsim says in
-    one line what happened to the run."""
+    cancelled games in every process.  Neither changes the stored results,
+    and pacsim says in one line what happened to the run."""
     loggers = [logging.getLogger(name) for name in _NOISY_LOGGERS]
     levels = [logger.level for logger in loggers]
+    worker_level = os.environ.get(_WORKER_LOG_LEVEL)
     for logger in loggers:
         logger.setLevel(logging.CRITICAL)
+    os.environ[_WORKER_LOG_LEVEL] = "critical"
     try:
         yield
     finally:
         for logger, level in zip(loggers, levels, strict=True):
             logger.setLevel(level)
+        if worker_level is None:
+            os.environ.pop(_WORKER_LOG_LEVEL, None)
+        else:
+            os.environ[_WORKER_LOG_LEVEL] = worker_level
 
 
 def _first_line(error: BaseException) -> str:
@@ -136,10 +141,6 @@ def _local_cluster(workers: int) -> Any:
     # One thread per worker process: a game is pure Python and holds the GIL.
     # dashboard_address=":0": the scheduler's small HTTP endpoint (and the
     # dashboard, if bokeh is installed) on a free port, never a clash on 8787.
-    # Dask logs a stopped run's cancelled games as errors, in every process:
-    # the run itself says in one line what happened.  Worker processes read
-    # their log level from the environment they inherit.
-    os.environ[_WORKER_LOG_LEVEL] = "critical"
     with _ctrl_c_ignored():
         return LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=":0")
 
