@@ -95,52 +95,60 @@ def play_game(
     ``on_state(state, action)`` is called with the start (action None) and
     after every action, for displays.
     """
+    with user_interrupts_marked():
+        return _play(layout, agents, seed, max_moves, move_time_limit, on_state)
+
+
+def _play(
+    layout: Layout,
+    agents: Sequence[Agent],
+    seed: int,
+    max_moves: int,
+    move_time_limit: float | None,
+    on_state: Callable[[GameState, str | None], None] | None,
+) -> GameRecord:
     num_ghosts = min(len(agents) - 1, layout.num_ghosts)
     state = initial_state(layout, num_ghosts)
     record = GameRecord(layout=layout.name, seed=seed, num_ghosts=num_ghosts)
+    failure = _start_agents(agents, seed)
     started = time.perf_counter()
-    with user_interrupts_marked():
-        failure = _start_agents(agents, seed)
-        if failure is not None:
-            return _failed(record, state, started, failure)
+    if failure is not None:
+        return _failed(record, state, started, failure)
+    if on_state is not None:
+        on_state(state, None)
+    while not state.is_terminal:
+        if state.turn == 0 and record.moves >= max_moves:
+            record.outcome = TIMEOUT
+            break
+        agent_index = state.turn
+        agent = agents[agent_index]
+        before = time.perf_counter()
+        try:
+            action = call_with_deadline(partial(agent.get_action, state), move_time_limit)
+        except UserInterrupt:  # the user's Ctrl-C stops everything
+            raise
+        except AgentTimeout:
+            return _failed(record, state, started, f"agent {agent_index} exceeded the {move_time_limit}s move time limit")
+        except BaseException as error:  # SystemExit and KeyboardInterrupt too: an agent ends only its own game
+            return _failed(record, state, started, f"agent {agent_index} {describe_failure(error)}")
+        elapsed = time.perf_counter() - before
+        if move_time_limit is not None and elapsed > move_time_limit:
+            return _failed(record, state, started, f"agent {agent_index} took {elapsed:.3f}s, over the {move_time_limit}s move time limit")
+        target = _target(state, action)
+        if target is None:
+            return _failed(record, state, started, f"agent {agent_index} played illegal action {action!r}; legal: {state.legal_actions()}")
+        if agent_index == 0:
+            record.moves += 1
+            record.move_seconds.append(elapsed)
+            stats = getattr(agent, "last_stats", None)
+            if stats is not None:
+                record.search_stats.append(dict(stats))
+        record.actions.append(action)
+        state = apply_move(state, action, target)
         if on_state is not None:
-            on_state(state, None)
-        while not state.is_terminal:
-            if state.turn == 0 and record.moves >= max_moves:
-                record.outcome = TIMEOUT
-                break
-            agent_index = state.turn
-            agent = agents[agent_index]
-            before = time.perf_counter()
-            try:
-                action = call_with_deadline(partial(agent.get_action, state), move_time_limit)
-            except UserInterrupt:  # the user's Ctrl-C stops everything
-                raise
-            except AgentTimeout:
-                return _failed(record, state, started,
-                               f"agent {agent_index} exceeded the {move_time_limit}s move time limit")
-            except BaseException as error:  # SystemExit and KeyboardInterrupt too: an agent ends only its own game
-                return _failed(record, state, started, f"agent {agent_index} {describe_failure(error)}")
-            elapsed = time.perf_counter() - before
-            if move_time_limit is not None and elapsed > move_time_limit:
-                return _failed(record, state, started,
-                               f"agent {agent_index} took {elapsed:.3f}s, over the {move_time_limit}s move time limit")
-            target = _target(state, action)
-            if target is None:
-                return _failed(record, state, started,
-                               f"agent {agent_index} played illegal action {action!r}; legal: {state.legal_actions()}")
-            if agent_index == 0:
-                record.moves += 1
-                record.move_seconds.append(elapsed)
-                stats = getattr(agent, "last_stats", None)
-                if stats is not None:
-                    record.search_stats.append(dict(stats))
-            record.actions.append(action)
-            state = apply_move(state, action, target)
-            if on_state is not None:
-                on_state(state, action)
-        else:
-            record.outcome = WIN if state.is_win() else LOSS
+            on_state(state, action)
+    else:
+        record.outcome = WIN if state.is_win() else LOSS
     record.score = state.score
     record.seconds = time.perf_counter() - started
     return record
