@@ -335,6 +335,7 @@ class CountingPool(execute.ProcessPoolExecutor):
 
 def test_a_dead_worker_is_replaced_and_only_the_games_in_flight_are_replayed(tmp_path, monkeypatch, capfd):
     monkeypatch.setattr(execute, "ProcessPoolExecutor", CountingPool)
+    monkeypatch.setattr(CountingPool, "submitted", 0)
     module = "dying_plugin"
     experiment = plugged_experiment(tmp_path, monkeypatch, module, "score", "dies_once", "always_dies", games=3)
     result = run_experiment(experiment, workers=2, max_pending=3, quiet=True)
