@@ -3,10 +3,15 @@ loses no game, and the command line's ``--backend dask`` and its errors."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
+import site
+import subprocess
+import sys
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -30,11 +35,11 @@ SMALL = {
 """8 conditions x 4 games, a fraction of a second of play."""
 
 LONG = {
-    "name": "dask_long", "games": 25, "seed": 29, "max_moves": 120,
+    "name": "dask_long", "games": 8, "seed": 29, "max_moves": 120,
     "grid": {"pacman": ["minimax:depth=3", "expectimax:depth=3"], "ghosts": ["random", "directional"],
              "layout": ["openRoom"]},
 }
-"""100 games of ~50 ms each: a few seconds on two workers, long enough to kill one mid-run."""
+"""32 games of ~50 ms each: killing a worker after the 4th game hits the run mid-way."""
 
 
 def comparable(store: Path):
@@ -47,14 +52,17 @@ def local_run(experiment: Experiment, store: Path) -> RunResult:
     return run_experiment(experiment, workers=2, store_path=store, quiet=True)
 
 
-def local_cluster() -> LocalCluster:
-    return LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None)
+@pytest.fixture(scope="module")
+def cluster() -> Iterator[LocalCluster]:
+    """One LocalCluster for the tests of this file (starting one takes seconds)."""
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0") as shared:
+        yield shared
 
 
-def test_local_cluster_stores_the_same_rows_as_the_process_pool(tmp_path):
+def test_local_cluster_stores_the_same_rows_as_the_process_pool(tmp_path, cluster):
     experiment = build_experiment(SMALL)
     local = local_run(experiment, tmp_path / "local.sqlite")
-    with dask_backend.dask_executor(workers=2) as executor:
+    with dask_backend.dask_executor(cluster.scheduler_address) as executor:
         on_dask = run_experiment(experiment, executor=executor, workers=2, store_path=tmp_path / "dask.sqlite",
                                  quiet=True)
     assert local.played == on_dask.played == 4 * len(experiment.conditions) == 32
@@ -65,45 +73,40 @@ def test_local_cluster_stores_the_same_rows_as_the_process_pool(tmp_path):
             f"game {index}: local {local_rows.iloc[index].to_dict()} != dask {dask_rows.iloc[index].to_dict()}")
 
 
-def test_a_worker_killed_mid_run_loses_no_game(tmp_path):
-    experiment = build_experiment(LONG)
-    total = experiment.games * len(experiment.conditions)
-    store = tmp_path / "dask.sqlite"
-    outcome: dict[str, object] = {}
-    with local_cluster() as cluster, Client(cluster) as client:
-        executor = client.get_executor()
+HANGING_PLUGIN = """
+import time
 
-        def coordinate() -> None:
-            try:
-                outcome["result"] = run_experiment(experiment, executor=executor, workers=2, store_path=store,
-                                                   quiet=True)
-            except BaseException as error:  # re-raised in the test's thread below
-                outcome["error"] = error
 
-        coordinator = threading.Thread(target=coordinate)
-        coordinator.start()
-        try:
-            stored_before_kill = wait_for_rows(store, 10, lambda: None if coordinator.is_alive() else "the run ended before it had stored enough games", seconds=60.0)
-            _victim_address, victim_pid = sorted(client.run(os.getpid).items())[0]
-            os.kill(victim_pid, signal.SIGKILL)  # no goodbye to the scheduler: its games are lost in flight
-        finally:
-            coordinator.join(timeout=120)
-        assert not coordinator.is_alive(), "the run did not finish after a worker was killed"
-        if "error" in outcome:
-            raise outcome["error"]
-        assert victim_pid not in client.run(os.getpid).values()  # the nanny started a fresh worker
-    assert stored_before_kill < total, "the run finished before a worker could be killed; make it longer"
-    result = outcome["result"]
-    assert (result.played, result.skipped) == (total, 0)
-    rows = load_results(store)
-    assert len(rows) == total and not rows.duplicated(["condition_key", "game_index"]).any()
-    local = local_run(experiment, tmp_path / "local.sqlite")
-    assert comparable(store).equals(comparable(local.store))
+def hangs(state):
+    while True:  # a search that never ends
+        time.sleep(0.01)
+"""
+
+
+def test_the_move_time_limit_holds_on_dask_workers(tmp_path, monkeypatch, cluster):
+    # Workers play in threads, where no alarm signal arrives.
+    (tmp_path / "hanging_plugin.py").write_text(HANGING_PLUGIN, encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    with Client(cluster) as client:  # the workers find the plugin where the coordinator does
+        client.run(site.addsitedir, str(tmp_path))
+    experiment = build_experiment({
+        "name": "hanging", "games": 2, "seed": 3, "max_moves": 20, "time_limit": 0.5,
+        "grid": {"pacman": ["minimax:depth=1"], "ghosts": ["random"], "layout": ["tinyMaze"],
+                 "eval": ["score", "hanging_plugin:hangs"]}})
+    started = time.monotonic()
+    with dask_backend.dask_executor(cluster.scheduler_address) as executor:
+        on_dask = run_experiment(experiment, executor=executor, workers=2, store_path=tmp_path / "dask.sqlite",
+                                 quiet=True)
+    assert time.monotonic() - started < 10
+    assert (on_dask.played, on_dask.errors) == (4, 2)
+    assert comparable(on_dask.store).equals(comparable(local_run(experiment, tmp_path / "local.sqlite").store))
+    errors = load_results(on_dask.store)["error"].dropna()
+    assert list(errors) == ["agent 0 exceeded the 0.5s move time limit"] * 2
 
 
 # -- the command line ---------------------------------------------------------
 
-def test_run_with_the_dask_backend(tmp_path, capsys):
+def test_run_with_the_dask_backend(tmp_path, capsys, cluster):
     path = tmp_path / "exp.toml"
     path.write_text(f"""
 name = "cli_dask"
@@ -116,7 +119,7 @@ pacman = ["greedy"]
 ghosts = ["random"]
 layout = ["tinyMaze"]
 """, encoding="utf-8")
-    assert main(["run", str(path), "--backend", "dask", "--workers", "2"]) == 0
+    assert main(["run", str(path), "--backend", "dask", "--scheduler", cluster.scheduler_address]) == 0
     assert "played 2 games, 0 already in" in capsys.readouterr().out
     assert len(load_results(tmp_path / "results.sqlite")) == 2
 
@@ -136,3 +139,77 @@ def test_an_unreachable_scheduler_is_a_one_line_error(tmp_path, capsys, monkeypa
 def test_dask_executor_turns_connection_failures_into_config_errors():
     with pytest.raises(ConfigError, match="cannot reach the Dask scheduler"), dask_backend.dask_executor("tcp://127.0.0.1:1", connect_timeout=0.5):
         pass
+
+
+DASK_CTRL_C = """
+name = "dask_ctrl_c"
+games = 200
+seed = 5
+max_moves = 60
+store = "{store}"
+[grid]
+pacman = ["minimax:depth=2"]
+ghosts = ["random"]
+layout = ["openRoom"]
+"""
+
+
+def test_ctrl_c_during_a_dask_run_is_one_line(tmp_path):
+    store = tmp_path / "results.sqlite"
+    path = tmp_path / "exp.toml"
+    path.write_text(DASK_CTRL_C.format(store=store), encoding="utf-8")
+    environment = {**os.environ, "PYTHONPATH": str(Path(__file__).parents[1])}
+    # Its own LocalCluster, in the same process group: a terminal's Ctrl-C reaches its workers too.
+    process = subprocess.Popen([sys.executable, "-m", "pacsim", "run", str(path), "--backend", "dask",
+                                "--workers", "1", "--quiet"], env=environment, start_new_session=True,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        wait_for_rows(store, 2, lambda: None if process.poll() is None else process.stderr.read(), seconds=60.0)
+        os.killpg(process.pid, signal.SIGINT)
+        _, error = process.communicate(timeout=30)
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGKILL)
+        process.wait()
+    assert process.returncode == 130, error
+    saved = len(load_results(store))
+    assert error == (f"pacsim: interrupted: {saved} of 200 games are saved in {store}; "
+                     f"resume with: pacsim run {path} --backend dask --workers 1 --quiet\n")
+
+
+# -- last: it leaves the shared cluster with a restarted worker ---------------
+
+def test_a_worker_killed_mid_run_loses_no_game(tmp_path, cluster):
+    experiment = build_experiment(LONG)
+    total = experiment.games * len(experiment.conditions)
+    store = tmp_path / "dask.sqlite"
+    outcome: dict[str, object] = {}
+    with Client(cluster) as client:
+        executor = client.get_executor()
+
+        def coordinate() -> None:
+            try:
+                outcome["result"] = run_experiment(experiment, executor=executor, workers=2, store_path=store,
+                                                   quiet=True)
+            except BaseException as error:  # re-raised in the test's thread below
+                outcome["error"] = error
+
+        coordinator = threading.Thread(target=coordinate)
+        coordinator.start()
+        try:
+            stored_before_kill = wait_for_rows(store, 4, lambda: None if coordinator.is_alive() else "the run ended before it had stored enough games", seconds=60.0)
+            _victim_address, victim_pid = sorted(client.run(os.getpid).items())[0]
+            os.kill(victim_pid, signal.SIGKILL)  # no goodbye to the scheduler: its games are lost in flight
+        finally:
+            coordinator.join(timeout=120)
+        assert not coordinator.is_alive(), "the run did not finish after a worker was killed"
+        if "error" in outcome:
+            raise outcome["error"]
+        assert victim_pid not in client.run(os.getpid).values()  # the nanny started a fresh worker
+    assert stored_before_kill < total, "the run finished before a worker could be killed; make it longer"
+    result = outcome["result"]
+    assert (result.played, result.skipped) == (total, 0)
+    rows = load_results(store)
+    assert len(rows) == total and not rows.duplicated(["condition_key", "game_index"]).any()
+    local = local_run(experiment, tmp_path / "local.sqlite")
+    assert comparable(store).equals(comparable(local.store))

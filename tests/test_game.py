@@ -1,5 +1,9 @@
 """The game loop: seeding, replays, the move cap, failing agents."""
 
+import json
+import os
+import signal
+import threading
 import time
 
 import pytest
@@ -58,7 +62,7 @@ class Cheating:
 
 
 @pytest.mark.parametrize("agent,message", [
-    (Crashing(), "agent 0 raised RuntimeError: boom"),
+    (Crashing(), "agent 0 raised RuntimeError at test_game.py:"),
     (Hanging(), "agent 0 exceeded the 0.05s move time limit"),
     (Cheating(), "agent 0 played illegal action 'Fly'"),
 ])
@@ -72,3 +76,85 @@ def test_greedy_beats_random_ghosts_on_the_tiny_maze():
     layout = load_layout("pincerMaze")
     records = [play_game(layout, agents("greedy", "random", 1), seed=seed) for seed in range(10)]
     assert sum(record.outcome == WIN for record in records) >= 8
+
+
+# -- agents that raise what is not an Exception, or hang outside the main thread
+
+def line_of(function, text):
+    """The line number in this file of ``text`` inside ``function``."""
+    lines, first = __import__("inspect").getsourcelines(function)
+    return first + next(index for index, line in enumerate(lines) if text in line)
+
+
+class Exiting:
+    def get_action(self, state):
+        raise SystemExit(3)
+
+
+class Interrupting:
+    def get_action(self, state):
+        raise KeyboardInterrupt
+
+
+class ParsingBadly:
+    def get_action(self, state):
+        return json.loads("{not json")
+
+
+class FailingReset:
+    def reset(self, index, rng):
+        raise ValueError("no reset today")
+
+    def get_action(self, state):
+        return "Stop"
+
+
+@pytest.mark.parametrize("agent, method, line, message", [
+    (Exiting(), Exiting.get_action, "SystemExit", "agent 0 raised SystemExit at test_game.py:{line}: 3"),
+    (Interrupting(), Interrupting.get_action, "KeyboardInterrupt",
+     "agent 0 raised KeyboardInterrupt at test_game.py:{line}"),
+    # The innermost line of the agent's own code, not of the json module it called.
+    (ParsingBadly(), ParsingBadly.get_action, "json.loads", "agent 0 raised JSONDecodeError at test_game.py:{line}: "),
+    (FailingReset(), FailingReset.reset, "no reset", "agent 0 raised ValueError at test_game.py:{line}: no reset today in reset"),
+])
+def test_an_agent_raising_anything_ends_only_its_game_and_names_its_line(agent, method, line, message):
+    layout = load_layout("pincerMaze")
+    record = play_game(layout, [agent, make_ghost("random")], seed=0)
+    assert record.outcome == ERROR
+    assert record.error.startswith(message.format(line=line_of(method, line))), record.error
+
+
+def test_a_hanging_agent_is_stopped_outside_the_main_thread_too():
+    # Signals reach only the main thread; a Dask worker plays in a thread pool.
+    layout = load_layout("pincerMaze")
+    records = []
+    started = time.monotonic()
+    player = threading.Thread(target=lambda: records.append(
+        play_game(layout, [Hanging(), make_ghost("random")], seed=0, move_time_limit=0.05)))
+    player.start()
+    player.join(timeout=10)
+    assert not player.is_alive() and time.monotonic() - started < 2
+    assert records[0].outcome == ERROR
+    assert records[0].error.startswith("agent 0 exceeded the 0.05s move time limit")
+    # A move that ends in time leaves no timeout pending in the thread.
+    quick = threading.Thread(target=lambda: records.append(
+        play_game(layout, agents("greedy", "random", 1), seed=0, move_time_limit=5.0)))
+    quick.start()
+    quick.join(timeout=10)
+    assert records[1].outcome != ERROR
+
+
+class PressingCtrlC:
+    """A user's Ctrl-C arriving while the agent thinks."""
+
+    def get_action(self, state):
+        os.kill(os.getpid(), signal.SIGINT)
+        time.sleep(1)
+        return "Stop"
+
+
+def test_a_real_ctrl_c_still_stops_the_caller():
+    layout = load_layout("pincerMaze")
+    with pytest.raises(KeyboardInterrupt):
+        play_game(layout, [PressingCtrlC(), make_ghost("random")], seed=0)
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler

@@ -1,10 +1,12 @@
 """Experiments: config checks, seeding, parallel runs equal serial runs, resume, kill -9."""
 
+import contextlib
 import os
 import signal
 import sqlite3
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -187,10 +189,10 @@ def test_run_prints_the_summary(tmp_path, capsys):
 
 
 def test_kill_minus_nine_leaves_a_sound_store(tmp_path):
-    games, conditions = 200, 2
+    games, conditions = 30, 2  # killed after the 10th of 60 games, with dozens left to resume
     path = write_experiment(tmp_path, """
 name = "long"
-games = 200
+games = 30
 seed = 5
 max_moves = 120
 store = "{store}"
@@ -224,3 +226,242 @@ depth = [3]
     assert not rows.duplicated(["condition_key", "game_index"]).any()
 
 
+# -- agents that fail in every way, workers that die, errors on resume (issue 13, items 7-9, 11)
+
+FAILING_PLUGIN = """
+import os
+import signal
+from pathlib import Path
+
+
+def exiting(state):
+    raise SystemExit(4)
+
+
+def interrupting(state):
+    raise KeyboardInterrupt
+
+
+def dies_once(state):
+    marker = Path(os.environ["PACSIM_TEST_MARKER"])
+    if not marker.exists():  # the first game to get here kills its worker, as the OOM killer would
+        marker.touch()
+        os.kill(os.getpid(), signal.SIGKILL)
+    return state.score
+
+
+def always_dies(state):
+    os.kill(os.getpid(), signal.SIGKILL)
+
+
+def broken_until_fixed(state):
+    if not Path(os.environ["PACSIM_TEST_MARKER"]).exists():
+        raise ValueError("not fixed yet")
+    return state.score
+
+
+def ctrl_c(state):
+    os.kill(os.getpid(), signal.SIGINT)  # as if the user pressed Ctrl-C while this Pacman thinks
+    return state.score
+"""
+
+PLUGGED = """
+name = "plugged"
+games = 2
+seed = 3
+max_moves = 30
+store = "{store}"
+[grid]
+pacman = ["minimax"]
+ghosts = ["random"]
+layout = ["tinyMaze"]
+depth = [1]
+eval = EVALUATIONS
+"""
+
+
+def plugged_experiment(tmp_path, monkeypatch, module, *evaluations, games=2):
+    """An experiment whose conditions use these evaluations of the failing plugin, saved as ``module``."""
+    (tmp_path / f"{module}.py").write_text(FAILING_PLUGIN, encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))  # before the pool forks: its workers find the module too
+    monkeypatch.setenv("PACSIM_TEST_MARKER", str(tmp_path / "marker"))
+    names = ", ".join(f'"{module}:{name}"' if name != "score" else '"score"' for name in evaluations)
+    text = PLUGGED.replace("EVALUATIONS", f"[{names}]").replace("games = 2", f"games = {games}")
+    return load_experiment(write_experiment(tmp_path, text))
+
+
+def outcomes_by_eval(store):
+    rows = load_results(store)
+    return {evaluation: sorted(group["outcome"]) for evaluation, group in rows.groupby("eval")}, rows
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_agents_raising_system_exit_or_keyboard_interrupt_end_only_their_own_games(tmp_path, monkeypatch, workers):
+    module = f"failing_plugin_{workers}"
+    experiment = plugged_experiment(tmp_path, monkeypatch, module, "score", "exiting", "interrupting")
+    result = run_experiment(experiment, workers=workers, quiet=True)
+    assert (result.played, result.errors) == (6, 4)
+    outcomes, rows = outcomes_by_eval(result.store)
+    assert outcomes[f"{module}:exiting"] == outcomes[f"{module}:interrupting"] == ["error", "error"]
+    assert "error" not in outcomes["score"]
+    errors = set(rows["error"].dropna())
+    line = FAILING_PLUGIN.splitlines().index("    raise SystemExit(4)") + 1
+    assert f"agent 0 raised SystemExit at {module}.py:{line}: 4" in errors
+    assert f"agent 0 raised KeyboardInterrupt at {module}.py:{line + 4}" in errors
+
+
+def test_a_failure_in_a_batch_keeps_the_batch_finished_rows(tmp_path, monkeypatch):
+    original = execute.play_task
+
+    def buggy(task):
+        if task.game_index == 1 and task.condition.pacman == "expectimax":
+            raise RuntimeError("a bug in pacsim")
+        return original(task)
+
+    monkeypatch.setattr(execute, "play_task", buggy)
+    path = write_experiment(tmp_path, SMALL)
+    with pytest.raises(RuntimeError, match="a bug in pacsim"):  # a bug keeps its traceback ...
+        run_experiment(load_experiment(path, games=2), workers=1, max_pending=100, quiet=True)
+    assert len(load_results(tmp_path / "results.sqlite")) == 6  # ... but the other 6 games of its batch are stored
+
+
+class CountingPool(execute.ProcessPoolExecutor):
+    submitted = 0
+
+    def submit(self, *args, **kwargs):
+        CountingPool.submitted += 1
+        return super().submit(*args, **kwargs)
+
+
+def test_a_dead_worker_is_replaced_and_only_the_games_in_flight_are_replayed(tmp_path, monkeypatch, capfd):
+    monkeypatch.setattr(execute, "ProcessPoolExecutor", CountingPool)
+    monkeypatch.setattr(CountingPool, "submitted", 0)
+    module = "dying_plugin"
+    experiment = plugged_experiment(tmp_path, monkeypatch, module, "score", "dies_once", "always_dies", games=3)
+    result = run_experiment(experiment, workers=2, max_pending=3, quiet=True)
+    assert (tmp_path / "marker").exists()  # a worker did die
+    outcomes, rows = outcomes_by_eval(result.store)
+    assert len(rows) == result.played == 9 and not rows.duplicated(["condition_key", "game_index"]).any()
+    assert "error" not in outcomes["score"] + outcomes[f"{module}:dies_once"]
+    # A game that kills every worker playing it is given up after its third, played alone.
+    assert outcomes[f"{module}:always_dies"] == ["error"] * 3
+    assert set(rows[rows["outcome"] == "error"]["error"]) == {"the worker process playing this game died 3 times"}
+    # Each death loses at most the games in flight (max_pending), never the whole run.
+    deaths = 1 + 3 * 3
+    assert 9 < CountingPool.submitted <= 9 + deaths * 3
+    assert "Traceback" not in capfd.readouterr().err
+
+
+def test_games_that_ended_in_error_are_played_again_on_resume(tmp_path, monkeypatch):
+    experiment = plugged_experiment(tmp_path, monkeypatch, "fixable_plugin", "score", "broken_until_fixed")
+    first = run_experiment(experiment, workers=1, quiet=True)
+    assert (first.played, first.errors, first.retried) == (4, 2, 0)
+    (tmp_path / "marker").touch()  # the user fixes the evaluation
+    second = run_experiment(experiment, workers=1, quiet=True)
+    assert (second.played, second.skipped, second.errors, second.retried) == (2, 2, 0, 2)
+    rows = load_results(first.store)
+    assert len(rows) == 4 and set(rows["outcome"]) != {"error"} and rows["error"].isna().all()
+    assert not rows.duplicated(["condition_key", "game_index"]).any()
+    third = run_experiment(experiment, workers=1, quiet=True)
+    assert (third.played, third.skipped) == (0, 4)
+
+
+def test_ctrl_c_in_a_serial_run_stops_it_and_says_what_is_saved(tmp_path, monkeypatch):
+    experiment = plugged_experiment(tmp_path, monkeypatch, "ctrl_c_plugin", "score", "ctrl_c")
+    with pytest.raises(execute.RunInterrupted) as interrupted:
+        run_experiment(experiment, workers=1, quiet=True)
+    # The grid's first game (score) was stored, then Ctrl-C came inside the plugin: not the agent's error.
+    assert (interrupted.value.saved, interrupted.value.total) == (1, 4)
+    assert str(interrupted.value) == f"1 of 4 games are saved in {experiment.store}"
+    assert len(load_results(experiment.store)) == 1
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+def pool_workers(pid):
+    """The child processes of ``pid`` (Linux)."""
+    children = set()
+    for path in Path(f"/proc/{pid}/task").glob("*/children"):
+        children |= {int(child) for child in path.read_text().split()}
+    return children
+
+
+def alive(pid):
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except FileNotFoundError:
+        return False
+    return state != "Z"
+
+
+LONG_GAMES = """
+name = "long_games"
+games = 50
+seed = 5
+max_moves = 300
+store = "{store}"
+[grid]
+pacman = ["expectimax"]
+ghosts = ["random"]
+layout = ["mediumClassic"]
+depth = [3]
+"""
+
+
+def start_run(path, *options):
+    environment = {**os.environ, "PYTHONPATH": str(REPOSITORY)}
+    return subprocess.Popen([sys.executable, "-m", "pacsim", "run", str(path), *options], env=environment,
+                            start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+
+
+def stop_group(process):
+    """Kill whatever is left of a run started by :func:`start_run`."""
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(process.pid, signal.SIGKILL)
+    process.wait()
+
+
+def wait_for_workers(process, count, seconds=20.0):
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        assert process.poll() is None, process.stderr.read()
+        workers = pool_workers(process.pid)
+        if len(workers) >= count:
+            return workers
+        time.sleep(0.05)
+    raise AssertionError(f"no {count} workers after {seconds}s")
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="reads /proc")
+def test_pool_workers_exit_when_the_coordinator_is_killed(tmp_path):
+    process = start_run(write_experiment(tmp_path, LONG_GAMES), "--workers", "2", "--quiet")
+    try:
+        workers = wait_for_workers(process, 2)
+        time.sleep(0.3)  # into their first, long, game
+        os.kill(process.pid, signal.SIGKILL)  # the coordinator only, with no chance to stop its workers
+        process.wait()
+        deadline = time.monotonic() + 3
+        while any(alive(worker) for worker in workers) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not any(alive(worker) for worker in workers), "orphaned workers still run"
+    finally:
+        stop_group(process)
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="reads /proc")
+def test_ctrl_c_exits_130_and_says_how_to_resume(tmp_path):
+    path = write_experiment(tmp_path, SMALL.replace("games = 4", "games = 400"))
+    process = start_run(path, "--workers", "2", "--quiet")
+    try:
+        stored = wait_for_rows(tmp_path / "results.sqlite", 4,
+                               lambda: None if process.poll() is None else process.stderr.read())
+        workers = pool_workers(process.pid)
+        os.killpg(process.pid, signal.SIGINT)  # what a terminal does on Ctrl-C: the whole foreground group
+        _, error = process.communicate(timeout=20)
+    finally:
+        stop_group(process)
+    assert process.returncode == 130, error
+    saved = len(load_results(tmp_path / "results.sqlite"))
+    assert saved >= stored
+    assert error == (f"pacsim: interrupted: {saved} of 1600 games are saved in {tmp_path / 'results.sqlite'}; "
+                     f"resume with: pacsim run {path} --workers 2 --quiet\n")
+    assert not any(alive(worker) for worker in workers)

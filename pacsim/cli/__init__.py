@@ -5,17 +5,22 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import shlex
 import sys
+from typing import NoReturn
 
 from pacsim import __version__
 from pacsim.errors import PacsimError
+from pacsim.runner.execute import RunInterrupted
 
 COMMANDS = ["play", "layouts", "analyze", "replay", "run", "report", "reproduce", "export", "bench", "agents"]
 USER_ERROR = 2
+INTERRUPTED = 130
+"""Exit status after Ctrl-C: 128 + SIGINT, as a shell reports it."""
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # argparse's own exit code is 2 too; keep it to one line
+    def error(self, message: str) -> NoReturn:  # argparse's own exit code is 2 too; keep it to one line
         self.exit(USER_ERROR, f"pacsim: error: {message}\n")
 
 
@@ -35,6 +40,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
@@ -45,9 +51,12 @@ def main(argv: list[str] | None = None) -> int:
     except PacsimError as error:
         print(f"pacsim: error: {error}", file=sys.stderr)
         return USER_ERROR
+    except RunInterrupted as interrupted:
+        print(f"pacsim: interrupted: {interrupted}; resume with: {shlex.join(['pacsim', *argv])}", file=sys.stderr)
+        return INTERRUPTED
     except KeyboardInterrupt:
         print("pacsim: interrupted", file=sys.stderr)
-        return USER_ERROR
+        return INTERRUPTED
     except BrokenPipeError:
         return 0
 

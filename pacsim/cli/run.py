@@ -2,10 +2,17 @@
 
 from __future__ import annotations
 
+import argparse
+from typing import TYPE_CHECKING
+
 from pacsim.errors import ConfigError
+from pacsim.runner.execute import AllGamesFailed
+
+if TYPE_CHECKING:
+    from pacsim.runner import Experiment, RunResult
 
 
-def add_parser(subparsers) -> None:
+def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser("run", help="run an experiment file (all cores, resumable) and print its summary")
     parser.add_argument("experiment", metavar="EXP.toml", help="the experiment file")
     parser.add_argument("-j", "--workers", type=int, default=None,
@@ -19,15 +26,18 @@ def add_parser(subparsers) -> None:
     parser.set_defaults(run=run)
 
 
-def add_backend_options(parser) -> None:
+def add_backend_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--backend", choices=("local", "dask"), default="local",
                         help="local process pool (default) or a Dask cluster")
     parser.add_argument("--scheduler", metavar="tcp://HOST:8786", default=None,
                         help="Dask scheduler address (default: start a LocalCluster)")
 
 
-def execute(experiment, args):
-    """Run ``experiment`` on the backend the options ask for."""
+def execute(experiment: Experiment, args: argparse.Namespace) -> RunResult:
+    """Run ``experiment`` on the backend the options ask for.
+
+    A run whose every game ended in ``error`` raises :class:`AllGamesFailed`
+    (exit status 2): its results would mean nothing."""
     from pacsim.runner import run_experiment
 
     if args.scheduler and args.backend != "dask":
@@ -36,11 +46,29 @@ def execute(experiment, args):
         from pacsim.runner.dask_backend import dask_executor
 
         with dask_executor(args.scheduler, args.workers) as executor:
-            return run_experiment(experiment, executor=executor, workers=args.workers, quiet=args.quiet)
-    return run_experiment(experiment, workers=args.workers, quiet=args.quiet)
+            result = run_experiment(experiment, executor=executor, workers=args.workers, quiet=args.quiet)
+    else:
+        result = run_experiment(experiment, workers=args.workers, quiet=args.quiet)
+    if result.played and result.errors == result.played:
+        raise AllGamesFailed(f"all {result.played} games played ended in error; the first: {_first_line(result.first_error)}")
+    return result
 
 
-def run(args) -> int:
+def _first_line(text: str | None) -> str:
+    return (text or "").strip().splitlines()[0] if (text or "").strip() else "(no message)"
+
+
+def describe(experiment: Experiment, result: RunResult) -> str:
+    """The line saying what a run did."""
+    retried = f" ({result.retried} of them errors of an earlier run, played again)" if result.retried else ""
+    line = (f"{experiment.name}: played {result.played} games{retried}, {result.skipped} already in {result.store} "
+            f"({result.seconds:.1f}s)")
+    if result.errors:
+        line += f"\n{result.errors} ended in error (played again by the next run); the first: {_first_line(result.first_error)}"
+    return line
+
+
+def run(args: argparse.Namespace) -> int:
     from pacsim.report import format_summary, summarize
     from pacsim.runner import load_experiment, load_results
     from pacsim.runner.experiment import plugin_notes
@@ -55,8 +83,7 @@ def run(args) -> int:
     result = execute(experiment, args)
     if args.quiet:
         return 0
-    print(f"{experiment.name}: played {result.played} games, {result.skipped} already in {result.store} "
-          f"({result.seconds:.1f}s)")
+    print(describe(experiment, result))
     results = load_results(result.store)
     results = results[results["config_hash"] == result.config_hash]
     results = results[results["condition_key"].isin([condition.key for condition in experiment.conditions])]  # this code's

@@ -9,14 +9,17 @@ with the ``error`` outcome and a message; it never crashes a batch of games.
 
 from __future__ import annotations
 
+import os
 import random
-import signal
-import threading
+import sysconfig
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
+from functools import partial
+from types import TracebackType
 from typing import Any, Protocol
 
+from pacsim.engine.deadline import AgentTimeout, UserInterrupt, call_with_deadline, user_interrupts_marked
 from pacsim.engine.layout import Layout
 from pacsim.engine.state import GameState, apply_move, initial_state
 from pacsim.engine.stats import MoveStats
@@ -41,9 +44,9 @@ def agent_rng(seed: int, agent: int) -> random.Random:
     return random.Random(f"pacsim:{seed}:{agent}")
 
 
-def start_agents(agents: list[Any], seed: int) -> None:
+def start_agents(agents: Sequence[Any], seed: int, first_index: int = 0) -> None:
     """Give each agent its index and random stream before a game."""
-    for index, agent in enumerate(agents):
+    for index, agent in enumerate(agents, start=first_index):
         reset = getattr(agent, "reset", None)
         if reset is not None:
             reset(index, agent_rng(seed, index))
@@ -78,37 +81,9 @@ class GameRecord:
         return sum(int(stats.get("generated", 0)) for stats in self.search_stats)
 
 
-class _AgentTimeout(Exception):
-    pass
-
-
-def _raise_timeout(signum, frame):
-    raise _AgentTimeout()
-
-
-def _timed_call(function: Callable[[], str], limit: float | None) -> str:
-    """Call an agent, interrupting it after ``limit`` seconds where the
-    platform allows (main thread, POSIX timers); elsewhere the overrun is
-    detected when the call returns."""
-    use_alarm = (
-        limit is not None
-        and hasattr(signal, "setitimer")
-        and threading.current_thread() is threading.main_thread()
-    )
-    if not use_alarm:
-        return function()
-    previous = signal.signal(signal.SIGALRM, _raise_timeout)
-    signal.setitimer(signal.ITIMER_REAL, limit)
-    try:
-        return function()
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
-
-
 def play_game(
     layout: Layout,
-    agents: list[Agent],
+    agents: Sequence[Agent],
     seed: int = 0,
     max_moves: int = DEFAULT_MAX_MOVES,
     move_time_limit: float | None = None,
@@ -121,11 +96,25 @@ def play_game(
     ``on_state(state, action)`` is called with the start (action None) and
     after every action, for displays.
     """
+    with user_interrupts_marked():
+        return _play(layout, agents, seed, max_moves, move_time_limit, on_state)
+
+
+def _play(
+    layout: Layout,
+    agents: Sequence[Agent],
+    seed: int,
+    max_moves: int,
+    move_time_limit: float | None,
+    on_state: Callable[[GameState, str | None], None] | None,
+) -> GameRecord:
     num_ghosts = min(len(agents) - 1, layout.num_ghosts)
     state = initial_state(layout, num_ghosts)
     record = GameRecord(layout=layout.name, seed=seed, num_ghosts=num_ghosts)
-    start_agents(agents, seed)
+    failure = _start_agents(agents, seed)
     started = time.perf_counter()
+    if failure is not None:
+        return _failed(record, state, started, failure)
     if on_state is not None:
         on_state(state, None)
     while not state.is_terminal:
@@ -136,11 +125,13 @@ def play_game(
         agent = agents[agent_index]
         before = time.perf_counter()
         try:
-            action = _timed_call(lambda agent=agent, state=state: agent.get_action(state), move_time_limit)
-        except _AgentTimeout:
+            action = call_with_deadline(partial(agent.get_action, state), move_time_limit)
+        except UserInterrupt:  # the user's Ctrl-C stops everything
+            raise
+        except AgentTimeout:
             return _failed(record, state, started, f"agent {agent_index} exceeded the {move_time_limit}s move time limit")
-        except Exception as error:  # an agent's bug must not end the run
-            return _failed(record, state, started, f"agent {agent_index} raised {type(error).__name__}: {error}")
+        except BaseException as error:  # SystemExit and KeyboardInterrupt too: an agent ends only its own game
+            return _failed(record, state, started, f"agent {agent_index} {describe_failure(error)}")
         elapsed = time.perf_counter() - before
         if move_time_limit is not None and elapsed > move_time_limit:
             return _failed(record, state, started, f"agent {agent_index} took {elapsed:.3f}s, over the {move_time_limit}s move time limit")
@@ -162,6 +153,53 @@ def play_game(
     record.score = state.score
     record.seconds = time.perf_counter() - started
     return record
+
+
+def _start_agents(agents: Sequence[Any], seed: int) -> str | None:
+    """:func:`start_agents`, except that an agent failing in ``reset``
+    gives the message of a failed game instead of an exception."""
+    for index, agent in enumerate(agents):
+        try:
+            start_agents([agent], seed, first_index=index)
+        except UserInterrupt:
+            raise
+        except BaseException as error:
+            return f"agent {index} {describe_failure(error)} in reset"
+    return None
+
+
+_ENGINE_FOLDER = os.path.dirname(os.path.abspath(__file__))
+_PACSIM_FOLDER = os.path.dirname(_ENGINE_FOLDER)
+_LIBRARY_FOLDERS = tuple({os.path.abspath(sysconfig.get_paths()[key])
+                          for key in ("stdlib", "platstdlib", "purelib", "platlib")})
+
+
+def describe_failure(error: BaseException) -> str:
+    """``raised ValueError at my_agents.py:12: bad value``: the exception
+    and the innermost line of the agent's own code that it passed through
+    (not the game loop's, nor the standard library's or an installed
+    library's; pacsim's own agents count as agent code)."""
+    where = _agent_line(error.__traceback__)
+    message = str(error)
+    return f"raised {type(error).__name__}{f' at {where}' if where else ''}{f': {message}' if message else ''}"
+
+
+def _agent_line(traceback: TracebackType | None) -> str | None:
+    innermost = None
+    while traceback is not None:
+        filename = os.path.abspath(traceback.tb_frame.f_code.co_filename)
+        if _is_agent_code(filename):
+            innermost = f"{os.path.basename(filename)}:{traceback.tb_lineno}"
+        traceback = traceback.tb_next
+    return innermost
+
+
+def _is_agent_code(filename: str) -> bool:
+    if filename.startswith(_ENGINE_FOLDER + os.sep):
+        return False
+    if filename.startswith(_PACSIM_FOLDER + os.sep):  # pacsim may itself be an installed library
+        return True
+    return not filename.startswith(tuple(folder + os.sep for folder in _LIBRARY_FOLDERS))
 
 
 def _target(state: GameState, action: Any) -> int | None:

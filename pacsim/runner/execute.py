@@ -13,16 +13,25 @@ from __future__ import annotations
 import json
 import os
 import platform
+import signal
+import threading
 import time
-from collections.abc import Callable, Iterator
+from collections import Counter, deque
+from collections.abc import Callable, Iterator, Set
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from types import FrameType
 from typing import Any
 
 import pacsim
 from pacsim.agents.registry import make_ghost, make_pacman
-from pacsim.engine import GameRecord, Layout, parse_layout, play_game
+from pacsim.engine import ERROR, GameRecord, Layout, parse_layout, play_game
+from pacsim.engine.deadline import UserInterrupt
+from pacsim.engine.game import describe_failure
+from pacsim.errors import PacsimError
 from pacsim.runner.experiment import Condition, Experiment
 from pacsim.runner.store import ResultStore, encode_actions, utc_now
 
@@ -52,6 +61,28 @@ class RunResult:
     skipped: int
     """Games already in the store, not replayed."""
     seconds: float
+    retried: int = 0
+    """Of the games played, how many had ended in ``error`` in an earlier run."""
+    errors: int = 0
+    """Of the games played, how many ended in ``error`` this time."""
+    first_error: str | None = None
+    """The error message of the first of them."""
+
+
+class AllGamesFailed(PacsimError):
+    """Every game a run played ended in ``error``: almost surely a broken
+    agent, evaluation or time limit rather than a result."""
+
+
+class RunInterrupted(KeyboardInterrupt):
+    """Ctrl-C stopped a run; says how far it got."""
+
+    def __init__(self, store: Path, saved: int, total: int) -> None:
+        super().__init__(f"{saved} of {total} games are saved in {store}")
+        self.store = store
+        self.saved = saved
+        """Games of the experiment in the store without an error (this run's and earlier ones')."""
+        self.total = total
 
 
 class InlineExecutor(Executor):
@@ -62,7 +93,7 @@ class InlineExecutor(Executor):
         future: Future = Future()
         try:
             future.set_result(function(*args, **kwargs))
-        except BaseException as error:  # delivered through the future, as a pool would
+        except Exception as error:  # delivered through the future, as a pool would; a Ctrl-C is not
             future.set_exception(error)
         return future
 
@@ -77,15 +108,50 @@ def play_task(task: GameTask) -> dict[str, Any]:
     """Play one game and return its store row (runs in a worker)."""
     condition = task.condition
     layout = _layout_for(condition)
+    started_at = utc_now()
     # Agents are built afresh for every game (microseconds): a search agent's
     # transposition table outlives ``reset``, and a game must not depend on
     # which games the same worker happened to play before it.
-    agents = [make_pacman(condition.pacman, condition.pacman_options)]
-    agents += [make_ghost(condition.ghosts, condition.ghost_options) for _ in range(condition.num_ghosts)]
-    started_at = utc_now()
+    try:
+        agents = [make_pacman(condition.pacman, condition.pacman_options)]
+        agents += [make_ghost(condition.ghosts, condition.ghost_options) for _ in range(condition.num_ghosts)]
+    except UserInterrupt:
+        raise
+    except BaseException as error:  # a plugin's constructor, say: like any agent failure, it ends only this game
+        return failed_row(task, f"building the agents {describe_failure(error)}", started_at)
     record = play_game(layout, agents, seed=task.seed, max_moves=task.max_moves,
                        move_time_limit=task.time_limit or None)
     return game_row(task, record, started_at)
+
+
+def failed_row(task: GameTask, message: str, started_at: str | None = None) -> dict[str, Any]:
+    """The row of a game that ended in ``error`` before its first move."""
+    record = GameRecord(layout=task.condition.layout, seed=task.seed, num_ghosts=task.condition.num_ghosts,
+                        outcome=ERROR, error=message)
+    return game_row(task, record, started_at or utc_now())
+
+
+def start_worker() -> None:
+    """Set up a worker process of the local pool.
+
+    A Ctrl-C in a terminal reaches every process of the foreground group:
+    workers ignore it, so that a ``KeyboardInterrupt`` in a worker can only
+    be an agent's (its game ends in ``error``) and the coordinator alone
+    decides to stop.  And a worker exits as soon as its parent is gone, even
+    after a ``kill -9`` that gave the parent no chance to stop it."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    parent = os.getppid()
+    threading.Thread(target=_exit_when_orphaned, args=(parent,), name="pacsim-orphan-check", daemon=True).start()
+
+
+ORPHAN_CHECK_SECONDS = 0.25
+"""How often a worker checks that its parent is alive."""
+
+
+def _exit_when_orphaned(parent: int) -> None:
+    while os.getppid() == parent:  # an orphan is adopted by another process
+        time.sleep(ORPHAN_CHECK_SECONDS)
+    os._exit(1)
 
 
 def _layout_for(condition: Condition) -> Layout:
@@ -132,7 +198,7 @@ def game_row(task: GameTask, record: GameRecord, started_at: str) -> dict[str, A
 
 # -- the coordinator side -------------------------------------------------
 
-def plan_tasks(experiment: Experiment, finished: set[tuple[str, int]] = frozenset()) -> list[GameTask]:
+def plan_tasks(experiment: Experiment, finished: Set[tuple[str, int]] = frozenset()) -> list[GameTask]:
     """Every game not yet finished, game index outermost so that a partial
     run has about as many games of each condition."""
     digest = experiment.config_hash
@@ -155,56 +221,205 @@ def run_experiment(
 ) -> RunResult:
     """Play every game of ``experiment`` not already in its store and store it.
 
+    Games stored as an ``error`` are played again (their rows replaced):
+    an error is a failure to fix, not a result.
+
     ``executor``: any ``concurrent.futures.Executor`` (not shut down here);
     without one, ``workers`` processes (default: all cores), or this process
-    alone when ``workers == 1``.  At most ``max_pending`` games (default four
-    per worker) are submitted at a time.
+    alone when ``workers == 1``; a process that dies is replaced and its
+    games played again.  At most ``max_pending`` games (default four per
+    worker) are submitted at a time.  Ctrl-C raises :class:`RunInterrupted`.
     """
     started = time.perf_counter()
     workers = workers or os.cpu_count() or 1
     path = Path(store_path) if store_path is not None else experiment.store
+    digest = experiment.config_hash
     with ResultStore(path) as store:
         store.register(experiment)
         total = experiment.games * len(experiment.conditions)
-        tasks = plan_tasks(experiment, store.finished(experiment.config_hash))
-        played = 0
+        failed_before = store.finished(digest, outcome=ERROR)
+        tasks = plan_tasks(experiment, store.finished(digest) - failed_before)
+        tally = _Tally()
         if tasks:
-            own_executor = None
-            if executor is None:
-                own_executor = InlineExecutor() if workers == 1 else ProcessPoolExecutor(max_workers=workers)
             try:
-                played = _play_all(own_executor or executor, tasks, store, max_pending or 4 * workers, quiet)
-            finally:
-                if own_executor is not None:
-                    own_executor.shutdown(wait=True, cancel_futures=True)
-    return RunResult(store=path, config_hash=experiment.config_hash, played=played,
-                     skipped=total - len(tasks), seconds=time.perf_counter() - started)
+                with _interrupts_stop_the_run():
+                    _play_all(_Executors(executor, workers), tasks, store, max_pending or 4 * workers, quiet, tally)
+            except KeyboardInterrupt:
+                saved = len(store.finished(digest)) - len(store.finished(digest, outcome=ERROR))
+                raise RunInterrupted(path, saved, total) from None
+    retried = sum((task.condition.key, task.game_index) in failed_before for task in tasks)
+    return RunResult(store=path, config_hash=digest, played=tally.played, skipped=total - len(tasks),
+                     seconds=time.perf_counter() - started, retried=retried, errors=tally.errors,
+                     first_error=tally.first_error)
 
 
-def _play_all(executor: Executor, tasks: list[GameTask], store: ResultStore, max_pending: int, quiet: bool) -> int:
+@contextmanager
+def _interrupts_stop_the_run() -> Iterator[None]:
+    """The first Ctrl-C raises :class:`UserInterrupt` (which a game played in
+    this process passes on instead of blaming its agent); further ones are
+    ignored while the run stops its workers and closes the store."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def interrupt(signum: int, frame: FrameType | None) -> None:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        raise UserInterrupt()
+
+    previous = signal.signal(signal.SIGINT, interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+@dataclass
+class _Tally:
+    """What the stored rows of a run were."""
+
+    played: int = 0
+    errors: int = 0
+    first_error: str | None = None
+
+    def add(self, store: ResultStore, rows: list[dict[str, Any]]) -> None:
+        self.played += store.add_games(rows)  # one transaction per batch of finished games
+        for row in rows:
+            if row["outcome"] == ERROR:
+                self.errors += 1
+                self.first_error = self.first_error or row["error"]
+
+
+class _Executors:
+    """The executor of a run: the caller's, or its own, which it replaces
+    when a worker process dies and stops at the end."""
+
+    def __init__(self, given: Executor | None, workers: int) -> None:
+        self.given = given
+        self.workers = workers
+        self.current = given if given is not None else self._new()
+
+    def _new(self) -> Executor:
+        if self.workers == 1:
+            return InlineExecutor()
+        return ProcessPoolExecutor(max_workers=self.workers, initializer=start_worker)
+
+    def replace_broken(self) -> bool:
+        """A fresh pool in place of a broken one; False if it is the caller's."""
+        if self.given is not None:
+            return False
+        self.current.shutdown(wait=True)
+        self.current = self._new()
+        return True
+
+    def close(self, completed: bool) -> None:
+        if self.given is not None:
+            return
+        if not completed:  # workers play on through a Ctrl-C (they ignore it): stop them
+            processes = getattr(self.current, "_processes", None) or {}  # a ProcessPoolExecutor's
+            for process in list(processes.values()):
+                process.terminate()
+        self.current.shutdown(wait=True, cancel_futures=True)
+
+
+class _Schedule:
+    """The games still to play, and the games in flight.
+
+    When a worker process dies every game in flight is lost (a broken pool
+    fails them all) and goes back to the front of the queue.  A game lost
+    a second time is suspected of killing its worker and is played alone;
+    if it is lost once more, alone, it is stored as an ``error``."""
+
+    def __init__(self, tasks: list[GameTask], max_pending: int) -> None:
+        self.queue: deque[GameTask] = deque(tasks)
+        self.suspects: deque[GameTask] = deque()
+        self.pending: dict[Future, GameTask] = {}
+        self.max_pending = max_pending
+        self.losses: Counter[tuple[str, int]] = Counter()
+        self.alone: GameTask | None = None
+
+    def submit_more(self, executor: Executor) -> None:
+        if self.alone is not None:
+            return
+        if self.suspects:
+            if not self.pending:
+                self.alone = self.suspects.popleft()
+                self.pending[executor.submit(play_task, self.alone)] = self.alone
+            return
+        while self.queue and len(self.pending) < self.max_pending:
+            task = self.queue.popleft()
+            self.pending[executor.submit(play_task, task)] = task
+
+    def finished(self, future: Future) -> GameTask:
+        task = self.pending.pop(future)
+        if task is self.alone:
+            self.alone = None
+        return task
+
+    def lost(self, lost: list[GameTask]) -> list[dict[str, Any]]:
+        """Put the games of a broken pool back; the rows of those given up."""
+        lost = lost + list(self.pending.values())  # the broken pool fails them all
+        self.pending.clear()
+        self.alone = None
+        given_up = []
+        for task in reversed(lost):
+            key = (task.condition.key, task.game_index)
+            self.losses[key] += 1
+            if self.losses[key] > 2:  # lost again when played alone
+                given_up.append(failed_row(task, f"the worker process playing this game died {self.losses[key]} times"))
+            else:
+                (self.suspects if self.losses[key] == 2 else self.queue).appendleft(task)
+        return given_up
+
+
+def _play_all(executors: _Executors, tasks: list[GameTask], store: ResultStore, max_pending: int,
+              quiet: bool, tally: _Tally) -> None:
     from tqdm import tqdm
 
-    remaining: Iterator[GameTask] = iter(tasks)
-    pending: set[Future] = set()
-    played = 0
+    schedule = _Schedule(tasks, max_pending)
+    completed = False
     # disable=None: tqdm shows the bar only on a terminal.
     with tqdm(total=len(tasks), unit="game", disable=True if quiet else None, smoothing=0.05) as progress:
         try:
-            _submit_more(executor, remaining, pending, max_pending)
-            while pending:
-                done, pending = wait(pending, return_when=FIRST_COMPLETED)
-                rows = [future.result() for future in done]
-                played += store.add_games(rows)  # one transaction per batch of finished games
+            schedule.submit_more(executors.current)
+            while schedule.pending:
+                done, _ = wait(schedule.pending, return_when=FIRST_COMPLETED)
+                rows, lost, failure = _collect(schedule, done)
+                if lost:
+                    rows += schedule.lost(lost)
+                tally.add(store, rows)  # every finished game is stored before anything else happens
                 progress.update(len(rows))
-                _submit_more(executor, remaining, pending, max_pending)
+                if failure is not None:
+                    raise failure
+                if lost and not executors.replace_broken():
+                    raise BrokenProcessPool("a worker process of the given executor died")
+                schedule.submit_more(executors.current)
+            completed = True
         finally:
-            for future in pending:  # on an error or Ctrl-C: nothing more starts; unfinished games are redone next run
-                future.cancel()
-    return played
+            if not completed:  # an error or Ctrl-C: keep the games already finished, start no more
+                tally.add(store, _finished_rows(schedule))
+            executors.close(completed)
 
 
-def _submit_more(executor: Executor, remaining: Iterator[GameTask], pending: set[Future], max_pending: int) -> None:
-    for task in remaining:
-        pending.add(executor.submit(play_task, task))
-        if len(pending) >= max_pending:
-            return
+def _finished_rows(schedule: _Schedule) -> list[dict[str, Any]]:
+    """The rows of the games finished but not yet collected; the others are
+    cancelled (played again by the next run)."""
+    rows = []
+    for future in schedule.pending:
+        if not future.cancel() and future.done() and future.exception() is None:
+            rows.append(future.result())
+    return rows
+
+
+def _collect(schedule: _Schedule, done: Set[Future]) -> tuple[list[dict[str, Any]], list[GameTask], BaseException | None]:
+    """The rows of the finished futures, the games a broken pool lost, and
+    the first other failure (a bug in pacsim: raised once the rows are stored)."""
+    rows, lost, failure = [], [], None
+    for future in done:
+        task = schedule.finished(future)
+        try:
+            rows.append(future.result())
+        except BrokenProcessPool:
+            lost.append(task)
+        except Exception as error:
+            failure = failure or error
+    return rows, lost, failure

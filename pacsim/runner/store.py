@@ -158,17 +158,25 @@ class ResultStore:
                 [(digest, condition.key, condition.label, condition.layout, condition.layout_text)
                  for condition in experiment.conditions])
 
-    def finished(self, config_hash: str) -> set[tuple[str, int]]:
-        """(condition key, game index) of every game already stored for this config."""
+    def finished(self, config_hash: str, outcome: str | None = None) -> set[tuple[str, int]]:
+        """(condition key, game index) of every game already stored for this
+        config (with this ``outcome`` only, if given)."""
+        query = "SELECT condition_key, game_index FROM games WHERE config_hash = ?"
+        parameters: tuple[str, ...] = (config_hash,)
+        if outcome is not None:
+            query, parameters = query + " AND outcome = ?", (config_hash, outcome)
         with _reporting(self.path):
-            cursor = self.connection.execute(
-                "SELECT condition_key, game_index FROM games WHERE config_hash = ?", (config_hash,))
-            return {(key, index) for key, index in cursor}
+            return {(key, index) for key, index in self.connection.execute(query, parameters)}
 
     def add_games(self, rows: Iterable[dict[str, Any]]) -> int:
-        """Insert game rows in one transaction; returns how many were new."""
+        """Insert game rows in one transaction; returns how many were stored.
+
+        A game stored as an ``error`` is replaced by its new row (a re-run
+        plays such games again); any other stored game is kept as it is."""
         names = list(GAME_COLUMNS)
-        statement = f"INSERT OR IGNORE INTO games ({', '.join(names)}) VALUES ({', '.join('?' * len(names))})"
+        statement = (f"INSERT INTO games ({', '.join(names)}) VALUES ({', '.join('?' * len(names))}) "
+                     "ON CONFLICT (config_hash, condition_key, game_index) DO UPDATE SET "
+                     f"{', '.join(f'{name} = excluded.{name}' for name in names)} WHERE games.outcome = 'error'")
         with _reporting(self.path), self.connection:
             before = self.connection.total_changes
             self.connection.executemany(statement, [[row[name] for name in names] for row in rows])

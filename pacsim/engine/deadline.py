@@ -1,0 +1,156 @@
+"""Calling an agent under a time limit, in any thread; telling a user's Ctrl-C from an agent's.
+
+In the main thread a POSIX interval timer (``SIGALRM``) interrupts the agent,
+even inside a blocking call such as ``time.sleep``.  Signals reach only the
+main thread, so in any other thread (a Dask worker plays its games in a
+thread pool) one watchdog thread per process raises the timeout in the
+agent's thread with CPython's ``PyThreadState_SetAsyncExc``.  Such an
+exception is delivered between two bytecodes: an agent running Python is
+stopped within moments of its deadline, one blocked in a single long C call
+(a long sleep, a big numpy operation) only when that call returns.  Either
+way the game ends as an ``error``.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import signal
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from types import FrameType
+from typing import TypeVar
+
+Result = TypeVar("Result")
+
+
+class AgentTimeout(BaseException):
+    """An agent overran its move time limit.
+
+    A ``BaseException``, like ``KeyboardInterrupt``: an agent's own
+    ``except Exception`` must not swallow its interruption."""
+
+
+class UserInterrupt(KeyboardInterrupt):
+    """A real Ctrl-C (a ``SIGINT`` this process received), as opposed to a
+    ``KeyboardInterrupt`` that an agent's code raised: the first stops the
+    whole run, the second only the agent's game."""
+
+
+def raise_user_interrupt(signum: int, frame: FrameType | None) -> None:
+    """A ``SIGINT`` handler that marks the interrupt as the user's."""
+    raise UserInterrupt()
+
+
+@contextmanager
+def user_interrupts_marked() -> Iterator[None]:
+    """Within this block a Ctrl-C raises :class:`UserInterrupt`, if this is
+    the main thread and the process still has Python's default handler (a
+    caller that installed its own, or ignores ``SIGINT``, is left alone)."""
+    if threading.current_thread() is not threading.main_thread() \
+            or signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
+        yield
+        return
+    signal.signal(signal.SIGINT, raise_user_interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
+def call_with_deadline(function: Callable[[], Result], limit: float | None) -> Result:
+    """``function()``, raising :class:`AgentTimeout` if it runs longer than
+    ``limit`` seconds (no limit when None)."""
+    if limit is None:
+        return function()
+    if threading.current_thread() is threading.main_thread() and hasattr(signal, "setitimer"):
+        return _call_with_alarm(function, limit)
+    return _call_with_watchdog(function, limit)
+
+
+def _raise_timeout(signum: int, frame: FrameType | None) -> None:
+    raise AgentTimeout()
+
+
+def _call_with_alarm(function: Callable[[], Result], limit: float) -> Result:
+    previous = signal.signal(signal.SIGALRM, _raise_timeout)
+    signal.setitimer(signal.ITIMER_REAL, limit)
+    try:
+        return function()
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def _call_with_watchdog(function: Callable[[], Result], limit: float) -> Result:
+    _WATCHDOG.arm(limit)
+    try:
+        result = function()
+    finally:
+        if _WATCHDOG.disarm():
+            raise AgentTimeout()
+    return result
+
+
+def _send_async(thread_id: int, exception: type[BaseException] | None) -> None:
+    """Schedule ``exception`` in thread ``thread_id``; None cancels one not yet delivered."""
+    ctypes.pythonapi.PyThreadState_SetAsyncExc(
+        ctypes.c_ulong(thread_id), ctypes.py_object(exception) if exception is not None else None)
+
+
+class _Watchdog:
+    """One daemon thread that raises :class:`AgentTimeout` in every thread
+    whose deadline passes.  Arming and disarming are a dictionary update
+    under a lock, cheap enough for every move of every agent."""
+
+    def __init__(self) -> None:
+        self._condition = threading.Condition()
+        self._deadlines: dict[int, float] = {}
+        """Thread id -> ``time.monotonic()`` deadline of its current call."""
+        self._thread: threading.Thread | None = None
+
+    def arm(self, limit: float) -> None:
+        with self._condition:
+            self._deadlines[threading.get_ident()] = time.monotonic() + limit
+            if self._thread is None or not self._thread.is_alive():  # not yet, or lost in a fork
+                self._thread = threading.Thread(target=self._watch, name="pacsim-deadlines", daemon=True)
+                self._thread.start()
+            self._condition.notify()
+
+    def disarm(self) -> bool:
+        """End the calling thread's deadline; True if it had passed.
+
+        The watchdog removes a deadline and sends the timeout under the same
+        lock, so if the deadline is still here no timeout was sent; if it is
+        gone, a timeout not yet delivered is cancelled here and the caller
+        raises it itself, so none can surface later in unrelated code."""
+        thread_id = threading.get_ident()
+        with self._condition:
+            if self._deadlines.pop(thread_id, None) is not None:
+                return False
+            _send_async(thread_id, None)
+            return True
+
+    def _watch(self) -> None:
+        with self._condition:
+            while True:
+                now = time.monotonic()
+                for thread_id, deadline in list(self._deadlines.items()):
+                    if deadline <= now:
+                        del self._deadlines[thread_id]
+                        _send_async(thread_id, AgentTimeout)
+                wait = min(self._deadlines.values()) - now if self._deadlines else None
+                self._condition.wait(wait)
+
+    def after_fork(self) -> None:
+        """A forked child has only the forking thread: start afresh."""
+        self._condition = threading.Condition()
+        self._deadlines = {}
+        self._thread = None
+
+
+_WATCHDOG = _Watchdog()
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_WATCHDOG.after_fork)
