@@ -4,7 +4,7 @@
 ``import pacsim`` does not pull in pandas.
 """
 
-__version__ = "0.1.0"
+from pacsim._version import __version__
 
 __all__ = ["__version__", "load_results", "summarize"]
 

@@ -28,9 +28,9 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-import pacsim
-from pacsim import __version__
+from pacsim._version import __version__
 from pacsim.agents import make_ghost, make_pacman
+from pacsim.agents.search_agents import SearchPacman
 from pacsim.engine import GameState, apply_move, load_layout, play_game
 from pacsim.errors import PacsimError
 from pacsim.shipped import shipped_experiment
@@ -105,6 +105,13 @@ def machine_info() -> dict[str, Any]:
     }
 
 
+def search_pacman(spec: str) -> SearchPacman:
+    """A search Pacman from its spec (the figures below need its search)."""
+    agent = make_pacman(spec)
+    assert isinstance(agent, SearchPacman), spec
+    return agent
+
+
 def recorded_positions(layout_name: str = "mediumClassic", count: int = 5, seed: int = 2026) -> list[GameState]:
     """Pacman-to-move positions from a seeded greedy-vs-directional game, with
     no ghost within 4 steps (so the trees are not cut short by a death),
@@ -170,7 +177,7 @@ def search_figures(report: Report, depths=(2, 3, 4), evaluations=("score", "care
             generated: dict[str, int] = {}
             for algorithm in ALGORITHMS:
                 kind = "minimax" if algorithm in ("minimax", "alphabeta") else "expectimax"
-                agent = make_pacman(f"{kind}:depth={depth},eval={evaluation},algorithm={algorithm}")
+                agent = search_pacman(f"{kind}:depth={depth},eval={evaluation},algorithm={algorithm}")
                 nodes, times = 0, []
                 for state in positions:
                     seconds, result = _fastest_search(agent, state, repeats)
@@ -191,7 +198,7 @@ def tuned_expectimax(report: Report, count: int = 5) -> None:
     positions = recorded_positions(count=count)
     for label, spec in (("plain", "expectimax:depth=4,eval=careful"),
                         ("star2+table", "expectimax:depth=4,eval=careful,algorithm=star2,table=200000")):
-        agent = make_pacman(spec)
+        agent = search_pacman(spec)
         times, nodes = [], 0
         for state in positions:
             started = time.perf_counter()
@@ -305,7 +312,7 @@ def memory_probe(games: int) -> dict[str, float]:
 
 def run_memory_probe(games: int) -> dict[str, float]:
     """:func:`memory_probe` in a fresh interpreter."""
-    source_root = str(Path(pacsim.__file__).resolve().parents[1])
+    source_root = str(Path(__file__).resolve().parents[1])
     environment = {**os.environ, "PYTHONPATH": os.pathsep.join(
         filter(None, [source_root, os.environ.get("PYTHONPATH", "")]))}
     code = "import json, sys; from pacsim.benchmark import memory_probe; print(json.dumps(memory_probe(int(sys.argv[1]))))"
@@ -339,8 +346,10 @@ def table_figures(report: Report, bound: int = 2000, depth: int = 4, count: int 
     a warm-up search has built the layout's caches."""
     spec = f"expectimax:depth={depth},eval=careful,algorithm=star2,table={bound}"
     positions = recorded_positions(count=count)
-    make_pacman(spec).analyze(positions[0], root_values=False)  # warm-up: distance tables and the like
-    agent = make_pacman(spec)
+    search_pacman(spec).analyze(positions[0], root_values=False)  # warm-up: distance tables and the like
+    agent = search_pacman(spec)
+    table = agent.table
+    assert table is not None  # the spec asks for one
     gc.collect()
     tracemalloc.start()
     try:
@@ -348,13 +357,12 @@ def table_figures(report: Report, bound: int = 2000, depth: int = 4, count: int 
         largest = 0
         for state in positions:  # one table for every position, as within one game
             agent.analyze(state, root_values=False)
-            largest = max(largest, len(agent.table))
+            largest = max(largest, len(table))
         agent.last_result = None
         gc.collect()
         held = tracemalloc.get_traced_memory()[0] - before
     finally:
         tracemalloc.stop()
-    table = agent.table
     report.add("transposition table", "largest size / bound", largest / bound, "ratio",
                f"bound {bound}, {table.stores} stores, {table.evictions} evictions; at most 1")
     report.add("transposition table", "memory per entry", held / max(1, len(table)), "bytes",

@@ -9,7 +9,7 @@ import shlex
 import sys
 from typing import NoReturn
 
-from pacsim import __version__
+from pacsim._version import __version__
 from pacsim.errors import PacsimError
 from pacsim.runner.execute import RunInterrupted
 

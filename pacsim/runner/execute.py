@@ -26,7 +26,7 @@ from pathlib import Path
 from types import FrameType
 from typing import Any
 
-import pacsim
+from pacsim._version import __version__
 from pacsim.agents.registry import make_ghost, make_pacman
 from pacsim.engine import ERROR, GameRecord, Layout, parse_layout, play_game
 from pacsim.engine.deadline import UserInterrupt
@@ -189,7 +189,7 @@ def game_row(task: GameTask, record: GameRecord, started_at: str) -> dict[str, A
         "nodes": record.nodes,
         "depth_reached": max(depths) if depths else None,
         "error": record.error,
-        "pacsim_version": pacsim.__version__,
+        "pacsim_version": __version__,
         "machine": f"{platform.node()} ({platform.platform()})",
         "started_at": started_at,
         "actions": encode_actions(record.actions),

@@ -1,0 +1,4 @@
+"""The version, in a module of its own so that any module can import it
+without importing the package's ``__init__`` (and what it imports)."""
+
+__version__ = "0.1.0"
