@@ -214,14 +214,14 @@ def _pacman_moves_to(state: GameState, action: str, target: int) -> GameState:
         score += FOOD_SCORE
         if not food:
             score += WIN_SCORE
-            status = 1
+            status = WON
     if capsules & bit:
         capsules ^= bit
         scared = (SCARED_TIME,) * len(ghosts)
     if target in ghosts:
         ghosts, directions, scared, score, status = _collide_all(state.layout, target, ghosts, directions, scared, score, status)
     directions = (DIRECTION_INDEX[action],) + directions[1:]
-    turn = 1 if ghosts and status == 0 else 0
+    turn = 1 if ghosts and status == PLAYING else 0
     return _new(GameState, (layout, target, ghosts, directions, scared, food, capsules, score, turn, status))
 
 
@@ -235,9 +235,9 @@ def _collide_all(layout, cell, ghosts, directions, scared, score, status):
             ghosts[index] = layout.ghost_starts[index]
             directions[index + 1] = _STOP_INDEX
             scared[index] = 0
-        elif status != 1:
+        elif status != WON:
             score -= LOSS_SCORE
-            status = -1
+            status = LOST
     return tuple(ghosts), tuple(directions), tuple(scared), score, status
 
 
@@ -259,7 +259,7 @@ def _ghost_moves_to(state: GameState, action: str, target: int) -> GameState:
             scared = scared[:index] + (0,) + scared[index + 1:]
         else:
             score -= LOSS_SCORE
-            status = -1
+            status = LOST
     turn = turn + 1 if turn < len(ghosts) else 0
     return _new(GameState, (layout, pacman, ghosts, directions, scared, food, capsules, score, turn, status))
 
