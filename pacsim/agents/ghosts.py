@@ -6,6 +6,7 @@ from __future__ import annotations
 from pacsim.agents.base import Distribution, StochasticAgent, uniform
 from pacsim.engine import GameState, apply_move
 from pacsim.errors import AgentError
+from pacsim.fast import check_engine, try_chase_values
 from pacsim.search import MAX, MIN, search
 
 CAUGHT_VALUE = 1000
@@ -92,15 +93,17 @@ class AdversarialGhost(StochasticAgent):
 
     name = "adversarial"
 
-    def __init__(self, depth: int = 2) -> None:
+    def __init__(self, depth: int = 2, engine: str = "auto") -> None:
         super().__init__()
         if depth < 1:
             raise AgentError(f"adversarial ghost option depth={depth!r} must be at least 1")
+        check_engine(engine)
         self.depth = depth
+        self.engine = engine
 
     def distribution(self, state: GameState) -> Distribution:
         game = ChaseGame(state.turn)
-        result = search(
+        result = try_chase_values(self, state, self.depth * state.num_agents) or search(
             game, state, algorithm="alphabeta", depth=self.depth * state.num_agents,
             evaluate=game.evaluate, root_values=True,
         )

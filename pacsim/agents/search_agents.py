@@ -26,6 +26,7 @@ from pacsim.agents.ghosts import GHOSTS
 from pacsim.engine import STOP, GameState, apply_move
 from pacsim.engine.layout import REVERSE
 from pacsim.errors import AgentError
+from pacsim.fast import check_engine, try_fast_search
 from pacsim.search import CHANCE, MAX, MIN, SearchResult, TranspositionTable, search
 
 PRUNED = {"minimax": "alphabeta", "expectimax": "star2", "expectiminimax": "star2"}
@@ -147,8 +148,11 @@ class SearchPacman(Agent):
         slip: float = 0.0,
         table: int = 0,
         time: float = 0.0,
+        engine: str = "auto",
     ) -> None:
         super().__init__()
+        check_engine(engine)
+        self.engine = engine
         if depth < 1:
             raise AgentError(f"option depth={depth!r} must be at least 1")
         if not 0.0 <= trust <= 1.0:
@@ -209,6 +213,9 @@ class SearchPacman(Agent):
     # -- playing -------------------------------------------------------------
     def analyze(self, state: GameState, depth: int | None = None, root_values: bool = True) -> SearchResult:
         """Search ``state`` and return the full result (values of every root action)."""
+        fast = try_fast_search(self, state, depth, root_values)
+        if fast is not None:
+            return fast
         game = self.game_for(state)
         levels = self.levels(state, depth)
         bounds = self.node_bounds if self.algorithm.startswith("star") else None
