@@ -170,7 +170,7 @@ def search_figures(report: Report, depths=(2, 3, 4), evaluations=("score", "care
             generated: dict[str, int] = {}
             for algorithm in ALGORITHMS:
                 kind = "minimax" if algorithm in ("minimax", "alphabeta") else "expectimax"
-                agent = make_pacman(f"{kind}:depth={depth},eval={evaluation},algorithm={algorithm}")
+                agent = make_pacman(f"{kind}:depth={depth},eval={evaluation},algorithm={algorithm},engine=python")
                 nodes, times = 0, []
                 for state in positions:
                     seconds, result = _fastest_search(agent, state, repeats)
@@ -189,8 +189,8 @@ def tuned_expectimax(report: Report, count: int = 5) -> None:
     """Depth-4 expectimax with the careful evaluation on the medium maze: plain
     versus Star2 with a transposition table."""
     positions = recorded_positions(count=count)
-    for label, spec in (("plain", "expectimax:depth=4,eval=careful"),
-                        ("star2+table", "expectimax:depth=4,eval=careful,algorithm=star2,table=200000")):
+    for label, spec in (("plain", "expectimax:depth=4,eval=careful,engine=python"),
+                        ("star2+table", "expectimax:depth=4,eval=careful,algorithm=star2,table=200000,engine=python")):
         agent = make_pacman(spec)
         times, nodes = [], 0
         for state in positions:
@@ -362,12 +362,115 @@ def table_figures(report: Report, bound: int = 2000, depth: int = 4, count: int 
                f"{held / max(1, len(table)) * 200_000 / 2**20:.0f} MB at table=200000")
 
 
+# -- the fast path -----------------------------------------------------------
+
+FAST_ALGORITHMS = ("minimax", "alphabeta", "expectimax")
+FAST_TARGETS = {"score depth 4 expectimax": 20.0, "careful depth 4 expectimax": 10.0}
+"""Kernel over Python nodes/s wanted (issue 14)."""
+
+
+def fast_figures(report: Report, depths=(2, 3, 4), evaluations=("score", "careful"), count: int = 3,
+                 repeats: int = 3, deep_count: int = 5) -> None:
+    """The kernel's nodes/s beside the Python figures of :func:`search_figures`
+    (same positions, same algorithms; named as their Python counterpart plus
+    ``fast``), the ratio of the two, the kernel's perft rate and the median
+    depth-6 expectimax move with the careful evaluation."""
+    from pacsim.fast import available
+
+    reason = available()
+    if reason is not None:
+        report.skip(f"fast path: {reason}")
+        return
+    python_rates = {figure.name: figure.value for figure in report.figures if figure.group == "search"}
+    positions = recorded_positions(count=count)
+    for evaluation in evaluations:
+        for depth in depths:
+            for algorithm in FAST_ALGORITHMS:
+                kind = "minimax" if algorithm in ("minimax", "alphabeta") else "expectimax"
+                agent = make_pacman(f"{kind}:depth={depth},eval={evaluation},algorithm={algorithm},engine=fast")
+                nodes, times = 0, []
+                for state in positions:
+                    seconds, result = _fastest_search(agent, state, repeats)
+                    times.append(seconds)
+                    nodes += result.stats.generated
+                label = f"{evaluation} depth {depth} {algorithm}"
+                rate = nodes / sum(times)
+                report.add("fast path", f"{label} fast nodes/s", rate, "nodes/s",
+                           f"{nodes} nodes, median move {statistics.median(times) * 1000:.2f} ms")
+                python_rate = python_rates.get(f"{label} nodes/s")
+                if python_rate:
+                    target = FAST_TARGETS.get(label)
+                    verdict = f"; target {target:.0f}x: {'met' if rate / python_rate >= target else 'NOT met'}" if target else ""
+                    report.add("fast path", f"{label} fast/python", rate / python_rate, "ratio",
+                               f"nodes/s, same positions{verdict}")
+    agent = make_pacman("expectimax:depth=6,eval=careful,engine=fast")
+    times, nodes = [], 0
+    for state in recorded_positions(count=deep_count):
+        started = time.perf_counter()
+        result = agent.analyze(state, root_values=False)
+        times.append(time.perf_counter() - started)
+        nodes += result.stats.generated
+    report.add("fast path", "careful depth 6 expectimax fast median move", statistics.median(times) * 1000, "ms",
+               f"{nodes} nodes over {len(times)} positions of mediumClassic, 2 ghosts")
+
+
+def fast_perft_rate(layout_name: str, depth: int, repeats: int = 3) -> tuple[float, int]:
+    """The kernel's states/s on :func:`successor_rate`'s expansion."""
+    from pacsim.fast import kernel
+    from pacsim.fast.tables import layout_tables, state_row, words_for
+
+    state = recorded_positions(layout_name, count=1)[0]
+    tables = layout_tables(state.layout)
+    row = state_row(state)
+    best, nodes = float("inf"), 0
+    for _ in range(repeats):
+        started = time.perf_counter()
+        nodes = kernel.perft(tables.moves, tables.ghost_starts, len(state.ghosts), words_for(state.layout), row, depth)
+        best = min(best, time.perf_counter() - started)
+    return nodes / best, nodes
+
+
+def fast_agreement(report: Report, positions: int, deep_positions: int, chase_positions: int) -> None:
+    """The agreement check: the kernel against the Python search on
+    ``positions`` positions from seeded games (every supported
+    configuration, depth 1), ``deep_positions`` at depth 2 with every root
+    value, and the adversarial ghost on ``chase_positions`` ghost turns.
+    Disagreements are figures (want 0) and the first few are noted."""
+    from pacsim.fast import available
+    from pacsim.fast.agreement import compare_chase, compare_searches, game_positions
+
+    if available() is not None:
+        return
+    started = time.perf_counter()
+    pacman_positions = game_positions(positions)
+    checks = (
+        ("depth 1, every configuration", compare_searches(pacman_positions, depth=1)),
+        ("depth 2, every root value", compare_searches(pacman_positions[:deep_positions], depth=2, root_values=True)),
+        ("adversarial ghost", compare_chase(
+            [state for state in game_positions(chase_positions * 2, seed=5, turn=None) if state.turn > 0][:chase_positions])),
+    )
+    for label, agreement in checks:
+        report.add("fast path agreement", f"{label}: disagreements", len(agreement.mismatches), "searches",
+                   f"{agreement.searches} searches on {agreement.positions} positions from games; want 0"
+                   + (f"; first: {agreement.mismatches[0]}" if agreement.mismatches else ""))
+    report.add("fast path agreement", "check time", time.perf_counter() - started, "s")
+
+
 def run(quick: bool = False) -> Report:
     report = Report(machine=machine_info())
     for name in ("smallClassic", "mediumClassic"):
         rate, nodes = successor_rate(name, depth=15 if quick else 18)
         report.add("successors", f"{name} perft", rate, "states/s", f"{nodes} states")
     search_figures(report, depths=(2, 3) if quick else (2, 3, 4), count=2 if quick else 3)
+    fast_figures(report, depths=(2, 3) if quick else (2, 3, 4), count=2 if quick else 3, deep_count=2 if quick else 5)
+    from pacsim.fast import available
+
+    if available() is None:
+        for name in ("smallClassic", "mediumClassic"):
+            rate, nodes = fast_perft_rate(name, depth=15 if quick else 18)
+            report.add("fast path", f"{name} perft fast", rate, "states/s", f"{nodes} states")
+        fast_agreement(report, positions=1000 if quick else 10_000, deep_positions=100 if quick else 500,
+                       chase_positions=200 if quick else 2000)
     tuned_expectimax(report, count=2 if quick else 5)
     table_figures(report, count=3 if quick else 5)
     batch_throughput(report, games_per_condition=25 if quick else 100)
