@@ -116,7 +116,7 @@ def recorded_positions(layout_name: str = "mediumClassic", count: int = 5, seed:
         if state.turn == 0 and not state.is_terminal and _ghosts_away(state, 4):
             states.append(state)
 
-    agents = [make_pacman("greedy")] + [make_ghost("directional") for _ in range(2)]
+    agents: list[Any] = [make_pacman("greedy")] + [make_ghost("directional") for _ in range(2)]
     play_game(layout, agents, seed=seed, max_moves=200, on_state=keep)
     picked = states[10::8][:count]
     return picked or states[:count]
@@ -191,7 +191,7 @@ def tuned_expectimax(report: Report, count: int = 5) -> None:
     positions = recorded_positions(count=count)
     for label, spec in (("plain", "expectimax:depth=4,eval=careful,engine=python"),
                         ("star2+table", "expectimax:depth=4,eval=careful,algorithm=star2,table=200000,engine=python")):
-        agent = make_pacman(spec)
+        agent: Any = make_pacman(spec)
         times, nodes = [], 0
         for state in positions:
             started = time.perf_counter()
@@ -339,8 +339,9 @@ def table_figures(report: Report, bound: int = 2000, depth: int = 4, count: int 
     a warm-up search has built the layout's caches."""
     spec = f"expectimax:depth={depth},eval=careful,algorithm=star2,table={bound}"
     positions = recorded_positions(count=count)
-    make_pacman(spec).analyze(positions[0], root_values=False)  # warm-up: distance tables and the like
-    agent = make_pacman(spec)
+    warm_up: Any = make_pacman(spec)
+    warm_up.analyze(positions[0], root_values=False)  # distance tables and the like
+    agent: Any = make_pacman(spec)
     gc.collect()
     tracemalloc.start()
     try:
@@ -403,11 +404,11 @@ def fast_figures(report: Report, depths=(2, 3, 4), evaluations=("score", "carefu
                     verdict = f"; target {target:.0f}x: {'met' if rate / python_rate >= target else 'NOT met'}" if target else ""
                     report.add("fast path", f"{label} fast/python", rate / python_rate, "ratio",
                                f"nodes/s, same positions{verdict}")
-    agent = make_pacman("expectimax:depth=6,eval=careful,engine=fast")
+    deep: Any = make_pacman("expectimax:depth=6,eval=careful,engine=fast")
     times, nodes = [], 0
     for state in recorded_positions(count=deep_count):
         started = time.perf_counter()
-        result = agent.analyze(state, root_values=False)
+        result = deep.analyze(state, root_values=False)
         times.append(time.perf_counter() - started)
         nodes += result.stats.generated
     report.add("fast path", "careful depth 6 expectimax fast median move", statistics.median(times) * 1000, "ms",

@@ -12,6 +12,7 @@ search is compared the same way on the ghosts' turns.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from pacsim.engine import GameState, load_layout, play_game
 
@@ -53,7 +54,7 @@ def game_positions(count: int, seed: int = 7, layouts: tuple[str, ...] = LAYOUTS
     while len(positions) < count:
         layout = load_layout(layouts[game % len(layouts)])
         pacman = make_pacman("greedy" if game % 2 else "random")
-        agents = [pacman] + [make_ghost("random") for _ in layout.ghost_starts]
+        agents: list[Any] = [pacman] + [make_ghost("random") for _ in layout.ghost_starts]
 
         def keep(state: GameState, action: str | None) -> None:
             if not state.is_terminal and (turn is None or state.turn == turn) and len(positions) < count:
@@ -72,8 +73,8 @@ def compare_searches(positions: list[GameState], depth: int = 2, specs: tuple[st
     report = Agreement(positions=len(positions))
     for template in specs:
         spec = template.format(depth=depth)
-        python = make_pacman(f"{spec},engine=python")
-        fast = make_pacman(f"{spec},engine=fast")
+        python: Any = make_pacman(f"{spec},engine=python")
+        fast: Any = make_pacman(f"{spec},engine=fast")
         for index, state in enumerate(positions):
             expected = python.analyze(state, root_values=root_values)
             found = fast.analyze(state, root_values=root_values)
@@ -99,8 +100,8 @@ def compare_chase(positions: list[GameState], depth: int = 2) -> Agreement:
     positions where a ghost is to move."""
     from pacsim.agents import make_ghost
 
-    python = make_ghost(f"adversarial:depth={depth},engine=python")
-    fast = make_ghost(f"adversarial:depth={depth},engine=fast")
+    python: Any = make_ghost(f"adversarial:depth={depth},engine=python")
+    fast: Any = make_ghost(f"adversarial:depth={depth},engine=fast")
     report = Agreement(positions=len(positions))
     for index, state in enumerate(positions):
         report.searches += 1
