@@ -194,3 +194,34 @@ def test_bench_pairs_every_fast_figure_with_its_python_counterpart():
     assert names["careful depth 6 expectimax fast median move"].value > 0
     disagreements = [figure for figure in report.figures if figure.name.endswith("disagreements")]
     assert len(disagreements) == 3 and all(figure.value == 0 for figure in disagreements)
+
+
+def test_optimism_experiment_rows_are_identical_with_the_fast_path_on_and_off(tmp_path, monkeypatch):
+    import pacsim
+    from pacsim.runner import InlineExecutor, load_experiment, run_experiment
+
+    import pacsim.fast.search
+
+    experiment_file = benchmark_experiment()
+    calls = []
+    kernel_search = pacsim.fast.search.kernel_search
+    monkeypatch.setattr(pacsim.fast.search, "kernel_search", lambda *args, **kwargs: calls.append(1) or kernel_search(*args, **kwargs))
+    frames = []
+    for engine in ("python", "auto"):
+        monkeypatch.setenv("PACSIM_ENGINE", engine)
+        experiment = load_experiment(experiment_file, games=1, overrides=["max_moves=40"])
+        store = tmp_path / f"{engine}.sqlite"
+        run_experiment(experiment, executor=InlineExecutor(), workers=1, store_path=store, quiet=True)
+        timing = ["id", "seconds", "move_seconds_mean", "move_seconds_max", "machine", "started_at"]
+        frames.append(pacsim.load_results(store).drop(columns=timing).reset_index(drop=True))
+    python, fast = frames
+    assert len(python) == 4 and python["nodes"].sum() > 0 and len(calls) == fast["moves"].sum()
+    assert python.equals(fast)
+
+
+def benchmark_experiment():
+    from pacsim.benchmark import THROUGHPUT_EXPERIMENT
+
+    if not THROUGHPUT_EXPERIMENT.is_file():
+        pytest.skip("the experiment files ship with the source checkout")
+    return THROUGHPUT_EXPERIMENT
