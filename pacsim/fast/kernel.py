@@ -22,8 +22,6 @@ into the row below its parent, so it allocates nothing per node.
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 import numpy as np
 from numba import njit
 
@@ -61,48 +59,24 @@ CAUGHT_VALUE = 1000
 GENERATED, EVALUATED, CUTOFFS, DEEPEST = 0, 1, 2, 3
 
 
-class Tables(NamedTuple):
-    """A layout's move and distance tables as arrays (built by
-    :func:`pacsim.fast.tables.layout_tables`)."""
+# -- settings slots: what a search assumes (int64 array, then float64) -----
+EVALUATION, CHASE_GHOST, MODEL, PRUNED, NUM_GHOSTS, WORDS, KINDS = 0, 1, 2, 3, 4, 5, 6
+"""``settings[KINDS + agent]`` is the node kind of each agent (Pacman first)."""
+TRUST, ATTACK, FLEE = 0, 1, 2
+"""Slots of the float ``weights``: the model's trust and the directional
+ghost's attack and flee probabilities."""
 
-    pacman_count: np.ndarray
-    """int64[cells]: number of Pacman moves from each cell (Stop included)."""
-    pacman_target: np.ndarray
-    """int64[cells, 5]: target cell of each Pacman move, in CS188 order."""
-    pacman_action: np.ndarray
-    """int64[cells, 5]: action index of each Pacman move."""
-    ghost_count: np.ndarray
-    """int64[cells, 5]: number of ghost moves by cell and current direction."""
-    ghost_target: np.ndarray
-    """int64[cells, 5, 4]: target cells of the ghost moves."""
-    ghost_action: np.ndarray
-    """int64[cells, 5, 4]: action indices of the ghost moves."""
-    distance: np.ndarray
-    """int64[cells, cells]: maze distance (UNREACHABLE when there is no path)."""
-    nearest: np.ndarray
-    """int64[cells, cells]: for each cell, every cell by increasing distance
-    (the nearest food is the first food met in this order)."""
-    ghost_starts: np.ndarray
-    """int64[ghosts of the layout]: start cells, in agent order."""
+# -- move table: moves[cell, table] = [count, action, target, action, target, ...]
+PACMAN_TABLE = 0
+"""Table 0 is Pacman's moves; table 1 + d the moves of a ghost heading d."""
 
-
-class Config(NamedTuple):
-    """What a search assumes: node kind per agent, evaluation, ghost model."""
-
-    kinds: np.ndarray
-    """int64[agents]: MAX_NODE, MIN_NODE or CHANCE_NODE for each agent."""
-    evaluation: int
-    chase_ghost: int
-    """For EVAL_CHASE: the agent index of the ghost whose distance counts."""
-    model: int
-    trust: float
-    attack: float
-    flee: float
-    pruned: bool
-    """Alpha-beta windows at MAX and MIN nodes (else a plain search)."""
-    num_ghosts: int
-    words: int
-    """Words of the food (and capsule) bitsets."""
+# -- search stack columns ----------------------------------------------------
+COUNT, INDEX, KIND = 0, 1, 2
+"""Columns of ``frames`` (int64): moves of the node, the move being
+searched, the node's kind."""
+BEST, ALPHA, BETA = 0, 1, 2
+"""Columns of ``windows`` (float64): best value so far (MAX/MIN) or the
+probability-weighted sum (CHANCE), and the node's window."""
 
 
 @njit(cache=True)
@@ -123,7 +97,7 @@ def food_slot(num_ghosts):
 # -- rules -------------------------------------------------------------------
 
 @njit(cache=True)
-def legal_moves(tables, num_ghosts, state, actions, targets):
+def legal_moves(moves, num_ghosts, state, actions, targets):
     """Write the legal (action, target) moves of the agent to move into
     ``actions``/``targets``; return their number (0 once the game is over)."""
     if state[STATUS] != 0:
@@ -131,38 +105,37 @@ def legal_moves(tables, num_ghosts, state, actions, targets):
     turn = state[TURN]
     if turn == 0:
         cell = state[PACMAN]
-        count = tables.pacman_count[cell]
-        for index in range(count):
-            actions[index] = tables.pacman_action[cell, index]
-            targets[index] = tables.pacman_target[cell, index]
-        return count
-    cell = state[FIRST_GHOST + turn - 1]
-    timer = state[scared_slot(num_ghosts) + turn - 1]
-    if timer & 1:  # half speed: a scared ghost waits on odd timer values
-        actions[0] = STOP
-        targets[0] = cell
-        return 1
-    direction = state[directions_slot(num_ghosts) + turn]
-    count = tables.ghost_count[cell, direction]
+        table = PACMAN_TABLE
+    else:
+        cell = state[FIRST_GHOST + turn - 1]
+        if state[scared_slot(num_ghosts) + turn - 1] & 1:
+            # Half speed: a scared ghost waits on odd timer values.
+            actions[0] = STOP
+            targets[0] = cell
+            return 1
+        table = 1 + state[directions_slot(num_ghosts) + turn]
+    row = moves[cell, table]
+    count = row[0]
     for index in range(count):
-        actions[index] = tables.ghost_action[cell, direction, index]
-        targets[index] = tables.ghost_target[cell, direction, index]
+        actions[index] = row[1 + 2 * index]
+        targets[index] = row[2 + 2 * index]
     return count
 
 
 @njit(cache=True)
-def apply_move(tables, num_ghosts, words, parent, child, action, target):
+def apply_move(ghost_starts, num_ghosts, words, parent, child, action, target):
     """Write into ``child`` the successor of ``parent`` after the agent to
     move goes to ``target`` by ``action`` (unchecked, as the Python one)."""
-    child[:] = parent
+    for slot in range(parent.shape[0]):  # a loop: slice assignment costs seconds of compilation
+        child[slot] = parent[slot]
     if parent[TURN] == 0:
-        _pacman_moves_to(tables, num_ghosts, words, child, action, target)
+        _pacman_moves_to(ghost_starts, num_ghosts, words, child, action, target)
     else:
-        _ghost_moves_to(tables, num_ghosts, child, action, target)
+        _ghost_moves_to(ghost_starts, num_ghosts, child, action, target)
 
 
 @njit(cache=True)
-def _pacman_moves_to(tables, num_ghosts, words, state, action, target):
+def _pacman_moves_to(ghost_starts, num_ghosts, words, state, action, target):
     scared_at = scared_slot(num_ghosts)
     food_at = food_slot(num_ghosts)
     capsules_at = food_at + words
@@ -186,7 +159,7 @@ def _pacman_moves_to(tables, num_ghosts, words, state, action, target):
             continue
         if state[scared_at + ghost]:
             state[SCORE] += GHOST_SCORE
-            state[FIRST_GHOST + ghost] = tables.ghost_starts[ghost]
+            state[FIRST_GHOST + ghost] = ghost_starts[ghost]
             state[directions_at + ghost + 1] = STOP
             state[scared_at + ghost] = 0
         elif state[STATUS] != 1:
@@ -198,7 +171,7 @@ def _pacman_moves_to(tables, num_ghosts, words, state, action, target):
 
 
 @njit(cache=True)
-def _ghost_moves_to(tables, num_ghosts, state, action, target):
+def _ghost_moves_to(ghost_starts, num_ghosts, state, action, target):
     turn = state[TURN]
     index = turn - 1
     timer_at = scared_slot(num_ghosts) + index
@@ -213,7 +186,7 @@ def _ghost_moves_to(tables, num_ghosts, state, action, target):
     if target == state[PACMAN]:
         if timer:
             state[SCORE] += GHOST_SCORE
-            state[FIRST_GHOST + index] = tables.ghost_starts[index]
+            state[FIRST_GHOST + index] = ghost_starts[index]
             state[direction_at] = STOP
             state[timer_at] = 0
         else:
@@ -223,19 +196,20 @@ def _ghost_moves_to(tables, num_ghosts, state, action, target):
 
 
 @njit(cache=True)
-def perft(tables, num_ghosts, words, root, levels):
+def perft(moves, ghost_starts, num_ghosts, words, root, levels):
     """Successors created by a full expansion of ``levels`` levels (the
     benchmark's ``successor_rate`` count).  Iterative, as every search here:
     numba's cache cannot reload recursive functions."""
     states = np.empty((levels + 1, root.shape[0]), np.int64)
-    states[0] = root
+    for slot in range(root.shape[0]):
+        states[0, slot] = root[slot]
     actions = np.empty((levels + 1, 5), np.int64)
     targets = np.empty((levels + 1, 5), np.int64)
     count = np.zeros(levels + 1, np.int64)
     index = np.zeros(levels + 1, np.int64)
     total = 0
     level = 0
-    count[0] = legal_moves(tables, num_ghosts, states[0], actions[0], targets[0]) if levels > 0 else 0
+    count[0] = legal_moves(moves, num_ghosts, states[0], actions[0], targets[0]) if levels > 0 else 0
     while True:
         if index[level] == count[level]:
             if level == 0:
@@ -245,258 +219,227 @@ def perft(tables, num_ghosts, words, root, levels):
         move = index[level]
         index[level] += 1
         child = states[level + 1]
-        apply_move(tables, num_ghosts, words, states[level], child, actions[level, move], targets[level, move])
+        apply_move(ghost_starts, num_ghosts, words, states[level], child, actions[level, move], targets[level, move])
         total += 1
         if level + 1 < levels and child[STATUS] == 0:
             level += 1
-            count[level] = legal_moves(tables, num_ghosts, child, actions[level], targets[level])
+            count[level] = legal_moves(moves, num_ghosts, child, actions[level], targets[level])
             index[level] = 0
 
 
 # -- evaluations -------------------------------------------------------------
 
 @njit(cache=True)
-def utility(config, state):
+def utility(settings, state):
     """The value of a finished game: the score, or the chasing ghosts' payoff."""
-    if config.evaluation == EVAL_CHASE:
+    if settings[EVALUATION] == EVAL_CHASE:
         return float(CAUGHT_VALUE if state[STATUS] == -1 else -CAUGHT_VALUE)
     return float(state[SCORE])
 
 
 @njit(cache=True)
-def evaluate(tables, config, state):
+def evaluate(distance, nearest, settings, state):
     """``score``, ``careful`` or the chasing ghost's distance term."""
-    if config.evaluation == EVAL_SCORE:
+    evaluation = settings[EVALUATION]
+    if evaluation == EVAL_SCORE:
         return float(state[SCORE])
-    if config.evaluation == EVAL_CHASE:
-        ghost = config.chase_ghost - 1
-        distance = tables.distance[state[PACMAN], state[FIRST_GHOST + ghost]]
-        scared = state[scared_slot(config.num_ghosts) + ghost]
-        return float(distance if scared else -distance)
-    return careful(tables, config.num_ghosts, state)
+    num_ghosts = settings[NUM_GHOSTS]
+    if evaluation == EVAL_CHASE:
+        ghost = settings[CHASE_GHOST] - 1
+        between = distance[state[PACMAN], state[FIRST_GHOST + ghost]]
+        return float(between if state[scared_slot(num_ghosts) + ghost] else -between)
+    return careful(distance, nearest, num_ghosts, state)
 
 
 @njit(cache=True)
-def careful(tables, num_ghosts, state):
+def careful(distance, nearest, num_ghosts, state):
     """pacsim.agents.evaluation.careful, operation for operation."""
     pacman = state[PACMAN]
     value = float(state[SCORE])
     food_at = food_slot(num_ghosts)
-    order = tables.nearest[pacman]
+    order = nearest[pacman]
     for rank in range(order.shape[0]):
         cell = order[rank]
         if (state[food_at + (cell >> WORD_BITS_SHIFT)] >> (cell & WORD_MASK)) & 1:
-            nearest = tables.distance[pacman, cell]
-            if nearest < UNREACHABLE:  # food Pacman cannot reach does not pull him
-                value -= nearest
+            closest = distance[pacman, cell]
+            if closest < UNREACHABLE:  # food Pacman cannot reach does not pull him
+                value -= closest
             break
     scared_at = scared_slot(num_ghosts)
     for ghost in range(num_ghosts):
-        distance = tables.distance[pacman, state[FIRST_GHOST + ghost]]
+        between = distance[pacman, state[FIRST_GHOST + ghost]]
         timer = state[scared_at + ghost]
         if timer:
-            if distance < timer:
-                value += HUNT / (1 + distance)
-        elif distance <= TROUBLE_REACH:
-            value -= TROUBLE / (1 << max(distance - 1, 0))
+            if between < timer:
+                value += HUNT / (1 + between)
+        elif between <= TROUBLE_REACH:
+            value -= TROUBLE / (1 << max(between - 1, 0))
     return value
 
 
 # -- ghost models ------------------------------------------------------------
 
 @njit(cache=True)
-def chance_probabilities(tables, config, state, count, targets, out):
+def chance_probabilities(distance, settings, weights, state, count, targets, out):
     """The searching Pacman's probabilities of the ghost's ``count`` moves,
     as ``PacmanGame.outcomes`` computes them (same float operations)."""
-    if config.model == MODEL_UNIFORM:
+    model = settings[MODEL]
+    if model == MODEL_UNIFORM:
         share = 1.0 / count
         for index in range(count):
             out[index] = share
         return
-    uniform_share = (1.0 - config.trust) / count
-    if config.model == MODEL_RANDOM:
+    trust = weights[TRUST]
+    uniform_share = (1.0 - trust) / count
+    if model == MODEL_RANDOM:
         share = 1.0 / count
         for index in range(count):
-            out[index] = config.trust * share + uniform_share
+            out[index] = trust * share + uniform_share
         return
     # The directional ghost: its best moves by maze distance to Pacman.
-    ghost = state[TURN] - 1
-    scared = state[scared_slot(config.num_ghosts) + ghost] > 0
-    distances = tables.distance[state[PACMAN]]
-    best_key = UNREACHABLE * 4
-    for index in range(count):
-        key = -distances[targets[index]] if scared else distances[targets[index]]
-        if key < best_key:
-            best_key = key
+    scared = state[scared_slot(settings[NUM_GHOSTS]) + state[TURN] - 1] > 0
+    sign = -1 if scared else 1
+    distances = distance[state[PACMAN]]
+    best_key = sign * distances[targets[0]]
     best_count = 0
     for index in range(count):
-        key = -distances[targets[index]] if scared else distances[targets[index]]
+        key = sign * distances[targets[index]]
+        if key < best_key:
+            best_key = key
+            best_count = 0
         if key == best_key:
             best_count += 1
-    focus = config.flee if scared else config.attack
+    focus = weights[FLEE] if scared else weights[ATTACK]
     spread = (1.0 - focus) / count
     for index in range(count):
-        key = -distances[targets[index]] if scared else distances[targets[index]]
-        probability = spread + (focus / best_count if key == best_key else 0.0)
-        out[index] = config.trust * probability + uniform_share
+        probability = spread + (focus / best_count if sign * distances[targets[index]] == best_key else 0.0)
+        out[index] = trust * probability + uniform_share
 
 
 # -- search ------------------------------------------------------------------
 
-class Stack(NamedTuple):
-    """One row per tree level: the positions on the current path and what
-    each node on it has seen so far (the search is iterative: numba's cache
-    cannot reload recursive functions)."""
-
-    states: np.ndarray
-    actions: np.ndarray
-    targets: np.ndarray
-    probabilities: np.ndarray
-    count: np.ndarray
-    """Moves of the node."""
-    index: np.ndarray
-    """The move being searched."""
-    kind: np.ndarray
-    best: np.ndarray
-    """Best value so far (MAX/MIN) or the probability-weighted sum (CHANCE)."""
-    alpha: np.ndarray
-    beta: np.ndarray
-
-
 @njit(cache=True)
-def new_stack(levels, row_length):
-    size = levels + 2
-    return Stack(np.empty((size, row_length), np.int64), np.empty((size, 5), np.int64),
-                 np.empty((size, 5), np.int64), np.empty((size, 5), np.float64),
-                 np.zeros(size, np.int64), np.zeros(size, np.int64), np.zeros(size, np.int64),
-                 np.zeros(size, np.float64), np.zeros(size, np.float64), np.zeros(size, np.float64))
+def node_value(moves, distance, nearest, ghost_starts, settings, weights,
+               states, actions, targets, probabilities, frames, windows, level, remaining, alpha, beta, stats):
+    """The value of ``states[level]`` searched ``remaining`` levels deep: the
+    recursive ``value`` of pacsim.search.plain (``settings[PRUNED]`` 0) or
+    of pacsim.search.pruned's alpha-beta (fail-soft, strict cut-offs).
 
-
-@njit(cache=True)
-def node_value(tables, config, stack, level, remaining, alpha, beta, stats):
-    """The value of ``stack.states[level]`` searched ``remaining`` levels deep:
-    the recursive ``value`` of pacsim.search.plain (``config.pruned``
-    false) or of pacsim.search.pruned's alpha-beta (fail-soft, strict
-    cut-offs), with the recursion unrolled onto ``stack``."""
+    The recursion is unrolled onto the per-level rows of ``states``,
+    ``frames`` and ``windows`` (numba's cache cannot reload a recursive
+    function): the loop enters a node, and a leaf's value is handed up
+    until a node has another move to search, which is then entered."""
+    num_ghosts = settings[NUM_GHOSTS]
+    words = settings[WORDS]
+    pruned = settings[PRUNED] != 0
     top = level
     bottom = level + remaining
-    stack.alpha[level] = alpha
-    stack.beta[level] = beta
+    windows[level, ALPHA] = alpha
+    windows[level, BETA] = beta
     while True:
-        # Enter the node at `level`: a leaf gives its value, an inner node
-        # sets up and descends into its first move.
-        value = _enter(tables, config, stack, level, bottom - level, stats)
-        if np.isnan(value):
+        # -- enter the node at `level` --
+        if level > stats[DEEPEST]:
+            stats[DEEPEST] = level
+        state = states[level]
+        if state[STATUS] != 0 or level == bottom:
+            stats[EVALUATED] += 1
+            if state[STATUS] != 0:
+                value = utility(settings, state)
+            else:
+                value = evaluate(distance, nearest, settings, state)
+        else:
+            count = legal_moves(moves, num_ghosts, state, actions[level], targets[level])
+            kind = settings[KINDS + state[TURN]]
+            frames[level, COUNT] = count
+            frames[level, KIND] = kind
+            frames[level, INDEX] = 0
+            if kind == CHANCE_NODE:
+                stats[GENERATED] += count
+                chance_probabilities(distance, settings, weights, state, count, targets[level], probabilities[level])
+                windows[level, BEST] = 0.0  # summed in move order from 0, as the Python search does
+            else:
+                stats[GENERATED] += 1
+                windows[level, BEST] = -np.inf if kind == MAX_NODE else np.inf
+            apply_move(ghost_starts, num_ghosts, words, state, states[level + 1], actions[level, 0], targets[level, 0])
+            windows[level + 1, ALPHA] = windows[level, ALPHA]
+            windows[level + 1, BETA] = windows[level, BETA]
             level += 1
             continue
-        # Hand `value` up until a node has another move to search.
-        while True:
-            if level == top:
-                return value
+        # -- hand `value` up until a node has another move to search --
+        while level > top:
             level -= 1
-            value = _child_done(tables, config, stack, level, value, stats)
-            if np.isnan(value):
-                level += 1
-                break
+            move = frames[level, INDEX]
+            kind = frames[level, KIND]
+            finished = move + 1 >= frames[level, COUNT]
+            if kind == CHANCE_NODE:
+                windows[level, BEST] += probabilities[level, move] * value
+            elif kind == MAX_NODE:
+                if value > windows[level, BEST]:
+                    windows[level, BEST] = value
+                    if pruned:
+                        if value > windows[level, BETA]:
+                            stats[CUTOFFS] += 1
+                            finished = True
+                        elif value > windows[level, ALPHA]:
+                            windows[level, ALPHA] = value
+            elif value < windows[level, BEST]:
+                windows[level, BEST] = value
+                if pruned:
+                    if value < windows[level, ALPHA]:
+                        stats[CUTOFFS] += 1
+                        finished = True
+                    elif value < windows[level, BETA]:
+                        windows[level, BETA] = value
+            if finished:
+                value = windows[level, BEST]
+                continue
+            move += 1
+            frames[level, INDEX] = move
+            if kind != CHANCE_NODE:
+                stats[GENERATED] += 1
+            apply_move(ghost_starts, num_ghosts, words, states[level], states[level + 1],
+                       actions[level, move], targets[level, move])
+            windows[level + 1, ALPHA] = windows[level, ALPHA]
+            windows[level + 1, BETA] = windows[level, BETA]
+            level += 1
+            break
+        else:
+            return value
 
 
 @njit(cache=True)
-def _enter(tables, config, stack, level, remaining, stats):
-    """A leaf's value, or NaN after pushing the first child of an inner node."""
-    if level > stats[DEEPEST]:
-        stats[DEEPEST] = level
-    state = stack.states[level]
-    if state[STATUS] != 0:
-        stats[EVALUATED] += 1
-        return utility(config, state)
-    if remaining == 0:
-        stats[EVALUATED] += 1
-        return evaluate(tables, config, state)
-    count = legal_moves(tables, config.num_ghosts, state, stack.actions[level], stack.targets[level])
-    kind = config.kinds[state[TURN]]
-    stack.count[level] = count
-    stack.kind[level] = kind
-    if kind == CHANCE_NODE:
-        stats[GENERATED] += count
-        chance_probabilities(tables, config, state, count, stack.targets[level], stack.probabilities[level])
-        stack.best[level] = 0.0  # summed in move order from 0, as the Python search does
-    else:
-        stack.best[level] = -np.inf if kind == MAX_NODE else np.inf
-    _push(tables, config, stack, level, 0, stats)
-    return np.nan
-
-
-@njit(cache=True)
-def _push(tables, config, stack, level, move, stats):
-    """Make move ``move`` of the node at ``level`` the node below it."""
-    stack.index[level] = move
-    if stack.kind[level] != CHANCE_NODE:
-        stats[GENERATED] += 1
-    apply_move(tables, config.num_ghosts, config.words, stack.states[level], stack.states[level + 1],
-               stack.actions[level, move], stack.targets[level, move])
-    stack.alpha[level + 1] = stack.alpha[level]
-    stack.beta[level + 1] = stack.beta[level]
-
-
-@njit(cache=True)
-def _child_done(tables, config, stack, level, value, stats):
-    """Take a child's value into the node at ``level``: the node's value
-    when it is finished, else NaN after pushing its next move."""
-    move = stack.index[level]
-    kind = stack.kind[level]
-    finished = move + 1 >= stack.count[level]
-    if kind == CHANCE_NODE:
-        stack.best[level] += stack.probabilities[level, move] * value
-    elif kind == MAX_NODE:
-        if value > stack.best[level]:
-            stack.best[level] = value
-            if config.pruned:
-                if value > stack.beta[level]:
-                    stats[CUTOFFS] += 1
-                    finished = True
-                elif value > stack.alpha[level]:
-                    stack.alpha[level] = value
-    elif value < stack.best[level]:
-        stack.best[level] = value
-        if config.pruned:
-            if value < stack.alpha[level]:
-                stats[CUTOFFS] += 1
-                finished = True
-            elif value < stack.beta[level]:
-                stack.beta[level] = value
-    if finished:
-        return stack.best[level]
-    _push(tables, config, stack, level, move + 1, stats)
-    return np.nan
-
-
-@njit(cache=True)
-def search_root(tables, config, root, levels, full_window, values, stats):
+def search_root(moves, distance, nearest, ghost_starts, settings, weights, root, levels, full_window, values, stats):
     """pacsim.search.search's root: the value, the index of the best root
     move (-1 when there is none) and, in ``values``, each root move's value.
 
     ``full_window`` searches every root move with an infinite window (the
     plain searches, and ``root_values=True``); otherwise a pruned search
     searches each move after the first against the best so far.  Ties keep
-    the earlier move."""
-    stack = new_stack(levels, root.shape[0])
-    stack.states[0] = root
+    the earlier move.  The root must be a MAX or MIN node."""
+    size = levels + 2
+    states = np.empty((size, root.shape[0]), np.int64)
+    for slot in range(root.shape[0]):
+        states[0, slot] = root[slot]
+    actions = np.empty((size, 5), np.int64)
+    targets = np.empty((size, 5), np.int64)
+    probabilities = np.empty((size, 5), np.float64)
+    frames = np.zeros((size, 3), np.int64)
+    windows = np.zeros((size, 3), np.float64)
     if root[STATUS] != 0:
         stats[EVALUATED] += 1
-        return utility(config, root), -1
+        return utility(settings, root), -1
     if levels == 0:
         stats[EVALUATED] += 1
-        return evaluate(tables, config, root), -1
-    kind = config.kinds[root[TURN]]
-    if kind == CHANCE_NODE:
-        return node_value(tables, config, stack, 0, levels, -np.inf, np.inf, stats), -1
-    count = legal_moves(tables, config.num_ghosts, root, stack.actions[0], stack.targets[0])
+        return evaluate(distance, nearest, settings, root), -1
+    # The root is a MAX or MIN node (a Pacman to move, or a chasing ghost):
+    # node_value is called from one place only, which halves compilation.
+    kind = settings[KINDS + root[TURN]]
+    count = legal_moves(moves, settings[NUM_GHOSTS], root, actions[0], targets[0])
     maximising = kind == MAX_NODE
     best_index = -1
     root_value = 0.0
     for index in range(count):
-        apply_move(tables, config.num_ghosts, config.words, root, stack.states[1],
-                   stack.actions[0, index], stack.targets[0, index])
+        apply_move(ghost_starts, settings[NUM_GHOSTS], settings[WORDS], root, states[1], actions[0, index], targets[0, index])
         stats[GENERATED] += 1
         alpha, beta = -np.inf, np.inf
         if not full_window and best_index >= 0:
@@ -504,7 +447,8 @@ def search_root(tables, config, root, levels, full_window, values, stats):
                 alpha = root_value
             else:
                 beta = root_value
-        found = node_value(tables, config, stack, 1, levels - 1, alpha, beta, stats)
+        found = node_value(moves, distance, nearest, ghost_starts, settings, weights, states, actions, targets,
+                           probabilities, frames, windows, 1, levels - 1, alpha, beta, stats)
         values[index] = found
         if best_index < 0 or (found > root_value if maximising else found < root_value):
             best_index = index
@@ -513,23 +457,24 @@ def search_root(tables, config, root, levels, full_window, values, stats):
 
 
 @njit(cache=True)
-def breadth_first_distances(pacman_count, pacman_target):
+def breadth_first_distances(moves):
     """All-pairs maze distances (UNREACHABLE where there is no path)."""
-    cells = pacman_count.shape[0]
+    cells = moves.shape[0]
     distance = np.full((cells, cells), UNREACHABLE, np.int64)
     frontier = np.empty(cells, np.int64)
     for start in range(cells):
-        row = distance[start]
-        row[start] = 0
+        reached = distance[start]
+        reached[start] = 0
         frontier[0] = start
         head, tail = 0, 1
         while head < tail:
             cell = frontier[head]
             head += 1
-            for index in range(pacman_count[cell]):
-                target = pacman_target[cell, index]
-                if row[target] == UNREACHABLE:
-                    row[target] = row[cell] + 1
+            row = moves[cell, PACMAN_TABLE]
+            for index in range(row[0]):
+                target = row[2 + 2 * index]
+                if reached[target] == UNREACHABLE:
+                    reached[target] = reached[cell] + 1
                     frontier[tail] = target
                     tail += 1
     return distance

@@ -45,14 +45,11 @@ def kernel_search(
     node counts are those of ``pacsim.search.search`` on the same game.
     """
     started = perf_counter()
-    config = kernel.Config(
-        kinds=np.array([NODE_KINDS[kind] for kind in kinds], np.int64),
-        evaluation=EVALUATIONS[evaluation], chase_ghost=0, model=MODELS[model],
-        trust=float(trust), attack=float(attack), flee=float(flee), pruned=bool(pruned),
-        num_ghosts=len(state.ghosts), words=words_for(state.layout),
-    )
+    settings = _settings(state, EVALUATIONS[evaluation], 0, MODELS[model], pruned,
+                         [NODE_KINDS[kind] for kind in kinds])
+    weights = np.array([trust, attack, flee], np.float64)
     whole = evaluation == "score" and CHANCE not in kinds
-    return _run(state, config, levels, root_values or not pruned, root_values, started, whole)
+    return _run(state, settings, weights, levels, root_values or not pruned, root_values, started, whole)
 
 
 def chase_values(state: GameState, levels: int) -> SearchResult:
@@ -60,23 +57,27 @@ def chase_values(state: GameState, levels: int) -> SearchResult:
     MAX, Pacman MIN) from ``state``, a ghost to move, with every root move
     searched exactly (``root_values=True``)."""
     started = perf_counter()
-    config = kernel.Config(
-        kinds=np.array([kernel.MIN_NODE] + [kernel.MAX_NODE] * len(state.ghosts), np.int64),
-        evaluation=kernel.EVAL_CHASE, chase_ghost=state.turn, model=kernel.MODEL_UNIFORM,
-        trust=1.0, attack=0.0, flee=0.0, pruned=True,
-        num_ghosts=len(state.ghosts), words=words_for(state.layout),
-    )
-    return _run(state, config, levels, True, True, started, True)
+    settings = _settings(state, kernel.EVAL_CHASE, state.turn, kernel.MODEL_UNIFORM, True,
+                         [kernel.MIN_NODE] + [kernel.MAX_NODE] * len(state.ghosts))
+    return _run(state, settings, np.zeros(3, np.float64), levels, True, True, started, True)
 
 
-def _run(state: GameState, config: kernel.Config, levels: int, full_window: bool, root_values: bool,
+def _settings(state: GameState, evaluation: int, chase_ghost: int, model: int, pruned: bool,
+              kinds: list[int]) -> np.ndarray:
+    """The kernel's int64 settings row (slots named in :mod:`pacsim.fast.kernel`)."""
+    head = [evaluation, chase_ghost, model, int(pruned), len(state.ghosts), words_for(state.layout)]
+    return np.array(head + kinds, np.int64)
+
+
+def _run(state: GameState, settings: np.ndarray, weights: np.ndarray, levels: int, full_window: bool, root_values: bool,
          started: float, whole: bool) -> SearchResult:
-    """Search with ``config``; ``whole``: the Python search's values are ints
+    """Search with ``settings``; ``whole``: the Python search's values are ints
     there (integer leaves, no chance averages), so give ints too."""
     tables = layout_tables(state.layout)
     stats = np.zeros(4, np.int64)
     values = np.zeros(5, np.float64)
-    value, best = kernel.search_root(tables, config, state_row(state), levels, full_window, values, stats)
+    value, best = kernel.search_root(tables.moves, tables.distance, tables.nearest, tables.ghost_starts,
+                                     settings, weights, state_row(state), levels, full_window, values, stats)
     moves = state.legal_moves()
     action = moves[best] if best >= 0 else None
     action_values: tuple[tuple[object, float], ...] = ()

@@ -14,21 +14,34 @@ layout's cell bitsets (food of cell ``c`` is bit ``c % 32`` of word
 from __future__ import annotations
 
 import weakref
+from typing import NamedTuple
 
 import numpy as np
 
 from pacsim.engine import GameState
 from pacsim.engine.layout import ACTIONS, Layout
-from pacsim.fast.kernel import (
-    FIRST_GHOST,
-    WORD_BITS_SHIFT,
-    WORD_MASK,
-    Tables,
-    breadth_first_distances,
-)
+from pacsim.fast.kernel import FIRST_GHOST, PACMAN_TABLE, WORD_BITS_SHIFT, WORD_MASK, breadth_first_distances
 
 MAX_CELLS = 2048
 """Largest maze the kernel takes: its distance tables hold cells**2 entries."""
+
+
+
+class Tables(NamedTuple):
+    """A layout's move and distance tables as the kernel's arrays."""
+
+    moves: np.ndarray
+    """int64[cells, 6, 11]: ``moves[cell, table]`` is ``[count, action,
+    target, action, target, ...]``; table 0 holds Pacman's moves, table
+    1 + d the moves of a ghost whose last direction is d (no reverse)."""
+    distance: np.ndarray
+    """int64[cells, cells]: maze distance (UNREACHABLE when there is no path)."""
+    nearest: np.ndarray
+    """int64[cells, cells]: for each cell, every cell by increasing distance
+    (the nearest food is the first food met in this order)."""
+    ghost_starts: np.ndarray
+    """int64[ghosts of the layout]: start cells, in agent order."""
+
 
 _ACTION_INDEX = {action: index for index, action in enumerate(ACTIONS)}
 _tables: weakref.WeakKeyDictionary[Layout, Tables] = weakref.WeakKeyDictionary()
@@ -49,30 +62,21 @@ def layout_tables(layout: Layout) -> Tables:
 
 
 def _build_tables(layout: Layout) -> Tables:
-    cells = layout.num_cells
-    pacman_count = np.zeros(cells, np.int64)
-    pacman_target = np.zeros((cells, 5), np.int64)
-    pacman_action = np.zeros((cells, 5), np.int64)
-    ghost_count = np.zeros((cells, 5), np.int64)
-    ghost_target = np.zeros((cells, 5, 4), np.int64)
-    ghost_action = np.zeros((cells, 5, 4), np.int64)
-    for cell in range(cells):
-        moves = layout.pacman_moves[cell]
-        pacman_count[cell] = len(moves)
-        for index, (action, target) in enumerate(moves):
-            pacman_action[cell, index] = _ACTION_INDEX[action]
-            pacman_target[cell, index] = target
+    moves = np.zeros((layout.num_cells, 6, 11), np.int64)
+    for cell in range(layout.num_cells):
+        _fill(moves[cell, PACMAN_TABLE], layout.pacman_moves[cell])
         for direction in range(5):
-            ghost_moves = layout.ghost_moves[cell][direction]
-            ghost_count[cell, direction] = len(ghost_moves)
-            for index, (action, target) in enumerate(ghost_moves):
-                ghost_action[cell, direction, index] = _ACTION_INDEX[action]
-                ghost_target[cell, direction, index] = target
-    distance = breadth_first_distances(pacman_count, pacman_target)
+            _fill(moves[cell, 1 + direction], layout.ghost_moves[cell][direction])
+    distance = breadth_first_distances(moves)
     nearest = np.argsort(distance, axis=1, kind="stable").astype(np.int64)
-    ghost_starts = np.array(layout.ghost_starts, np.int64)
-    return Tables(pacman_count, pacman_target, pacman_action, ghost_count, ghost_target, ghost_action,
-                  distance, nearest, ghost_starts)
+    return Tables(moves, distance, nearest, np.array(layout.ghost_starts, np.int64))
+
+
+def _fill(row: np.ndarray, moves: tuple[tuple[str, int], ...]) -> None:
+    row[0] = len(moves)
+    for index, (action, target) in enumerate(moves):
+        row[1 + 2 * index] = _ACTION_INDEX[action]
+        row[2 + 2 * index] = target
 
 
 def state_row(state: GameState) -> np.ndarray:
