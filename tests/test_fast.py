@@ -198,9 +198,8 @@ def test_bench_pairs_every_fast_figure_with_its_python_counterpart():
 
 def test_optimism_experiment_rows_are_identical_with_the_fast_path_on_and_off(tmp_path, monkeypatch):
     import pacsim
-    from pacsim.runner import InlineExecutor, load_experiment, run_experiment
-
     import pacsim.fast.search
+    from pacsim.runner import InlineExecutor, load_experiment, run_experiment
 
     experiment_file = benchmark_experiment()
     calls = []
@@ -225,3 +224,16 @@ def benchmark_experiment():
     if not THROUGHPUT_EXPERIMENT.is_file():
         pytest.skip("the experiment files ship with the source checkout")
     return THROUGHPUT_EXPERIMENT
+
+
+def test_a_subclass_with_its_own_game_searches_in_python():
+    from pacsim.agents.search_agents import ExpectimaxPacman
+    from pacsim.fast import unsupported
+
+    class Custom(ExpectimaxPacman):
+        def game_for(self, state):
+            return super().game_for(state)
+
+    state = load_layout("tinyMaze").initial_state()
+    assert unsupported(Custom(), state) == "a Custom with its own game_for()"
+    assert unsupported(ExpectimaxPacman(), state) is None

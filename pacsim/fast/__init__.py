@@ -91,6 +91,17 @@ def unsupported(agent: Any, state: Any) -> str | None:
         return "time (iterative deepening)"
     if state.layout.num_cells > MAX_CELLS:
         return f"a maze of {state.layout.num_cells} cells (the kernel takes {MAX_CELLS})"
+    return _overridden(agent)
+
+
+def _overridden(agent: Any) -> str | None:
+    """A subclass that changes the game the agent searches (the kernel
+    knows only the built-in one)."""
+    from pacsim.agents.search_agents import SearchPacman
+
+    for method in ("game_for", "levels"):
+        if getattr(type(agent), method, None) is not getattr(SearchPacman, method):
+            return f"a {type(agent).__name__} with its own {method}()"
     return None
 
 
