@@ -237,3 +237,24 @@ def test_a_subclass_with_its_own_game_searches_in_python():
     state = load_layout("tinyMaze").initial_state()
     assert unsupported(Custom(), state) == "a Custom with its own game_for()"
     assert unsupported(ExpectimaxPacman(), state) is None
+
+
+@settings(max_examples=60, deadline=None)
+@given(mazes(), st.integers(0, 2**32 - 1), st.sampled_from(range(12)), st.integers(0, 60))
+def test_searches_agree_on_random_mazes(text, seed, spec_index, steps):
+    from pacsim.fast.agreement import SPECS
+
+    layout = parse_layout(text)
+    state = layout.initial_state()
+    rng = random.Random(seed)
+    for step in range(steps * (len(state.ghosts) + 1) + 200):  # often scared or waiting ghosts
+        if step >= steps * (len(state.ghosts) + 1) and state.turn == 0:
+            break
+        following = apply_move(state, *rng.choice(state.legal_moves()))
+        if following.is_terminal:
+            break
+        state = following
+    if state.turn != 0:
+        return
+    report = compare_searches([state], depth=2, specs=(SPECS[spec_index],), root_values=bool(seed & 1))
+    assert report.agrees, report.mismatches
