@@ -337,7 +337,7 @@ def table_figures(report: Report, bound: int = 2000, depth: int = 4, count: int 
     shows eviction at work.  Bytes per entry are what the table keeps alive
     (its entries and the states they key), traced with ``tracemalloc`` after
     a warm-up search has built the layout's caches."""
-    spec = f"expectimax:depth={depth},eval=careful,algorithm=star2,table={bound}"
+    spec = f"expectimax:depth={depth},eval=careful,algorithm=star2,table={bound},engine=python"
     positions = recorded_positions(count=count)
     warm_up: Any = make_pacman(spec)
     warm_up.analyze(positions[0], root_values=False)  # distance tables and the like
