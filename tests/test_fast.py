@@ -258,3 +258,17 @@ def test_searches_agree_on_random_mazes(text, seed, spec_index, steps):
         return
     report = compare_searches([state], depth=2, specs=(SPECS[spec_index],), root_values=bool(seed & 1))
     assert report.agrees, report.mismatches
+
+
+def test_the_kernel_constants_are_the_rules_constants():
+    # numba caches machine code with these numbers baked in, so the kernel
+    # keeps copies; they must be the engine's and the evaluations'.
+    from pacsim.agents import evaluation, ghosts
+    from pacsim.engine import layout, state
+
+    for name in ("SCARED_TIME", "FOOD_SCORE", "TIME_PENALTY", "WIN_SCORE", "LOSS_SCORE", "GHOST_SCORE"):
+        assert getattr(kernel, name) == getattr(state, name), name
+    for name in ("TROUBLE", "TROUBLE_REACH", "HUNT"):
+        assert getattr(kernel, name) == getattr(evaluation, name), name
+    assert kernel.CAUGHT_VALUE == ghosts.CAUGHT_VALUE
+    assert kernel.UNREACHABLE == layout.UNREACHABLE and ACTIONS[kernel.STOP] == layout.STOP

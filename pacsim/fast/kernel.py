@@ -35,6 +35,9 @@ WORD_BITS_SHIFT = 5
 sign bit is ever touched, so the bit operations need no unsigned type."""
 WORD_MASK = 31
 
+# The rules' numbers, copied rather than imported: numba bakes globals into
+# its cached machine code and re-compiles only when this file changes.
+# tests/test_fast.py checks that they equal the engine's.
 STOP = 4
 """Index of Stop in pacsim.engine.layout.ACTIONS."""
 SCARED_TIME = 40
