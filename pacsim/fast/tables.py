@@ -35,9 +35,9 @@ class Tables(NamedTuple):
     target, action, target, ...]``; table 0 holds Pacman's moves, table
     1 + d the moves of a ghost whose last direction is d (no reverse)."""
     distance: np.ndarray
-    """int64[cells, cells]: maze distance (UNREACHABLE when there is no path)."""
+    """int32[cells, cells]: maze distance (UNREACHABLE when there is no path)."""
     nearest: np.ndarray
-    """int64[cells, cells]: for each cell, every cell by increasing distance
+    """int32[cells, cells]: for each cell, every cell by increasing distance
     (the nearest food is the first food met in this order)."""
     ghost_starts: np.ndarray
     """int64[ghosts of the layout]: start cells, in agent order."""
@@ -68,7 +68,9 @@ def _build_tables(layout: Layout) -> Tables:
         for direction in range(5):
             _fill(moves[cell, 1 + direction], layout.ghost_moves[cell][direction])
     distance = breadth_first_distances(moves)
-    nearest = np.argsort(distance, axis=1, kind="stable").astype(np.int64)
+    # int32: half the memory of the two cells-by-cells tables (and of the cache lines they use).
+    nearest = np.argsort(distance, axis=1, kind="stable").astype(np.int32)
+    distance = distance.astype(np.int32)
     return Tables(moves, distance, nearest, np.array(layout.ghost_starts, np.int64))
 
 
