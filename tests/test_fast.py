@@ -272,3 +272,12 @@ def test_the_kernel_constants_are_the_rules_constants():
         assert getattr(kernel, name) == getattr(evaluation, name), name
     assert kernel.CAUGHT_VALUE == ghosts.CAUGHT_VALUE
     assert kernel.UNREACHABLE == layout.UNREACHABLE and ACTIONS[kernel.STOP] == layout.STOP
+
+
+def test_a_transposition_table_keeps_the_search_in_python():
+    # An empty table is falsy; the search must still be Python's, whose
+    # node counts the table changes.
+    from pacsim.fast import unsupported
+
+    state = load_layout("tinyMaze").initial_state()
+    assert unsupported(make_pacman("expectimax:table=1000"), state) == "table (transposition tables)"

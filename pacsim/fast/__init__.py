@@ -85,7 +85,8 @@ def unsupported(agent: Any, state: Any) -> str | None:
         return f"model={model} (the kernel knows {', '.join(SUPPORTED_MODELS)})"
     if _setting(agent, "slip", "slip", 0.0):
         return "slip (a slippery Pacman)"
-    if _setting(agent, "table", "table", None):
+    table = _setting(agent, "table", "table", None)
+    if table is not None and table is not False and table != 0:  # a TranspositionTable is falsy while empty
         return "table (transposition tables)"
     if _setting(agent, "seconds", "time", 0.0):
         return "time (iterative deepening)"
@@ -139,7 +140,7 @@ def try_fast_search(agent: Any, state: Any, depth: int | None = None, root_value
     model = _setting(agent, "model", "model", "uniform")
     if "chance" not in kinds:
         model = "uniform"
-    levels = (depth or _setting(agent, "depth", "depth", 2)) * (ghosts + 1)
+    levels = agent.levels(state, depth)  # checks the agent's own limits too
     return kernel_search(state, kinds, _setting(agent, "evaluation_name", "eval", "score"), levels,
                          pruned=SUPPORTED_ALGORITHMS[algorithm], model=model,
                          trust=_setting(agent, "trust", "trust", 1.0), root_values=root_values)
