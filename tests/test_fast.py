@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 pytest.importorskip("numba")
 
 from pacsim.agents import make_ghost, make_pacman
-from pacsim.engine import apply_move, parse_layout
+from pacsim.engine import apply_move, initial_state, parse_layout
 from pacsim.engine.layout import ACTIONS, load_layout, shipped_layouts
 from pacsim.errors import AgentError
 from pacsim.fast import kernel
@@ -66,7 +66,7 @@ def kernel_successor(tables, state, action, target):
 def test_kernel_rules_equal_the_engine_on_random_playouts(text, seed):
     layout = parse_layout(text)
     tables = layout_tables(layout)
-    state = layout.initial_state()
+    state = initial_state(layout)
     rng = random.Random(seed)
     for _ in range(300):
         assert kernel_moves(tables, state) == list(state.legal_moves())
@@ -91,7 +91,7 @@ def test_perft_counts_equal_on_every_shipped_maze(name):
     layout = load_layout(name)
     tables = layout_tables(layout)
     rng = random.Random(name)
-    state = layout.initial_state()
+    state = initial_state(layout)
     for _ in range(40):  # a position with the ghosts out and about
         moves = state.legal_moves()
         if not moves:
@@ -100,7 +100,7 @@ def test_perft_counts_equal_on_every_shipped_maze(name):
         if following.is_terminal:
             break
         state = following
-    for start in (layout.initial_state(), state):
+    for start in (initial_state(layout), state):
         levels = 7 if len(start.ghosts) < 3 else 6
         found = kernel.perft(tables.moves, tables.ghost_starts, len(start.ghosts), words_for(layout),
                              state_row(start), levels)
@@ -109,7 +109,7 @@ def test_perft_counts_equal_on_every_shipped_maze(name):
 
 def test_state_rows_round_trip_with_food_beyond_one_word():
     layout = load_layout("mediumClassic")  # more cells than one 32-bit word holds
-    state = layout.initial_state()
+    state = initial_state(layout)
     assert words_for(layout) > 1
     assert row_state(state_row(state), layout, len(state.ghosts)) == state
 
@@ -152,7 +152,7 @@ def test_unsupported_configurations_fall_back_and_say_so_once(capsys, monkeypatc
     import pacsim.fast
 
     monkeypatch.setattr(pacsim.fast, "_told", set())  # as in a fresh process
-    state = load_layout("tinyMaze").initial_state()
+    state = initial_state(load_layout("tinyMaze"))
     agent = make_pacman("expectimax:depth=2,eval=careful,algorithm=star1")
     first = agent.analyze(state, root_values=False)
     agent.analyze(state, root_values=False)
@@ -163,7 +163,7 @@ def test_unsupported_configurations_fall_back_and_say_so_once(capsys, monkeypatc
 
 
 def test_engine_fast_refuses_what_it_cannot_run():
-    state = load_layout("tinyMaze").initial_state()
+    state = initial_state(load_layout("tinyMaze"))
     agent = make_pacman("expectimax:depth=2,algorithm=star2,engine=fast")
     with pytest.raises(AgentError, match="engine=fast cannot run algorithm=star2"):
         agent.analyze(state)
@@ -172,7 +172,7 @@ def test_engine_fast_refuses_what_it_cannot_run():
 def test_the_environment_switch_turns_the_fast_path_off(monkeypatch):
     import pacsim.fast.search
 
-    state = load_layout("tinyMaze").initial_state()
+    state = initial_state(load_layout("tinyMaze"))
     monkeypatch.setenv("PACSIM_ENGINE", "python")
     monkeypatch.setattr(pacsim.fast.search, "kernel_search", None)  # any kernel call would fail
     result = make_pacman("minimax:depth=2").analyze(state)
@@ -234,7 +234,7 @@ def test_a_subclass_with_its_own_game_searches_in_python():
         def game_for(self, state):
             return super().game_for(state)
 
-    state = load_layout("tinyMaze").initial_state()
+    state = initial_state(load_layout("tinyMaze"))
     assert unsupported(Custom(), state) == "a Custom with its own game_for()"
     assert unsupported(ExpectimaxPacman(), state) is None
 
@@ -245,7 +245,7 @@ def test_searches_agree_on_random_mazes(text, seed, spec_index, steps):
     from pacsim.fast.agreement import SPECS
 
     layout = parse_layout(text)
-    state = layout.initial_state()
+    state = initial_state(layout)
     rng = random.Random(seed)
     for step in range(steps * (len(state.ghosts) + 1) + 200):  # often scared or waiting ghosts
         if step >= steps * (len(state.ghosts) + 1) and state.turn == 0:
@@ -279,5 +279,5 @@ def test_a_transposition_table_keeps_the_search_in_python():
     # node counts the table changes.
     from pacsim.fast import unsupported
 
-    state = load_layout("tinyMaze").initial_state()
+    state = initial_state(load_layout("tinyMaze"))
     assert unsupported(make_pacman("expectimax:table=1000"), state) == "table (transposition tables)"
