@@ -6,7 +6,7 @@ search for search (value bit for bit, move, node counts), on positions
 taken from seeded games.  ``pacsim bench`` runs the same check on 10,000
 positions; here a few hundred keep the suite fast.
 
-Cold, the kernel compiles once per test session (about 10 s of CPU; numba
+Cold, the kernel compiles once per test session (about 5 s of CPU; numba
 caches it in pacsim/fast/__pycache__, so later sessions and every worker
 process load it in well under a second).
 """
