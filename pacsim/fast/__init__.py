@@ -78,20 +78,20 @@ def unsupported(agent: Any, state: Any) -> str | None:
     evaluation = _setting(agent, "evaluation_name", "eval", "")
     model = _setting(agent, "model", "model", "uniform")
     if algorithm not in SUPPORTED_ALGORITHMS:
-        return f"algorithm={algorithm} (the kernel runs {', '.join(SUPPORTED_ALGORITHMS)})"
+        return f"the fast path does not cover algorithm={algorithm} (it runs {', '.join(SUPPORTED_ALGORITHMS)})"
     if evaluation not in EVALUATIONS or getattr(agent, "evaluate", None) is not EVALUATIONS[evaluation][0]:
-        return f"eval={evaluation} (the kernel knows {', '.join(EVALUATIONS)})"
+        return f"the fast path does not cover eval={evaluation} (it knows {', '.join(EVALUATIONS)})"
     if model not in SUPPORTED_MODELS:
-        return f"model={model} (the kernel knows {', '.join(SUPPORTED_MODELS)})"
+        return f"the fast path does not cover model={model} (it knows {', '.join(SUPPORTED_MODELS)})"
     if _setting(agent, "slip", "slip", 0.0):
-        return "slip (a slippery Pacman)"
+        return "the fast path does not cover slip (a slippery Pacman)"
     table = _setting(agent, "table", "table", None)
     if table is not None and table is not False and table != 0:  # a TranspositionTable is falsy while empty
-        return "table (transposition tables)"
+        return "the fast path does not cover table (transposition tables)"
     if _setting(agent, "seconds", "time", 0.0):
-        return "time (iterative deepening)"
+        return "the fast path does not cover time (iterative deepening)"
     if state.layout.num_cells > MAX_CELLS:
-        return f"a maze of {state.layout.num_cells} cells (the kernel takes {MAX_CELLS})"
+        return f"the fast path does not cover a maze of {state.layout.num_cells} cells (it takes {MAX_CELLS})"
     return _overridden(agent)
 
 
@@ -102,7 +102,7 @@ def _overridden(agent: Any) -> str | None:
 
     for method in ("game_for", "levels"):
         if getattr(type(agent), method, None) is not getattr(SearchPacman, method):
-            return f"a {type(agent).__name__} with its own {method}()"
+            return f"the fast path does not cover a {type(agent).__name__} with its own {method}()"
     return None
 
 
@@ -110,8 +110,8 @@ def _fall_back(agent: Any, engine: str, reason: str) -> None:
     """Say once per process and reason that the search runs in Python."""
     name = getattr(agent, "name", type(agent).__name__)
     if engine == "fast":
-        raise AgentError(f"{name}: engine=fast cannot run {reason}")
-    message = f"pacsim: {name} searches in Python: the fast path does not cover {reason}"
+        raise AgentError(f"{name}: engine=fast: {reason}")
+    message = f"pacsim: {name} searches in Python: {reason}"
     if message not in _told:
         _told.add(message)
         print(message, file=sys.stderr)
