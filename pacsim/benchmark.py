@@ -457,6 +457,40 @@ def fast_agreement(report: Report, positions: int, deep_positions: int, chase_po
     report.add("fast path agreement", "check time", time.perf_counter() - started, "s")
 
 
+def fast_end_to_end(report: Report, games_per_condition: int, experiment_path: Path = THROUGHPUT_EXPERIMENT) -> None:
+    """The lecture experiment (what ``pacsim reproduce`` runs) played on one
+    worker with the fast path off and on: games/s of each and the ratio,
+    target 5x.  The clock includes the worker's start (and its loading of
+    the compiled kernel); the rows stored are the same either way."""
+    from pacsim.fast import ENVIRONMENT_SWITCH, available
+    from pacsim.runner import load_experiment, run_experiment
+
+    if available() is not None or not experiment_path.is_file():
+        return
+    rates: dict[str, float] = {}
+    previous = os.environ.get(ENVIRONMENT_SWITCH)
+    with tempfile.TemporaryDirectory(prefix="pacsim-bench-") as directory:
+        for engine in ("python", "auto"):
+            os.environ[ENVIRONMENT_SWITCH] = engine  # the worker inherits it
+            try:
+                experiment = load_experiment(experiment_path, games=games_per_condition,
+                                             store=Path(directory) / f"{engine}.sqlite")
+                with ProcessPoolExecutor(max_workers=1) as pool:
+                    result = run_experiment(experiment, executor=pool, workers=1, quiet=True)
+            finally:
+                if previous is None:
+                    os.environ.pop(ENVIRONMENT_SWITCH, None)
+                else:
+                    os.environ[ENVIRONMENT_SWITCH] = previous
+            rates[engine] = result.played / result.seconds
+            label = "fast path off" if engine == "python" else "fast path on"
+            report.add("fast path end to end", f"{experiment_path.stem}, {label}", rates[engine], "games/s",
+                       f"{result.played} games in {result.seconds:.1f} s, one worker")
+    ratio = rates["auto"] / rates["python"]
+    report.add("fast path end to end", f"{experiment_path.stem} fast/python", ratio, "ratio",
+               f"target 5x: {'met' if ratio >= 5 else 'NOT met'}")
+
+
 def run(quick: bool = False) -> Report:
     report = Report(machine=machine_info())
     for name in ("smallClassic", "mediumClassic"):
@@ -472,6 +506,7 @@ def run(quick: bool = False) -> Report:
             report.add("fast path", f"{name} perft fast", rate, "states/s", f"{nodes} states")
         fast_agreement(report, positions=1000 if quick else 10_000, deep_positions=100 if quick else 500,
                        chase_positions=200 if quick else 2000)
+        fast_end_to_end(report, games_per_condition=5 if quick else 20)
     tuned_expectimax(report, count=2 if quick else 5)
     table_figures(report, count=3 if quick else 5)
     batch_throughput(report, games_per_condition=25 if quick else 100)

@@ -281,3 +281,14 @@ def test_a_transposition_table_keeps_the_search_in_python():
 
     state = initial_state(load_layout("tinyMaze"))
     assert unsupported(make_pacman("expectimax:table=1000"), state) == "the fast path does not cover table (transposition tables)"
+
+
+def test_bench_end_to_end_figures_pair_the_fast_path_off_and_on():
+    from pacsim import benchmark
+
+    report = benchmark.Report()
+    benchmark.fast_end_to_end(report, games_per_condition=1, experiment_path=benchmark_experiment())
+    names = [figure.name for figure in report.figures]
+    assert names == ["optimism_pessimism, fast path off", "optimism_pessimism, fast path on",
+                     "optimism_pessimism fast/python"]
+    assert all(figure.value > 0 for figure in report.figures) and "target 5x" in report.figures[-1].note
