@@ -124,7 +124,7 @@ def recorded_positions(layout_name: str = "mediumClassic", count: int = 5, seed:
         if state.turn == 0 and not state.is_terminal and _ghosts_away(state, 4):
             states.append(state)
 
-    agents = [make_pacman("greedy")] + [make_ghost("directional") for _ in range(2)]
+    agents: list[Any] = [make_pacman("greedy")] + [make_ghost("directional") for _ in range(2)]
     play_game(layout, agents, seed=seed, max_moves=200, on_state=keep)
     picked = states[10::8][:count]
     return picked or states[:count]
@@ -178,7 +178,7 @@ def search_figures(report: Report, depths=(2, 3, 4), evaluations=("score", "care
             generated: dict[str, int] = {}
             for algorithm in BENCHED_ALGORITHMS:
                 kind = "minimax" if algorithm in ("minimax", "alphabeta") else "expectimax"
-                agent = search_pacman(f"{kind}:depth={depth},eval={evaluation},algorithm={algorithm}")
+                agent = search_pacman(f"{kind}:depth={depth},eval={evaluation},algorithm={algorithm},engine=python")
                 nodes, times = 0, []
                 for state in positions:
                     seconds, result = _fastest_search(agent, state, repeats)
@@ -197,8 +197,8 @@ def tuned_expectimax(report: Report, count: int = 5) -> None:
     """Depth-4 expectimax with the careful evaluation on the medium maze: plain
     versus Star2 with a transposition table."""
     positions = recorded_positions(count=count)
-    for label, spec in (("plain", "expectimax:depth=4,eval=careful"),
-                        ("star2+table", "expectimax:depth=4,eval=careful,algorithm=star2,table=200000")):
+    for label, spec in (("plain", "expectimax:depth=4,eval=careful,engine=python"),
+                        ("star2+table", "expectimax:depth=4,eval=careful,algorithm=star2,table=200000,engine=python")):
         agent = search_pacman(spec)
         times, nodes = [], 0
         for state in positions:
@@ -345,7 +345,7 @@ def table_figures(report: Report, bound: int = 2000, depth: int = 4, count: int 
     shows eviction at work.  Bytes per entry are what the table keeps alive
     (its entries and the states they key), traced with ``tracemalloc`` after
     a warm-up search has built the layout's caches."""
-    spec = f"expectimax:depth={depth},eval=careful,algorithm=star2,table={bound}"
+    spec = f"expectimax:depth={depth},eval=careful,algorithm=star2,table={bound},engine=python"
     positions = recorded_positions(count=count)
     search_pacman(spec).analyze(positions[0], root_values=False)  # warm-up: distance tables and the like
     agent = search_pacman(spec)
@@ -371,12 +371,150 @@ def table_figures(report: Report, bound: int = 2000, depth: int = 4, count: int 
                f"{held / max(1, len(table)) * 200_000 / 2**20:.0f} MB at table=200000")
 
 
+# -- the fast path -----------------------------------------------------------
+
+FAST_ALGORITHMS = ("minimax", "alphabeta", "expectimax")
+FAST_TARGETS = {"score depth 4 expectimax": 20.0, "careful depth 4 expectimax": 10.0}
+"""Kernel over Python nodes/s wanted (issue 14)."""
+
+
+def fast_figures(report: Report, depths=(2, 3, 4), evaluations=("score", "careful"), count: int = 3,
+                 repeats: int = 3, deep_count: int = 5) -> None:
+    """The kernel's nodes/s beside the Python figures of :func:`search_figures`
+    (same positions, same algorithms; named as their Python counterpart plus
+    ``fast``), the ratio of the two, the kernel's perft rate and the median
+    depth-6 expectimax move with the careful evaluation."""
+    from pacsim.fast import available
+
+    reason = available()
+    if reason is not None:
+        report.skip(f"fast path: {reason}")
+        return
+    python_rates = {figure.name: figure.value for figure in report.figures if figure.group == "search"}
+    positions = recorded_positions(count=count)
+    for evaluation in evaluations:
+        for depth in depths:
+            for algorithm in FAST_ALGORITHMS:
+                kind = "minimax" if algorithm in ("minimax", "alphabeta") else "expectimax"
+                agent = make_pacman(f"{kind}:depth={depth},eval={evaluation},algorithm={algorithm},engine=fast")
+                nodes, times = 0, []
+                for state in positions:
+                    seconds, result = _fastest_search(agent, state, repeats)
+                    times.append(seconds)
+                    nodes += result.stats.generated
+                label = f"{evaluation} depth {depth} {algorithm}"
+                rate = nodes / sum(times)
+                report.add("fast path", f"{label} fast nodes/s", rate, "nodes/s",
+                           f"{nodes} nodes, median move {statistics.median(times) * 1000:.2f} ms")
+                python_rate = python_rates.get(f"{label} nodes/s")
+                if python_rate:
+                    target = FAST_TARGETS.get(label)
+                    verdict = f"; target {target:.0f}x: {'met' if rate / python_rate >= target else 'NOT met'}" if target else ""
+                    report.add("fast path", f"{label} fast/python", rate / python_rate, "ratio",
+                               f"nodes/s, same positions{verdict}")
+    deep: Any = make_pacman("expectimax:depth=6,eval=careful,engine=fast")
+    times, nodes = [], 0
+    for state in recorded_positions(count=deep_count):
+        started = time.perf_counter()
+        result = deep.analyze(state, root_values=False)
+        times.append(time.perf_counter() - started)
+        nodes += result.stats.generated
+    report.add("fast path", "careful depth 6 expectimax fast median move", statistics.median(times) * 1000, "ms",
+               f"{nodes} nodes over {len(times)} positions of mediumClassic, 2 ghosts")
+
+
+def fast_perft_rate(layout_name: str, depth: int, repeats: int = 3) -> tuple[float, int]:
+    """The kernel's states/s on :func:`successor_rate`'s expansion."""
+    from pacsim.fast import kernel
+    from pacsim.fast.tables import layout_tables, state_row, words_for
+
+    state = recorded_positions(layout_name, count=1)[0]
+    tables = layout_tables(state.layout)
+    row = state_row(state)
+    best, nodes = float("inf"), 0
+    for _ in range(repeats):
+        started = time.perf_counter()
+        nodes = kernel.perft(tables.moves, tables.ghost_starts, len(state.ghosts), words_for(state.layout), row, depth)
+        best = min(best, time.perf_counter() - started)
+    return nodes / best, nodes
+
+
+def fast_agreement(report: Report, positions: int, deep_positions: int, chase_positions: int) -> None:
+    """The agreement check: the kernel against the Python search on
+    ``positions`` positions from seeded games (every supported
+    configuration, depth 1), ``deep_positions`` at depth 2 with every root
+    value, and the adversarial ghost on ``chase_positions`` ghost turns.
+    Disagreements are figures (want 0) and the first few are noted."""
+    from pacsim.fast import available
+    from pacsim.fast.agreement import compare_chase, compare_searches, game_positions
+
+    if available() is not None:
+        return
+    started = time.perf_counter()
+    pacman_positions = game_positions(positions)
+    checks = (
+        ("depth 1, every configuration", compare_searches(pacman_positions, depth=1)),
+        ("depth 2, every root value", compare_searches(pacman_positions[:deep_positions], depth=2, root_values=True)),
+        ("adversarial ghost", compare_chase(
+            [state for state in game_positions(chase_positions * 2, seed=5, turn=None) if state.turn > 0][:chase_positions])),
+    )
+    for label, agreement in checks:
+        report.add("fast path agreement", f"{label}: disagreements", len(agreement.mismatches), "searches",
+                   f"{agreement.searches} searches on {agreement.positions} positions from games; want 0"
+                   + (f"; first: {agreement.mismatches[0]}" if agreement.mismatches else ""))
+    report.add("fast path agreement", "check time", time.perf_counter() - started, "s")
+
+
+def fast_end_to_end(report: Report, games_per_condition: int, experiment_path: Path = THROUGHPUT_EXPERIMENT) -> None:
+    """The lecture experiment (what ``pacsim reproduce`` runs) played on one
+    worker with the fast path off and on: games/s of each and the ratio,
+    target 5x.  The clock includes the worker's start (and its loading of
+    the compiled kernel); the rows stored are the same either way."""
+    from pacsim.fast import ENVIRONMENT_SWITCH, available
+    from pacsim.runner import load_experiment, run_experiment
+
+    if available() is not None or not experiment_path.is_file():
+        return
+    rates: dict[str, float] = {}
+    previous = os.environ.get(ENVIRONMENT_SWITCH)
+    with tempfile.TemporaryDirectory(prefix="pacsim-bench-") as directory:
+        for engine in ("python", "auto"):
+            os.environ[ENVIRONMENT_SWITCH] = engine  # the worker inherits it
+            try:
+                experiment = load_experiment(experiment_path, games=games_per_condition,
+                                             store=Path(directory) / f"{engine}.sqlite")
+                with ProcessPoolExecutor(max_workers=1) as pool:
+                    result = run_experiment(experiment, executor=pool, workers=1, quiet=True)
+            finally:
+                if previous is None:
+                    os.environ.pop(ENVIRONMENT_SWITCH, None)
+                else:
+                    os.environ[ENVIRONMENT_SWITCH] = previous
+            rates[engine] = result.played / result.seconds
+            label = "fast path off" if engine == "python" else "fast path on"
+            report.add("fast path end to end", f"{experiment_path.stem}, {label}", rates[engine], "games/s",
+                       f"{result.played} games in {result.seconds:.1f} s, one worker")
+    ratio = rates["auto"] / rates["python"]
+    report.add("fast path end to end", f"{experiment_path.stem} fast/python", ratio, "ratio",
+               f"target 5x: {'met' if ratio >= 5 else 'NOT met'}")
+
+
 def run(quick: bool = False) -> Report:
     report = Report(machine=machine_info())
     for name in ("smallClassic", "mediumClassic"):
         rate, nodes = successor_rate(name, depth=15 if quick else 18)
         report.add("successors", f"{name} perft", rate, "states/s", f"{nodes} states")
     search_figures(report, depths=(2, 3) if quick else (2, 3, 4), count=2 if quick else 3)
+    fast_figures(report, depths=(2, 3) if quick else (2, 3, 4), count=2 if quick else 3, deep_count=2 if quick else 5)
+    from pacsim.fast import available
+
+    if available() is None:
+        for name in ("smallClassic", "mediumClassic"):
+            rate, nodes = fast_perft_rate(name, depth=15 if quick else 18)
+            report.add("fast path", f"{name} perft fast", rate, "states/s", f"{nodes} states")
+        fast_agreement(report, positions=1000 if quick else 10_000, deep_positions=100 if quick else 500,
+                       chase_positions=200 if quick else 2000)
+        fast_end_to_end(report, games_per_condition=5 if quick else 20)
     tuned_expectimax(report, count=2 if quick else 5)
     table_figures(report, count=3 if quick else 5)
     batch_throughput(report, games_per_condition=25 if quick else 100)

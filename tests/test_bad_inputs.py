@@ -488,7 +488,7 @@ seed = 1
 max_moves = 20
 store = "{tmp_path / 'results.sqlite'}"
 [grid]
-pacman = ["minimax:depth=1,eval=exiting_evaluation:evaluate"]
+pacman = ["minimax:depth=1,engine=python,eval=exiting_evaluation:evaluate"]
 ghosts = ["random"]
 layout = ["tinyMaze"]
 """, encoding="utf-8")
@@ -561,3 +561,17 @@ def test_runner_a_scheduler_address_where_no_dask_answers_is_one_line_within_10_
     assert error.count("\n") == 1
     assert error.startswith(f"pacsim: error: cannot reach the Dask scheduler {not_a_scheduler!r}: ")
     assert not (tmp_path / "unused.sqlite").exists()
+
+
+# -- fast path (engine option) ----------------------------------------------
+
+def test_unknown_engine_option_is_one_agent_error():
+    import pytest
+
+    from pacsim.agents import make_ghost, make_pacman
+    from pacsim.errors import AgentError
+
+    with pytest.raises(AgentError, match="engine='turbo'"):
+        make_pacman("expectimax:engine=turbo")
+    with pytest.raises(AgentError, match="engine='turbo'"):
+        make_ghost("adversarial:engine=turbo")

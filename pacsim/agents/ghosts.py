@@ -9,6 +9,7 @@ from typing import Any
 from pacsim.agents.api import Agent, Distribution, StochasticAgent, uniform
 from pacsim.engine import PLAYING, GameState, apply_move
 from pacsim.errors import AgentError
+from pacsim.fast import check_engine, try_chase_values
 from pacsim.search import MAX, MIN, search
 
 MAX_GHOST_DEPTH = 10
@@ -107,10 +108,13 @@ class AdversarialOptions:
 
     depth: int = 2
     """Search depth in rounds (every agent moving once), 1 to 10."""
+    engine: str = "auto"
+    """auto (the compiled kernel when numba is installed), fast or python."""
 
     def __post_init__(self) -> None:
         if not 1 <= self.depth <= MAX_GHOST_DEPTH:
             raise AgentError(f"option depth={self.depth!r} must be in [1, {MAX_GHOST_DEPTH}]")
+        check_engine(self.engine)
 
 
 class AdversarialGhost(StochasticAgent):
@@ -124,7 +128,7 @@ class AdversarialGhost(StochasticAgent):
 
     def distribution(self, state: GameState) -> Distribution:
         game = ChaseGame(state.turn)
-        result = search(
+        result = try_chase_values(self, state, self.options.depth * state.num_agents) or search(
             game, state, algorithm="alphabeta", depth=self.options.depth * state.num_agents,
             evaluate=game.evaluate, root_values=True,
         )

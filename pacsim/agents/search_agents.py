@@ -28,6 +28,7 @@ from pacsim.agents.evaluation import get_evaluation
 from pacsim.engine import PLAYING, STOP, GameState, apply_move
 from pacsim.engine.layout import REVERSE
 from pacsim.errors import AgentError
+from pacsim.fast import check_engine, try_fast_search
 from pacsim.search import ALGORITHMS, CHANCE, MAX, MIN, SearchResult, TranspositionTable, iterative_deepening, search
 
 
@@ -161,6 +162,8 @@ class SearchOptions:
     """Transposition-table entries (0: no table; at most 10,000,000)."""
     time: float = 0.0
     """Seconds per move for iterative deepening up to ``depth`` (0: search ``depth`` at once; at most 3600)."""
+    engine: str = "auto"
+    """auto (the compiled kernel when numba is installed and it covers these options), fast or python."""
 
     def __post_init__(self) -> None:
         if not 1 <= self.depth <= MAX_DEPTH:
@@ -180,6 +183,7 @@ class SearchOptions:
             raise AgentError(f"option table={self.table!r} must be in [0, {MAX_TABLE}]")
         if not 0.0 <= self.time <= 3600.0:
             raise AgentError(f"option time={self.time!r} must be in [0, 3600] seconds")
+        check_engine(self.engine)
 
 
 class SearchPacman(Agent):
@@ -257,6 +261,9 @@ class SearchPacman(Agent):
     # -- playing -------------------------------------------------------------
     def analyze(self, state: GameState, depth: int | None = None, root_values: bool = True) -> SearchResult:
         """Search ``state`` and return the full result (values of every root action)."""
+        fast = try_fast_search(self, state, depth, root_values)
+        if fast is not None:
+            return fast
         game = self.game_for(state)
         levels = self.levels(state, depth)
         bounds = self.node_bounds if self.algorithm.startswith("star") else None

@@ -1,0 +1,483 @@
+"""The compiled kernel: pacsim's rules and searches over small integer arrays.
+
+Everything here is numba ``@njit(cache=True)`` code and mirrors, line for
+line, a piece of the readable Python it must agree with:
+
+* :func:`legal_moves` and :func:`apply_move` are ``GameState.legal_moves``
+  and ``pacsim.engine.state.apply_move``;
+* :func:`evaluate` and :func:`utility` are the ``score`` and ``careful``
+  evaluations of ``pacsim.agents.evaluation`` and the adversarial ghost's
+  ``ChaseGame``;
+* :func:`node_value` and :func:`search_root` are ``pacsim.search``'s plain
+  search (minimax, expectimax, expectiminimax) and alpha-beta, counting
+  nodes the same way and breaking ties the same way.
+
+Floating-point values are computed with the same operations in the same
+order as the Python code, so they are equal bit for bit, not just close.
+
+A state is one int64 row (see :mod:`pacsim.fast.tables` for the layout of
+its slots); a search keeps one row per tree level and writes each child
+into the row below its parent, so it allocates nothing per node.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+# -- state slots (the order of pacsim.engine.state.GameState's int fields) --
+PACMAN, TURN, STATUS, SCORE, FOOD_LEFT = 0, 1, 2, 3, 4
+FIRST_GHOST = 5
+"""Ghost cells start here; then directions (Pacman's first), scared timers,
+food words, capsule words (offsets below, by number of ghosts and words)."""
+WORD_BITS_SHIFT = 5
+"""Food and capsules are bitsets of 32-bit chunks held in int64 slots: no
+sign bit is ever touched, so the bit operations need no unsigned type."""
+WORD_MASK = 31
+
+# The rules' numbers, copied rather than imported: numba bakes globals into
+# its cached machine code and re-compiles only when this file changes.
+# tests/test_fast.py checks that they equal the engine's.
+STOP = 4
+"""Index of Stop in pacsim.engine.layout.ACTIONS."""
+SCARED_TIME = 40
+FOOD_SCORE = 10
+TIME_PENALTY = 1
+WIN_SCORE = 500
+LOSS_SCORE = 500
+GHOST_SCORE = 200
+UNREACHABLE = 1 << 20
+
+# -- node kinds, evaluations, ghost models ----------------------------------
+MAX_NODE, MIN_NODE, CHANCE_NODE = 0, 1, 2
+EVAL_SCORE, EVAL_CAREFUL, EVAL_CHASE = 0, 1, 2
+MODEL_UNIFORM, MODEL_RANDOM, MODEL_DIRECTIONAL = 0, 1, 2
+
+TROUBLE = 300.0
+TROUBLE_REACH = 3
+HUNT = 100.0
+CAUGHT_VALUE = 1000
+
+# -- statistics slots --------------------------------------------------------
+GENERATED, EVALUATED, CUTOFFS, DEEPEST = 0, 1, 2, 3
+
+
+# -- settings slots: what a search assumes (int64 array, then float64) -----
+EVALUATION, CHASE_GHOST, MODEL, PRUNED, NUM_GHOSTS, WORDS, KINDS = 0, 1, 2, 3, 4, 5, 6
+"""``settings[KINDS + agent]`` is the node kind of each agent (Pacman first)."""
+TRUST, ATTACK, FLEE = 0, 1, 2
+"""Slots of the float ``weights``: the model's trust and the directional
+ghost's attack and flee probabilities."""
+
+# -- move table: moves[cell, table] = [count, action, target, action, target, ...]
+PACMAN_TABLE = 0
+"""Table 0 is Pacman's moves; table 1 + d the moves of a ghost heading d."""
+
+# -- search stack columns ----------------------------------------------------
+COUNT, INDEX, KIND = 0, 1, 2
+"""Columns of ``frames`` (int64): moves of the node, the move being
+searched, the node's kind."""
+BEST, ALPHA, BETA = 0, 1, 2
+"""Columns of ``windows`` (float64): best value so far (MAX/MIN) or the
+probability-weighted sum (CHANCE), and the node's window."""
+
+
+@njit(cache=True)
+def directions_slot(num_ghosts):
+    return FIRST_GHOST + num_ghosts
+
+
+@njit(cache=True)
+def scared_slot(num_ghosts):
+    return FIRST_GHOST + 2 * num_ghosts + 1
+
+
+@njit(cache=True)
+def food_slot(num_ghosts):
+    return FIRST_GHOST + 3 * num_ghosts + 1
+
+
+# -- rules -------------------------------------------------------------------
+
+@njit(cache=True)
+def legal_moves(moves, num_ghosts, state, actions, targets):
+    """Write the legal (action, target) moves of the agent to move into
+    ``actions``/``targets``; return their number (0 once the game is over)."""
+    if state[STATUS] != 0:
+        return 0
+    turn = state[TURN]
+    if turn == 0:
+        cell = state[PACMAN]
+        table = PACMAN_TABLE
+    else:
+        cell = state[FIRST_GHOST + turn - 1]
+        if state[scared_slot(num_ghosts) + turn - 1] & 1:
+            # Half speed: a scared ghost waits on odd timer values.
+            actions[0] = STOP
+            targets[0] = cell
+            return 1
+        table = 1 + state[directions_slot(num_ghosts) + turn]
+    row = moves[cell, table]
+    count = row[0]
+    for index in range(count):
+        actions[index] = row[1 + 2 * index]
+        targets[index] = row[2 + 2 * index]
+    return count
+
+
+@njit(cache=True)
+def apply_move(ghost_starts, num_ghosts, words, parent, child, action, target):
+    """Write into ``child`` the successor of ``parent`` after the agent to
+    move goes to ``target`` by ``action`` (unchecked, as the Python one)."""
+    for slot in range(parent.shape[0]):  # a loop: slice assignment costs seconds of compilation
+        child[slot] = parent[slot]
+    if parent[TURN] == 0:
+        _pacman_moves_to(ghost_starts, num_ghosts, words, child, action, target)
+    else:
+        _ghost_moves_to(ghost_starts, num_ghosts, child, action, target)
+
+
+@njit(cache=True)
+def _pacman_moves_to(ghost_starts, num_ghosts, words, state, action, target):
+    scared_at = scared_slot(num_ghosts)
+    food_at = food_slot(num_ghosts)
+    capsules_at = food_at + words
+    word = target >> WORD_BITS_SHIFT
+    bit = np.int64(1) << (target & WORD_MASK)
+    state[SCORE] -= TIME_PENALTY
+    if state[food_at + word] & bit:
+        state[food_at + word] ^= bit
+        state[SCORE] += FOOD_SCORE
+        state[FOOD_LEFT] -= 1
+        if state[FOOD_LEFT] == 0:
+            state[SCORE] += WIN_SCORE
+            state[STATUS] = 1
+    if state[capsules_at + word] & bit:
+        state[capsules_at + word] ^= bit
+        for ghost in range(num_ghosts):
+            state[scared_at + ghost] = SCARED_TIME
+    directions_at = directions_slot(num_ghosts)
+    for ghost in range(num_ghosts):
+        if state[FIRST_GHOST + ghost] != target:
+            continue
+        if state[scared_at + ghost]:
+            state[SCORE] += GHOST_SCORE
+            state[FIRST_GHOST + ghost] = ghost_starts[ghost]
+            state[directions_at + ghost + 1] = STOP
+            state[scared_at + ghost] = 0
+        elif state[STATUS] != 1:
+            state[SCORE] -= LOSS_SCORE
+            state[STATUS] = -1
+    state[directions_at] = action
+    state[PACMAN] = target
+    state[TURN] = 1 if num_ghosts > 0 and state[STATUS] == 0 else 0
+
+
+@njit(cache=True)
+def _ghost_moves_to(ghost_starts, num_ghosts, state, action, target):
+    turn = state[TURN]
+    index = turn - 1
+    timer_at = scared_slot(num_ghosts) + index
+    direction_at = directions_slot(num_ghosts) + turn
+    timer = state[timer_at]
+    if action != STOP:
+        state[direction_at] = action
+    if timer:
+        timer -= 1
+        state[timer_at] = timer
+    state[FIRST_GHOST + index] = target
+    if target == state[PACMAN]:
+        if timer:
+            state[SCORE] += GHOST_SCORE
+            state[FIRST_GHOST + index] = ghost_starts[index]
+            state[direction_at] = STOP
+            state[timer_at] = 0
+        else:
+            state[SCORE] -= LOSS_SCORE
+            state[STATUS] = -1
+    state[TURN] = turn + 1 if turn < num_ghosts else 0
+
+
+@njit(cache=True)
+def perft(moves, ghost_starts, num_ghosts, words, root, levels):
+    """Successors created by a full expansion of ``levels`` levels (the
+    benchmark's ``successor_rate`` count).  Iterative, as every search here:
+    numba's cache cannot reload recursive functions."""
+    states = np.empty((levels + 1, root.shape[0]), np.int64)
+    for slot in range(root.shape[0]):
+        states[0, slot] = root[slot]
+    actions = np.empty((levels + 1, 5), np.int64)
+    targets = np.empty((levels + 1, 5), np.int64)
+    count = np.zeros(levels + 1, np.int64)
+    index = np.zeros(levels + 1, np.int64)
+    total = 0
+    level = 0
+    count[0] = legal_moves(moves, num_ghosts, states[0], actions[0], targets[0]) if levels > 0 else 0
+    while True:
+        if index[level] == count[level]:
+            if level == 0:
+                return total
+            level -= 1
+            continue
+        move = index[level]
+        index[level] += 1
+        child = states[level + 1]
+        apply_move(ghost_starts, num_ghosts, words, states[level], child, actions[level, move], targets[level, move])
+        total += 1
+        if level + 1 < levels and child[STATUS] == 0:
+            level += 1
+            count[level] = legal_moves(moves, num_ghosts, child, actions[level], targets[level])
+            index[level] = 0
+
+
+# -- evaluations -------------------------------------------------------------
+
+@njit(cache=True)
+def utility(settings, state):
+    """The value of a finished game: the score, or the chasing ghosts' payoff."""
+    if settings[EVALUATION] == EVAL_CHASE:
+        return float(CAUGHT_VALUE if state[STATUS] == -1 else -CAUGHT_VALUE)
+    return float(state[SCORE])
+
+
+@njit(cache=True)
+def evaluate(distance, nearest, settings, state):
+    """``score``, ``careful`` or the chasing ghost's distance term."""
+    evaluation = settings[EVALUATION]
+    if evaluation == EVAL_SCORE:
+        return float(state[SCORE])
+    num_ghosts = settings[NUM_GHOSTS]
+    if evaluation == EVAL_CHASE:
+        ghost = settings[CHASE_GHOST] - 1
+        between = distance[state[PACMAN], state[FIRST_GHOST + ghost]]
+        return float(between if state[scared_slot(num_ghosts) + ghost] else -between)
+    return careful(distance, nearest, num_ghosts, state)
+
+
+@njit(cache=True)
+def careful(distance, nearest, num_ghosts, state):
+    """pacsim.agents.evaluation.careful, operation for operation."""
+    pacman = state[PACMAN]
+    value = float(state[SCORE])
+    food_at = food_slot(num_ghosts)
+    order = nearest[pacman]
+    for rank in range(order.shape[0]):
+        cell = order[rank]
+        if (state[food_at + (cell >> WORD_BITS_SHIFT)] >> (cell & WORD_MASK)) & 1:
+            closest = distance[pacman, cell]
+            if closest < UNREACHABLE:  # food Pacman cannot reach does not pull him
+                value -= closest
+            break
+    scared_at = scared_slot(num_ghosts)
+    for ghost in range(num_ghosts):
+        between = distance[pacman, state[FIRST_GHOST + ghost]]
+        timer = state[scared_at + ghost]
+        if timer:
+            if between < timer:
+                value += HUNT / (1 + between)
+        elif between <= TROUBLE_REACH:
+            value -= TROUBLE / (1 << max(between - 1, 0))
+    return value
+
+
+# -- ghost models ------------------------------------------------------------
+
+@njit(cache=True)
+def chance_probabilities(distance, settings, weights, state, count, targets, out):
+    """The searching Pacman's probabilities of the ghost's ``count`` moves,
+    as ``PacmanGame.outcomes`` computes them (same float operations)."""
+    model = settings[MODEL]
+    if model == MODEL_UNIFORM:
+        share = 1.0 / count
+        for index in range(count):
+            out[index] = share
+        return
+    trust = weights[TRUST]
+    uniform_share = (1.0 - trust) / count
+    if model == MODEL_RANDOM:
+        share = 1.0 / count
+        for index in range(count):
+            out[index] = trust * share + uniform_share
+        return
+    # The directional ghost: its best moves by maze distance to Pacman.
+    scared = state[scared_slot(settings[NUM_GHOSTS]) + state[TURN] - 1] > 0
+    sign = -1 if scared else 1
+    distances = distance[state[PACMAN]]
+    best_key = sign * distances[targets[0]]
+    best_count = 0
+    for index in range(count):
+        key = sign * distances[targets[index]]
+        if key < best_key:
+            best_key = key
+            best_count = 0
+        if key == best_key:
+            best_count += 1
+    focus = weights[FLEE] if scared else weights[ATTACK]
+    spread = (1.0 - focus) / count
+    for index in range(count):
+        probability = spread + (focus / best_count if sign * distances[targets[index]] == best_key else 0.0)
+        out[index] = trust * probability + uniform_share
+
+
+# -- search ------------------------------------------------------------------
+
+@njit(cache=True)
+def node_value(moves, distance, nearest, ghost_starts, settings, weights,
+               states, actions, targets, probabilities, frames, windows, level, remaining, alpha, beta, stats):
+    """The value of ``states[level]`` searched ``remaining`` levels deep: the
+    recursive ``value`` of pacsim.search.plain (``settings[PRUNED]`` 0) or
+    of pacsim.search.pruned's alpha-beta (fail-soft, strict cut-offs).
+
+    The recursion is unrolled onto the per-level rows of ``states``,
+    ``frames`` and ``windows`` (numba's cache cannot reload a recursive
+    function): the loop enters a node, and a leaf's value is handed up
+    until a node has another move to search, which is then entered."""
+    num_ghosts = settings[NUM_GHOSTS]
+    words = settings[WORDS]
+    pruned = settings[PRUNED] != 0
+    top = level
+    bottom = level + remaining
+    windows[level, ALPHA] = alpha
+    windows[level, BETA] = beta
+    while True:
+        # -- enter the node at `level` --
+        if level > stats[DEEPEST]:
+            stats[DEEPEST] = level
+        state = states[level]
+        if state[STATUS] != 0 or level == bottom:
+            stats[EVALUATED] += 1
+            if state[STATUS] != 0:
+                value = utility(settings, state)
+            else:
+                value = evaluate(distance, nearest, settings, state)
+        else:
+            count = legal_moves(moves, num_ghosts, state, actions[level], targets[level])
+            kind = settings[KINDS + state[TURN]]
+            frames[level, COUNT] = count
+            frames[level, KIND] = kind
+            frames[level, INDEX] = 0
+            if kind == CHANCE_NODE:
+                stats[GENERATED] += count
+                chance_probabilities(distance, settings, weights, state, count, targets[level], probabilities[level])
+                windows[level, BEST] = 0.0  # summed in move order from 0, as the Python search does
+            else:
+                stats[GENERATED] += 1
+                windows[level, BEST] = -np.inf if kind == MAX_NODE else np.inf
+            apply_move(ghost_starts, num_ghosts, words, state, states[level + 1], actions[level, 0], targets[level, 0])
+            windows[level + 1, ALPHA] = windows[level, ALPHA]
+            windows[level + 1, BETA] = windows[level, BETA]
+            level += 1
+            continue
+        # -- hand `value` up until a node has another move to search --
+        while level > top:
+            level -= 1
+            move = frames[level, INDEX]
+            kind = frames[level, KIND]
+            finished = move + 1 >= frames[level, COUNT]
+            if kind == CHANCE_NODE:
+                windows[level, BEST] += probabilities[level, move] * value
+            elif kind == MAX_NODE:
+                if value > windows[level, BEST]:
+                    windows[level, BEST] = value
+                    if pruned:
+                        if value > windows[level, BETA]:
+                            stats[CUTOFFS] += 1
+                            finished = True
+                        elif value > windows[level, ALPHA]:
+                            windows[level, ALPHA] = value
+            elif value < windows[level, BEST]:
+                windows[level, BEST] = value
+                if pruned:
+                    if value < windows[level, ALPHA]:
+                        stats[CUTOFFS] += 1
+                        finished = True
+                    elif value < windows[level, BETA]:
+                        windows[level, BETA] = value
+            if finished:
+                value = windows[level, BEST]
+                continue
+            move += 1
+            frames[level, INDEX] = move
+            if kind != CHANCE_NODE:
+                stats[GENERATED] += 1
+            apply_move(ghost_starts, num_ghosts, words, states[level], states[level + 1],
+                       actions[level, move], targets[level, move])
+            windows[level + 1, ALPHA] = windows[level, ALPHA]
+            windows[level + 1, BETA] = windows[level, BETA]
+            level += 1
+            break
+        else:
+            return value
+
+
+@njit(cache=True)
+def search_root(moves, distance, nearest, ghost_starts, settings, weights, root, levels, full_window, values, stats):
+    """pacsim.search.search's root: the value, the index of the best root
+    move (-1 when there is none) and, in ``values``, each root move's value.
+
+    ``full_window`` searches every root move with an infinite window (the
+    plain searches, and ``root_values=True``); otherwise a pruned search
+    searches each move after the first against the best so far.  Ties keep
+    the earlier move.  The root must be a MAX or MIN node."""
+    size = levels + 2
+    states = np.empty((size, root.shape[0]), np.int64)
+    for slot in range(root.shape[0]):
+        states[0, slot] = root[slot]
+    actions = np.empty((size, 5), np.int64)
+    targets = np.empty((size, 5), np.int64)
+    probabilities = np.empty((size, 5), np.float64)
+    frames = np.zeros((size, 3), np.int64)
+    windows = np.zeros((size, 3), np.float64)
+    if root[STATUS] != 0:
+        stats[EVALUATED] += 1
+        return utility(settings, root), -1
+    if levels == 0:
+        stats[EVALUATED] += 1
+        return evaluate(distance, nearest, settings, root), -1
+    # The root is a MAX or MIN node (a Pacman to move, or a chasing ghost):
+    # node_value is called from one place only, which halves compilation.
+    kind = settings[KINDS + root[TURN]]
+    count = legal_moves(moves, settings[NUM_GHOSTS], root, actions[0], targets[0])
+    maximising = kind == MAX_NODE
+    best_index = -1
+    root_value = 0.0
+    for index in range(count):
+        apply_move(ghost_starts, settings[NUM_GHOSTS], settings[WORDS], root, states[1], actions[0, index], targets[0, index])
+        stats[GENERATED] += 1
+        alpha, beta = -np.inf, np.inf
+        if not full_window and best_index >= 0:
+            if maximising:
+                alpha = root_value
+            else:
+                beta = root_value
+        found = node_value(moves, distance, nearest, ghost_starts, settings, weights, states, actions, targets,
+                           probabilities, frames, windows, 1, levels - 1, alpha, beta, stats)
+        values[index] = found
+        if best_index < 0 or (found > root_value if maximising else found < root_value):
+            best_index = index
+            root_value = found
+    return root_value, best_index
+
+
+@njit(cache=True)
+def breadth_first_distances(moves):
+    """All-pairs maze distances (UNREACHABLE where there is no path)."""
+    cells = moves.shape[0]
+    distance = np.full((cells, cells), UNREACHABLE, np.int64)
+    frontier = np.empty(cells, np.int64)
+    for start in range(cells):
+        reached = distance[start]
+        reached[start] = 0
+        frontier[0] = start
+        head, tail = 0, 1
+        while head < tail:
+            cell = frontier[head]
+            head += 1
+            row = moves[cell, PACMAN_TABLE]
+            for index in range(row[0]):
+                target = row[2 + 2 * index]
+                if reached[target] == UNREACHABLE:
+                    reached[target] = reached[cell] + 1
+                    frontier[tail] = target
+                    tail += 1
+    return distance

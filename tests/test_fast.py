@@ -1,0 +1,294 @@
+"""The compiled fast path against the readable engine and search.
+
+The kernel must agree with pacsim.engine event for event (random mazes,
+random playouts, perft counts on every shipped maze) and with pacsim.search
+search for search (value bit for bit, move, node counts), on positions
+taken from seeded games.  ``pacsim bench`` runs the same check on 10,000
+positions; here a few hundred keep the suite fast.
+
+Cold, the kernel compiles once per test session (about 5 s of CPU; numba
+caches it in pacsim/fast/__pycache__, so later sessions and every worker
+process load it in well under a second).
+"""
+
+import random
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+pytest.importorskip("numba")
+
+from pacsim.agents import make_ghost, make_pacman
+from pacsim.engine import apply_move, initial_state, parse_layout
+from pacsim.engine.layout import ACTIONS, load_layout, shipped_layouts
+from pacsim.errors import AgentError
+from pacsim.fast import kernel
+from pacsim.fast.agreement import compare_chase, compare_searches, game_positions
+from pacsim.fast.tables import layout_tables, row_state, state_row, words_for
+
+
+@st.composite
+def mazes(draw):
+    """Small open mazes with up to three ghosts and many capsules, so that
+    scared ghosts, waiting ghosts and ghosts sent home all happen."""
+    height, width = draw(st.integers(2, 6)), draw(st.integers(2, 8))
+    cells = [(r, c) for r in range(1, height + 1) for c in range(1, width + 1)]
+    chars = {cell: draw(st.sampled_from("%...oo  ")) for cell in cells}
+    pacman, food, *ghosts = draw(st.lists(st.sampled_from(cells), min_size=2, max_size=5, unique=True))
+    chars[pacman], chars[food] = "P", "."
+    for ghost in ghosts:
+        chars[ghost] = "G"
+    rows = ["%" * (width + 2)]
+    rows += ["%" + "".join(chars[(r, c)] for c in range(1, width + 1)) + "%" for r in range(1, height + 1)]
+    rows.append("%" * (width + 2))
+    return "\n".join(rows)
+
+
+def kernel_moves(tables, state):
+    actions = np.zeros(5, np.int64)
+    targets = np.zeros(5, np.int64)
+    count = kernel.legal_moves(tables.moves, len(state.ghosts), state_row(state), actions, targets)
+    return [(ACTIONS[actions[index]], int(targets[index])) for index in range(count)]
+
+
+def kernel_successor(tables, state, action, target):
+    parent = state_row(state)
+    child = np.zeros_like(parent)
+    kernel.apply_move(tables.ghost_starts, len(state.ghosts), words_for(state.layout), parent, child,
+                      ACTIONS.index(action), target)
+    return row_state(child, state.layout, len(state.ghosts))
+
+
+@settings(max_examples=120, deadline=None)
+@given(mazes(), st.integers(0, 2**32 - 1))
+def test_kernel_rules_equal_the_engine_on_random_playouts(text, seed):
+    layout = parse_layout(text)
+    tables = layout_tables(layout)
+    state = initial_state(layout)
+    rng = random.Random(seed)
+    for _ in range(300):
+        assert kernel_moves(tables, state) == list(state.legal_moves())
+        if state.is_terminal:
+            break
+        action, target = rng.choice(state.legal_moves())
+        expected = apply_move(state, action, target)
+        # Every field: positions, directions, timers, food, capsules, score, turn, status.
+        assert kernel_successor(tables, state, action, target) == expected
+        state = expected
+
+
+def python_perft(state, levels):
+    if levels == 0 or state.status:
+        return 0
+    return sum(1 + python_perft(apply_move(state, action, target), levels - 1)
+               for action, target in state.legal_moves())
+
+
+@pytest.mark.parametrize("name", sorted(shipped_layouts()))
+def test_perft_counts_equal_on_every_shipped_maze(name):
+    layout = load_layout(name)
+    tables = layout_tables(layout)
+    rng = random.Random(name)
+    state = initial_state(layout)
+    for _ in range(40):  # a position with the ghosts out and about
+        moves = state.legal_moves()
+        if not moves:
+            break
+        following = apply_move(state, *rng.choice(moves))
+        if following.is_terminal:
+            break
+        state = following
+    for start in (initial_state(layout), state):
+        levels = 7 if len(start.ghosts) < 3 else 6
+        found = kernel.perft(tables.moves, tables.ghost_starts, len(start.ghosts), words_for(layout),
+                             state_row(start), levels)
+        assert found == python_perft(start, levels)
+
+
+def test_state_rows_round_trip_with_food_beyond_one_word():
+    layout = load_layout("mediumClassic")  # more cells than one 32-bit word holds
+    state = initial_state(layout)
+    assert words_for(layout) > 1
+    assert row_state(state_row(state), layout, len(state.ghosts)) == state
+
+
+def test_searches_agree_with_python_on_positions_from_games():
+    positions = game_positions(100)
+    report = compare_searches(positions, depth=2)
+    assert report.searches == 100 * 12
+    assert report.agrees, report.mismatches[:5]
+
+
+def test_searches_agree_deeper_with_every_root_value():
+    positions = game_positions(12, seed=99)
+    report = compare_searches(positions, depth=3, root_values=True)
+    assert report.agrees, report.mismatches[:5]
+
+
+def test_adversarial_ghost_distribution_agrees_with_python():
+    positions = [state for state in game_positions(200, seed=3, turn=None) if state.turn > 0][:60]
+    report = compare_chase(positions)
+    assert report.searches == 60 and report.agrees, report.mismatches[:5]
+
+
+def test_same_game_with_the_fast_path_on_and_off():
+    from pacsim.engine import play_game
+
+    layout = load_layout("smallClassic")
+    records = []
+    for engine in ("python", "fast"):
+        agents = [make_pacman(f"expectimax:depth=2,eval=careful,engine={engine}")]
+        agents += [make_ghost(f"adversarial:engine={engine}"), make_ghost("directional")]
+        records.append(play_game(layout, agents, seed=11, max_moves=60))
+    python, fast = records
+    assert fast.actions == python.actions and fast.score == python.score
+    assert [stats["generated"] for stats in fast.search_stats] == [stats["generated"] for stats in python.search_stats]
+    assert [stats["value"] for stats in fast.search_stats] == [stats["value"] for stats in python.search_stats]
+
+
+def test_unsupported_configurations_fall_back_and_say_so_once(capsys, monkeypatch):
+    import pacsim.fast
+
+    monkeypatch.setattr(pacsim.fast, "_told", set())  # as in a fresh process
+    state = initial_state(load_layout("tinyMaze"))
+    agent = make_pacman("expectimax:depth=2,eval=careful,algorithm=star1")
+    first = agent.analyze(state, root_values=False)
+    agent.analyze(state, root_values=False)
+    said = capsys.readouterr().err
+    assert said.count("searches in Python") == 1 and "algorithm=star1" in said
+    python = make_pacman("expectimax:depth=2,eval=careful,algorithm=expectimax,engine=python")
+    assert first.action == python.analyze(state, root_values=False).action
+
+
+def test_engine_fast_refuses_what_it_cannot_run():
+    state = initial_state(load_layout("tinyMaze"))
+    agent = make_pacman("expectimax:depth=2,algorithm=star2,engine=fast")
+    with pytest.raises(AgentError, match="engine=fast: the fast path does not cover algorithm=star2"):
+        agent.analyze(state)
+
+
+def test_the_environment_switch_turns_the_fast_path_off(monkeypatch):
+    import pacsim.fast.search
+
+    state = initial_state(load_layout("tinyMaze"))
+    monkeypatch.setenv("PACSIM_ENGINE", "python")
+    monkeypatch.setattr(pacsim.fast.search, "kernel_search", None)  # any kernel call would fail
+    result = make_pacman("minimax:depth=2").analyze(state)
+    assert result.action is not None
+
+
+def test_bench_pairs_every_fast_figure_with_its_python_counterpart():
+    from pacsim import benchmark
+
+    report = benchmark.Report()
+    benchmark.search_figures(report, depths=(1,), evaluations=("score",), count=1, repeats=1)
+    benchmark.fast_figures(report, depths=(1,), evaluations=("score",), count=1, repeats=1, deep_count=1)
+    benchmark.fast_agreement(report, positions=20, deep_positions=5, chase_positions=5)
+    names = {figure.name: figure for figure in report.figures}
+    for algorithm in ("minimax", "alphabeta", "expectimax"):
+        assert names[f"score depth 1 {algorithm} fast nodes/s"].value > 0
+        assert f"score depth 1 {algorithm} nodes/s" in names  # the Python figure it pairs with
+        assert names[f"score depth 1 {algorithm} fast/python"].unit == "ratio"
+    assert names["careful depth 6 expectimax fast median move"].value > 0
+    disagreements = [figure for figure in report.figures if figure.name.endswith("disagreements")]
+    assert len(disagreements) == 3 and all(figure.value == 0 for figure in disagreements)
+
+
+def test_optimism_experiment_rows_are_identical_with_the_fast_path_on_and_off(tmp_path, monkeypatch):
+    import pacsim
+    import pacsim.fast.search
+    from pacsim.runner import InlineExecutor, load_experiment, run_experiment
+
+    experiment_file = benchmark_experiment()
+    calls = []
+    kernel_search = pacsim.fast.search.kernel_search
+    monkeypatch.setattr(pacsim.fast.search, "kernel_search", lambda *args, **kwargs: calls.append(1) or kernel_search(*args, **kwargs))
+    frames = []
+    for engine in ("python", "auto"):
+        monkeypatch.setenv("PACSIM_ENGINE", engine)
+        experiment = load_experiment(experiment_file, games=1, overrides=["max_moves=40"])
+        store = tmp_path / f"{engine}.sqlite"
+        run_experiment(experiment, executor=InlineExecutor(), workers=1, store_path=store, quiet=True)
+        timing = ["id", "seconds", "move_seconds_mean", "move_seconds_max", "machine", "started_at"]
+        frames.append(pacsim.load_results(store).drop(columns=timing).reset_index(drop=True))
+    python, fast = frames
+    assert len(python) == 4 and python["nodes"].sum() > 0 and len(calls) == fast["moves"].sum()
+    assert python.equals(fast)
+
+
+def benchmark_experiment():
+    from pacsim.benchmark import THROUGHPUT_EXPERIMENT
+
+    if not THROUGHPUT_EXPERIMENT.is_file():
+        pytest.skip("the experiment files ship with the source checkout")
+    return THROUGHPUT_EXPERIMENT
+
+
+def test_a_subclass_with_its_own_game_searches_in_python():
+    from pacsim.agents.search_agents import ExpectimaxPacman
+    from pacsim.fast import unsupported
+
+    class Custom(ExpectimaxPacman):
+        def game_for(self, state):
+            return super().game_for(state)
+
+    state = initial_state(load_layout("tinyMaze"))
+    assert unsupported(Custom(), state) == "the fast path does not cover a Custom with its own game_for()"
+    assert unsupported(ExpectimaxPacman(), state) is None
+
+
+@settings(max_examples=60, deadline=None)
+@given(mazes(), st.integers(0, 2**32 - 1), st.sampled_from(range(12)), st.integers(0, 60))
+def test_searches_agree_on_random_mazes(text, seed, spec_index, steps):
+    from pacsim.fast.agreement import SPECS
+
+    layout = parse_layout(text)
+    state = initial_state(layout)
+    rng = random.Random(seed)
+    for step in range(steps * (len(state.ghosts) + 1) + 200):  # often scared or waiting ghosts
+        if step >= steps * (len(state.ghosts) + 1) and state.turn == 0:
+            break
+        following = apply_move(state, *rng.choice(state.legal_moves()))
+        if following.is_terminal:
+            break
+        state = following
+    if state.turn != 0:
+        return
+    report = compare_searches([state], depth=2, specs=(SPECS[spec_index],), root_values=bool(seed & 1))
+    assert report.agrees, report.mismatches
+
+
+def test_the_kernel_constants_are_the_rules_constants():
+    # numba caches machine code with these numbers baked in, so the kernel
+    # keeps copies; they must be the engine's and the evaluations'.
+    from pacsim.agents import evaluation, ghosts
+    from pacsim.engine import layout, state
+
+    for name in ("SCARED_TIME", "FOOD_SCORE", "TIME_PENALTY", "WIN_SCORE", "LOSS_SCORE", "GHOST_SCORE"):
+        assert getattr(kernel, name) == getattr(state, name), name
+    for name in ("TROUBLE", "TROUBLE_REACH", "HUNT"):
+        assert getattr(kernel, name) == getattr(evaluation, name), name
+    assert kernel.CAUGHT_VALUE == ghosts.CAUGHT_VALUE
+    assert kernel.UNREACHABLE == layout.UNREACHABLE and ACTIONS[kernel.STOP] == layout.STOP
+
+
+def test_a_transposition_table_keeps_the_search_in_python():
+    # An empty table is falsy; the search must still be Python's, whose
+    # node counts the table changes.
+    from pacsim.fast import unsupported
+
+    state = initial_state(load_layout("tinyMaze"))
+    assert unsupported(make_pacman("expectimax:table=1000"), state) == "the fast path does not cover table (transposition tables)"
+
+
+def test_bench_end_to_end_figures_pair_the_fast_path_off_and_on():
+    from pacsim import benchmark
+
+    report = benchmark.Report()
+    benchmark.fast_end_to_end(report, games_per_condition=1, experiment_path=benchmark_experiment())
+    names = [figure.name for figure in report.figures]
+    assert names == ["optimism_pessimism, fast path off", "optimism_pessimism, fast path on",
+                     "optimism_pessimism fast/python"]
+    assert all(figure.value > 0 for figure in report.figures) and "target 5x" in report.figures[-1].note
