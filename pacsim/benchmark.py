@@ -445,8 +445,8 @@ def fast_agreement(report: Report, positions: int, deep_positions: int, chase_po
     configuration, depth 1), ``deep_positions`` at depth 2 with every root
     value, and the adversarial ghost on ``chase_positions`` ghost turns.
     Disagreements are figures (want 0) and the first few are noted."""
+    from pacsim.agents.agreement import compare_chase, compare_searches, game_positions
     from pacsim.fast import available
-    from pacsim.fast.agreement import compare_chase, compare_searches, game_positions
 
     if available() is not None:
         return
@@ -470,7 +470,8 @@ def fast_end_to_end(report: Report, games_per_condition: int, experiment_path: P
     worker with the fast path off and on: games/s of each and the ratio,
     target 5x.  The clock includes the worker's start (and its loading of
     the compiled kernel); the rows stored are the same either way."""
-    from pacsim.fast import ENVIRONMENT_SWITCH, available
+    from pacsim.agents.engines import ENVIRONMENT_SWITCH
+    from pacsim.fast import available
     from pacsim.runner import load_experiment, run_experiment
 
     if available() is not None or not experiment_path.is_file():

@@ -21,11 +21,11 @@ from hypothesis import strategies as st
 pytest.importorskip("numba")
 
 from pacsim.agents import make_ghost, make_pacman
+from pacsim.agents.agreement import compare_chase, compare_searches, game_positions
 from pacsim.engine import apply_move, initial_state, parse_layout
 from pacsim.engine.layout import ACTIONS, load_layout, shipped_layouts
 from pacsim.errors import AgentError
 from pacsim.fast import kernel
-from pacsim.fast.agreement import compare_chase, compare_searches, game_positions
 from pacsim.fast.tables import layout_tables, row_state, state_row, words_for
 
 
@@ -149,9 +149,9 @@ def test_same_game_with_the_fast_path_on_and_off():
 
 
 def test_unsupported_configurations_fall_back_and_say_so_once(capsys, monkeypatch):
-    import pacsim.fast
+    import pacsim.agents.engines
 
-    monkeypatch.setattr(pacsim.fast, "_told", set())  # as in a fresh process
+    monkeypatch.setattr(pacsim.agents.engines, "_told", set())  # as in a fresh process
     state = initial_state(load_layout("tinyMaze"))
     agent = make_pacman("expectimax:depth=2,eval=careful,algorithm=star1")
     first = agent.analyze(state, root_values=False)
@@ -227,8 +227,8 @@ def benchmark_experiment():
 
 
 def test_a_subclass_with_its_own_game_searches_in_python():
+    from pacsim.agents.engines import unsupported
     from pacsim.agents.search_agents import ExpectimaxPacman
-    from pacsim.fast import unsupported
 
     class Custom(ExpectimaxPacman):
         def game_for(self, state):
@@ -242,7 +242,7 @@ def test_a_subclass_with_its_own_game_searches_in_python():
 @settings(max_examples=60, deadline=None)
 @given(mazes(), st.integers(0, 2**32 - 1), st.sampled_from(range(12)), st.integers(0, 60))
 def test_searches_agree_on_random_mazes(text, seed, spec_index, steps):
-    from pacsim.fast.agreement import SPECS
+    from pacsim.agents.agreement import SPECS
 
     layout = parse_layout(text)
     state = initial_state(layout)
@@ -277,7 +277,7 @@ def test_the_kernel_constants_are_the_rules_constants():
 def test_a_transposition_table_keeps_the_search_in_python():
     # An empty table is falsy; the search must still be Python's, whose
     # node counts the table changes.
-    from pacsim.fast import unsupported
+    from pacsim.agents.engines import unsupported
 
     state = initial_state(load_layout("tinyMaze"))
     assert unsupported(make_pacman("expectimax:table=1000"), state) == "the fast path does not cover table (transposition tables)"

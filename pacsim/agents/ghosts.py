@@ -7,9 +7,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from pacsim.agents.api import Agent, Distribution, StochasticAgent, uniform
+from pacsim.agents.engines import check_engine, try_chase_values
 from pacsim.engine import PLAYING, GameState, apply_move
 from pacsim.errors import AgentError
-from pacsim.fast import check_engine, try_chase_values
 from pacsim.search import MAX, MIN, search
 
 MAX_GHOST_DEPTH = 10
@@ -128,7 +128,7 @@ class AdversarialGhost(StochasticAgent):
 
     def distribution(self, state: GameState) -> Distribution:
         game = ChaseGame(state.turn)
-        result = try_chase_values(self, state, self.options.depth * state.num_agents) or search(
+        result = try_chase_values(self.options.engine, state, self.options.depth * state.num_agents) or search(
             game, state, algorithm="alphabeta", depth=self.options.depth * state.num_agents,
             evaluate=game.evaluate, root_values=True,
         )

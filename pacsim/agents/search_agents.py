@@ -24,11 +24,11 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from pacsim.agents.api import Agent, MoveStats
+from pacsim.agents.engines import check_engine, try_fast_search
 from pacsim.agents.evaluation import get_evaluation
 from pacsim.engine import PLAYING, STOP, GameState, apply_move
 from pacsim.engine.layout import REVERSE
 from pacsim.errors import AgentError
-from pacsim.fast import check_engine, try_fast_search
 from pacsim.search import ALGORITHMS, CHANCE, MAX, MIN, SearchResult, TranspositionTable, iterative_deepening, search
 
 

@@ -1,0 +1,131 @@
+"""Which engine an agent searches with: the compiled kernel or Python.
+
+The choice is the agent's ``engine`` option: ``auto`` (the default: the
+kernel of :mod:`pacsim.fast` when numba is installed and the configuration
+is supported), ``fast`` (the kernel or an error) or ``python``.  The
+environment variable ``PACSIM_ENGINE=python`` turns the fast path off for
+every ``auto`` agent, ghosts included.  :func:`try_fast_search` and
+:func:`try_chase_values` return ``None`` when the kernel cannot serve a
+request, and the caller then searches in Python.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import TYPE_CHECKING, Any
+
+from pacsim.engine import GameState
+from pacsim.errors import AgentError
+from pacsim.fast import SUPPORTED_ALGORITHMS, SUPPORTED_EVALUATIONS, SUPPORTED_MODELS, available
+from pacsim.search import SearchResult
+
+if TYPE_CHECKING:
+    from pacsim.agents.search_agents import SearchPacman
+
+ENGINES = ("auto", "fast", "python")
+ENVIRONMENT_SWITCH = "PACSIM_ENGINE"
+
+_told: set[str] = set()
+
+
+def check_engine(engine: str) -> None:
+    """Raise :class:`AgentError` for an unknown ``engine`` option, or for
+    ``engine=fast`` where the kernel cannot run."""
+    if engine not in ENGINES:
+        raise AgentError(f"option engine={engine!r}: expected one of {', '.join(ENGINES)}")
+    if engine == "fast" and available() is not None:
+        raise AgentError(f"option engine=fast: {available()}")
+
+
+def _enabled(engine: str) -> bool:
+    if engine == "auto":
+        return os.environ.get(ENVIRONMENT_SWITCH, "auto") != "python"
+    return engine == "fast"
+
+
+def unsupported(agent: SearchPacman, state: GameState) -> str | None:
+    """Why the kernel cannot search for ``agent`` at ``state``, or ``None``."""
+    reason = available()
+    if reason is not None:
+        return reason
+    from pacsim.agents.evaluation import EVALUATIONS
+    from pacsim.fast.tables import MAX_CELLS
+
+    options = agent.options
+    if agent.algorithm not in SUPPORTED_ALGORITHMS:
+        return f"the fast path does not cover algorithm={agent.algorithm} (it runs {', '.join(SUPPORTED_ALGORITHMS)})"
+    if options.eval not in SUPPORTED_EVALUATIONS or agent.evaluate is not EVALUATIONS[options.eval][0]:
+        return f"the fast path does not cover eval={options.eval} (it knows {', '.join(SUPPORTED_EVALUATIONS)})"
+    if options.model not in SUPPORTED_MODELS:
+        return f"the fast path does not cover model={options.model} (it knows {', '.join(SUPPORTED_MODELS)})"
+    if options.slip:
+        return "the fast path does not cover slip (a slippery Pacman)"
+    if options.table:
+        return "the fast path does not cover table (transposition tables)"
+    if options.time:
+        return "the fast path does not cover time (iterative deepening)"
+    if state.layout.num_cells > MAX_CELLS:
+        return f"the fast path does not cover a maze of {state.layout.num_cells} cells (it takes {MAX_CELLS})"
+    return _overridden(agent)
+
+
+def _overridden(agent: SearchPacman) -> str | None:
+    """A subclass that changes the game the agent searches (the kernel
+    knows only the built-in one)."""
+    from pacsim.agents.search_agents import SearchPacman
+
+    for method in ("game_for", "levels"):
+        if getattr(type(agent), method, None) is not getattr(SearchPacman, method):
+            return f"the fast path does not cover a {type(agent).__name__} with its own {method}()"
+    return None
+
+
+def _fall_back(agent: Any, engine: str, reason: str) -> None:
+    """Say once per process and reason that the search runs in Python."""
+    name = getattr(agent, "name", type(agent).__name__)
+    if engine == "fast":
+        raise AgentError(f"{name}: engine=fast: {reason}")
+    message = f"pacsim: {name} searches in Python: {reason}"
+    if message not in _told:
+        _told.add(message)
+        print(message, file=sys.stderr)
+
+
+def try_fast_search(agent: SearchPacman, state: GameState, depth: int | None = None,
+                    root_values: bool = False) -> SearchResult | None:
+    """The :class:`~pacsim.search.SearchResult` of ``agent.analyze(state,
+    depth, root_values)`` computed by the kernel, or ``None`` when the agent
+    asked for Python or the kernel does not cover its configuration (then
+    said once on stderr; with ``engine=fast`` an :class:`AgentError`)."""
+    options = agent.options
+    if not _enabled(options.engine):
+        return None
+    reason = unsupported(agent, state)
+    if reason is not None:
+        _fall_back(agent, options.engine, reason)
+        return None
+    from pacsim.fast.search import kernel_search
+
+    kinds = ("max", *(agent.ghost_kind(ghost) for ghost in range(len(state.ghosts))))
+    allowed = {"minimax": {"max", "min"}, "alphabeta": {"max", "min"}, "expectimax": {"max", "chance"}}
+    if not set(kinds) <= allowed.get(agent.algorithm, set(kinds)):
+        return None  # the Python search reports the misuse
+    model = options.model if "chance" in kinds else "uniform"
+    levels = agent.levels(state, depth)  # checks the agent's own limits too
+    return kernel_search(state, kinds, options.eval, levels, pruned=SUPPORTED_ALGORITHMS[agent.algorithm],
+                         model=model, trust=options.trust, root_values=root_values)
+
+
+def try_chase_values(engine: str, state: GameState, levels: int) -> SearchResult | None:
+    """The adversarial ghost's root search (every root move's exact value)
+    by the kernel, or ``None`` when it is off or cannot run."""
+    if not _enabled(engine) or available() is not None:
+        return None
+    from pacsim.fast.tables import MAX_CELLS
+
+    if state.layout.num_cells > MAX_CELLS:
+        return None
+    from pacsim.fast.search import chase_values
+
+    return chase_values(state, levels)
