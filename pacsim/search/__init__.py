@@ -11,11 +11,13 @@ Modules, in reading order:
 * :mod:`~pacsim.search.table`  -- the bounded transposition table;
 * :mod:`~pacsim.search.plain`  -- minimax, expectimax, expectiminimax;
 * :mod:`~pacsim.search.pruned` -- alpha-beta, Star1, Star2;
-* :mod:`~pacsim.search.api`    -- :func:`search`, :func:`iterative_deepening`.
+* :mod:`~pacsim.search.api`    -- :func:`search`, :func:`iterative_deepening`;
+* :mod:`~pacsim.search.mcts`   -- Monte Carlo tree search: :func:`mcts`.
 """
 
 from pacsim.search.api import ALGORITHMS, iterative_deepening, search
 from pacsim.search.base import CHANCE, MAX, MIN, Game, SearchResult, SearchStats, SearchTimeout
+from pacsim.search.mcts import mcts, random_rollout, ucb1
 from pacsim.search.table import EXACT, LOWER, UPPER, TranspositionTable
 
 __all__ = [
@@ -32,5 +34,8 @@ __all__ = [
     "SearchTimeout",
     "TranspositionTable",
     "iterative_deepening",
+    "mcts",
+    "random_rollout",
     "search",
+    "ucb1",
 ]
