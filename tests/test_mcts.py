@@ -170,3 +170,58 @@ def test_unknown_node_type_raises_search_error():
 def test_node_kinds_are_the_search_vocabulary():
     assert TreeGame(("chance", [(1, 1)])).to_move(()) == CHANCE
     assert TreeGame(("max", [1])).to_move(()) == MAX
+
+
+# -- the MCTS Pacman ----------------------------------------------------------
+
+def mcts_game(spec: str, ghosts: str = "random", layout: str = "tinyMaze", seed: int = 4):
+    from pacsim.agents import make_ghost, make_pacman
+    from pacsim.engine import load_layout, play_game
+
+    maze = load_layout(layout)
+    agents = [make_pacman(spec)] + [make_ghost(ghosts) for _ in range(maze.num_ghosts)]
+    return play_game(maze, agents, seed=seed, max_moves=60), agents[0]
+
+
+def test_mcts_pacman_same_seed_same_game_and_records_its_statistics():
+    first, pacman = mcts_game("mcts:iterations=60")
+    again, _ = mcts_game("mcts:iterations=60")
+    assert first.actions == again.actions and first.score == again.score
+    assert first.outcome in ("win", "loss", "timeout")
+    stats = first.search_stats[0]
+    assert stats["iterations"] == 60
+    assert stats["simulated"] > 0
+    assert stats["generated"] >= stats["simulated"]
+    assert pacman.last_result is not None
+
+
+def test_mcts_pacman_analyze_and_overlay_give_visits_per_action():
+    from pacsim.agents import make_pacman
+    from pacsim.engine import load_layout
+
+    state = load_layout("smallClassic").initial_state()
+    pacman = make_pacman("mcts:iterations=120,ghosts=min,rollout=greedy,rollout_depth=4")
+    result = pacman.analyze(state)
+    assert sum(visits for _, visits in result.action_visits) == 120  # every iteration passes one root move
+    overlay = pacman.action_values(state)
+    assert [action for action, _ in overlay] == state.legal_actions()
+    assert max(overlay, key=lambda pair: pair[1])[0] == result.action[0]
+
+
+def test_mcts_pacman_options_are_checked():
+    from pacsim.agents import make_pacman
+    from pacsim.errors import AgentError
+
+    for spec in ("mcts:ghosts=max", "mcts:rollout=smart", "mcts:iterations=0", "mcts:c=-1",
+                 "mcts:model=psychic", "mcts:eval=nosuch", "mcts:rollout_depth=-2", "mcts:iteratons=5"):
+        with pytest.raises(AgentError):
+            make_pacman(spec)
+    assert make_pacman("mcts:iterations=0,time=0.01").options.time == 0.01
+
+
+def test_analyze_command_prints_visits(capsys):
+    from pacsim.cli import main
+
+    assert main(["analyze", "-l", "tinyMaze", "-p", "mcts:iterations=50"]) == 0
+    printed = capsys.readouterr().out
+    assert "visits [" in printed and "iterations 50" in printed

@@ -16,10 +16,11 @@ from pacsim.errors import AgentError
 
 
 def _pacmen() -> dict[str, type[Agent]]:
+    from pacsim.agents.mcts_agent import MCTS_PACMEN
     from pacsim.agents.search_agents import SEARCH_PACMEN
     from pacsim.agents.simple import PACMEN
 
-    return {**PACMEN, **SEARCH_PACMEN}
+    return {**PACMEN, **SEARCH_PACMEN, **MCTS_PACMEN}
 
 
 def _ghosts() -> dict[str, type[Agent]]:
