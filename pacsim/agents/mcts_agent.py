@@ -1,6 +1,6 @@
 """Pacman choosing moves by Monte Carlo tree search (:func:`pacsim.search.mcts`).
 
-``-p mcts:iterations=1000,c=1.4,rollout=random,rollout_depth=20,eval=careful,ghosts=chance,model=uniform``
+``-p mcts:iterations=1000,c=1.4,rollout=random,rollout_depth=6,eval=careful,ghosts=chance,model=uniform``
 
 The game tree is :class:`~pacsim.agents.search_agents.PacmanGame`, the one
 the depth-limited Pacmen search, under one of two assumptions about the
@@ -54,7 +54,7 @@ class MctsOptions:
     lowest and highest value seen in this move's search: larger explores more."""
     rollout: str = "random"
     """Pacman's rollout policy: ``random`` (uniform) or ``greedy`` (best ``eval`` one move ahead)."""
-    rollout_depth: int = 20
+    rollout_depth: int = 6
     """Moves of any agent per rollout before ``eval`` scores the position (0: score the new node)."""
     eval: str = "careful"
     """The evaluation at the end of a rollout: ``score``, ``careful`` or ``module:function``."""
