@@ -225,3 +225,16 @@ def test_analyze_command_prints_visits(capsys):
     assert main(["analyze", "-l", "tinyMaze", "-p", "mcts:iterations=50"]) == 0
     printed = capsys.readouterr().out
     assert "visits [" in printed and "iterations 50" in printed
+
+
+def test_benchmark_reports_mcts_rates():
+    from pacsim import benchmark
+
+    report = benchmark.Report()
+    benchmark.mcts_figures(report, iterations=20, count=1)
+    found = {figure.name: figure for figure in report.figures}
+    assert found["ghosts=chance iterations/s"].unit == "iterations/s"
+    assert found["ghosts=min simulated moves/s"].unit == "moves/s"
+    assert all(figure.value > 0 for figure in report.figures)
+    # A rollout is at most rollout_depth (6) moves, so moves/s <= 6 x iterations/s.
+    assert found["ghosts=chance simulated moves/s"].value <= 6 * found["ghosts=chance iterations/s"].value
