@@ -237,4 +237,4 @@ def test_benchmark_reports_mcts_rates():
     assert found["ghosts=min simulated moves/s"].unit == "moves/s"
     assert all(figure.value > 0 for figure in report.figures)
     # A rollout is at most rollout_depth (6) moves, so moves/s <= 6 x iterations/s.
-    assert found["ghosts=chance simulated moves/s"].value <= 6 * found["ghosts=chance iterations/s"].value
+    assert found["ghosts=chance simulated moves/s"].value <= 6 * found["ghosts=chance iterations/s"].value * (1 + 1e-9)
