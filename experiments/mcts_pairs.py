@@ -10,11 +10,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pandas
+
 from pacsim.report.summary import compare
 from pacsim.runner.store import load_results
 
 RESULTS = Path("results")
 EQUAL = {"tinyMaze": (14, 129), "pincerMaze": (9, 39), "smallClassic": (20, 160)}
+LEAF_EVALUATION = {"tinyMaze": (53, 485), "pincerMaze": (47, 203)}
+"""Iterations of MCTS without rollouts (rollout_depth=0) at the same budgets."""
 GHOSTS = ("random", "directional", "adversarial")
 
 
@@ -23,14 +27,17 @@ def nodes_per_move(results, condition: str) -> float:
     return float(games["nodes"].sum() / games["moves"].sum())
 
 
-def equal_compute() -> None:
+def equal_compute(variant: str = "equal", table: dict[str, tuple[int, int]] = EQUAL) -> None:
+    """One table row per maze, budget, ghost and MCTS Pacman; ``variant``
+    ``leafeval`` pairs the no-rollout MCTS games with the search games of
+    the ``equal`` store (same seeds)."""
     print("| maze | budget | ghosts | MCTS vs analogue | games | wins | score difference [95% CI] | McNemar p | nodes/move ratio |")
     print("|---|---|---|---|---|---|---|---|---|")
-    for maze, budgets in EQUAL.items():
-        path = RESULTS / f"mcts_equal_{maze}.sqlite"
-        if not path.exists():
+    for maze, budgets in table.items():
+        paths = [RESULTS / f"mcts_equal_{maze}.sqlite", RESULTS / f"mcts_{variant}_{maze}.sqlite"]
+        if not all(path.exists() for path in paths):
             continue
-        results = load_results(path)
+        results = pandas.concat([load_results(path) for path in dict.fromkeys(paths)], ignore_index=True)
         for depth, iterations in zip((2, 3), budgets):
             for ghosts in GHOSTS:
                 for mcts_spec, search_spec in ((f"mcts:iterations={iterations}", f"expectimax:depth={depth}"),
@@ -70,4 +77,6 @@ def optimism() -> None:
 
 if __name__ == "__main__":
     equal_compute()
+    print()
+    equal_compute("leafeval", LEAF_EVALUATION)
     optimism()
