@@ -210,6 +210,26 @@ def tuned_expectimax(report: Report, count: int = 5) -> None:
                    f"{nodes} nodes over {len(positions)} positions")
 
 
+def mcts_figures(report: Report, iterations: int = 1000, count: int = 3) -> None:
+    """Iterations/s and simulated (rollout) moves/s of the MCTS Pacman on
+    recorded positions, for both ghost assumptions, random rollouts of the
+    default depth."""
+    from pacsim.agents.mcts_agent import MctsOptions, MctsPacman
+
+    positions = recorded_positions(count=count)
+    for ghosts in ("chance", "min"):
+        agent = MctsPacman(MctsOptions(iterations=iterations, ghosts=ghosts))
+        seconds = done = simulated = 0.0
+        for state in positions:
+            result = agent.analyze(state)
+            seconds += result.stats.seconds
+            done += result.stats.iterations
+            simulated += result.stats.simulated
+        note = f"{iterations} iterations x {len(positions)} positions, mediumClassic"
+        report.add("mcts", f"ghosts={ghosts} iterations/s", done / seconds, "iterations/s", note)
+        report.add("mcts", f"ghosts={ghosts} simulated moves/s", simulated / seconds, "moves/s", note)
+
+
 # -- batch throughput -------------------------------------------------------
 
 def batch_throughput(report: Report, games_per_condition: int, experiment_path: Path = THROUGHPUT_EXPERIMENT,
@@ -517,6 +537,7 @@ def run(quick: bool = False) -> Report:
                        chase_positions=200 if quick else 2000)
         fast_end_to_end(report, games_per_condition=5 if quick else 20)
     tuned_expectimax(report, count=2 if quick else 5)
+    mcts_figures(report, iterations=300 if quick else 1000, count=2 if quick else 3)
     table_figures(report, count=3 if quick else 5)
     batch_throughput(report, games_per_condition=25 if quick else 100)
     memory_figures(report, peak_games=1000, long_games=1000 if quick else 10_000)

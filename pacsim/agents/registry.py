@@ -36,10 +36,11 @@ PACMAN, GHOST = "Pacman", "ghost"
 
 
 def builtin_pacmen() -> dict[str, type[Agent]]:
+    from pacsim.agents.mcts_agent import MCTS_PACMEN
     from pacsim.agents.search_agents import SEARCH_PACMEN
     from pacsim.agents.simple import PACMEN
 
-    return {**PACMEN, **SEARCH_PACMEN}
+    return {**PACMEN, **SEARCH_PACMEN, **MCTS_PACMEN}
 
 
 def builtin_ghosts() -> dict[str, type[Agent]]:

@@ -206,7 +206,7 @@ class SearchPacman(Agent):
         if self.algorithm.startswith("star") and self.bounds is None:
             raise AgentError(f"algorithm {self.algorithm} needs an evaluation with bounds; {options.eval!r} has none")
         self.kinds = options.kinds.upper()
-        self.model_ghost = None if options.model == "uniform" else _model_ghost(options.model)
+        self.model_ghost = None if options.model == "uniform" else model_ghost_maker(options.model)
         self.table = TranspositionTable(max_entries=options.table) if options.table > 0 else None
         self.last_result: SearchResult | None = None
         self._models: dict[int, tuple[Any, ...]] = {}
@@ -302,7 +302,7 @@ class SearchPacman(Agent):
         return [(move[0] if isinstance(move, tuple) else move, value) for move, value in result.action_values]
 
 
-def _model_ghost(spec: str) -> Callable[[], Agent]:
+def model_ghost_maker(spec: str) -> Callable[[], Agent]:
     """A maker of the ghost named by ``model=`` (built-in or plugin), checked
     once here: it must offer ``distribution(state)``."""
     from pacsim.agents.registry import make_ghost

@@ -45,6 +45,9 @@ def run(args) -> int:
             "generated": stats.generated, "evaluated": stats.evaluated, "cutoffs": stats.cutoffs,
             "seconds": round(stats.seconds, 6),
         })
+        if result.action_visits:  # Monte Carlo tree search: visits decide, and what the rollouts cost
+            rows[-1].update(visits={move[0]: visits for move, visits in result.action_visits},
+                            iterations=stats.iterations, simulated=stats.simulated)
     if args.json:
         print(json.dumps(rows, indent=1))
         return 0
@@ -54,6 +57,9 @@ def run(args) -> int:
         print(f"{row['pacman']}: value {row['value']:.2f}, plays {row['action']}  [{values}]")
         print(f"    levels {row['levels']}, generated {row['generated']}, evaluated {row['evaluated']}, "
               f"cutoffs {row['cutoffs']}, {row['seconds'] * 1000:.1f} ms")
+        if "visits" in row:
+            visits = "  ".join(f"{action} {count}" for action, count in row["visits"].items())
+            print(f"    visits [{visits}], iterations {row['iterations']}, simulated moves {row['simulated']}")
     return 0
 
 

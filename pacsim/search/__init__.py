@@ -12,11 +12,13 @@ Modules, in reading order:
 * :mod:`~pacsim.search.plain`  -- minimax, expectimax, expectiminimax;
 * :mod:`~pacsim.search.pruned` -- alpha-beta nodes, tables, leaf checks;
 * :mod:`~pacsim.search.star`   -- Star1 and Star2 at chance nodes;
-* :mod:`~pacsim.search.api`    -- :func:`search`, :func:`iterative_deepening`.
+* :mod:`~pacsim.search.api`    -- :func:`search`, :func:`iterative_deepening`;
+* :mod:`~pacsim.search.mcts`   -- Monte Carlo tree search: :func:`mcts`.
 """
 
 from pacsim.search.api import ALGORITHMS, iterative_deepening, search
 from pacsim.search.base import CHANCE, MAX, MIN, Game, SearchResult, SearchStats, SearchTimeout
+from pacsim.search.mcts import mcts, random_rollout, ucb1
 from pacsim.search.table import EXACT, LOWER, UPPER, TranspositionTable
 
 __all__ = [
@@ -33,5 +35,8 @@ __all__ = [
     "SearchTimeout",
     "TranspositionTable",
     "iterative_deepening",
+    "mcts",
+    "random_rollout",
     "search",
+    "ucb1",
 ]

@@ -95,6 +95,12 @@ class SearchStats:
     """Wall-clock time of the search, measured with ``time.perf_counter``."""
     max_depth: int
     """Deepest tree level visited; the root is level 0."""
+    iterations: int = 0
+    """Monte Carlo tree search only: selection-expansion-rollout-backup rounds run."""
+    simulated: int = 0
+    """Monte Carlo tree search only: moves played in rollouts (outside the tree)."""
+    tree_nodes: int = 0
+    """Monte Carlo tree search only: nodes in the tree when the search ended."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,7 +121,10 @@ class SearchResult:
     to terminal positions."""
     action_values: tuple[tuple[Any, Any], ...] = ()
     """``(action, value)`` for every root move in search order, each value
-    exact; only filled when ``root_values=True`` was asked for."""
+    exact; only filled when ``root_values=True`` was asked for.  Monte Carlo
+    tree search fills it with each root move's mean rollout value."""
+    action_visits: tuple[tuple[Any, int], ...] = ()
+    """Monte Carlo tree search only: ``(action, visits)`` for every root move."""
 
 
 def node_type_error(algorithm: str, node_type: Any) -> SearchError:

@@ -1,0 +1,190 @@
+"""Pacman choosing moves by Monte Carlo tree search (:func:`pacsim.search.mcts`).
+
+``-p mcts:iterations=1000,c=1.4,rollout=random,rollout_depth=6,eval=careful,ghosts=chance,model=uniform``
+
+The game tree is :class:`~pacsim.agents.search_agents.PacmanGame`, the one
+the depth-limited Pacmen search, under one of two assumptions about the
+ghosts:
+
+* ``ghosts=chance``: every ghost is a CHANCE node whose moves are drawn from
+  the ghost model (``model=uniform|directional|adversarial``), the MCTS
+  analogue of expectimax (optimistic against real adversaries);
+* ``ghosts=min``: every ghost is a MIN node choosing by UCB1 from its own
+  side, the analogue of minimax (pessimistic against random ghosts).
+
+Rollouts leave the tree: Pacman plays ``rollout=random`` (uniform) or
+``rollout=greedy`` (the move whose successor ``eval`` scores best, ties at
+random) and every ghost moves as the model says, for ``rollout_depth``
+moves of any agent, after which ``eval`` scores the position.  A rollout
+move applies one move, so it creates one position, like one generated
+node of a depth-limited search.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any
+
+from pacsim.agents.api import Agent, MoveStats, sample
+from pacsim.agents.evaluation import get_evaluation
+from pacsim.agents.search_agents import PacmanGame, model_ghost_maker
+from pacsim.engine import GameState, apply_move
+from pacsim.errors import AgentError
+from pacsim.search import CHANCE, MIN, SearchResult, mcts
+from pacsim.search.mcts import RolloutStep
+
+ROLLOUTS = ("random", "greedy")
+GHOST_KINDS = ("chance", "min")
+
+
+@dataclass(frozen=True)
+class MctsOptions:
+    """The options of the MCTS Pacman (``-p mcts:key=value,...``)."""
+
+    iterations: int = 1000
+    """Iterations per move; 0 means no iteration limit (``time`` must then be set)."""
+    time: float = 0.0
+    """Seconds per move (0: none); with ``iterations`` too, whichever ends first."""
+    c: float = 1.4
+    """UCB1's exploration constant, on values normalised to [0, 1] by the
+    lowest and highest value seen in this move's search: larger explores more."""
+    rollout: str = "random"
+    """Pacman's rollout policy: ``random`` (uniform) or ``greedy`` (best ``eval`` one move ahead)."""
+    rollout_depth: int = 6
+    """Moves of any agent per rollout before ``eval`` scores the position (0: score the new node)."""
+    eval: str = "careful"
+    """The evaluation at the end of a rollout: ``score``, ``careful`` or ``module:function``."""
+    ghosts: str = "chance"
+    """The ghosts in the tree: ``chance`` (drawn from ``model``) or ``min`` (UCB1 minimisers)."""
+    model: str = "uniform"
+    """The ghost model for chance nodes and rollouts: ``uniform`` or a ghost (``directional``,
+    ``adversarial``, ``file.py:Class``, ...) whose distribution is used; ``adversarial`` searches
+    at every ghost move."""
+
+    def __post_init__(self) -> None:
+        if self.iterations < 0:
+            raise AgentError(f"mcts option iterations={self.iterations!r} must be >= 0")
+        if self.time < 0:
+            raise AgentError(f"mcts option time={self.time!r} must be >= 0")
+        if self.iterations == 0 and self.time == 0:
+            raise AgentError("mcts needs a budget: iterations > 0 or time > 0")
+        if not 0 <= self.c < float("inf"):
+            raise AgentError(f"mcts option c={self.c!r} must be a finite number >= 0")
+        if self.rollout not in ROLLOUTS:
+            raise AgentError(f"mcts option rollout={self.rollout!r}: known rollouts are {', '.join(ROLLOUTS)}")
+        if self.rollout_depth < 0:
+            raise AgentError(f"mcts option rollout_depth={self.rollout_depth!r} must be >= 0")
+        get_evaluation(self.eval)  # an unknown one raises its own message
+        if self.ghosts not in GHOST_KINDS:
+            raise AgentError(f"mcts option ghosts={self.ghosts!r}: choose chance or min")
+
+
+class MctsPacman(Agent):
+    """Monte Carlo tree search Pacman.  Keeps the last :class:`SearchResult`
+    in ``last_result``; ``last_stats`` holds its counts, iterations and
+    simulated moves included."""
+
+    name = "mcts"
+    Options = MctsOptions
+
+    options: MctsOptions
+
+    def __init__(self, options: MctsOptions | None = None) -> None:
+        super().__init__(options)
+        self.evaluate, _ = get_evaluation(self.options.eval)
+        self.model_ghost = None if self.options.model == "uniform" else model_ghost_maker(self.options.model)
+        self.last_result: SearchResult | None = None
+
+    # -- the game as this agent sees it --------------------------------------
+    def game_for(self, state: GameState) -> PacmanGame:
+        ghosts = len(state.ghosts)
+        kind = CHANCE if self.options.ghosts == "chance" else MIN
+        return PacmanGame((kind,) * ghosts, self.ghost_models(ghosts) if kind == CHANCE else ())
+
+    def ghost_models(self, ghosts: int) -> tuple[Any, ...]:
+        """Per ghost, the policy whose distribution the model uses (None: uniform)."""
+        if self.model_ghost is None:
+            return (None,) * ghosts
+        return tuple(self.model_ghost() for _ in range(ghosts))
+
+    def rollout_step(self, ghosts: int) -> RolloutStep:
+        """One rollout move: Pacman by the rollout policy, a ghost by the model."""
+        models = self.ghost_models(ghosts)
+        greedy = self.options.rollout == "greedy"
+        evaluate = self.evaluate
+
+        def step(state: GameState, rng: random.Random) -> GameState:
+            moves = state.legal_moves()
+            if state.turn == 0:
+                if greedy:
+                    return _greedy_successor(state, moves, evaluate, rng)
+                action, target = moves[rng.randrange(len(moves))]
+                return apply_move(state, action, target)
+            model = models[state.turn - 1]
+            if model is None:
+                action, target = moves[rng.randrange(len(moves))]
+                return apply_move(state, action, target)
+            action = sample(model.distribution(state), rng)
+            return apply_move(state, action, dict(moves)[action])
+
+        return step  # type: ignore[return-value]  # states are the game's positions
+
+    # -- playing -------------------------------------------------------------
+    def analyze(self, state: GameState, seed: int = 0, **_ignored: Any) -> SearchResult:
+        """Search ``state`` and return the full result (visits and means of
+        every root action).  ``seed`` fixes the search's random stream;
+        other keywords (``root_values``, ``depth``) are accepted for the
+        callers of the depth-limited Pacmen and ignored."""
+        options = self.options
+        # The search's protocol speaks of any hashable position; this
+        # game's positions are GameStates, which mypy cannot match up.
+        game: Any = self.game_for(state)
+        evaluate: Any = self.evaluate
+        return mcts(
+            game, state,
+            iterations=options.iterations or None,
+            time=options.time or None,
+            c=options.c,
+            rollout=self.rollout_step(len(state.ghosts)),
+            rollout_depth=options.rollout_depth,
+            evaluate=evaluate,
+            seed=seed,
+        )
+
+    def get_action(self, state: GameState) -> str:
+        # The search's seed comes from this agent's own stream, so a game is
+        # a pure function of its seed; analyze() and the overlay use their
+        # own seed and never disturb the stream.
+        result = self.analyze(state, seed=self.rng.getrandbits(32))
+        self.last_result = result
+        stats = result.stats
+        self.last_stats = MoveStats(
+            generated=stats.generated, evaluated=stats.evaluated, seconds=stats.seconds,
+            max_depth=stats.max_depth, value=result.value, iterations=stats.iterations, simulated=stats.simulated,
+        )
+        return result.action[0]
+
+    def action_values(self, state: GameState) -> list[tuple[str, float]]:
+        """Each legal action with its root visits (for the window's overlay):
+        MCTS plays the most visited move."""
+        result = self.analyze(state)
+        return [(move[0], visits) for move, visits in result.action_visits]
+
+
+def _greedy_successor(state: GameState, moves, evaluate, rng: random.Random) -> GameState:
+    """The successor ``evaluate`` scores best, ties broken at random."""
+    best: list[GameState] = []
+    best_value = None
+    for action, target in moves:
+        successor = apply_move(state, action, target)
+        value = evaluate(successor)
+        if best_value is None or value > best_value:
+            best, best_value = [successor], value
+        elif value == best_value:
+            best.append(successor)
+    return best[rng.randrange(len(best))] if len(best) > 1 else best[0]
+
+
+MCTS_PACMEN: dict[str, type[Agent]] = {MctsPacman.name: MctsPacman}
+"""The MCTS Pacman by name, for the registry's Pacman table."""
