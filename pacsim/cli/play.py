@@ -157,7 +157,7 @@ def summary_line(records: list[GameRecord]) -> str:
     wins = sum(record.outcome == "win" for record in records)
     average = sum(record.score for record in records) / len(records)
     games = "1 game" if len(records) == 1 else f"{len(records)} games"
-    return (f"{games}, {wins} wins, win rate {wins / len(records):.2f}, "
+    return (f"{games}, {wins} win{'' if wins == 1 else 's'}, win rate {wins / len(records):.2f}, "
             f"average score {average:.1f}")
 
 
