@@ -20,7 +20,7 @@ from pacsim.runner import build_experiment
 specs = st.builds(
     MazeSpec,
     width=st.integers(7, 15), height=st.integers(7, 13), food=st.integers(1, 6), capsules=st.integers(0, 2),
-    ghosts=st.integers(0, 3), loops=st.sampled_from([0.0, 0.3, 1.0]), rooms=st.sampled_from([0.0, 0.5]),
+    ghosts=st.integers(0, 3), loops=st.sampled_from([0.0, 0.3, 1.0, 0.1234567]), rooms=st.sampled_from([0.0, 0.5]),
     seed=st.integers(0, 10**6),
 )
 
@@ -97,3 +97,22 @@ def test_layouts_command_generates(tmp_path, capsys):
     assert main(["layouts", "--generate", "--seed", "7", "--out", str(path)]) == 0
     assert path.read_text() == generate_layout(MazeSpec(seed=7))
     assert main(["layouts", "--check", str(path)]) == 0
+
+
+def test_stored_games_on_generated_mazes_keep_the_exact_text_and_replay(tmp_path):
+    from pacsim.engine import replay
+    from pacsim.runner import load_saved_game, run_experiment
+
+    experiment = build_experiment({
+        "games": 1, "max_moves": 30, "store": str(tmp_path / "g.sqlite"),
+        "grid": {"pacman": ["greedy"], "ghosts": ["random"], "layout": ["generated:w=9,h=7,food=2,seed=4-5"]}})
+    run_experiment(experiment, workers=1, quiet=True)
+    texts = set()
+    for game_id in (1, 2):
+        saved = load_saved_game(experiment.store, game_id)
+        (spec,) = parse_maze_specs(saved.layout.name)
+        assert saved.layout.text == generate_layout(spec) and spec.food == 2
+        texts.add(saved.layout.text)
+        final = replay(saved.layout, saved.num_ghosts, saved.actions)[-1]
+        assert final.score == saved.score
+    assert len(texts) == 2

@@ -87,8 +87,17 @@ class MazeSpec:
 
     def name(self) -> str:
         """The canonical spec, e.g. ``generated:w=9,h=7,food=4,capsules=0,ghosts=1,loops=0,rooms=0,seed=3``."""
-        parts = [f"{_SHORT.get(field.name, field.name)}={getattr(self, field.name):g}" for field in fields(self)]
+        parts = [f"{_SHORT.get(field.name, field.name)}={_text(getattr(self, field.name))}" for field in fields(self)]
         return PREFIX + ",".join(parts)
+
+
+def _text(value: int | float) -> str:
+    """Integers exactly (a seed of 10**6 stays 1000000), fractions as short as
+    they go while still reading back as the same number."""
+    if isinstance(value, int):
+        return str(value)
+    short = f"{value:g}"
+    return short if float(short) == value else repr(value)
 
 
 def is_generated(name: str) -> bool:
