@@ -85,7 +85,7 @@ def test_experiments_expand_generated_layouts_one_per_seed():
                              "layout": ["generated:w=9,h=7,food=3,ghosts=1,seed=0-3", "openRoom"]}})
     layouts = [condition.layout for condition in experiment.conditions]
     assert len(layouts) == 5 and layouts[-1] == "openRoom"
-    assert layouts[2] == "generated:w=9,h=7,food=3,capsules=0,ghosts=1,loops=0,rooms=0,seed=2"
+    assert layouts[2] == "generated:w=9,h=7,food=3,ghosts=1,seed=2"
     assert experiment.conditions[2].layout_text == generate_layout(MazeSpec(food=3, seed=2))
     assert "generator_version" in experiment.config
 

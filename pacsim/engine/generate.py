@@ -44,6 +44,7 @@ MIN_GHOST_DISTANCE = 3
 _KEYS = {"w": "width", "width": "width", "h": "height", "height": "height", "food": "food",
          "capsules": "capsules", "ghosts": "ghosts", "loops": "loops", "rooms": "rooms", "seed": "seed"}
 _SHORT = {"width": "w", "height": "h"}
+_OMITTED_WHEN_ZERO = ("capsules", "loops", "rooms")
 _STEPS = ((-1, 0), (1, 0), (0, 1), (0, -1))
 
 Square = tuple[int, int]
@@ -86,8 +87,11 @@ class MazeSpec:
                 raise ConfigError(f"generated maze: {name}={getattr(self, name)} must be between 0 and 1")
 
     def name(self) -> str:
-        """The canonical spec, e.g. ``generated:w=9,h=7,food=4,capsules=0,ghosts=1,loops=0,rooms=0,seed=3``."""
-        parts = [f"{_SHORT.get(field.name, field.name)}={_text(getattr(self, field.name))}" for field in fields(self)]
+        """The canonical spec, e.g. ``generated:w=9,h=7,food=4,ghosts=1,loops=0.5,seed=3``:
+        every key, except capsules, loops and rooms when they are 0 (short
+        names keep condition labels readable in a 100-column table)."""
+        parts = [f"{_SHORT.get(field.name, field.name)}={_text(getattr(self, field.name))}" for field in fields(self)
+                 if field.name not in _OMITTED_WHEN_ZERO or getattr(self, field.name) != 0]
         return PREFIX + ",".join(parts)
 
 
