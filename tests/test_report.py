@@ -19,6 +19,13 @@ def test_wilson_interval_matches_hand_computation():
     assert all(math.isnan(value) for value in wilson_interval(0, 0))
 
 
+def test_wilson_bounds_are_exactly_zero_and_one_at_the_ends():
+    for trials in (1, 3, 5, 7, 200, 500, 1000):
+        assert wilson_interval(0, trials)[0] == 0.0  # not 4e-19
+        assert wilson_interval(trials, trials)[1] == 1.0  # not 0.9999999999999999
+        assert 0.0 < wilson_interval(0, trials)[1] < 1.0 and 0.0 < wilson_interval(trials, trials)[0] < 1.0
+
+
 def test_mean_interval_uses_student_t():
     # mean 3, s = sqrt(2.5), se = 0.7071, t(4) = 2.776: half width 1.963
     mean, low, high = mean_interval([1, 2, 3, 4, 5])
@@ -64,6 +71,15 @@ def test_summarize_counts_rates_and_intervals():
     assert list(summary.index) == ["A", "B"]
 
 
+def test_summary_of_all_lost_and_all_won_shows_plain_zero_and_one():
+    frame = games_frame()
+    frame["outcome"] = ["loss"] * 5 + ["win"] * 5
+    summary = summarize(frame).set_index("condition")
+    assert summary.loc["A", "win_low"] == 0.0 and summary.loc["B", "win_high"] == 1.0
+    text = format_summary(summary.reset_index(), "table")
+    assert "e-" not in text and "0.000 [0.000, 0.434]" in text and "1.000 [0.566, 1.000]" in text
+
+
 def test_compare_pairs_on_seeds():
     comparison = compare(games_frame(), "B", "A")
     assert comparison.pairs == 5 and (comparison.a_only, comparison.b_only) == (4, 0)
@@ -77,7 +93,7 @@ def test_compare_pairs_on_seeds():
 
 def test_summaries_format_every_way():
     summary = summarize(games_frame(), by=["pacman"])
-    assert "0.20 [0.04, 0.62]" in format_summary(summary, "table")
+    assert "0.200 [0.036, 0.624]" in format_summary(summary, "table")
     markdown = format_summary(summary, "markdown").splitlines()
     assert markdown[0].startswith("| pacman | games | wins |") and markdown[1].startswith("|---|")
     assert format_summary(summary, "csv").startswith("pacman,games,wins,win_rate,win_low")
@@ -149,3 +165,54 @@ def test_plot_without_matplotlib_says_how_to_install(store, tmp_path, capsys, mo
     monkeypatch.setattr(builtins, "__import__", no_matplotlib)
     assert main(["report", str(store), "--plot", str(tmp_path / "plot.png")]) == 2
     assert "pip install 'pacsim[plot]'" in capsys.readouterr().err
+
+
+def test_report_by_several_columns_before_the_store(store, capsys):
+    assert main(["report", "--by", "pacman", "layout", str(store)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].split()[:3] == ["pacman", "layout", "games"]
+    assert [line.split()[0] for line in lines[1:4]] == ["greedy", "random", "alphabeta:depth=1"]
+
+
+def test_terminal_tables_fit_in_100_columns(store, capsys):
+    assert main(["report", str(store)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert max(len(line) for line in lines) <= 100
+    assert sum("alphabeta" in line for line in lines) == 1  # every condition still named in full
+
+
+@pytest.mark.parametrize("suffix, magic", [(".png", b"\x89PNG"), (".pdf", b"%PDF"), (".svg", b"<?xml")])
+def test_plots_survive_all_lost_and_all_won_cells_in_every_format(tmp_path, suffix, magic):
+    pytest.importorskip("matplotlib")
+    from pacsim.report.plot import plot_summary
+
+    frame = games_frame()
+    frame["outcome"] = ["loss"] * 5 + ["win"] * 5  # 0/5 and 5/5: the bounds that used to crash
+    path = tmp_path / f"plot{suffix}"
+    plot_summary(frame, summarize(frame), ["condition"], path)
+    assert path.read_bytes().startswith(magic)
+
+
+def test_png_plots_are_print_resolution(store, tmp_path):
+    pytest.importorskip("matplotlib")
+    from PIL import Image
+
+    path = tmp_path / "plot.png"
+    assert main(["report", str(store), "--plot", str(path)]) == 0
+    assert Image.open(path).info["dpi"][0] == pytest.approx(200, abs=1)
+
+
+def test_unsupported_plot_suffix_is_one_line(store, tmp_path, capsys):
+    assert main(["report", str(store), "--plot", str(tmp_path / "plot.jpeg")]) == 2
+    error = capsys.readouterr().err
+    assert "plot.jpeg: cannot plot to '.jpeg' (use .png, .pdf, .svg)" in error and len(error.splitlines()) == 1
+    assert not (tmp_path / "plot.jpeg").exists()
+
+
+def test_plot_labels_name_only_what_varies():
+    from pacsim.report.plot import group_names, varying_labels
+
+    labels, shared = varying_labels(["minimax/random/tinyMaze/depth=4", "expectimax/random/tinyMaze/depth=4"])
+    assert labels == ["minimax", "expectimax"] and shared == "random/tinyMaze/depth=4"
+    summary = pandas.DataFrame({"pacman": ["a", "b"], "depth": [4, 4], "games": [1, 1]})
+    assert group_names(summary, ["pacman", "depth"]) == (["a", "b"], "depth=4")

@@ -1,19 +1,38 @@
-"""``pacsim layouts``: list the shipped layouts, or check a user's."""
+"""``pacsim layouts``: list the shipped layouts, check a user's, or generate one."""
 
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
-from pacsim.engine import read_layout, shipped_layouts
+from pacsim.engine import parse_layout, read_layout, shipped_layouts
+from pacsim.engine.generate import MazeSpec, generate_layout
+from pacsim.errors import PacsimError
 
 
 def add_parser(subparsers) -> None:
-    parser = subparsers.add_parser("layouts", help="list shipped layouts or check a layout file")
+    parser = subparsers.add_parser("layouts", help="list shipped layouts, check a layout file or generate a maze")
     parser.add_argument("--check", metavar="FILE", nargs="+", help="validate layout files")
+    generate = parser.add_argument_group(
+        "generating", "pacsim layouts --generate --width 9 --height 7 --food 4 --ghosts 1 --loops 0.5 --seed 3 "
+                      "(an experiment names the same maze generated:w=9,h=7,food=4,ghosts=1,loops=0.5,seed=3)")
+    generate.add_argument("--generate", action="store_true", help="print (or --out) a seeded random maze")
+    defaults = MazeSpec()
+    for option, kind, help_text in (
+            ("width", int, "columns, outer walls included"), ("height", int, "rows, outer walls included"),
+            ("food", int, "food pellets"), ("capsules", int, "power capsules"), ("ghosts", int, "ghosts"),
+            ("loops", float, "share of dead ends opened into loops, 0 (perfect maze) to 1 (no dead end)"),
+            ("rooms", float, "share of wall pillars removed to make 3x3 rooms, 0 to 1"),
+            ("seed", int, "the maze's random seed")):
+        generate.add_argument(f"--{option}", type=kind, default=getattr(defaults, option),
+                              help=f"{help_text} (default {getattr(defaults, option)})")
+    generate.add_argument("--out", metavar="FILE.lay", default=None, help="write the maze here instead of printing it")
     parser.set_defaults(run=run)
 
 
 def run(args) -> int:
+    if args.generate:
+        return _generate(args)
     if args.check:
         for path in args.check:
             layout = read_layout(path)  # raises LayoutError: one line, exit 2
@@ -33,3 +52,18 @@ def _describe(layout) -> str:
         f"{layout.width}x{layout.height}, {layout.food_count} food, "
         f"{layout.capsule_count} capsules, {layout.num_ghosts} ghosts"
     )
+
+
+def _generate(args) -> int:
+    spec = MazeSpec(width=args.width, height=args.height, food=args.food, capsules=args.capsules,
+                    ghosts=args.ghosts, loops=args.loops, rooms=args.rooms, seed=args.seed)
+    text = generate_layout(spec)
+    if args.out is None:
+        print(text, end="")
+        return 0
+    try:
+        Path(args.out).write_text(text, encoding="utf-8")
+    except OSError as error:
+        raise PacsimError(f"{args.out}: cannot write the maze: {error.strerror or error}") from None
+    print(f"{args.out}: {_describe(parse_layout(text))} ({spec.name()})")
+    return 0

@@ -11,14 +11,16 @@ def add_parser(subparsers) -> None:
     from pacsim.report.format import FORMATS
 
     parser = subparsers.add_parser("report", help="summarize a results store")
-    parser.add_argument("store", metavar="STORE", help="a results store (.sqlite) written by pacsim run")
+    # nargs="?": ``--by a b STORE`` lets --by swallow STORE; run() takes it back.
+    parser.add_argument("store", metavar="STORE", nargs="?", help="a results store (.sqlite) written by pacsim run")
     parser.add_argument("--by", nargs="+", default=None, metavar="COLUMN",
                         help="group by these columns (default: condition), e.g. --by pacman ghosts or --by pacman,depth")
     parser.add_argument("--experiment", default=None, help="only the games of this experiment name")
     parser.add_argument("--format", dest="style", choices=FORMATS, default="table", help="output format (default table)")
     parser.add_argument("--out", metavar="FILE", default=None, help="write the report to FILE instead of printing it")
     parser.add_argument("--plot", metavar="FILE.png", default=None,
-                        help="also save win rates and score distributions as an image (needs matplotlib)")
+                        help="also save win rates and score distributions as a figure: .png, .pdf or .svg "
+                             "(needs matplotlib)")
     parser.add_argument("--compare", nargs=2, metavar=("A", "B"), default=None,
                         help="paired comparison of two conditions (labels as in the summary)")
     parser.set_defaults(run=run)
@@ -26,9 +28,16 @@ def add_parser(subparsers) -> None:
 
 def run(args) -> int:
     from pacsim.report import compare, format_summary, summarize
+    from pacsim.report.plot import check_plot_path
     from pacsim.report.summary import default_by
     from pacsim.runner import load_results
 
+    if args.store is None and args.by:
+        args.store = args.by.pop()  # ``--by pacman depth STORE``
+    if args.store is None:
+        raise PacsimError("report: which results store? (pacsim report STORE)")
+    if args.plot:
+        check_plot_path(args.plot)
     results = load_results(args.store)
     if args.experiment is not None:
         results = results[results["experiment"] == args.experiment]

@@ -1,5 +1,7 @@
 """``pacsim reproduce``: run the optimism/pessimism experiment and print the
-lecture's table beside ours, with which of its pattern points hold."""
+lecture's table beside ours, the paired test of point 3, and which of its
+pattern points hold.  ``experiments/README.md`` says what each point means
+and how the maze was found."""
 
 from __future__ import annotations
 
@@ -18,17 +20,22 @@ def add_parser(subparsers) -> None:
     parser.add_argument("-j", "--workers", type=int, default=None, help="worker processes (default: all cores)")
     parser.add_argument("--store", default=None, help="results store (default results/optimism_pessimism.sqlite)")
     parser.add_argument("--experiment", default=None, help=f"experiment file (default experiments/{EXPERIMENT})")
+    parser.add_argument("--plot", metavar="FILE.png", default=None,
+                        help="also save the table beside the published one as a figure (.png, .pdf or .svg)")
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     add_backend_options(parser)
     parser.set_defaults(run=run)
 
 
 def run(args) -> int:
-    from pacsim.report.optimism import render
+    from pacsim.report.optimism import assess, render
+    from pacsim.report.plot import check_plot_path, plot_reproduction
     from pacsim.runner import load_experiment, load_results
 
     if args.games is not None and args.games < 1:
         raise ConfigError(f"--games {args.games}: must be at least 1")
+    if args.plot:
+        check_plot_path(args.plot)
     path = Path(args.experiment) if args.experiment else shipped_experiment(EXPERIMENT)
     experiment = load_experiment(path, games=args.games, store=args.store)
     result = execute(experiment, args)
@@ -38,4 +45,7 @@ def run(args) -> int:
     results = results[results["config_hash"] == result.config_hash]
     results = results[results["game_index"] < experiment.games]
     print(render(results))
+    if args.plot:
+        plot_reproduction(assess(results), args.plot)
+        print(f"figure: {args.plot}")
     return 0

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
 
 import pandas
 
@@ -11,6 +10,8 @@ from pacsim.errors import PacsimError
 from pacsim.report.summary import SUMMARY_COLUMNS
 
 FORMATS = ("table", "markdown", "csv", "html")
+TERMINAL_WIDTH = 100
+"""Columns a terminal table may use; wider tables wrap into blocks of columns."""
 
 
 def format_summary(summary: pandas.DataFrame, style: str = "table") -> str:
@@ -20,7 +21,7 @@ def format_summary(summary: pandas.DataFrame, style: str = "table") -> str:
         return summary.to_csv(index=False)
     readable = readable_summary(summary)
     if style == "table":
-        return readable.to_string(index=False)
+        return readable.to_string(index=False, line_width=TERMINAL_WIDTH)
     if style == "markdown":
         return markdown_table(readable)
     if style == "html":
@@ -36,7 +37,7 @@ def readable_summary(summary: pandas.DataFrame) -> pandas.DataFrame:
             **{column: row[column] for column in by},
             "games": row["games"],
             "wins": row["wins"],
-            "win rate [95% CI]": f"{row['win_rate']:.2f} {_interval(row['win_low'], row['win_high'], 2)}",
+            "win rate [95% CI]": f"{row['win_rate']:.3f} {_interval(row['win_low'], row['win_high'], 3)}",
             "mean score [95% CI]": f"{row['score_mean']:.1f} {_interval(row['score_low'], row['score_high'], 1)}",
             "median": _number(row["score_median"], 1),
             "losses": row["losses"], "timeouts": row["timeouts"], "errors": row["errors"],
@@ -69,6 +70,3 @@ def markdown_table(frame: pandas.DataFrame) -> str:
 def _cell(value: object) -> str:
     return str(value).replace("|", "\\|")
 
-
-def group_labels(summary: pandas.DataFrame, by: Sequence[str]) -> list[str]:
-    return [" ".join(str(value) for value in values) for values in summary[list(by)].itertuples(index=False)]

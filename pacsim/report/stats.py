@@ -38,7 +38,12 @@ def wilson_interval(successes: int, trials: int, z: float = Z_95) -> tuple[float
     denominator = 1 + z * z / trials
     centre = (rate + z * z / (2 * trials)) / denominator
     half_width = z / denominator * math.sqrt(rate * (1 - rate) / trials + z * z / (4 * trials * trials))
-    return max(0.0, centre - half_width), min(1.0, centre + half_width)
+    # At 0/n and n/n the bound is exactly 0 or 1 in exact arithmetic; floats
+    # leave 4e-19 or 0.9999999999999999, which print badly and put a bar's
+    # error below zero.
+    low = 0.0 if successes <= 0 else max(0.0, centre - half_width)
+    high = 1.0 if successes >= trials else min(1.0, centre + half_width)
+    return low, high
 
 
 def mean_interval(values: Sequence[float]) -> tuple[float, float, float]:

@@ -24,7 +24,8 @@ from typing import Any, NoReturn
 
 from pacsim.agents import plugins
 from pacsim.agents.registry import GHOST, PACMAN, join_spec, make_ghost, make_pacman, resolve
-from pacsim.engine import DEFAULT_MAX_MOVES, Layout, load_layout
+from pacsim.engine import DEFAULT_MAX_MOVES, Layout, load_layout, parse_layout
+from pacsim.engine.generate import GENERATOR_VERSION, generate_layout, is_generated, parse_maze_specs
 from pacsim.errors import AgentError, ConfigError, PacsimError
 from pacsim.files import FileRefused, read_bounded
 
@@ -208,6 +209,7 @@ def build_experiment(raw: dict[str, Any], source: str = "<experiment>", default_
     pacman_options = checker.options(raw, "pacman_options")
     ghost_options = checker.options(raw, "ghost_options")
     grid = checker.grid(raw, pacman_options)
+    grid["layout"] = _expand_generated(checker, grid["layout"])
     conditions = _expand(checker, grid, pacman_options, ghost_options)
     if games * len(conditions) > MAX_TOTAL_GAMES:
         checker.fail("games", f"{games} games x {len(conditions)} conditions is more than {MAX_TOTAL_GAMES:,} games "
@@ -217,6 +219,8 @@ def build_experiment(raw: dict[str, Any], source: str = "<experiment>", default_
         "grid": {key: sorted(values, key=_sort_key) for key, values in grid.items()},
         "pacman_options": pacman_options, "ghost_options": ghost_options,
     }
+    if any(is_generated(str(name)) for name in grid["layout"]):
+        config["generator_version"] = GENERATOR_VERSION  # a new generator never resumes an old run
     return Experiment(name=name, games=games, seed=seed, max_moves=max_moves, time_limit=time_limit,
                       store=Path(store), conditions=conditions, config=config, source=source)
 
@@ -337,8 +341,26 @@ def _condition(pacman, ghosts, layout_name, layout: Layout, num_ghosts, options,
                      depth=depth if isinstance(depth, int) else None)
 
 
+def _expand_generated(checker: _Checker, names: list[Scalar]) -> list[Scalar]:
+    """Each ``generated:...,seed=A-B`` spec becomes one canonical name per seed."""
+    expanded: list[Scalar] = []
+    for name in names:
+        if not is_generated(str(name)):
+            expanded.append(name)
+            continue
+        try:
+            expanded += [spec.name() for spec in parse_maze_specs(str(name))]
+        except PacsimError as error:
+            checker.fail("grid.layout", str(error))
+    if len(set(expanded)) != len(expanded):
+        checker.fail("grid.layout", "a generated maze appears twice (overlapping seed ranges?)")
+    return expanded
+
+
 def _load_layout(checker: _Checker, name: str) -> Layout:
     try:
+        if is_generated(name):
+            return parse_layout(generate_layout(parse_maze_specs(name)[0]), name=name, source=name)
         return load_layout(name)
     except PacsimError as error:
         checker.fail("grid.layout", str(error))
