@@ -10,7 +10,7 @@ import sys
 from pacsim import __version__
 from pacsim.errors import PacsimError
 
-COMMANDS = ["play", "layouts", "analyze", "replay", "run", "report", "reproduce", "export", "bench", "agents"]
+COMMANDS = ["play", "layouts", "analyze", "replay", "run", "report", "reproduce", "export", "bench", "agents", "probcut"]
 USER_ERROR = 2
 
 

@@ -12,11 +12,13 @@ Modules, in reading order:
 * :mod:`~pacsim.search.plain`  -- minimax, expectimax, expectiminimax;
 * :mod:`~pacsim.search.pruned` -- alpha-beta nodes, tables, leaf checks;
 * :mod:`~pacsim.search.star`   -- Star1 and Star2 at chance nodes;
+* :mod:`~pacsim.search.probcut` -- ChanceProbCut (forward pruning) and its fitting;
 * :mod:`~pacsim.search.api`    -- :func:`search`, :func:`iterative_deepening`.
 """
 
 from pacsim.search.api import ALGORITHMS, iterative_deepening, search
 from pacsim.search.base import CHANCE, MAX, MIN, Game, SearchResult, SearchStats, SearchTimeout
+from pacsim.search.probcut import ProbCutModel
 from pacsim.search.table import EXACT, LOWER, UPPER, TranspositionTable
 
 __all__ = [
@@ -26,6 +28,7 @@ __all__ = [
     "LOWER",
     "MAX",
     "MIN",
+    "ProbCutModel",
     "UPPER",
     "Game",
     "SearchResult",

@@ -95,6 +95,9 @@ class SearchStats:
     """Wall-clock time of the search, measured with ``time.perf_counter``."""
     max_depth: int
     """Deepest tree level visited; the root is level 0."""
+    probcuts: int = 0
+    """Chance nodes cut by ChanceProbCut's prediction (forward pruning; not
+    counted in ``cutoffs``, which only count exact prunes)."""
 
 
 @dataclass(frozen=True, slots=True)
