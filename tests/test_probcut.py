@@ -11,7 +11,7 @@ from pacsim.cli import main
 from pacsim.engine import agent_rng, load_layout
 from pacsim.errors import AgentError, SearchError
 from pacsim.search import CHANCE, MAX, MIN, ProbCutModel, search
-from pacsim.search.probcut import ValuePair, chance_pairs, fit_by_depth, fit_line, fit_model, load_model, save_model
+from pacsim.search.probcut import DepthLine, ValuePair, chance_pairs, fit_by_depth, fit_line, fit_model, load_model, save_model
 
 LIMIT = 100
 
@@ -118,7 +118,20 @@ def test_the_fit_recovers_a_known_line():
     assert line.intercept == pytest.approx(-3.0, abs=0.3)
     assert line.sigma == pytest.approx(4.0, rel=0.05)
     model = fit_model(pairs, reduction=3, confidence=1.5)
-    assert (model.reduction, model.confidence, model.slope) == (3, 1.5, line.slope)
+    assert (model.reduction, model.confidence, model.slope, model.by_depth) == (3, 1.5, line.slope, ())
+
+
+def test_lines_by_depth_are_fitted_and_used_at_their_depth():
+    rng = random.Random(8)
+    pairs = [ValuePair(depth, shallow, shallow + 10 * depth + rng.gauss(0, 1))
+             for depth in (3, 4, 5) for shallow in (rng.uniform(-50, 50) for _ in range(300))]
+    pairs += [ValuePair(6, 1.0, 2.0), ValuePair(6, 2.0, 3.0)]  # too few for a line of their own
+    model = fit_model(pairs, reduction=2, per_depth=100)
+    assert [line.depth for line in model.by_depth] == [3, 4, 5]
+    for line in model.by_depth:
+        assert line.intercept == pytest.approx(10 * line.depth, abs=0.5)
+        assert line.sigma == pytest.approx(1.0, rel=0.15)
+    assert model.sigma > 5  # the pooled line misses the depths' offsets
 
 
 def test_pairs_of_an_exact_game_fit_the_identity():
@@ -154,7 +167,7 @@ def test_probcut_needs_a_star_algorithm_and_a_model():
 
 
 def test_a_model_file_round_trips(tmp_path):
-    model = ProbCutModel(3, 0.9, 1.5, 12.0, 2.0, 6)
+    model = ProbCutModel(3, 0.9, 1.5, 12.0, 2.0, 6, (DepthLine(5, 1.0, 2.0, 3.0), DepthLine(7, 1.1, 4.0, 2.5)))
     save_model(tmp_path / "model.json", model, {"layout": "tinyMaze"})
     assert load_model(tmp_path / "model.json") == model
 

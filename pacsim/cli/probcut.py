@@ -43,12 +43,16 @@ def add_parser(subparsers) -> None:
     fit.add_argument("--confidence", type=float, default=1.0, help="t stored in the model (default 1.0)")
     fit.add_argument("--min-depth", type=int, default=0,
                      help="fewest levels left at a chance node to try a cut (default 0: reduction + 2)")
+    fit.add_argument("--per-depth", type=int, default=0, metavar="PAIRS",
+                     help="also fit a line per deep depth with at least PAIRS pairs (default 0: one pooled line)")
     fit.add_argument("--max-moves", type=int, default=300)
     fit.add_argument("--out", required=True, help="the model file to write (JSON)")
     fit.set_defaults(run=run_fit)
 
 
 def run_fit(args) -> int:
+    if args.per_depth < 0:
+        raise ConfigError(f"--per-depth {args.per_depth} must not be negative")
     for name in ("games", "positions", "nodes"):
         if not 1 <= getattr(args, name) <= 10_000:
             raise ConfigError(f"--{name} {getattr(args, name)} must be in [1, 10000]")
@@ -63,7 +67,7 @@ def run_fit(args) -> int:
     if not positions:
         raise ConfigError(f"the games on {args.layout} gave no position with Pacman to move")
     pairs = fitting_pairs(searcher, positions, reduction, args.min_depth, args.nodes, args.seed)
-    model = fit_model(pairs, reduction, args.confidence, args.min_depth)
+    model = fit_model(pairs, reduction, args.confidence, args.min_depth, args.per_depth)
     about = {
         "layout": args.layout, "pacman": args.pacman, "ghost": args.ghost, "num_ghosts": args.num_ghosts,
         "for": args.searcher, "games": args.games, "seeds": [args.seed, args.seed + args.games - 1],
@@ -73,7 +77,8 @@ def run_fit(args) -> int:
     }
     save_model(args.out, model, about)
     print(f"{args.out}: deep = {model.slope:.4f} * shallow + {model.intercept:.3f}, sigma {model.sigma:.3f} "
-          f"(R={reduction} levels, {len(pairs)} pairs from {len(positions)} positions of {args.games} games)")
+          f"(R={reduction} levels, {len(pairs)} pairs from {len(positions)} positions of {args.games} games; "
+          f"{len(model.by_depth)} lines by depth)")
     for depth, line in fit_by_depth(pairs).items():
         print(f"  deep depth {depth:>2}: slope {line.slope:.4f}, intercept {line.intercept:8.3f}, "
               f"sigma {line.sigma:7.3f}  ({line.pairs} pairs)")

@@ -10,7 +10,9 @@ to lie in
 
     ``[slope * v_shallow + intercept - t * sigma,  slope * v_shallow + intercept + t * sigma]``
 
-(``t`` is the *confidence*), clipped to the successor's bounds.  As in Star2's
+(``t`` is the *confidence*), clipped to the successor's bounds.  The line
+may differ by deep depth (``by_depth``: in Pacman the intercept grows with
+it), the pooled one serving the depths without their own.  As in Star2's
 probing phase, the probability-weighted sums of these intervals (the bounds
 of the successors not yet predicted standing in for the rest) bound *the
 whole chance node*; when its lower bound exceeds ``beta`` or its upper bound
@@ -36,7 +38,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Callable, Hashable, Iterable, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -49,6 +51,31 @@ FORMAT = "pacsim-probcut"
 """The ``format`` field of a model file."""
 MODEL_FILE_LIMIT = 1_000_000
 """Largest model file read (bytes); a model is a few hundred."""
+
+
+@dataclass(frozen=True, slots=True)
+class DepthLine:
+    """The line of one deep depth, where it differs from the pooled one."""
+
+    depth: int
+    """Levels of the deep search of a chance node's successor (one less than
+    the chance node's levels left)."""
+    slope: float
+    intercept: float
+    sigma: float
+
+    def __post_init__(self) -> None:
+        if isinstance(self.depth, bool) or not isinstance(self.depth, int) or self.depth < 1:
+            raise SearchError(f"probcut: a line's depth must be a positive integer, not {self.depth!r}")
+        _check_line(self.slope, self.intercept, self.sigma, f" at depth {self.depth}")
+
+
+def _check_line(slope: Any, intercept: Any, sigma: Any, where: str = "") -> None:
+    for name, number in (("slope", slope), ("intercept", intercept), ("sigma", sigma)):
+        if isinstance(number, bool) or not isinstance(number, (int, float)) or not math.isfinite(number):
+            raise SearchError(f"probcut: {name}{where} must be a finite number, not {number!r}")
+    if sigma < 0:
+        raise SearchError(f"probcut: sigma{where} must not be negative, not {sigma!r}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,6 +100,9 @@ class ProbCutModel:
     min_depth: int = 0
     """Fewest levels left at a chance node for ProbCut to be tried there
     (0: ``reduction + 2``, the least that leaves a shallow search of one level)."""
+    by_depth: tuple[DepthLine, ...] = ()
+    """Lines fitted for single deep depths; a depth without one uses the
+    pooled line above."""
 
     def __post_init__(self) -> None:
         if isinstance(self.reduction, bool) or not isinstance(self.reduction, int) or self.reduction < 1:
@@ -82,28 +112,35 @@ class ProbCutModel:
         if self.min_depth and self.min_depth < self.reduction + 2:
             raise SearchError(f"probcut: min_depth={self.min_depth} leaves no shallow search; "
                               f"it must be at least reduction + 2 = {self.reduction + 2}")
-        for name in ("slope", "intercept", "sigma", "confidence"):
-            number = getattr(self, name)
-            if isinstance(number, bool) or not isinstance(number, (int, float)) or not math.isfinite(number):
-                raise SearchError(f"probcut: {name} must be a finite number, not {number!r}")
-        if self.sigma < 0:
-            raise SearchError(f"probcut: sigma must not be negative, not {self.sigma!r}")
-        if self.confidence <= 0:
-            raise SearchError(f"probcut: confidence must be positive, not {self.confidence!r}")
+        _check_line(self.slope, self.intercept, self.sigma)
+        confidence = self.confidence
+        if isinstance(confidence, bool) or not isinstance(confidence, (int, float)) or not math.isfinite(confidence):
+            raise SearchError(f"probcut: confidence must be a finite number, not {confidence!r}")
+        if confidence <= 0:
+            raise SearchError(f"probcut: confidence must be positive, not {confidence!r}")
+        if not isinstance(self.by_depth, tuple) or not all(isinstance(line, DepthLine) for line in self.by_depth):
+            raise SearchError(f"probcut: by_depth must be a tuple of DepthLine, not {self.by_depth!r}")
+        depths = [line.depth for line in self.by_depth]
+        if len(set(depths)) < len(depths):
+            raise SearchError(f"probcut: by_depth has two lines for one depth ({sorted(depths)})")
 
     @property
     def first_depth(self) -> int:
         """The fewest levels left at which a chance node is tried."""
         return self.min_depth or self.reduction + 2
 
-    @property
-    def margin(self) -> float:
-        """Half the width of a predicted interval."""
-        return self.confidence * self.sigma
+    def predictors(self) -> dict[int, tuple[float, float, float]]:
+        """``(slope, intercept, half-width)`` by deep depth, for the depths
+        with their own line; the pooled one is ``self.predictor()``."""
+        return {line.depth: (line.slope, line.intercept, self.confidence * line.sigma) for line in self.by_depth}
+
+    def predictor(self) -> tuple[float, float, float]:
+        """The pooled ``(slope, intercept, half-width)``."""
+        return self.slope, self.intercept, self.confidence * self.sigma
 
     def with_confidence(self, confidence: float) -> ProbCutModel:
         """The same model at another confidence ``t``."""
-        return ProbCutModel(self.reduction, self.slope, self.intercept, self.sigma, confidence, self.min_depth)
+        return replace(self, confidence=confidence)
 
 
 class ChanceProbCut:
@@ -117,10 +154,13 @@ class ChanceProbCut:
         self.exact = exact
         self.cuts = 0
         """Chance nodes cut by a prediction."""
+        self.first_depth = model.first_depth
+        self.pooled = model.predictor()
+        self.by_depth = model.predictors()
 
     def __call__(self, state: Hashable, draws: Sequence[tuple[Any, Hashable]], alpha: Any, beta: Any,
                  child_remaining: Any, child_level: int) -> Any:
-        if child_remaining + 1 >= self.model.first_depth and (alpha > NEGATIVE_INFINITY or beta < POSITIVE_INFINITY):
+        if child_remaining + 1 >= self.first_depth and (alpha > NEGATIVE_INFINITY or beta < POSITIVE_INFINITY):
             cut = self.predicted_cut(state, draws, alpha, beta, child_remaining, child_level)
             if cut is not None:
                 self.cuts += 1
@@ -132,12 +172,11 @@ class ChanceProbCut:
         """The bound the chance node is cut at, or None: shallow-search the
         successors one by one, replacing each one's bounds by its predicted
         interval, until the weighted sums leave the window."""
-        model = self.model
         lower, upper, lower_sum, upper_sum = self.star.setup(state, draws, child_remaining)
-        if not self.can_narrow(lower[0], upper[0]):
+        slope, intercept, margin = self.by_depth.get(child_remaining, self.pooled)
+        if not can_narrow(slope, intercept, margin, lower[0], upper[0]):
             return None
-        margin = model.margin
-        shallow_remaining = child_remaining - model.reduction
+        shallow_remaining = child_remaining - self.model.reduction
         value = self.star.value
         is_terminal = self.star.game.is_terminal
         for index, (probability, successor) in enumerate(draws):
@@ -149,7 +188,7 @@ class ChanceProbCut:
             if is_terminal(successor):
                 low = high = shallow  # its utility, exact at any depth
             else:
-                predicted = model.slope * shallow + model.intercept
+                predicted = slope * shallow + intercept
                 low = min(max(predicted - margin, successor_lower), successor_upper)
                 high = max(min(predicted + margin, successor_upper), successor_lower)
             lower_sum += probability * (low - successor_lower)
@@ -160,17 +199,18 @@ class ChanceProbCut:
                 return upper_sum
         return None
 
-    def can_narrow(self, low: Any, high: Any) -> bool:
-        """Whether a shallow value in ``[low, high]`` (the successors' bounds,
-        which bound the shallow search's leaves too) can give an interval
-        narrower than those bounds; if not, no shallow search can cut."""
-        model = self.model
-        margin = model.margin
-        for shallow in (low, high):
-            predicted = model.slope * shallow + model.intercept
-            if predicted - margin > low or predicted + margin < high:
-                return True
-        return False
+
+
+def can_narrow(slope: float, intercept: float, margin: float, low: Any, high: Any) -> bool:
+    """Whether a shallow value in ``[low, high]`` (the successors' bounds,
+    which bound the shallow search's leaves too) can give an interval
+    narrower than those bounds; if not, no shallow search can cut.  The
+    prediction is linear, so the ends of ``[low, high]`` decide."""
+    for shallow in (low, high):
+        predicted = slope * shallow + intercept
+        if predicted - margin > low or predicted + margin < high:
+            return True
+    return False
 
 
 # -- fitting --------------------------------------------------------------
@@ -251,10 +291,17 @@ def fit_by_depth(pairs: Sequence[ValuePair]) -> dict[int, LinearFit]:
     return fits
 
 
-def fit_model(pairs: Sequence[ValuePair], reduction: int, confidence: float = 1.0, min_depth: int = 0) -> ProbCutModel:
-    """A :class:`ProbCutModel` from value pairs pooled over their depths."""
+def fit_model(pairs: Sequence[ValuePair], reduction: int, confidence: float = 1.0, min_depth: int = 0,
+              per_depth: int = 0) -> ProbCutModel:
+    """A :class:`ProbCutModel` from value pairs pooled over their depths;
+    with ``per_depth=N``, also a line of its own for every deep depth with
+    at least ``N`` pairs."""
     line = fit_line(pairs)
-    return ProbCutModel(reduction, line.slope, line.intercept, line.sigma, confidence, min_depth)
+    lines: tuple[DepthLine, ...] = ()
+    if per_depth:
+        lines = tuple(DepthLine(depth, fit.slope, fit.intercept, fit.sigma)
+                      for depth, fit in fit_by_depth(pairs).items() if fit.pairs >= per_depth)
+    return ProbCutModel(reduction, line.slope, line.intercept, line.sigma, confidence, min_depth, lines)
 
 
 # -- files ----------------------------------------------------------------
@@ -289,8 +336,17 @@ def load_model(path: str | Path) -> ProbCutModel:
     unknown = sorted(set(fields) - known)
     if unknown:
         raise ConfigError(f"{path}: unknown model field {unknown[0]!r} (fields: {', '.join(ProbCutModel.__dataclass_fields__)})")
+    lines = fields.get("by_depth", [])
+    if not isinstance(lines, list) or not all(isinstance(line, dict) for line in lines):
+        raise ConfigError(f"{path}: \"by_depth\" must be a list of objects of depth, slope, intercept, sigma")
     try:
-        return ProbCutModel(**fields)
+        by_depth = tuple(DepthLine(**line) for line in lines)
+    except TypeError:
+        raise ConfigError(f"{path}: each line of \"by_depth\" has exactly depth, slope, intercept, sigma") from None
+    except SearchError as error:
+        raise ConfigError(f"{path}: {error}") from None
+    try:
+        return ProbCutModel(**(fields | {"by_depth": by_depth}))
     except TypeError:
         missing = sorted(known - set(fields))
         raise ConfigError(f"{path}: model field {missing[0]!r} missing") from None
