@@ -38,7 +38,8 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Callable, Hashable, Iterable, Sequence
-from dataclasses import asdict, dataclass, replace
+from dataclasses import MISSING, asdict, dataclass, replace
+from dataclasses import fields as dataclass_fields
 from pathlib import Path
 from typing import Any
 
@@ -348,7 +349,8 @@ def load_model(path: str | Path) -> ProbCutModel:
     try:
         return ProbCutModel(**(fields | {"by_depth": by_depth}))
     except TypeError:
-        missing = sorted(known - set(fields))
+        required = [field.name for field in dataclass_fields(ProbCutModel) if field.default is MISSING]
+        missing = [name for name in required if name not in fields]
         raise ConfigError(f"{path}: model field {missing[0]!r} missing") from None
     except SearchError as error:
         raise ConfigError(f"{path}: {error}") from None
