@@ -40,13 +40,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--positions", type=int, default=4)
     parser.add_argument("--depths", default="3,4,5")
     parser.add_argument("--confidences", default="1,2")
+    parser.add_argument("--min-depths", default="0", help="min_depth values to try (0: the model's)")
+    parser.add_argument("--pooled", action="store_true", help="also try the pooled line alone")
     parser.add_argument("--out", default="")
     args = parser.parse_args(argv)
     fitted = load_model(args.model)
     variants = {}
-    for confidence in [float(text) for text in args.confidences.split(",")]:
-        variants[f"by depth, t={confidence:g}"] = fitted.with_confidence(confidence)
-        variants[f"pooled, t={confidence:g}"] = replace(fitted, by_depth=(), confidence=confidence)
+    for min_depth in [int(text) for text in args.min_depths.split(",")]:
+        model = replace(fitted, min_depth=min_depth or fitted.min_depth)
+        for confidence in [float(text) for text in args.confidences.split(",")]:
+            where = f"m{model.first_depth}"
+            variants[f"{where} t={confidence:g}"] = model.with_confidence(confidence)
+            if args.pooled:
+                variants[f"{where} pooled t={confidence:g}"] = replace(model, by_depth=(), confidence=confidence)
     positions = sample_positions(args.layout, "expectimax:depth=2,eval=careful", "directional", 2,
                                  args.games, args.seed, args.positions)
     rows = []
@@ -76,7 +82,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def summary(rows: list[dict]) -> str:
-    lines = [f"{'layout':<14} {'depth':>5} {'variant':<16} {'positions':>9} {'nodes ratio':>11} "
+    lines = [f"{'layout':<14} {'depth':>5} {'variant':<20} {'positions':>9} {'nodes ratio':>11} "
              f"{'median ratio':>12} {'agree':>6} {'loss>0':>6} {'mean loss':>9} {'mean |err|':>10} {'cuts/search':>11}"]
     keys = sorted({(row["layout"], row["depth"], row["variant"]) for row in rows})
     for layout, depth, variant in keys:
@@ -88,7 +94,7 @@ def summary(rows: list[dict]) -> str:
         loss = statistics.mean(row["loss"] for row in chosen)
         error = statistics.mean(abs(row["value_error"]) for row in chosen)
         cuts = statistics.mean(row["probcuts"] for row in chosen)
-        lines.append(f"{layout:<14} {depth:>5} {variant:<16} {len(chosen):>9} {ratio:>11.3f} {median:>12.3f} "
+        lines.append(f"{layout:<14} {depth:>5} {variant:<20} {len(chosen):>9} {ratio:>11.3f} {median:>12.3f} "
                      f"{agree:>6.1%} {losing:>6.1%} {loss:>9.2f} {error:>10.2f} {cuts:>11.1f}")
     return "\n".join(lines)
 

@@ -149,6 +149,7 @@ def test_pairs_of_an_exact_game_fit_the_identity():
     ({"sigma": -1.0}, "sigma must not be negative"),
     ({"confidence": 0.0}, "confidence must be positive"),
     ({"slope": float("nan")}, "slope must be a finite number"),
+    ({"slope": 0.0}, "slope must be positive"),
     ({"min_depth": 3}, "min_depth=3 leaves no shallow search"),
 ])
 def test_a_bad_model_is_refused(fields, message):

@@ -77,6 +77,9 @@ def _check_line(slope: Any, intercept: Any, sigma: Any, where: str = "") -> None
             raise SearchError(f"probcut: {name}{where} must be a finite number, not {number!r}")
     if sigma < 0:
         raise SearchError(f"probcut: sigma{where} must not be negative, not {sigma!r}")
+    if slope <= 0:
+        raise SearchError(f"probcut: slope{where} must be positive (a deeper value growing with the shallow one), "
+                          f"not {slope!r}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -170,36 +173,69 @@ class ChanceProbCut:
 
     def predicted_cut(self, state: Hashable, draws: Sequence[tuple[Any, Hashable]], alpha: Any, beta: Any,
                       child_remaining: Any, child_level: int) -> Any:
-        """The bound the chance node is cut at, or None: shallow-search the
-        successors one by one, replacing each one's bounds by its predicted
-        interval, until the weighted sums leave the window."""
-        lower, upper, lower_sum, upper_sum = self.star.setup(state, draws, child_remaining)
+        """The bound the chance node is cut at, or None.
+
+        The successors are predicted one by one.  A cut below ``alpha``
+        stays possible while the upper ends predicted so far, plus the
+        lowest upper end any later successor could get, stay below it; so
+        each successor's shallow search only has to tell whether its value
+        lies below the threshold that keeps it possible, a null-window
+        search whose fail-soft answer bounds the value.  Likewise above
+        ``beta``; once neither is possible the shallow searches stop."""
+        lower, upper, _, _ = self.star.setup(state, draws, child_remaining)
+        low_bound, high_bound = lower[0], upper[0]  # every successor shares the chance node's bounds
         slope, intercept, margin = self.by_depth.get(child_remaining, self.pooled)
-        if not can_narrow(slope, intercept, margin, lower[0], upper[0]):
+        if not can_narrow(slope, intercept, margin, low_bound, high_bound):
             return None
+        # The tightest ends a predicted interval can have.
+        least_high = max(min(slope * low_bound + intercept + margin, high_bound), low_bound)
+        most_low = min(max(slope * high_bound + intercept - margin, low_bound), high_bound)
+        rest = sum(probability for probability, _ in draws)  # probability not predicted yet
+        high_total = low_total = 0.0  # sums of the predicted ends so far
+        try_low = rest * least_high < alpha
+        try_high = rest * most_low > beta
         shallow_remaining = child_remaining - self.model.reduction
         value = self.star.value
         is_terminal = self.star.game.is_terminal
-        for index, (probability, successor) in enumerate(draws):
+        for probability, successor in draws:
+            if not (try_low or try_high):
+                return None
             if probability == 0:
                 continue
-            successor_lower = lower[index]
-            successor_upper = upper[index]
-            shallow = value(successor, NEGATIVE_INFINITY, POSITIVE_INFINITY, shallow_remaining, child_level)
-            if is_terminal(successor):
-                low = high = shallow  # its utility, exact at any depth
+            rest -= probability
+            # Its value must lie below shallow_alpha for a cut below alpha to
+            # stay possible, above shallow_beta for one above beta.
+            shallow_alpha = shallow_beta = POSITIVE_INFINITY
+            if try_low:
+                shallow_alpha = ((alpha - high_total - rest * least_high) / probability - intercept - margin) / slope
+            if try_high:
+                shallow_beta = ((beta - low_total - rest * most_low) / probability - intercept + margin) / slope
             else:
-                predicted = slope * shallow + intercept
-                low = min(max(predicted - margin, successor_lower), successor_upper)
-                high = max(min(predicted + margin, successor_upper), successor_lower)
-            lower_sum += probability * (low - successor_lower)
-            upper_sum += probability * (high - successor_upper)
-            if lower_sum > beta:
-                return lower_sum
-            if upper_sum < alpha:
-                return upper_sum
+                shallow_beta = shallow_alpha
+            if not try_low:
+                shallow_alpha = shallow_beta
+            if shallow_alpha > shallow_beta:  # both stay possible whatever it is worth: search it exactly
+                shallow_alpha, shallow_beta = NEGATIVE_INFINITY, POSITIVE_INFINITY
+            shallow = value(successor, shallow_alpha, shallow_beta, shallow_remaining, child_level)
+            if is_terminal(successor):
+                high = low = shallow  # its utility, exact at any depth
+            else:
+                # A fail-low answer bounds the value from above only, a fail-high one from below only.
+                high = high_bound if shallow > shallow_beta else \
+                    max(min(slope * shallow + intercept + margin, high_bound), low_bound)
+                low = low_bound if shallow < shallow_alpha else \
+                    min(max(slope * shallow + intercept - margin, low_bound), high_bound)
+            high_total += probability * high
+            low_total += probability * low
+            if try_low:
+                if high_total + rest * high_bound < alpha:
+                    return high_total + rest * high_bound
+                try_low = high_total + rest * least_high < alpha
+            if try_high:
+                if low_total + rest * low_bound > beta:
+                    return low_total + rest * low_bound
+                try_high = low_total + rest * most_low > beta
         return None
-
 
 
 def can_narrow(slope: float, intercept: float, margin: float, low: Any, high: Any) -> bool:
