@@ -22,6 +22,16 @@ seed's description: the predicted bounds of the full value lie outside
 Star1/Star2 with its true bounds: a predicted interval is never used as a
 bound, because it is not one.
 
+The shallow searches are null-window searches: a cut below ``alpha`` stays
+possible only while the successor's shallow value lies below a threshold
+(what the predictions so far leave, with the later successors at their
+tightest possible prediction), so a search at that threshold tells, and its
+fail-soft answer bounds the value on the side that matters.  Once neither
+cut is possible the remaining shallow searches are skipped.  Values that
+forward pruning made inexact may contradict bounds Star2 learnt elsewhere
+(a probe, another cut); in a search with ChanceProbCut they are clipped to
+those bounds instead of raising the error an exact search raises.
+
 It is *forward* pruning: a cut trusts the model and may change the value and
 the move; a larger ``t`` cuts less and errs less.  When ``t * sigma`` is so
 large that no prediction could be tighter than the node's own bounds, the
