@@ -655,3 +655,58 @@ def test_report_without_a_store_and_bad_plot_suffix_are_one_line(tmp_path, capsy
     assert capsys.readouterr().err.strip() == "pacsim: error: pacman: no such results store"
     assert main(["reproduce", "--plot", str(tmp_path / "table.gif")]) == 2
     assert "table.gif: cannot plot to '.gif'" in capsys.readouterr().err
+
+
+# -- probcut: ChanceProbCut model files and the fit command -----------------
+
+GOOD_MODEL = '{"format": "pacsim-probcut", "version": 1, "model": {"reduction": 3, "slope": 1.0, "intercept": 0.0, "sigma": 5.0}}'
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("{oops", "not a ProbCut model (not JSON"),
+    ("[1, 2]", "not a ProbCut model (no \"format\""),
+    ('{"format": "pacsim-probcut", "model": 3}', "\"model\" must be an object"),
+    (GOOD_MODEL.replace('"sigma": 5.0', '"sigma": -5.0'), "sigma must not be negative"),
+    (GOOD_MODEL.replace('"sigma": 5.0', '"sigma": "wide"'), "sigma must be a finite number, not 'wide'"),
+    (GOOD_MODEL.replace(', "sigma": 5.0', ""), "model field 'sigma' missing"),
+    (GOOD_MODEL.replace('"sigma"', '"sigmaa"'), "unknown model field 'sigmaa'"),
+    (GOOD_MODEL.replace('"reduction": 3', '"reduction": 0'), "reduction must be a positive integer"),
+    (GOOD_MODEL.replace('"sigma": 5.0', '"sigma": 5.0, "by_depth": [{"depth": 4}]'), "each line of \"by_depth\""),
+    (GOOD_MODEL.replace('"sigma": 5.0', '"sigma": 5.0, "by_depth": 7'), "\"by_depth\" must be a list"),
+], ids=["not JSON", "not an object", "model not an object", "negative sigma", "text sigma", "missing field",
+        "unknown field", "zero reduction", "short line", "lines not a list"])
+def test_a_bad_probcut_model_is_one_line_naming_the_file(tmp_path, capsys, text, expected):
+    path = tmp_path / "model.json"
+    path.write_text(text)
+    spec = f"expectimax:depth=1,eval=careful,algorithm=star2,probcut={path}"
+    line = fails_in_one_line(capsys, ["play", "-q", "-l", "tinyMaze", "-p", spec], path)
+    assert expected in line
+
+
+def test_a_missing_or_special_probcut_file_is_one_line(tmp_path, capsys):
+    for path in (tmp_path / "absent.json", tmp_path):
+        spec = f"expectimax:depth=1,eval=careful,algorithm=star2,probcut={path}"
+        assert "cannot read the file" in fails_in_one_line(capsys, ["play", "-q", "-l", "tinyMaze", "-p", spec], path)
+
+
+def test_probcut_options_that_cannot_apply_are_one_line(tmp_path, capsys):
+    path = tmp_path / "model.json"
+    path.write_text(GOOD_MODEL)
+    line = fails_in_one_line(capsys, ["play", "-q", "-l", "tinyMaze", "-p", f"minimax:probcut={path}"], path)
+    assert "needs algorithm=star2" in line
+    line = fails_in_one_line(capsys, ["play", "-q", "-l", "tinyMaze", "-p",
+                                      f"expectimax:eval=careful,algorithm=star2,probcut={path},probcut_t=-1"], "probcut_t")
+    assert "must be positive" in line
+
+
+@pytest.mark.parametrize("arguments,expected", [
+    (["--games", "0"], "--games 0 must be in [1, 10000]"),
+    (["--for", "expectimax:eval=careful"], "not a Star2 search Pacman"),
+    (["--confidence", "0"], "confidence must be positive"),
+    (["--reduction", "2", "--min-depth", "3"], "min_depth=3 leaves no shallow search"),
+    (["-l", "noSuchMaze"], "noSuchMaze"),
+], ids=["no games", "not star2", "zero confidence", "min depth too small", "unknown layout"])
+def test_a_bad_probcut_fit_is_one_line(tmp_path, capsys, arguments, expected):
+    out = tmp_path / "model.json"
+    fails_in_one_line(capsys, ["probcut", "fit", "--out", out, *arguments], expected)
+    assert not out.exists()

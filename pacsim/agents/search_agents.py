@@ -28,8 +28,19 @@ from pacsim.agents.engines import check_engine, try_fast_search
 from pacsim.agents.evaluation import get_evaluation
 from pacsim.engine import PLAYING, STOP, GameState, apply_move
 from pacsim.engine.layout import REVERSE
-from pacsim.errors import AgentError
-from pacsim.search import ALGORITHMS, CHANCE, MAX, MIN, SearchResult, TranspositionTable, iterative_deepening, search
+from pacsim.errors import AgentError, PacsimError
+from pacsim.search import (
+    ALGORITHMS,
+    CHANCE,
+    MAX,
+    MIN,
+    ProbCutModel,
+    SearchResult,
+    TranspositionTable,
+    iterative_deepening,
+    search,
+)
+from pacsim.search.probcut import load_model
 
 
 class PacmanGame:
@@ -164,6 +175,10 @@ class SearchOptions:
     """Seconds per move for iterative deepening up to ``depth`` (0: search ``depth`` at once; at most 3600)."""
     engine: str = "auto"
     """auto (the compiled kernel when numba is installed and it covers these options), fast or python."""
+    probcut: str = ""
+    """ChanceProbCut model file (JSON written by ``pacsim probcut fit``), star2 only: forward pruning at chance nodes, may change moves (empty: exact Star2)."""
+    probcut_t: float = 0.0
+    """ChanceProbCut confidence t, in sigmas, replacing the model file's (0: the file's; larger cuts less)."""
 
     def __post_init__(self) -> None:
         if not 1 <= self.depth <= MAX_DEPTH:
@@ -184,6 +199,10 @@ class SearchOptions:
         if not 0.0 <= self.time <= 3600.0:
             raise AgentError(f"option time={self.time!r} must be in [0, 3600] seconds")
         check_engine(self.engine)
+        if self.probcut_t < 0:
+            raise AgentError(f"option probcut_t={self.probcut_t!r} must be positive (or 0: the model file's)")
+        if self.probcut_t and not self.probcut:
+            raise AgentError(f"option probcut_t={self.probcut_t!r} needs probcut=MODEL.json")
 
 
 class SearchPacman(Agent):
@@ -208,8 +227,21 @@ class SearchPacman(Agent):
         self.kinds = options.kinds.upper()
         self.model_ghost = None if options.model == "uniform" else model_ghost_maker(options.model)
         self.table = TranspositionTable(max_entries=options.table) if options.table > 0 else None
+        self.probcut = self.probcut_model(options)
         self.last_result: SearchResult | None = None
         self._models: dict[int, tuple[Any, ...]] = {}
+
+    def probcut_model(self, options: SearchOptions) -> ProbCutModel | None:
+        """The ChanceProbCut model of ``probcut=``, at ``probcut_t`` if given."""
+        if not options.probcut:
+            return None
+        if self.algorithm != "star2":
+            raise AgentError(f"option probcut={options.probcut!r} needs algorithm=star2, not {self.algorithm}")
+        try:
+            model = load_model(options.probcut)
+        except PacsimError as error:
+            raise AgentError(f"option probcut: {error}") from None
+        return model.with_confidence(options.probcut_t) if options.probcut_t else model
 
     def reset(self, index: int, rng: random.Random) -> None:
         super().reset(index, rng)
@@ -270,18 +302,20 @@ class SearchPacman(Agent):
         if self.options.time and depth is None:
             return self._deepening(game, state, bounds, root_values)
         return search(game, state, algorithm=self.algorithm, depth=levels, evaluate=self.evaluate,
-                      bounds=bounds, table=self.table, root_values=root_values)
+                      bounds=bounds, table=self.table, root_values=root_values, probcut=self.probcut)
 
     def _deepening(self, game: PacmanGame, state: GameState, bounds: Any, root_values: bool) -> SearchResult:
         # The table is shared by every iteration: entries are reused only at equal remaining depth.
         last = None
         for result in iterative_deepening(game, state, self.algorithm, self.evaluate, self.levels(state),
                                           seconds=self.options.time, step=self.levels(state, 1),
-                                          bounds=bounds, table=self.table, root_values=root_values):
+                                          bounds=bounds, table=self.table, root_values=root_values,
+                                          probcut=self.probcut):
             last = result
         if last is None:  # not even depth 1 finished: search it anyway
             last = search(game, state, algorithm=self.algorithm, depth=self.levels(state, 1),
-                          evaluate=self.evaluate, bounds=bounds, table=self.table, root_values=root_values)
+                          evaluate=self.evaluate, bounds=bounds, table=self.table, root_values=root_values,
+                          probcut=self.probcut)
         return last
 
     def get_action(self, state: GameState) -> str:

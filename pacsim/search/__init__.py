@@ -12,6 +12,7 @@ Modules, in reading order:
 * :mod:`~pacsim.search.plain`  -- minimax, expectimax, expectiminimax;
 * :mod:`~pacsim.search.pruned` -- alpha-beta nodes, tables, leaf checks;
 * :mod:`~pacsim.search.star`   -- Star1 and Star2 at chance nodes;
+* :mod:`~pacsim.search.probcut` -- ChanceProbCut (forward pruning) and its fitting;
 * :mod:`~pacsim.search.api`    -- :func:`search`, :func:`iterative_deepening`;
 * :mod:`~pacsim.search.mcts`   -- Monte Carlo tree search: :func:`mcts`.
 """
@@ -19,6 +20,7 @@ Modules, in reading order:
 from pacsim.search.api import ALGORITHMS, iterative_deepening, search
 from pacsim.search.base import CHANCE, MAX, MIN, Game, SearchResult, SearchStats, SearchTimeout
 from pacsim.search.mcts import mcts, random_rollout, ucb1
+from pacsim.search.probcut import ProbCutModel
 from pacsim.search.table import EXACT, LOWER, UPPER, TranspositionTable
 
 __all__ = [
@@ -28,6 +30,7 @@ __all__ = [
     "LOWER",
     "MAX",
     "MIN",
+    "ProbCutModel",
     "UPPER",
     "Game",
     "SearchResult",

@@ -28,6 +28,7 @@ from pacsim.search.base import (
     node_type_error,
 )
 from pacsim.search.plain import make_plain_search
+from pacsim.search.probcut import ProbCutModel
 from pacsim.search.pruned import make_pruned_search
 from pacsim.search.table import EXACT, TranspositionTable
 
@@ -53,6 +54,7 @@ def search(
     order: Callable[[Hashable, Any], Any] | None = None,
     root_values: bool = False,
     deadline: float | None = None,
+    probcut: ProbCutModel | None = None,
 ) -> SearchResult:
     """Search ``game`` from ``state`` and return its value and best move.
 
@@ -87,6 +89,12 @@ def search(
     the search raises :class:`SearchTimeout` (checked at the start and then
     every couple of thousand nodes).
 
+    ``probcut`` (star1 and star2 only; off by default) is a
+    :class:`~pacsim.search.probcut.ProbCutModel`: chance nodes are first
+    tried with ChanceProbCut, a *forward* pruning that trusts a shallow
+    search to predict the deep one and so may change the value and the
+    move; its cuts are counted in ``stats.probcuts``.
+
     Misuse (unknown algorithm, a node type the algorithm cannot handle,
     ``depth`` without ``evaluate``, star pruning without bounds, ...) raises
     :class:`~pacsim.errors.SearchError`.
@@ -108,11 +116,20 @@ def search(
         raise SearchError(f"table must be a TranspositionTable, not {type(table).__name__}")
     if order is not None and not callable(order):
         raise SearchError("order must be a callable(state, actions) -> actions")
+    if probcut is not None:
+        if chance_mode is None:
+            raise SearchError(f"{algorithm}: probcut applies to star1 and star2 only")
+        if not isinstance(probcut, ProbCutModel):
+            raise SearchError(f"probcut must be a ProbCutModel, not {type(probcut).__name__}")
 
     if pruned:
-        value, counts = make_pruned_search(game, algorithm, chance_mode, evaluate, bounds, table, order, deadline)
+        value, counts = make_pruned_search(game, algorithm, chance_mode, evaluate, bounds, table, order, deadline,
+                                           probcut)
     else:
-        value, counts = make_plain_search(game, algorithm, allowed, evaluate, table, order, deadline)
+        value, plain_counts = make_plain_search(game, algorithm, allowed, evaluate, table, order, deadline)
+
+        def counts() -> tuple[int, int, int, int, int]:
+            return (*plain_counts(), 0)
     remaining: Any = math.inf if depth is None else depth
 
     root_generated = 0
@@ -167,13 +184,14 @@ def search(
             if table is not None:
                 table.put(state, remaining, root_value, EXACT)
 
-    generated, evaluated, cutoffs, deepest = counts()
+    generated, evaluated, cutoffs, deepest, probcuts = counts()
     stats = SearchStats(
         generated=generated + root_generated,
         evaluated=evaluated + root_evaluated,
         cutoffs=cutoffs,
         seconds=perf_counter() - started,
         max_depth=deepest,
+        probcuts=probcuts,
     )
     return SearchResult(value=root_value, action=action, stats=stats, depth=depth, action_values=action_values)
 

@@ -101,6 +101,9 @@ class SearchStats:
     """Monte Carlo tree search only: moves played in rollouts (outside the tree)."""
     tree_nodes: int = 0
     """Monte Carlo tree search only: nodes in the tree when the search ended."""
+    probcuts: int = 0
+    """Chance nodes cut by ChanceProbCut's prediction (forward pruning; not
+    counted in ``cutoffs``, which only count exact prunes)."""
 
 
 @dataclass(frozen=True, slots=True)

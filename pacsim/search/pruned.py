@@ -40,9 +40,12 @@ from pacsim.search.base import (
     no_moves_error,
     node_type_error,
 )
-from pacsim.search.plain import CountsFunction, ValueFunction
+from pacsim.search.plain import ValueFunction
+from pacsim.search.probcut import ChanceProbCut, ProbCutModel
 from pacsim.search.star import StarSearch, out_of_bounds
 from pacsim.search.table import EXACT, LOWER, UPPER, TranspositionTable
+
+PrunedCounts = Callable[[], tuple[int, int, int, int, int]]
 
 
 def make_pruned_search(
@@ -54,18 +57,23 @@ def make_pruned_search(
     table: TranspositionTable | None,
     order: Callable[[Hashable, Any], Any] | None,
     deadline: float | None,
-) -> tuple[ValueFunction, CountsFunction]:
+    probcut: ProbCutModel | None = None,
+) -> tuple[ValueFunction, PrunedCounts]:
     """Build the recursive value function of a pruned search.
 
     ``chance_mode`` is ``None`` for alpha-beta (a CHANCE node is an error),
     ``"star1"`` or ``"star2"``; the latter two need ``bounds``: ``(L, U)``
     on every leaf value, or a callable ``bounds(state, remaining) -> (L, U)``
     on every leaf value within ``remaining`` levels below ``state``.  A value
-    found outside its bounds raises :class:`SearchError`.
+    found outside its bounds raises :class:`SearchError`.  ``probcut`` (star
+    modes only) tries a ChanceProbCut at chance nodes before the exact
+    search (:mod:`pacsim.search.probcut`); it is wired in once, here, so
+    that a search without it runs the very same chance-node code.
 
     Returns ``(value, counts)`` where ``value(state, alpha, beta,
     remaining, level)`` follows the window convention of this module and
-    ``counts()`` gives ``(generated, evaluated, cutoffs, deepest level)``.
+    ``counts()`` gives ``(generated, evaluated, cutoffs, deepest level,
+    probcut cuts)``.
     """
     to_move = game.to_move
     actions = game.actions
@@ -186,16 +194,20 @@ def make_pruned_search(
         return best
 
     chance_value = None
+    probcut_node = None
     if chance_mode is not None:
         assert bounds is not None
         star = StarSearch(game, algorithm, evaluate, bounds, order, value)
         chance_value = star.star2 if chance_mode == "star2" else star.star1
         star_counters = star.counters
+        if probcut is not None:
+            chance_value = probcut_node = ChanceProbCut(probcut, star, chance_value)
 
-    def counts() -> tuple[int, int, int, int]:
+    def counts() -> tuple[int, int, int, int, int]:
         if chance_mode is None:
-            return generated, evaluated, cutoffs, deepest
+            return generated, evaluated, cutoffs, deepest, 0
         return (generated + star_counters.generated, evaluated + star_counters.evaluated,
-                cutoffs + star_counters.cutoffs, max(deepest, star_counters.deepest))
+                cutoffs + star_counters.cutoffs, max(deepest, star_counters.deepest),
+                probcut_node.cuts if probcut_node is not None else 0)
 
     return value, counts

@@ -107,6 +107,8 @@ class StarSearch:
         self.order = order
         self.value = value
         self.counters = StarCounters()
+        self.exact = True
+        """Whether every value is exact, so that one outside its bounds is an error."""
 
     def setup(self, state: Hashable, draws: Sequence[tuple[Any, Hashable]], child_remaining: Any) -> Prepared:
         """The bounds on a chance node's successors known before any search,
@@ -169,7 +171,7 @@ class StarSearch:
                                 child_remaining, child_level)
             if beyond(child_value, successor_lower, successor_upper):
                 # Even a fail-soft bound lies on the same side of the true value.
-                raise out_of_bounds(self.algorithm, successor, child_value, successor_lower, successor_upper)
+                child_value = self.outside(successor, child_value, successor_lower, successor_upper)
             if child_value < child_alpha:
                 # child_value bounds the successor from above, and with it
                 # the whole node lies below alpha.
@@ -262,19 +264,30 @@ class StarSearch:
             # on it) bounds the MAX successor from below.
             if probe < probe_alpha:
                 return prepared
-            self.check(successor, probe, successor_lower, successor_upper)
+            probe = self.checked(successor, probe, successor_lower, successor_upper)
             if probe > successor_lower:
                 lower[index] = probe
                 lower_sum += probability * (probe - successor_lower)
         elif probe <= probe_beta:
             # Symmetrically, an upper bound on a MIN successor.
-            self.check(successor, probe, successor_lower, successor_upper)
+            probe = self.checked(successor, probe, successor_lower, successor_upper)
             if probe < successor_upper:
                 upper[index] = probe
                 upper_sum += probability * (probe - successor_upper)
         return lower, upper, lower_sum, upper_sum
 
-    def check(self, state: Hashable, found: Any, low: Any, high: Any) -> None:
+    def checked(self, state: Hashable, found: Any, low: Any, high: Any) -> Any:
+        """``found``, checked against its bounds."""
         if beyond(found, low, high):
+            return self.outside(state, found, low, high)
+        return found
+
+    def outside(self, state: Hashable, found: Any, low: Any, high: Any) -> Any:
+        """A searched value outside its bounds: an error in an exact search.
+        Under forward pruning (ChanceProbCut, which sets ``exact`` false)
+        values are estimates that may contradict bounds learned from other
+        estimates (a probe, a table entry); the value is clipped to them."""
+        if self.exact:
             raise out_of_bounds(self.algorithm, state, found, low, high)
+        return low if found < low else high
 
