@@ -41,7 +41,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from pacsim.agents.base import Agent, Distribution, StochasticAgent
+from pacsim.agents.api import Agent, Distribution, StochasticAgent
 from pacsim.agents.cs188_state import Cs188GameState, SuccessorCounter, distribution_items
 from pacsim.engine import GameState
 from pacsim.errors import AgentError
