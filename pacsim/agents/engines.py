@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import sys
+from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from pacsim.engine import GameState
@@ -36,6 +37,21 @@ def check_engine(engine: str) -> None:
         raise AgentError(f"option engine={engine!r}: expected one of {', '.join(ENGINES)}")
     if engine == "fast" and available() is not None:
         raise AgentError(f"option engine=fast: {available()}")
+
+
+def prepare(engine: str) -> None:
+    """Load the kernel in this process if ``engine`` will use it: agents call
+    this when they are made, so that loading (or, on a first run, compiling)
+    it is not counted against their first move's time limit."""
+    if _enabled(engine) and available() is None:
+        _warm_up()
+
+
+@cache
+def _warm_up() -> None:
+    from pacsim.fast.search import warm_up
+
+    warm_up()
 
 
 def _enabled(engine: str) -> bool:

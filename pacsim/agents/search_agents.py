@@ -24,11 +24,12 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from pacsim.agents.api import Agent, MoveStats
-from pacsim.agents.engines import check_engine, try_fast_search
+from pacsim.agents.engines import check_engine, prepare, try_fast_search
 from pacsim.agents.evaluation import get_evaluation
 from pacsim.engine import PLAYING, STOP, GameState, apply_move
 from pacsim.engine.layout import REVERSE
 from pacsim.errors import AgentError, PacsimError
+from pacsim.fast import SUPPORTED_ALGORITHMS, SUPPORTED_EVALUATIONS
 from pacsim.search import (
     ALGORITHMS,
     CHANCE,
@@ -230,6 +231,8 @@ class SearchPacman(Agent):
         self.probcut = self.probcut_model(options)
         self.last_result: SearchResult | None = None
         self._models: dict[int, tuple[Any, ...]] = {}
+        if self.algorithm in SUPPORTED_ALGORITHMS and options.eval in SUPPORTED_EVALUATIONS:
+            prepare(options.engine)  # load the kernel now, not in the first timed move
 
     def probcut_model(self, options: SearchOptions) -> ProbCutModel | None:
         """The ChanceProbCut model of ``probcut=``, at ``probcut_t`` if given."""

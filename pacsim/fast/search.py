@@ -62,6 +62,16 @@ def chase_values(state: GameState, levels: int) -> SearchResult:
     return _run(state, settings, np.zeros(3, np.float64), levels, True, True, started, True)
 
 
+def warm_up() -> None:
+    """Load the compiled kernel now (compiling it on a first run): a search
+    on a small maze, so that the first real move does not pay for it."""
+    from pacsim.engine import parse_layout
+    from pacsim.engine.state import initial_state
+
+    state = initial_state(parse_layout("%%%%%\n%P.G%\n%%%%%\n", name="warm-up"))
+    kernel_search(state, (MAX, MIN), "careful", 2)
+
+
 def _settings(state: GameState, evaluation: int, chase_ghost: int, model: int, pruned: bool,
               kinds: list[int]) -> np.ndarray:
     """The kernel's int64 settings row (slots named in :mod:`pacsim.fast.kernel`)."""
