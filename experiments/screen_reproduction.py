@@ -32,8 +32,9 @@ roots it knows of.  A maze that passes here is a *selected* maze: only its
 validation on fresh seeds counts as a result.
 
 Candidate families: the shipped hand-drawn layouts, the hand-drawn variants
-below, and generated mazes (``pacsim.engine.generate``) over a grid of sizes,
-food, ghosts and loop/room knobs.  Every candidate tried is written to the
+below, generated mazes (``pacsim.engine.generate``) over a grid of sizes,
+food, ghosts and loop/room knobs, generated mazes kept only when their food
+lies far from Pacman, and ``optimismMaze`` with pellets added.  Every candidate tried is written to the
 output, one JSON line each, so the counts in ``experiments/README.md`` can be
 recomputed with ``--summary``.
 """
