@@ -18,6 +18,12 @@ fails, so most cost a few games:
    (``pacsim.report.optimism.pattern_points``, the criteria ``pacsim
    reproduce`` prints, the paired test included)?
 
+Point 3 is fragile (each rare death of expectimax against the random ghost
+costs about 1,000 points of paired difference), so 24 games a cell let
+through mazes that fail it on more games.  ``--passed-in EARLIER.jsonl
+--games 200 --out CONFIRM.jsonl`` plays stage 3 again, on 200 selection games
+a cell, for the candidates that passed in the earlier file.
+
 Games are played on *selection* seeds drawn from root seed
 ``SELECTION_ROOT``; validation (``pacsim reproduce`` or ``pacsim run
 experiments/optimism_pessimism.toml --set seed=...``) uses other root seeds,
@@ -26,8 +32,9 @@ roots it knows of.  A maze that passes here is a *selected* maze: only its
 validation on fresh seeds counts as a result.
 
 Candidate families: the shipped hand-drawn layouts, the hand-drawn variants
-below, and generated mazes (``pacsim.engine.generate``) over a grid of sizes,
-food, ghosts and loop/room knobs.  Every candidate tried is written to the
+below, generated mazes (``pacsim.engine.generate``) over a grid of sizes,
+food, ghosts and loop/room knobs, generated mazes kept only when their food
+lies far from Pacman, and ``optimismMaze`` with pellets added.  Every candidate tried is written to the
 output, one JSON line each, so the counts in ``experiments/README.md`` can be
 recomputed with ``--summary``.
 """
@@ -167,6 +174,29 @@ GENERATED_FAMILIES = {
     "rooms-11x7": ("w=11,h=7,food=4,ghosts=1,loops=0.3,rooms=0.5", range(0, 80)),
     "rooms-11x9": ("w=11,h=9,food=5,ghosts=1,loops=0.3,rooms=0.4", range(0, 80)),
     "open-9x7": ("w=9,h=7,food=3,ghosts=1,loops=0.5,rooms=0.8", range(0, 80)),
+    # Third round (numba fast path: a stage-1 stop costs well under a second),
+    # aimed at point 4: more food, and larger rooms mazes, so that the
+    # random-ghost games last 20-50 moves.  Many more seeds a family.
+    "rooms-9x7-f5": ("w=9,h=7,food=5,ghosts=1,loops=0.3,rooms=0.5", range(0, 600)),
+    "rooms-13x7": ("w=13,h=7,food=5,ghosts=1,loops=0.3,rooms=0.5", range(0, 600)),
+    "rooms-11x9-f6": ("w=11,h=9,food=6,ghosts=1,loops=0.3,rooms=0.5", range(0, 600)),
+    "rooms-11x7-f5": ("w=11,h=7,food=5,ghosts=1,loops=0.3,rooms=0.5", range(0, 600)),
+}
+
+FAR_FOOD_FAMILIES = {
+    # name: (spec template without seed, seeds drawn from, least mean Pacman-to-food distance).
+    # Third round: rooms mazes kept only when the food lies far from Pacman's
+    # start (``maze_features(...).food_spread``), so games cannot end in ten moves.
+    "rooms-9x7-far": ("w=9,h=7,food=4,ghosts=1,loops=0.3,rooms=0.5", range(1000, 4000), 7.0),
+}
+
+EXTRA_PELLET_FAMILIES = {
+    # name: (base layout, extra pellets, least maze distance from Pacman's start).
+    # Third round: optimismMaze (points 1-3 on the selection seeds, games of ~10
+    # moves for expectimax) with one or two pellets added on every far square
+    # (every pair of far squares), to lengthen the games.
+    "optimism-plus1": ("optimismMaze", 1, 5),
+    "optimism-plus2": ("optimismMaze", 2, 7),
 }
 
 
@@ -179,8 +209,8 @@ class Candidate:
 
 def candidates(families: list[str] | None) -> Iterator[Candidate]:
     """Every candidate of the chosen families (all by default)."""
-    from pacsim.engine import load_layout, shipped_layouts
-    from pacsim.engine.generate import generate_layout, parse_maze_specs
+    from pacsim.engine import load_layout, parse_layout, shipped_layouts
+    from pacsim.engine.generate import generate_layout, maze_features, parse_maze_specs
 
     def wanted(family: str) -> bool:
         return families is None or family in families
@@ -198,6 +228,38 @@ def candidates(families: list[str] | None) -> Iterator[Candidate]:
             for seed in seeds:
                 spec = parse_maze_specs(f"generated:{template},seed={seed}")[0]
                 yield Candidate(family, spec.name(), generate_layout(spec))
+    for family, (template, seeds, least_spread) in FAR_FOOD_FAMILIES.items():
+        if wanted(family):
+            for seed in seeds:
+                spec = parse_maze_specs(f"generated:{template},seed={seed}")[0]
+                text = generate_layout(spec)
+                if maze_features(parse_layout(text)).food_spread >= least_spread:
+                    yield Candidate(family, spec.name(), text)
+    for family, (base, extra, least_distance) in EXTRA_PELLET_FAMILIES.items():
+        if wanted(family):
+            yield from _extra_pellets(family, base, extra, least_distance)
+
+
+def _extra_pellets(family: str, base: str, extra: int, least_distance: int) -> Iterator[Candidate]:
+    """``base`` with ``extra`` more pellets, on every combination of empty squares
+    at least ``least_distance`` moves from Pacman's start."""
+    from itertools import combinations
+
+    from pacsim.engine import load_layout
+
+    layout = load_layout(base)
+    rows = [list(row) for row in layout.text.splitlines()]
+    from_pacman = layout.distances_from(layout.pacman_start)
+    # Cells are numbered over the open squares in reading order (the layout's own numbering).
+    squares = [(row, column) for row, line in enumerate(rows) for column, char in enumerate(line) if char != "%"]
+    far = [square for cell, square in enumerate(squares)
+           if rows[square[0]][square[1]] == " " and least_distance <= from_pacman[cell]]
+    for chosen in combinations(far, extra):
+        grid = [row[:] for row in rows]
+        for row, column in chosen:
+            grid[row][column] = "."
+        name = f"{base}+" + "+".join(f"r{row}c{column}" for row, column in chosen)
+        yield Candidate(family, name, "\n".join("".join(row) for row in grid) + "\n")
 
 
 def selection_seeds(count: int) -> list[int]:
@@ -257,6 +319,15 @@ def screen(candidate: Candidate, probe: int, games: int, probe_moves: int = PROB
                                        round(assessment.paired.difference_low, 1)]}
 
 
+def passed_candidates(path: Path) -> Iterator[Candidate]:
+    """The candidates that passed every stage in an earlier output file."""
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.strip():
+            result = json.loads(line)
+            if result["passed"]:
+                yield Candidate(result["family"], result["name"], result["text"])
+
+
 def summarize(path: Path) -> str:
     """Per family: candidates tried, where they stopped, how many passed."""
     results = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
@@ -279,13 +350,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=Path("results/screen_reproduction.jsonl"),
                         help="JSON lines, one per candidate (appended; finished candidates are skipped)")
     parser.add_argument("--families", nargs="+", default=None,
-                        help="only these families (shipped, hand-drawn, " + ", ".join(GENERATED_FAMILIES) + ")")
+                        help="only these families (shipped, hand-drawn, "
+                        + ", ".join([*GENERATED_FAMILIES, *FAR_FOOD_FAMILIES, *EXTRA_PELLET_FAMILIES]) + ")")
     parser.add_argument("--probe", type=int, default=3, help="games of stages 1 and 2 (default 3)")
     parser.add_argument("--probe-moves", type=int, default=PROBE_MAX_MOVES,
                         help=f"move cap of stages 1 and 2 (default {PROBE_MAX_MOVES})")
     parser.add_argument("--games", type=int, default=24, help="games a cell in stage 3 (default 24)")
     parser.add_argument("-j", "--workers", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--summary", type=Path, default=None, help="only summarize an earlier output file")
+    parser.add_argument("--passed-in", type=Path, default=None,
+                        help="screen again only the candidates that passed in this earlier output file "
+                             "(a confirmation on more selection games: use a larger --games and another --out)")
     args = parser.parse_args(argv)
     if args.summary is not None:
         print(summarize(args.summary))
@@ -294,7 +369,8 @@ def main(argv: list[str] | None = None) -> int:
     done = set()
     if args.out.exists():
         done = {json.loads(line)["name"] for line in args.out.read_text(encoding="utf-8").splitlines() if line.strip()}
-    todo = [candidate for candidate in candidates(args.families) if candidate.name not in done]
+    chosen = candidates(args.families) if args.passed_in is None else passed_candidates(args.passed_in)
+    todo = [candidate for candidate in chosen if candidate.name not in done]
     print(f"{len(todo)} candidates to screen ({len(done)} already in {args.out})", file=sys.stderr)
     with ProcessPoolExecutor(max_workers=args.workers) as pool, args.out.open("a", encoding="utf-8") as out:
         futures = [pool.submit(screen, candidate, args.probe, args.games, args.probe_moves) for candidate in todo]
