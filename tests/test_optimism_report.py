@@ -74,3 +74,15 @@ def test_reproduction_figure(tmp_path):
     path = tmp_path / "table.svg"
     plot_reproduction(assess(results(LECTURE_LIKE)), path)
     assert b"<svg" in path.read_bytes()[:400]
+
+
+def test_reproduce_on_fresh_seeds_with_set(tmp_path, capsys):
+    from pacsim.cli import main
+    from pacsim.runner import game_seeds, load_results
+
+    store = tmp_path / "fresh.sqlite"
+    assert main(["reproduce", "--games", "1", "-j", "1", "-q", "--set", "seed=60617", "--store", str(store)]) == 0
+    assert set(load_results(store)["seed"]) == set(game_seeds(60617, 1))
+    assert main(["reproduce", "--games", "1", "-j", "1", "-q", "--set", "sed=1", "--store", str(store)]) == 2
+    error = capsys.readouterr().err
+    assert "sed" in error and error.count("\n") == 1

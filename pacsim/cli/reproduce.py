@@ -19,6 +19,8 @@ def add_parser(subparsers) -> None:
     parser.add_argument("-n", "--games", type=int, default=None, help="games per cell (default: the file's, 200)")
     parser.add_argument("-j", "--workers", type=int, default=None, help="worker processes (default: all cores)")
     parser.add_argument("--store", default=None, help="results store (default results/optimism_pessimism.sqlite)")
+    parser.add_argument("--set", dest="overrides", action="append", default=[], metavar="KEY=VALUE",
+                        help="override a key of the experiment file, e.g. --set seed=9173 (fresh seeds)")
     parser.add_argument("--experiment", default=None, help=f"experiment file (default experiments/{EXPERIMENT})")
     parser.add_argument("--plot", metavar="FILE.png", default=None,
                         help="also save the table beside the published one as a figure (.png, .pdf or .svg)")
@@ -37,7 +39,7 @@ def run(args) -> int:
     if args.plot:
         check_plot_path(args.plot)
     path = Path(args.experiment) if args.experiment else shipped_experiment(EXPERIMENT)
-    experiment = load_experiment(path, games=args.games, store=args.store)
+    experiment = load_experiment(path, games=args.games, overrides=args.overrides, store=args.store)
     result = execute(experiment, args)
     print(f"{experiment.name}: {result.played} games played, {result.skipped} already in {result.store} "
           f"({result.seconds:.1f}s)\n")
