@@ -107,7 +107,10 @@ def _quiet_logs() -> Iterator[None]:
     is a warning, a run stopped by Ctrl-C leaves a trail of errors about its
     cancelled games in every process.  Neither changes the stored results,
     and pacsim says in one line what happened to the run."""
-    loggers = [logging.getLogger(name) for name in _NOISY_LOGGERS]
+    # Dask's logging configuration gives some children levels of their own
+    # (tornado.application: error), so every existing one is quietened too.
+    names = [name for name in list(logging.root.manager.loggerDict) if name.split(".")[0] in _NOISY_LOGGERS]
+    loggers = [logging.getLogger(name) for name in {*_NOISY_LOGGERS, *names}]
     levels = [logger.level for logger in loggers]
     worker_level = os.environ.get(_WORKER_LOG_LEVEL)
     for logger in loggers:
