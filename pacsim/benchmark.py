@@ -40,7 +40,7 @@ BENCHED_ALGORITHMS = ("minimax", "alphabeta", "expectimax", "star1", "star2")
 PLAIN = {"alphabeta": "minimax", "star1": "expectimax", "star2": "expectimax"}
 
 THROUGHPUT_EXPERIMENT = shipped_experiment("optimism_pessimism.toml")
-"""The batch-throughput workload: the lecture table (depth-4 search on tinyMaze)."""
+"""The batch-throughput workload: the lecture table (`pacsim reproduce`: depth-4 search on its maze)."""
 SCALING_TARGET = 1.8
 """Games/s on all cores over games/s on one worker, wanted on 2 cores or more."""
 
