@@ -16,7 +16,7 @@ EXPERIMENT = "optimism_pessimism.toml"
 
 def add_parser(subparsers) -> None:
     parser = subparsers.add_parser("reproduce", help="run and report the optimism/pessimism table in one go")
-    parser.add_argument("-n", "--games", type=int, default=None, help="games per cell (default: the file's, 200)")
+    parser.add_argument("-n", "--games", type=int, default=None, help="games per cell (default: the file's, 500)")
     parser.add_argument("-j", "--workers", type=int, default=None, help="worker processes (default: all cores)")
     parser.add_argument("--store", default=None, help="results store (default results/optimism_pessimism.sqlite)")
     parser.add_argument("--set", dest="overrides", action="append", default=[], metavar="KEY=VALUE",
