@@ -170,6 +170,16 @@ def _fastest_search(agent, state: GameState, repeats: int):
     return best, result
 
 
+def _time_positions(agent: Any, positions: list[GameState], repeats: int) -> tuple[int, list[float]]:
+    """Nodes generated over ``positions`` and the fastest time of each search."""
+    nodes, times = 0, []
+    for state in positions:
+        seconds, result = _fastest_search(agent, state, repeats)
+        times.append(seconds)
+        nodes += result.stats.generated
+    return nodes, times
+
+
 def search_figures(report: Report, depths=(2, 3, 4), evaluations=("score", "careful"), count: int = 3,
                    repeats: int = 3) -> None:
     positions = recorded_positions(count=count)
@@ -179,11 +189,7 @@ def search_figures(report: Report, depths=(2, 3, 4), evaluations=("score", "care
             for algorithm in BENCHED_ALGORITHMS:
                 kind = "minimax" if algorithm in ("minimax", "alphabeta") else "expectimax"
                 agent = search_pacman(f"{kind}:depth={depth},eval={evaluation},algorithm={algorithm},engine=python")
-                nodes, times = 0, []
-                for state in positions:
-                    seconds, result = _fastest_search(agent, state, repeats)
-                    times.append(seconds)
-                    nodes += result.stats.generated
+                nodes, times = _time_positions(agent, positions, repeats)
                 generated[algorithm] = nodes
                 label = f"{evaluation} depth {depth} {algorithm}"
                 report.add("search", f"{label} nodes/s", nodes / sum(times), "nodes/s",
@@ -417,11 +423,7 @@ def fast_figures(report: Report, depths=(2, 3, 4), evaluations=("score", "carefu
             for algorithm in FAST_ALGORITHMS:
                 kind = "minimax" if algorithm in ("minimax", "alphabeta") else "expectimax"
                 agent = make_pacman(f"{kind}:depth={depth},eval={evaluation},algorithm={algorithm},engine=fast")
-                nodes, times = 0, []
-                for state in positions:
-                    seconds, result = _fastest_search(agent, state, repeats)
-                    times.append(seconds)
-                    nodes += result.stats.generated
+                nodes, times = _time_positions(agent, positions, repeats)
                 label = f"{evaluation} depth {depth} {algorithm}"
                 rate = nodes / sum(times)
                 report.add("fast path", f"{label} fast nodes/s", rate, "nodes/s",
