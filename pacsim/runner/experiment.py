@@ -24,7 +24,7 @@ from typing import Any, NoReturn
 
 from pacsim.agents import plugins
 from pacsim.agents.registry import GHOST, PACMAN, join_spec, make_ghost, make_pacman, resolve
-from pacsim.engine import DEFAULT_MAX_MOVES, Layout, load_layout, parse_layout
+from pacsim.engine import DEFAULT_MAX_MOVES, MAX_MOVES_LIMIT, Layout, load_layout, parse_layout
 from pacsim.engine.generate import GENERATOR_VERSION, generate_layout, is_generated, parse_maze_specs
 from pacsim.errors import AgentError, ConfigError, PacsimError
 from pacsim.files import FileRefused, read_bounded
@@ -203,7 +203,7 @@ def build_experiment(raw: dict[str, Any], source: str = "<experiment>", default_
     name = checker.string(raw, "name", default_name)
     games = checker.integer(raw, "games", None, minimum=1, maximum=MAX_GAMES)
     seed = checker.integer(raw, "seed", 0, minimum=0)
-    max_moves = checker.integer(raw, "max_moves", DEFAULT_MAX_MOVES, minimum=1)
+    max_moves = checker.integer(raw, "max_moves", DEFAULT_MAX_MOVES, minimum=1, maximum=MAX_MOVES_LIMIT)
     time_limit = check_time_limit(checker.number(raw, "time_limit", 0.0), f"{source}: time_limit")
     store = checker.string(raw, "store", f"results/{name}.sqlite")
     pacman_options = checker.options(raw, "pacman_options")
