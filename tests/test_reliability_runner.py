@@ -124,3 +124,27 @@ def test_shipped_layouts_keep_their_condition_keys(tmp_path):
 
     condition = load_experiment(write_experiment(tmp_path)).conditions[0]
     assert "files" not in condition.key and condition.label == "greedy/random/tinyMaze"
+
+
+# -- item 6: games are counted before any maze is built --------------------------
+
+@pytest.mark.parametrize("seeds", ["0-999999", "0-99999999999"])
+def test_a_huge_seed_range_fails_on_the_games_cap_before_building_mazes(tmp_path, capsys, monkeypatch, seeds):
+    from pacsim.runner import experiment as experiment_module
+
+    def no_maze(spec):
+        raise AssertionError("a maze was built")
+
+    monkeypatch.setattr(experiment_module, "generate_layout", no_maze)
+    path = write_experiment(tmp_path, layout=f"generated:w=9,h=7,seed={seeds}")
+    line = one_line_error(capsys, ["run", "-q", path])
+    assert "games: 2 games x" in line and "conditions is more than 1,000,000 games in one experiment" in line
+
+
+def test_generated_mazes_are_built_when_needed_and_not_kept(tmp_path):
+    from pacsim.engine.generate import MazeSpec, generate_layout
+    from pacsim.runner import load_experiment
+
+    experiment = load_experiment(write_experiment(tmp_path, layout="generated:w=9,h=7,seed=5-7"))
+    assert [condition.file_text for condition in experiment.conditions] == ["", "", ""]
+    assert experiment.conditions[1].layout_text == generate_layout(MazeSpec(width=9, height=7, seed=6))

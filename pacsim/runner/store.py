@@ -153,10 +153,13 @@ class ResultStore:
                 "INSERT INTO experiments VALUES (?, ?, ?, ?) ON CONFLICT(config_hash) DO UPDATE SET "
                 "config = excluded.config, updated_at = excluded.updated_at",
                 (digest, experiment.name, json.dumps(experiment.config, sort_keys=True), utc_now()))
+            known = {key for (key,) in self.connection.execute(
+                "SELECT condition_key FROM conditions WHERE config_hash = ?", (digest,))}
+            # A generator: a generated maze's text is built here, one at a time, and only once per store.
             self.connection.executemany(
                 "INSERT OR IGNORE INTO conditions VALUES (?, ?, ?, ?, ?)",
-                [(digest, condition.key, condition.label, condition.layout, condition.layout_text)
-                 for condition in experiment.conditions])
+                ((digest, condition.key, condition.label, condition.layout, condition.layout_text)
+                 for condition in experiment.conditions if condition.key not in known))
 
     def finished(self, config_hash: str, outcome: str | None = None) -> set[tuple[str, int]]:
         """(condition key, game index) of every game already stored for this
