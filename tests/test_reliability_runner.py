@@ -148,3 +148,24 @@ def test_generated_mazes_are_built_when_needed_and_not_kept(tmp_path):
     experiment = load_experiment(write_experiment(tmp_path, layout="generated:w=9,h=7,seed=5-7"))
     assert [condition.file_text for condition in experiment.conditions] == ["", "", ""]
     assert experiment.conditions[1].layout_text == generate_layout(MazeSpec(width=9, height=7, seed=6))
+
+
+# -- item 13: a condition key that is not an object is caught by the store check --
+
+@pytest.mark.parametrize("key, expected", [
+    ("'[1, 2]'", "game 2: condition_key must be an object (with code and files objects), not an array of 2 items"),
+    ("'{\"pacman\": \"greedy\", \"code\": [1]}'", "game 2: condition_key must be an object (with code and files"),
+    ("'{' || replace(hex(zeroblob(3000)), '00', '\"a\":[') ", "game 2: condition_key is not JSON"),
+    ("replace(hex(zeroblob(5000)), '00', '[') || replace(hex(zeroblob(5000)), '00', ']')",
+     "game 2: condition_key is JSON nested too deeply"),
+], ids=["list", "code not an object", "broken", "deep"])
+def test_a_condition_key_that_is_not_an_object_is_one_line_naming_the_game(tmp_path, capsys, key, expected):
+    import sqlite3
+
+    experiment = write_experiment(tmp_path, games=3)
+    assert main(["run", "-q", str(experiment), "--workers", "1"]) == 0
+    with sqlite3.connect(tmp_path / "results.sqlite") as connection:
+        connection.execute(f"UPDATE games SET condition_key = {key} WHERE id = 2")
+    connection.close()
+    for command in (["run", "-q", experiment, "--workers", "1"], ["report", tmp_path / "results.sqlite"]):
+        assert expected in one_line_error(capsys, command)

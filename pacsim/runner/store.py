@@ -232,6 +232,7 @@ def check_store(connection: sqlite3.Connection, path: Path) -> None:
                 raise StoreError(f"{path}: game {game_id}: column {name} holds {describe(value)}, "
                                  f"not {_EXPECTED[GAME_COLUMNS[name].split()[0]]}: a damaged or foreign store")
     _check_options(connection, path)
+    _check_condition_keys(connection, path)
 
 
 _BAD_OPTIONS = """SELECT id, options FROM games WHERE CASE WHEN json_valid(options) THEN
@@ -248,6 +249,37 @@ def _check_options(connection: sqlite3.Connection, path: Path) -> None:
         suspects = connection.execute("SELECT id, options FROM games").fetchall()
     for game_id, text in suspects:
         parse_options(text, f"{path}: game {game_id}")
+
+
+_BAD_CONDITION_KEYS = """SELECT id, condition_key FROM games WHERE CASE WHEN json_valid(condition_key) THEN
+    json_type(condition_key) != 'object' OR coalesce(json_type(condition_key, '$.code'), 'object') != 'object'
+    OR coalesce(json_type(condition_key, '$.files'), 'object') != 'object' ELSE 1 END LIMIT 1"""
+
+
+def _check_condition_keys(connection: sqlite3.Connection, path: Path) -> None:
+    """Every row's condition key as :func:`parse_condition_key` wants it (a
+    resume reads them all): found by SQLite, explained by Python."""
+    try:
+        suspects = connection.execute(_BAD_CONDITION_KEYS).fetchall()
+    except sqlite3.OperationalError:  # an SQLite without JSON functions: every row in Python
+        suspects = connection.execute("SELECT id, condition_key FROM games").fetchall()
+    for game_id, text in suspects:
+        parse_condition_key(text, f"{path}: game {game_id}")
+
+
+def parse_condition_key(text: str, where: str) -> dict[str, Any]:
+    """A row's ``condition_key``: a JSON object whose ``code`` and ``files``
+    (if any) are objects; anything else is a one-line :class:`StoreError`."""
+    try:
+        identity = json.loads(text)
+    except json.JSONDecodeError:
+        raise StoreError(f"{where}: condition_key is not JSON: {describe(text)}") from None
+    except RecursionError:
+        raise StoreError(f"{where}: condition_key is JSON nested too deeply") from None
+    if not isinstance(identity, dict) or not all(isinstance(identity.get(part, {}), dict) for part in ("code", "files")):
+        raise StoreError(f"{where}: condition_key must be an object (with code and files objects), "
+                         f"not {describe(identity)}")
+    return identity
 
 
 # -- reading --------------------------------------------------------------
