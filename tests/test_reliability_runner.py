@@ -169,3 +169,29 @@ def test_a_condition_key_that_is_not_an_object_is_one_line_naming_the_game(tmp_p
     connection.close()
     for command in (["run", "-q", experiment, "--workers", "1"], ["report", tmp_path / "results.sqlite"]):
         assert expected in one_line_error(capsys, command)
+
+
+# -- item 15: a plugin closing sys.stdout does not silence pacsim ---------------
+
+CLOSER = """
+import sys
+
+from pacsim.agents import Agent
+
+
+class Closer(Agent):
+    def get_action(self, state):
+        sys.stdout.close()
+        sys.stderr.close()
+        return state.legal_actions()[0]
+"""
+
+
+def test_a_plugin_closing_stdout_leaves_the_summary_printed(tmp_path, capsys):
+    plugin = tmp_path / "closer.py"
+    plugin.write_text(CLOSER)
+    assert main(["play", "-l", "tinyMaze", "-q", "-p", f"{plugin}:Closer", "--max-moves", "3", "-n", "2"]) == 0
+    assert "2 games, 0 wins" in capsys.readouterr().out
+    experiment = write_experiment(tmp_path, pacman=f"{plugin}:Closer")
+    assert main(["run", str(experiment), "--workers", "1"]) == 0
+    assert "played 2 games" in capsys.readouterr().out
