@@ -195,3 +195,32 @@ def test_a_plugin_closing_stdout_leaves_the_summary_printed(tmp_path, capsys):
     experiment = write_experiment(tmp_path, pacman=f"{plugin}:Closer")
     assert main(["run", str(experiment), "--workers", "1"]) == 0
     assert "played 2 games" in capsys.readouterr().out
+
+
+# -- item 10: play -n keeps no game records, and -n is bounded -----------------
+
+def test_play_keeps_no_record_of_earlier_games(capsys, monkeypatch):
+    import gc
+    import weakref
+
+    from pacsim.cli import play
+
+    played, alive_at_most = [], []
+    real_play_one = play._play_one
+
+    def play_one(*arguments):
+        gc.collect()
+        alive_at_most.append(sum(reference() is not None for reference in played))
+        record = real_play_one(*arguments)
+        played.append(weakref.ref(record))
+        return record
+
+    monkeypatch.setattr(play, "_play_one", play_one)
+    assert main(["play", "-l", "tinyMaze", "-q", "--max-moves", "3", "-n", "5", "--seed", "1"]) == 0
+    assert "5 games, 0 wins, win rate 0.00, average score" in capsys.readouterr().out
+    assert max(alive_at_most) <= 1  # at most the game just printed
+
+
+def test_play_game_count_is_bounded_as_experiments_are(capsys):
+    assert "-n 1000000000000: the number of games must be from 1 to 100,000" in one_line_error(
+        capsys, ["play", "-l", "tinyMaze", "-q", "-n", "1000000000000"])

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import secrets
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +17,7 @@ from pacsim.engine.layout import Layout
 from pacsim.engine.recording import save_game
 from pacsim.engine.state import GameState
 from pacsim.errors import ConfigError
-from pacsim.runner.experiment import check_time_limit
+from pacsim.runner.experiment import MAX_GAMES, check_time_limit
 from pacsim.viewer import ViewerClosed
 from pacsim.viewer.settings import WindowSettings
 
@@ -85,8 +86,8 @@ def build_agents(args: argparse.Namespace, layout: Layout) -> list[Any]:
 def run(args: argparse.Namespace) -> int:
     for note in apply_cs188_options(args):
         print(f"pacsim: note: {note}", file=sys.stderr)
-    if args.games < 1:
-        raise ConfigError(f"-n {args.games}: the number of games must be at least 1")
+    if not 1 <= args.games <= MAX_GAMES:
+        raise ConfigError(f"-n {args.games}: the number of games must be from 1 to {MAX_GAMES:,} (as in an experiment)")
     check_max_moves(args.max_moves, f"--max-moves {args.max_moves}")
     if args.time_limit is not None:  # 0 means no limit, as in an experiment file
         args.time_limit = check_time_limit(args.time_limit, f"--time-limit {args.time_limit}") or None
@@ -95,7 +96,7 @@ def run(args: argparse.Namespace) -> int:
     layout = load_layout(args.layout)
     agents = build_agents(args, layout)
     first_seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
-    records = []
+    tally = Tally()  # not the records: a million games' records do not fit in memory, their summary does
     for game in range(args.games):
         seed = first_seed + game
         game_settings = settings.for_game(game, args.games)
@@ -104,7 +105,7 @@ def run(args: argparse.Namespace) -> int:
         except ViewerClosed:  # q, Esc or the close button: the person has seen enough
             print(f"game {game + 1}/{args.games} (seed {seed}): quit in the window")
             break
-        records.append(record)
+        tally.add(record)
         line = _game_line(game, args.games, record)
         if game_settings.exporting:
             line += f"  ({game_settings.describe_exports()})"
@@ -113,7 +114,7 @@ def run(args: argparse.Namespace) -> int:
             save_game(_record_path(args.record, game, args.games), record, layout,
                       args.pacman + (f":{args.agent_args}" if args.agent_args else ""),
                       [args.ghosts] * (len(agents) - 1))
-    print(summary_line(records))
+    print(tally.summary_line())
     return 0
 
 
@@ -149,15 +150,26 @@ def _game_line(game: int, games: int, record: GameRecord) -> str:
     return line
 
 
-def summary_line(records: list[GameRecord]) -> str:
-    """The last line: how the finished games went."""
-    if not records:
-        return "no game finished"
-    wins = sum(record.outcome == "win" for record in records)
-    average = sum(record.score for record in records) / len(records)
-    games = "1 game" if len(records) == 1 else f"{len(records)} games"
-    return (f"{games}, {wins} win{'' if wins == 1 else 's'}, win rate {wins / len(records):.2f}, "
-            f"average score {average:.1f}")
+@dataclass
+class Tally:
+    """What the last line needs of the games played."""
+
+    games: int = 0
+    wins: int = 0
+    total_score: int = 0
+
+    def add(self, record: GameRecord) -> None:
+        self.games += 1
+        self.wins += record.outcome == "win"
+        self.total_score += record.score
+
+    def summary_line(self) -> str:
+        """The last line: how the finished games went."""
+        if not self.games:
+            return "no game finished"
+        games = "1 game" if self.games == 1 else f"{self.games} games"
+        return (f"{games}, {self.wins} win{'' if self.wins == 1 else 's'}, win rate {self.wins / self.games:.2f}, "
+                f"average score {self.total_score / self.games:.1f}")
 
 
 def _record_path(name: str, game: int, games: int) -> Path:
