@@ -224,3 +224,46 @@ def test_play_keeps_no_record_of_earlier_games(capsys, monkeypatch):
 def test_play_game_count_is_bounded_as_experiments_are(capsys):
     assert "-n 1000000000000: the number of games must be from 1 to 100,000" in one_line_error(
         capsys, ["play", "-l", "tinyMaze", "-q", "-n", "1000000000000"])
+
+
+# -- item 14: output paths are checked before the work ----------------------------
+
+OUTPUT_COMMANDS = {
+    "play --record": ["play", "-l", "tinyMaze", "-q", "--max-moves", "3", "--record", "{target}"],
+    "replay --save-frames": ["replay", "-q", "{record}", "--save-frames", "{target}"],
+    "probcut fit --out": ["probcut", "fit", "-l", "smallClassic", "--games", "1", "--out", "{target}"],
+    "report --out": ["report", "{store}", "--out", "{target}"],
+    "report --plot": ["report", "{store}", "--plot", "{target}.png"],
+    "export --out": ["export", "{store}", "--out", "{target}.csv"],
+}
+
+
+@pytest.fixture(scope="module")
+def outputs(tmp_path_factory) -> dict[str, Path]:
+    """A record, a store, and a file standing where a folder should be."""
+    folder = tmp_path_factory.mktemp("outputs")
+    assert main(["play", "-l", "tinyMaze", "-q", "--max-moves", "3", "--record", str(folder / "game.json")]) == 0
+    assert main(["run", "-q", str(write_experiment(folder)), "--workers", "1"]) == 0
+    (folder / "blocker").write_text("")
+    return {"record": folder / "game.json", "store": folder / "results.sqlite", "blocker": folder / "blocker"}
+
+
+@pytest.mark.parametrize("command", OUTPUT_COMMANDS)
+def test_an_unwritable_output_path_is_one_line_before_the_work(tmp_path, capsys, outputs, command):
+    capsys.readouterr()
+    cases = [(outputs["blocker"] / "out", "cannot create its folder")]
+    if OUTPUT_COMMANDS[command][-1] == "{target}" and "frames" not in command:  # a file's place given as a folder
+        cases.append((tmp_path, "is a directory"))
+    for target, message in cases:
+        argv = [part.format(target=target, record=outputs["record"], store=outputs["store"])
+                for part in OUTPUT_COMMANDS[command]]
+        line = one_line_error(capsys, argv)
+        assert f"{command.split()[-1]} {target}" in line and message in line
+    assert capsys.readouterr().out == ""  # no game played, nothing fitted or reported
+
+
+def test_missing_parent_folders_are_created_for_every_output(tmp_path, capsys, outputs):
+    record = tmp_path / "new" / "deeper" / "game.json"
+    assert main(["play", "-l", "tinyMaze", "-q", "--max-moves", "3", "--record", str(record)]) == 0
+    assert main(["export", str(outputs["store"]), "--out", str(tmp_path / "other" / "games.csv")]) == 0
+    assert record.is_file() and (tmp_path / "other" / "games.csv").is_file()

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from pacsim.errors import PacsimError
+from pacsim.files import check_output
 
 EXPORT_FORMATS = ("parquet", "csv")
 
@@ -22,6 +23,7 @@ def run(args) -> int:
     from pacsim.runner import load_results
 
     style = args.style or _style_from_suffix(args.out)
+    check_output(args.out, "--out")
     results = load_results(args.store)
     export_results(results, args.out, style)
     print(f"wrote {len(results)} games to {args.out}")

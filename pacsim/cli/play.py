@@ -17,6 +17,7 @@ from pacsim.engine.layout import Layout
 from pacsim.engine.recording import save_game
 from pacsim.engine.state import GameState
 from pacsim.errors import ConfigError
+from pacsim.files import check_output
 from pacsim.runner.experiment import MAX_GAMES, check_time_limit
 from pacsim.viewer import ViewerClosed
 from pacsim.viewer.settings import WindowSettings
@@ -93,6 +94,9 @@ def run(args: argparse.Namespace) -> int:
         args.time_limit = check_time_limit(args.time_limit, f"--time-limit {args.time_limit}") or None
     settings = WindowSettings.from_options(args)
     window = wants_window(args)
+    check_outputs(args)
+    if args.record:
+        check_output(args.record, "--record")
     layout = load_layout(args.layout)
     agents = build_agents(args, layout)
     first_seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
@@ -116,6 +120,13 @@ def run(args: argparse.Namespace) -> int:
                       [args.ghosts] * (len(agents) - 1))
     print(tally.summary_line())
     return 0
+
+
+def check_outputs(args: argparse.Namespace) -> None:
+    """--gif and --save-frames checked before any game is played or replayed."""
+    for option, path, folder in (("--gif", args.gif, False), ("--save-frames", args.save_frames, True)):
+        if path:
+            check_output(path, option, folder=folder)
 
 
 def _play_one(args: argparse.Namespace, layout: Layout, agents: list[Any], seed: int, window: bool,

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from pacsim.cli.common import wants_window
-from pacsim.cli.play import add_display_options
+from pacsim.cli.play import add_display_options, check_outputs
 from pacsim.engine.recording import SavedGame, load_game
 from pacsim.engine.state import GameState
 from pacsim.errors import ConfigError, ReplayError
@@ -57,6 +57,7 @@ def load_stored_game(path: str, game_id: int) -> SavedGame:
 def run(args: argparse.Namespace) -> int:
     settings = WindowSettings.from_options(args)
     window = wants_window(args)
+    check_outputs(args)
     saved = load_replay(args.record, args.game)
     states = saved.states()  # ReplayError at the first illegal action
     outcome = replay_outcome(saved, states[-1])

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from pacsim.errors import PacsimError
+from pacsim.files import check_output
 
 
 def add_parser(subparsers) -> None:
@@ -38,6 +39,9 @@ def run(args) -> int:
         raise PacsimError("report: which results store? (pacsim report STORE)")
     if args.plot:
         check_plot_path(args.plot)
+        check_output(args.plot, "--plot")
+    if args.out:
+        check_output(args.out, "--out")
     results = load_results(args.store)
     if args.experiment is not None:
         results = results[results["experiment"] == args.experiment]
