@@ -12,7 +12,7 @@ from typing import Any
 from pacsim.agents.registry import make_ghost, make_pacman, parse_options
 from pacsim.cli.common import wants_window
 from pacsim.cli.cs188 import add_cs188_options, apply_cs188_options
-from pacsim.engine import DEFAULT_MAX_MOVES, GameRecord, check_max_moves, load_layout, play_game
+from pacsim.engine import DEFAULT_MAX_MOVES, GameRecord, check_max_moves, load_layout, play_game, recording
 from pacsim.engine.layout import Layout
 from pacsim.engine.recording import save_game
 from pacsim.engine.state import GameState
@@ -99,6 +99,10 @@ def run(args: argparse.Namespace) -> int:
         check_output(args.record, "--record")
     layout = load_layout(args.layout)
     agents = build_agents(args, layout)
+    if args.record and args.max_moves * len(agents) > recording.MAX_RECORD_ACTIONS:  # never write what replay refuses
+        raise ConfigError(f"--record with --max-moves {args.max_moves:,} and {len(agents)} agents: a game could reach "
+                          f"{args.max_moves * len(agents):,} actions, more than a record holds "
+                          f"({recording.MAX_RECORD_ACTIONS:,}); lower --max-moves")
     first_seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
     tally = Tally()  # not the records: a million games' records do not fit in memory, their summary does
     for game in range(args.games):

@@ -32,9 +32,10 @@ from pacsim.agents.registry import make_ghost, make_pacman
 from pacsim.engine import ERROR, GameRecord, Layout, parse_layout, play_game
 from pacsim.engine.deadline import UserInterrupt
 from pacsim.engine.game import describe_failure
+from pacsim.engine.recording import encode_actions
 from pacsim.errors import PacsimError
 from pacsim.runner.experiment import Condition, Experiment
-from pacsim.runner.store import ResultStore, encode_actions, utc_now
+from pacsim.runner.store import ResultStore, utc_now
 
 
 @dataclass(frozen=True)
