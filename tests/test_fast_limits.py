@@ -86,3 +86,14 @@ def test_a_time_budget_returns_the_deepest_finished_iteration():
     fixed = make_pacman(f"expectimax:depth={result.depth // levels_per_depth},eval=careful,engine=python")
     expected = fixed.analyze(state, root_values=False)
     assert (result.value, result.action, result.stats.generated) == (expected.value, expected.action, expected.stats.generated)
+
+
+def test_bench_reports_how_late_the_kernel_stops():
+    from pacsim import benchmark
+
+    report = benchmark.Report()
+    benchmark.fast_limits(report, trials=1, budget_moves=2, checked=1)
+    names = {figure.name: figure for figure in report.figures}
+    for label in ("move time limit 0.2 s", "Ctrl-C", "time=0.05 budget"):
+        assert names[f"{label}: most seconds late"].unit == "s"
+    assert names["time=0.05, deepest iteration against Python: disagreements"].value == 0
