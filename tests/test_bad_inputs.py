@@ -710,3 +710,21 @@ def test_a_bad_probcut_fit_is_one_line(tmp_path, capsys, arguments, expected):
     out = tmp_path / "model.json"
     fails_in_one_line(capsys, ["probcut", "fit", "--out", out, *arguments], expected)
     assert not out.exists()
+
+
+# -- reliability round 3: the kernel, engine and agents half (issue 22) ----
+
+@pytest.mark.parametrize("spec, expected", [
+    ("minimax:kinds=C", "algorithm minimax cannot search chance nodes (kinds='C')"),
+    ("expectimax:kinds=M", "algorithm expectimax cannot search min nodes (kinds='M')"),
+    ("minimax:slip=0.1", "option slip=0.1 needs chance nodes"),
+    ("expectimax:algorithm=star2,eval=careful,engine=fast", "option engine=fast: the fast path does not cover algorithm=star2"),
+], ids=["minimax chance", "expectimax min", "minimax slip", "fast star2"])
+def test_a_pacman_that_would_fail_every_game_fails_once_before_any(tmp_path, capsys, spec, expected):
+    fails_in_one_line(capsys, ["play", "-q", "-n", "3", "-l", "tinyMaze", "-p", spec], expected)
+    experiment = tmp_path / "exp.toml"
+    name, options = spec.split(":")
+    grid = "\n".join(f"{key} = [{value!r}]".replace("'", '"') for key, value in (option.split("=") for option in options.split(",")))
+    experiment.write_text(f'name = "x"\ngames = 2\nstore = "{tmp_path / "r.sqlite"}"\n[grid]\npacman = ["{name}"]\n'
+                          f'ghosts = ["random"]\nlayout = ["tinyMaze"]\n{grid}\n', encoding="utf-8")
+    assert expected in fails_in_one_line(capsys, ["run", experiment], experiment) and not (tmp_path / "r.sqlite").exists()

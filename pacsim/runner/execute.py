@@ -14,6 +14,7 @@ import json
 import os
 import platform
 import signal
+import sys
 import threading
 import time
 from collections import Counter, deque
@@ -27,8 +28,10 @@ from types import FrameType
 from typing import Any
 
 from pacsim._version import __version__
+from pacsim.agents.engines import fallback_note, notes_said
 from pacsim.agents.registry import make_ghost, make_pacman
-from pacsim.engine import ERROR, GameRecord, Layout, parse_layout, play_game
+from pacsim.agents.search_agents import SearchPacman
+from pacsim.engine import ERROR, GameRecord, Layout, initial_state, parse_layout, play_game
 from pacsim.engine.deadline import UserInterrupt
 from pacsim.engine.game import describe_failure
 from pacsim.errors import PacsimError
@@ -119,9 +122,28 @@ def play_task(task: GameTask) -> dict[str, Any]:
         raise
     except BaseException as error:  # a plugin's constructor, say: like any agent failure, it ends only this game
         return failed_row(task, f"building the agents {describe_failure(error)}", started_at)
-    record = play_game(layout, agents, seed=task.seed, max_moves=task.max_moves,
-                       move_time_limit=task.time_limit or None)
+    with notes_said():  # by the coordinator, once for the run (engine_notes)
+        record = play_game(layout, agents, seed=task.seed, max_moves=task.max_moves,
+                           move_time_limit=task.time_limit or None)
     return game_row(task, record, started_at)
+
+
+def engine_notes(experiment: Experiment) -> list[str]:
+    """What the coordinator says once before the games: each search Pacman
+    that will search in Python, and why (a run with ``engine=fast`` that the
+    kernel cannot serve fails here, before any game)."""
+    notes: dict[str, None] = {}
+    for condition in {(condition.pacman_spec(), condition.layout_text): condition for condition in experiment.conditions}.values():
+        try:
+            pacman = make_pacman(condition.pacman, condition.pacman_options)
+        except PacsimError:
+            continue  # its games say why, one by one
+        if isinstance(pacman, SearchPacman):
+            layout = _layout_for(condition)
+            note = fallback_note(pacman, initial_state(layout, min(condition.num_ghosts, layout.num_ghosts)))
+            if note is not None:
+                notes[note] = None
+    return list(notes)
 
 
 def failed_row(task: GameTask, message: str, started_at: str | None = None) -> dict[str, Any]:
@@ -241,6 +263,9 @@ def run_experiment(
         tasks = plan_tasks(experiment, store.finished(digest) - failed_before)
         tally = _Tally()
         if tasks:
+            for note in engine_notes(experiment):
+                if not quiet:
+                    print(note, file=sys.stderr)
             try:
                 with _interrupts_stop_the_run():
                     _play_all(_Executors(executor, workers), tasks, store, max_pending or 4 * workers, quiet, tally)
