@@ -728,3 +728,35 @@ def test_a_pacman_that_would_fail_every_game_fails_once_before_any(tmp_path, cap
     experiment.write_text(f'name = "x"\ngames = 2\nstore = "{tmp_path / "r.sqlite"}"\n[grid]\npacman = ["{name}"]\n'
                           f'ghosts = ["random"]\nlayout = ["tinyMaze"]\n{grid}\n', encoding="utf-8")
     assert expected in fails_in_one_line(capsys, ["run", experiment], experiment) and not (tmp_path / "r.sqlite").exists()
+
+
+def test_an_agent_cannot_change_the_layout_later_games_share():
+    import dataclasses
+
+    from pacsim.engine import load_layout
+
+    layout = load_layout("smallClassic")
+    distances = layout.distances_from(layout.pacman_start)
+    before = (distances, dict(layout.targets[0]), dict(layout.cell_of), layout.pacman_moves, layout.food)
+    attempts = [
+        lambda: distances.sort(),  # the README lists distances_from() as API
+        lambda: layout.targets[0].update(North=0),
+        lambda: layout.cell_of.clear(),
+        lambda: setattr(layout, "food", 0),
+    ]
+    for attempt in attempts:
+        with pytest.raises((AttributeError, TypeError, dataclasses.FrozenInstanceError)):
+            attempt()
+    assert (layout.distances_from(layout.pacman_start), dict(layout.targets[0]), dict(layout.cell_of),
+            layout.pacman_moves, layout.food) == before
+
+
+def test_a_layout_survives_pickling_with_its_read_only_tables():
+    import pickle
+
+    from pacsim.engine import initial_state, load_layout
+
+    layout = load_layout("tinyMaze")
+    copy = pickle.loads(pickle.dumps(layout))
+    assert copy.text == layout.text and copy.targets == layout.targets and copy.warnings == layout.warnings
+    assert initial_state(copy).legal_moves() == initial_state(layout).legal_moves()
