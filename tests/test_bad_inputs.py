@@ -760,3 +760,66 @@ def test_a_layout_survives_pickling_with_its_read_only_tables():
     copy = pickle.loads(pickle.dumps(layout))
     assert copy.text == layout.text and copy.targets == layout.targets and copy.warnings == layout.warnings
     assert initial_state(copy).legal_moves() == initial_state(layout).legal_moves()
+
+
+class EqualToEverything:
+    """What a plugin returned: not a str, yet equal to every legal action."""
+
+    def __eq__(self, other):
+        return True
+
+    __hash__ = object.__hash__
+
+
+class OddAgent:
+    def __init__(self, action=None, stats=None):
+        self.action, self.stats = action, stats
+
+    def get_action(self, state):
+        if self.stats is not None:
+            from pacsim.agents.api import MoveStats
+
+            self.last_stats = MoveStats(**self.stats)
+        return self.action if self.action is not None else state.legal_actions()[0]
+
+
+@pytest.mark.parametrize("pacman, expected", [
+    (OddAgent(action=EqualToEverything()), "agent 0 returned a EqualToEverything, not an action name (a str)"),
+    (OddAgent(stats={"generated": float("nan")}), "MoveStats generated=nan must be a whole number"),
+    (OddAgent(stats={"generated": 2.5}), "MoveStats generated=2.5 must be a whole number"),
+    (OddAgent(stats={"value": float("-inf")}), "MoveStats value=-inf must be a finite number"),
+], ids=["non-str action", "NaN count", "fractional count", "infinite value"])
+def test_odd_actions_and_statistics_end_only_that_game(pacman, expected):
+    from pacsim.engine import ERROR, load_layout, play_game
+
+    record = play_game(load_layout("tinyMaze"), [pacman, make_ghost("random")], seed=1, max_moves=5)
+    assert record.outcome == ERROR and expected in record.error
+
+
+def test_move_statistics_become_plain_python_numbers():
+    import numpy as np
+
+    from pacsim.agents.api import MoveStats
+
+    stats = MoveStats(generated=np.int64(7), seconds=1, value=3)
+    assert (type(stats.generated), type(stats.seconds), type(stats.value)) == (int, float, float)
+
+
+def test_an_evaluation_returning_infinity_ends_the_game_naming_it(tmp_path):
+    from pacsim.engine import ERROR, load_layout, play_game
+
+    module = tmp_path / "endless.py"
+    module.write_text("def hopeful(state):\n    return float('inf') if state.score > -3 else 0.0\n", encoding="utf-8")
+    pacman = make_pacman(f"expectimax:depth=1,eval={module}:hopeful")
+    record = play_game(load_layout("tinyMaze"), [pacman, make_ghost("random")], seed=1, max_moves=5)
+    assert record.outcome == ERROR and f"evaluation '{module}:hopeful' returned inf" in record.error
+
+
+def test_root_values_are_floats_with_either_engine():
+    pytest.importorskip("numba")
+    from pacsim.engine import initial_state, parse_layout
+
+    state = initial_state(parse_layout("%%%%%\n%P.G%\n%%%%%\n"))  # every root move ends the game
+    for engine in ("python", "fast"):
+        result = make_pacman(f"minimax:depth=1,eval=careful,engine={engine}").analyze(state, root_values=True)
+        assert type(result.value) is float and {type(value) for _, value in result.action_values} == {float}, engine

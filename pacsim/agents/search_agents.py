@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, NamedTuple
 
 from pacsim.agents.api import Agent, MoveStats
@@ -313,10 +313,16 @@ class SearchPacman(Agent):
 
     # -- playing -------------------------------------------------------------
     def analyze(self, state: GameState, depth: int | None = None, root_values: bool = True) -> SearchResult:
-        """Search ``state`` and return the full result (values of every root action)."""
+        """Search ``state`` and return the full result (values of every root
+        action): values are floats with either engine."""
         fast = try_fast_search(self, state, depth, root_values)
         if fast is not None:
             return fast
+        result = self._python_search(state, depth, root_values)
+        return replace(result, value=float(result.value),
+                       action_values=tuple((move, float(value)) for move, value in result.action_values))
+
+    def _python_search(self, state: GameState, depth: int | None, root_values: bool) -> SearchResult:
         game = self.game_for(state)
         levels = self.levels(state, depth)
         bounds = self.node_bounds if self.algorithm.startswith("star") else None
