@@ -823,3 +823,31 @@ def test_root_values_are_floats_with_either_engine():
     for engine in ("python", "fast"):
         result = make_pacman(f"minimax:depth=1,eval=careful,engine={engine}").analyze(state, root_values=True)
         assert type(result.value) is float and {type(value) for _, value in result.action_values} == {float}, engine
+
+
+UNSURE_AGENT = '''
+import math
+from pacsim.agents.api import Agent
+from pacsim.search import SearchResult, SearchStats
+
+class Unsure(Agent):
+    name = "unsure"
+
+    def get_action(self, state):
+        return state.legal_actions()[0]
+
+    def analyze(self, state, depth=None, root_values=True):
+        stats = SearchStats(generated=0, evaluated=0, cutoffs=0, seconds=0.0, max_depth=0)
+        return SearchResult(value=math.nan, action="West", stats=stats, action_values=(("West", -math.inf), ("Stop", 1.5)))
+'''
+
+
+def test_analyze_json_writes_null_for_values_json_cannot_hold(tmp_path, capsys):
+    import json
+
+    module = tmp_path / "unsure.py"
+    module.write_text(UNSURE_AGENT, encoding="utf-8")
+    assert main(["analyze", "-l", "tinyMaze", "-p", f"{module}:Unsure", "--json"]) == 0
+    out = capsys.readouterr().out
+    (row,) = json.loads(out, parse_constant=lambda name: pytest.fail(f"{name} is not JSON"))
+    assert row["value"] is None and row["actions"] == {"West": None, "Stop": 1.5}
