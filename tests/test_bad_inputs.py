@@ -851,3 +851,42 @@ def test_analyze_json_writes_null_for_values_json_cannot_hold(tmp_path, capsys):
     out = capsys.readouterr().out
     (row,) = json.loads(out, parse_constant=lambda name: pytest.fail(f"{name} is not JSON"))
     assert row["value"] is None and row["actions"] == {"West": None, "Stop": 1.5}
+
+
+@pytest.mark.parametrize("huge", ["9" * 5000, "9" * 400], ids=["beyond int conversion", "beyond float"])
+def test_a_probcut_model_with_a_huge_integer_names_the_file(tmp_path, capsys, huge):
+    path = tmp_path / "model.json"
+    path.write_text(GOOD_MODEL.replace('"slope": 1.0', f'"slope": {huge}'), encoding="utf-8")
+    line = fails_in_one_line(capsys, ["play", "-q", "-l", "tinyMaze", "-p",
+                                      f"expectimax:eval=careful,algorithm=star2,probcut={path}"], path)
+    assert "constructing" not in line
+
+
+def test_probcut_fit_for_more_ghosts_than_the_layout_has_says_so(tmp_path, capsys):
+    line = fails_in_one_line(capsys, ["probcut", "fit", "-k", "9", "-l", "smallClassic", "--out", tmp_path / "m.json"],
+                             "--num-ghosts 9")
+    assert "smallClassic has 2 ghost" in line
+
+
+def test_a_negative_seed_in_a_generated_spec_says_seeds_start_at_zero():
+    from pacsim.engine.generate import parse_maze_specs
+    from pacsim.errors import ConfigError
+
+    with pytest.raises(ConfigError, match="seed='-1': seeds are whole numbers from 0"):
+        parse_maze_specs("generated:w=9,h=7,seed=-1")
+
+
+def test_a_plugin_file_whose_path_holds_a_colon(tmp_path, capsys):
+    folder = tmp_path / "runs:2"
+    folder.mkdir()
+    (folder / "left.py").write_text(
+        "from pacsim.agents.api import Agent\n\nclass Left(Agent):\n    name = 'left'\n\n"
+        "    def get_action(self, state):\n        return state.legal_actions()[0]\n", encoding="utf-8")
+    assert main(["play", "-q", "-n", "1", "-l", "tinyMaze", "-p", f"{folder / 'left.py'}:Left"]) == 0
+    assert "game 1/1" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("base", ["Agent", "StochasticAgent"])
+def test_the_abstract_agent_bases_are_refused_as_agents(capsys, base):
+    line = fails_in_one_line(capsys, ["play", "-q", "-l", "tinyMaze", "-p", f"pacsim.agents.api:{base}"], base)
+    assert "it is a base to subclass, not an agent" in line

@@ -58,6 +58,9 @@ def run_fit(args) -> int:
             raise ConfigError(f"--{name} {getattr(args, name)} must be in [1, 10000]")
     if args.num_ghosts < 1:
         raise ConfigError(f"--num-ghosts {args.num_ghosts} must be at least 1 (ChanceProbCut needs chance nodes)")
+    ghosts_there = load_layout(args.layout).num_ghosts
+    if args.num_ghosts > ghosts_there:  # fewer would play, and no search would have the levels fitted for
+        raise ConfigError(f"--num-ghosts {args.num_ghosts}: layout {args.layout} has {ghosts_there} ghost start(s)")
     searcher = star2_pacman(args.searcher)
     reduction = args.reduction or args.num_ghosts + 1
     # Checks reduction, confidence and min-depth before any game is played.
