@@ -10,8 +10,8 @@ from typing import Any
 
 from pacsim.agents.registry import make_ghost, make_pacman, parse_options
 from pacsim.cli.common import wants_window
-from pacsim.cli.cs188 import add_cs188_options, apply_cs188_options
-from pacsim.engine import DEFAULT_MAX_MOVES, GameRecord, load_layout, play_game
+from pacsim.cli.cs188 import add_cs188_options, apply_cs188_options, course_layout_folders
+from pacsim.engine import DEFAULT_MAX_MOVES, GameRecord, find_layout, play_game
 from pacsim.engine.layout import Layout
 from pacsim.engine.recording import save_game
 from pacsim.engine.state import GameState
@@ -50,7 +50,8 @@ def add_display_options(parser: argparse.ArgumentParser, quiet_help: str, show_v
 
 
 def add_game_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("-l", "--layout", default="mediumClassic", help="a shipped layout name or a .lay path (default mediumClassic)")
+    parser.add_argument("-l", "--layout", default="wideClassic",
+                        help="NAME (./NAME.lay, ./layouts/NAME.lay, then shipped), a .lay path or generated:w=9,h=7,... (default wideClassic)")
     parser.add_argument("-p", "--pacman", default="greedy", help="Pacman agent (default greedy)")
     parser.add_argument("-g", "--ghosts", default="random", help="ghost agent (default random)")
     parser.add_argument("-k", "--num-ghosts", "--numghosts", dest="num_ghosts", type=int, default=None, help="ghosts to use (default: every ghost in the layout)")
@@ -93,7 +94,10 @@ def run(args: argparse.Namespace) -> int:
         args.time_limit = check_time_limit(args.time_limit, f"--time-limit {args.time_limit}") or None
     settings = WindowSettings.from_options(args)
     window = wants_window(args)
-    layout = load_layout(args.layout)
+    found = find_layout(args.layout, course_layout_folders(args))
+    if found.note:
+        print(f"pacsim: note: {found.note}", file=sys.stderr)
+    layout = found.layout
     agents = build_agents(args, layout)
     first_seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
     records = []

@@ -78,6 +78,8 @@ def run(args: argparse.Namespace) -> int:
     if args.games is not None and args.games < 1:
         raise ConfigError(f"--games {args.games}: must be at least 1")
     experiment = load_experiment(args.experiment, games=args.games, overrides=args.overrides, store=args.store)
+    for note in experiment.notes:
+        print(f"pacsim: note: {note}")
     for note in plugin_notes(experiment):  # an experiment naming plugins runs their code: say which
         print(note)
     result = execute(experiment, args)

@@ -1,0 +1,93 @@
+"""CS188 parity and the rough edges a new user met (issue 18), one test or more per item."""
+
+from __future__ import annotations
+
+import pytest
+
+from pacsim.cli import main
+from pacsim.engine import find_layout, load_layout, shipped_layouts
+from pacsim.errors import LayoutError
+
+COURSE_SMALL = """\
+%%%%%%%%%
+%P.... G%
+%%%%%%%%%
+"""
+"""An edited course smallClassic.lay: not pacsim's shipped one."""
+
+MINIMAX = """\
+%%%%%%%
+%P . G%
+%%%%%%%
+"""
+
+
+@pytest.fixture
+def course(tmp_path, monkeypatch):
+    """A CS188 course folder as the current folder, its mazes in layouts/."""
+    (tmp_path / "layouts").mkdir()
+    (tmp_path / "layouts" / "smallClassic.lay").write_text(COURSE_SMALL)
+    (tmp_path / "layouts" / "minimaxClassic.lay").write_text(MINIMAX)
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+# -- item 1: shipped mazes never shadow the course's --------------------------------
+
+def test_no_shipped_maze_carries_a_cs188_name_for_a_different_maze():
+    shipped = shipped_layouts()
+    assert "mediumClassic" not in shipped and "tinyMaze" not in shipped
+    assert {"wideClassic", "tinyGhostMaze"} <= set(shipped)
+    small = load_layout("smallClassic")  # identical to the course's: 20x7, two ghosts
+    assert (small.width, small.height, small.num_ghosts, small.capsule_count) == (20, 7, 2, 2)
+
+
+def test_an_old_shipped_name_says_what_it_is_called_now(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(LayoutError, match="now called wideClassic"):
+        load_layout("mediumClassic")
+
+
+def test_a_course_layout_wins_over_a_shipped_one_and_says_so(course):
+    found = find_layout("smallClassic")
+    assert found.layout.text == COURSE_SMALL and found.note and "not pacsim's shipped smallClassic" in found.note
+    assert find_layout("minimaxClassic").note is None  # no shipped maze of that name: nothing to say
+    (course / "smallClassic.lay").write_text(MINIMAX)
+    assert find_layout("smallClassic").layout.text == MINIMAX  # ./NAME.lay before ./layouts/NAME.lay
+
+
+def test_play_in_a_course_folder_plays_the_course_maze_and_notes_it_once(course, capsys):
+    assert main(["play", "-l", "smallClassic", "-q", "-n", "2", "--seed", "1"]) == 0
+    err = capsys.readouterr().err
+    assert err.count("layouts/smallClassic.lay, not pacsim's shipped smallClassic") == 1
+
+
+def test_the_cs188_folder_option_finds_its_layouts(course, tmp_path_factory, monkeypatch):
+    monkeypatch.chdir(tmp_path_factory.mktemp("elsewhere"))
+    with pytest.raises(LayoutError):
+        load_layout("minimaxClassic")
+    assert main(["play", "-l", "minimaxClassic", "--cs188", str(course), "-q", "--seed", "1"]) == 0
+
+
+# -- item 4: one resolution everywhere ---------------------------------------------
+
+def test_an_experiment_file_finds_course_layouts_by_name(course):
+    from pacsim.runner import load_experiment
+
+    (course / "exp.toml").write_text('games = 1\n[grid]\npacman = ["greedy"]\nghosts = ["random"]\n'
+                                     'layout = ["minimaxClassic", "smallClassic"]\n')
+    experiment = load_experiment(course / "exp.toml")
+    assert {condition.layout_text for condition in experiment.conditions} == {MINIMAX, COURSE_SMALL}
+    assert len(experiment.notes) == 1 and "smallClassic" in experiment.notes[0]
+
+
+def test_play_takes_a_generated_maze_as_experiments_do(capsys):
+    assert main(["play", "-l", "generated:w=9,h=7,food=3,ghosts=1,seed=4", "-q", "--seed", "2"]) == 0
+    assert "1 game" in capsys.readouterr().out
+    assert main(["play", "-l", "generated:w=9,h=7,seed=1-3", "-q"]) == 2
+
+
+def test_layouts_check_takes_names(course, capsys):
+    assert main(["layouts", "--check", "minimaxClassic", "smallClassic"]) == 0
+    captured = capsys.readouterr()
+    assert "minimaxClassic: ok" in captured.out and "not pacsim's shipped smallClassic" in captured.err
