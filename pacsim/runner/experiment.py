@@ -212,7 +212,7 @@ def build_experiment(raw: dict[str, Any], source: str = "<experiment>", default_
     ghost_options = checker.options(raw, "ghost_options")
     grid = checker.grid(raw, pacman_options)
     grid["layout"] = _expand_generated(checker, grid["layout"])
-    layouts = {name: _find_layout(checker, name) for name in grid["layout"]}
+    layouts = {str(name): _find_layout(checker, str(name)) for name in grid["layout"]}
     conditions = _expand(checker, grid, {name: found.layout for name, found in layouts.items()}, pacman_options, ghost_options)
     if games * len(conditions) > MAX_TOTAL_GAMES:
         checker.fail("games", f"{games} games x {len(conditions)} conditions is more than {MAX_TOTAL_GAMES:,} games "
