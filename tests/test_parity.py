@@ -91,3 +91,20 @@ def test_layouts_check_takes_names(course, capsys):
     assert main(["layouts", "--check", "minimaxClassic", "smallClassic"]) == 0
     captured = capsys.readouterr()
     assert "minimaxClassic: ok" in captured.out and "not pacsim's shipped smallClassic" in captured.err
+
+
+# -- items 2 and 3: the course's default Pacman, and -k beyond the layout -------------
+
+def test_keyboard_agent_is_pacsims_keyboard_pacman(course, monkeypatch, capsys):
+    # The course's KeyboardAgent needs its Tk window; found here it would fail in it.
+    (course / "keyboardAgents.py").write_text("class KeyboardAgent:\n    def getAction(self, state):\n        raise AttributeError('Tk')\n")
+    pressed = iter(["d", "", "a"])
+    monkeypatch.setattr("builtins.input", lambda prompt="": next(pressed, ""))
+    assert main(["play", "-p", "KeyboardAgent", "-l", "minimaxClassic", "-k", "0", "-q", "--max-moves", "3", "--seed", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "error" not in out and "game 1/1" in out
+
+
+def test_more_ghosts_than_the_layout_has_plays_with_all_of_them_and_says_so(capsys):
+    assert main(["play", "-l", "smallClassic", "-k", "5", "-q", "--seed", "1", "--max-moves", "5"]) == 0
+    assert "-k 5: layout 'smallClassic' has 2 ghosts; playing with those 2" in capsys.readouterr().err

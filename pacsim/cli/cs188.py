@@ -8,6 +8,7 @@ CS188                             pacsim
 ================================  =============================================
 ``-p MinimaxAgent``               the class from a ``*gents.py`` file in the
                                   current folder (or ``--cs188 DIR``)
+``-p KeyboardAgent``               ``-p keyboard`` (pacsim's window or terminal)
 ``-g RandomGhost``                ``-g random`` (``DirectionalGhost``:
                                   ``directional``); other names as ``-p``
 ``-z 2``                          ``--zoom 2``
@@ -33,7 +34,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from pacsim.agents.cs188 import GHOST_ALIASES, find_cs188_class
+from pacsim.agents.cs188 import GHOST_ALIASES, PACMAN_ALIASES, find_cs188_class
 from pacsim.agents.registry import ghost_names, pacman_names
 from pacsim.errors import AgentError, ConfigError
 
@@ -88,7 +89,8 @@ def apply_cs188_options(args: argparse.Namespace) -> list[str]:
         notes.append(f"-x {args.cs188_training}: pacsim has no training games; every game counts")
     folders = _lookup_folders(args)
     if hasattr(args, "pacman"):
-        args.pacman = _resolve_class_name(args.pacman, "Pacman", pacman_names(), folders)
+        pacman = PACMAN_ALIASES.get(args.pacman, args.pacman)
+        args.pacman = _resolve_class_name(pacman, "Pacman", pacman_names(), folders)
     if hasattr(args, "ghosts"):
         ghosts = GHOST_ALIASES.get(args.ghosts, args.ghosts)
         args.ghosts = _resolve_class_name(ghosts, "ghost", ghost_names(), folders)

@@ -74,13 +74,24 @@ def add_window_options(parser: argparse.ArgumentParser, show_values: bool = True
 
 def build_agents(args: argparse.Namespace, layout: Layout) -> list[Any]:
     """Pacman and the ghosts asked for by -p, -g, -k, -a and --ghost-args."""
-    if args.num_ghosts is not None and not 0 <= args.num_ghosts <= layout.num_ghosts:
-        raise ConfigError(f"-k {args.num_ghosts}: layout {layout.name!r} has {layout.num_ghosts} ghosts")
-    num_ghosts = layout.num_ghosts if args.num_ghosts is None else args.num_ghosts
     pacman = make_pacman(args.pacman, parse_options(args.agent_args))
     ghost_options = parse_options(args.ghost_args)
-    ghosts = [make_ghost(args.ghosts, ghost_options) for _ in range(num_ghosts)]
+    ghosts = [make_ghost(args.ghosts, ghost_options) for _ in range(ghost_count(args.num_ghosts, layout))]
     return [pacman, *ghosts]
+
+
+def ghost_count(asked: int | None, layout: Layout) -> int:
+    """The ghosts -k asks for; more than the layout has means all of them, as
+    in CS188 (with a note: the games have fewer ghosts than typed)."""
+    if asked is None:
+        return layout.num_ghosts
+    if asked < 0:
+        raise ConfigError(f"-k {asked}: the number of ghosts cannot be negative")
+    if asked > layout.num_ghosts:
+        print(f"pacsim: note: -k {asked}: layout {layout.name!r} has {layout.num_ghosts} ghosts; "
+              f"playing with those {layout.num_ghosts}, as CS188 does", file=sys.stderr)
+        return layout.num_ghosts
+    return asked
 
 
 def run(args: argparse.Namespace) -> int:
