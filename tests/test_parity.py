@@ -108,3 +108,31 @@ def test_keyboard_agent_is_pacsims_keyboard_pacman(course, monkeypatch, capsys):
 def test_more_ghosts_than_the_layout_has_plays_with_all_of_them_and_says_so(capsys):
     assert main(["play", "-l", "smallClassic", "-k", "5", "-q", "--seed", "1", "--max-moves", "5"]) == 0
     assert "-k 5: layout 'smallClassic' has 2 ghosts; playing with those 2" in capsys.readouterr().err
+
+
+# -- items 5 and 6: shipped experiments run by name, with the files they refer to ---------
+
+def test_shipped_experiments_are_listed_and_run_by_name_from_any_folder(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    assert main(["experiments"]) == 0
+    listed = capsys.readouterr().out
+    assert "optimism_pessimism" in listed and 'The "optimism vs pessimism" table' in listed
+    assert main(["run", "population", "-n", "1", "-j", "1", "--set", 'grid.layout="generated:w=9,h=7,food=2,ghosts=1,seed=0"']) == 0
+    assert "population: played 4 games" in capsys.readouterr().out
+    assert main(["run", "no_such_experiment", "-q"]) == 2
+
+
+def test_files_shipped_experiments_name_are_found_from_any_folder(tmp_path, monkeypatch):
+    from pacsim.agents import make_pacman
+    from pacsim.search.probcut import load_model
+
+    monkeypatch.chdir(tmp_path)  # no experiments/ or examples/ here: the shipped copies answer
+    assert load_model("experiments/probcut_smallClassic_R6.json").reduction == 6
+    assert make_pacman("examples/cautious_pacman.py:CautiousPacman", {}).name
+
+
+def test_reproduce_points_at_the_readme_it_ships_with():
+    from pacsim.report.optimism import readme_pointer
+    from pacsim.shipped import shipped_experiment
+
+    assert str(shipped_experiment("README.md")) in readme_pointer() and shipped_experiment("README.md").is_file()
