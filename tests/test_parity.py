@@ -136,3 +136,67 @@ def test_reproduce_points_at_the_readme_it_ships_with():
     from pacsim.shipped import shipped_experiment
 
     assert str(shipped_experiment("README.md")) in readme_pointer() and shipped_experiment("README.md").is_file()
+
+
+# -- items 7 and 8: several runs in one store, and the games a command asked for --------------
+
+SMALL_EXPERIMENT = """name = "tiny"
+games = 3
+[grid]
+pacman = ["greedy", "random"]
+ghosts = ["random"]
+layout = ["generated:w=7,h=5,food=2,ghosts=1,seed=1"]
+"""
+
+
+def games_column(csv_text: str) -> list[int]:
+    import csv
+
+    return [int(row["games"]) for row in csv.DictReader(csv_text.splitlines())]
+
+
+@pytest.fixture(scope="module")
+def two_runs(tmp_path_factory):
+    """A store holding two runs of one experiment (root seeds 1 and 2), the second with 2 games only."""
+    folder = tmp_path_factory.mktemp("runs")
+    (folder / "tiny.toml").write_text(SMALL_EXPERIMENT)
+    store = str(folder / "tiny.sqlite")
+    for seed, games in ((1, "3"), (2, "2")):
+        assert main(["run", str(folder / "tiny.toml"), "-j", "1", "-q", "--store", store, "--set", f"seed={seed}", "-n", games]) == 0
+    return folder, store
+
+
+def test_report_takes_the_latest_run_and_says_so(two_runs, capsys):
+    _, store = two_runs
+    assert main(["report", store, "--format", "csv"]) == 0
+    captured = capsys.readouterr()
+    assert "showing the latest run of each experiment: tiny root seed 2" in captured.err and captured.err.count("\n") == 1
+    assert games_column(captured.out) == [2, 2]
+    assert main(["report", store, "--compare", "greedy/random/generated:w=7,h=5,food=2,ghosts=1,seed=1",
+                 "random/random/generated:w=7,h=5,food=2,ghosts=1,seed=1"]) == 0
+    assert "2 paired games" in capsys.readouterr().out
+
+
+def test_report_picks_a_run_by_root_seed_or_id_and_pools_on_request(two_runs, capsys):
+    folder, store = two_runs
+    assert main(["report", store, "--runs"]) == 0
+    listed = capsys.readouterr().out.splitlines()
+    first_id = listed[1].split()[0]
+    for choice in (["--root-seed", "1"], ["--run", first_id]):
+        assert main(["report", store, "--format", "csv", *choice]) == 0
+        captured = capsys.readouterr()
+        assert games_column(captured.out) == [3, 3] and "root seed 1" in captured.err
+    assert main(["report", store, "--format", "csv", "--all"]) == 0
+    captured = capsys.readouterr()
+    assert captured.err == "" and games_column(captured.out) == [3, 3, 2, 2]
+    assert main(["report", store, "--root-seed", "7"]) == 2
+    assert main(["export", store, "--out", str(folder / "games.csv")]) == 0
+    assert "wrote 4 games" in capsys.readouterr().out  # the latest run's 2 x 2 games
+
+
+def test_run_summarises_the_games_it_was_asked_for(two_runs, capsys):
+    folder, store = two_runs
+    assert main(["run", str(folder / "tiny.toml"), "-j", "1", "--store", store, "--set", "seed=1", "-n", "1"]) == 0
+    table = capsys.readouterr().out.splitlines()
+    rows = [line for line in table if line.strip().startswith(("greedy", "random"))]
+    assert len(rows) == 2 and all(line.split()[1] == "1" for line in rows)

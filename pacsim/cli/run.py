@@ -90,5 +90,6 @@ def run(args: argparse.Namespace) -> int:
     results = load_results(result.store)
     results = results[results["config_hash"] == result.config_hash]
     results = results[results["condition_key"].isin([condition.key for condition in experiment.conditions])]  # this code's
+    results = results[results["game_index"] < experiment.games]  # the games asked for, not an earlier longer run's
     print(format_summary(summarize(results, by=["condition"])))
     return 0
