@@ -200,3 +200,14 @@ def test_run_summarises_the_games_it_was_asked_for(two_runs, capsys):
     table = capsys.readouterr().out.splitlines()
     rows = [line for line in table if line.strip().startswith(("greedy", "random"))]
     assert len(rows) == 2 and all(line.split()[1] == "1" for line in rows)
+
+
+def test_tables_use_the_terminals_width(two_runs, capsys, monkeypatch):
+    _, store = two_runs
+    monkeypatch.setenv("COLUMNS", "250")
+    assert main(["report", store]) == 0
+    wide = capsys.readouterr().out.splitlines()
+    assert len(wide) == 3 and max(map(len, wide)) > 100  # a header and two rows: nothing wrapped
+    monkeypatch.setenv("COLUMNS", "60")
+    assert main(["report", store]) == 0
+    assert len(capsys.readouterr().out.splitlines()) > 3
