@@ -48,7 +48,7 @@ SCALING_TARGET = 1.8
 
 MEMORY_RUN = {
     "name": "bench_memory", "games": 1, "seed": 1, "max_moves": 300,
-    "grid": {"pacman": ["greedy"], "ghosts": ["random"], "layout": ["tinyMaze"]},
+    "grid": {"pacman": ["greedy"], "ghosts": ["random"], "layout": ["tinyGhostMaze"]},
 }
 """A cheap game (about a millisecond), so that ten thousand of them fit in a benchmark."""
 
@@ -115,7 +115,7 @@ def search_pacman(spec: str) -> SearchPacman:
     return agent
 
 
-def recorded_positions(layout_name: str = "mediumClassic", count: int = 5, seed: int = 2026) -> list[GameState]:
+def recorded_positions(layout_name: str = "wideClassic", count: int = 5, seed: int = 2026) -> list[GameState]:
     """Pacman-to-move positions from a seeded greedy-vs-directional game, with
     no ghost within 4 steps (so the trees are not cut short by a death),
     every eighth from the tenth on: ghosts out of their house, food partly eaten."""
@@ -233,7 +233,7 @@ def mcts_figures(report: Report, iterations: int = 1000, count: int = 3) -> None
             seconds += result.stats.seconds
             done += result.stats.iterations
             simulated += result.stats.simulated
-        note = f"{iterations} iterations x {len(positions)} positions, mediumClassic"
+        note = f"{iterations} iterations x {len(positions)} positions, wideClassic"
         report.add("mcts", f"ghosts={ghosts} iterations/s", done / seconds, "iterations/s", note)
         report.add("mcts", f"ghosts={ghosts} simulated moves/s", simulated / seconds, "moves/s", note)
 
@@ -444,7 +444,7 @@ def fast_figures(report: Report, depths=(2, 3, 4), evaluations=("score", "carefu
         times.append(time.perf_counter() - started)
         nodes += result.stats.generated
     report.add("fast path", "careful depth 6 expectimax fast median move", statistics.median(times) * 1000, "ms",
-               f"{nodes} nodes over {len(times)} positions of mediumClassic, 2 ghosts")
+               f"{nodes} nodes over {len(times)} positions of wideClassic, 2 ghosts")
 
 
 def fast_perft_rate(layout_name: str, depth: int, repeats: int = 3) -> tuple[float, int]:
@@ -619,7 +619,7 @@ def fast_end_to_end(report: Report, games_per_condition: int, experiment_path: P
 
 def run(quick: bool = False) -> Report:
     report = Report(machine=machine_info())
-    for name in ("smallClassic", "mediumClassic"):
+    for name in ("smallClassic", "wideClassic"):
         rate, nodes = successor_rate(name, depth=15 if quick else 18)
         report.add("successors", f"{name} perft", rate, "states/s", f"{nodes} states")
     search_figures(report, depths=(2, 3) if quick else (2, 3, 4), count=2 if quick else 3)
@@ -627,7 +627,7 @@ def run(quick: bool = False) -> Report:
     from pacsim.fast import available
 
     if available() is None:
-        for name in ("smallClassic", "mediumClassic"):
+        for name in ("smallClassic", "wideClassic"):
             rate, nodes = fast_perft_rate(name, depth=15 if quick else 18)
             report.add("fast path", f"{name} perft fast", rate, "states/s", f"{nodes} states")
         fast_agreement(report, positions=1000 if quick else 10_000, deep_positions=100 if quick else 500,

@@ -14,7 +14,8 @@ course's ``GameState``.  This module runs such a class as a pacsim agent:
   hands it a :class:`~pacsim.agents.cs188_state.Cs188GameState`;
 * :func:`find_cs188_class` is CS188's ``-p ClassName`` lookup in
   ``*gents.py`` files; :data:`GHOST_ALIASES` maps ``RandomGhost`` and
-  ``DirectionalGhost`` to pacsim's own ghosts.
+  ``DirectionalGhost`` to pacsim's own ghosts, :data:`PACMAN_ALIASES`
+  ``KeyboardAgent`` to pacsim's keyboard Pacman.
 
 Randomness: course agents draw from Python's global :mod:`random`
 (``random.choice`` among equally good moves).  So that a game stays a pure
@@ -46,6 +47,11 @@ from pacsim.agents.cs188_state import Cs188GameState, SuccessorCounter, distribu
 from pacsim.engine import GameState
 from pacsim.errors import AgentError
 from pacsim.search import SearchResult, SearchStats
+
+PACMAN_ALIASES = {"KeyboardAgent": "keyboard"}
+"""CS188 Pacman class names that mean pacsim's own Pacman (``-p KeyboardAgent``,
+the course's default): the course's class needs its Tk window, pacsim's reads
+the pygame window's arrows and WASD, or w/a/s/d + Enter in a terminal."""
 
 GHOST_ALIASES = {"RandomGhost": "random", "DirectionalGhost": "directional"}
 """CS188 ghost class names that mean pacsim's own ghosts (``-g DirectionalGhost``).

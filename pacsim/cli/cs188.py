@@ -8,6 +8,7 @@ CS188                             pacsim
 ================================  =============================================
 ``-p MinimaxAgent``               the class from a ``*gents.py`` file in the
                                   current folder (or ``--cs188 DIR``)
+``-p KeyboardAgent``               ``-p keyboard`` (pacsim's window or terminal)
 ``-g RandomGhost``                ``-g random`` (``DirectionalGhost``:
                                   ``directional``); other names as ``-p``
 ``-z 2``                          ``--zoom 2``
@@ -21,8 +22,9 @@ CS188                             pacsim
 ``-r``, ``--replay``, ``-x``      no meaning here (a note naming pacsim's way)
 ================================  =============================================
 
-``-l minimaxClassic`` finds ``layouts/minimaxClassic.lay`` of the course
-folder when pacsim ships no layout of that name.  ``-n/--numGames``,
+``-l minimaxClassic`` finds ``./minimaxClassic.lay`` or
+``layouts/minimaxClassic.lay`` of the course folder before any layout pacsim
+ships (:mod:`pacsim.engine.names`).  ``-n/--numGames``,
 ``-k/--numghosts``, ``-a/--agentArgs``, ``-q`` and
 ``-t`` are pacsim's own options already.
 """
@@ -32,9 +34,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from pacsim.agents.cs188 import GHOST_ALIASES, find_cs188_class
+from pacsim.agents.cs188 import GHOST_ALIASES, PACMAN_ALIASES, find_cs188_class
 from pacsim.agents.registry import ghost_names, pacman_names
-from pacsim.engine import shipped_layouts
 from pacsim.errors import AgentError, ConfigError
 
 FIXED_SEED = 0
@@ -87,10 +88,9 @@ def apply_cs188_options(args: argparse.Namespace) -> list[str]:
     if getattr(args, "cs188_training", None):
         notes.append(f"-x {args.cs188_training}: pacsim has no training games; every game counts")
     folders = _lookup_folders(args)
-    if hasattr(args, "layout"):
-        args.layout = _course_layout(args.layout, folders)
     if hasattr(args, "pacman"):
-        args.pacman = _resolve_class_name(args.pacman, "Pacman", pacman_names(), folders)
+        pacman = PACMAN_ALIASES.get(args.pacman, args.pacman)
+        args.pacman = _resolve_class_name(pacman, "Pacman", pacman_names(), folders)
     if hasattr(args, "ghosts"):
         ghosts = GHOST_ALIASES.get(args.ghosts, args.ghosts)
         args.ghosts = _resolve_class_name(ghosts, "ghost", ghost_names(), folders)
@@ -120,16 +120,11 @@ def _lookup_folders(args: argparse.Namespace) -> list[Path]:
     return [path]
 
 
-def _course_layout(name: str, folders: list[Path]) -> str:
-    """CS188's ``-l NAME``: ``layouts/NAME.lay`` in the course folder, unless
-    pacsim ships ``NAME`` or ``NAME`` is a file."""
-    if name in shipped_layouts() or Path(name).exists():
-        return name
-    for folder in folders:
-        for candidate in (folder / "layouts" / f"{name}.lay", folder / "layouts" / name, folder / f"{name}.lay"):
-            if candidate.is_file():
-                return str(candidate)
-    return name
+def course_layout_folders(args: argparse.Namespace) -> list[Path]:
+    """The course folder given by ``--cs188 DIR``, whose ``layouts/`` -l names
+    are looked up in after the current folder's (see :mod:`pacsim.engine.names`)."""
+    folder = getattr(args, "cs188_folder", None)
+    return [] if folder is None else [Path(folder)]
 
 
 def _resolve_class_name(spec: str, role: str, known: list[str], folders: list[Path]) -> str:

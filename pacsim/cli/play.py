@@ -10,8 +10,8 @@ from typing import Any
 
 from pacsim.agents.registry import make_ghost, make_pacman, parse_options
 from pacsim.cli.common import wants_window
-from pacsim.cli.cs188 import add_cs188_options, apply_cs188_options
-from pacsim.engine import DEFAULT_MAX_MOVES, GameRecord, check_max_moves, load_layout, play_game
+from pacsim.cli.cs188 import add_cs188_options, apply_cs188_options, course_layout_folders
+from pacsim.engine import DEFAULT_MAX_MOVES, GameRecord, check_max_moves, find_layout, play_game
 from pacsim.engine.layout import Layout
 from pacsim.engine.recording import save_game
 from pacsim.engine.state import GameState
@@ -50,7 +50,8 @@ def add_display_options(parser: argparse.ArgumentParser, quiet_help: str, show_v
 
 
 def add_game_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("-l", "--layout", default="mediumClassic", help="a shipped layout name or a .lay path (default mediumClassic)")
+    parser.add_argument("-l", "--layout", default="wideClassic",
+                        help="NAME (./NAME.lay, ./layouts/NAME.lay, then shipped), a .lay path or generated:w=9,h=7,... (default wideClassic)")
     parser.add_argument("-p", "--pacman", default="greedy", help="Pacman agent (default greedy)")
     parser.add_argument("-g", "--ghosts", default="random", help="ghost agent (default random)")
     parser.add_argument("-k", "--num-ghosts", "--numghosts", dest="num_ghosts", type=int, default=None, help="ghosts to use (default: every ghost in the layout)")
@@ -73,13 +74,24 @@ def add_window_options(parser: argparse.ArgumentParser, show_values: bool = True
 
 def build_agents(args: argparse.Namespace, layout: Layout) -> list[Any]:
     """Pacman and the ghosts asked for by -p, -g, -k, -a and --ghost-args."""
-    if args.num_ghosts is not None and not 0 <= args.num_ghosts <= layout.num_ghosts:
-        raise ConfigError(f"-k {args.num_ghosts}: layout {layout.name!r} has {layout.num_ghosts} ghosts")
-    num_ghosts = layout.num_ghosts if args.num_ghosts is None else args.num_ghosts
     pacman = make_pacman(args.pacman, parse_options(args.agent_args))
     ghost_options = parse_options(args.ghost_args)
-    ghosts = [make_ghost(args.ghosts, ghost_options) for _ in range(num_ghosts)]
+    ghosts = [make_ghost(args.ghosts, ghost_options) for _ in range(ghost_count(args.num_ghosts, layout))]
     return [pacman, *ghosts]
+
+
+def ghost_count(asked: int | None, layout: Layout) -> int:
+    """The ghosts -k asks for; more than the layout has means all of them, as
+    in CS188 (with a note: the games have fewer ghosts than typed)."""
+    if asked is None:
+        return layout.num_ghosts
+    if asked < 0:
+        raise ConfigError(f"-k {asked}: the number of ghosts cannot be negative")
+    if asked > layout.num_ghosts:
+        print(f"pacsim: note: -k {asked}: layout {layout.name!r} has {layout.num_ghosts} ghosts; "
+              f"playing with those {layout.num_ghosts}, as CS188 does", file=sys.stderr)
+        return layout.num_ghosts
+    return asked
 
 
 def run(args: argparse.Namespace) -> int:
@@ -92,7 +104,10 @@ def run(args: argparse.Namespace) -> int:
         args.time_limit = check_time_limit(args.time_limit, f"--time-limit {args.time_limit}") or None
     settings = WindowSettings.from_options(args)
     window = wants_window(args)
-    layout = load_layout(args.layout)
+    found = find_layout(args.layout, course_layout_folders(args))
+    if found.note:
+        print(f"pacsim: note: {found.note}", file=sys.stderr)
+    layout = found.layout
     agents = build_agents(args, layout)
     first_seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
     records = []

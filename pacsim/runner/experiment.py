@@ -24,8 +24,8 @@ from typing import Any, NoReturn
 
 from pacsim.agents import plugins
 from pacsim.agents.registry import GHOST, PACMAN, join_spec, make_ghost, make_pacman, resolve
-from pacsim.engine import DEFAULT_MAX_MOVES, MAX_MOVES_LIMIT, Layout, load_layout, parse_layout
-from pacsim.engine.generate import GENERATOR_VERSION, generate_layout, is_generated, parse_maze_specs
+from pacsim.engine import DEFAULT_MAX_MOVES, MAX_MOVES_LIMIT, FoundLayout, Layout, find_layout
+from pacsim.engine.generate import GENERATOR_VERSION, is_generated, parse_maze_specs
 from pacsim.engine.layout import layouts_directory
 from pacsim.errors import AgentError, ConfigError, PacsimError
 from pacsim.files import FileRefused, read_bounded
@@ -57,7 +57,7 @@ class Condition:
     key: str
     """Canonical JSON of the condition: with the config hash, it identifies its games in the store."""
     label: str
-    """Readable name, e.g. ``expectimax/adversarial/tinyMaze/depth=4`` (what ``--compare`` takes)."""
+    """Readable name, e.g. ``expectimax/adversarial/tinyGhostMaze/depth=4`` (what ``--compare`` takes)."""
     pacman: str
     ghosts: str
     layout: str
@@ -97,6 +97,8 @@ class Experiment:
     config: dict[str, Any]
     """The normalised configuration (what the hash covers, plus ``games``)."""
     source: str = "<experiment>"
+    notes: list[str] = field(default_factory=list)
+    """One line for each layout name a local file took over from a shipped layout."""
 
     @property
     def config_hash(self) -> str:
@@ -216,7 +218,8 @@ def build_experiment(raw: dict[str, Any], source: str = "<experiment>", default_
     ghost_options = checker.options(raw, "ghost_options")
     grid = checker.grid(raw, pacman_options)
     grid["layout"] = _expand_generated(checker, grid["layout"])
-    conditions = _expand(checker, grid, pacman_options, ghost_options)
+    layouts = {str(name): _find_layout(checker, str(name)) for name in grid["layout"]}
+    conditions = _expand(checker, grid, {name: found.layout for name, found in layouts.items()}, pacman_options, ghost_options)
     if games * len(conditions) > MAX_TOTAL_GAMES:
         checker.fail("games", f"{games} games x {len(conditions)} conditions is more than {MAX_TOTAL_GAMES:,} games "
                               "in one experiment; split it into several")
@@ -228,7 +231,8 @@ def build_experiment(raw: dict[str, Any], source: str = "<experiment>", default_
     if any(is_generated(str(name)) for name in grid["layout"]):
         config["generator_version"] = GENERATOR_VERSION  # a new generator never resumes an old run
     return Experiment(name=name, games=games, seed=seed, max_moves=max_moves, time_limit=time_limit,
-                      store=Path(store), conditions=conditions, config=config, source=source)
+                      store=Path(store), conditions=conditions, config=config, source=source,
+                      notes=[found.note for found in layouts.values() if found.note])
 
 
 class _Checker:
@@ -306,9 +310,9 @@ class _Checker:
             self.fail(f"grid.{key}", f"values must be strings or numbers, not {value!r}")
 
 
-def _expand(checker: _Checker, grid: dict[str, list[Any]], pacman_options: dict, ghost_options: dict) -> list[Condition]:
+def _expand(checker: _Checker, grid: dict[str, list[Any]], layouts: dict[str, Layout], pacman_options: dict,
+            ghost_options: dict) -> list[Condition]:
     # list[Any]: the grid's values were checked (_check_grid_value): names are strings, ghost counts integers.
-    layouts = {name: _load_layout(checker, name) for name in grid["layout"]}
     layout_files = {name: _layout_file(name, layout) for name, layout in layouts.items()}
     _check_agent_names(checker, grid)
     option_keys = [key for key in grid if key not in AGENT_KEYS]
@@ -371,11 +375,10 @@ def _expand_generated(checker: _Checker, names: list[Scalar]) -> list[Scalar]:
     return expanded
 
 
-def _load_layout(checker: _Checker, name: str) -> Layout:
+def _find_layout(checker: _Checker, name: str) -> FoundLayout:
+    """A layout name resolved as ``play`` resolves it (:func:`~pacsim.engine.find_layout`)."""
     try:
-        if is_generated(name):
-            return parse_layout(generate_layout(parse_maze_specs(name)[0]), name=name, source=name)
-        return load_layout(name)
+        return find_layout(name)
     except PacsimError as error:
         checker.fail("grid.layout", str(error))
 
