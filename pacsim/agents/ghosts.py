@@ -110,17 +110,25 @@ class AdversarialOptions:
     """Search depth in rounds (every agent moving once), 1 to 10."""
     engine: str = "auto"
     """auto (the compiled kernel when numba is installed), fast or python."""
+    p: float = 1.0
+    """Probability of playing the search's move; otherwise a uniformly random legal move (1: always search, 0: the random ghost)."""
 
     def __post_init__(self) -> None:
         if not 1 <= self.depth <= MAX_GHOST_DEPTH:
             raise AgentError(f"option depth={self.depth!r} must be in [1, {MAX_GHOST_DEPTH}]")
+        if not 0.0 <= self.p <= 1.0:
+            raise AgentError(f"option p={self.p!r} must be a probability in [0, 1]")
         check_engine(self.engine)
 
 
 class AdversarialGhost(StochasticAgent):
     """A depth-limited alpha-beta ghost.  One depth is one move of every agent
     (from this ghost round to the same ghost again).  Equally good moves are
-    chosen uniformly at random, so games against it differ from seed to seed."""
+    chosen uniformly at random, so games against it differ from seed to seed.
+    With ``p`` below 1 it is a mixed ghost: the search's move with
+    probability ``p``, a uniformly random legal move otherwise; its
+    ``distribution`` is that mixture exactly, so an expectimax Pacman can
+    model it (``model=adversarial:p=0.9``)."""
 
     name = "adversarial"
     Options = AdversarialOptions
@@ -131,6 +139,18 @@ class AdversarialGhost(StochasticAgent):
         prepare(self.options.engine)  # load the kernel now, not in the first timed move
 
     def distribution(self, state: GameState) -> Distribution:
+        p = self.options.p
+        if p == 0.0:  # the random ghost: no search needed
+            return uniform(state.legal_actions())
+        searched = self.searched_distribution(state)
+        if p == 1.0:
+            return searched
+        chosen = dict(searched)
+        spread = (1.0 - p) / len(state.legal_actions())
+        return [(action, p * chosen.get(action, 0.0) + spread) for action in state.legal_actions()]
+
+    def searched_distribution(self, state: GameState) -> Distribution:
+        """Uniform over the moves the depth-limited search values best."""
         game = ChaseGame(state.turn)
         result = try_chase_values(self.options.engine, state, self.options.depth * state.num_agents) or search(
             game, state, algorithm="alphabeta", depth=self.options.depth * state.num_agents,

@@ -26,10 +26,12 @@ from pacsim.agents import plugins
 from pacsim.agents.registry import GHOST, PACMAN, join_spec, make_ghost, make_pacman, resolve
 from pacsim.engine import DEFAULT_MAX_MOVES, Layout, load_layout, parse_layout
 from pacsim.engine.generate import GENERATOR_VERSION, generate_layout, is_generated, parse_maze_specs
+from pacsim.engine.starts import DEFAULT_START_DISTANCE, LAYOUT, STARTS, start_cells
 from pacsim.errors import AgentError, ConfigError, PacsimError
 from pacsim.files import FileRefused, read_bounded
 
-TOP_LEVEL_KEYS = ("name", "games", "seed", "max_moves", "time_limit", "store", "grid", "pacman_options", "ghost_options")
+TOP_LEVEL_KEYS = ("name", "games", "seed", "max_moves", "time_limit", "starts", "start_distance", "store", "grid",
+                  "pacman_options", "ghost_options")
 REQUIRED_GRID_KEYS = ("pacman", "ghosts", "layout")
 AGENT_KEYS = ("pacman", "ghosts", "layout", "num_ghosts")
 """Grid keys that are not Pacman options."""
@@ -91,6 +93,10 @@ class Experiment:
     config: dict[str, Any]
     """The normalised configuration (what the hash covers, plus ``games``)."""
     source: str = "<experiment>"
+    starts: str = LAYOUT
+    """Pacman's start: ``layout`` (its ``P``) or ``random`` (drawn per game from the seed)."""
+    start_distance: int = DEFAULT_START_DISTANCE
+    """With random starts, the fewest maze steps between Pacman's start and every ghost."""
 
     @property
     def config_hash(self) -> str:
@@ -206,11 +212,15 @@ def build_experiment(raw: dict[str, Any], source: str = "<experiment>", default_
     max_moves = checker.integer(raw, "max_moves", DEFAULT_MAX_MOVES, minimum=1)
     time_limit = check_time_limit(checker.number(raw, "time_limit", 0.0), f"{source}: time_limit")
     store = checker.string(raw, "store", f"results/{name}.sqlite")
+    starts = checker.choice(raw, "starts", LAYOUT, STARTS)
+    start_distance = checker.integer(raw, "start_distance", DEFAULT_START_DISTANCE, minimum=1)
     pacman_options = checker.options(raw, "pacman_options")
     ghost_options = checker.options(raw, "ghost_options")
     grid = checker.grid(raw, pacman_options)
     grid["layout"] = _expand_generated(checker, grid["layout"])
     conditions = _expand(checker, grid, pacman_options, ghost_options)
+    if starts != LAYOUT:
+        _check_starts(checker, conditions, start_distance)
     if games * len(conditions) > MAX_TOTAL_GAMES:
         checker.fail("games", f"{games} games x {len(conditions)} conditions is more than {MAX_TOTAL_GAMES:,} games "
                               "in one experiment; split it into several")
@@ -221,8 +231,20 @@ def build_experiment(raw: dict[str, Any], source: str = "<experiment>", default_
     }
     if any(is_generated(str(name)) for name in grid["layout"]):
         config["generator_version"] = GENERATOR_VERSION  # a new generator never resumes an old run
+    if starts != LAYOUT:  # only then: the hashes (and stored games) of fixed-start experiments stay as they were
+        config.update(starts=starts, start_distance=start_distance)
     return Experiment(name=name, games=games, seed=seed, max_moves=max_moves, time_limit=time_limit,
-                      store=Path(store), conditions=conditions, config=config, source=source)
+                      store=Path(store), conditions=conditions, config=config, source=source,
+                      starts=starts, start_distance=start_distance)
+
+
+def _check_starts(checker: _Checker, conditions: list[Condition], start_distance: int) -> None:
+    """Every layout has a cell to draw a random start from."""
+    for condition in conditions:
+        layout = parse_layout(condition.layout_text, name=condition.layout)
+        if not start_cells(layout, condition.num_ghosts, start_distance):
+            checker.fail("start_distance", f"layout {condition.layout!r} has no empty cell {start_distance} or more "
+                                           "steps from every ghost to start Pacman on")
 
 
 class _Checker:
@@ -250,6 +272,12 @@ class _Checker:
             self.fail(key, f"must be at least {minimum}, not {value}")
         if maximum is not None and value > maximum:
             self.fail(key, f"must be at most {maximum:,}, not {value:,}")
+        return value
+
+    def choice(self, raw: dict, key: str, default: str, choices: tuple[str, ...]) -> str:
+        value = raw.get(key, default)
+        if value not in choices:
+            self.fail(key, f"must be one of {', '.join(map(repr, choices))}, not {value!r}")
         return value
 
     def number(self, raw: dict, key: str, default: float) -> float:
