@@ -213,3 +213,49 @@ def test_random_ties_keep_games_a_function_of_the_seed_with_and_without_the_kern
     fast = [game("fast", seed) for seed in range(4)]
     assert fast == [game("python", seed) for seed in range(4)] == [game("fast", seed) for seed in range(4)]
     assert len({tuple(actions) for actions in fast}) > 1
+
+
+# -- lines of play in reports ---------------------------------------------
+
+def test_lines_of_play_count_distinct_starts_and_pacman_moves_and_flag_repetitions():
+    import pandas
+
+    from pacsim.report.summary import lines_of_play, repetition_notes, summarize
+
+    def games(condition, logs, starts):
+        return [{"condition": condition, "config_hash": "h", "outcome": "win", "score": 500, "moves": 2,
+                 "nodes": 0, "move_seconds_mean": 0.0, "num_ghosts": 1, "actions": log, "start": start}
+                for log, start in zip(logs, starts)]
+
+    # The ghost's letters (every second one) differ: still one line of Pacman's.
+    repeated = games("same", ["NESW", "NWSE", "NESE"] * 4, [3] * 12)
+    varied = games("varied", ["NESW"] * 6 + ["SENW"] * 6, [3, 4] * 6)
+    frame = pandas.DataFrame(repeated + varied)
+    assert lines_of_play(frame[frame["condition"] == "same"]) == 1
+    assert lines_of_play(frame[frame["condition"] == "varied"]) == 4
+    notes = repetition_notes(summarize(frame))
+    assert notes == ["same: 12 games, 1 line of play (mostly repetitions: its interval counts the same game many times)"]
+
+
+def test_report_and_reproduce_show_lines_of_play(random_start_runs, capsys):
+    from pacsim.cli import main
+    from pacsim.report.optimism import render
+
+    assert main(["report", str(random_start_runs["fast"])]) == 0
+    out = capsys.readouterr().out
+    assert " lines " in out.splitlines()[0]
+    rows = load_results(random_start_runs["fast"])
+    table = pandas_concat_as_table(rows)
+    text = render(table)
+    assert "lines of play" in text and "1 distinct in 6 games" in text  # 6 games: too few to flag
+
+
+def pandas_concat_as_table(rows):
+    """The stored games as the four cells of the table: the random-start
+    games against 'adversarial' and, repeated from one game, against 'random'."""
+    import pandas
+
+    one_game = rows[rows["pacman"] == "minimax"].iloc[[0] * len(rows[rows["pacman"] == "minimax"])]
+    randoms = pandas.concat([one_game.assign(game_index=range(len(one_game))),
+                             rows[rows["pacman"] == "expectimax"]]).assign(ghosts="random")
+    return pandas.concat([rows, randoms], ignore_index=True)
