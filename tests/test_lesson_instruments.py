@@ -259,3 +259,15 @@ def pandas_concat_as_table(rows):
     randoms = pandas.concat([one_game.assign(game_index=range(len(one_game))),
                              rows[rows["pacman"] == "expectimax"]]).assign(ghosts="random")
     return pandas.concat([rows, randoms], ignore_index=True)
+
+
+def test_model_true_is_each_conditions_own_ghost(tmp_path):
+    text = RANDOM_STARTS.replace('pacman = ["minimax", "expectimax"]', 'pacman = ["expectimax:model=true"]').replace(
+        'ghosts = ["adversarial"]', 'ghosts = ["adversarial:p=0.5", "random"]')
+    conditions = load_experiment(experiment_file(tmp_path, text)).conditions
+    assert [condition.pacman for condition in conditions] == ["expectimax:model=adversarial:p=0.5",
+                                                              "expectimax:model=random"]
+    assert conditions[0].label.startswith("expectimax:model=true/adversarial:p=0.5/")
+    several = text.replace('"adversarial:p=0.5", "random"', '"adversarial:p=0.5,depth=1"')
+    with pytest.raises(ConfigError, match="takes a ghost with at most one option"):
+        load_experiment(experiment_file(tmp_path, several))

@@ -15,6 +15,9 @@ from pacsim.search import MAX, MIN, search
 MAX_GHOST_DEPTH = 10
 """Deepest adversarial ghost search (rounds): beyond it a move takes minutes."""
 
+SEARCHED_POSITIONS = 200_000
+"""Positions an adversarial ghost remembers its search's moves for (about 100 MB at most)."""
+
 CAUGHT_VALUE = 1000
 """The chasing ghosts' utility for catching Pacman (minus for his win)."""
 
@@ -137,6 +140,10 @@ class AdversarialGhost(StochasticAgent):
     def __init__(self, options: AdversarialOptions | None = None) -> None:
         super().__init__(options)
         prepare(self.options.engine)  # load the kernel now, not in the first timed move
+        self._searched: dict[GameState, Distribution] = {}
+        """The search's best moves by position: a pure function of the
+        position, asked again and again when a Pacman models this ghost
+        (successive searches share most of their trees)."""
 
     def distribution(self, state: GameState) -> Distribution:
         p = self.options.p
@@ -151,6 +158,14 @@ class AdversarialGhost(StochasticAgent):
 
     def searched_distribution(self, state: GameState) -> Distribution:
         """Uniform over the moves the depth-limited search values best."""
+        known = self._searched.get(state)
+        if known is None:
+            if len(self._searched) >= SEARCHED_POSITIONS:
+                self._searched.clear()
+            known = self._searched[state] = self._search(state)
+        return known
+
+    def _search(self, state: GameState) -> Distribution:
         game = ChaseGame(state.turn)
         result = try_chase_values(self.options.engine, state, self.options.depth * state.num_agents) or search(
             game, state, algorithm="alphabeta", depth=self.options.depth * state.num_agents,

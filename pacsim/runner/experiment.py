@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from pacsim.agents import plugins
-from pacsim.agents.registry import GHOST, PACMAN, join_spec, make_ghost, make_pacman, resolve
+from pacsim.agents.registry import GHOST, PACMAN, join_spec, make_ghost, make_pacman, parse_spec, resolve
 from pacsim.engine import DEFAULT_MAX_MOVES, Layout, load_layout, parse_layout
 from pacsim.engine.generate import GENERATOR_VERSION, generate_layout, is_generated, parse_maze_specs
 from pacsim.engine.starts import DEFAULT_START_DISTANCE, LAYOUT, STARTS, start_cells
@@ -344,16 +344,37 @@ def _expand(checker: _Checker, grid: dict[str, list[Any]], pacman_options: dict,
         elif num_ghosts > layout.num_ghosts:
             checker.fail("grid.num_ghosts", f"layout {layout_name!r} has only {layout.num_ghosts} ghosts, not {num_ghosts}")
         options = {**pacman_options, **varied}
+        pacman_spec, options = _true_model(pacman, options, ghosts, ghost_options, checker)
         with plugins.recording() as used:  # the plugin code these agents run is part of the condition
-            agent = _build_pacman(checker, pacman, options, varied)
+            agent = _build_pacman(checker, pacman_spec, options, varied)
             _build_ghost(checker, ghosts, ghost_options)
         code = {plugin.label: plugin.identity for plugin in used}
         label = _label(pacman, ghosts, layout_name, num_ghosts if "num_ghosts" in grid else None, varied)
         if code:  # games of edited plugin code are another condition: reports must not pool them
             label += f"/code={_code_tag(code)}"
-        conditions.append(_condition(pacman, ghosts, layout_name, layout, num_ghosts, options, ghost_options, label,
+        conditions.append(_condition(pacman_spec, ghosts, layout_name, layout, num_ghosts, options, ghost_options, label,
                                      agent, code))
     return conditions
+
+
+TRUE_MODEL = "true"
+"""``model = "true"``: an expectimax Pacman models the ghosts by the
+condition's own ghost spec (the Pacman that knows its opponent)."""
+
+
+def _true_model(pacman: str, options: dict, ghosts: str, ghost_options: dict,
+                checker: _Checker) -> tuple[str, dict]:
+    """The Pacman spec and options with ``model=true`` (in either) replaced
+    by the condition's ghost spec."""
+    in_spec = parse_spec(pacman).options.get("model") == TRUE_MODEL
+    if not in_spec and options.get("model") != TRUE_MODEL:
+        return pacman, options
+    ghost = join_spec(ghosts, ghost_options)
+    if "," in ghost:  # Pacman options are split on commas: a ghost spec with several options cannot be one
+        checker.fail("model", f"model={TRUE_MODEL} takes a ghost with at most one option, not {ghost!r}")
+    if in_spec:
+        return pacman.replace(f"model={TRUE_MODEL}", f"model={ghost}"), options
+    return pacman, {**options, "model": ghost}
 
 
 def _condition(pacman, ghosts, layout_name, layout: Layout, num_ghosts, options, ghost_options, label, agent,
