@@ -95,8 +95,8 @@ def test_summaries_format_every_way():
     summary = summarize(games_frame(), by=["pacman"])
     assert "0.200 [0.036, 0.624]" in format_summary(summary, "table")
     markdown = format_summary(summary, "markdown").splitlines()
-    assert markdown[0].startswith("| pacman | games | wins |") and markdown[1].startswith("|---|")
-    assert format_summary(summary, "csv").startswith("pacman,games,wins,win_rate,win_low")
+    assert markdown[0].startswith("| pacman | games | lines | wins |") and markdown[1].startswith("|---|")
+    assert format_summary(summary, "csv").startswith("pacman,games,lines,wins,win_rate,win_low")
     assert "<table" in format_summary(summary, "html")
     with pytest.raises(PacsimError, match="unknown column 'nope'"):
         summarize(games_frame(), by=["nope"])

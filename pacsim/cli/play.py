@@ -14,6 +14,7 @@ from pacsim.cli.cs188 import add_cs188_options, apply_cs188_options, course_layo
 from pacsim.engine import DEFAULT_MAX_MOVES, GameRecord, check_max_moves, find_layout, play_game
 from pacsim.engine.layout import Layout
 from pacsim.engine.recording import save_game
+from pacsim.engine.starts import DEFAULT_START_DISTANCE, LAYOUT, STARTS, draw_start, with_pacman_start
 from pacsim.engine.state import GameState
 from pacsim.errors import ConfigError
 from pacsim.runner.experiment import check_time_limit
@@ -59,6 +60,10 @@ def add_game_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--ghost-args", default="", help="ghost options, key=value,... (e.g. attack=0.9)")
     parser.add_argument("--max-moves", type=int, default=DEFAULT_MAX_MOVES, help=f"Pacman moves before a game ends as a timeout (default {DEFAULT_MAX_MOVES})")
     parser.add_argument("--time-limit", type=float, default=None, help="seconds an agent may think per move (0: no limit); over it the game ends as an error")
+    parser.add_argument("--starts", choices=STARTS, default=LAYOUT,
+                        help="Pacman's start: the layout's P, or a random empty cell drawn from each game's seed (default layout)")
+    parser.add_argument("--start-distance", type=int, default=DEFAULT_START_DISTANCE, metavar="STEPS",
+                        help=f"with --starts random, the fewest maze steps from every ghost (default {DEFAULT_START_DISTANCE})")
 
 
 def add_window_options(parser: argparse.ArgumentParser, show_values: bool = True) -> None:
@@ -114,8 +119,9 @@ def run(args: argparse.Namespace) -> int:
     for game in range(args.games):
         seed = first_seed + game
         game_settings = settings.for_game(game, args.games)
+        game_layout = start_layout(args, layout, len(agents) - 1, seed)
         try:
-            record = _play_one(args, layout, agents, seed, window, game_settings)
+            record = _play_one(args, game_layout, agents, seed, window, game_settings)
         except ViewerClosed:  # q, Esc or the close button: the person has seen enough
             print(f"game {game + 1}/{args.games} (seed {seed}): quit in the window")
             break
@@ -125,11 +131,21 @@ def run(args: argparse.Namespace) -> int:
             line += f"  ({game_settings.describe_exports()})"
         print(line)
         if args.record:
-            save_game(_record_path(args.record, game, args.games), record, layout,
+            save_game(_record_path(args.record, game, args.games), record, game_layout,
                       args.pacman + (f":{args.agent_args}" if args.agent_args else ""),
                       [args.ghosts] * (len(agents) - 1))
     print(summary_line(records))
     return 0
+
+
+def start_layout(args: argparse.Namespace, layout: Layout, num_ghosts: int, seed: int) -> Layout:
+    """The layout of the game with ``seed``: with ``--starts random``, Pacman
+    moved to the cell drawn from the seed (the saved record holds it)."""
+    if args.starts == LAYOUT:
+        return layout
+    if args.start_distance < 1:
+        raise ConfigError(f"--start-distance {args.start_distance}: must be at least 1")
+    return with_pacman_start(layout, draw_start(layout, num_ghosts, seed, args.start_distance))
 
 
 def _play_one(args: argparse.Namespace, layout: Layout, agents: list[Any], seed: int, window: bool,

@@ -56,7 +56,7 @@ def chosen_results(args, store: str):
 def run(args) -> int:
     from pacsim.report import compare, format_summary, summarize
     from pacsim.report.plot import check_plot_path
-    from pacsim.report.summary import default_by
+    from pacsim.report.summary import default_by, repetition_notes
     if args.store is None and args.by:
         args.store = args.by.pop()  # ``--by pacman depth STORE``
     if args.store is None:
@@ -81,6 +81,8 @@ def run(args) -> int:
         # The two compared conditions' own rows, not the whole grid's.
         summary = summary[summary["condition"].astype(str).isin(args.compare)].reset_index(drop=True)
     text = format_summary(summary, args.style)
+    if args.style in ("table", "markdown"):
+        text += "".join(f"\nnote: {note}" for note in repetition_notes(summary))
     if comparison is not None:
         text += "\n" + (comparison.to_frame().to_csv(index=False) if args.style == "csv" else "\n" + comparison.to_text())
     if args.plot:

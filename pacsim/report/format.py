@@ -42,6 +42,7 @@ def readable_summary(summary: pandas.DataFrame) -> pandas.DataFrame:
         rows.append({
             **{column: row[column] for column in by},
             "games": row["games"],
+            "lines": _number(row["lines"], 0),
             "wins": row["wins"],
             "win rate [95% CI]": f"{row['win_rate']:.3f} {_interval(row['win_low'], row['win_high'], 3)}",
             "mean score [95% CI]": f"{row['score_mean']:.1f} {_interval(row['score_low'], row['score_high'], 1)}",
