@@ -1,0 +1,190 @@
+"""HTML replays, the results page and the notebook display (pacsim.web):
+the frames against the rules, the command line, and a real browser when
+one is installed."""
+
+import json
+import re
+import shutil
+import tempfile
+from pathlib import Path
+
+import pytest
+
+import pacsim
+from pacsim.cli import main
+from pacsim.engine import load_layout, parse_layout
+from pacsim.engine.recording import load_game, save_game
+from pacsim.web.frames import game_data, move_positions
+
+CHROMIUM, CHROMEDRIVER = "/usr/bin/chromium", "/usr/bin/chromedriver"
+
+
+CAPSULE_LOOP = """\
+%%%%%%%%%%
+%P o . . %
+% %%%%%% %
+%.  G   .%
+%%%%%%%%%%"""
+"""With seed 1 greedy Pacman eats the capsule, then the scared ghost (+200), then wins in 13 moves."""
+
+
+@pytest.fixture(scope="module")
+def recorded(tmp_path_factory):
+    """A recorded game where Pacman eats a capsule and a scared ghost."""
+    layout = parse_layout(CAPSULE_LOOP, name="capsuleLoop")
+    games = pacsim.play(layout, pacman="greedy", ghosts="random", games=1, seed=1)
+    path = tmp_path_factory.mktemp("web") / "game.json"
+    save_game(path, games[0].record, layout, "greedy", ["random"])
+    return path
+
+
+def embedded_data(page: str) -> dict:
+    found = re.search(r'<script type="application/json" id="game">(.*?)</script>', page, re.S)
+    assert found, "no game data in the page"
+    return json.loads(found.group(1))
+
+
+def test_frames_hold_every_position_the_rules_give(recorded):
+    saved = load_game(recorded)
+    states = saved.states()
+    shown = move_positions(states)
+    data = game_data(states, title="t", outcome=saved.outcome, recorded_score=saved.score)
+    ghosts = data["ghosts"]
+    items = set(data["layout"]["food"]) | set(data["layout"]["capsules"])
+    assert len(data["frames"]) == saved_moves(states) + 1
+    scared_seen = False
+    for frame, state in zip(data["frames"], shown, strict=True):
+        items -= set(frame[2 + 3 * ghosts + 1:])  # what the page does with the eaten cells
+        assert items == set(state.food_cells()) | set(state.capsule_cells())
+        assert frame[:2 + 3 * ghosts + 1] == [state.pacman, state.directions[0], *state.ghosts, *state.directions[1:],
+                                               *state.scared, state.score]
+        scared_seen |= any(state.scared)
+    assert scared_seen, "the game should show scared ghosts"
+    assert data["score"] == saved.score == states[-1].score
+
+
+def saved_moves(states):
+    return sum(1 for state in states[:-1] if state.turn == 0)
+
+
+def test_replay_html_writes_one_self_contained_page(recorded, tmp_path, capsys):
+    out = tmp_path / "game.html"
+    assert main(["replay", str(recorded), "--html", str(out)]) == 0
+    assert "matches the recorded score" in capsys.readouterr().out
+    page = out.read_text(encoding="utf-8")
+    data = embedded_data(page)
+    assert data["score"] == load_game(recorded).score and data["outcome"] == "win"
+    assert 'id="score"' in page and "<script src" not in page and "http" not in page.replace("http-equiv", "")
+
+
+def test_a_layout_name_cannot_end_the_script_early(recorded, tmp_path):
+    record = json.loads(recorded.read_text())
+    record["layout"]["name"] = "</script><b>x"
+    hostile = tmp_path / "hostile.json"
+    hostile.write_text(json.dumps(record))
+    out = tmp_path / "hostile.html"
+    assert main(["replay", str(hostile), "--html", str(out)]) == 0
+    page = out.read_text(encoding="utf-8")
+    assert "</script><b>" not in page
+    assert embedded_data(page)["layout"]["name"] == "</script><b>x"
+
+
+def test_an_unwritable_page_is_a_one_line_error(recorded, tmp_path, capsys):
+    out = tmp_path / "missing-folder" / "game.html"
+    assert main(["replay", str(recorded), "--html", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "cannot write the page" in err and str(out) in err
+
+
+def test_values_per_move_come_from_the_recorded_pacman(tmp_path, capsys):
+    layout = load_layout("tinyMaze")
+    games = pacsim.play(layout, pacman="minimax:depth=1", ghosts="random", seed=1)
+    path = tmp_path / "minimax.json"
+    save_game(path, games[0].record, layout, "minimax:depth=1", ["random"] * games[0].record.num_ghosts)
+    out = tmp_path / "values.html"
+    assert main(["replay", str(path), "--html", str(out), "--html-values"]) == 0
+    data = embedded_data(out.read_text(encoding="utf-8"))
+    values = data["values"]
+    assert len(values) == len(data["frames"]) and values[-1] is None
+    first = dict(values[0])
+    played = data["actions"][data["frames"][1][1]]
+    assert first[played] == max(first.values())  # minimax plays its best-valued action
+
+
+def test_values_of_a_pacman_that_does_not_search_are_a_one_line_error(recorded, tmp_path, capsys):
+    assert main(["replay", str(recorded), "--html", str(tmp_path / "x.html"), "--html-values"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "'greedy' does not search" in err
+
+
+# -- in a real browser (skipped without Chromium, its driver and selenium) --------
+
+@pytest.fixture(scope="module")
+def browser():
+    webdriver = pytest.importorskip("selenium.webdriver")
+    from selenium.webdriver.chrome.service import Service
+
+    if not (Path(CHROMIUM).exists() and Path(CHROMEDRIVER).exists()):
+        pytest.skip(f"no {CHROMIUM} and {CHROMEDRIVER} (apt-get install chromium chromium-driver)")
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for argument in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                     "--disable-component-update", "--disable-sync", "--no-first-run", "--window-size=900,700"):
+        options.add_argument(argument)
+    profile = tempfile.mkdtemp(prefix="pacsim-chromium-")
+    options.add_argument(f"--user-data-dir={profile}")
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    driver = webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=options)
+    yield driver
+    driver.quit()
+    shutil.rmtree(profile, ignore_errors=True)
+
+
+def text_of(browser, element_id):
+    return browser.find_element("id", element_id).text
+
+
+def wait_for_text(browser, element_id, expected, seconds=10.0):
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    WebDriverWait(browser, seconds).until(lambda driver: text_of(driver, element_id) == expected)
+
+
+def pixels_of_color(browser, color) -> int:
+    return browser.execute_script("""
+        const canvas = document.getElementById("board"), [r, g, b] = arguments[0];
+        const data = canvas.getContext("2d").getImageData(0, 0, canvas.width, canvas.height).data;
+        let count = 0;
+        for (let i = 0; i < data.length; i += 4) if (data[i] === r && data[i + 1] === g && data[i + 2] === b) count++;
+        return count;""", list(color))
+
+
+def test_the_page_plays_steps_and_links_to_a_move_in_chromium(browser, recorded, tmp_path):
+    from selenium.webdriver.common.keys import Keys
+
+    from pacsim.viewer import style
+
+    page = tmp_path / "game.html"
+    assert main(["replay", str(recorded), "--html", str(page)]) == 0
+    saved = load_game(recorded)
+    shown = move_positions(saved.states())
+    browser.get(page.as_uri())
+    assert text_of(browser, "score") == "0" and text_of(browser, "moves") == str(len(shown) - 1)
+    body = browser.find_element("tag name", "body")
+    body.send_keys("+", "+", "+")  # the fastest speed
+    browser.find_element("id", "play").click()
+    wait_for_text(browser, "move", str(len(shown) - 1))
+    assert text_of(browser, "score") == str(saved.score) and text_of(browser, "outcome").lower() == "win"
+    body.send_keys(Keys.HOME, Keys.ARROW_RIGHT, Keys.ARROW_RIGHT)
+    assert (text_of(browser, "move"), text_of(browser, "score")) == ("2", str(shown[2].score))
+    assert browser.current_url.endswith("#move=2")
+    scared = next(move for move, state in enumerate(shown) if any(state.scared))
+    browser.get(page.as_uri() + f"#move={scared}")
+    wait_for_text(browser, "move", str(scared))
+    assert text_of(browser, "score") == str(shown[scared].score)
+    assert pixels_of_color(browser, style.SCARED) > 0, f"the ghost is scared at move {scared}"
+    browser.get(page.as_uri() + "#move=end")
+    wait_for_text(browser, "score", str(saved.score))
+    assert pixels_of_color(browser, style.PACMAN) > 0 and pixels_of_color(browser, style.WALL) > 0
+    assert browser.save_screenshot(str(tmp_path / "replay.png")) and (tmp_path / "replay.png").stat().st_size > 1000
+    assert [entry for entry in browser.get_log("browser") if entry["level"] == "SEVERE"] == []
