@@ -46,7 +46,9 @@
 
   function drawPacman(p) {
     const [x, y] = center(p.pacman), radius = cell * S.PACMAN_RADIUS;
-    const mouth = S.MOUTH_DEGREES[move % S.MOUTH_DEGREES.length] * Math.PI / 180;
+    // The mouth opens and closes while playing; a still picture shows it open, so he faces somewhere.
+    const degrees = playing ? S.MOUTH_DEGREES[move % S.MOUTH_DEGREES.length] : Math.max(...S.MOUTH_DEGREES);
+    const mouth = degrees * Math.PI / 180;
     const angle = facing[p.dir] * Math.PI / 180;
     pen.fillStyle = rgb(S.PACMAN);
     pen.beginPath(); pen.moveTo(x, y);
@@ -123,8 +125,11 @@
   }
 
   function resize() {
-    const room = Math.max(100, document.documentElement.clientWidth - 24);
-    cell = Math.max(4, Math.min(S.CELL_PIXELS, Math.floor(room / L.width)));
+    // As the viewer's window: the viewer's cell size, smaller when the board would not fit.
+    const panel = game.values ? $("values").offsetWidth + 8 : 0;
+    const across = (document.documentElement.clientWidth - 24 - panel) / L.width;
+    const down = (window.innerHeight - 140) / L.height;
+    cell = Math.max(6, Math.floor(Math.min(S.CELL_PIXELS, across, down)));
     const ratio = window.devicePixelRatio || 1;
     canvas.width = L.width * cell * ratio; canvas.height = L.height * cell * ratio;
     canvas.style.width = `${L.width * cell}px`; canvas.style.height = `${L.height * cell}px`;
