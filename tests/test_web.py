@@ -2,6 +2,7 @@
 the frames against the rules, the command line, and a real browser when
 one is installed."""
 
+import importlib.util
 import json
 import re
 import shutil
@@ -117,6 +118,69 @@ def test_values_of_a_pacman_that_does_not_search_are_a_one_line_error(recorded, 
     assert err.count("\n") == 1 and "'greedy' does not search" in err
 
 
+# -- the results page ----------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory):
+    """Greedy wins every game here; random loses three of four and wins one."""
+    from pacsim.runner import load_experiment, run_experiment
+
+    directory = tmp_path_factory.mktemp("web-report")
+    path = directory / "exp.toml"
+    path.write_text(f"""
+name = "web"
+games = 4
+seed = 5
+max_moves = 100
+store = "{directory / 'results.sqlite'}"
+[grid]
+pacman = ["greedy", "random"]
+ghosts = ["random"]
+layout = ["tinyMaze"]
+""", encoding="utf-8")
+    return run_experiment(load_experiment(path), workers=1, quiet=True).store
+
+
+@pytest.fixture(scope="module")
+def report_page(store, tmp_path_factory):
+    out = tmp_path_factory.mktemp("web-page") / "report.html"
+    assert main(["report", str(store), "--html", str(out)]) == 0
+    return out
+
+
+def iframe_pages(page: str) -> list[str]:
+    import html
+
+    return [html.unescape(source) for source in re.findall(r'<iframe srcdoc="([^"]*)"', page)]
+
+
+def test_report_html_holds_the_table_comparisons_provenance_and_replays(store, report_page):
+    from pacsim.report import format_summary, load_results, summarize
+    from pacsim.runner.store import load_saved_game
+
+    page = report_page.read_text(encoding="utf-8")
+    results = load_results(store)
+    assert format_summary(summarize(results), "html") in page
+    assert "greedy/random/tinyMaze</td>" in page and "Paired comparisons" in page
+    assert pacsim.__version__ in page and results["machine"].iloc[0] in page
+    replays = iframe_pages(page)
+    captions = re.findall(r"<figcaption>first (loss|win): game (\d+), seed (\d+), score (-?\d+)</figcaption>", page)
+    assert [outcome for outcome, *_ in captions] == ["win", "loss", "win"]  # greedy never lost
+    assert "no loss" in page
+    for (outcome, game_id, _, score), replay in zip(captions, replays, strict=True):
+        data = embedded_data(replay)
+        assert data["outcome"] == outcome and data["score"] == int(score) == load_saved_game(store, int(game_id)).score
+    if importlib.util.find_spec("matplotlib") is not None:
+        assert page.count("<svg") == 1
+
+
+def test_report_html_to_a_missing_folder_is_a_one_line_error(store, tmp_path, capsys):
+    out = tmp_path / "nowhere" / "report.html"
+    assert main(["report", str(store), "--html", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and str(out) in err
+
+
 # -- in a real browser (skipped without Chromium, its driver and selenium) --------
 
 @pytest.fixture(scope="module")
@@ -188,3 +252,16 @@ def test_the_page_plays_steps_and_links_to_a_move_in_chromium(browser, recorded,
     assert pixels_of_color(browser, style.PACMAN) > 0 and pixels_of_color(browser, style.WALL) > 0
     assert browser.save_screenshot(str(tmp_path / "replay.png")) and (tmp_path / "replay.png").stat().st_size > 1000
     assert [entry for entry in browser.get_log("browser") if entry["level"] == "SEVERE"] == []
+
+
+def test_the_report_replays_play_in_chromium(browser, report_page):
+    page = report_page.read_text(encoding="utf-8")
+    final_scores = [embedded_data(replay)["score"] for replay in iframe_pages(page)]
+    browser.get(report_page.as_uri())
+    frames = browser.find_elements("tag name", "iframe")
+    assert len(frames) == len(final_scores) == 3
+    for frame, score in zip(frames, final_scores):
+        browser.switch_to.frame(frame)
+        browser.find_element("id", "last").click()
+        assert text_of(browser, "score") == str(score)
+        browser.switch_to.default_content()

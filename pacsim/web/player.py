@@ -67,8 +67,8 @@ def page(data: dict[str, Any], heading: str) -> str:
 def page_size(layout_width: int, layout_height: int, values: bool = False) -> tuple[int, int]:
     """Pixels an embedded page needs: the board at the viewer's cell size, plus the controls."""
     cell = style.CELL_PIXELS
-    width = layout_width * cell + (170 if values else 0) + 40
-    return max(width, 560), layout_height * cell + 150
+    width = layout_width * cell + (180 if values else 0) + 40
+    return max(width, 600), layout_height * cell + 190
 
 
 def embedded(page_text: str, size: tuple[int, int]) -> str:
