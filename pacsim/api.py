@@ -18,7 +18,7 @@ from typing import Any
 from pacsim.agents.registry import make_ghost, make_pacman
 from pacsim.engine.game import DEFAULT_MAX_MOVES, GameRecord, play_game
 from pacsim.engine.layout import Layout, load_layout
-from pacsim.engine.recording import SavedGame, load_game
+from pacsim.engine.recording import SavedGame, load_game, save_game
 from pacsim.engine.state import GameState
 from pacsim.errors import ConfigError
 from pacsim.web import notebook
@@ -49,6 +49,10 @@ class PlayedGame:
     def saved(self) -> SavedGame:
         """The game as a replayable record (what ``pacsim.load_record`` returns)."""
         return notebook.saved_from_record(self.record, self.layout, self.pacman, list(self.ghosts))
+
+    def save(self, path: str | Path) -> None:
+        """Write the game as JSON, as ``pacsim play --record`` does (read it back with :func:`load_record`)."""
+        save_game(path, self.record, self.layout, self.pacman, list(self.ghosts))
 
     def states(self) -> list[GameState]:
         """Every state of the game, replayed through the rules."""

@@ -118,6 +118,60 @@ def test_values_of_a_pacman_that_does_not_search_are_a_one_line_error(recorded, 
     assert err.count("\n") == 1 and "'greedy' does not search" in err
 
 
+# -- Python and the notebook -----------------------------------------------------
+
+class FakeShell:
+    """What :func:`pacsim.web.notebook.register` uses of IPython's shell."""
+
+    def __init__(self):
+        html = type("HtmlFormatter", (), {"types": None, "for_type": lambda self, kind, show: self.types.__setitem__(kind, show)})()
+        html.types = {}
+        self.display_formatter = type("Formatters", (), {"formatters": {"text/html": html}})()
+
+
+def test_records_and_played_games_show_as_the_player(recorded):
+    from pacsim.engine import GameRecord
+    from pacsim.engine.recording import SavedGame
+    from pacsim.web.notebook import register
+
+    shell = FakeShell()
+    assert register(shell)
+    shown = shell.display_formatter.formatters["text/html"].types
+    saved = load_game(recorded)
+    (page,) = iframe_pages(shown[SavedGame](saved))
+    assert embedded_data(page)["score"] == saved.score
+    games = pacsim.play("tinyMaze", "greedy", "random", games=2, seed=4)
+    assert [game.record.actions for game in games] == [game.record.actions for game in pacsim.play("tinyMaze", "greedy", "random", games=2, seed=4)]
+    (page,) = iframe_pages(shown[GameRecord](games[1].record))  # a shipped maze is found by its name
+    assert embedded_data(page)["score"] == games[1].score
+    assert shown[GameRecord](pacsim.play(parse_layout(CAPSULE_LOOP, name="capsuleLoop"))[0].record) is None
+    (page,) = iframe_pages(games._repr_html_())
+    assert embedded_data(page)["score"] == games[0].score and games._repr_html_().count("<tr>") == 3
+
+
+def test_play_refuses_bad_arguments_in_one_line():
+    from pacsim.errors import AgentError, ConfigError
+
+    with pytest.raises(ConfigError, match="num_ghosts=3: layout 'tinyMaze' has 1 ghosts"):
+        pacsim.play("tinyMaze", num_ghosts=3)
+    with pytest.raises(AgentError):
+        pacsim.play("tinyMaze", pacman="nobody")
+    assert {"play", "load_record"} <= set(pacsim.__all__)
+
+
+def test_the_example_notebook_runs_top_to_bottom(tmp_path):
+    nbformat = pytest.importorskip("nbformat")
+    nbclient = pytest.importorskip("nbclient")
+    pytest.importorskip("ipykernel")
+    notebook = nbformat.read(Path(__file__).resolve().parents[1] / "examples" / "notebook.ipynb", as_version=4)
+    nbclient.NotebookClient(notebook, timeout=120, resources={"metadata": {"path": str(tmp_path)}}).execute()
+    outputs = [output for cell in notebook.cells if cell.cell_type == "code" for output in cell.outputs]
+    assert not [output for output in outputs if output.output_type == "error"]
+    shown = [output["data"].get("text/html", "") for output in outputs if "data" in output]
+    assert sum("<iframe srcdoc=" in text for text in shown) == 3  # the games, one game, the loaded record
+    assert "<table" in shown[-1] and "win_rate" in shown[-1]  # the summary DataFrame as pandas shows it
+
+
 # -- the results page ----------------------------------------------------------------
 
 @pytest.fixture(scope="module")
