@@ -116,6 +116,15 @@ def test_values_of_a_pacman_that_does_not_search_are_a_one_line_error(recorded, 
     assert main(["replay", str(recorded), "--html", str(tmp_path / "x.html"), "--html-values"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "'greedy' does not search" in err
+    assert main(["replay", str(recorded), "-q", "--html-values"]) == 2
+    assert "only with --html" in capsys.readouterr().err
+
+
+def test_html_and_a_gif_from_one_replay(recorded, tmp_path):
+    pytest.importorskip("PIL")
+    assert main(["replay", str(recorded), "--html", str(tmp_path / "game.html"), "--gif", str(tmp_path / "game.gif"),
+                 "--frame-time", "0"]) == 0
+    assert (tmp_path / "game.html").stat().st_size > 0 and (tmp_path / "game.gif").stat().st_size > 0
 
 
 # -- Python and the notebook -----------------------------------------------------
@@ -306,6 +315,17 @@ def test_the_page_plays_steps_and_links_to_a_move_in_chromium(browser, recorded,
     assert pixels_of_color(browser, style.PACMAN) > 0 and pixels_of_color(browser, style.WALL) > 0
     assert browser.save_screenshot(str(tmp_path / "replay.png")) and (tmp_path / "replay.png").stat().st_size > 1000
     assert [entry for entry in browser.get_log("browser") if entry["level"] == "SEVERE"] == []
+
+
+def test_a_stored_game_opened_at_its_end_shows_the_stored_score(browser, store, tmp_path):
+    from pacsim.report import load_results
+
+    results = load_results(store)
+    for game_id, score in zip(results["id"][:2], results["score"][:2]):
+        page = tmp_path / f"game-{game_id}.html"
+        assert main(["replay", str(store), "--game", str(game_id), "--html", str(page)]) == 0
+        browser.get(page.as_uri() + "#move=end")
+        wait_for_text(browser, "score", str(score))
 
 
 def test_the_report_replays_play_in_chromium(browser, report_page):

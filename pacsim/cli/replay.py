@@ -58,13 +58,12 @@ def load_stored_game(path: str, game_id: int) -> SavedGame:
 
 def run(args: argparse.Namespace) -> int:
     settings = WindowSettings.from_options(args)
-    window = wants_window(args) and not args.html
+    window = (args.window or not args.html) and wants_window(args)  # --html alone: no window
     saved = load_replay(args.record, args.game)
     states = saved.states()  # ReplayError at the first illegal action
     outcome = replay_outcome(saved, states[-1])
-    if args.html:
-        write_replay_html(args, saved, states, outcome)
-    elif window:
+    write_replay_html(args, saved, states, outcome)
+    if window:
         from pacsim.viewer import replay_in_window
 
         replay_in_window(states, outcome=outcome, options=settings, title=f"pacsim replay: {Path(args.record).name}")

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from pacsim.engine.recording import SavedGame
 from pacsim.engine.state import GameState
-from pacsim.errors import PacsimError
+from pacsim.errors import ConfigError, PacsimError
 
 
 def add_html_options(parser: argparse.ArgumentParser) -> None:
@@ -20,6 +20,11 @@ def add_html_options(parser: argparse.ArgumentParser) -> None:
 
 
 def write_replay_html(args: argparse.Namespace, saved: SavedGame, states: list[GameState], outcome: str | None) -> None:
+    """The page asked for with --html, if any."""
+    if not args.html:
+        if args.html_values:
+            raise ConfigError("--html-values: only with --html FILE.html")
+        return
     from pacsim.web.player import replay_page
     from pacsim.web.values import recorded_action_values
 
