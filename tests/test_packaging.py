@@ -67,6 +67,7 @@ def test_a_wheel_installed_in_a_fresh_venv_lists_layouts_and_reproduces(tmp_path
     names = set(zipfile.ZipFile(wheel).namelist())
     assert {f"pacsim/layouts/{name}.lay" for name in shipped_layouts()} <= names
     assert {"pacsim/experiments/optimism_pessimism.toml", "pacsim/py.typed"} <= names
+    assert {"pacsim/web/player.js", "pacsim/web/player.css", "pacsim/web/page.html"} <= names  # the HTML player's files
 
     venv = install_into_fresh_venv(wheel, tmp_path)
     elsewhere = tmp_path / "elsewhere"
