@@ -11,7 +11,7 @@ from typing import Any
 from pacsim.agents.registry import make_ghost, make_pacman, parse_options
 from pacsim.cli.common import wants_window
 from pacsim.cli.cs188 import add_cs188_options, apply_cs188_options
-from pacsim.engine import DEFAULT_MAX_MOVES, GameRecord, load_layout, play_game
+from pacsim.engine import DEFAULT_MAX_MOVES, GameRecord, check_max_moves, load_layout, play_game
 from pacsim.engine.layout import Layout
 from pacsim.engine.recording import save_game
 from pacsim.engine.state import GameState
@@ -87,8 +87,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"pacsim: note: {note}", file=sys.stderr)
     if args.games < 1:
         raise ConfigError(f"-n {args.games}: the number of games must be at least 1")
-    if args.max_moves < 1:
-        raise ConfigError(f"--max-moves {args.max_moves}: must be at least 1")
+    check_max_moves(args.max_moves, f"--max-moves {args.max_moves}")
     if args.time_limit is not None:  # 0 means no limit, as in an experiment file
         args.time_limit = check_time_limit(args.time_limit, f"--time-limit {args.time_limit}") or None
     settings = WindowSettings.from_options(args)
