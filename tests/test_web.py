@@ -237,6 +237,21 @@ def test_report_html_holds_the_table_comparisons_provenance_and_replays(store, r
         assert page.count("<svg") == 1
 
 
+def test_a_damaged_game_leaves_the_rest_of_the_report(store, tmp_path):
+    import sqlite3
+
+    damaged = tmp_path / "damaged.sqlite"
+    shutil.copy(store, damaged)
+    with sqlite3.connect(damaged) as connection:
+        (game_id,) = connection.execute("SELECT MIN(id) FROM games WHERE outcome = 'loss'").fetchone()
+        connection.execute("UPDATE games SET actions = 'not a log' WHERE id = ?", (game_id,))
+    connection.close()
+    out = tmp_path / "report.html"
+    assert main(["report", str(damaged), "--html", str(out)]) == 0
+    page = out.read_text(encoding="utf-8")
+    assert f"first loss: game {game_id}," in page and "cannot replay:" in page and len(iframe_pages(page)) == 2
+
+
 def test_report_html_to_a_missing_folder_is_a_one_line_error(store, tmp_path, capsys):
     out = tmp_path / "nowhere" / "report.html"
     assert main(["report", str(store), "--html", str(out)]) == 2

@@ -40,6 +40,7 @@ def report_page(store: str, results: pandas.DataFrame, summary: pandas.DataFrame
         f"<h1>pacsim report: {html.escape(Path(store).name)}</h1>",
         "<h2>Per condition</h2>",
         "<p>Win rate with its Wilson 95% interval, mean score with its 95% t interval.</p>",
+        # Lines of play and any other column the summary gains appear here with no change to this page.
         wide(format_summary(summary, "html")),
         comparisons_section(comparisons),
         figures_section(results, summary, by),
@@ -134,7 +135,10 @@ def replays_section(store: str, results: pandas.DataFrame) -> str:
     """The first loss and the first win of each condition, replayed."""
     parts = ["<h2>Games</h2>\n<p>Per condition, its first loss and first win (by game index), replayed through the "
              "rules from the stored actions. Open one alone with <code>pacsim replay STORE --game ID --html FILE</code>.</p>"]
-    for condition, games in results.groupby("condition", sort=False):
+    # Condition labels repeat across experiments in one store: then group by both.
+    keys = ["experiment", "condition"] if results["config_hash"].nunique() > 1 else ["condition"]
+    for key, games in results.groupby(keys, sort=False):
+        title = " / ".join(str(part) for part in (key if isinstance(key, tuple) else (key,)))
         figures = []
         for outcome in REPLAYED_OUTCOMES:
             chosen = games[games["outcome"] == outcome].sort_values("game_index").head(1)
@@ -144,12 +148,15 @@ def replays_section(store: str, results: pandas.DataFrame) -> str:
             row = chosen.iloc[0]
             figures.append(_replay_figure(store, int(row["id"]), f"first {outcome}: game {int(row['id'])}, "
                                           f"seed {int(row['seed'])}, score {int(row['score'])}"))
-        parts.append(f"<h3>{html.escape(str(condition))}</h3>\n<div class=\"replays\">{''.join(figures)}</div>")
+        parts.append(f"<h3>{html.escape(title)}</h3>\n<div class=\"replays\">{''.join(figures)}</div>")
     return "\n".join(parts)
 
 
 def _replay_figure(store: str, game_id: int, caption: str) -> str:
-    saved = load_saved_game(store, game_id)
+    try:
+        saved = load_saved_game(store, game_id)
+    except PacsimError as error:  # one damaged game: said where its replay would be, the report still written
+        return f"<figure><figcaption>{html.escape(caption)}</figcaption><p>cannot replay: {html.escape(str(error))}</p></figure>"
     player = embedded(replay_page(saved, linkable=False), page_size(saved.layout.width, saved.layout.height))
     return f"<figure><figcaption>{html.escape(caption)}</figcaption>{player}</figure>"
 
