@@ -26,6 +26,8 @@ def add_parser(subparsers) -> None:
                         help="paired comparison of two conditions (labels as in the summary)")
     parser.add_argument("--runs", dest="list_runs", action="store_true", help="list the runs in the store and stop")
     add_run_options(parser)
+    parser.add_argument("--html", metavar="FILE.html", default=None,
+                        help="also write the report as one self-contained HTML page: tables, figures, provenance, replays")
     parser.set_defaults(run=run)
 
 
@@ -89,6 +91,10 @@ def run(args) -> int:
         from pacsim.report.plot import plot_summary
 
         plot_summary(results, summary, by, args.plot)
+    if args.html:
+        from pacsim.web.results import write_report_page
+
+        write_report_page(args.html, args.store, results, summary, by, comparison)
     if args.out:
         _write(args.out, text)
     else:
