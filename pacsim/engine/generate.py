@@ -28,7 +28,7 @@ import random
 from collections import deque
 from dataclasses import dataclass, fields
 
-from pacsim.engine.layout import MAX_SIDE, UNREACHABLE, Layout
+from pacsim.engine.layout import MAX_SIDE, UNREACHABLE, Layout, load_layout, parse_layout
 from pacsim.errors import ConfigError
 
 PREFIX = "generated:"
@@ -107,6 +107,13 @@ def _text(value: int | float) -> str:
 def is_generated(name: str) -> bool:
     """Whether a layout name is a generator spec rather than a file or shipped name."""
     return name.startswith(PREFIX)
+
+
+def load_named_layout(name: str) -> Layout:
+    """A shipped name, a ``.lay`` path, or one ``generated:`` spec (its first seed)."""
+    if is_generated(name):
+        return parse_layout(generate_layout(parse_maze_specs(name)[0]), name=name, source=name)
+    return load_layout(name)
 
 
 def parse_maze_specs(text: str) -> list[MazeSpec]:

@@ -24,8 +24,8 @@ from typing import Any, NoReturn
 
 from pacsim.agents import plugins
 from pacsim.agents.registry import GHOST, PACMAN, join_spec, make_ghost, make_pacman, resolve
-from pacsim.engine import DEFAULT_MAX_MOVES, Layout, load_layout, parse_layout
-from pacsim.engine.generate import GENERATOR_VERSION, generate_layout, is_generated, parse_maze_specs
+from pacsim.engine import DEFAULT_MAX_MOVES, Layout
+from pacsim.engine.generate import GENERATOR_VERSION, is_generated, load_named_layout, parse_maze_specs
 from pacsim.errors import AgentError, ConfigError, PacsimError
 from pacsim.files import FileRefused, read_bounded
 
@@ -359,9 +359,7 @@ def _expand_generated(checker: _Checker, names: list[Scalar]) -> list[Scalar]:
 
 def _load_layout(checker: _Checker, name: str) -> Layout:
     try:
-        if is_generated(name):
-            return parse_layout(generate_layout(parse_maze_specs(name)[0]), name=name, source=name)
-        return load_layout(name)
+        return load_named_layout(name)
     except PacsimError as error:
         checker.fail("grid.layout", str(error))
 
