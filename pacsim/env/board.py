@@ -21,6 +21,7 @@ The raw :class:`~pacsim.engine.GameState` is ``info["state"]``.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -45,21 +46,30 @@ def observation_shape(layout: Layout, num_ghosts: int) -> tuple[int, int, int]:
     return channels(num_ghosts), layout.height, layout.width
 
 
+@functools.lru_cache(maxsize=64)
+def _maze_tables(layout: Layout) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The walls plane and each cell's row and column: the same every step."""
+    walls = np.zeros((layout.height, layout.width), dtype=np.float32)
+    for row, column in layout.walls:
+        walls[row, column] = 1.0
+    rows, columns = np.array(layout.cells, dtype=np.intp).reshape(-1, 2).T
+    return walls, rows, columns
+
+
 def encode(state: GameState) -> np.ndarray:
     """The observation array of ``state`` (see the module docstring)."""
     layout = state.layout
     ghosts = len(state.ghosts)
+    walls, rows, columns = _maze_tables(layout)
     planes = np.zeros(observation_shape(layout, ghosts), dtype=np.float32)
-    for row, column in layout.walls:
-        planes[0, row, column] = 1.0
+    planes[0] = walls
     for channel, cells in ((1, state.food_cells()), (2, state.capsule_cells()), (3, [state.pacman])):
-        for cell in cells:
-            row, column = layout.cells[cell]
-            planes[channel, row, column] = 1.0
-    for index, (cell, timer) in enumerate(zip(state.ghosts, state.scared)):
-        row, column = layout.cells[cell]
-        planes[FIXED_CHANNELS + index, row, column] = 1.0
-        planes[FIXED_CHANNELS + ghosts + index, row, column] = timer / SCARED_TIME
+        planes[channel, rows[cells], columns[cells]] = 1.0
+    ghost_cells = list(state.ghosts)
+    ghost_channels = np.arange(ghosts)
+    planes[FIXED_CHANNELS + ghost_channels, rows[ghost_cells], columns[ghost_cells]] = 1.0
+    planes[FIXED_CHANNELS + ghosts + ghost_channels, rows[ghost_cells], columns[ghost_cells]] = (
+        np.array(state.scared, dtype=np.float32) / SCARED_TIME)
     return planes
 
 
