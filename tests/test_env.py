@@ -1,6 +1,10 @@
 """The learning environments: Gymnasium's and PettingZoo's own checkers,
 seeding, the documented action and reward conventions, the vector form."""
 
+import runpy
+import sys
+from pathlib import Path
+
 import gymnasium
 import numpy as np
 import pytest
@@ -123,3 +127,19 @@ def test_aec_rewards_are_zero_sum():
 def test_bad_num_ghosts_is_one_config_error():
     with pytest.raises(pacsim.errors.ConfigError, match="num_ghosts=5"):
         pacsim.env.make_env(TINY, num_ghosts=5)
+
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+
+
+def test_the_plain_gymnasium_example_trains():
+    example = runpy.run_path(str(EXAMPLES / "gym_loop.py"))
+    returns = example["train"](episodes=3)
+    assert len(returns) == 3 and all(-1000 < value < 1500 for value in returns)
+
+
+def test_the_stable_baselines3_example_when_installed(monkeypatch, capsys):
+    pytest.importorskip("stable_baselines3")
+    monkeypatch.setattr(sys, "argv", ["sb3_train.py", "128"])
+    runpy.run_path(str(EXAMPLES / "sb3_train.py"), run_name="__main__")
+    assert "one greedy game after 128 steps" in capsys.readouterr().out
