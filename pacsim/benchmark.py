@@ -238,6 +238,28 @@ def mcts_figures(report: Report, iterations: int = 1000, count: int = 3) -> None
         report.add("mcts", f"ghosts={ghosts} simulated moves/s", simulated / seconds, "moves/s", note)
 
 
+def env_figures(report: Report, steps: int = 2000, num_envs: int = 8) -> None:
+    """Environment steps/s of the Gymnasium vector form on smallClassic,
+    uniform random actions (an illegal one is Stop) against random
+    ghosts, observations encoded."""
+    try:
+        from pacsim.env import make_vector_env
+    except ImportError:
+        report.skip("env: gymnasium is not installed (pip install 'pacsim[env]')")
+        return
+    vector = make_vector_env("smallClassic", num_envs=num_envs)
+    vector.reset(seed=0)
+    vector.action_space.seed(0)
+    started = time.perf_counter()
+    for _ in range(steps // num_envs):
+        vector.step(vector.action_space.sample())
+    seconds = time.perf_counter() - started
+    vector.close()
+    done = (steps // num_envs) * num_envs
+    report.add("env", f"SyncVectorEnv x{num_envs} steps/s", done / seconds, "steps/s",
+               f"{done} steps, smallClassic, random ghosts, uniform random actions")
+
+
 # -- batch throughput -------------------------------------------------------
 
 def batch_throughput(report: Report, games_per_condition: int, experiment_path: Path = THROUGHPUT_EXPERIMENT,
@@ -490,7 +512,7 @@ def fast_agreement(report: Report, positions: int, deep_positions: int, chase_po
 
 
 DEEP_KERNEL_SEARCH = "expectimax:depth=12,eval=careful,engine=fast"
-"""A kernel search that only a limit ends (hours on mediumClassic)."""
+"""A kernel search that only a limit ends (hours on wideClassic)."""
 
 
 def fast_limits(report: Report, trials: int, budget_moves: int, checked: int) -> None:
@@ -503,7 +525,7 @@ def fast_limits(report: Report, trials: int, budget_moves: int, checked: int) ->
 
     if available() is not None:
         return
-    state = load_layout_state("mediumClassic")
+    state = load_layout_state("wideClassic")
     late = [_time_limit_overrun(state, 0.2) for _ in range(trials)]
     _add_lateness(report, "move time limit 0.2 s", late)
     if threading.current_thread() is threading.main_thread() and hasattr(signal, "SIGINT"):
@@ -568,7 +590,7 @@ def _time_budget_moves(count: int, checked: int) -> tuple[list[float], list[str]
 
     timed: Any = make_pacman("expectimax:depth=12,eval=careful,time=0.05,engine=fast")
     times, mismatches = [], []
-    for index, state in enumerate(game_positions(count, seed=77, layouts=("mediumClassic", "smallClassic"))):
+    for index, state in enumerate(game_positions(count, seed=77, layouts=("wideClassic", "smallClassic"))):
         started = time.perf_counter()
         result = timed.analyze(state, root_values=False)
         times.append(time.perf_counter() - started)
@@ -636,6 +658,7 @@ def run(quick: bool = False) -> Report:
         fast_end_to_end(report, games_per_condition=5 if quick else 20)
     tuned_expectimax(report, count=2 if quick else 5)
     mcts_figures(report, iterations=300 if quick else 1000, count=2 if quick else 3)
+    env_figures(report, steps=1000 if quick else 5000)
     table_figures(report, count=3 if quick else 5)
     batch_throughput(report, games_per_condition=25 if quick else 100)
     memory_figures(report, peak_games=1000, long_games=1000 if quick else 10_000)

@@ -410,11 +410,11 @@ def test_pacsim_options_win_over_their_cs188_spellings():
 
 
 def test_play_with_cs188_habits_runs_and_notes_the_rest(capsys):
-    argv = ["play", "-l", "tinyGhostMaze", "-p", "greedy", "-g", "RandomGhost", "-n", "2", "--quietTextGraphics", "-f", "-c", "-x", "5"]
+    argv = ["play", "-l", "tinyGhostMaze", "-p", "greedy", "-g", "RandomGhost", "-n", "3", "--quietTextGraphics", "-f", "-c", "-x", "1"]
     assert main(argv) == 0
     first = capsys.readouterr()
-    assert "(seed 0)" in first.out and "(seed 1)" in first.out
-    assert first.err.count("pacsim: note:") == 2 and "-x 5" in first.err
+    assert "training: 1 game" in first.out and "(seed 1)" in first.out and "(seed 2)" in first.out
+    assert first.err.count("pacsim: note:") == 1 and "-c" in first.err
     assert main(argv) == 0 and capsys.readouterr().out == first.out  # -f: the same games again
 
 

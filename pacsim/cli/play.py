@@ -8,9 +8,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from pacsim.agents.registry import make_ghost, make_pacman, parse_options
+from pacsim.agents.registry import PACMAN, make_ghost, make_pacman, parse_options, resolve
 from pacsim.cli.common import wants_window
-from pacsim.cli.cs188 import add_cs188_options, apply_cs188_options, course_layout_folders
+from pacsim.cli.cs188 import add_cs188_options, apply_cs188_options, course_layout_folders, training_games
 from pacsim.engine import DEFAULT_MAX_MOVES, GameRecord, check_max_moves, find_layout, play_game
 from pacsim.engine.layout import Layout
 from pacsim.engine.recording import save_game
@@ -108,6 +108,7 @@ def run(args: argparse.Namespace) -> int:
     if args.time_limit is not None:  # 0 means no limit, as in an experiment file
         args.time_limit = check_time_limit(args.time_limit, f"--time-limit {args.time_limit}") or None
     settings = WindowSettings.from_options(args)
+    training = training_games(args, resolve(PACMAN, args.pacman).cs188)
     window = wants_window(args)
     found = find_layout(args.layout, course_layout_folders(args))
     if found.note:
@@ -115,23 +116,26 @@ def run(args: argparse.Namespace) -> int:
     layout = found.layout
     agents = build_agents(args, layout)
     first_seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
+    if training:
+        _train(args, layout, agents, first_seed, training)
+    games = args.games - training
     records = []
-    for game in range(args.games):
-        seed = first_seed + game
-        game_settings = settings.for_game(game, args.games)
+    for game in range(games):
+        seed = first_seed + training + game
+        game_settings = settings.for_game(game, games)
         game_layout = start_layout(args, layout, len(agents) - 1, seed)
         try:
             record = _play_one(args, game_layout, agents, seed, window, game_settings)
         except ViewerClosed:  # q, Esc or the close button: the person has seen enough
-            print(f"game {game + 1}/{args.games} (seed {seed}): quit in the window")
+            print(f"game {game + 1}/{games} (seed {seed}): quit in the window")
             break
         records.append(record)
-        line = _game_line(game, args.games, record)
+        line = _game_line(game, games, record)
         if game_settings.exporting:
             line += f"  ({game_settings.describe_exports()})"
         print(line)
         if args.record:
-            save_game(_record_path(args.record, game, args.games), record, game_layout,
+            save_game(_record_path(args.record, game, games), record, game_layout,
                       args.pacman + (f":{args.agent_args}" if args.agent_args else ""),
                       [args.ghosts] * (len(agents) - 1))
     print(summary_line(records))
@@ -146,6 +150,18 @@ def start_layout(args: argparse.Namespace, layout: Layout, num_ghosts: int, seed
     if args.start_distance < 1:
         raise ConfigError(f"--start-distance {args.start_distance}: must be at least 1")
     return with_pacman_start(layout, draw_start(layout, num_ghosts, seed, args.start_distance))
+
+
+def _train(args: argparse.Namespace, layout: Layout, agents: list[Any], first_seed: int, training: int) -> None:
+    """CS188's training games: the same agents, unseen, at full speed, not
+    counted or recorded; one line says how they went."""
+    records = [play_game(layout, agents, seed=first_seed + game, max_moves=args.max_moves, move_time_limit=args.time_limit)
+               for game in range(training)]
+    errors = [record for record in records if record.error]
+    line = f"training: {summary_line(records)} (not counted below)"
+    if errors:
+        line += f"; {len(errors)} ended in error, the first: {errors[0].error}"
+    print(line)
 
 
 def _play_one(args: argparse.Namespace, layout: Layout, agents: list[Any], seed: int, window: bool,
