@@ -161,7 +161,7 @@ def test_records_and_played_games_show_as_the_player(recorded):
 def test_play_refuses_bad_arguments_in_one_line():
     from pacsim.errors import AgentError, ConfigError
 
-    with pytest.raises(ConfigError, match="num_ghosts=3: layout .tinyGhostMaze. has 1 ghosts"):
+    with pytest.raises(ConfigError, match="num_ghosts=3: layout 'tinyGhostMaze' has 1 ghosts"):
         pacsim.play("tinyGhostMaze", num_ghosts=3)
     with pytest.raises(AgentError):
         pacsim.play("tinyGhostMaze", pacman="nobody")
