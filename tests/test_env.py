@@ -22,7 +22,7 @@ STOP_INDEX = ACTIONS.index(STOP)
 
 def test_gymnasium_checker_passes(monkeypatch):
     monkeypatch.setenv("PACSIM_HIDDEN_WINDOW", "1")  # the checker also opens the human mode's window
-    check_env(gymnasium.make("pacsim/TinyMaze-v0", render_mode="rgb_array").unwrapped, skip_render_check=False)
+    check_env(gymnasium.make("pacsim/TinyGhostMaze-v0", render_mode="rgb_array").unwrapped, skip_render_check=False)
 
 
 def test_pettingzoo_api_test_passes():
@@ -100,7 +100,7 @@ def test_observation_channels_match_the_state():
 
 def test_registered_ids_and_generated_mazes():
     assert "pacsim/SmallClassic-v0" in pacsim.env.REGISTERED
-    env = gymnasium.make("pacsim/TinyMaze-v0", render_mode="ansi")
+    env = gymnasium.make("pacsim/TinyGhostMaze-v0", render_mode="ansi")
     env.reset(seed=0)
     assert "P" in env.render()
     spec = "generated:w=9,h=7,food=4,ghosts=1,seed=3"
