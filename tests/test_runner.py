@@ -274,7 +274,7 @@ store = "{store}"
 [grid]
 pacman = ["minimax"]
 ghosts = ["random"]
-layout = ["tinyMaze"]
+layout = ["tinyGhostMaze"]
 depth = [1]
 eval = EVALUATIONS
 """
@@ -402,7 +402,7 @@ store = "{store}"
 [grid]
 pacman = ["expectimax"]
 ghosts = ["random"]
-layout = ["mediumClassic"]
+layout = ["wideClassic"]
 depth = [3]
 """
 
@@ -479,10 +479,11 @@ def test_a_worker_keeps_only_the_layouts_its_memory_budget_allows(monkeypatch):
 
     texts = [corridor(width) for width in range(1, 21)]
     cache = LayoutCache(budget=LayoutCache.cost(execute.parse_layout(texts[-1])) * 3)
-    alive = [weakref.ref(cache.get(f"maze{index}", text)) for index, text in enumerate(texts)]
+    alive = [weakref.ref(cache.get((f"maze{index}", text, None), lambda text=text: execute.parse_layout(text)))
+             for index, text in enumerate(texts)]
     gc.collect()
     assert 1 <= sum(ref() is not None for ref in alive) <= 3 and alive[-1]() is not None
-    assert cache.get("maze19", texts[-1]) is alive[-1]()  # kept, not parsed again
+    assert cache.get(("maze19", texts[-1], None), list) is alive[-1]()  # kept, not built again
     monkeypatch.setattr(execute, "_LAYOUTS", cache)
     condition = load_experiment(REPOSITORY / "experiments" / "optimism_pessimism.toml").conditions
     assert execute._layout_for(condition[0]) is execute._layout_for(condition[1])  # one maze, one layout

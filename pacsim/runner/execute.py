@@ -28,12 +28,14 @@ from types import FrameType
 from typing import Any
 
 from pacsim._version import __version__
+from pacsim.agents import plugins
 from pacsim.agents.engines import fallback_note, notes_said
 from pacsim.agents.registry import make_ghost, make_pacman
 from pacsim.agents.search_agents import SearchPacman
 from pacsim.engine import ERROR, GameRecord, Layout, initial_state, parse_layout, play_game
 from pacsim.engine.deadline import UserInterrupt
 from pacsim.engine.game import describe_failure
+from pacsim.engine.starts import DEFAULT_START_DISTANCE, LAYOUT, draw_start, with_pacman_start
 from pacsim.errors import PacsimError
 from pacsim.runner.experiment import Condition, Experiment
 from pacsim.runner.store import ResultStore, encode_actions, utc_now
@@ -51,6 +53,9 @@ class GameTask:
     max_moves: int
     time_limit: float
     """Per-move seconds; 0 means none."""
+    starts: str = LAYOUT
+    """Pacman's start: the layout's, or drawn from the game's seed (``random``)."""
+    start_distance: int = DEFAULT_START_DISTANCE
 
 
 @dataclass
@@ -111,14 +116,14 @@ tables (30 MB of resident memory while they are built)."""
 
 
 class LayoutCache:
-    """Parsed layouts by name and text, least recently used dropped first
+    """Parsed layouts by name, text and start, least recently used dropped first
     once their estimated memory passes ``budget``.  A layout's distance rows
     and kernel tables live as long as it does (the kernel's are weakly keyed
     by it), so this bounds them too; conditions on one maze share it."""
 
     def __init__(self, budget: int = LAYOUT_CACHE_BYTES) -> None:
         self.budget = budget
-        self._layouts: OrderedDict[tuple[str, str], Layout] = OrderedDict()
+        self._layouts: OrderedDict[tuple[str, str, int | None], Layout] = OrderedDict()
         self._lock = threading.Lock()  # a Dask worker plays in several threads
 
     @staticmethod
@@ -127,14 +132,14 @@ class LayoutCache:
         of int32 kernel tables (distance and nearest order) per cell pair."""
         return 16 * layout.num_cells ** 2
 
-    def get(self, name: str, text: str) -> Layout:
-        key = (name, text)
+    def get(self, key: tuple[str, str, int | None], build: Callable[[], Layout]) -> Layout:
+        """The layout kept under ``key`` (name, text, Pacman's start or None), built if missing."""
         with self._lock:
             layout = self._layouts.get(key)
             if layout is not None:
                 self._layouts.move_to_end(key)
                 return layout
-        layout = parse_layout(text, name=name, source=name)
+        layout = build()
         with self._lock:
             self._layouts[key] = layout
             total = sum(self.cost(kept) for kept in self._layouts.values())
@@ -152,21 +157,37 @@ def play_task(task: GameTask) -> dict[str, Any]:
     """Play one game and return its store row (runs in a worker)."""
     condition = task.condition
     layout = _layout_for(condition)
+    if task.starts != LAYOUT:
+        layout = _layout_for(condition, draw_start(layout, condition.num_ghosts, task.seed, task.start_distance))
     started_at = utc_now()
     # Agents are built afresh for every game (microseconds): a search agent's
     # transposition table outlives ``reset``, and a game must not depend on
     # which games the same worker happened to play before it.
     try:
-        agents = [make_pacman(condition.pacman, condition.pacman_options)]
-        agents += [make_ghost(condition.ghosts, condition.ghost_options) for _ in range(condition.num_ghosts)]
+        with plugins.recording() as used:
+            agents = [make_pacman(condition.pacman, condition.pacman_options)]
+            agents += [make_ghost(condition.ghosts, condition.ghost_options) for _ in range(condition.num_ghosts)]
     except UserInterrupt:
         raise
     except BaseException as error:  # a plugin's constructor, say: like any agent failure, it ends only this game
         return failed_row(task, f"building the agents {describe_failure(error)}", started_at)
+    changed = _changed_since_planned(condition, used)
+    if changed:  # its row would claim the planned content: an error, played again (as the new content) next run
+        return failed_row(task, f"{changed} changed during the run", started_at)
     with notes_said():  # by the coordinator, once for the run (engine_notes)
         record = play_game(layout, agents, seed=task.seed, max_moves=task.max_moves,
                            move_time_limit=task.time_limit or None)
-    return game_row(task, record, started_at)
+    return game_row(task, record, started_at, start=layout.pacman_start)
+
+
+def _changed_since_planned(condition: Condition, used: list[plugins.PluginCode]) -> str | None:
+    """The first plugin or data file whose content differs from the one the
+    condition was planned with, or None."""
+    planned = {**condition.code, **condition.files}
+    for item in used:
+        if planned.get(item.label, item.identity) != item.identity:
+            return item.label if item.kind == plugins.DATA else f"code of {item.label}"
+    return None
 
 
 def engine_notes(experiment: Experiment) -> list[str]:
@@ -191,7 +212,7 @@ def failed_row(task: GameTask, message: str, started_at: str | None = None) -> d
     """The row of a game that ended in ``error`` before its first move."""
     record = GameRecord(layout=task.condition.layout, seed=task.seed, num_ghosts=task.condition.num_ghosts,
                         outcome=ERROR, error=message)
-    return game_row(task, record, started_at or utc_now())
+    return game_row(task, record, started_at or utc_now(), start=None)
 
 
 def start_worker() -> None:
@@ -217,11 +238,17 @@ def _exit_when_orphaned(parent: int) -> None:
     os._exit(1)
 
 
-def _layout_for(condition: Condition) -> Layout:
-    return _LAYOUTS.get(condition.layout, condition.layout_text)
+def _layout_for(condition: Condition, start: int | None = None) -> Layout:
+    """The condition's layout, with Pacman moved to ``start`` if given, from
+    the worker's cache (a random start has one layout per open cell)."""
+    name, text = condition.layout, condition.layout_text
+    layout = _LAYOUTS.get((name, text, None), lambda: parse_layout(text, name=name, source=name))
+    if start is None:
+        return layout
+    return _LAYOUTS.get((name, text, start), lambda: with_pacman_start(layout, start))
 
 
-def game_row(task: GameTask, record: GameRecord, started_at: str) -> dict[str, Any]:
+def game_row(task: GameTask, record: GameRecord, started_at: str, start: int | None = None) -> dict[str, Any]:
     condition = task.condition
     depths = [stats["depth"] for stats in record.search_stats if isinstance(stats.get("depth"), int)]
     move_seconds = record.move_seconds
@@ -252,6 +279,7 @@ def game_row(task: GameTask, record: GameRecord, started_at: str) -> dict[str, A
         "machine": f"{platform.node()} ({platform.platform()})",
         "started_at": started_at,
         "actions": encode_actions(record.actions),
+        "start": start,
     }
 
 
@@ -266,7 +294,8 @@ def plan_tasks(experiment: Experiment, finished: Set[tuple[str, int]] = frozense
         for condition in experiment.conditions:
             if (condition.key, game_index) not in finished:
                 tasks.append(GameTask(experiment.name, digest, condition, game_index, seed,
-                                      experiment.max_moves, experiment.time_limit))
+                                      experiment.max_moves, experiment.time_limit,
+                                      experiment.starts, experiment.start_distance))
     return tasks
 
 
