@@ -12,10 +12,10 @@
   const rgb = (c) => `rgb(${c[0]},${c[1]},${c[2]})`;
   const walls = L.walls.map((row) => [...row].map((mark) => mark === "%"));
   const isWall = (r, c) => r >= 0 && r < L.height && c >= 0 && c < L.width && walls[r][c];
-  const speeds = [1, 2, 5, 10, 20, 50, 200];
+  const speeds = [1, 2, 5, 10, 20, 50, 100, 200];
   let move = 0, playing = false, timer = null, cell = S.CELL_PIXELS;
-  // 10 moves a second, faster for a long game, so that a whole game plays in about 20 seconds.
-  let speed = speeds.findIndex((s) => s >= Math.max(10, last / 20));
+  // 10 moves a second, faster for a long game, so that a whole game plays in about 10 seconds.
+  let speed = speeds.findIndex((s) => s >= Math.max(10, last / 10));
   if (speed < 0) speed = speeds.length - 1;
 
   // The food and capsules left at each move, from the cells eaten on the way.
