@@ -1,6 +1,6 @@
 """pacsim from Python: play games and read recorded ones.
 
->>> games = pacsim.play("tinyMaze", pacman="greedy", ghosts="random", games=2, seed=1)
+>>> games = pacsim.play("tinyGhostMaze", pacman="greedy", ghosts="random", games=2, seed=1)
 >>> games[0].score, games[0].outcome          # doctest: +SKIP
 
 In Jupyter a game shows as the HTML player (importing this module inside
@@ -16,8 +16,9 @@ from pathlib import Path
 from typing import Any
 
 from pacsim.agents.registry import make_ghost, make_pacman
+from pacsim.engine import load_layout
 from pacsim.engine.game import DEFAULT_MAX_MOVES, GameRecord, play_game
-from pacsim.engine.layout import Layout, load_layout
+from pacsim.engine.layout import Layout
 from pacsim.engine.recording import SavedGame, load_game, save_game
 from pacsim.engine.state import GameState
 from pacsim.errors import ConfigError
@@ -73,7 +74,7 @@ class Games(list[PlayedGame]):
         return table + ("<p>game 0 (show another with <code>games[i]</code>):</p>" + first if self else "")
 
 
-def play(layout: str | Path | Layout = "mediumClassic", pacman: str = "greedy", ghosts: str = "random", *,
+def play(layout: str | Path | Layout = "smallClassic", pacman: str = "greedy", ghosts: str = "random", *,
          games: int = 1, seed: int = 0, num_ghosts: int | None = None, max_moves: int = DEFAULT_MAX_MOVES,
          move_time_limit: float | None = None) -> Games:
     """Play ``games`` games (seeds ``seed``, ``seed + 1``, ...) as ``pacsim play`` does.

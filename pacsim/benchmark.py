@@ -48,7 +48,7 @@ SCALING_TARGET = 1.8
 
 MEMORY_RUN = {
     "name": "bench_memory", "games": 1, "seed": 1, "max_moves": 300,
-    "grid": {"pacman": ["greedy"], "ghosts": ["random"], "layout": ["tinyMaze"]},
+    "grid": {"pacman": ["greedy"], "ghosts": ["random"], "layout": ["tinyGhostMaze"]},
 }
 """A cheap game (about a millisecond), so that ten thousand of them fit in a benchmark."""
 
@@ -115,7 +115,7 @@ def search_pacman(spec: str) -> SearchPacman:
     return agent
 
 
-def recorded_positions(layout_name: str = "mediumClassic", count: int = 5, seed: int = 2026) -> list[GameState]:
+def recorded_positions(layout_name: str = "wideClassic", count: int = 5, seed: int = 2026) -> list[GameState]:
     """Pacman-to-move positions from a seeded greedy-vs-directional game, with
     no ghost within 4 steps (so the trees are not cut short by a death),
     every eighth from the tenth on: ghosts out of their house, food partly eaten."""
@@ -233,9 +233,31 @@ def mcts_figures(report: Report, iterations: int = 1000, count: int = 3) -> None
             seconds += result.stats.seconds
             done += result.stats.iterations
             simulated += result.stats.simulated
-        note = f"{iterations} iterations x {len(positions)} positions, mediumClassic"
+        note = f"{iterations} iterations x {len(positions)} positions, wideClassic"
         report.add("mcts", f"ghosts={ghosts} iterations/s", done / seconds, "iterations/s", note)
         report.add("mcts", f"ghosts={ghosts} simulated moves/s", simulated / seconds, "moves/s", note)
+
+
+def env_figures(report: Report, steps: int = 2000, num_envs: int = 8) -> None:
+    """Environment steps/s of the Gymnasium vector form on smallClassic,
+    uniform random actions (an illegal one is Stop) against random
+    ghosts, observations encoded."""
+    try:
+        from pacsim.env import make_vector_env
+    except ImportError:
+        report.skip("env: gymnasium is not installed (pip install 'pacsim[env]')")
+        return
+    vector = make_vector_env("smallClassic", num_envs=num_envs)
+    vector.reset(seed=0)
+    vector.action_space.seed(0)
+    started = time.perf_counter()
+    for _ in range(steps // num_envs):
+        vector.step(vector.action_space.sample())
+    seconds = time.perf_counter() - started
+    vector.close()
+    done = (steps // num_envs) * num_envs
+    report.add("env", f"SyncVectorEnv x{num_envs} steps/s", done / seconds, "steps/s",
+               f"{done} steps, smallClassic, random ghosts, uniform random actions")
 
 
 # -- batch throughput -------------------------------------------------------
@@ -444,7 +466,7 @@ def fast_figures(report: Report, depths=(2, 3, 4), evaluations=("score", "carefu
         times.append(time.perf_counter() - started)
         nodes += result.stats.generated
     report.add("fast path", "careful depth 6 expectimax fast median move", statistics.median(times) * 1000, "ms",
-               f"{nodes} nodes over {len(times)} positions of mediumClassic, 2 ghosts")
+               f"{nodes} nodes over {len(times)} positions of wideClassic, 2 ghosts")
 
 
 def fast_perft_rate(layout_name: str, depth: int, repeats: int = 3) -> tuple[float, int]:
@@ -490,7 +512,7 @@ def fast_agreement(report: Report, positions: int, deep_positions: int, chase_po
 
 
 DEEP_KERNEL_SEARCH = "expectimax:depth=12,eval=careful,engine=fast"
-"""A kernel search that only a limit ends (hours on mediumClassic)."""
+"""A kernel search that only a limit ends (hours on wideClassic)."""
 
 
 def fast_limits(report: Report, trials: int, budget_moves: int, checked: int) -> None:
@@ -503,7 +525,7 @@ def fast_limits(report: Report, trials: int, budget_moves: int, checked: int) ->
 
     if available() is not None:
         return
-    state = load_layout_state("mediumClassic")
+    state = load_layout_state("wideClassic")
     late = [_time_limit_overrun(state, 0.2) for _ in range(trials)]
     _add_lateness(report, "move time limit 0.2 s", late)
     if threading.current_thread() is threading.main_thread() and hasattr(signal, "SIGINT"):
@@ -568,7 +590,7 @@ def _time_budget_moves(count: int, checked: int) -> tuple[list[float], list[str]
 
     timed: Any = make_pacman("expectimax:depth=12,eval=careful,time=0.05,engine=fast")
     times, mismatches = [], []
-    for index, state in enumerate(game_positions(count, seed=77, layouts=("mediumClassic", "smallClassic"))):
+    for index, state in enumerate(game_positions(count, seed=77, layouts=("wideClassic", "smallClassic"))):
         started = time.perf_counter()
         result = timed.analyze(state, root_values=False)
         times.append(time.perf_counter() - started)
@@ -619,7 +641,7 @@ def fast_end_to_end(report: Report, games_per_condition: int, experiment_path: P
 
 def run(quick: bool = False) -> Report:
     report = Report(machine=machine_info())
-    for name in ("smallClassic", "mediumClassic"):
+    for name in ("smallClassic", "wideClassic"):
         rate, nodes = successor_rate(name, depth=15 if quick else 18)
         report.add("successors", f"{name} perft", rate, "states/s", f"{nodes} states")
     search_figures(report, depths=(2, 3) if quick else (2, 3, 4), count=2 if quick else 3)
@@ -627,7 +649,7 @@ def run(quick: bool = False) -> Report:
     from pacsim.fast import available
 
     if available() is None:
-        for name in ("smallClassic", "mediumClassic"):
+        for name in ("smallClassic", "wideClassic"):
             rate, nodes = fast_perft_rate(name, depth=15 if quick else 18)
             report.add("fast path", f"{name} perft fast", rate, "states/s", f"{nodes} states")
         fast_agreement(report, positions=1000 if quick else 10_000, deep_positions=100 if quick else 500,
@@ -636,6 +658,7 @@ def run(quick: bool = False) -> Report:
         fast_end_to_end(report, games_per_condition=5 if quick else 20)
     tuned_expectimax(report, count=2 if quick else 5)
     mcts_figures(report, iterations=300 if quick else 1000, count=2 if quick else 3)
+    env_figures(report, steps=1000 if quick else 5000)
     table_figures(report, count=3 if quick else 5)
     batch_throughput(report, games_per_condition=25 if quick else 100)
     memory_figures(report, peak_games=1000, long_games=1000 if quick else 10_000)

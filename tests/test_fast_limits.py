@@ -21,7 +21,7 @@ from pacsim.agents.agreement import compare_searches, game_positions
 from pacsim.engine import initial_state, load_layout, play_game
 
 DEEP = "expectimax:depth=12,eval=careful,engine=fast"
-"""Hours of search on mediumClassic: only a limit ends it."""
+"""Hours of search on wideClassic: only a limit ends it."""
 
 
 def test_a_search_paused_every_three_nodes_agrees_with_python(monkeypatch):
@@ -37,7 +37,7 @@ def test_a_search_paused_every_three_nodes_agrees_with_python(monkeypatch):
 
 
 def deep_game(limit, results):
-    layout = load_layout("mediumClassic")
+    layout = load_layout("wideClassic")
     agents = [make_pacman(DEEP), make_ghost("random"), make_ghost("random")]
     started = time.perf_counter()
     record = play_game(layout, agents, seed=1, max_moves=5, move_time_limit=limit)
@@ -64,7 +64,7 @@ def test_the_move_time_limit_stops_a_kernel_search_outside_the_main_thread():
 
 
 def test_ctrl_c_stops_a_kernel_search():
-    state = initial_state(load_layout("mediumClassic"))
+    state = initial_state(load_layout("wideClassic"))
     agent = make_pacman(DEEP)
     timer = threading.Timer(0.3, os.kill, (os.getpid(), signal.SIGINT))
     started = time.perf_counter()
@@ -76,7 +76,7 @@ def test_ctrl_c_stops_a_kernel_search():
 
 
 def test_a_time_budget_returns_the_deepest_finished_iteration():
-    state = game_positions(1, seed=5, layouts=("mediumClassic",))[0]
+    state = game_positions(1, seed=5, layouts=("wideClassic",))[0]
     levels_per_depth = len(state.ghosts) + 1
     timed = make_pacman("expectimax:depth=12,eval=careful,time=0.02,engine=fast")
     started = time.perf_counter()

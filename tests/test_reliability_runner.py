@@ -16,7 +16,7 @@ def one_line_error(capsys, argv: list) -> str:
     return captured.err
 
 
-def write_experiment(folder: Path, layout: str = "tinyMaze", games: int = 2, pacman: str = "greedy",
+def write_experiment(folder: Path, layout: str = "tinyGhostMaze", games: int = 2, pacman: str = "greedy",
                      **settings) -> Path:
     """A small experiment writing to ``folder/results.sqlite``."""
     lines = [f"name = 'r3'\ngames = {games}\nseed = 1\nmax_moves = 30\nstore = '{folder / 'results.sqlite'}'"]
@@ -30,8 +30,8 @@ def write_experiment(folder: Path, layout: str = "tinyMaze", games: int = 2, pac
 # -- item 8: the move cap is bounded ------------------------------------------
 
 @pytest.mark.parametrize("argv", [
-    ["play", "-l", "tinyMaze", "-q", "--max-moves", "99999999999999"],
-    ["probcut", "fit", "-l", "tinyMaze", "--max-moves", "100001", "--out", "{tmp}/m.json"],
+    ["play", "-l", "tinyGhostMaze", "-q", "--max-moves", "99999999999999"],
+    ["probcut", "fit", "-l", "tinyGhostMaze", "--max-moves", "100001", "--out", "{tmp}/m.json"],
 ])
 def test_a_command_line_move_cap_above_the_bound_is_one_line(capsys, tmp_path, argv):
     argv = [argument.format(tmp=tmp_path) for argument in argv]
@@ -123,4 +123,4 @@ def test_shipped_layouts_keep_their_condition_keys(tmp_path):
     from pacsim.runner import load_experiment
 
     condition = load_experiment(write_experiment(tmp_path)).conditions[0]
-    assert "files" not in condition.key and condition.label == "greedy/random/tinyMaze"
+    assert "files" not in condition.key and condition.label == "greedy/random/tinyGhostMaze"

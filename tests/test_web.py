@@ -98,7 +98,7 @@ def test_an_unwritable_page_is_a_one_line_error(recorded, tmp_path, capsys):
 
 
 def test_values_per_move_come_from_the_recorded_pacman(tmp_path, capsys):
-    layout = load_layout("tinyMaze")
+    layout = load_layout("tinyGhostMaze")
     games = pacsim.play(layout, pacman="minimax:depth=1", ghosts="random", seed=1)
     path = tmp_path / "minimax.json"
     save_game(path, games[0].record, layout, "minimax:depth=1", ["random"] * games[0].record.num_ghosts)
@@ -149,8 +149,8 @@ def test_records_and_played_games_show_as_the_player(recorded):
     saved = load_game(recorded)
     (page,) = iframe_pages(shown[SavedGame](saved))
     assert embedded_data(page)["score"] == saved.score
-    games = pacsim.play("tinyMaze", "greedy", "random", games=2, seed=4)
-    assert [game.record.actions for game in games] == [game.record.actions for game in pacsim.play("tinyMaze", "greedy", "random", games=2, seed=4)]
+    games = pacsim.play("tinyGhostMaze", "greedy", "random", games=2, seed=4)
+    assert [game.record.actions for game in games] == [game.record.actions for game in pacsim.play("tinyGhostMaze", "greedy", "random", games=2, seed=4)]
     (page,) = iframe_pages(shown[GameRecord](games[1].record))  # a shipped maze is found by its name
     assert embedded_data(page)["score"] == games[1].score
     assert shown[GameRecord](pacsim.play(parse_layout(CAPSULE_LOOP, name="capsuleLoop"))[0].record) is None
@@ -161,10 +161,10 @@ def test_records_and_played_games_show_as_the_player(recorded):
 def test_play_refuses_bad_arguments_in_one_line():
     from pacsim.errors import AgentError, ConfigError
 
-    with pytest.raises(ConfigError, match="num_ghosts=3: layout 'tinyMaze' has 1 ghosts"):
-        pacsim.play("tinyMaze", num_ghosts=3)
+    with pytest.raises(ConfigError, match="num_ghosts=3: layout 'tinyGhostMaze' has 1 ghosts"):
+        pacsim.play("tinyGhostMaze", num_ghosts=3)
     with pytest.raises(AgentError):
-        pacsim.play("tinyMaze", pacman="nobody")
+        pacsim.play("tinyGhostMaze", pacman="nobody")
     assert {"play", "load_record"} <= set(pacsim.__all__)
 
 
@@ -199,7 +199,7 @@ store = "{directory / 'results.sqlite'}"
 [grid]
 pacman = ["greedy", "random"]
 ghosts = ["random"]
-layout = ["tinyMaze"]
+layout = ["tinyGhostMaze"]
 """, encoding="utf-8")
     return run_experiment(load_experiment(path), workers=1, quiet=True).store
 
@@ -224,7 +224,7 @@ def test_report_html_holds_the_table_comparisons_provenance_and_replays(store, r
     page = report_page.read_text(encoding="utf-8")
     results = load_results(store)
     assert format_summary(summarize(results), "html") in page
-    assert "greedy/random/tinyMaze</td>" in page and "Paired comparisons" in page
+    assert "greedy/random/tinyGhostMaze</td>" in page and "Paired comparisons" in page
     assert pacsim.__version__ in page and results["machine"].iloc[0] in page
     replays = iframe_pages(page)
     captions = re.findall(r"<figcaption>first (loss|win): game (\d+), seed (\d+), score (-?\d+)</figcaption>", page)

@@ -150,6 +150,8 @@ MAX_LEVELS = 250
 """Tree levels a search may recurse (``depth`` times agents, more with slip):
 depth 50 with four ghosts.  Star2 below a run of chance nodes takes about
 2.5 Python frames a level and hit the recursion limit at 400 levels."""
+TIES = ("first", "random")
+"""How a search Pacman breaks ties among equally valued root actions."""
 MAX_TABLE = 10_000_000
 """Largest transposition table (entries); about 2 GB of memory at most."""
 
@@ -182,6 +184,8 @@ class SearchOptions:
     """ChanceProbCut model file (JSON written by ``pacsim probcut fit``), star2 only: forward pruning at chance nodes, may change moves (empty: exact Star2)."""
     probcut_t: float = 0.0
     """ChanceProbCut confidence t, in sigmas, replacing the model file's (0: the file's; larger cuts less)."""
+    ties: str = "first"
+    """Among root actions of equal value: first (CS188's order: North, South, East, West, Stop) or random (drawn from Pacman's own random stream)."""
 
     def __post_init__(self) -> None:
         if not 1 <= self.depth <= MAX_DEPTH:
@@ -206,6 +210,8 @@ class SearchOptions:
             raise AgentError(f"option probcut_t={self.probcut_t!r} must be positive (or 0: the model file's)")
         if self.probcut_t and not self.probcut:
             raise AgentError(f"option probcut_t={self.probcut_t!r} needs probcut=MODEL.json")
+        if self.ties not in TIES:
+            raise AgentError(f"option ties={self.ties!r} must be one of {', '.join(TIES)}")
 
 
 class SearchPacman(Agent):
@@ -325,7 +331,8 @@ class SearchPacman(Agent):
         return last
 
     def get_action(self, state: GameState) -> str:
-        result = self.analyze(state, root_values=False)
+        random_ties = self.options.ties == "random"
+        result = self.analyze(state, root_values=random_ties)  # the values of every root action to choose among
         self.last_result = result
         stats = result.stats
         self.last_stats = MoveStats(
@@ -333,8 +340,14 @@ class SearchPacman(Agent):
             seconds=stats.seconds, depth=result.depth or 0, max_depth=stats.max_depth,
             value=result.value,
         )
-        move = result.action
+        move = self.tied_move(result) if random_ties else result.action
         return move[0] if isinstance(move, tuple) else move
+
+    def tied_move(self, result: SearchResult) -> Any:
+        """One of the root moves worth exactly the root's value, drawn from
+        this agent's stream (so the game stays a function of its seed)."""
+        best = [move for move, value in result.action_values if value == result.value]
+        return self.rng.choice(best) if best else result.action
 
     def action_values(self, state: GameState) -> list[tuple[str, float]]:
         """Each legal action with its searched value (for overlays and ``analyze``)."""

@@ -29,7 +29,7 @@ def add_parser(subparsers) -> None:
     parser = subparsers.add_parser("probcut", help="fit a ChanceProbCut model for a Star2 Pacman")
     actions = parser.add_subparsers(dest="probcut_command", required=True, parser_class=type(parser))
     fit = actions.add_parser("fit", help="fit slope, intercept and sigma on positions from seeded games")
-    fit.add_argument("-l", "--layout", default="mediumClassic", help="shipped layout name or .lay path")
+    fit.add_argument("-l", "--layout", default="wideClassic", help="shipped layout name or .lay path")
     fit.add_argument("-p", "--pacman", default="greedy", help="the Pacman playing the games positions are taken from")
     fit.add_argument("-g", "--ghost", default="directional", help="the ghosts of those games")
     fit.add_argument("-k", "--num-ghosts", type=int, default=2)

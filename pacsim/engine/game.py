@@ -42,7 +42,8 @@ def check_max_moves(moves: int, where: str) -> int:
 
 
 class Agent(Protocol):
-    """What the game loop needs of an agent."""
+    """What the game loop needs of an agent (``reset(index, rng)`` before a
+    game and ``final(state)`` after it are called when the agent has them)."""
 
     def get_action(self, state: GameState) -> str:
         """The action to play in ``state`` (it is this agent's turn)."""
@@ -163,6 +164,9 @@ def _play(
             on_state(state, action)
     else:
         record.outcome = WIN if state.is_win() else LOSS
+    failure = _final_agents(agents, state)
+    if failure is not None:
+        return _failed(record, state, started, failure)
     record.score = state.score
     record.seconds = time.perf_counter() - started
     return record
@@ -178,6 +182,23 @@ def _start_agents(agents: Sequence[Any], seed: int) -> str | None:
             raise
         except BaseException as error:
             return f"agent {index} {describe_failure(error)} in reset"
+    return None
+
+
+def _final_agents(agents: Sequence[Any], state: GameState) -> str | None:
+    """Show every agent that has ``final`` the last state of a game that ended
+    by the rules or the move cap (CS188's loop does, and its learning agents
+    learn from it); the message of a failed game if one raises."""
+    for index, agent in enumerate(agents):
+        final = getattr(agent, "final", None)
+        if final is None:
+            continue
+        try:
+            final(state)
+        except UserInterrupt:
+            raise
+        except BaseException as error:
+            return f"agent {index} {describe_failure(error)} in final"
     return None
 
 

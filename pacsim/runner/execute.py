@@ -32,6 +32,7 @@ from pacsim.agents.registry import make_ghost, make_pacman
 from pacsim.engine import ERROR, GameRecord, Layout, parse_layout, play_game
 from pacsim.engine.deadline import UserInterrupt
 from pacsim.engine.game import describe_failure
+from pacsim.engine.starts import DEFAULT_START_DISTANCE, LAYOUT, draw_start, with_pacman_start
 from pacsim.errors import PacsimError
 from pacsim.runner.experiment import Condition, Experiment
 from pacsim.runner.store import ResultStore, encode_actions, utc_now
@@ -49,6 +50,9 @@ class GameTask:
     max_moves: int
     time_limit: float
     """Per-move seconds; 0 means none."""
+    starts: str = LAYOUT
+    """Pacman's start: the layout's, or drawn from the game's seed (``random``)."""
+    start_distance: int = DEFAULT_START_DISTANCE
 
 
 @dataclass
@@ -101,14 +105,16 @@ class InlineExecutor(Executor):
 
 # -- the worker side ------------------------------------------------------
 
-_LAYOUTS: dict[str, Layout] = {}
-"""Per worker process: parsed layouts by condition key."""
+_LAYOUTS: dict[tuple[str, int | None], Layout] = {}
+"""Per worker process: parsed layouts by condition key and Pacman's start cell."""
 
 
 def play_task(task: GameTask) -> dict[str, Any]:
     """Play one game and return its store row (runs in a worker)."""
     condition = task.condition
     layout = _layout_for(condition)
+    if task.starts != LAYOUT:
+        layout = _layout_for(condition, draw_start(layout, condition.num_ghosts, task.seed, task.start_distance))
     started_at = utc_now()
     # Agents are built afresh for every game (microseconds): a search agent's
     # transposition table outlives ``reset``, and a game must not depend on
@@ -126,7 +132,7 @@ def play_task(task: GameTask) -> dict[str, Any]:
         return failed_row(task, f"{changed} changed during the run", started_at)
     record = play_game(layout, agents, seed=task.seed, max_moves=task.max_moves,
                        move_time_limit=task.time_limit or None)
-    return game_row(task, record, started_at)
+    return game_row(task, record, started_at, start=layout.pacman_start)
 
 
 def _changed_since_planned(condition: Condition, used: list[plugins.PluginCode]) -> str | None:
@@ -143,7 +149,7 @@ def failed_row(task: GameTask, message: str, started_at: str | None = None) -> d
     """The row of a game that ended in ``error`` before its first move."""
     record = GameRecord(layout=task.condition.layout, seed=task.seed, num_ghosts=task.condition.num_ghosts,
                         outcome=ERROR, error=message)
-    return game_row(task, record, started_at or utc_now())
+    return game_row(task, record, started_at or utc_now(), start=None)
 
 
 def start_worker() -> None:
@@ -169,15 +175,19 @@ def _exit_when_orphaned(parent: int) -> None:
     os._exit(1)
 
 
-def _layout_for(condition: Condition) -> Layout:
-    layout = _LAYOUTS.get(condition.key)
+def _layout_for(condition: Condition, start: int | None = None) -> Layout:
+    """The condition's layout, with Pacman moved to ``start`` if given; parsed
+    once per worker (a random start has at most one layout per open cell)."""
+    layout = _LAYOUTS.get((condition.key, start))
     if layout is None:
         layout = parse_layout(condition.layout_text, name=condition.layout, source=condition.layout)
-        _LAYOUTS[condition.key] = layout
+        if start is not None:
+            layout = with_pacman_start(layout, start)
+        _LAYOUTS[(condition.key, start)] = layout
     return layout
 
 
-def game_row(task: GameTask, record: GameRecord, started_at: str) -> dict[str, Any]:
+def game_row(task: GameTask, record: GameRecord, started_at: str, start: int | None = None) -> dict[str, Any]:
     condition = task.condition
     depths = [stats["depth"] for stats in record.search_stats if isinstance(stats.get("depth"), int)]
     move_seconds = record.move_seconds
@@ -208,6 +218,7 @@ def game_row(task: GameTask, record: GameRecord, started_at: str) -> dict[str, A
         "machine": f"{platform.node()} ({platform.platform()})",
         "started_at": started_at,
         "actions": encode_actions(record.actions),
+        "start": start,
     }
 
 
@@ -222,7 +233,8 @@ def plan_tasks(experiment: Experiment, finished: Set[tuple[str, int]] = frozense
         for condition in experiment.conditions:
             if (condition.key, game_index) not in finished:
                 tasks.append(GameTask(experiment.name, digest, condition, game_index, seed,
-                                      experiment.max_moves, experiment.time_limit))
+                                      experiment.max_moves, experiment.time_limit,
+                                      experiment.starts, experiment.start_distance))
     return tasks
 
 

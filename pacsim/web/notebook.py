@@ -14,8 +14,9 @@ from __future__ import annotations
 import sys
 from typing import Any
 
+from pacsim.engine import load_layout
 from pacsim.engine.game import GameRecord
-from pacsim.engine.layout import Layout, load_layout, shipped_layouts
+from pacsim.engine.layout import Layout, shipped_layouts
 from pacsim.engine.recording import SavedGame
 from pacsim.web.player import embedded, page_size, replay_page
 
