@@ -4,6 +4,7 @@ one is installed."""
 
 import importlib.util
 import json
+import math
 import re
 import shutil
 import tempfile
@@ -51,7 +52,7 @@ def test_frames_hold_every_position_the_rules_give(recorded):
     shown = move_positions(states)
     data = game_data(states, title="t", outcome=saved.outcome, recorded_score=saved.score)
     ghosts = data["ghosts"]
-    items = set(data["layout"]["food"]) | set(data["layout"]["capsules"])
+    items = set(data["food"]) | set(data["capsules"])
     assert len(data["frames"]) == saved_moves(states) + 1
     scared_seen = False
     for frame, state in zip(data["frames"], shown, strict=True):
@@ -62,6 +63,13 @@ def test_frames_hold_every_position_the_rules_give(recorded):
         scared_seen |= any(state.scared)
     assert scared_seen, "the game should show scared ghosts"
     assert data["score"] == saved.score == states[-1].score
+
+
+def test_values_without_a_finite_number_still_make_json(recorded):
+    states = load_game(recorded).states()
+    values = [[("North", math.inf), ("South", -math.inf), ("Stop", math.nan), ("East", 2.34567)]] + [None] * 13
+    data = game_data(states, title="t", outcome="win", recorded_score=727, values=values)
+    assert json.loads(json.dumps(data, allow_nan=False))["values"][0] == [["North", "+inf"], ["South", "-inf"], ["Stop", "nan"], ["East", 2.346]]
 
 
 def saved_moves(states):
