@@ -362,3 +362,15 @@ def test_the_report_replays_play_in_chromium(browser, report_page):
         browser.find_element("id", "last").click()
         assert text_of(browser, "score") == str(score)
         browser.switch_to.default_content()
+
+
+def test_a_record_whose_score_the_replay_disagrees_with_says_so(browser, recorded, tmp_path):
+    record = json.loads(recorded.read_text())
+    record["score"] += 1
+    wrong = tmp_path / "wrong.json"
+    wrong.write_text(json.dumps(record))
+    page = tmp_path / "wrong.html"
+    assert main(["replay", str(wrong), "-q", "--html", str(page)]) == 1  # the replay disagrees: exit 1, the page still written
+    browser.get(page.as_uri() + "#move=end")
+    assert f"the record says score {record['score']}" in text_of(browser, "title")
+    assert text_of(browser, "score") == str(record["score"] - 1)
