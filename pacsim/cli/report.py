@@ -80,8 +80,9 @@ def run(args) -> int:
     comparison = compare(results, *args.compare) if args.compare else None
     summary = summarize(results, by=by)
     if comparison is not None and "condition" in by:
-        # The two compared conditions' own rows, not the whole grid's.
+        # The two compared conditions' own rows and games (the figure and the HTML page too), not the whole grid's.
         summary = summary[summary["condition"].astype(str).isin(args.compare)].reset_index(drop=True)
+        results = results[results["condition"].astype(str).isin(args.compare)]
     text = format_summary(summary, args.style)
     if args.style in ("table", "markdown"):
         text += "".join(f"\nnote: {note}" for note in repetition_notes(summary))
