@@ -6,6 +6,7 @@ import sys
 from pathlib import Path
 
 from pacsim.errors import PacsimError
+from pacsim.files import check_output
 
 
 def add_parser(subparsers) -> None:
@@ -71,6 +72,11 @@ def run(args) -> int:
         return 0
     if args.plot:
         check_plot_path(args.plot)
+        check_output(args.plot, "--plot")
+    if args.out:
+        check_output(args.out, "--out")
+    if args.html:
+        check_output(args.html, "--html")
     results = chosen_results(args, args.store)
     if args.experiment is not None:
         results = results[results["experiment"] == args.experiment]
