@@ -80,7 +80,7 @@ def cs188_folder(tmp_path):
 
 
 def test_cs188_unknown_class_name_names_the_folder(capsys):
-    line = cs188_error_line(capsys, ["play", "-l", "tinyMaze", "-q", "-p", "NoSuchAgent", "--cs188", CS188_COURSE])
+    line = cs188_error_line(capsys, ["play", "-l", "tinyGhostMaze", "-q", "-p", "NoSuchAgent", "--cs188", CS188_COURSE])
     assert "NoSuchAgent" in line and str(CS188_COURSE) in line
 
 
@@ -97,7 +97,7 @@ def test_cs188_folder_that_does_not_exist(capsys, tmp_path):
 def test_cs188_agents_file_that_cannot_be_imported(capsys, cs188_folder, source, expected):
     path = cs188_folder / "brokenAgents.py"
     path.write_text(source)
-    line = cs188_error_line(capsys, ["play", "-l", "tinyMaze", "-q", "-p", "Broken", "--cs188", cs188_folder])
+    line = cs188_error_line(capsys, ["play", "-l", "tinyGhostMaze", "-q", "-p", "Broken", "--cs188", cs188_folder])
     assert f"{path}:" in line and expected in line
     if expected == "SyntaxError":
         assert f"{path}:2" in line
@@ -227,10 +227,10 @@ def test_a_layout_is_read_up_to_the_limit_whatever_its_size_says(capsys, monkeyp
 # -- experiment and command-line limits -------------------------------------
 
 def experiment_file(tmp_path: Path, **settings) -> Path:
-    """A one-game experiment on tinyMaze, with ``settings`` as top-level keys."""
+    """A one-game experiment on tinyGhostMaze, with ``settings`` as top-level keys."""
     lines = [f"{key} = {value}" for key, value in {"games": 1, "store": f"'{tmp_path / 'limits.sqlite'}'", **settings}.items()]
     path = tmp_path / "limits.toml"
-    path.write_text("\n".join(lines) + "\n[grid]\npacman = ['greedy']\nghosts = ['random']\nlayout = ['tinyMaze']\n")
+    path.write_text("\n".join(lines) + "\n[grid]\npacman = ['greedy']\nghosts = ['random']\nlayout = ['tinyGhostMaze']\n")
     return path
 
 
@@ -245,12 +245,12 @@ def test_an_experiment_time_limit_must_be_finite_and_sensible(tmp_path, capsys, 
 
 @pytest.mark.parametrize("value", ["nan", "inf", "-1", "1e9"])
 def test_a_command_line_time_limit_must_be_finite_and_sensible(capsys, value):
-    line = fails_in_one_line(capsys, ["play", "-l", "tinyMaze", "-q", "-n", "1", "--time-limit", value], "--time-limit")
+    line = fails_in_one_line(capsys, ["play", "-l", "tinyGhostMaze", "-q", "-n", "1", "--time-limit", value], "--time-limit")
     assert f"--time-limit {float(value)}: must be at least 0 and at most 3600 seconds a move (0: no limit)" in line
 
 
 def test_a_zero_time_limit_means_none(capsys):
-    assert main(["play", "-l", "tinyMaze", "-p", "greedy", "-q", "-n", "2", "--seed", "1", "--time-limit", "0"]) == 0
+    assert main(["play", "-l", "tinyGhostMaze", "-p", "greedy", "-q", "-n", "2", "--seed", "1", "--time-limit", "0"]) == 0
     assert "error" not in capsys.readouterr().out
 
 
@@ -274,7 +274,7 @@ def record(tmp_path_factory) -> dict:
     from pacsim.engine import load_layout, play_game
     from pacsim.engine.recording import game_to_dict
 
-    layout = load_layout("tinyMaze")
+    layout = load_layout("tinyGhostMaze")
     played = play_game(layout, [make_pacman("greedy"), make_ghost("random")], seed=3, max_moves=20)
     return game_to_dict(played, layout, "greedy", ["random"])
 
@@ -323,7 +323,7 @@ store = "{store}"
 [grid]
 pacman = ["greedy"]
 ghosts = ["random"]
-layout = ["tinyMaze"]
+layout = ["tinyGhostMaze"]
 """
 
 
@@ -438,7 +438,7 @@ def test_window_without_a_display_is_refused(capsys, no_display, driver):
 def test_replay_window_without_a_display_is_refused(capsys, no_display, tmp_path):
     no_display.setenv("SDL_VIDEODRIVER", "dummy")
     record = tmp_path / "game.json"
-    assert main(["play", "-l", "tinyMaze", "-q", "--seed", "1", "--max-moves", "3", "--record", str(record)]) == 0
+    assert main(["play", "-l", "tinyGhostMaze", "-q", "--seed", "1", "--max-moves", "3", "--record", str(record)]) == 0
     capsys.readouterr()
     status, err = one_line_error(capsys, ["replay", str(record), "--window", "--frame-time", "0"])
     assert status == 2 and "--window: SDL_VIDEODRIVER=dummy shows no window" in err
@@ -449,7 +449,7 @@ def test_replay_window_without_a_display_is_refused(capsys, no_display, tmp_path
     ("--frame-time", "-1"), ("--frame-time", "nan"), ("--frame-time", "inf"),
 ])
 def test_bad_viewing_options(capsys, option, value):
-    status, err = one_line_error(capsys, ["play", "-l", "tinyMaze", "-q", "--max-moves", "2", option, value])
+    status, err = one_line_error(capsys, ["play", "-l", "tinyGhostMaze", "-q", "--max-moves", "2", option, value])
     assert status == 2 and f"{option} {float(value)}" in err
 
 
@@ -463,10 +463,10 @@ def test_gif_path_is_checked_before_the_game(capsys, tmp_path):
     blocker = tmp_path / "file"
     blocker.write_text("")
     for target, message in [(tmp_path, "is a directory"), (blocker / "game.gif", "cannot create its folder")]:
-        status = main(["play", "-l", "tinyMaze", "-q", "--max-moves", "3", "--gif", str(target)])
+        status = main(["play", "-l", "tinyGhostMaze", "-q", "--max-moves", "3", "--gif", str(target)])
         captured = capsys.readouterr()
         assert status == 2 and captured.out == "" and message in captured.err and captured.err.count("\n") == 1
-    assert main(["play", "-l", "tinyMaze", "-q", "--max-moves", "3", "--gif", str(tmp_path / "new" / "game")]) == 0
+    assert main(["play", "-l", "tinyGhostMaze", "-q", "--max-moves", "3", "--gif", str(tmp_path / "new" / "game")]) == 0
     assert (tmp_path / "new" / "game").read_bytes()[:6] == b"GIF89a"
 
 
@@ -491,7 +491,7 @@ store = "{tmp_path / 'results.sqlite'}"
 [grid]
 pacman = ["minimax:depth=1,engine=python,eval=exiting_evaluation:evaluate"]
 ghosts = ["random"]
-layout = ["tinyMaze"]
+layout = ["tinyGhostMaze"]
 """, encoding="utf-8")
     assert main(["run", str(path), "--workers", "1", "--quiet"]) == 2
     error = capsys.readouterr().err
@@ -590,7 +590,7 @@ def test_mcts_bad_options_are_one_line_exit_2(capsys):
                          ("mcts:rollout_depth=-2", "rollout_depth=-2"), ("mcts:iteratons=5", "iteratons"),
                          ("mcts:iterations=many", "iterations")):
         capsys.readouterr()
-        status = main(["play", "-q", "-l", "tinyMaze", "-p", spec])
+        status = main(["play", "-q", "-l", "tinyGhostMaze", "-p", spec])
         error = capsys.readouterr().err
         assert status == 2, (spec, error)
         assert error.count("\n") == 1 and quoted in error, (spec, error)
@@ -680,22 +680,22 @@ def test_a_bad_probcut_model_is_one_line_naming_the_file(tmp_path, capsys, text,
     path = tmp_path / "model.json"
     path.write_text(text)
     spec = f"expectimax:depth=1,eval=careful,algorithm=star2,probcut={path}"
-    line = fails_in_one_line(capsys, ["play", "-q", "-l", "tinyMaze", "-p", spec], path)
+    line = fails_in_one_line(capsys, ["play", "-q", "-l", "tinyGhostMaze", "-p", spec], path)
     assert expected in line
 
 
 def test_a_missing_or_special_probcut_file_is_one_line(tmp_path, capsys):
     for path in (tmp_path / "absent.json", tmp_path):
         spec = f"expectimax:depth=1,eval=careful,algorithm=star2,probcut={path}"
-        assert "cannot read the file" in fails_in_one_line(capsys, ["play", "-q", "-l", "tinyMaze", "-p", spec], path)
+        assert "cannot read the file" in fails_in_one_line(capsys, ["play", "-q", "-l", "tinyGhostMaze", "-p", spec], path)
 
 
 def test_probcut_options_that_cannot_apply_are_one_line(tmp_path, capsys):
     path = tmp_path / "model.json"
     path.write_text(GOOD_MODEL)
-    line = fails_in_one_line(capsys, ["play", "-q", "-l", "tinyMaze", "-p", f"minimax:probcut={path}"], path)
+    line = fails_in_one_line(capsys, ["play", "-q", "-l", "tinyGhostMaze", "-p", f"minimax:probcut={path}"], path)
     assert "needs algorithm=star2" in line
-    line = fails_in_one_line(capsys, ["play", "-q", "-l", "tinyMaze", "-p",
+    line = fails_in_one_line(capsys, ["play", "-q", "-l", "tinyGhostMaze", "-p",
                                       f"expectimax:eval=careful,algorithm=star2,probcut={path},probcut_t=-1"], "probcut_t")
     assert "must be positive" in line
 
@@ -711,3 +711,183 @@ def test_a_bad_probcut_fit_is_one_line(tmp_path, capsys, arguments, expected):
     out = tmp_path / "model.json"
     fails_in_one_line(capsys, ["probcut", "fit", "--out", out, *arguments], expected)
     assert not out.exists()
+
+
+# -- reliability round 3: the kernel, engine and agents half (issue 22) ----
+
+@pytest.mark.parametrize("spec, expected", [
+    ("minimax:kinds=C", "algorithm minimax cannot search chance nodes (kinds='C')"),
+    ("expectimax:kinds=M", "algorithm expectimax cannot search min nodes (kinds='M')"),
+    ("minimax:slip=0.1", "option slip=0.1 needs chance nodes"),
+    ("expectimax:algorithm=star2,eval=careful,engine=fast", "option engine=fast: the fast path does not cover algorithm=star2"),
+], ids=["minimax chance", "expectimax min", "minimax slip", "fast star2"])
+def test_a_pacman_that_would_fail_every_game_fails_once_before_any(tmp_path, capsys, spec, expected):
+    fails_in_one_line(capsys, ["play", "-q", "-n", "3", "-l", "tinyGhostMaze", "-p", spec], expected)
+    experiment = tmp_path / "exp.toml"
+    name, options = spec.split(":")
+    grid = "\n".join(f"{key} = [{value!r}]".replace("'", '"') for key, value in (option.split("=") for option in options.split(",")))
+    experiment.write_text(f'name = "x"\ngames = 2\nstore = "{tmp_path / "r.sqlite"}"\n[grid]\npacman = ["{name}"]\n'
+                          f'ghosts = ["random"]\nlayout = ["tinyGhostMaze"]\n{grid}\n', encoding="utf-8")
+    assert expected in fails_in_one_line(capsys, ["run", experiment], experiment) and not (tmp_path / "r.sqlite").exists()
+
+
+def test_an_agent_cannot_change_the_layout_later_games_share():
+    import dataclasses
+
+    from pacsim.engine import load_layout
+
+    layout = load_layout("smallClassic")
+    distances = layout.distances_from(layout.pacman_start)
+    before = (distances, dict(layout.targets[0]), dict(layout.cell_of), layout.pacman_moves, layout.food)
+    attempts = [
+        lambda: distances.sort(),  # the README lists distances_from() as API
+        lambda: layout.targets[0].update(North=0),
+        lambda: layout.cell_of.clear(),
+        lambda: setattr(layout, "food", 0),
+    ]
+    for attempt in attempts:
+        with pytest.raises((AttributeError, TypeError, dataclasses.FrozenInstanceError)):
+            attempt()
+    assert (layout.distances_from(layout.pacman_start), dict(layout.targets[0]), dict(layout.cell_of),
+            layout.pacman_moves, layout.food) == before
+
+
+def test_a_layout_survives_pickling_with_its_read_only_tables():
+    import pickle
+
+    from pacsim.engine import initial_state, load_layout
+
+    layout = load_layout("tinyGhostMaze")
+    copy = pickle.loads(pickle.dumps(layout))
+    assert copy.text == layout.text and copy.targets == layout.targets and copy.warnings == layout.warnings
+    assert initial_state(copy).legal_moves() == initial_state(layout).legal_moves()
+
+
+class EqualToEverything:
+    """What a plugin returned: not a str, yet equal to every legal action."""
+
+    def __eq__(self, other):
+        return True
+
+    __hash__ = object.__hash__
+
+
+class OddAgent:
+    def __init__(self, action=None, stats=None):
+        self.action, self.stats = action, stats
+
+    def get_action(self, state):
+        if self.stats is not None:
+            from pacsim.agents.api import MoveStats
+
+            self.last_stats = MoveStats(**self.stats)
+        return self.action if self.action is not None else state.legal_actions()[0]
+
+
+@pytest.mark.parametrize("pacman, expected", [
+    (OddAgent(action=EqualToEverything()), "agent 0 returned a EqualToEverything, not an action name (a str)"),
+    (OddAgent(stats={"generated": float("nan")}), "MoveStats generated=nan must be a whole number"),
+    (OddAgent(stats={"generated": 2.5}), "MoveStats generated=2.5 must be a whole number"),
+    (OddAgent(stats={"value": float("-inf")}), "MoveStats value=-inf must be a finite number"),
+], ids=["non-str action", "NaN count", "fractional count", "infinite value"])
+def test_odd_actions_and_statistics_end_only_that_game(pacman, expected):
+    from pacsim.engine import ERROR, load_layout, play_game
+
+    record = play_game(load_layout("tinyGhostMaze"), [pacman, make_ghost("random")], seed=1, max_moves=5)
+    assert record.outcome == ERROR and expected in record.error
+
+
+def test_move_statistics_become_plain_python_numbers():
+    import numpy as np
+
+    from pacsim.agents.api import MoveStats
+
+    stats = MoveStats(generated=np.int64(7), seconds=1, value=3)
+    assert (type(stats.generated), type(stats.seconds), type(stats.value)) == (int, float, float)
+
+
+def test_an_evaluation_returning_infinity_ends_the_game_naming_it(tmp_path):
+    from pacsim.engine import ERROR, load_layout, play_game
+
+    module = tmp_path / "endless.py"
+    module.write_text("def hopeful(state):\n    return float('inf') if state.score > -3 else 0.0\n", encoding="utf-8")
+    pacman = make_pacman(f"expectimax:depth=1,eval={module}:hopeful")
+    record = play_game(load_layout("tinyGhostMaze"), [pacman, make_ghost("random")], seed=1, max_moves=5)
+    assert record.outcome == ERROR and f"evaluation '{module}:hopeful' returned inf" in record.error
+
+
+def test_root_values_are_floats_with_either_engine():
+    pytest.importorskip("numba")
+    from pacsim.engine import initial_state, parse_layout
+
+    state = initial_state(parse_layout("%%%%%\n%P.G%\n%%%%%\n"))  # every root move ends the game
+    for engine in ("python", "fast"):
+        result = make_pacman(f"minimax:depth=1,eval=careful,engine={engine}").analyze(state, root_values=True)
+        assert type(result.value) is float and {type(value) for _, value in result.action_values} == {float}, engine
+
+
+UNSURE_AGENT = '''
+import math
+from pacsim.agents.api import Agent
+from pacsim.search import SearchResult, SearchStats
+
+class Unsure(Agent):
+    name = "unsure"
+
+    def get_action(self, state):
+        return state.legal_actions()[0]
+
+    def analyze(self, state, depth=None, root_values=True):
+        stats = SearchStats(generated=0, evaluated=0, cutoffs=0, seconds=0.0, max_depth=0)
+        return SearchResult(value=math.nan, action="West", stats=stats, action_values=(("West", -math.inf), ("Stop", 1.5)))
+'''
+
+
+def test_analyze_json_writes_null_for_values_json_cannot_hold(tmp_path, capsys):
+    import json
+
+    module = tmp_path / "unsure.py"
+    module.write_text(UNSURE_AGENT, encoding="utf-8")
+    assert main(["analyze", "-l", "tinyGhostMaze", "-p", f"{module}:Unsure", "--json"]) == 0
+    out = capsys.readouterr().out
+    (row,) = json.loads(out, parse_constant=lambda name: pytest.fail(f"{name} is not JSON"))
+    assert row["value"] is None and row["actions"] == {"West": None, "Stop": 1.5}
+
+
+@pytest.mark.parametrize("huge", ["9" * 5000, "9" * 400], ids=["beyond int conversion", "beyond float"])
+def test_a_probcut_model_with_a_huge_integer_names_the_file(tmp_path, capsys, huge):
+    path = tmp_path / "model.json"
+    path.write_text(GOOD_MODEL.replace('"slope": 1.0', f'"slope": {huge}'), encoding="utf-8")
+    line = fails_in_one_line(capsys, ["play", "-q", "-l", "tinyGhostMaze", "-p",
+                                      f"expectimax:eval=careful,algorithm=star2,probcut={path}"], path)
+    assert "constructing" not in line
+
+
+def test_probcut_fit_for_more_ghosts_than_the_layout_has_says_so(tmp_path, capsys):
+    line = fails_in_one_line(capsys, ["probcut", "fit", "-k", "9", "-l", "smallClassic", "--out", tmp_path / "m.json"],
+                             "--num-ghosts 9")
+    assert "smallClassic has 2 ghost" in line
+
+
+def test_a_negative_seed_in_a_generated_spec_says_seeds_start_at_zero():
+    from pacsim.engine.generate import parse_maze_specs
+    from pacsim.errors import ConfigError
+
+    with pytest.raises(ConfigError, match="seed='-1': seeds are whole numbers from 0"):
+        parse_maze_specs("generated:w=9,h=7,seed=-1")
+
+
+def test_a_plugin_file_whose_path_holds_a_colon(tmp_path, capsys):
+    folder = tmp_path / "runs:2"
+    folder.mkdir()
+    (folder / "left.py").write_text(
+        "from pacsim.agents.api import Agent\n\nclass Left(Agent):\n    name = 'left'\n\n"
+        "    def get_action(self, state):\n        return state.legal_actions()[0]\n", encoding="utf-8")
+    assert main(["play", "-q", "-n", "1", "-l", "tinyGhostMaze", "-p", f"{folder / 'left.py'}:Left"]) == 0
+    assert "game 1/1" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("base", ["Agent", "StochasticAgent"])
+def test_the_abstract_agent_bases_are_refused_as_agents(capsys, base):
+    line = fails_in_one_line(capsys, ["play", "-q", "-l", "tinyGhostMaze", "-p", f"pacsim.agents.api:{base}"], base)
+    assert "it is a base to subclass, not an agent" in line

@@ -16,7 +16,7 @@ def one_line_error(capsys, argv: list) -> str:
     return captured.err
 
 
-def write_experiment(folder: Path, layout: str = "tinyMaze", games: int = 2, pacman: str = "greedy",
+def write_experiment(folder: Path, layout: str = "tinyGhostMaze", games: int = 2, pacman: str = "greedy",
                      **settings) -> Path:
     """A small experiment writing to ``folder/results.sqlite``."""
     lines = [f"name = 'r3'\ngames = {games}\nseed = 1\nmax_moves = 30\nstore = '{folder / 'results.sqlite'}'"]
@@ -30,8 +30,8 @@ def write_experiment(folder: Path, layout: str = "tinyMaze", games: int = 2, pac
 # -- item 8: the move cap is bounded ------------------------------------------
 
 @pytest.mark.parametrize("argv", [
-    ["play", "-l", "tinyMaze", "-q", "--max-moves", "99999999999999"],
-    ["probcut", "fit", "-l", "tinyMaze", "--max-moves", "100001", "--out", "{tmp}/m.json"],
+    ["play", "-l", "tinyGhostMaze", "-q", "--max-moves", "99999999999999"],
+    ["probcut", "fit", "-l", "tinyGhostMaze", "--max-moves", "100001", "--out", "{tmp}/m.json"],
 ])
 def test_a_command_line_move_cap_above_the_bound_is_one_line(capsys, tmp_path, argv):
     argv = [argument.format(tmp=tmp_path) for argument in argv]
@@ -123,7 +123,7 @@ def test_shipped_layouts_keep_their_condition_keys(tmp_path):
     from pacsim.runner import load_experiment
 
     condition = load_experiment(write_experiment(tmp_path)).conditions[0]
-    assert "files" not in condition.key and condition.label == "greedy/random/tinyMaze"
+    assert "files" not in condition.key and condition.label == "greedy/random/tinyGhostMaze"
 
 
 # -- item 6: games are counted before any maze is built --------------------------
@@ -190,7 +190,7 @@ class Closer(Agent):
 def test_a_plugin_closing_stdout_leaves_the_summary_printed(tmp_path, capsys):
     plugin = tmp_path / "closer.py"
     plugin.write_text(CLOSER)
-    assert main(["play", "-l", "tinyMaze", "-q", "-p", f"{plugin}:Closer", "--max-moves", "3", "-n", "2"]) == 0
+    assert main(["play", "-l", "tinyGhostMaze", "-q", "-p", f"{plugin}:Closer", "--max-moves", "3", "-n", "2"]) == 0
     assert "2 games, 0 wins" in capsys.readouterr().out
     experiment = write_experiment(tmp_path, pacman=f"{plugin}:Closer")
     assert main(["run", str(experiment), "--workers", "1"]) == 0
@@ -216,20 +216,20 @@ def test_play_keeps_no_record_of_earlier_games(capsys, monkeypatch):
         return record
 
     monkeypatch.setattr(play, "_play_one", play_one)
-    assert main(["play", "-l", "tinyMaze", "-q", "--max-moves", "3", "-n", "5", "--seed", "1"]) == 0
+    assert main(["play", "-l", "tinyGhostMaze", "-q", "--max-moves", "3", "-n", "5", "--seed", "1"]) == 0
     assert "5 games, 0 wins, win rate 0.00, average score" in capsys.readouterr().out
     assert max(alive_at_most) <= 1  # at most the game just printed
 
 
 def test_play_game_count_is_bounded_as_experiments_are(capsys):
     assert "-n 1000000000000: the number of games must be from 1 to 100,000" in one_line_error(
-        capsys, ["play", "-l", "tinyMaze", "-q", "-n", "1000000000000"])
+        capsys, ["play", "-l", "tinyGhostMaze", "-q", "-n", "1000000000000"])
 
 
 # -- item 14: output paths are checked before the work ----------------------------
 
 OUTPUT_COMMANDS = {
-    "play --record": ["play", "-l", "tinyMaze", "-q", "--max-moves", "3", "--record", "{target}"],
+    "play --record": ["play", "-l", "tinyGhostMaze", "-q", "--max-moves", "3", "--record", "{target}"],
     "replay --save-frames": ["replay", "-q", "{record}", "--save-frames", "{target}"],
     "probcut fit --out": ["probcut", "fit", "-l", "smallClassic", "--games", "1", "--out", "{target}"],
     "report --out": ["report", "{store}", "--out", "{target}"],
@@ -242,7 +242,7 @@ OUTPUT_COMMANDS = {
 def outputs(tmp_path_factory) -> dict[str, Path]:
     """A record, a store, and a file standing where a folder should be."""
     folder = tmp_path_factory.mktemp("outputs")
-    assert main(["play", "-l", "tinyMaze", "-q", "--max-moves", "3", "--record", str(folder / "game.json")]) == 0
+    assert main(["play", "-l", "tinyGhostMaze", "-q", "--max-moves", "3", "--record", str(folder / "game.json")]) == 0
     assert main(["run", "-q", str(write_experiment(folder)), "--workers", "1"]) == 0
     (folder / "blocker").write_text("")
     return {"record": folder / "game.json", "store": folder / "results.sqlite", "blocker": folder / "blocker"}
@@ -264,7 +264,7 @@ def test_an_unwritable_output_path_is_one_line_before_the_work(tmp_path, capsys,
 
 def test_missing_parent_folders_are_created_for_every_output(tmp_path, capsys, outputs):
     record = tmp_path / "new" / "deeper" / "game.json"
-    assert main(["play", "-l", "tinyMaze", "-q", "--max-moves", "3", "--record", str(record)]) == 0
+    assert main(["play", "-l", "tinyGhostMaze", "-q", "--max-moves", "3", "--record", str(record)]) == 0
     assert main(["export", str(outputs["store"]), "--out", str(tmp_path / "other" / "games.csv")]) == 0
     assert record.is_file() and (tmp_path / "other" / "games.csv").is_file()
 
@@ -307,9 +307,9 @@ def test_the_record_writer_and_reader_keep_one_limit(tmp_path, capsys, monkeypat
     monkeypatch.setattr(recording, "MAX_RECORD_ACTIONS", 40)
     record = tmp_path / "game.json"
     assert "could reach 60 actions, more than a record holds (40)" in one_line_error(
-        capsys, ["play", "-l", "tinyMaze", "-q", "-k", "1", "--max-moves", "30", "--record", record])
+        capsys, ["play", "-l", "tinyGhostMaze", "-q", "-k", "1", "--max-moves", "30", "--record", record])
     assert not record.exists()
-    assert main(["play", "-l", "tinyMaze", "-q", "-k", "1", "--max-moves", "20", "--record", str(record)]) == 0
+    assert main(["play", "-l", "tinyGhostMaze", "-q", "-k", "1", "--max-moves", "20", "--record", str(record)]) == 0
     assert main(["replay", "-q", str(record)]) == 0  # what play writes, replay reads
     assert "41 actions, more than a record holds (40)" in one_line_error(
         capsys, ["replay", "-q", box_record(tmp_path / "long.json", "X" * 41)])

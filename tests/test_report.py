@@ -95,8 +95,8 @@ def test_summaries_format_every_way():
     summary = summarize(games_frame(), by=["pacman"])
     assert "0.200 [0.036, 0.624]" in format_summary(summary, "table")
     markdown = format_summary(summary, "markdown").splitlines()
-    assert markdown[0].startswith("| pacman | games | wins |") and markdown[1].startswith("|---|")
-    assert format_summary(summary, "csv").startswith("pacman,games,wins,win_rate,win_low")
+    assert markdown[0].startswith("| pacman | games | lines | wins |") and markdown[1].startswith("|---|")
+    assert format_summary(summary, "csv").startswith("pacman,games,lines,wins,win_rate,win_low")
     assert "<table" in format_summary(summary, "html")
     with pytest.raises(PacsimError, match="unknown column 'nope'"):
         summarize(games_frame(), by=["nope"])
@@ -212,7 +212,7 @@ def test_unsupported_plot_suffix_is_one_line(store, tmp_path, capsys):
 def test_plot_labels_name_only_what_varies():
     from pacsim.report.plot import group_names, varying_labels
 
-    labels, shared = varying_labels(["minimax/random/tinyMaze/depth=4", "expectimax/random/tinyMaze/depth=4"])
-    assert labels == ["minimax", "expectimax"] and shared == "random/tinyMaze/depth=4"
+    labels, shared = varying_labels(["minimax/random/tinyGhostMaze/depth=4", "expectimax/random/tinyGhostMaze/depth=4"])
+    assert labels == ["minimax", "expectimax"] and shared == "random/tinyGhostMaze/depth=4"
     summary = pandas.DataFrame({"pacman": ["a", "b"], "depth": [4, 4], "games": [1, 1]})
     assert group_names(summary, ["pacman", "depth"]) == (["a", "b"], "depth=4")

@@ -14,7 +14,8 @@ course's ``GameState``.  This module runs such a class as a pacsim agent:
   hands it a :class:`~pacsim.agents.cs188_state.Cs188GameState`;
 * :func:`find_cs188_class` is CS188's ``-p ClassName`` lookup in
   ``*gents.py`` files; :data:`GHOST_ALIASES` maps ``RandomGhost`` and
-  ``DirectionalGhost`` to pacsim's own ghosts.
+  ``DirectionalGhost`` to pacsim's own ghosts, :data:`PACMAN_ALIASES`
+  ``KeyboardAgent`` to pacsim's keyboard Pacman.
 
 Randomness: course agents draw from Python's global :mod:`random`
 (``random.choice`` among equally good moves).  So that a game stays a pure
@@ -46,6 +47,11 @@ from pacsim.agents.cs188_state import Cs188GameState, SuccessorCounter, distribu
 from pacsim.engine import GameState
 from pacsim.errors import AgentError
 from pacsim.search import SearchResult, SearchStats
+
+PACMAN_ALIASES = {"KeyboardAgent": "keyboard"}
+"""CS188 Pacman class names that mean pacsim's own Pacman (``-p KeyboardAgent``,
+the course's default): the course's class needs its Tk window, pacsim's reads
+the pygame window's arrows and WASD, or w/a/s/d + Enter in a terminal."""
 
 GHOST_ALIASES = {"RandomGhost": "random", "DirectionalGhost": "directional"}
 """CS188 ghost class names that mean pacsim's own ghosts (``-g DirectionalGhost``).
@@ -103,7 +109,11 @@ def import_cs188_file(path: str | Path) -> ModuleType:
     loaded = sys.modules.get(name)
     if loaded is not None and _module_file(loaded) == path:
         return loaded
+    _COURSE_FOLDERS.add(path.parent)
     forget_foreign_siblings(path.parent)
+    if name in sys.modules:  # a module pacsim uses (numpy.py as an agent file): never replace it
+        _say_skipped(path, name)
+        name = f"pacsim_course_{name}"
     spec = importlib.util.spec_from_file_location(name, path)
     if spec is None or spec.loader is None:
         raise AgentError(f"{path}: cannot be imported as a Python module")
@@ -123,18 +133,36 @@ def _module_file(module: ModuleType) -> Path | None:
     return Path(file).resolve() if file else None
 
 
+_COURSE_FOLDERS: set[Path] = set()
+"""Folders whose files were imported as course code (their siblings too)."""
+_said: set[Path] = set()
+
+
 def forget_foreign_siblings(folder: Path) -> None:
     """Forget modules named like a ``.py`` file of ``folder`` but loaded from
-    elsewhere (another course copy's ``util``), so that importing a file of
-    ``folder`` next finds its own siblings.  Standard-library names are kept."""
-    protected = sys.stdlib_module_names
+    another course folder (another course copy's ``util``), so that importing
+    a file of ``folder`` next finds its own siblings.  A module loaded from
+    anywhere else (the standard library, numpy, pacsim) is one pacsim may be
+    using: it is kept, and the course file of that name is said to be
+    skipped (unloading numpy would break every built-in agent)."""
     for sibling in folder.glob("*.py"):
         name = sibling.stem
         module = sys.modules.get(name)
-        if module is None or name in protected or name == "pacsim":
+        if module is None:
             continue
-        if _module_file(module) != sibling.resolve():
+        file = _module_file(module)
+        if file == sibling.resolve():
+            continue
+        if file is not None and file.parent in _COURSE_FOLDERS:
             del sys.modules[name]
+        else:
+            _say_skipped(sibling, name)
+
+
+def _say_skipped(course_file: Path, name: str) -> None:
+    if course_file not in _said:
+        _said.add(course_file)
+        print(f"pacsim: course file {course_file} is not used: pacsim already uses a module named {name}", file=sys.stderr)
 
 
 def find_cs188_class(name: str, folders: list[Path]) -> tuple[Path, type] | None:
@@ -183,7 +211,9 @@ class Cs188Agent(Agent):
 
     ``get_action`` calls the course agent's ``getAction`` with a
     :class:`Cs188GameState`; ``registerInitialState`` (course search agents
-    use it) is called before the first move of each game.  ``last_stats``
+    use it) is called before the first move of each game,
+    ``observationFunction`` before every move and ``final`` after the game,
+    as the course's game loop calls them (its reinforcement agents learn there).  ``last_stats``
     reports the successors the agent generated and its time.  Exceptions
     from the course code propagate: the game loop ends that game as an
     ``error``.
@@ -221,9 +251,16 @@ class Cs188Agent(Agent):
         self._needs_initial_state = True
 
     def get_action(self, state: GameState) -> str:
-        action, generated, seconds = self._course_action(state)
+        action, generated, seconds = self._course_action(state, observe=True)
         self.last_stats = _move_stats(generated, seconds)
         return action
+
+    def final(self, state: GameState) -> None:
+        """The course agent's ``final(state)``, as CS188's game loop calls it at the end."""
+        final = getattr(self.course_agent, "final", None)
+        if callable(final):
+            with course_folder(self.folder):
+                final(Cs188GameState(state))
 
     def analyze(self, state: GameState, depth: int | None = None, root_values: bool = True) -> SearchResult:
         """What ``pacsim analyze`` can learn of a course agent: the move it
@@ -233,10 +270,15 @@ class Cs188Agent(Agent):
         stats = SearchStats(generated=generated, evaluated=0, cutoffs=0, seconds=seconds, max_depth=0)
         return SearchResult(value=math.nan, action=action, stats=stats)
 
-    def _course_action(self, state: GameState) -> tuple[str, int, float]:
-        """The course agent's ``getAction``, the successors it generated and its time."""
+    def _course_action(self, state: GameState, observe: bool = False) -> tuple[str, int, float]:
+        """The course agent's ``getAction``, the successors it generated and its time.
+
+        ``observe``: in a game, as CS188's loop does, the agent's
+        ``observationFunction(state)`` (a learning agent learns from the
+        last transition there) comes first and its result is what
+        ``getAction`` sees; ``analyze`` only asks for a move."""
         counter = SuccessorCounter()
-        view = Cs188GameState(state, counter)
+        view: Any = Cs188GameState(state, counter)
         started = time.perf_counter()
         with course_folder(self.folder):
             if self._needs_initial_state:
@@ -244,6 +286,9 @@ class Cs188Agent(Agent):
                 register = getattr(self.course_agent, "registerInitialState", None)
                 if callable(register):
                     register(view)
+            observation = getattr(self.course_agent, "observationFunction", None)
+            if observe and callable(observation):
+                view = observation(view)
             action = self.course_agent.getAction(view)
         return action, counter.count, time.perf_counter() - started
 

@@ -15,6 +15,9 @@ from pacsim.search import MAX, MIN, search
 MAX_GHOST_DEPTH = 10
 """Deepest adversarial ghost search (rounds): beyond it a move takes minutes."""
 
+SEARCHED_POSITIONS = 200_000
+"""Positions an adversarial ghost remembers its search's moves for (about 100 MB at most)."""
+
 CAUGHT_VALUE = 1000
 """The chasing ghosts' utility for catching Pacman (minus for his win)."""
 
@@ -110,17 +113,25 @@ class AdversarialOptions:
     """Search depth in rounds (every agent moving once), 1 to 10."""
     engine: str = "auto"
     """auto (the compiled kernel when numba is installed), fast or python."""
+    p: float = 1.0
+    """Probability of playing the search's move; otherwise a uniformly random legal move (1: always search, 0: the random ghost)."""
 
     def __post_init__(self) -> None:
         if not 1 <= self.depth <= MAX_GHOST_DEPTH:
             raise AgentError(f"option depth={self.depth!r} must be in [1, {MAX_GHOST_DEPTH}]")
+        if not 0.0 <= self.p <= 1.0:
+            raise AgentError(f"option p={self.p!r} must be a probability in [0, 1]")
         check_engine(self.engine)
 
 
 class AdversarialGhost(StochasticAgent):
     """A depth-limited alpha-beta ghost.  One depth is one move of every agent
     (from this ghost round to the same ghost again).  Equally good moves are
-    chosen uniformly at random, so games against it differ from seed to seed."""
+    chosen uniformly at random, so games against it differ from seed to seed.
+    With ``p`` below 1 it is a mixed ghost: the search's move with
+    probability ``p``, a uniformly random legal move otherwise; its
+    ``distribution`` is that mixture exactly, so an expectimax Pacman can
+    model it (``model=adversarial:p=0.9``)."""
 
     name = "adversarial"
     Options = AdversarialOptions
@@ -129,8 +140,32 @@ class AdversarialGhost(StochasticAgent):
     def __init__(self, options: AdversarialOptions | None = None) -> None:
         super().__init__(options)
         prepare(self.options.engine)  # load the kernel now, not in the first timed move
+        self._searched: dict[GameState, Distribution] = {}
+        """The search's best moves by position: a pure function of the
+        position, asked again and again when a Pacman models this ghost
+        (successive searches share most of their trees)."""
 
     def distribution(self, state: GameState) -> Distribution:
+        p = self.options.p
+        if p == 0.0:  # the random ghost: no search needed
+            return uniform(state.legal_actions())
+        searched = self.searched_distribution(state)
+        if p == 1.0:
+            return searched
+        chosen = dict(searched)
+        spread = (1.0 - p) / len(state.legal_actions())
+        return [(action, p * chosen.get(action, 0.0) + spread) for action in state.legal_actions()]
+
+    def searched_distribution(self, state: GameState) -> Distribution:
+        """Uniform over the moves the depth-limited search values best."""
+        known = self._searched.get(state)
+        if known is None:
+            if len(self._searched) >= SEARCHED_POSITIONS:
+                self._searched.clear()
+            known = self._searched[state] = self._search(state)
+        return known
+
+    def _search(self, state: GameState) -> Distribution:
         game = ChaseGame(state.turn)
         result = try_chase_values(self.options.engine, state, self.options.depth * state.num_agents) or search(
             game, state, algorithm="alphabeta", depth=self.options.depth * state.num_agents,

@@ -39,6 +39,7 @@ from types import ModuleType
 from typing import Any
 
 from pacsim.errors import AgentError
+from pacsim.shipped import shipped_path
 
 AGENT_GROUP = "pacsim.agents"
 """Entry-point group of installed agents (``name = "package.module:Class"``)."""
@@ -134,7 +135,7 @@ def file_digest(path: Path) -> str:
 
 
 def _import_file(target: str, spec: str) -> tuple[ModuleType, PluginCode]:
-    path = Path(target).expanduser()
+    path = shipped_path(Path(target).expanduser())  # examples/... works from a wheel too
     if not path.is_file():
         raise AgentError(f"{spec}: no file {target!r}" + ("" if path.suffix == ".py" else " (plugin files end in .py)"))
     path = path.resolve()

@@ -20,13 +20,13 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, NamedTuple
 
 from pacsim.agents import plugins
 from pacsim.agents.api import Agent, MoveStats
-from pacsim.agents.engines import check_engine, prepare, try_fast_search
+from pacsim.agents.engines import check_engine, prepare, try_fast_search, unsupported_options
 from pacsim.agents.evaluation import get_evaluation
 from pacsim.engine import PLAYING, STOP, GameState, apply_move
 from pacsim.engine.layout import REVERSE
@@ -150,6 +150,8 @@ MAX_LEVELS = 250
 """Tree levels a search may recurse (``depth`` times agents, more with slip):
 depth 50 with four ghosts.  Star2 below a run of chance nodes takes about
 2.5 Python frames a level and hit the recursion limit at 400 levels."""
+TIES = ("first", "random")
+"""How a search Pacman breaks ties among equally valued root actions."""
 MAX_TABLE = 10_000_000
 """Largest transposition table (entries); about 2 GB of memory at most."""
 
@@ -182,6 +184,8 @@ class SearchOptions:
     """ChanceProbCut model file (JSON written by ``pacsim probcut fit``), star2 only: forward pruning at chance nodes, may change moves (empty: exact Star2)."""
     probcut_t: float = 0.0
     """ChanceProbCut confidence t, in sigmas, replacing the model file's (0: the file's; larger cuts less)."""
+    ties: str = "first"
+    """Among root actions of equal value: first (CS188's order: North, South, East, West, Stop) or random (drawn from Pacman's own random stream)."""
 
     def __post_init__(self) -> None:
         if not 1 <= self.depth <= MAX_DEPTH:
@@ -206,6 +210,8 @@ class SearchOptions:
             raise AgentError(f"option probcut_t={self.probcut_t!r} must be positive (or 0: the model file's)")
         if self.probcut_t and not self.probcut:
             raise AgentError(f"option probcut_t={self.probcut_t!r} needs probcut=MODEL.json")
+        if self.ties not in TIES:
+            raise AgentError(f"option ties={self.ties!r} must be one of {', '.join(TIES)}")
 
 
 class SearchPacman(Agent):
@@ -233,8 +239,26 @@ class SearchPacman(Agent):
         self.probcut = self.probcut_model(options)
         self.last_result: SearchResult | None = None
         self._models: dict[int, tuple[Any, ...]] = {}
+        self.check_node_kinds()
+        if options.engine == "fast":  # say it once, not in every game
+            reason = unsupported_options(self)
+            if reason is not None:
+                raise AgentError(f"option engine=fast: {reason}")
         if self.algorithm in SUPPORTED_ALGORITHMS and options.eval in SUPPORTED_EVALUATIONS:
             prepare(options.engine)  # load the kernel now, not in the first timed move
+
+    def check_node_kinds(self) -> None:
+        """Raise :class:`AgentError` now, before any game, if the algorithm
+        cannot search the nodes this agent's game has (every game would fail)."""
+        allowed = ALGORITHMS[self.algorithm][0]
+        ghost_kinds = {self.ghost_kind(ghost) for ghost in range(max(len(self.kinds), 2))}
+        refused = sorted(ghost_kinds - allowed)
+        if refused:
+            because = f"kinds={self.options.kinds!r}" if self.kinds else f"the ghosts of {self.name}"
+            raise AgentError(f"algorithm {self.algorithm} cannot search {' and '.join(refused)} nodes ({because}); "
+                             f"it handles {' and '.join(sorted(allowed))} nodes")
+        if self.options.slip and CHANCE not in allowed:
+            raise AgentError(f"option slip={self.options.slip!r} needs chance nodes, which algorithm {self.algorithm} cannot search")
 
     def probcut_model(self, options: SearchOptions) -> ProbCutModel | None:
         """The ChanceProbCut model of ``probcut=``, at ``probcut_t`` if given."""
@@ -298,10 +322,16 @@ class SearchPacman(Agent):
 
     # -- playing -------------------------------------------------------------
     def analyze(self, state: GameState, depth: int | None = None, root_values: bool = True) -> SearchResult:
-        """Search ``state`` and return the full result (values of every root action)."""
+        """Search ``state`` and return the full result (values of every root
+        action): values are floats with either engine."""
         fast = try_fast_search(self, state, depth, root_values)
         if fast is not None:
             return fast
+        result = self._python_search(state, depth, root_values)
+        return replace(result, value=float(result.value),
+                       action_values=tuple((move, float(value)) for move, value in result.action_values))
+
+    def _python_search(self, state: GameState, depth: int | None, root_values: bool) -> SearchResult:
         game = self.game_for(state)
         levels = self.levels(state, depth)
         bounds = self.node_bounds if self.algorithm.startswith("star") else None
@@ -325,7 +355,8 @@ class SearchPacman(Agent):
         return last
 
     def get_action(self, state: GameState) -> str:
-        result = self.analyze(state, root_values=False)
+        random_ties = self.options.ties == "random"
+        result = self.analyze(state, root_values=random_ties)  # the values of every root action to choose among
         self.last_result = result
         stats = result.stats
         self.last_stats = MoveStats(
@@ -333,8 +364,14 @@ class SearchPacman(Agent):
             seconds=stats.seconds, depth=result.depth or 0, max_depth=stats.max_depth,
             value=result.value,
         )
-        move = result.action
+        move = self.tied_move(result) if random_ties else result.action
         return move[0] if isinstance(move, tuple) else move
+
+    def tied_move(self, result: SearchResult) -> Any:
+        """One of the root moves worth exactly the root's value, drawn from
+        this agent's stream (so the game stays a function of its seed)."""
+        best = [move for move, value in result.action_values if value == result.value]
+        return self.rng.choice(best) if best else result.action
 
     def action_values(self, state: GameState) -> list[tuple[str, float]]:
         """Each legal action with its searched value (for overlays and ``analyze``)."""

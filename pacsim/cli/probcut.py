@@ -30,7 +30,7 @@ def add_parser(subparsers) -> None:
     parser = subparsers.add_parser("probcut", help="fit a ChanceProbCut model for a Star2 Pacman")
     actions = parser.add_subparsers(dest="probcut_command", required=True, parser_class=type(parser))
     fit = actions.add_parser("fit", help="fit slope, intercept and sigma on positions from seeded games")
-    fit.add_argument("-l", "--layout", default="mediumClassic", help="shipped layout name or .lay path")
+    fit.add_argument("-l", "--layout", default="wideClassic", help="shipped layout name or .lay path")
     fit.add_argument("-p", "--pacman", default="greedy", help="the Pacman playing the games positions are taken from")
     fit.add_argument("-g", "--ghost", default="directional", help="the ghosts of those games")
     fit.add_argument("-k", "--num-ghosts", type=int, default=2)
@@ -61,6 +61,9 @@ def run_fit(args) -> int:
             raise ConfigError(f"--{name} {getattr(args, name)} must be in [1, 10000]")
     if args.num_ghosts < 1:
         raise ConfigError(f"--num-ghosts {args.num_ghosts} must be at least 1 (ChanceProbCut needs chance nodes)")
+    ghosts_there = load_layout(args.layout).num_ghosts
+    if args.num_ghosts > ghosts_there:  # fewer would play, and no search would have the levels fitted for
+        raise ConfigError(f"--num-ghosts {args.num_ghosts}: layout {args.layout} has {ghosts_there} ghost start(s)")
     searcher = star2_pacman(args.searcher)
     reduction = args.reduction or args.num_ghosts + 1
     # Checks reduction, confidence and min-depth before any game is played.

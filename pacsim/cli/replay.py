@@ -18,7 +18,9 @@ from pacsim.cli.play import add_display_options, check_outputs
 from pacsim.engine.recording import SavedGame, load_game
 from pacsim.engine.state import GameState
 from pacsim.errors import ConfigError, ReplayError
+from pacsim.files import check_output
 from pacsim.viewer.settings import WindowSettings
+from pacsim.web.cli import add_html_options, write_replay_html
 
 STORE_SUFFIXES = (".sqlite", ".db")
 
@@ -29,6 +31,7 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument("--game", type=int, default=None, help="the game's id in a results store")
     # No --show-values: a replay has no agents to search (pacsim analyze --game F --move N does).
     add_display_options(parser, quiet_help="only the final line", show_values=False)
+    add_html_options(parser)
     parser.set_defaults(run=run)
 
 
@@ -57,18 +60,24 @@ def load_stored_game(path: str, game_id: int) -> SavedGame:
 
 def run(args: argparse.Namespace) -> int:
     settings = WindowSettings.from_options(args)
-    window = wants_window(args)
+    window = (args.window or not args.html) and wants_window(args)  # --html alone: no window
     check_outputs(args)
+    if args.html:
+        check_output(args.html, "--html")
     saved = load_replay(args.record, args.game)
-    if window:  # stepping back and forth needs every state
-        states = saved.states()  # ReplayError at the first illegal action
+    # The window steps back and forth and a page holds every position: those need all the states at once.
+    states = saved.states() if window or args.html or args.html_values else None  # ReplayError at an illegal action
+    if states is not None:
+        write_replay_html(args, saved, states, replay_outcome(saved, states[-1]))
+    if window and states is not None:
         from pacsim.viewer import replay_in_window
 
         replay_in_window(states, outcome=replay_outcome(saved, states[-1]), options=settings,
                          title=f"pacsim replay: {Path(args.record).name}")
         final, moves = states[-1], _moves(states)
     else:
-        final, moves = _replay_streamed(saved, args, settings)
+        final, moves = _replay_streamed(saved, iter(states) if states is not None else saved.iter_states(), args,
+                                        settings)
     line, matches = summary(saved, final, moves)
     if settings.exporting:
         line += f"  ({settings.describe_exports()})"
@@ -76,11 +85,12 @@ def run(args: argparse.Namespace) -> int:
     return 0 if matches else 1
 
 
-def _replay_streamed(saved: SavedGame, args: argparse.Namespace, settings: WindowSettings) -> tuple[GameState, int]:
+def _replay_streamed(saved: SavedGame, states: Iterator[GameState], args: argparse.Namespace,
+                     settings: WindowSettings) -> tuple[GameState, int]:
     """Replay without a window, one state at a time (memory stays that of the
     record however long the game): the boards for --text, the files for
     --save-frames and --gif.  The final state and Pacman's moves."""
-    counted = _Counted(saved.iter_states(), show=args.text)
+    counted = _Counted(states, show=args.text)
     if settings.exporting:
         from pacsim.viewer import replay_to_files
 

@@ -42,7 +42,8 @@ def check_max_moves(moves: int, where: str) -> int:
 
 
 class Agent(Protocol):
-    """What the game loop needs of an agent."""
+    """What the game loop needs of an agent (``reset(index, rng)`` before a
+    game and ``final(state)`` after it are called when the agent has them)."""
 
     def get_action(self, state: GameState) -> str:
         """The action to play in ``state`` (it is this agent's turn)."""
@@ -148,6 +149,10 @@ def _play(
         elapsed = time.perf_counter() - before
         if move_time_limit is not None and elapsed > move_time_limit:
             return _failed(record, state, started, f"agent {agent_index} took {elapsed:.3f}s, over the {move_time_limit}s move time limit")
+        if not isinstance(action, str):  # an object equal to 'North' is still not an action
+            return _failed(record, state, started, f"agent {agent_index} returned a {type(action).__name__}, "
+                                                   f"not an action name (a str); legal: {state.legal_actions()}")
+        action = str.__str__(action)  # a str subclass's own __eq__ or __hash__ must not reach the rules
         target = _target(state, action)
         if target is None:
             return _failed(record, state, started, f"agent {agent_index} played illegal action {action!r}; legal: {state.legal_actions()}")
@@ -163,6 +168,9 @@ def _play(
             on_state(state, action)
     else:
         record.outcome = WIN if state.is_win() else LOSS
+    failure = _final_agents(agents, state)
+    if failure is not None:
+        return _failed(record, state, started, failure)
     record.score = state.score
     record.seconds = time.perf_counter() - started
     return record
@@ -178,6 +186,23 @@ def _start_agents(agents: Sequence[Any], seed: int) -> str | None:
             raise
         except BaseException as error:
             return f"agent {index} {describe_failure(error)} in reset"
+    return None
+
+
+def _final_agents(agents: Sequence[Any], state: GameState) -> str | None:
+    """Show every agent that has ``final`` the last state of a game that ended
+    by the rules or the move cap (CS188's loop does, and its learning agents
+    learn from it); the message of a failed game if one raises."""
+    for index, agent in enumerate(agents):
+        final = getattr(agent, "final", None)
+        if final is None:
+            continue
+        try:
+            final(state)
+        except UserInterrupt:
+            raise
+        except BaseException as error:
+            return f"agent {index} {describe_failure(error)} in final"
     return None
 
 

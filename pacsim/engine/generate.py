@@ -146,6 +146,8 @@ def _parse(text: str) -> tuple[dict[str, int | float], range]:
 
 def _seed_range(text: str, value: str) -> range:
     first, dash, last = value.partition("-")
+    if dash and not first.strip():  # "-1" would read as a range from nothing
+        raise ConfigError(f"{text}: seed={value!r}: seeds are whole numbers from 0 (a range is A-B)")
     low = _number(text, "seed", first, int)
     high = _number(text, "seed", last, int) if dash else low
     if high < low:

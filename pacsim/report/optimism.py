@@ -15,7 +15,8 @@ import pandas
 
 from pacsim.errors import PacsimError
 from pacsim.report.stats import mean_interval, wilson_interval
-from pacsim.report.summary import Comparison, compare
+from pacsim.report.summary import REPETITIVE_SHARE, Comparison, compare, lines_of_play
+from pacsim.shipped import shipped_experiment
 
 PACMEN = ("minimax", "expectimax")
 GHOSTS = ("adversarial", "random")
@@ -41,7 +42,10 @@ MIN_MOVES = 15.0
 distribution of games rather than one line of play repeated."""
 MAX_MODE_SHARE = 0.8
 """Largest share of a random-ghost cell's games that may end on one score."""
-README_POINTER = "What each point means and how the maze was found: experiments/README.md"
+def readme_pointer() -> str:
+    """Where to read on: the README shipped beside the experiments (inside the
+    installed package when pacsim came from a wheel)."""
+    return f"What each point means and how the maze was found: {shipped_experiment('README.md')}"
 
 
 @dataclass(frozen=True)
@@ -63,6 +67,8 @@ class Cell:
     """Mean Pacman moves a game (NaN when the results lack the column)."""
     mode_share: float
     """Share of the games that end on the cell's most common score."""
+    lines: float = math.nan
+    """Distinct lines of play (start + Pacman's actions) among the games; NaN without replay logs."""
 
     def slide_text(self) -> str:
         return f"Won {self.wins}/{self.games}, Avg. Score {self.score_mean:.0f}"
@@ -107,6 +113,7 @@ def cells(results: pandas.DataFrame) -> dict[tuple[str, str], Cell]:
                 win_low=win_low, win_high=win_high, won_score_mean=float(won.mean()) if len(won) else math.nan,
                 moves_mean=float(games["moves"].mean()) if "moves" in games else math.nan,
                 mode_share=float(games["score"].value_counts().iloc[0]) / len(games),
+                lines=lines_of_play(games),
             )
     return found
 
@@ -188,7 +195,11 @@ def render(results: pandas.DataFrame) -> str:
         lines.append(_row(f"{pacman.capitalize()} Pacman", [table[(pacman, ghost)].slide_text() for ghost in GHOSTS]))
         lines.append(_row("  win rate 95% CI", [_win_interval(table[(pacman, ghost)]) for ghost in GHOSTS]))
         lines.append(_row("  score 95% CI", [_score_interval(table[(pacman, ghost)]) for ghost in GHOSTS]))
+        lines.append(_row("  lines of play", [_lines(table[(pacman, ghost)]) for ghost in GHOSTS]))
         lines.append(_row("  published", [PUBLISHED[(pacman, ghost)] for ghost in GHOSTS]))
+    lines += [f"{pacman}/{ghost}: {cell.games} games, {cell.lines:.0f} line{'' if cell.lines == 1 else 's'} of play: "
+              "mostly one game repeated, its intervals count it many times"
+              for (pacman, ghost), cell in table.items() if cell.lines < REPETITIVE_SHARE * cell.games]
     paired = assessment.paired
     lines += ["", "Paired test (point 3), against the random ghost on the same seeds:",
               f"  expectimax - minimax: {paired.difference:+.1f} points a game "
@@ -199,12 +210,19 @@ def render(results: pandas.DataFrame) -> str:
         lines.append(f"{number}. {point.text} -- {verdict}")
         lines += textwrap.wrap(f"criterion: {point.criterion}", 100, initial_indent="   ", subsequent_indent="     ")
         lines += textwrap.wrap(f"measured: {point.evidence}", 100, initial_indent="   ", subsequent_indent="     ")
-    lines += ["", README_POINTER]
+    lines += ["", readme_pointer()]
     return "\n".join(lines)
 
 
 def _row(title: str, texts: list[str]) -> str:
     return (f"{title:<18}" + "".join(f"{text:<41}" for text in texts)).rstrip()
+
+
+def _lines(cell: Cell) -> str:
+    """``137 distinct in 500 games``: a sample, or one game repeated."""
+    if math.isnan(cell.lines):
+        return "n/a (no replay logs)"
+    return f"{cell.lines:.0f} distinct in {cell.games} games"
 
 
 def _win_interval(cell: Cell) -> str:

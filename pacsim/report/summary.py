@@ -8,11 +8,16 @@ from dataclasses import asdict, dataclass
 
 import pandas
 
+from pacsim.engine.recording import decode_actions
 from pacsim.errors import PacsimError
 from pacsim.report.stats import mcnemar_exact, mean_interval, wilson_interval
 
+REPETITIVE_SHARE = 0.1
+"""A condition whose distinct lines of play are fewer than this share of its
+games is mostly repetitions of the same game, and the report says so."""
+
 SUMMARY_COLUMNS = (
-    "games", "wins", "win_rate", "win_low", "win_high", "score_mean", "score_low", "score_high",
+    "games", "lines", "wins", "win_rate", "win_low", "win_high", "score_mean", "score_low", "score_high",
     "score_median", "losses", "timeouts", "errors", "moves_mean", "nodes_per_move", "seconds_per_move",
 )
 
@@ -57,7 +62,7 @@ def _summary_row(games: pandas.DataFrame) -> dict[str, float]:
     moves = games["moves"].sum()
     thinking = (games["move_seconds_mean"].fillna(0.0) * games["moves"]).sum()
     return {
-        "games": count, "wins": wins, "win_rate": wins / count, "win_low": win_low, "win_high": win_high,
+        "games": count, "lines": lines_of_play(games), "wins": wins, "win_rate": wins / count, "win_low": win_low, "win_high": win_high,
         "score_mean": score_mean, "score_low": score_low, "score_high": score_high,
         "score_median": float(games["score"].median()),
         "losses": int(outcomes.get("loss", 0)), "timeouts": int(outcomes.get("timeout", 0)),
@@ -65,6 +70,38 @@ def _summary_row(games: pandas.DataFrame) -> dict[str, float]:
         "nodes_per_move": games["nodes"].sum() / moves if moves else math.nan,
         "seconds_per_move": thinking / moves if moves else math.nan,
     }
+
+
+def lines_of_play(games: pandas.DataFrame) -> float:
+    """Distinct lines of play among ``games``: distinct (Pacman's start,
+    Pacman's actions).  Games that are the same line are one game repeated,
+    however many seeds they were played on.  NaN for results without replay logs."""
+    if "actions" not in games.columns or "num_ghosts" not in games.columns:
+        return math.nan
+    starts = games["start"] if "start" in games.columns else [None] * len(games)
+    return len({(None if pandas.isna(start) else int(start), pacman_actions(actions, int(ghosts)))
+                 for start, actions, ghosts in zip(starts, games["actions"], games["num_ghosts"])})
+
+
+def pacman_actions(log: str, num_ghosts: int) -> str:
+    """Pacman's moves from a stored replay log (every agent's actions, Pacman first in each round)."""
+    if not log.startswith("["):  # one letter per action: slicing is enough
+        return log[::num_ghosts + 1]
+    return ",".join(decode_actions(log)[::num_ghosts + 1])
+
+
+def repetition_notes(summary: pandas.DataFrame) -> list[str]:
+    """In words, each condition whose games are mostly one line of play repeated:
+    ``expectimax/adversarial/optimismHalls/depth=4: 500 games, 1 line of play``."""
+    by = [column for column in summary.columns if column not in SUMMARY_COLUMNS]
+    notes = []
+    for row in summary.to_dict("records"):
+        if row["lines"] < REPETITIVE_SHARE * row["games"]:  # False for NaN: unknown is not flagged
+            name = "/".join(str(row[column]) for column in by)
+            lines = int(row["lines"])
+            notes.append(f"{name}: {row['games']} games, {lines} line{'' if lines == 1 else 's'} of play "
+                         f"(mostly repetitions: its interval counts the same game many times)")
+    return notes
 
 
 @dataclass
@@ -122,5 +159,5 @@ def _side(results: pandas.DataFrame, by: str, label: str) -> pandas.DataFrame:
         known = ", ".join(str(value) for value in results[by].unique())
         raise PacsimError(f"no games with {by} {label!r} (known: {known})")
     if games["game_index"].duplicated().any():
-        raise PacsimError(f"{by} {label!r} holds several games per index (several experiments in one store?)")
+        raise PacsimError(f"{by} {label!r} holds several games per index (several runs pooled? pick one with --root-seed N or --run ID)")
     return games[["game_index", "seed", "score", "outcome"]]

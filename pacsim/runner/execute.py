@@ -14,9 +14,10 @@ import json
 import os
 import platform
 import signal
+import sys
 import threading
 import time
-from collections import Counter, deque
+from collections import Counter, OrderedDict, deque
 from collections.abc import Callable, Iterator, Set
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
@@ -28,11 +29,14 @@ from typing import Any
 
 from pacsim._version import __version__
 from pacsim.agents import plugins
+from pacsim.agents.engines import fallback_note, notes_said
 from pacsim.agents.registry import make_ghost, make_pacman
-from pacsim.engine import ERROR, GameRecord, Layout, parse_layout, play_game
+from pacsim.agents.search_agents import SearchPacman
+from pacsim.engine import ERROR, GameRecord, Layout, initial_state, parse_layout, play_game
 from pacsim.engine.deadline import UserInterrupt
 from pacsim.engine.game import describe_failure
 from pacsim.engine.recording import encode_actions
+from pacsim.engine.starts import DEFAULT_START_DISTANCE, LAYOUT, draw_start, with_pacman_start
 from pacsim.errors import PacsimError
 from pacsim.runner.experiment import Condition, Experiment
 from pacsim.runner.store import ResultStore, utc_now
@@ -50,6 +54,9 @@ class GameTask:
     max_moves: int
     time_limit: float
     """Per-move seconds; 0 means none."""
+    starts: str = LAYOUT
+    """Pacman's start: the layout's, or drawn from the game's seed (``random``)."""
+    start_distance: int = DEFAULT_START_DISTANCE
 
 
 @dataclass
@@ -102,14 +109,57 @@ class InlineExecutor(Executor):
 
 # -- the worker side ------------------------------------------------------
 
-_LAYOUTS: dict[str, Layout] = {}
-"""Per worker process: parsed layouts by condition key."""
+LAYOUT_CACHE_BYTES = 512 * 1024 * 1024
+"""What a worker's recently used layouts may cost, by the estimate of
+:meth:`LayoutCache.cost`.  Measured on a maze of 1,521 cells: 21 MB of
+Python distance rows (once every row has been asked for) and 19 MB of kernel
+tables (30 MB of resident memory while they are built)."""
+
+
+class LayoutCache:
+    """Parsed layouts by name, text and start, least recently used dropped first
+    once their estimated memory passes ``budget``.  A layout's distance rows
+    and kernel tables live as long as it does (the kernel's are weakly keyed
+    by it), so this bounds them too; conditions on one maze share it."""
+
+    def __init__(self, budget: int = LAYOUT_CACHE_BYTES) -> None:
+        self.budget = budget
+        self._layouts: OrderedDict[tuple[str, str, int | None], Layout] = OrderedDict()
+        self._lock = threading.Lock()  # a Dask worker plays in several threads
+
+    @staticmethod
+    def cost(layout: Layout) -> int:
+        """Bytes at most: cells**2 8-byte distance slots in Python and 8 bytes
+        of int32 kernel tables (distance and nearest order) per cell pair."""
+        return 16 * layout.num_cells ** 2
+
+    def get(self, key: tuple[str, str, int | None], build: Callable[[], Layout]) -> Layout:
+        """The layout kept under ``key`` (name, text, Pacman's start or None), built if missing."""
+        with self._lock:
+            layout = self._layouts.get(key)
+            if layout is not None:
+                self._layouts.move_to_end(key)
+                return layout
+        layout = build()
+        with self._lock:
+            self._layouts[key] = layout
+            total = sum(self.cost(kept) for kept in self._layouts.values())
+            while total > self.budget and len(self._layouts) > 1:
+                _, dropped = self._layouts.popitem(last=False)
+                total -= self.cost(dropped)
+        return layout
+
+
+_LAYOUTS = LayoutCache()
+"""Per worker process: the layouts of recent games."""
 
 
 def play_task(task: GameTask) -> dict[str, Any]:
     """Play one game and return its store row (runs in a worker)."""
     condition = task.condition
     layout = _layout_for(condition)
+    if task.starts != LAYOUT:
+        layout = _layout_for(condition, draw_start(layout, condition.num_ghosts, task.seed, task.start_distance))
     started_at = utc_now()
     # Agents are built afresh for every game (microseconds): a search agent's
     # transposition table outlives ``reset``, and a game must not depend on
@@ -125,9 +175,10 @@ def play_task(task: GameTask) -> dict[str, Any]:
     changed = _changed_since_planned(condition, used)
     if changed:  # its row would claim the planned content: an error, played again (as the new content) next run
         return failed_row(task, f"{changed} changed during the run", started_at)
-    record = play_game(layout, agents, seed=task.seed, max_moves=task.max_moves,
-                       move_time_limit=task.time_limit or None)
-    return game_row(task, record, started_at)
+    with notes_said():  # by the coordinator, once for the run (engine_notes)
+        record = play_game(layout, agents, seed=task.seed, max_moves=task.max_moves,
+                           move_time_limit=task.time_limit or None)
+    return game_row(task, record, started_at, start=layout.pacman_start)
 
 
 def _changed_since_planned(condition: Condition, used: list[plugins.PluginCode]) -> str | None:
@@ -140,11 +191,29 @@ def _changed_since_planned(condition: Condition, used: list[plugins.PluginCode])
     return None
 
 
+def engine_notes(experiment: Experiment) -> list[str]:
+    """What the coordinator says once before the games: each search Pacman
+    that will search in Python, and why (a run with ``engine=fast`` that the
+    kernel cannot serve fails here, before any game)."""
+    notes: dict[str, None] = {}
+    for condition in {(condition.pacman_spec(), condition.layout_text): condition for condition in experiment.conditions}.values():
+        try:
+            pacman = make_pacman(condition.pacman, condition.pacman_options)
+        except PacsimError:
+            continue  # its games say why, one by one
+        if isinstance(pacman, SearchPacman):
+            layout = _layout_for(condition)
+            note = fallback_note(pacman, initial_state(layout, min(condition.num_ghosts, layout.num_ghosts)))
+            if note is not None:
+                notes[note] = None
+    return list(notes)
+
+
 def failed_row(task: GameTask, message: str, started_at: str | None = None) -> dict[str, Any]:
     """The row of a game that ended in ``error`` before its first move."""
     record = GameRecord(layout=task.condition.layout, seed=task.seed, num_ghosts=task.condition.num_ghosts,
                         outcome=ERROR, error=message)
-    return game_row(task, record, started_at or utc_now())
+    return game_row(task, record, started_at or utc_now(), start=None)
 
 
 def start_worker() -> None:
@@ -170,15 +239,17 @@ def _exit_when_orphaned(parent: int) -> None:
     os._exit(1)
 
 
-def _layout_for(condition: Condition) -> Layout:
-    layout = _LAYOUTS.get(condition.key)
-    if layout is None:
-        layout = parse_layout(condition.layout_text, name=condition.layout, source=condition.layout)
-        _LAYOUTS[condition.key] = layout
-    return layout
+def _layout_for(condition: Condition, start: int | None = None) -> Layout:
+    """The condition's layout, with Pacman moved to ``start`` if given, from
+    the worker's cache (a random start has one layout per open cell)."""
+    name, text = condition.layout, condition.layout_text
+    layout = _LAYOUTS.get((name, text, None), lambda: parse_layout(text, name=name, source=name))
+    if start is None:
+        return layout
+    return _LAYOUTS.get((name, text, start), lambda: with_pacman_start(layout, start))
 
 
-def game_row(task: GameTask, record: GameRecord, started_at: str) -> dict[str, Any]:
+def game_row(task: GameTask, record: GameRecord, started_at: str, start: int | None = None) -> dict[str, Any]:
     condition = task.condition
     depths = [stats["depth"] for stats in record.search_stats if isinstance(stats.get("depth"), int)]
     move_seconds = record.move_seconds
@@ -209,6 +280,7 @@ def game_row(task: GameTask, record: GameRecord, started_at: str) -> dict[str, A
         "machine": f"{platform.node()} ({platform.platform()})",
         "started_at": started_at,
         "actions": encode_actions(record.actions),
+        "start": start,
     }
 
 
@@ -223,7 +295,8 @@ def plan_tasks(experiment: Experiment, finished: Set[tuple[str, int]] = frozense
         for condition in experiment.conditions:
             if (condition.key, game_index) not in finished:
                 tasks.append(GameTask(experiment.name, digest, condition, game_index, seed,
-                                      experiment.max_moves, experiment.time_limit))
+                                      experiment.max_moves, experiment.time_limit,
+                                      experiment.starts, experiment.start_distance))
     return tasks
 
 
@@ -257,6 +330,9 @@ def run_experiment(
         tasks = plan_tasks(experiment, store.finished(digest) - failed_before)
         tally = _Tally()
         if tasks:
+            for note in engine_notes(experiment):
+                if not quiet:
+                    print(note, file=sys.stderr)
             try:
                 with _interrupts_stop_the_run():
                     _play_all(_Executors(executor, workers), tasks, store, max_pending or 4 * workers, quiet, tally)

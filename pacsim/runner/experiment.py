@@ -23,14 +23,16 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from pacsim.agents import plugins
-from pacsim.agents.registry import GHOST, PACMAN, join_spec, make_ghost, make_pacman, resolve
-from pacsim.engine import DEFAULT_MAX_MOVES, MAX_MOVES_LIMIT, Layout, load_layout
+from pacsim.agents.registry import GHOST, PACMAN, join_spec, make_ghost, make_pacman, parse_spec, resolve
+from pacsim.engine import DEFAULT_MAX_MOVES, MAX_MOVES_LIMIT, Layout, find_layout, parse_layout
 from pacsim.engine.generate import GENERATOR_VERSION, generate_layout, is_generated, maze_count, parse_maze_specs
 from pacsim.engine.layout import layouts_directory
+from pacsim.engine.starts import DEFAULT_START_DISTANCE, LAYOUT, STARTS, start_cells
 from pacsim.errors import AgentError, ConfigError, PacsimError
 from pacsim.files import FileRefused, read_bounded
 
-TOP_LEVEL_KEYS = ("name", "games", "seed", "max_moves", "time_limit", "store", "grid", "pacman_options", "ghost_options")
+TOP_LEVEL_KEYS = ("name", "games", "seed", "max_moves", "time_limit", "starts", "start_distance", "store", "grid",
+                  "pacman_options", "ghost_options")
 REQUIRED_GRID_KEYS = ("pacman", "ghosts", "layout")
 AGENT_KEYS = ("pacman", "ghosts", "layout", "num_ghosts")
 """Grid keys that are not Pacman options."""
@@ -57,7 +59,7 @@ class Condition:
     key: str
     """Canonical JSON of the condition: with the config hash, it identifies its games in the store."""
     label: str
-    """Readable name, e.g. ``expectimax/adversarial/tinyMaze/depth=4`` (what ``--compare`` takes)."""
+    """Readable name, e.g. ``expectimax/adversarial/tinyGhostMaze/depth=4`` (what ``--compare`` takes)."""
     pacman: str
     ghosts: str
     layout: str
@@ -106,6 +108,12 @@ class Experiment:
     config: dict[str, Any]
     """The normalised configuration (what the hash covers, plus ``games``)."""
     source: str = "<experiment>"
+    notes: list[str] = field(default_factory=list)
+    """One line for each layout name a local file took over from a shipped layout."""
+    starts: str = LAYOUT
+    """Pacman's start: ``layout`` (its ``P``) or ``random`` (drawn per game from the seed)."""
+    start_distance: int = DEFAULT_START_DISTANCE
+    """With random starts, the fewest maze steps between Pacman's start and every ghost."""
 
     @property
     def config_hash(self) -> str:
@@ -221,6 +229,8 @@ def build_experiment(raw: dict[str, Any], source: str = "<experiment>", default_
     max_moves = checker.integer(raw, "max_moves", DEFAULT_MAX_MOVES, minimum=1, maximum=MAX_MOVES_LIMIT)
     time_limit = check_time_limit(checker.number(raw, "time_limit", 0.0), f"{source}: time_limit")
     store = checker.string(raw, "store", f"results/{name}.sqlite")
+    starts = checker.choice(raw, "starts", LAYOUT, STARTS)
+    start_distance = checker.integer(raw, "start_distance", DEFAULT_START_DISTANCE, minimum=1)
     pacman_options = checker.options(raw, "pacman_options")
     ghost_options = checker.options(raw, "ghost_options")
     grid = checker.grid(raw, pacman_options)
@@ -229,7 +239,10 @@ def build_experiment(raw: dict[str, Any], source: str = "<experiment>", default_
         checker.fail("games", f"{games:,} games x {count:,} conditions is more than {MAX_TOTAL_GAMES:,} games "
                               "in one experiment; split it into several")
     grid["layout"] = _expand_generated(checker, grid["layout"])
-    conditions = _expand(checker, grid, pacman_options, ghost_options)
+    layouts = {str(name): _load_layout(checker, str(name)) for name in grid["layout"]}
+    conditions = _expand(checker, grid, layouts, pacman_options, ghost_options)
+    if starts != LAYOUT:
+        _check_starts(checker, conditions, start_distance)
     config = {
         "name": name, "games": games, "seed": seed, "max_moves": max_moves, "time_limit": time_limit,
         "grid": {key: sorted(values, key=_sort_key) for key, values in grid.items()},
@@ -237,8 +250,21 @@ def build_experiment(raw: dict[str, Any], source: str = "<experiment>", default_
     }
     if any(is_generated(str(name)) for name in grid["layout"]):
         config["generator_version"] = GENERATOR_VERSION  # a new generator never resumes an old run
+    if starts != LAYOUT:  # only then: the hashes (and stored games) of fixed-start experiments stay as they were
+        config.update(starts=starts, start_distance=start_distance)
     return Experiment(name=name, games=games, seed=seed, max_moves=max_moves, time_limit=time_limit,
-                      store=Path(store), conditions=conditions, config=config, source=source)
+                      store=Path(store), conditions=conditions, config=config, source=source,
+                      notes=[found.note for found in layouts.values() if found.note],
+                      starts=starts, start_distance=start_distance)
+
+
+def _check_starts(checker: _Checker, conditions: list[Condition], start_distance: int) -> None:
+    """Every layout has a cell to draw a random start from."""
+    for condition in conditions:
+        layout = parse_layout(condition.layout_text, name=condition.layout)
+        if not start_cells(layout, condition.num_ghosts, start_distance):
+            checker.fail("start_distance", f"layout {condition.layout!r} has no empty cell {start_distance} or more "
+                                           "steps from every ghost to start Pacman on")
 
 
 class _Checker:
@@ -266,6 +292,12 @@ class _Checker:
             self.fail(key, f"must be at least {minimum}, not {value}")
         if maximum is not None and value > maximum:
             self.fail(key, f"must be at most {maximum:,}, not {value:,}")
+        return value
+
+    def choice(self, raw: dict, key: str, default: str, choices: tuple[str, ...]) -> str:
+        value = raw.get(key, default)
+        if value not in choices:
+            self.fail(key, f"must be one of {', '.join(map(repr, choices))}, not {value!r}")
         return value
 
     def number(self, raw: dict, key: str, default: float) -> float:
@@ -325,6 +357,8 @@ class _GridLayout:
     """The text of a layout file; empty for a generated maze."""
     files: dict[str, str]
     """Its file's content hash, as :func:`_layout_file` gives it."""
+    note: str | None = None
+    """One line when a local file took over from a shipped layout of the same name."""
 
 
 @dataclass(frozen=True)
@@ -336,9 +370,9 @@ class _Agents:
     depth: int | None
 
 
-def _expand(checker: _Checker, grid: dict[str, list[Any]], pacman_options: dict, ghost_options: dict) -> list[Condition]:
+def _expand(checker: _Checker, grid: dict[str, list[Any]], layouts: dict[str, _GridLayout], pacman_options: dict,
+            ghost_options: dict) -> list[Condition]:
     # list[Any]: the grid's values were checked (_check_grid_value): names are strings, ghost counts integers.
-    layouts = {name: _load_layout(checker, name) for name in grid["layout"]}
     _check_agent_names(checker, grid)
     option_keys = [key for key in grid if key not in AGENT_KEYS]
     ghost_counts = grid.get("num_ghosts", [None])
@@ -353,9 +387,10 @@ def _expand(checker: _Checker, grid: dict[str, list[Any]], pacman_options: dict,
         elif num_ghosts > layout.num_ghosts:
             checker.fail("grid.num_ghosts", f"layout {layout_name!r} has only {layout.num_ghosts} ghosts, not {num_ghosts}")
         options = {**pacman_options, **varied}
-        agents_key = (pacman, _sort_key(options), ghosts)
+        pacman_spec, options = _true_model(pacman, options, ghosts, ghost_options, checker)
+        agents_key = (pacman_spec, _sort_key(options), ghosts)
         if agents_key not in built:
-            built[agents_key] = _build_agents(checker, pacman, options, varied, ghosts, ghost_options)
+            built[agents_key] = _build_agents(checker, pacman_spec, options, varied, ghosts, ghost_options)
         agents = built[agents_key]
         files = {**layout.files, **agents.files}
         label = _label(pacman, ghosts, layout_name, num_ghosts if "num_ghosts" in grid else None, varied)
@@ -364,9 +399,29 @@ def _expand(checker: _Checker, grid: dict[str, list[Any]], pacman_options: dict,
             label += f"/code={_code_tag(agents.code)}"
         if files:
             label += f"/files={_code_tag(files)}"
-        conditions.append(_condition(pacman, ghosts, layout_name, layout, num_ghosts, options, ghost_options, label,
+        conditions.append(_condition(pacman_spec, ghosts, layout_name, layout, num_ghosts, options, ghost_options, label,
                                      agents, files))
     return conditions
+
+
+TRUE_MODEL = "true"
+"""``model = "true"``: an expectimax Pacman models the ghosts by the
+condition's own ghost spec (the Pacman that knows its opponent)."""
+
+
+def _true_model(pacman: str, options: dict, ghosts: str, ghost_options: dict,
+                checker: _Checker) -> tuple[str, dict]:
+    """The Pacman spec and options with ``model=true`` (in either) replaced
+    by the condition's ghost spec."""
+    in_spec = parse_spec(pacman).options.get("model") == TRUE_MODEL
+    if not in_spec and options.get("model") != TRUE_MODEL:
+        return pacman, options
+    ghost = join_spec(ghosts, ghost_options)
+    if "," in ghost:  # Pacman options are split on commas: a ghost spec with several options cannot be one
+        checker.fail("model", f"model={TRUE_MODEL} takes a ghost with at most one option, not {ghost!r}")
+    if in_spec:
+        return pacman.replace(f"model={TRUE_MODEL}", f"model={ghost}"), options
+    return pacman, {**options, "model": ghost}
 
 
 def _build_agents(checker: _Checker, pacman: str, options: dict, varied: dict, ghosts: str,
@@ -431,14 +486,16 @@ def _expand_generated(checker: _Checker, names: list[Scalar]) -> list[Scalar]:
 
 
 def _load_layout(checker: _Checker, name: str) -> _GridLayout:
-    """What the grid needs of a layout: a file is read, a generated maze is not built."""
+    """What the grid needs of a layout, the name resolved as ``play`` resolves
+    it (:func:`~pacsim.engine.find_layout`): a file is read, a generated maze is not built."""
     try:
         if is_generated(name):  # built when its games are stored or played (_expand_generated built the first)
             return _GridLayout(num_ghosts=parse_maze_specs(name)[0].ghosts, file_text="", files={})
-        layout = load_layout(name)
+        found = find_layout(name)
     except PacsimError as error:
         checker.fail("grid.layout", str(error))
-    return _GridLayout(num_ghosts=layout.num_ghosts, file_text=layout.text, files=_layout_file(name, layout))
+    layout = found.layout
+    return _GridLayout(num_ghosts=layout.num_ghosts, file_text=layout.text, files=_layout_file(name, layout), note=found.note)
 
 
 def _layout_file(name: str, layout: Layout) -> dict[str, str]:

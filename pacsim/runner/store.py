@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from pacsim.engine import parse_layout
 from pacsim.engine.recording import SavedGame, check_num_ghosts, decode_actions, describe
+from pacsim.engine.starts import with_pacman_start
 from pacsim.errors import LayoutError, ReplayError, StoreError
 
 if TYPE_CHECKING:
@@ -52,8 +53,15 @@ GAME_COLUMNS: dict[str, str] = {
     "machine": "TEXT NOT NULL",
     "started_at": "TEXT NOT NULL",
     "actions": "TEXT NOT NULL",
+    "start": "INTEGER",
 }
-"""The columns of a game row, in order (besides the integer primary key ``id``)."""
+"""The columns of a game row, in order (besides the integer primary key ``id``).
+``start`` is Pacman's start cell (the layout's cell number; with random
+starts, the one drawn for the game)."""
+
+ADDED_COLUMNS = ("start",)
+"""Columns newer than the first stores: an older store gains them (empty)
+when a run opens it, and reads as if they were empty."""
 
 TIMING_COLUMNS = ("seconds", "move_seconds_mean", "move_seconds_max", "started_at", "machine")
 """Columns that differ between two runs of the same games."""
@@ -100,6 +108,7 @@ class ResultStore:
             self.connection.execute("PRAGMA synchronous=NORMAL")
             with self.connection:
                 self.connection.executescript(_SCHEMA)
+                _add_missing_columns(self.connection)
             check_store(self.connection, self.path)  # before a run adds to it
         except (sqlite3.DatabaseError, StoreError) as error:
             self.connection.close()
@@ -157,6 +166,19 @@ class ResultStore:
             return self.connection.total_changes - before
 
 
+def _add_missing_columns(connection: sqlite3.Connection) -> None:
+    present = _game_columns(connection)
+    if "actions" not in present:  # not a games table pacsim made: check_store says so
+        return
+    for name in ADDED_COLUMNS:
+        if name not in present:
+            connection.execute(f"ALTER TABLE games ADD COLUMN {name} {GAME_COLUMNS[name]}")
+
+
+def _game_columns(connection: sqlite3.Connection) -> set[str]:
+    return {row[1] for row in connection.execute("PRAGMA table_info(games)")}
+
+
 @contextmanager
 def _reporting(path: Path) -> Iterator[None]:
     """SQLite's own errors (a damaged page, a full disk, a lock held too long) as one line naming the store."""
@@ -187,11 +209,11 @@ def check_store(connection: sqlite3.Connection, path: Path) -> None:
     tables = {name for (name,) in connection.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
     if not {"games", "conditions"} <= tables:
         raise StoreError(f"{path}: not a pacsim results store (no games table)")
-    columns = {row[1] for row in connection.execute("PRAGMA table_info(games)")}
-    missing = [name for name in GAME_COLUMNS if name not in columns]
+    columns = _game_columns(connection)
+    missing = [name for name in GAME_COLUMNS if name not in columns and name not in ADDED_COLUMNS]
     if missing:
         raise StoreError(f"{path}: not a pacsim results store (its games table has no {missing[0]} column)")
-    names = list(GAME_COLUMNS)
+    names = [name for name in GAME_COLUMNS if name in columns]
     wrong = " OR ".join(f"typeof({name}) NOT IN ({', '.join(repr(kind) for kind in _allowed_types(GAME_COLUMNS[name]))})"
                         for name in names)
     row = connection.execute(f"SELECT id, {', '.join(names)} FROM games WHERE {wrong} LIMIT 1").fetchone()
@@ -280,7 +302,28 @@ def load_results(path: str | Path) -> pandas.DataFrame:
                 "ORDER BY c.rowid, g.game_index, g.id", connection)
     finally:
         connection.close()
+    for name in ADDED_COLUMNS:
+        if name not in frame.columns:  # a store older than the column
+            frame[name] = None
     return _expand_options(frame, Path(path))
+
+
+def load_runs(path: str | Path) -> pandas.DataFrame:
+    """One row per run (one config of one experiment) in the store: ``run``
+    (its config hash), ``experiment``, ``root_seed``, ``updated_at`` (when a
+    run last started on it), ``games`` and ``conditions``, oldest first."""
+    import pandas
+
+    connection = open_existing(path)
+    try:
+        with _reporting(Path(path)):
+            return pandas.read_sql_query(
+                "SELECT e.config_hash AS run, e.name AS experiment, json_extract(e.config, '$.seed') AS root_seed, "
+                "e.updated_at, count(g.id) AS games, count(DISTINCT g.condition_key) AS conditions "
+                "FROM experiments e LEFT JOIN games g ON g.config_hash = e.config_hash "
+                "GROUP BY e.config_hash ORDER BY e.updated_at, e.rowid", connection)
+    finally:
+        connection.close()
 
 
 def parse_options(text: str, where: str) -> dict[str, dict[str, Any]]:
@@ -318,11 +361,13 @@ def load_saved_game(path: str | Path, game_id: int) -> SavedGame:
             row = _saved_game_row(connection, path, game_id)
     finally:
         connection.close()
-    layout_name, layout_text, num_ghosts, actions, seed, pacman, ghosts, options, depth, outcome, score = row
+    layout_name, layout_text, num_ghosts, actions, seed, pacman, ghosts, options, depth, outcome, score, start = row
     if not isinstance(layout_text, str):
         raise ReplayError(f"{where}: the stored layout is {describe(layout_text)}, not text")
     try:
         layout = parse_layout(layout_text, name=layout_name, source=f"{path} (game {game_id} layout)")
+        if start is not None:
+            layout = with_pacman_start(layout, start)
         decoded = decode_actions(actions)
     except ValueError as error:  # LayoutError is one, with its place
         raise ReplayError(str(error) if isinstance(error, LayoutError) else f"{where}: {error}") from None
@@ -341,9 +386,10 @@ def _saved_game_row(connection: sqlite3.Connection, path: Path, game_id: int) ->
     if not count or not low <= game_id <= high:  # also keeps a huge id away from SQLite's 64-bit integers
         known = f"ids {low}..{high}" if count else "the store is empty"
         raise ReplayError(f"{path}: no game {game_id} ({known})")
+    start = "g.start" if "start" in _game_columns(connection) else "NULL"
     row = connection.execute(
         "SELECT g.layout, c.layout_text, g.num_ghosts, g.actions, g.seed, g.pacman, g.ghosts, g.options, "
-        "g.depth, g.outcome, g.score FROM games g LEFT JOIN conditions c "
+        f"g.depth, g.outcome, g.score, {start} FROM games g LEFT JOIN conditions c "
         "ON c.config_hash = g.config_hash AND c.condition_key = g.condition_key WHERE g.id = ?",
         (game_id,)).fetchone()
     if row is None:
