@@ -141,6 +141,11 @@ def test_a_huge_seed_range_fails_on_the_games_cap_before_building_mazes(tmp_path
     assert "games: 2 games x" in line and "conditions is more than 1,000,000 games in one experiment" in line
 
 
+def test_play_counts_a_seed_range_instead_of_listing_it(capsys):
+    assert "a seed range names 100,000,000,000 mazes; give one seed" in one_line_error(
+        capsys, ["play", "-q", "-l", "generated:w=9,h=7,seed=0-99999999999"])
+
+
 def test_generated_mazes_are_built_when_needed_and_not_kept(tmp_path):
     from pacsim.engine.generate import MazeSpec, generate_layout
     from pacsim.runner import load_experiment
@@ -216,8 +221,8 @@ def test_play_keeps_no_record_of_earlier_games(capsys, monkeypatch):
         return record
 
     monkeypatch.setattr(play, "_play_one", play_one)
-    assert main(["play", "-l", "tinyGhostMaze", "-q", "--max-moves", "3", "-n", "5", "--seed", "1"]) == 0
-    assert "5 games, 0 wins, win rate 0.00, average score" in capsys.readouterr().out
+    assert main(["play", "-l", "tinyGhostMaze", "-q", "--max-moves", "3", "-n", "3", "--seed", "1"]) == 0
+    assert "3 games, 0 wins, win rate 0.00, average score" in capsys.readouterr().out
     assert max(alive_at_most) <= 1  # at most the game just printed
 
 
