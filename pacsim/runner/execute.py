@@ -196,7 +196,8 @@ def engine_notes(experiment: Experiment) -> list[str]:
     that will search in Python, and why (a run with ``engine=fast`` that the
     kernel cannot serve fails here, before any game)."""
     notes: dict[str, None] = {}
-    for condition in {(condition.pacman_spec(), condition.layout_text): condition for condition in experiment.conditions}.values():
+    # By layout name, not text: a generated maze's text would be built for every condition of the grid.
+    for condition in {(condition.pacman_spec(), condition.layout): condition for condition in experiment.conditions}.values():
         try:
             pacman = make_pacman(condition.pacman, condition.pacman_options)
         except PacsimError:
