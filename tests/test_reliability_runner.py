@@ -306,6 +306,15 @@ def test_a_version_1_record_still_replays(tmp_path, capsys):
     assert "win score 508 moves 2" in capsys.readouterr().out
 
 
+def test_a_large_version_1_record_is_read_by_the_name_sharing_parser(tmp_path, monkeypatch):
+    from pacsim.engine import recording
+
+    monkeypatch.setattr(recording, "LARGE_RECORD_CHARS", 0)  # every record counts as large
+    saved = recording.load_game(box_record(tmp_path / "old.json", ["Stop"] * 3 + ["East"], version=1))
+    assert [id(action) for action in saved.actions[:3]] == [id(saved.actions[0])] * 3
+    assert saved.actions[0] is recording.decode_actions("X")[0] and saved.states()[-1].score == 506
+
+
 def test_the_record_writer_and_reader_keep_one_limit(tmp_path, capsys, monkeypatch):
     from pacsim.engine import recording
 

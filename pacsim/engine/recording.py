@@ -9,6 +9,8 @@ names) are still read.  Replays walk the states one at a time
 from __future__ import annotations
 
 import json
+import json.decoder
+import json.scanner
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -200,7 +202,7 @@ def load_game(path: str | Path) -> SavedGame:
     """Read a game record written by :func:`save_game`; every failure is a :class:`ReplayError`."""
     path = Path(path)
     try:
-        data = json.loads(read_bounded(path, MAX_RECORD_BYTES).decode("utf-8"))
+        data = _parse_record(read_bounded(path, MAX_RECORD_BYTES).decode("utf-8"))
     except FileRefused as error:
         raise ReplayError(f"{path}: {error}") from None
     except (UnicodeDecodeError, json.JSONDecodeError) as error:
@@ -208,3 +210,27 @@ def load_game(path: str | Path) -> SavedGame:
     except RecursionError:
         raise ReplayError(f"{path}: not a game record (JSON nested too deeply)") from None
     return game_from_dict(data, str(path))
+
+
+LARGE_RECORD_CHARS = MAX_RECORD_ACTIONS + (4 << 20)
+"""Longer than any version-2 record (its actions and the largest layout): a
+version-1 record with a list of millions of action names."""
+
+
+def _parse_record(text: str) -> Any:
+    """The JSON of a record.  A large one is parsed keeping one string per
+    action name: a string object per action (about 60 bytes each) would need
+    ten times the file's size; this needs about twice it, at the speed of
+    Python's own (slower) parser, for version-1 records only."""
+    if len(text) <= LARGE_RECORD_CHARS:
+        return json.loads(text)
+    decoder = json.JSONDecoder()
+    scan = json.decoder.scanstring  # type: ignore[attr-defined]  # public in the module, missing from its stubs
+
+    def shared_string(string: str, end: int, strict: bool) -> tuple[str, int]:
+        value, end = scan(string, end, strict)
+        return _ACTION.get(_LETTER.get(value, ""), value), end
+
+    decoder.parse_string = shared_string  # type: ignore[attr-defined]  # the pure-Python scanner looks it up
+    decoder.scan_once = json.scanner.py_make_scanner(decoder)  # type: ignore[attr-defined]
+    return decoder.decode(text)
