@@ -240,6 +240,8 @@ OUTPUT_COMMANDS = {
     "report --out": ["report", "{store}", "--out", "{target}"],
     "report --plot": ["report", "{store}", "--plot", "{target}.png"],
     "export --out": ["export", "{store}", "--out", "{target}.csv"],
+    "train --out": ["train", "-l", "tinyGhostMaze", "-x", "2", "--max-moves", "5", "-q", "--out", "{target}"],
+    "layouts --out": ["layouts", "--generate", "--out", "{target}"],
 }
 
 

@@ -8,6 +8,7 @@ from pathlib import Path
 from pacsim.engine import find_layout, parse_layout, read_layout, shipped_layouts
 from pacsim.engine.generate import MazeSpec, generate_layout
 from pacsim.errors import PacsimError
+from pacsim.files import check_output
 
 
 def add_parser(subparsers) -> None:
@@ -60,6 +61,8 @@ def _describe(layout) -> str:
 def _generate(args) -> int:
     spec = MazeSpec(width=args.width, height=args.height, food=args.food, capsules=args.capsules,
                     ghosts=args.ghosts, loops=args.loops, rooms=args.rooms, seed=args.seed)
+    if args.out is not None:
+        check_output(args.out, "--out")
     text = generate_layout(spec)
     if args.out is None:
         print(text, end="")

@@ -15,6 +15,7 @@ from typing import Any
 from pacsim.agents.training import KINDS, TrainingSettings, train
 from pacsim.engine import DEFAULT_MAX_MOVES, GameState
 from pacsim.errors import ConfigError
+from pacsim.files import check_output
 
 RECENT = 100
 """Episodes the closing win rate is taken over."""
@@ -43,6 +44,7 @@ def add_parser(subparsers: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     if args.episodes < 1 or args.save_every < 1:
         raise ConfigError("--episodes and --save-every must be at least 1")
+    check_output(args.out, "--out")
     settings = TrainingSettings(kind=args.pacman, layout=args.layout, ghosts=args.ghosts, ghost_args=args.ghost_args,
                                 num_ghosts=args.num_ghosts, epsilon=args.epsilon, alpha=args.alpha, gamma=args.gamma,
                                 seed=args.seed, max_moves=args.max_moves)
