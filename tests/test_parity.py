@@ -211,3 +211,42 @@ def test_tables_use_the_terminals_width(two_runs, capsys, monkeypatch):
     monkeypatch.setenv("COLUMNS", "60")
     assert main(["report", store]) == 0
     assert len(capsys.readouterr().out.splitlines()) > 3
+
+
+# -- item 10: the values panel says what its numbers are ------------------------------------
+
+def test_the_mcts_panel_shows_visits_as_integers_with_the_budget_and_ghost_model(monkeypatch):
+    import pygame
+
+    from pacsim.agents import make_pacman
+    from pacsim.engine import initial_state
+    from pacsim.viewer.render import Renderer, values_heading, window_size
+
+    pygame.font.init()
+    agent = make_pacman("mcts:iterations=30", {})
+    layout = load_layout("trapMaze")
+    state = initial_state(layout)
+    values = agent.action_values(state)
+    assert all(type(visits) is int for _, visits in values)
+    renderer = Renderer()
+    renderer.heading = values_heading(agent)
+    drawn: list[str] = []
+    font = renderer._font
+
+    class Recording:
+        def __init__(self, size):
+            self.font = font(size)
+
+        def render(self, text, *rest):
+            drawn.append(text)
+            return self.font.render(text, *rest)
+
+        def __getattr__(self, name):
+            return getattr(self.font, name)
+
+    monkeypatch.setattr(renderer, "_font", Recording)
+    renderer.draw(pygame.Surface(window_size(layout, 1.0, panel=True)), state, values=values)
+    assert {"Visits", "MCTS, 30 iterations", "ghosts: chance, uniform"} <= set(drawn) and "Search values" not in drawn
+    assert {str(visits) for _, visits in values} <= set(drawn)
+    assert values_heading(make_pacman("expectimax:depth=3", {})) == ("Search values", "expectimax, depth 3", "ghosts: chance, uniform")
+    assert values_heading(make_pacman("minimax", {}))[2] == "ghosts: min"

@@ -19,7 +19,7 @@ from pacsim.viewer import ViewerClosed, ViewerError
 from pacsim.viewer._pygame import pygame
 from pacsim.viewer.capture import Capture
 from pacsim.viewer.controls import Controls, describe, handle_event
-from pacsim.viewer.render import Renderer, outcome_banner, window_size
+from pacsim.viewer.render import Renderer, outcome_banner, values_heading, window_size
 from pacsim.viewer.settings import WindowSettings, display_available, hidden_window_allowed, require_display
 from pacsim.viewer.sources import Frame, LiveGame, RecordedGame
 
@@ -218,6 +218,9 @@ def play_in_window(
     surface = open_window(size, f"pacsim: {layout.name} (seed {seed})")
     loop = ViewerLoop(source, surface, controls=Controls(frame_time=settings.frame_time),
                       panel=source.show_values, capture=capture, hold_seconds=END_HOLD_SECONDS)
+    for renderer in (loop.renderer, capture.renderer if capture else None):
+        if renderer is not None:
+            renderer.heading = values_heading(agents[0])
     restore_keys = _wire_keyboard(agents[0], loop)
     try:
         source.start()
