@@ -220,8 +220,8 @@ class Renderer:
         font = self._font(round(line * 0.85))
         surface.blit(font.render(title, True, style.TEXT), (text_left, round(margin)))
         small = self._font(round(line * 0.6))
-        for number, text in enumerate(about, start=1):
-            surface.blit(small.render(text, True, style.DIM_TEXT), (text_left, round(margin + line * number)))
+        for index, text in enumerate(about, start=1):
+            surface.blit(small.render(text, True, style.DIM_TEXT), (text_left, round(margin + line * index)))
         first_row = len(about) + 1.2
         if not values:
             waiting = font.render("thinking..." if values is None else "no values", True, style.DIM_TEXT)
