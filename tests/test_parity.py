@@ -250,3 +250,28 @@ def test_the_mcts_panel_shows_visits_as_integers_with_the_budget_and_ghost_model
     assert {str(visits) for _, visits in values} <= set(drawn)
     assert values_heading(make_pacman("expectimax:depth=3", {})) == ("Search values", "expectimax, depth 3", "ghosts: chance, uniform")
     assert values_heading(make_pacman("minimax", {}))[2] == "ghosts: min"
+
+
+# -- items 11 and 12: analyze ----------------------------------------------------------
+
+def test_analyze_counts_pacman_moves_as_play_does(tmp_path, capsys):
+    from pacsim.engine.recording import load_game
+
+    record = tmp_path / "game.json"
+    assert main(["play", "-l", "trapMaze", "-p", "greedy", "-q", "--seed", "3", "--record", str(record)]) == 0
+    moves = int(capsys.readouterr().out.split("moves ")[1].split()[0])
+    states = load_game(record).states()
+    pacman_turns = [state for state in states if state.turn == 0 and not state.is_terminal]
+    assert len(pacman_turns) == moves  # play's count of moves is Pacman's
+    assert main(["analyze", "--game", str(record), "--move", "1", "-p", "minimax:depth=1"]) == 0
+    assert capsys.readouterr().out.startswith(pacman_turns[1].to_text())  # before Pacman's second move
+    assert main(["analyze", "--game", str(record), "--move", str(moves), "-p", "minimax:depth=1"]) == 2
+    assert f"numbered 0 to {moves - 1}" in capsys.readouterr().err
+
+
+def test_analyze_mcts_shows_its_own_costs_and_non_search_agents_are_told_of_mcts(capsys):
+    assert main(["analyze", "-l", "trapMaze", "-p", "mcts:iterations=20"]) == 0
+    out = capsys.readouterr().out
+    assert "levels None" not in out and "cutoffs" not in out and "tree depth" in out and "iterations 20" in out
+    assert main(["analyze", "-l", "trapMaze", "-p", "greedy"]) == 2
+    assert "mcts" in capsys.readouterr().err
