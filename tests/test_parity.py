@@ -275,3 +275,44 @@ def test_analyze_mcts_shows_its_own_costs_and_non_search_agents_are_told_of_mcts
     assert "levels None" not in out and "cutoffs" not in out and "tree depth" in out and "iterations 20" in out
     assert main(["analyze", "-l", "trapMaze", "-p", "greedy"]) == 2
     assert "mcts" in capsys.readouterr().err
+
+
+# -- items 13, 14 and 17: your own agent, and display options that cannot apply --------------
+
+RAISING_AGENT = """from pacsim.agents.api import Agent
+
+
+def helper():
+    raise ValueError("my bug")
+
+
+class Broken(Agent):
+    def get_action(self, state):
+        return helper()
+"""
+
+
+def test_play_exits_2_when_every_game_ended_in_error_and_debug_shows_the_traceback(tmp_path, monkeypatch, capsys):
+    (tmp_path / "mine.py").write_text(RAISING_AGENT)
+    argv = ["play", "-l", "trapMaze", "-p", f"{tmp_path / 'mine.py'}:Broken", "-q", "-n", "2"]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert "all 2 games ended in error" in err and "Traceback" not in err and "--debug" in err
+    assert main([*argv, "--debug"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("Traceback (most recent call last)") == 2 and "in helper" in err and "ValueError: my bug" in err
+    monkeypatch.setenv("PACSIM_DEBUG", "1")
+    assert main(argv) == 2 and "in helper" in capsys.readouterr().err
+
+
+def test_show_values_and_frame_time_do_what_was_asked_or_say_why_not(monkeypatch, capsys):
+    assert main(["play", "-l", "trapMaze", "-p", "greedy", "-q", "--show-values", "--frame-time", "0.2", "--max-moves", "3"]) == 0
+    err = capsys.readouterr().err
+    assert "--show-values: nothing is drawn with -q" in err and "--frame-time: nothing is drawn with -q" in err
+    assert main(["play", "-l", "trapMaze", "-p", "greedy", "-t", "--show-values", "--max-moves", "3"]) == 0
+    assert "Pacman 'greedy' has no search values to show" in capsys.readouterr().err
+    pauses: list[float] = []
+    monkeypatch.setattr("pacsim.cli.play.time.sleep", pauses.append)
+    assert main(["play", "-l", "trapMaze", "-p", "minimax:depth=1", "-t", "--show-values", "--frameTime", "0.05", "--max-moves", "2"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("values: ") == 3 and len(pauses) == 3 and set(pauses) == {0.05}  # the start and two moves

@@ -3,19 +3,23 @@
 from __future__ import annotations
 
 import argparse
+import os
 import secrets
 import sys
+import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from pacsim.agents.registry import make_ghost, make_pacman, parse_options
 from pacsim.cli.common import wants_window
 from pacsim.cli.cs188 import add_cs188_options, apply_cs188_options, course_layout_folders
-from pacsim.engine import DEFAULT_MAX_MOVES, GameRecord, find_layout, play_game
+from pacsim.engine import DEFAULT_MAX_MOVES, ERROR, GameRecord, find_layout, play_game
 from pacsim.engine.layout import Layout
 from pacsim.engine.recording import save_game
 from pacsim.engine.state import GameState
 from pacsim.errors import ConfigError
+from pacsim.runner.execute import AllGamesFailed
 from pacsim.runner.experiment import check_time_limit
 from pacsim.viewer import ViewerClosed
 from pacsim.viewer.settings import WindowSettings
@@ -59,10 +63,13 @@ def add_game_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--ghost-args", default="", help="ghost options, key=value,... (e.g. attack=0.9)")
     parser.add_argument("--max-moves", type=int, default=DEFAULT_MAX_MOVES, help=f"Pacman moves before a game ends as a timeout (default {DEFAULT_MAX_MOVES})")
     parser.add_argument("--time-limit", type=float, default=None, help="seconds an agent may think per move (0: no limit); over it the game ends as an error")
+    parser.add_argument("--debug", action="store_true", default=os.environ.get("PACSIM_DEBUG", "") not in ("", "0"),
+                        help="print the full traceback of an agent that raises (also PACSIM_DEBUG=1)")
 
 
 def add_window_options(parser: argparse.ArgumentParser, show_values: bool = True) -> None:
-    parser.add_argument("--frame-time", type=float, default=0.1, help="seconds between frames in the window and the GIF (default 0.1)")
+    parser.add_argument("--frame-time", type=float, default=None,
+                        help="seconds between frames in the window and the GIF (default 0.1), and between boards with --text (default 0)")
     parser.add_argument("--zoom", type=float, default=1.0, help="scale of the window and of saved frames (default 1.0)")
     if show_values:
         parser.add_argument("--show-values", action="store_true", help="show the search value of each Pacman action")
@@ -110,6 +117,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"pacsim: note: {found.note}", file=sys.stderr)
     layout = found.layout
     agents = build_agents(args, layout)
+    for note in display_notes(args, window, settings, agents[0]):
+        print(f"pacsim: note: {note}", file=sys.stderr)
     first_seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
     records = []
     for game in range(args.games):
@@ -121,6 +130,8 @@ def run(args: argparse.Namespace) -> int:
             print(f"game {game + 1}/{args.games} (seed {seed}): quit in the window")
             break
         records.append(record)
+        if args.debug and record.error_traceback:
+            print(record.error_traceback, end="", file=sys.stderr)
         line = _game_line(game, args.games, record)
         if game_settings.exporting:
             line += f"  ({game_settings.describe_exports()})"
@@ -130,6 +141,9 @@ def run(args: argparse.Namespace) -> int:
                       args.pacman + (f":{args.agent_args}" if args.agent_args else ""),
                       [args.ghosts] * (len(agents) - 1))
     print(summary_line(records))
+    if records and all(record.outcome == ERROR for record in records):  # as run: such results mean nothing
+        hint = "" if args.debug else " (--debug prints its traceback)"
+        raise AllGamesFailed(f"all {len(records)} games ended in error; the first: {records[0].error}{hint}")
     return 0
 
 
@@ -142,7 +156,7 @@ def _play_one(args: argparse.Namespace, layout: Layout, agents: list[Any], seed:
 
         return play_in_window(layout, agents, seed=seed, max_moves=args.max_moves,
                               move_time_limit=args.time_limit, options=settings)
-    on_state = _print_board if args.text else None
+    on_state = text_display(agents[0], args.show_values, args.frame_time or 0.0) if args.text else None
     if settings.exporting:
         from pacsim.viewer import play_to_files
 
@@ -152,10 +166,41 @@ def _play_one(args: argparse.Namespace, layout: Layout, agents: list[Any], seed:
                      move_time_limit=args.time_limit, on_state=on_state)
 
 
-def _print_board(state: GameState, action: str | None) -> None:
-    if state.turn == 0 or state.is_terminal:
+def text_display(pacman: Any, show_values: bool, frame_time: float) -> Callable[[GameState, str | None], None]:
+    """``--text``: the board after each round, with Pacman's search values
+    under it (``--show-values``), ``frame_time`` seconds apart (CS188's
+    ``--frameTime`` paces its text display too)."""
+    values = getattr(pacman, "action_values", None) if show_values else None
+
+    def show(state: GameState, action: str | None) -> None:
+        if not (state.turn == 0 or state.is_terminal):
+            return
         print(state.to_text())
-        print(f"score {state.score}\n")
+        print(f"score {state.score}")
+        if values is not None and not state.is_terminal:
+            print("values: " + "  ".join(f"{move} {_value_text(value)}" for move, value in values(state)))
+        print()
+        if frame_time:
+            time.sleep(frame_time)
+
+    return show
+
+
+def _value_text(value: float) -> str:
+    return str(value) if isinstance(value, int) else f"{value:.1f}"
+
+
+def display_notes(args: argparse.Namespace, window: bool, settings: WindowSettings, pacman: Any) -> list[str]:
+    """Display options that cannot do what they ask here, each said once."""
+    notes = []
+    shown = window or args.text or settings.exporting
+    if args.show_values and not shown:
+        notes.append("--show-values: nothing is drawn with -q; use --text, the window, --gif or --save-frames")
+    elif args.show_values and not hasattr(pacman, "action_values"):
+        notes.append(f"--show-values: Pacman {args.pacman!r} has no search values to show")
+    if args.frame_time is not None and not shown:
+        notes.append("--frame-time: nothing is drawn with -q, so games run at full speed")
+    return notes
 
 
 def _game_line(game: int, games: int, record: GameRecord) -> str:
