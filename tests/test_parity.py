@@ -316,3 +316,18 @@ def test_show_values_and_frame_time_do_what_was_asked_or_say_why_not(monkeypatch
     assert main(["play", "-l", "trapMaze", "-p", "minimax:depth=1", "-t", "--show-values", "--frameTime", "0.05", "--max-moves", "2"]) == 0
     out = capsys.readouterr().out
     assert out.count("values: ") == 3 and len(pauses) == 3 and set(pauses) == {0.05}  # the start and two moves
+
+
+# -- item 15: one identifier for plugin code ----------------------------------------------
+
+def test_the_plugin_code_note_and_the_condition_label_name_the_code_alike(tmp_path, monkeypatch, capsys):
+    import re
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "my_agents.py").write_text("from pacsim.agents.simple import GreedyPacman\n\n\nclass Mine(GreedyPacman):\n    pass\n")
+    (tmp_path / "exp.toml").write_text('games = 1\n[grid]\npacman = ["my_agents.py:Mine"]\nghosts = ["random"]\nlayout = ["trapMaze"]\n')
+    assert main(["run", "exp.toml", "-j", "1"]) == 0
+    out = capsys.readouterr().out
+    noted = re.search(r"plugin code: my_agents.py code=([0-9a-f]{8}) \(sha256:([0-9a-f]{16})\)", out)
+    assert noted and noted.group(2).startswith(noted.group(1))
+    assert f"/code={noted.group(1)}" in out  # the summary's condition label
