@@ -331,3 +331,17 @@ def test_the_plugin_code_note_and_the_condition_label_name_the_code_alike(tmp_pa
     noted = re.search(r"plugin code: my_agents.py code=([0-9a-f]{8}) \(sha256:([0-9a-f]{16})\)", out)
     assert noted and noted.group(2).startswith(noted.group(1))
     assert f"/code={noted.group(1)}" in out  # the summary's condition label
+
+
+# -- item 16: an option given twice ------------------------------------------------------
+
+@pytest.mark.parametrize("argv, places", [
+    (["-p", "expectimax:depth=2", "-a", "depth=3"], "in 'expectimax:depth=2' and in -a 'depth=3'"),
+    (["-g", "directional:attack=0.5", "--ghost-args", "attack=0.9"], "in 'directional:attack=0.5' and in --ghost-args 'attack=0.9'"),
+    (["-p", "expectimax", "-a", "depth=2,depth=3"], "given twice in 'depth=2,depth=3'"),
+])
+def test_an_option_given_twice_is_an_error_naming_both_places(argv, places, capsys):
+    assert main(["play", "-l", "trapMaze", "-q", *argv]) == 2
+    err = capsys.readouterr().err
+    assert places in err and err.count("\n") == 1
+    assert main(["analyze", "-l", "trapMaze", "-p", "expectimax:depth=2", "-a", "depth=3"]) == 2

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import json
 
-from pacsim.agents.registry import builtin_pacmen, make_pacman, parse_options
+from pacsim.agents.registry import builtin_pacmen, make_pacman
+from pacsim.cli.common import options_given_once
 from pacsim.engine import agent_rng, load_layout
 from pacsim.engine.recording import load_game
 from pacsim.engine.state import initial_state
@@ -30,7 +31,7 @@ def run(args) -> int:
     state = _position(args)
     rows = []
     for spec in args.pacman or ["minimax:depth=2", "expectimax:depth=2"]:
-        agent = make_pacman(spec, parse_options(args.agent_args))
+        agent = make_pacman(spec, options_given_once(spec, args.agent_args, "-a"))
         if not hasattr(agent, "analyze"):
             searching = [name for name, kind in builtin_pacmen().items() if hasattr(kind, "analyze")]
             raise ConfigError(f"-p {spec}: not a search agent (use {', '.join(searching)}, or a plugin with analyze())")

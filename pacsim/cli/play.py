@@ -11,8 +11,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from pacsim.agents.registry import make_ghost, make_pacman, parse_options
-from pacsim.cli.common import wants_window
+from pacsim.agents.registry import make_ghost, make_pacman
+from pacsim.cli.common import options_given_once, wants_window
 from pacsim.cli.cs188 import add_cs188_options, apply_cs188_options, course_layout_folders
 from pacsim.engine import DEFAULT_MAX_MOVES, ERROR, GameRecord, find_layout, play_game
 from pacsim.engine.layout import Layout
@@ -81,8 +81,8 @@ def add_window_options(parser: argparse.ArgumentParser, show_values: bool = True
 
 def build_agents(args: argparse.Namespace, layout: Layout) -> list[Any]:
     """Pacman and the ghosts asked for by -p, -g, -k, -a and --ghost-args."""
-    pacman = make_pacman(args.pacman, parse_options(args.agent_args))
-    ghost_options = parse_options(args.ghost_args)
+    pacman = make_pacman(args.pacman, options_given_once(args.pacman, args.agent_args, "-a"))
+    ghost_options = options_given_once(args.ghosts, args.ghost_args, "--ghost-args")
     ghosts = [make_ghost(args.ghosts, ghost_options) for _ in range(ghost_count(args.num_ghosts, layout))]
     return [pacman, *ghosts]
 
