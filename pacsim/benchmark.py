@@ -16,10 +16,12 @@ import json
 import os
 import platform
 import resource
+import signal
 import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import tracemalloc
 from collections.abc import Callable
@@ -487,6 +489,99 @@ def fast_agreement(report: Report, positions: int, deep_positions: int, chase_po
     report.add("fast path agreement", "check time", time.perf_counter() - started, "s")
 
 
+DEEP_KERNEL_SEARCH = "expectimax:depth=12,eval=careful,engine=fast"
+"""A kernel search that only a limit ends (hours on wideClassic)."""
+
+
+def fast_limits(report: Report, trials: int, budget_moves: int, checked: int) -> None:
+    """How soon the kernel stops: after the move time limit (``trials``
+    searches under 0.2 s), after a Ctrl-C (``trials`` SIGINTs 0.1 s into a
+    search) and with ``time=0.05`` (``budget_moves`` positions from games,
+    the deepest finished iteration of the first ``checked`` compared with
+    Python's search at that depth).  Each as median and maximum seconds past the limit."""
+    from pacsim.fast import available
+
+    if available() is not None:
+        return
+    state = load_layout_state("wideClassic")
+    late = [_time_limit_overrun(state, 0.2) for _ in range(trials)]
+    _add_lateness(report, "move time limit 0.2 s", late)
+    if threading.current_thread() is threading.main_thread() and hasattr(signal, "SIGINT"):
+        _add_lateness(report, "Ctrl-C", [_interrupt_delay(state, 0.1) for _ in range(trials)])
+    times, mismatches = _time_budget_moves(budget_moves, checked)
+    _add_lateness(report, "time=0.05 budget", [seconds - 0.05 for seconds in times])
+    report.add("fast path limits", "time=0.05 moves over 0.1 s", sum(seconds > 0.1 for seconds in times), "moves",
+               f"of {len(times)} moves")
+    report.add("fast path agreement", "time=0.05, deepest iteration against Python: disagreements", len(mismatches),
+               "searches", f"{min(checked, len(times))} searches; want 0" + (f"; first: {mismatches[0]}" if mismatches else ""))
+
+
+def load_layout_state(name: str) -> GameState:
+    from pacsim.engine import initial_state
+
+    return initial_state(load_layout(name))
+
+
+def _add_lateness(report: Report, label: str, late: list[float]) -> None:
+    ordered = sorted(late)
+    report.add("fast path limits", f"{label}: median seconds late", statistics.median(ordered), "s",
+               f"{len(ordered)} trials; 90th percentile {ordered[int(0.9 * (len(ordered) - 1))]:.4f} s")
+    report.add("fast path limits", f"{label}: most seconds late", ordered[-1], "s", "want under 0.1 s")
+
+
+def _time_limit_overrun(state: GameState, limit: float) -> float:
+    from pacsim.engine.deadline import AgentTimeout, call_with_deadline
+
+    agent = make_pacman(DEEP_KERNEL_SEARCH)
+    started = time.perf_counter()
+    try:
+        call_with_deadline(lambda: agent.get_action(state), limit)
+    except AgentTimeout:
+        return time.perf_counter() - started - limit
+    raise PacsimError("a depth-12 kernel search finished under the time limit")
+
+
+def _interrupt_delay(state: GameState, after: float) -> float:
+    """Seconds from the moment a SIGINT is due, ``after`` seconds into a deep
+    kernel search, to its KeyboardInterrupt.  The sending thread must first
+    wake and take the GIL, so this is an upper bound."""
+    agent: Any = make_pacman(DEEP_KERNEL_SEARCH)
+    timer = threading.Timer(after, os.kill, (os.getpid(), signal.SIGINT))
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    due = time.perf_counter() + after
+    try:
+        timer.start()
+        agent.analyze(state, root_values=False)
+    except KeyboardInterrupt:
+        return time.perf_counter() - due
+    finally:
+        timer.join()
+        signal.signal(signal.SIGINT, previous)
+    raise PacsimError("a depth-12 kernel search finished before the interrupt")
+
+
+def _time_budget_moves(count: int, checked: int) -> tuple[list[float], list[str]]:
+    """Wall seconds of ``time=0.05`` kernel moves on ``count`` positions from
+    games, and where the first ``checked`` results are not Python's
+    fixed-depth search at their depth (about a second each)."""
+    from pacsim.agents.agreement import game_positions
+
+    timed: Any = make_pacman("expectimax:depth=12,eval=careful,time=0.05,engine=fast")
+    times, mismatches = [], []
+    for index, state in enumerate(game_positions(count, seed=77, layouts=("wideClassic", "smallClassic"))):
+        started = time.perf_counter()
+        result = timed.analyze(state, root_values=False)
+        times.append(time.perf_counter() - started)
+        if index >= checked:
+            continue
+        rounds = result.depth // state.num_agents
+        python: Any = make_pacman(f"expectimax:depth={rounds},eval=careful,engine=python")
+        expected = python.analyze(state, root_values=False)
+        if (result.value, result.action, result.stats.generated) != (expected.value, expected.action, expected.stats.generated):
+            mismatches.append(f"position {index} at depth {rounds}: {result.value!r} != {expected.value!r}")
+    return times, mismatches
+
+
 def fast_end_to_end(report: Report, games_per_condition: int, experiment_path: Path = THROUGHPUT_EXPERIMENT) -> None:
     """The lecture experiment (what ``pacsim reproduce`` runs) played on one
     worker with the fast path off and on: games/s of each and the ratio,
@@ -537,6 +632,7 @@ def run(quick: bool = False) -> Report:
             report.add("fast path", f"{name} perft fast", rate, "states/s", f"{nodes} states")
         fast_agreement(report, positions=1000 if quick else 10_000, deep_positions=100 if quick else 500,
                        chase_positions=200 if quick else 2000)
+        fast_limits(report, trials=5 if quick else 20, budget_moves=40 if quick else 200, checked=5 if quick else 30)
         fast_end_to_end(report, games_per_condition=5 if quick else 20)
     tuned_expectimax(report, count=2 if quick else 5)
     mcts_figures(report, iterations=300 if quick else 1000, count=2 if quick else 3)

@@ -14,7 +14,7 @@ from typing import Any
 from pacsim.agents.registry import make_ghost, make_pacman
 from pacsim.cli.common import options_given_once, wants_window
 from pacsim.cli.cs188 import add_cs188_options, apply_cs188_options, course_layout_folders
-from pacsim.engine import DEFAULT_MAX_MOVES, ERROR, GameRecord, find_layout, play_game
+from pacsim.engine import DEFAULT_MAX_MOVES, ERROR, GameRecord, check_max_moves, find_layout, play_game
 from pacsim.engine.layout import Layout
 from pacsim.engine.recording import save_game
 from pacsim.engine.state import GameState
@@ -106,8 +106,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"pacsim: note: {note}", file=sys.stderr)
     if args.games < 1:
         raise ConfigError(f"-n {args.games}: the number of games must be at least 1")
-    if args.max_moves < 1:
-        raise ConfigError(f"--max-moves {args.max_moves}: must be at least 1")
+    check_max_moves(args.max_moves, f"--max-moves {args.max_moves}")
     if args.time_limit is not None:  # 0 means no limit, as in an experiment file
         args.time_limit = check_time_limit(args.time_limit, f"--time-limit {args.time_limit}") or None
     settings = WindowSettings.from_options(args)

@@ -17,7 +17,7 @@ from typing import Any
 
 from pacsim.agents.registry import make_ghost, make_pacman
 from pacsim.agents.search_agents import SearchPacman
-from pacsim.engine import GameState, load_layout, play_game
+from pacsim.engine import GameState, check_max_moves, load_layout, play_game
 from pacsim.errors import ConfigError
 from pacsim.search import CHANCE
 from pacsim.search.probcut import ProbCutModel, ValuePair, chance_pairs, fit_by_depth, fit_model, save_model
@@ -51,6 +51,7 @@ def add_parser(subparsers) -> None:
 
 
 def run_fit(args) -> int:
+    check_max_moves(args.max_moves, f"--max-moves {args.max_moves}")
     if args.per_depth < 0:
         raise ConfigError(f"--per-depth {args.per_depth} must not be negative")
     for name in ("games", "positions", "nodes"):

@@ -24,10 +24,22 @@ from pacsim.engine.deadline import AgentTimeout, UserInterrupt, call_with_deadli
 from pacsim.engine.layout import Layout
 from pacsim.engine.state import GameState, apply_move, initial_state
 from pacsim.engine.stats import MoveStats
+from pacsim.errors import ConfigError
 
 WIN, LOSS, TIMEOUT, ERROR = "win", "loss", "timeout", "error"
 OUTCOMES = (WIN, LOSS, TIMEOUT, ERROR)
 DEFAULT_MAX_MOVES = 1000
+MAX_MOVES_LIMIT = 100_000
+"""Largest ``max_moves`` accepted: a game's record (every action, every move's
+statistics) grows with its moves, so an unbounded cap is unbounded memory."""
+
+
+def check_max_moves(moves: int, where: str) -> int:
+    """``moves`` if it is from 1 to :data:`MAX_MOVES_LIMIT`, else a one-line
+    :class:`ConfigError` that starts with ``where``."""
+    if not 1 <= moves <= MAX_MOVES_LIMIT:
+        raise ConfigError(f"{where}: the move cap must be from 1 to {MAX_MOVES_LIMIT:,} Pacman moves, not {moves:,}")
+    return moves
 
 
 class Agent(Protocol):
@@ -100,6 +112,7 @@ def play_game(
     ``on_state(state, action)`` is called with the start (action None) and
     after every action, for displays.
     """
+    check_max_moves(max_moves, "max_moves")
     with user_interrupts_marked():
         return _play(layout, agents, seed, max_moves, move_time_limit, on_state)
 

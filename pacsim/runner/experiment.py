@@ -24,8 +24,9 @@ from typing import Any, NoReturn
 
 from pacsim.agents import plugins
 from pacsim.agents.registry import GHOST, PACMAN, join_spec, make_ghost, make_pacman, resolve
-from pacsim.engine import DEFAULT_MAX_MOVES, FoundLayout, Layout, find_layout
+from pacsim.engine import DEFAULT_MAX_MOVES, MAX_MOVES_LIMIT, FoundLayout, Layout, find_layout
 from pacsim.engine.generate import GENERATOR_VERSION, is_generated, parse_maze_specs
+from pacsim.engine.layout import layouts_directory
 from pacsim.errors import AgentError, ConfigError, PacsimError
 from pacsim.files import FileRefused, read_bounded
 
@@ -75,6 +76,11 @@ class Condition:
     def code(self) -> dict[str, str]:
         """The plugin code its agents run: label -> identity (empty for built-in agents)."""
         return dict(json.loads(self.key).get("code", {}))
+
+    @property
+    def files(self) -> dict[str, str]:
+        """The data files it reads (a layout file, a probcut model): label -> content hash."""
+        return dict(json.loads(self.key).get("files", {}))
 
 @dataclass
 class Experiment:
@@ -205,7 +211,7 @@ def build_experiment(raw: dict[str, Any], source: str = "<experiment>", default_
     name = checker.string(raw, "name", default_name)
     games = checker.integer(raw, "games", None, minimum=1, maximum=MAX_GAMES)
     seed = checker.integer(raw, "seed", 0, minimum=0)
-    max_moves = checker.integer(raw, "max_moves", DEFAULT_MAX_MOVES, minimum=1)
+    max_moves = checker.integer(raw, "max_moves", DEFAULT_MAX_MOVES, minimum=1, maximum=MAX_MOVES_LIMIT)
     time_limit = check_time_limit(checker.number(raw, "time_limit", 0.0), f"{source}: time_limit")
     store = checker.string(raw, "store", f"results/{name}.sqlite")
     pacman_options = checker.options(raw, "pacman_options")
@@ -307,6 +313,7 @@ class _Checker:
 def _expand(checker: _Checker, grid: dict[str, list[Any]], layouts: dict[str, Layout], pacman_options: dict,
             ghost_options: dict) -> list[Condition]:
     # list[Any]: the grid's values were checked (_check_grid_value): names are strings, ghost counts integers.
+    layout_files = {name: _layout_file(name, layout) for name, layout in layouts.items()}
     _check_agent_names(checker, grid)
     option_keys = [key for key in grid if key not in AGENT_KEYS]
     ghost_counts = grid.get("num_ghosts", [None])
@@ -320,24 +327,31 @@ def _expand(checker: _Checker, grid: dict[str, list[Any]], layouts: dict[str, La
         elif num_ghosts > layout.num_ghosts:
             checker.fail("grid.num_ghosts", f"layout {layout_name!r} has only {layout.num_ghosts} ghosts, not {num_ghosts}")
         options = {**pacman_options, **varied}
-        with plugins.recording() as used:  # the plugin code these agents run is part of the condition
+        with plugins.recording() as used:  # the plugin code and data files these agents read are part of the condition
             agent = _build_pacman(checker, pacman, options, varied)
             _build_ghost(checker, ghosts, ghost_options)
-        code = {plugin.label: plugin.identity for plugin in used}
+        code = {plugin.label: plugin.identity for plugin in used if plugin.kind == plugins.CODE}
+        files = {**layout_files[layout_name], **{item.label: item.identity for item in used if item.kind == plugins.DATA}}
         label = _label(pacman, ghosts, layout_name, num_ghosts if "num_ghosts" in grid else None, varied)
-        if code:  # games of edited plugin code are another condition: reports must not pool them
+        # Games of edited plugin code or data are another condition: reports must not pool them.
+        if code:
             label += f"/code={_code_tag(code)}"
+        if files:
+            label += f"/files={_code_tag(files)}"
         conditions.append(_condition(pacman, ghosts, layout_name, layout, num_ghosts, options, ghost_options, label,
-                                     agent, code))
+                                     agent, code, files))
     return conditions
 
 
 def _condition(pacman, ghosts, layout_name, layout: Layout, num_ghosts, options, ghost_options, label, agent,
-               code: dict[str, str]) -> Condition:
+               code: dict[str, str], files: dict[str, str]) -> Condition:
     identity = {"pacman": pacman, "pacman_options": options, "ghosts": ghosts, "ghost_options": ghost_options,
                 "layout": layout_name, "num_ghosts": num_ghosts}
-    if code:  # only plugins add it, so keys of built-in conditions (and their stored games) stay as they were
+    # Only plugins and user files add these, so keys of other conditions (and their stored games) stay as they were.
+    if code:
         identity["code"] = code
+    if files:
+        identity["files"] = files
     key = json.dumps(identity, sort_keys=True, separators=(",", ":"))
     depth = getattr(agent, "depth", None)
     return Condition(key=key, label=label, pacman=pacman, ghosts=ghosts, layout=layout_name, layout_text=layout.text,
@@ -367,6 +381,15 @@ def _find_layout(checker: _Checker, name: str) -> FoundLayout:
         return find_layout(name)
     except PacsimError as error:
         checker.fail("grid.layout", str(error))
+
+
+def _layout_file(name: str, layout: Layout) -> dict[str, str]:
+    """``{"layout NAME": content hash}`` for a layout read from the user's
+    file; empty for a shipped or generated one (pacsim's version and the
+    generator's version identify those)."""
+    if is_generated(name) or Path(layout.source).resolve().parent == layouts_directory().resolve():
+        return {}
+    return {f"layout {name}": "sha256:" + hashlib.sha256(layout.text.encode("utf-8")).hexdigest()[:16]}
 
 
 def _check_agent_names(checker: _Checker, grid: dict[str, list[Any]]) -> None:
@@ -426,39 +449,62 @@ def _sort_key(value: Any) -> str:
     return json.dumps(value, sort_keys=True)
 
 
-# -- plugin code ----------------------------------------------------------
+# -- plugin code and data files -------------------------------------------
 
 def plugin_notes(experiment: Experiment) -> list[str]:
-    """What ``pacsim run`` says about plugin code: each module it imported, and
-    each plugin whose code differs from the code of the games in the store
-    (those games are played again: the code is part of the condition)."""
+    """What ``pacsim run`` says about plugin code and data files: each module
+    it imported, and each file whose content differs from the one the games
+    in the store read (those games are played again: the content is part of
+    the condition)."""
     used = {label: identity for condition in experiment.conditions for label, identity in condition.code.items()}
     notes = [f"plugin code: {label} code={code_id(identity)} ({identity})" for label, identity in used.items()]
-    for label, games in code_changes(experiment, _stored_games(experiment)).items():
-        notes.append(f"code of {label} changed: {games} games to play")
+    for change, games in identity_changes(experiment, _stored_games(experiment)).items():
+        notes.append(f"{change}: {games} games to play")
     return notes
 
 
-def code_changes(experiment: Experiment, stored: set[tuple[str, int]]) -> dict[str, int]:
-    """Plugin label -> games to play, for each plugin whose code the stored
-    games of a condition (same config, same condition but for the code) ran
-    in another version."""
-    stored_code: dict[str, list[dict[str, str]]] = {}
+def identity_changes(experiment: Experiment, stored: set[tuple[str, int]]) -> dict[str, int]:
+    """What changed -> games to play, for each plugin or data file whose
+    content differs from the one stored games of the same condition (same
+    config, same condition but for the files) ran with.
+
+    Stored games from before data files were recorded (no ``files`` in their
+    key) are another condition too: their content is unknown, so they are
+    said to predate the check rather than silently kept or silently replaced."""
+    stored_versions: dict[str, list[dict[str, dict[str, str]]]] = {}
     for key in {key for key, _ in stored}:
-        identity = json.loads(key)
-        code = identity.pop("code", {})
-        stored_code.setdefault(json.dumps(identity, sort_keys=True), []).append(code)
+        base, versions = _split_identity(key)
+        stored_versions.setdefault(base, []).append(versions)
     changes: dict[str, int] = {}
     for condition in experiment.conditions:
-        identity = json.loads(condition.key)
-        code = identity.pop("code", {})
-        earlier = stored_code.get(json.dumps(identity, sort_keys=True), [])
-        changed = {label for old in earlier for label, digest in code.items() if old.get(label, digest) != digest}
+        base, versions = _split_identity(condition.key)
         to_play = sum((condition.key, index) not in stored for index in range(experiment.games))
-        for label in changed:
-            if to_play:
-                changes[label] = changes.get(label, 0) + to_play
+        if not to_play:
+            continue
+        for change in _changes(versions, stored_versions.get(base, [])):
+            changes[change] = changes.get(change, 0) + to_play
     return changes
+
+
+def _split_identity(key: str) -> tuple[str, dict[str, dict[str, str]]]:
+    """A condition key without its file identities, and those identities by kind."""
+    identity = json.loads(key)
+    versions = {"code": identity.pop("code", {}), "files": identity.pop("files", {})}
+    return json.dumps(identity, sort_keys=True), versions
+
+
+def _changes(versions: dict[str, dict[str, str]], earlier: list[dict[str, dict[str, str]]]) -> list[str]:
+    changes = []
+    for old in earlier:
+        for label, digest in versions["code"].items():
+            if old["code"].get(label, digest) != digest:
+                changes.append(f"code of {label} changed")
+        for label, digest in versions["files"].items():
+            if not old["files"]:
+                changes.append(f"{label}: the stored games do not record its content (stored before pacsim checked it)")
+            elif old["files"].get(label, digest) != digest:
+                changes.append(f"{label} changed")
+    return sorted(set(changes))
 
 
 def _code_tag(code: dict[str, str]) -> str:
