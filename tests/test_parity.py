@@ -345,3 +345,18 @@ def test_an_option_given_twice_is_an_error_naming_both_places(argv, places, caps
     err = capsys.readouterr().err
     assert places in err and err.count("\n") == 1
     assert main(["analyze", "-l", "trapMaze", "-p", "expectimax:depth=2", "-a", "depth=3"]) == 2
+
+
+# -- item 18: what the Python API shows ------------------------------------------------------
+
+def test_dir_shows_the_lazy_api_and_results_carry_datetimes(two_runs):
+    import json
+
+    import pandas
+
+    import pacsim
+
+    assert {"load_results", "summarize", "__version__"} <= set(dir(pacsim))
+    results = pacsim.load_results(two_runs[1])
+    assert pandas.api.types.is_datetime64_any_dtype(results["started_at"]) and str(results["started_at"].dt.tz) == "UTC"
+    assert set(json.loads(results["options"].iloc[0])) == {"pacman", "ghost"}

@@ -179,8 +179,14 @@ class ResultStore:
                      f"{', '.join(f'{name} = excluded.{name}' for name in names)} WHERE games.outcome = 'error'")
         with _reporting(self.path), self.connection:
             before = self.connection.total_changes
-            self.connection.executemany(statement, [[row[name] for name in names] for row in rows])
+            self.connection.executemany(statement, [[_stored_value(row[name]) for name in names] for row in rows])
             return self.connection.total_changes - before
+
+
+def _stored_value(value: Any) -> Any:
+    """A row value as SQLite stores it: ``started_at`` comes back from
+    :func:`load_results` as a datetime and goes in as the text utc_now() writes."""
+    return value.isoformat(timespec="seconds") if isinstance(value, datetime) else value
 
 
 @contextmanager
@@ -274,7 +280,9 @@ def load_results(path: str | Path) -> pandas.DataFrame:
 
     Besides the stored columns, each Pacman option becomes a column of its
     own (``eval``, ``model``, ...) and each ghost option ``ghost_<name>``,
-    so that they can be grouped by."""
+    so that they can be grouped by; ``options`` itself stays the stored JSON
+    text, ``{"pacman": {...}, "ghost": {...}}`` (``json.loads`` gives the
+    dicts).  ``started_at`` is a timezone-aware (UTC) datetime."""
     import pandas
 
     connection = open_existing(path)
@@ -286,6 +294,8 @@ def load_results(path: str | Path) -> pandas.DataFrame:
                 "ORDER BY c.rowid, g.game_index, g.id", connection)
     finally:
         connection.close()
+    # Written by utc_now(); anything else (a hand-edited row) becomes NaT rather than an error.
+    frame["started_at"] = pandas.to_datetime(frame["started_at"], utc=True, format="ISO8601", errors="coerce")
     return _expand_options(frame, Path(path))
 
 
