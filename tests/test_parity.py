@@ -360,3 +360,26 @@ def test_dir_shows_the_lazy_api_and_results_carry_datetimes(two_runs):
     results = pacsim.load_results(two_runs[1])
     assert pandas.api.types.is_datetime64_any_dtype(results["started_at"]) and str(results["started_at"].dt.tz) == "UTC"
     assert set(json.loads(results["options"].iloc[0])) == {"pacman", "ghost"}
+
+
+# -- item 19: a keyboard game waits for its first key and shows the keys ---------------------
+
+def test_a_keyboard_game_waits_for_the_first_key_and_shows_the_keys(monkeypatch):
+    import pygame
+
+    import pacsim.viewer.window as window
+    from pacsim.agents import make_ghost, make_pacman
+    from pacsim.viewer.controls import Controls, describe
+    from pacsim.viewer.settings import WindowSettings
+
+    assert "arrow" in describe(Controls(keyboard=True)) and "start" in describe(Controls(keyboard=True))
+    assert "WASD move" in describe(Controls(keyboard=True, direction="West")) and "WASD" not in describe(Controls())
+    monkeypatch.setenv("PACSIM_HIDDEN_WINDOW", "1")
+    monkeypatch.setattr(window, "END_HOLD_SECONDS", 0.0)
+    monkeypatch.setattr(window, "TICKS_PER_SECOND", 2000)
+    west = pygame.event.Event(pygame.KEYDOWN, key=pygame.K_a, unicode="a")
+    ticks = iter([[]] * 100 + [[west]])  # 50 ms of nothing pressed, then 'a'
+    monkeypatch.setattr(pygame.event, "get", lambda: next(ticks, []))
+    record = window.play_in_window(load_layout("openRoom"), [make_pacman("keyboard"), make_ghost("random")], seed=3,
+                                   max_moves=3, options=WindowSettings(frame_time=0.0))
+    assert record.actions[0] == "West"  # not a Stop played before anyone pressed anything

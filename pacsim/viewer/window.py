@@ -27,6 +27,8 @@ TICKS_PER_SECOND = 30
 """Redraws per second: keeps the window responsive and the mouth moving."""
 TICKS_PER_ANIMATION_FRAME = 2
 END_HOLD_SECONDS = 2.0
+KEY_POLL_SECONDS = 0.02
+"""How often a keyboard game waiting for its first key looks again."""
 """How long a finished game stays on screen before the window returns
 (pausing keeps it open)."""
 
@@ -95,6 +97,12 @@ class ViewerLoop:
     def pressed_direction(self) -> str | None:
         """For a keyboard Pacman (called from the worker thread: a plain read)."""
         return self.controls.direction
+
+    def wait_for_direction(self) -> None:
+        """For a keyboard Pacman's first move (on the worker thread): until
+        a direction is pressed, or the window is quitting or restarting."""
+        while self.controls.direction is None and not (self.controls.quit or self.controls.restart):
+            time.sleep(KEY_POLL_SECONDS)
 
     def run(self) -> bool:
         while self.tick():
@@ -260,9 +268,10 @@ def _wire_keyboard(agent: Any, loop: ViewerLoop) -> Callable[[], None]:
     if not isinstance(agent, KeyboardPacman):
         return lambda: None
     original = agent.keys
-    agent.keys = loop.pressed_direction
+    agent.keys, agent.wait_for_key = loop.pressed_direction, loop.wait_for_direction
+    loop.controls = replace(loop.controls, keyboard=True)
 
     def restore() -> None:
-        agent.keys = original
+        agent.keys, agent.wait_for_key = original, None
 
     return restore
