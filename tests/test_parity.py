@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from pacsim.cli import main
@@ -383,3 +385,17 @@ def test_a_keyboard_game_waits_for_the_first_key_and_shows_the_keys(monkeypatch)
     record = window.play_in_window(load_layout("openRoom"), [make_pacman("keyboard"), make_ghost("random")], seed=3,
                                    max_moves=3, options=WindowSettings(frame_time=0.0))
     assert record.actions[0] == "West"  # not a Stop played before anyone pressed anything
+
+
+# -- item 20: report says what it wrote ------------------------------------------------------
+
+def test_report_out_and_plot_say_what_they_wrote(two_runs, capsys, monkeypatch):
+    # The figure itself is item 22's test; here only what the command says.
+    monkeypatch.setattr("pacsim.report.plot.check_plot_path", lambda path: None)
+    monkeypatch.setattr("pacsim.report.plot.plot_summary", lambda results, summary, by, path: Path(path).write_bytes(b"png"))
+    folder, store = two_runs
+    out, plot = folder / "table.md", folder / "table.png"
+    assert main(["report", store, "--format", "markdown", "--out", str(out), "--plot", str(plot)]) == 0
+    said = capsys.readouterr().out.splitlines()
+    assert said == [f"wrote the markdown report (2 rows) to {out}", f"wrote the plot to {plot}"]
+    assert out.read_text().startswith("| condition") and plot.stat().st_size > 0

@@ -89,8 +89,11 @@ def run(args) -> int:
         plot_summary(results, summary, by, args.plot)
     if args.out:
         _write(args.out, text)
+        print(f"wrote the {args.style} report ({len(summary)} rows) to {args.out}")
     else:
         print(text)
+    if args.plot:
+        print(f"wrote the plot to {args.plot}")
     return 0
 
 
