@@ -399,3 +399,44 @@ def test_report_out_and_plot_say_what_they_wrote(two_runs, capsys, monkeypatch):
     said = capsys.readouterr().out.splitlines()
     assert said == [f"wrote the markdown report (2 rows) to {out}", f"wrote the plot to {plot}"]
     assert out.read_text().startswith("| condition") and plot.stat().st_size > 0
+
+
+# -- item 22: figures ------------------------------------------------------------------------
+
+EXPERIMENTS = Path(__file__).resolve().parent.parent / "experiments"
+
+
+def test_figures_colour_their_groups_title_what_ran_and_hide_no_data(two_runs, monkeypatch, tmp_path):
+    import struct
+    import sys
+
+    pytest.importorskip("matplotlib")
+    import pandas
+    from matplotlib.colors import to_hex
+
+    import pacsim.report.plot as plot
+    from pacsim.report import summarize
+    from pacsim.runner import load_results
+
+    drawn = []
+    monkeypatch.setattr(plot, "_save", lambda figure, pyplot, path: drawn.append(figure))
+    results = load_results(two_runs[1])
+    results = results[results["config_hash"] == results["config_hash"].iloc[-1]]
+    plot.plot_summary(results, summarize(results, by=["condition"]), ["condition"], tmp_path / "x.png")
+    wins_axis = drawn[0].axes[0]
+    assert len({to_hex(bar.get_facecolor()) for bar in wins_axis.patches}) == 2  # one colour per condition
+    assert drawn[0]._suptitle.get_text().startswith("tiny: 4 games in 2 groups")
+
+    monkeypatch.syspath_prepend(str(EXPERIMENTS))
+    population = __import__("population_report")
+    figure = population.draw(pandas.read_csv(EXPERIMENTS / "figures" / "population_mazes.csv"))
+    spread, settings = figure.axes[1:3]
+    assert len(figure.axes) == 5  # the scatter's colour bar
+    assert max(bar.get_height() for bar in spread.patches) < 50  # not one bar of zeros dwarfing the rest
+    figure.canvas.draw()
+    for axis in (spread, settings):  # legends below their panels, over no data
+        assert not axis.get_legend().get_window_extent().overlaps(axis.get_window_extent())
+    sys.modules.pop("population_report", None)
+
+    width, height = struct.unpack(">II", (EXPERIMENTS / "mcts_convergence.png").read_bytes()[16:24])
+    assert (width, height) == (1000, 700)  # 5 x 3.5 inches at 200 dpi
