@@ -440,3 +440,12 @@ def test_figures_colour_their_groups_title_what_ran_and_hide_no_data(two_runs, m
 
     width, height = struct.unpack(">II", (EXPERIMENTS / "mcts_convergence.png").read_bytes()[16:24])
     assert (width, height) == (1000, 700)  # 5 x 3.5 inches at 200 dpi
+
+
+def test_play_defaults_to_the_course_default_maze_in_a_course_folder(course, capsys):
+    import json
+
+    (course / "layouts" / "mediumClassic.lay").write_text(MINIMAX)
+    assert main(["play", "-q", "--seed", "1", "--record", str(course / "game.json")]) == 0
+    saved = json.loads((course / "game.json").read_text())
+    assert saved["layout"] == {"name": "mediumClassic", "text": MINIMAX}

@@ -16,6 +16,7 @@ from pacsim.cli.common import options_given_once, wants_window
 from pacsim.cli.cs188 import add_cs188_options, apply_cs188_options, course_layout_folders
 from pacsim.engine import DEFAULT_MAX_MOVES, ERROR, GameRecord, check_max_moves, find_layout, play_game
 from pacsim.engine.layout import Layout
+from pacsim.engine.names import local_layout
 from pacsim.engine.recording import save_game
 from pacsim.engine.state import GameState
 from pacsim.errors import ConfigError
@@ -54,8 +55,9 @@ def add_display_options(parser: argparse.ArgumentParser, quiet_help: str, show_v
 
 
 def add_game_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("-l", "--layout", default="wideClassic",
-                        help="NAME (./NAME.lay, ./layouts/NAME.lay, then shipped), a .lay path or generated:w=9,h=7,... (default wideClassic)")
+    parser.add_argument("-l", "--layout", default=None,
+                        help="NAME (./NAME.lay, ./layouts/NAME.lay, then shipped), a .lay path or generated:w=9,h=7,... "
+                             f"(default: {COURSE_DEFAULT_LAYOUT} in a CS188 course folder, as there; else {DEFAULT_LAYOUT})")
     parser.add_argument("-p", "--pacman", default="greedy", help="Pacman agent (default greedy)")
     parser.add_argument("-g", "--ghosts", default="random", help="ghost agent (default random)")
     parser.add_argument("-k", "--num-ghosts", "--numghosts", dest="num_ghosts", type=int, default=None, help="ghosts to use (default: every ghost in the layout)")
@@ -77,6 +79,16 @@ def add_window_options(parser: argparse.ArgumentParser, show_values: bool = True
                         "without a window, off-screen at full speed")
     parser.add_argument("--gif", metavar="FILE", help="write the game as an animated GIF (FILE-i.gif with several games); "
                         "without a window, off-screen at full speed")
+
+
+DEFAULT_LAYOUT = "wideClassic"
+COURSE_DEFAULT_LAYOUT = "mediumClassic"
+"""CS188's default maze, which pacsim does not ship (its own differs)."""
+
+
+def default_layout(course_folders: list[Path]) -> str:
+    """CS188's default maze when a course folder holds it, else pacsim's."""
+    return DEFAULT_LAYOUT if local_layout(COURSE_DEFAULT_LAYOUT, course_folders) is None else COURSE_DEFAULT_LAYOUT
 
 
 def build_agents(args: argparse.Namespace, layout: Layout) -> list[Any]:
@@ -111,7 +123,8 @@ def run(args: argparse.Namespace) -> int:
         args.time_limit = check_time_limit(args.time_limit, f"--time-limit {args.time_limit}") or None
     settings = WindowSettings.from_options(args)
     window = wants_window(args)
-    found = find_layout(args.layout, course_layout_folders(args))
+    folders = course_layout_folders(args)
+    found = find_layout(args.layout or default_layout(folders), folders)
     if found.note:
         print(f"pacsim: note: {found.note}", file=sys.stderr)
     layout = found.layout
