@@ -119,7 +119,8 @@ def test_shipped_experiments_are_listed_and_run_by_name_from_any_folder(tmp_path
     assert main(["experiments"]) == 0
     listed = capsys.readouterr().out
     assert "optimism_pessimism" in listed and 'The "optimism vs pessimism" table' in listed
-    assert main(["run", "population", "-n", "1", "-j", "1", "--set", 'grid.layout="generated:w=9,h=7,food=2,ghosts=1,seed=0"']) == 0
+    assert main(["run", "population", "-n", "1", "-j", "1", "--set", 'grid.layout="generated:w=9,h=7,food=2,ghosts=1,seed=0"',
+                 "--set", "grid.depth=1", "--set", "max_moves=30"]) == 0
     assert "population: played 4 games" in capsys.readouterr().out
     assert main(["run", "no_such_experiment", "-q"]) == 2
 
@@ -295,6 +296,7 @@ class Broken(Agent):
 
 
 def test_play_exits_2_when_every_game_ended_in_error_and_debug_shows_the_traceback(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("PACSIM_DEBUG", "0")  # --debug sets it (for workers): undone after the test
     (tmp_path / "mine.py").write_text(RAISING_AGENT)
     argv = ["play", "-l", "trapMaze", "-p", f"{tmp_path / 'mine.py'}:Broken", "-q", "-n", "2"]
     assert main(argv) == 2
@@ -303,8 +305,15 @@ def test_play_exits_2_when_every_game_ended_in_error_and_debug_shows_the_traceba
     assert main([*argv, "--debug"]) == 2
     err = capsys.readouterr().err
     assert err.count("Traceback (most recent call last)") == 2 and "in helper" in err and "ValueError: my bug" in err
+    monkeypatch.setenv("PACSIM_DEBUG", "0")
+    assert main(argv) == 2 and "in helper" not in capsys.readouterr().err
     monkeypatch.setenv("PACSIM_DEBUG", "1")
     assert main(argv) == 2 and "in helper" in capsys.readouterr().err
+    (tmp_path / "exp.toml").write_text(f'games = 1\n[grid]\npacman = ["{tmp_path / "mine.py"}:Broken"]\n'
+                                       'ghosts = ["random"]\nlayout = ["trapMaze"]\n')
+    store = str(tmp_path / "r.sqlite")
+    assert main(["run", str(tmp_path / "exp.toml"), "-j", "1", "-q", "--store", store, "--debug"]) == 2
+    assert "ValueError: my bug" in capsys.readouterr().err
 
 
 def test_show_values_and_frame_time_do_what_was_asked_or_say_why_not(monkeypatch, capsys):

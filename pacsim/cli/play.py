@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import os
 import secrets
 import sys
 import time
@@ -12,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from pacsim.agents.registry import make_ghost, make_pacman
-from pacsim.cli.common import options_given_once, wants_window
+from pacsim.cli.common import add_debug_option, options_given_once, wants_window
 from pacsim.cli.cs188 import add_cs188_options, apply_cs188_options, course_layout_folders
 from pacsim.engine import DEFAULT_MAX_MOVES, ERROR, GameRecord, check_max_moves, find_layout, play_game
 from pacsim.engine.layout import Layout
@@ -65,8 +64,7 @@ def add_game_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--ghost-args", default="", help="ghost options, key=value,... (e.g. attack=0.9)")
     parser.add_argument("--max-moves", type=int, default=DEFAULT_MAX_MOVES, help=f"Pacman moves before a game ends as a timeout (default {DEFAULT_MAX_MOVES})")
     parser.add_argument("--time-limit", type=float, default=None, help="seconds an agent may think per move (0: no limit); over it the game ends as an error")
-    parser.add_argument("--debug", action="store_true", default=os.environ.get("PACSIM_DEBUG", "") not in ("", "0"),
-                        help="print the full traceback of an agent that raises (also PACSIM_DEBUG=1)")
+    add_debug_option(parser)
 
 
 def add_window_options(parser: argparse.ArgumentParser, show_values: bool = True) -> None:

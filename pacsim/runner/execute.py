@@ -14,6 +14,7 @@ import json
 import os
 import platform
 import signal
+import sys
 import threading
 import time
 from collections import Counter, deque
@@ -32,7 +33,7 @@ from pacsim.agents.registry import make_ghost, make_pacman
 from pacsim.engine import ERROR, GameRecord, Layout, parse_layout, play_game
 from pacsim.engine.deadline import UserInterrupt
 from pacsim.engine.game import describe_failure
-from pacsim.errors import PacsimError
+from pacsim.errors import PacsimError, debug_wanted
 from pacsim.runner.experiment import Condition, Experiment
 from pacsim.runner.store import ResultStore, encode_actions, utc_now
 
@@ -126,6 +127,8 @@ def play_task(task: GameTask) -> dict[str, Any]:
         return failed_row(task, f"{changed} changed during the run", started_at)
     record = play_game(layout, agents, seed=task.seed, max_moves=task.max_moves,
                        move_time_limit=task.time_limit or None)
+    if record.error_traceback and debug_wanted():
+        print(f"{condition.label}, game {task.game_index}:\n{record.error_traceback}", end="", file=sys.stderr)
     return game_row(task, record, started_at)
 
 
