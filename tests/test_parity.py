@@ -192,6 +192,7 @@ def test_report_picks_a_run_by_root_seed_or_id_and_pools_on_request(two_runs, ca
     assert main(["report", store, "--format", "csv", "--all"]) == 0
     captured = capsys.readouterr()
     assert captured.err == "" and games_column(captured.out) == [3, 3, 2, 2]
+    assert captured.out.splitlines()[0].startswith("experiment,root_seed,condition,")  # not config hashes
     assert main(["report", store, "--root-seed", "7"]) == 2
     assert main(["export", store, "--out", str(folder / "games.csv")]) == 0
     assert "wrote 4 games" in capsys.readouterr().out  # the latest run's 2 x 2 games

@@ -28,8 +28,10 @@ class RunChoice:
 
 
 def choose_runs(results: pandas.DataFrame, runs: pandas.DataFrame, choice: RunChoice) -> tuple[pandas.DataFrame, str | None]:
-    """The games of the chosen runs, and a line saying what was chosen when
-    the store holds more runs than those (None when nothing was left out)."""
+    """The games of the chosen runs, with a ``root_seed`` column (what tells
+    pooled runs apart in tables and plots), and a line saying what was chosen
+    when the store holds more runs than those (None when nothing was left out)."""
+    results = results.assign(root_seed=results["config_hash"].map(dict(zip(runs["run"], runs["root_seed"]))))
     if choice.pool:
         return results, None
     chosen = _chosen(runs, choice)
