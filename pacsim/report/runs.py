@@ -28,10 +28,8 @@ class RunChoice:
 
 
 def choose_runs(results: pandas.DataFrame, runs: pandas.DataFrame, choice: RunChoice) -> tuple[pandas.DataFrame, str | None]:
-    """The games of the chosen runs, with a ``root_seed`` column (what tells
-    pooled runs apart in tables and plots), and a line saying what was chosen
-    when the store holds more runs than those (None when nothing was left out)."""
-    results = results.assign(root_seed=results["config_hash"].map(dict(zip(runs["run"], runs["root_seed"]))))
+    """The games of the chosen runs, and a line saying what was chosen when
+    the store holds more runs than those (None when nothing was left out)."""
     if choice.pool:
         return results, None
     chosen = _chosen(runs, choice)
@@ -42,6 +40,12 @@ def choose_runs(results: pandas.DataFrame, runs: pandas.DataFrame, choice: RunCh
     how = "" if choice.root_seed is not None or choice.run is not None else "the latest run of each experiment: "
     return kept, (f"{len(runs)} runs in the store (--runs lists them); showing {how}{described}; "
                   "--root-seed N or --run ID picks another, --all pools them")
+
+
+def with_root_seeds(results: pandas.DataFrame, runs: pandas.DataFrame) -> pandas.DataFrame:
+    """``results`` with each game's run's ``root_seed``: what tells pooled
+    runs apart in a report's tables and plots (see ``default_by``)."""
+    return results.assign(root_seed=results["config_hash"].map(dict(zip(runs["run"], runs["root_seed"]))))
 
 
 def _chosen(runs: pandas.DataFrame, choice: RunChoice) -> pandas.DataFrame:
