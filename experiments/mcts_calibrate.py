@@ -18,7 +18,7 @@ import sys
 from pacsim.agents import make_ghost, make_pacman
 from pacsim.engine import load_layout, play_game
 
-MAZES = ("tinyMaze", "pincerMaze", "smallClassic")
+MAZES = ("tinyGhostMaze", "pincerMaze", "smallClassic")
 DEPTHS = (2, 3)
 GAMES = 3
 

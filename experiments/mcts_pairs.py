@@ -16,8 +16,8 @@ from pacsim.report.summary import compare
 from pacsim.runner.store import load_results
 
 RESULTS = Path("results")
-EQUAL = {"tinyMaze": (14, 129), "pincerMaze": (9, 39), "smallClassic": (20, 160)}
-LEAF_EVALUATION = {"tinyMaze": (53, 485), "pincerMaze": (47, 203)}
+EQUAL = {"tinyGhostMaze": (14, 129), "pincerMaze": (9, 39), "smallClassic": (20, 160)}
+LEAF_EVALUATION = {"tinyGhostMaze": (53, 485), "pincerMaze": (47, 203)}
 """Iterations of MCTS without rollouts (rollout_depth=0) at the same budgets."""
 GHOSTS = ("random", "directional", "adversarial")
 
@@ -62,17 +62,17 @@ def optimism() -> None:
     for pacman in ("minimax:depth=4", "expectimax:depth=4", "mcts:iterations=950,ghosts=min", "mcts:iterations=950"):
         cells = []
         for ghosts in ("adversarial", "random"):
-            games = results[results["condition"] == f"{pacman}/{ghosts}/tinyMaze"]
+            games = results[results["condition"] == f"{pacman}/{ghosts}/tinyGhostMaze"]
             wins = int((games["outcome"] == "win").sum())
             cells.append(f"{wins}/{len(games)}, {games['score'].mean():.0f}")
-        nodes = nodes_per_move(results, f"{pacman}/random/tinyMaze")
+        nodes = nodes_per_move(results, f"{pacman}/random/tinyGhostMaze")
         print(f"| {pacman} | {cells[0]} | {cells[1]} | {nodes:.0f} |")
     print()
     for ghosts in ("adversarial", "random"):
         for a, b in (("mcts:iterations=950,ghosts=min", "mcts:iterations=950"),
                      ("mcts:iterations=950,ghosts=min", "minimax:depth=4"),
                      ("mcts:iterations=950", "expectimax:depth=4")):
-            print(compare(results, f"{a}/{ghosts}/tinyMaze", f"{b}/{ghosts}/tinyMaze").to_text())
+            print(compare(results, f"{a}/{ghosts}/tinyGhostMaze", f"{b}/{ghosts}/tinyGhostMaze").to_text())
 
 
 if __name__ == "__main__":

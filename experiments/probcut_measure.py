@@ -2,8 +2,8 @@
 
 Usage (from the repository root)::
 
-    python experiments/probcut_measure.py --layout mediumClassic \\
-        --model experiments/probcut_mediumClassic_depth.json --seed 1001 --games 10 --positions 4
+    python experiments/probcut_measure.py --layout wideClassic \\
+        --model experiments/probcut_wideClassic_depth.json --seed 1001 --games 10 --positions 4
 
 For every position (Pacman to move, sampled from seeded games of
 ``expectimax:depth=2,eval=careful`` against directional ghosts, as the fit's

@@ -65,7 +65,7 @@ SETUP = {"depth": 4, "eval": "careful"}
 
 HAND_DRAWN = {
     # A room beside the short route (roomMaze's force) with the last pellet at
-    # the end of a pocket below (tinyMaze's force).
+    # the end of a pocket below (tinyGhostMaze's force).
     "roomPocket": """
 %%%%%%%%%%%
 %.   %   .%
@@ -98,7 +98,7 @@ HAND_DRAWN = {
 %%%.%%%%%
 %%%%%%%%%
 """,
-    # Round 2: the old tinyMaze (both Pacmen's adversarial games as in the
+    # Round 2: the old tinyGhostMaze (both Pacmen's adversarial games as in the
     # lecture, random-ghost games six moves long) lengthened by a corridor of
     # food before it, or by one pellet more.
     "tinyCorridor": """

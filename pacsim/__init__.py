@@ -1,12 +1,13 @@
 """pacsim: a Pacman-style testbed for game-tree search.
 
-``pacsim.load_results`` and ``pacsim.summarize`` are loaded on first use, so
-``import pacsim`` does not pull in pandas.
+``pacsim.load_results``, ``pacsim.summarize``, ``pacsim.play`` and
+``pacsim.load_record`` are loaded on first use, so ``import pacsim`` does not
+pull in pandas or the agents.
 """
 
 from pacsim._version import __version__
 
-__all__ = ["__version__", "load_results", "summarize"]
+__all__ = ["__version__", "load_results", "summarize", "play", "load_record"]
 
 
 def __getattr__(name: str):
@@ -18,4 +19,8 @@ def __getattr__(name: str):
         from pacsim.report.summary import summarize
 
         return summarize
+    if name in ("play", "load_record"):
+        from pacsim import api
+
+        return getattr(api, name)
     raise AttributeError(f"module 'pacsim' has no attribute {name!r}")

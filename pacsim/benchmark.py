@@ -16,10 +16,12 @@ import json
 import os
 import platform
 import resource
+import signal
 import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import tracemalloc
 from collections.abc import Callable
@@ -46,7 +48,7 @@ SCALING_TARGET = 1.8
 
 MEMORY_RUN = {
     "name": "bench_memory", "games": 1, "seed": 1, "max_moves": 300,
-    "grid": {"pacman": ["greedy"], "ghosts": ["random"], "layout": ["tinyMaze"]},
+    "grid": {"pacman": ["greedy"], "ghosts": ["random"], "layout": ["tinyGhostMaze"]},
 }
 """A cheap game (about a millisecond), so that ten thousand of them fit in a benchmark."""
 
@@ -113,7 +115,7 @@ def search_pacman(spec: str) -> SearchPacman:
     return agent
 
 
-def recorded_positions(layout_name: str = "mediumClassic", count: int = 5, seed: int = 2026) -> list[GameState]:
+def recorded_positions(layout_name: str = "wideClassic", count: int = 5, seed: int = 2026) -> list[GameState]:
     """Pacman-to-move positions from a seeded greedy-vs-directional game, with
     no ghost within 4 steps (so the trees are not cut short by a death),
     every eighth from the tenth on: ghosts out of their house, food partly eaten."""
@@ -231,9 +233,31 @@ def mcts_figures(report: Report, iterations: int = 1000, count: int = 3) -> None
             seconds += result.stats.seconds
             done += result.stats.iterations
             simulated += result.stats.simulated
-        note = f"{iterations} iterations x {len(positions)} positions, mediumClassic"
+        note = f"{iterations} iterations x {len(positions)} positions, wideClassic"
         report.add("mcts", f"ghosts={ghosts} iterations/s", done / seconds, "iterations/s", note)
         report.add("mcts", f"ghosts={ghosts} simulated moves/s", simulated / seconds, "moves/s", note)
+
+
+def env_figures(report: Report, steps: int = 2000, num_envs: int = 8) -> None:
+    """Environment steps/s of the Gymnasium vector form on smallClassic,
+    uniform random actions (an illegal one is Stop) against random
+    ghosts, observations encoded."""
+    try:
+        from pacsim.env import make_vector_env
+    except ImportError:
+        report.skip("env: gymnasium is not installed (pip install 'pacsim[env]')")
+        return
+    vector = make_vector_env("smallClassic", num_envs=num_envs)
+    vector.reset(seed=0)
+    vector.action_space.seed(0)
+    started = time.perf_counter()
+    for _ in range(steps // num_envs):
+        vector.step(vector.action_space.sample())
+    seconds = time.perf_counter() - started
+    vector.close()
+    done = (steps // num_envs) * num_envs
+    report.add("env", f"SyncVectorEnv x{num_envs} steps/s", done / seconds, "steps/s",
+               f"{done} steps, smallClassic, random ghosts, uniform random actions")
 
 
 # -- batch throughput -------------------------------------------------------
@@ -442,7 +466,7 @@ def fast_figures(report: Report, depths=(2, 3, 4), evaluations=("score", "carefu
         times.append(time.perf_counter() - started)
         nodes += result.stats.generated
     report.add("fast path", "careful depth 6 expectimax fast median move", statistics.median(times) * 1000, "ms",
-               f"{nodes} nodes over {len(times)} positions of mediumClassic, 2 ghosts")
+               f"{nodes} nodes over {len(times)} positions of wideClassic, 2 ghosts")
 
 
 def fast_perft_rate(layout_name: str, depth: int, repeats: int = 3) -> tuple[float, int]:
@@ -487,6 +511,99 @@ def fast_agreement(report: Report, positions: int, deep_positions: int, chase_po
     report.add("fast path agreement", "check time", time.perf_counter() - started, "s")
 
 
+DEEP_KERNEL_SEARCH = "expectimax:depth=12,eval=careful,engine=fast"
+"""A kernel search that only a limit ends (hours on wideClassic)."""
+
+
+def fast_limits(report: Report, trials: int, budget_moves: int, checked: int) -> None:
+    """How soon the kernel stops: after the move time limit (``trials``
+    searches under 0.2 s), after a Ctrl-C (``trials`` SIGINTs 0.1 s into a
+    search) and with ``time=0.05`` (``budget_moves`` positions from games,
+    the deepest finished iteration of the first ``checked`` compared with
+    Python's search at that depth).  Each as median and maximum seconds past the limit."""
+    from pacsim.fast import available
+
+    if available() is not None:
+        return
+    state = load_layout_state("wideClassic")
+    late = [_time_limit_overrun(state, 0.2) for _ in range(trials)]
+    _add_lateness(report, "move time limit 0.2 s", late)
+    if threading.current_thread() is threading.main_thread() and hasattr(signal, "SIGINT"):
+        _add_lateness(report, "Ctrl-C", [_interrupt_delay(state, 0.1) for _ in range(trials)])
+    times, mismatches = _time_budget_moves(budget_moves, checked)
+    _add_lateness(report, "time=0.05 budget", [seconds - 0.05 for seconds in times])
+    report.add("fast path limits", "time=0.05 moves over 0.1 s", sum(seconds > 0.1 for seconds in times), "moves",
+               f"of {len(times)} moves")
+    report.add("fast path agreement", "time=0.05, deepest iteration against Python: disagreements", len(mismatches),
+               "searches", f"{min(checked, len(times))} searches; want 0" + (f"; first: {mismatches[0]}" if mismatches else ""))
+
+
+def load_layout_state(name: str) -> GameState:
+    from pacsim.engine import initial_state
+
+    return initial_state(load_layout(name))
+
+
+def _add_lateness(report: Report, label: str, late: list[float]) -> None:
+    ordered = sorted(late)
+    report.add("fast path limits", f"{label}: median seconds late", statistics.median(ordered), "s",
+               f"{len(ordered)} trials; 90th percentile {ordered[int(0.9 * (len(ordered) - 1))]:.4f} s")
+    report.add("fast path limits", f"{label}: most seconds late", ordered[-1], "s", "want under 0.1 s")
+
+
+def _time_limit_overrun(state: GameState, limit: float) -> float:
+    from pacsim.engine.deadline import AgentTimeout, call_with_deadline
+
+    agent = make_pacman(DEEP_KERNEL_SEARCH)
+    started = time.perf_counter()
+    try:
+        call_with_deadline(lambda: agent.get_action(state), limit)
+    except AgentTimeout:
+        return time.perf_counter() - started - limit
+    raise PacsimError("a depth-12 kernel search finished under the time limit")
+
+
+def _interrupt_delay(state: GameState, after: float) -> float:
+    """Seconds from the moment a SIGINT is due, ``after`` seconds into a deep
+    kernel search, to its KeyboardInterrupt.  The sending thread must first
+    wake and take the GIL, so this is an upper bound."""
+    agent: Any = make_pacman(DEEP_KERNEL_SEARCH)
+    timer = threading.Timer(after, os.kill, (os.getpid(), signal.SIGINT))
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    due = time.perf_counter() + after
+    try:
+        timer.start()
+        agent.analyze(state, root_values=False)
+    except KeyboardInterrupt:
+        return time.perf_counter() - due
+    finally:
+        timer.join()
+        signal.signal(signal.SIGINT, previous)
+    raise PacsimError("a depth-12 kernel search finished before the interrupt")
+
+
+def _time_budget_moves(count: int, checked: int) -> tuple[list[float], list[str]]:
+    """Wall seconds of ``time=0.05`` kernel moves on ``count`` positions from
+    games, and where the first ``checked`` results are not Python's
+    fixed-depth search at their depth (about a second each)."""
+    from pacsim.agents.agreement import game_positions
+
+    timed: Any = make_pacman("expectimax:depth=12,eval=careful,time=0.05,engine=fast")
+    times, mismatches = [], []
+    for index, state in enumerate(game_positions(count, seed=77, layouts=("wideClassic", "smallClassic"))):
+        started = time.perf_counter()
+        result = timed.analyze(state, root_values=False)
+        times.append(time.perf_counter() - started)
+        if index >= checked:
+            continue
+        rounds = result.depth // state.num_agents
+        python: Any = make_pacman(f"expectimax:depth={rounds},eval=careful,engine=python")
+        expected = python.analyze(state, root_values=False)
+        if (result.value, result.action, result.stats.generated) != (expected.value, expected.action, expected.stats.generated):
+            mismatches.append(f"position {index} at depth {rounds}: {result.value!r} != {expected.value!r}")
+    return times, mismatches
+
+
 def fast_end_to_end(report: Report, games_per_condition: int, experiment_path: Path = THROUGHPUT_EXPERIMENT) -> None:
     """The lecture experiment (what ``pacsim reproduce`` runs) played on one
     worker with the fast path off and on: games/s of each and the ratio,
@@ -524,7 +641,7 @@ def fast_end_to_end(report: Report, games_per_condition: int, experiment_path: P
 
 def run(quick: bool = False) -> Report:
     report = Report(machine=machine_info())
-    for name in ("smallClassic", "mediumClassic"):
+    for name in ("smallClassic", "wideClassic"):
         rate, nodes = successor_rate(name, depth=15 if quick else 18)
         report.add("successors", f"{name} perft", rate, "states/s", f"{nodes} states")
     search_figures(report, depths=(2, 3) if quick else (2, 3, 4), count=2 if quick else 3)
@@ -532,14 +649,16 @@ def run(quick: bool = False) -> Report:
     from pacsim.fast import available
 
     if available() is None:
-        for name in ("smallClassic", "mediumClassic"):
+        for name in ("smallClassic", "wideClassic"):
             rate, nodes = fast_perft_rate(name, depth=15 if quick else 18)
             report.add("fast path", f"{name} perft fast", rate, "states/s", f"{nodes} states")
         fast_agreement(report, positions=1000 if quick else 10_000, deep_positions=100 if quick else 500,
                        chase_positions=200 if quick else 2000)
+        fast_limits(report, trials=5 if quick else 20, budget_moves=40 if quick else 200, checked=5 if quick else 30)
         fast_end_to_end(report, games_per_condition=5 if quick else 20)
     tuned_expectimax(report, count=2 if quick else 5)
     mcts_figures(report, iterations=300 if quick else 1000, count=2 if quick else 3)
+    env_figures(report, steps=1000 if quick else 5000)
     table_figures(report, count=3 if quick else 5)
     batch_throughput(report, games_per_condition=25 if quick else 100)
     memory_figures(report, peak_games=1000, long_games=1000 if quick else 10_000)

@@ -1,7 +1,8 @@
-"""The files shipped with pacsim: the ``layouts/`` and ``experiments/`` folders.
+"""The files shipped with pacsim: the ``layouts/``, ``experiments/`` and ``examples/`` folders.
 
 In the repository they sit at the top level, beside ``pacsim/``.  A wheel
-carries them inside the package (``pacsim/layouts``, ``pacsim/experiments``;
+carries them inside the package (``pacsim/layouts``, ``pacsim/experiments``,
+``pacsim/examples``;
 ``setup.py`` maps them there), and they are found through
 ``importlib.resources``, so an installed pacsim works from any folder.  In a
 source checkout (``PYTHONPATH`` or ``pip install -e .``) the package holds no
@@ -15,10 +16,13 @@ from pathlib import Path
 
 LAYOUTS = "layouts"
 EXPERIMENTS = "experiments"
+EXAMPLES = "examples"
+SHIPPED_FOLDERS = (LAYOUTS, EXPERIMENTS, EXAMPLES)
+EXPERIMENT_SUFFIX = ".toml"
 
 
 def shipped_folder(name: str) -> Path:
-    """The folder of shipped files called ``name`` (:data:`LAYOUTS` or :data:`EXPERIMENTS`).
+    """The folder of shipped files called ``name`` (one of :data:`SHIPPED_FOLDERS`).
 
     Raises ``FileNotFoundError`` when neither the installed package nor a
     checkout holds it (a broken install)."""
@@ -36,3 +40,36 @@ def shipped_folder(name: str) -> Path:
 def shipped_experiment(filename: str) -> Path:
     """A shipped experiment file, e.g. ``optimism_pessimism.toml``."""
     return shipped_folder(EXPERIMENTS) / filename
+
+
+def shipped_experiments() -> dict[str, Path]:
+    """Shipped experiment names (``optimism_pessimism``) mapped to their files, sorted by name."""
+    return {path.stem: path for path in sorted(shipped_folder(EXPERIMENTS).glob(f"*{EXPERIMENT_SUFFIX}"))}
+
+
+def find_experiment(name: str | Path) -> Path:
+    """An experiment file: ``name`` as a path when that file exists, else the
+    shipped experiment of that name (``optimism_pessimism``, with or without
+    ``.toml``), else ``name`` as given, for the reader to say it cannot be read."""
+    path = Path(name)
+    if path.exists():
+        return path
+    shipped = shipped_experiments().get(path.name.removesuffix(EXPERIMENT_SUFFIX))
+    if shipped is not None and (len(path.parts) == 1 or path.parts[0] == EXPERIMENTS):
+        return shipped
+    return path
+
+
+def shipped_path(path: str | Path) -> Path:
+    """A file a shipped command names relative to the repository
+    (``experiments/probcut_smallClassic_R6.json``, ``examples/cautious_pacman.py``):
+    as given when it exists from the current folder, else the shipped copy,
+    so the command works from a wheel in any folder."""
+    given = Path(path)
+    if given.exists() or given.is_absolute() or len(given.parts) < 2 or given.parts[0] not in SHIPPED_FOLDERS:
+        return given
+    try:
+        shipped = shipped_folder(given.parts[0]).joinpath(*given.parts[1:])
+    except FileNotFoundError:
+        return given
+    return shipped if shipped.exists() else given

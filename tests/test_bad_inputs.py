@@ -80,7 +80,7 @@ def cs188_folder(tmp_path):
 
 
 def test_cs188_unknown_class_name_names_the_folder(capsys):
-    line = cs188_error_line(capsys, ["play", "-l", "tinyMaze", "-q", "-p", "NoSuchAgent", "--cs188", CS188_COURSE])
+    line = cs188_error_line(capsys, ["play", "-l", "tinyGhostMaze", "-q", "-p", "NoSuchAgent", "--cs188", CS188_COURSE])
     assert "NoSuchAgent" in line and str(CS188_COURSE) in line
 
 
@@ -97,7 +97,7 @@ def test_cs188_folder_that_does_not_exist(capsys, tmp_path):
 def test_cs188_agents_file_that_cannot_be_imported(capsys, cs188_folder, source, expected):
     path = cs188_folder / "brokenAgents.py"
     path.write_text(source)
-    line = cs188_error_line(capsys, ["play", "-l", "tinyMaze", "-q", "-p", "Broken", "--cs188", cs188_folder])
+    line = cs188_error_line(capsys, ["play", "-l", "tinyGhostMaze", "-q", "-p", "Broken", "--cs188", cs188_folder])
     assert f"{path}:" in line and expected in line
     if expected == "SyntaxError":
         assert f"{path}:2" in line
@@ -227,10 +227,10 @@ def test_a_layout_is_read_up_to_the_limit_whatever_its_size_says(capsys, monkeyp
 # -- experiment and command-line limits -------------------------------------
 
 def experiment_file(tmp_path: Path, **settings) -> Path:
-    """A one-game experiment on tinyMaze, with ``settings`` as top-level keys."""
+    """A one-game experiment on tinyGhostMaze, with ``settings`` as top-level keys."""
     lines = [f"{key} = {value}" for key, value in {"games": 1, "store": f"'{tmp_path / 'limits.sqlite'}'", **settings}.items()]
     path = tmp_path / "limits.toml"
-    path.write_text("\n".join(lines) + "\n[grid]\npacman = ['greedy']\nghosts = ['random']\nlayout = ['tinyMaze']\n")
+    path.write_text("\n".join(lines) + "\n[grid]\npacman = ['greedy']\nghosts = ['random']\nlayout = ['tinyGhostMaze']\n")
     return path
 
 
@@ -245,12 +245,12 @@ def test_an_experiment_time_limit_must_be_finite_and_sensible(tmp_path, capsys, 
 
 @pytest.mark.parametrize("value", ["nan", "inf", "-1", "1e9"])
 def test_a_command_line_time_limit_must_be_finite_and_sensible(capsys, value):
-    line = fails_in_one_line(capsys, ["play", "-l", "tinyMaze", "-q", "-n", "1", "--time-limit", value], "--time-limit")
+    line = fails_in_one_line(capsys, ["play", "-l", "tinyGhostMaze", "-q", "-n", "1", "--time-limit", value], "--time-limit")
     assert f"--time-limit {float(value)}: must be at least 0 and at most 3600 seconds a move (0: no limit)" in line
 
 
 def test_a_zero_time_limit_means_none(capsys):
-    assert main(["play", "-l", "tinyMaze", "-p", "greedy", "-q", "-n", "2", "--seed", "1", "--time-limit", "0"]) == 0
+    assert main(["play", "-l", "tinyGhostMaze", "-p", "greedy", "-q", "-n", "2", "--seed", "1", "--time-limit", "0"]) == 0
     assert "error" not in capsys.readouterr().out
 
 
@@ -274,7 +274,7 @@ def record(tmp_path_factory) -> dict:
     from pacsim.engine import load_layout, play_game
     from pacsim.engine.recording import game_to_dict
 
-    layout = load_layout("tinyMaze")
+    layout = load_layout("tinyGhostMaze")
     played = play_game(layout, [make_pacman("greedy"), make_ghost("random")], seed=3, max_moves=20)
     return game_to_dict(played, layout, "greedy", ["random"])
 
@@ -322,7 +322,7 @@ store = "{store}"
 [grid]
 pacman = ["greedy"]
 ghosts = ["random"]
-layout = ["tinyMaze"]
+layout = ["tinyGhostMaze"]
 """
 
 
@@ -437,7 +437,7 @@ def test_window_without_a_display_is_refused(capsys, no_display, driver):
 def test_replay_window_without_a_display_is_refused(capsys, no_display, tmp_path):
     no_display.setenv("SDL_VIDEODRIVER", "dummy")
     record = tmp_path / "game.json"
-    assert main(["play", "-l", "tinyMaze", "-q", "--seed", "1", "--max-moves", "3", "--record", str(record)]) == 0
+    assert main(["play", "-l", "tinyGhostMaze", "-q", "--seed", "1", "--max-moves", "3", "--record", str(record)]) == 0
     capsys.readouterr()
     status, err = one_line_error(capsys, ["replay", str(record), "--window", "--frame-time", "0"])
     assert status == 2 and "--window: SDL_VIDEODRIVER=dummy shows no window" in err
@@ -448,7 +448,7 @@ def test_replay_window_without_a_display_is_refused(capsys, no_display, tmp_path
     ("--frame-time", "-1"), ("--frame-time", "nan"), ("--frame-time", "inf"),
 ])
 def test_bad_viewing_options(capsys, option, value):
-    status, err = one_line_error(capsys, ["play", "-l", "tinyMaze", "-q", "--max-moves", "2", option, value])
+    status, err = one_line_error(capsys, ["play", "-l", "tinyGhostMaze", "-q", "--max-moves", "2", option, value])
     assert status == 2 and f"{option} {float(value)}" in err
 
 
@@ -462,10 +462,10 @@ def test_gif_path_is_checked_before_the_game(capsys, tmp_path):
     blocker = tmp_path / "file"
     blocker.write_text("")
     for target, message in [(tmp_path, "is a directory"), (blocker / "game.gif", "cannot create its folder")]:
-        status = main(["play", "-l", "tinyMaze", "-q", "--max-moves", "3", "--gif", str(target)])
+        status = main(["play", "-l", "tinyGhostMaze", "-q", "--max-moves", "3", "--gif", str(target)])
         captured = capsys.readouterr()
         assert status == 2 and captured.out == "" and message in captured.err and captured.err.count("\n") == 1
-    assert main(["play", "-l", "tinyMaze", "-q", "--max-moves", "3", "--gif", str(tmp_path / "new" / "game")]) == 0
+    assert main(["play", "-l", "tinyGhostMaze", "-q", "--max-moves", "3", "--gif", str(tmp_path / "new" / "game")]) == 0
     assert (tmp_path / "new" / "game").read_bytes()[:6] == b"GIF89a"
 
 
@@ -490,7 +490,7 @@ store = "{tmp_path / 'results.sqlite'}"
 [grid]
 pacman = ["minimax:depth=1,engine=python,eval=exiting_evaluation:evaluate"]
 ghosts = ["random"]
-layout = ["tinyMaze"]
+layout = ["tinyGhostMaze"]
 """, encoding="utf-8")
     assert main(["run", str(path), "--workers", "1", "--quiet"]) == 2
     error = capsys.readouterr().err
@@ -589,7 +589,7 @@ def test_mcts_bad_options_are_one_line_exit_2(capsys):
                          ("mcts:rollout_depth=-2", "rollout_depth=-2"), ("mcts:iteratons=5", "iteratons"),
                          ("mcts:iterations=many", "iterations")):
         capsys.readouterr()
-        status = main(["play", "-q", "-l", "tinyMaze", "-p", spec])
+        status = main(["play", "-q", "-l", "tinyGhostMaze", "-p", spec])
         error = capsys.readouterr().err
         assert status == 2, (spec, error)
         assert error.count("\n") == 1 and quoted in error, (spec, error)
@@ -679,22 +679,22 @@ def test_a_bad_probcut_model_is_one_line_naming_the_file(tmp_path, capsys, text,
     path = tmp_path / "model.json"
     path.write_text(text)
     spec = f"expectimax:depth=1,eval=careful,algorithm=star2,probcut={path}"
-    line = fails_in_one_line(capsys, ["play", "-q", "-l", "tinyMaze", "-p", spec], path)
+    line = fails_in_one_line(capsys, ["play", "-q", "-l", "tinyGhostMaze", "-p", spec], path)
     assert expected in line
 
 
 def test_a_missing_or_special_probcut_file_is_one_line(tmp_path, capsys):
     for path in (tmp_path / "absent.json", tmp_path):
         spec = f"expectimax:depth=1,eval=careful,algorithm=star2,probcut={path}"
-        assert "cannot read the file" in fails_in_one_line(capsys, ["play", "-q", "-l", "tinyMaze", "-p", spec], path)
+        assert "cannot read the file" in fails_in_one_line(capsys, ["play", "-q", "-l", "tinyGhostMaze", "-p", spec], path)
 
 
 def test_probcut_options_that_cannot_apply_are_one_line(tmp_path, capsys):
     path = tmp_path / "model.json"
     path.write_text(GOOD_MODEL)
-    line = fails_in_one_line(capsys, ["play", "-q", "-l", "tinyMaze", "-p", f"minimax:probcut={path}"], path)
+    line = fails_in_one_line(capsys, ["play", "-q", "-l", "tinyGhostMaze", "-p", f"minimax:probcut={path}"], path)
     assert "needs algorithm=star2" in line
-    line = fails_in_one_line(capsys, ["play", "-q", "-l", "tinyMaze", "-p",
+    line = fails_in_one_line(capsys, ["play", "-q", "-l", "tinyGhostMaze", "-p",
                                       f"expectimax:eval=careful,algorithm=star2,probcut={path},probcut_t=-1"], "probcut_t")
     assert "must be positive" in line
 

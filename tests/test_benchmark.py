@@ -17,7 +17,7 @@ max_moves = 40
 [grid]
 pacman = ["greedy"]
 ghosts = ["random"]
-layout = ["tinyMaze"]
+layout = ["tinyGhostMaze"]
 """
 
 

@@ -35,7 +35,7 @@ def test_user_mistakes_exit_2_with_one_line(capsys):
         (["play", "-p", "minmax", "-q"], "unknown Pacman agent 'minmax'"),
         (["play", "-g", "ghosty", "-q"], "unknown ghost agent 'ghosty'"),
         (["play", "-p", "minimax", "-a", "depth", "-q"], "agent option 'depth' is not key=value"),
-        (["play", "-l", "pincerMaze", "-k", "5", "-q"], "-k 5: layout 'pincerMaze' has 2 ghosts"),
+        (["play", "-l", "pincerMaze", "-k", "-1", "-q"], "-k -1: the number of ghosts cannot be negative"),
         (["play", "-n", "0", "-q"], "-n 0"),
         (["play", "--bogus"], "unrecognized arguments: --bogus"),
     ]

@@ -30,7 +30,7 @@ from pacsim.runner.store import TIMING_COLUMNS
 SMALL = {
     "name": "dask_small", "games": 4, "seed": 17, "max_moves": 80,
     "grid": {"pacman": ["greedy", "minimax:depth=1"], "ghosts": ["random", "directional"],
-             "layout": ["tinyMaze", "openRoom"]},
+             "layout": ["tinyGhostMaze", "openRoom"]},
 }
 """8 conditions x 4 games, a fraction of a second of play."""
 
@@ -91,7 +91,7 @@ def test_the_move_time_limit_holds_on_dask_workers(tmp_path, monkeypatch, cluste
         client.run(site.addsitedir, str(tmp_path))
     experiment = build_experiment({
         "name": "hanging", "games": 2, "seed": 3, "max_moves": 20, "time_limit": 0.5,
-        "grid": {"pacman": ["minimax:depth=1"], "ghosts": ["random"], "layout": ["tinyMaze"],
+        "grid": {"pacman": ["minimax:depth=1"], "ghosts": ["random"], "layout": ["tinyGhostMaze"],
                  "eval": ["score", "hanging_plugin:hangs"]}})
     started = time.monotonic()
     with dask_backend.dask_executor(cluster.scheduler_address) as executor:
@@ -117,7 +117,7 @@ store = "{tmp_path / 'results.sqlite'}"
 [grid]
 pacman = ["greedy"]
 ghosts = ["random"]
-layout = ["tinyMaze"]
+layout = ["tinyGhostMaze"]
 """, encoding="utf-8")
     assert main(["run", str(path), "--backend", "dask", "--scheduler", cluster.scheduler_address]) == 0
     assert "played 2 games, 0 already in" in capsys.readouterr().out

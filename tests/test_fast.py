@@ -22,8 +22,8 @@ pytest.importorskip("numba")
 
 from pacsim.agents import make_ghost, make_pacman
 from pacsim.agents.agreement import compare_chase, compare_searches, game_positions
-from pacsim.engine import apply_move, initial_state, parse_layout
-from pacsim.engine.layout import ACTIONS, load_layout, shipped_layouts
+from pacsim.engine import apply_move, initial_state, load_layout, parse_layout
+from pacsim.engine.layout import ACTIONS, shipped_layouts
 from pacsim.errors import AgentError
 from pacsim.fast import kernel
 from pacsim.fast.tables import layout_tables, row_state, state_row, words_for
@@ -108,7 +108,7 @@ def test_perft_counts_equal_on_every_shipped_maze(name):
 
 
 def test_state_rows_round_trip_with_food_beyond_one_word():
-    layout = load_layout("mediumClassic")  # more cells than one 32-bit word holds
+    layout = load_layout("wideClassic")  # more cells than one 32-bit word holds
     state = initial_state(layout)
     assert words_for(layout) > 1
     assert row_state(state_row(state), layout, len(state.ghosts)) == state
@@ -152,7 +152,7 @@ def test_unsupported_configurations_fall_back_and_say_so_once(capsys, monkeypatc
     import pacsim.agents.engines
 
     monkeypatch.setattr(pacsim.agents.engines, "_told", set())  # as in a fresh process
-    state = initial_state(load_layout("tinyMaze"))
+    state = initial_state(load_layout("tinyGhostMaze"))
     agent = make_pacman("expectimax:depth=2,eval=careful,algorithm=star1")
     first = agent.analyze(state, root_values=False)
     agent.analyze(state, root_values=False)
@@ -163,7 +163,7 @@ def test_unsupported_configurations_fall_back_and_say_so_once(capsys, monkeypatc
 
 
 def test_engine_fast_refuses_what_it_cannot_run():
-    state = initial_state(load_layout("tinyMaze"))
+    state = initial_state(load_layout("tinyGhostMaze"))
     agent = make_pacman("expectimax:depth=2,algorithm=star2,engine=fast")
     with pytest.raises(AgentError, match="engine=fast: the fast path does not cover algorithm=star2"):
         agent.analyze(state)
@@ -172,7 +172,7 @@ def test_engine_fast_refuses_what_it_cannot_run():
 def test_the_environment_switch_turns_the_fast_path_off(monkeypatch):
     import pacsim.fast.search
 
-    state = initial_state(load_layout("tinyMaze"))
+    state = initial_state(load_layout("tinyGhostMaze"))
     monkeypatch.setenv("PACSIM_ENGINE", "python")
     monkeypatch.setattr(pacsim.fast.search, "kernel_search", None)  # any kernel call would fail
     result = make_pacman("minimax:depth=2").analyze(state)
@@ -234,7 +234,7 @@ def test_a_subclass_with_its_own_game_searches_in_python():
         def game_for(self, state):
             return super().game_for(state)
 
-    state = initial_state(load_layout("tinyMaze"))
+    state = initial_state(load_layout("tinyGhostMaze"))
     assert unsupported(Custom(), state) == "the fast path does not cover a Custom with its own game_for()"
     assert unsupported(ExpectimaxPacman(), state) is None
 
@@ -279,7 +279,7 @@ def test_a_transposition_table_keeps_the_search_in_python():
     # node counts the table changes.
     from pacsim.agents.engines import unsupported
 
-    state = initial_state(load_layout("tinyMaze"))
+    state = initial_state(load_layout("tinyGhostMaze"))
     assert unsupported(make_pacman("expectimax:table=1000"), state) == "the fast path does not cover table (transposition tables)"
 
 

@@ -27,7 +27,7 @@ def test_same_seed_same_game_and_different_seeds_differ():
 
 
 def test_replay_reproduces_the_game(tmp_path):
-    layout = load_layout("mediumClassic")
+    layout = load_layout("wideClassic")
     record = play_game(layout, agents("greedy", "directional"), seed=3)
     states = replay(layout, record.num_ghosts, record.actions)
     assert states[-1].score == record.score
@@ -40,7 +40,7 @@ def test_replay_reproduces_the_game(tmp_path):
 
 
 def test_move_cap_ends_in_a_timeout():
-    layout = load_layout("mediumClassic")
+    layout = load_layout("wideClassic")
     record = play_game(layout, agents("random"), seed=1, max_moves=5)
     assert record.outcome == TIMEOUT and record.moves == 5
 

@@ -10,7 +10,7 @@ from pacsim.engine import load_layout, parse_layout, read_layout, shipped_layout
 from pacsim.engine.layout import MAX_SIDE
 from pacsim.errors import LayoutError
 
-REQUIRED = {"tinyMaze", "trapMaze", "smallClassic", "mediumClassic", "classic"}
+REQUIRED = {"tinyGhostMaze", "trapMaze", "smallClassic", "wideClassic", "classic"}
 
 
 def test_every_shipped_layout_parses_without_warnings():
@@ -23,12 +23,12 @@ def test_every_shipped_layout_parses_without_warnings():
 
 
 def test_tiny_maze_suits_the_optimism_study():
-    layout = load_layout("tinyMaze")
+    layout = load_layout("tinyGhostMaze")
     assert layout.capsule_count == 0 and layout.food_count <= 5 and layout.num_ghosts <= 2
 
 
 def test_classic_style_mazes_have_capsules():
-    for name in ("smallClassic", "mediumClassic", "classic"):
+    for name in ("smallClassic", "wideClassic", "classic"):
         assert load_layout(name).capsule_count > 0
 
 

@@ -175,7 +175,7 @@ def test_node_kinds_are_the_search_vocabulary():
 
 # -- the MCTS Pacman ----------------------------------------------------------
 
-def mcts_game(spec: str, ghosts: str = "random", layout: str = "tinyMaze", seed: int = 4):
+def mcts_game(spec: str, ghosts: str = "random", layout: str = "tinyGhostMaze", seed: int = 4):
     from pacsim.agents import make_ghost, make_pacman
     from pacsim.engine import load_layout, play_game
 
@@ -214,7 +214,7 @@ def test_mcts_pacman_time_budget_without_iteration_cap():
     from pacsim.engine import load_layout
 
     pacman = make_pacman("mcts:iterations=0,time=0.05")
-    result = pacman.analyze(initial_state(load_layout("tinyMaze")))
+    result = pacman.analyze(initial_state(load_layout("tinyGhostMaze")))
     assert result.stats.iterations >= 1
     assert result.stats.seconds < 2.0
 
@@ -222,7 +222,7 @@ def test_mcts_pacman_time_budget_without_iteration_cap():
 def test_analyze_command_prints_visits(capsys):
     from pacsim.cli import main
 
-    assert main(["analyze", "-l", "tinyMaze", "-p", "mcts:iterations=50"]) == 0
+    assert main(["analyze", "-l", "tinyGhostMaze", "-p", "mcts:iterations=50"]) == 0
     printed = capsys.readouterr().out
     assert "visits [" in printed and "iterations 50" in printed
 

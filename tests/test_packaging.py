@@ -67,6 +67,9 @@ def test_a_wheel_installed_in_a_fresh_venv_lists_layouts_and_reproduces(tmp_path
     names = set(zipfile.ZipFile(wheel).namelist())
     assert {f"pacsim/layouts/{name}.lay" for name in shipped_layouts()} <= names
     assert {"pacsim/experiments/optimism_pessimism.toml", "pacsim/py.typed"} <= names
+    # What shipped experiments and the README's commands refer to: model files and the example plugin.
+    assert {"pacsim/experiments/probcut_smallClassic_R6.json", "pacsim/examples/cautious_pacman.py"} <= names
+    assert {"pacsim/web/player.js", "pacsim/web/player.css", "pacsim/web/page.html"} <= names  # the HTML player's files
 
     venv = install_into_fresh_venv(wheel, tmp_path)
     elsewhere = tmp_path / "elsewhere"
@@ -82,7 +85,7 @@ def test_a_wheel_installed_in_a_fresh_venv_lists_layouts_and_reproduces(tmp_path
     assert where.startswith(str(venv)), where  # the wheel's pacsim, not this checkout's
     listed = {line.split()[0] for line in pacsim("layouts").splitlines()[1:]}
     assert listed == set(shipped_layouts())
-    # The experiment names its layout (tinyMaze): a shipped name found from the wheel.
+    # The experiment names its layout (tinyGhostMaze): a shipped name found from the wheel.
     reproduced = pacsim("reproduce", "--games", "2", "--workers", "1", "--quiet")
     assert "optimism_pessimism: 8 games played" in reproduced
     assert (elsewhere / "results" / "optimism_pessimism.sqlite").is_file()

@@ -169,7 +169,7 @@ def test_probcut_needs_a_star_algorithm_and_a_model():
 
 def test_a_model_file_round_trips(tmp_path):
     model = ProbCutModel(3, 0.9, 1.5, 12.0, 2.0, 6, (DepthLine(5, 1.0, 2.0, 3.0), DepthLine(7, 1.1, 4.0, 2.5)))
-    save_model(tmp_path / "model.json", model, {"layout": "tinyMaze"})
+    save_model(tmp_path / "model.json", model, {"layout": "tinyGhostMaze"})
     assert load_model(tmp_path / "model.json") == model
 
 

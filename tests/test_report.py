@@ -212,7 +212,7 @@ def test_unsupported_plot_suffix_is_one_line(store, tmp_path, capsys):
 def test_plot_labels_name_only_what_varies():
     from pacsim.report.plot import group_names, varying_labels
 
-    labels, shared = varying_labels(["minimax/random/tinyMaze/depth=4", "expectimax/random/tinyMaze/depth=4"])
-    assert labels == ["minimax", "expectimax"] and shared == "random/tinyMaze/depth=4"
+    labels, shared = varying_labels(["minimax/random/tinyGhostMaze/depth=4", "expectimax/random/tinyGhostMaze/depth=4"])
+    assert labels == ["minimax", "expectimax"] and shared == "random/tinyGhostMaze/depth=4"
     summary = pandas.DataFrame({"pacman": ["a", "b"], "depth": [4, 4], "games": [1, 1]})
     assert group_names(summary, ["pacman", "depth"]) == (["a", "b"], "depth=4")

@@ -274,7 +274,7 @@ store = "{store}"
 [grid]
 pacman = ["minimax"]
 ghosts = ["random"]
-layout = ["tinyMaze"]
+layout = ["tinyGhostMaze"]
 depth = [1]
 eval = EVALUATIONS
 """
@@ -402,7 +402,7 @@ store = "{store}"
 [grid]
 pacman = ["expectimax"]
 ghosts = ["random"]
-layout = ["mediumClassic"]
+layout = ["wideClassic"]
 depth = [3]
 """
 

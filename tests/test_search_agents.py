@@ -38,12 +38,12 @@ def test_hand_computed_root_values_with_the_score_evaluation():
 
 
 def test_depth_counts_every_agent_once_per_round():
-    state = initial_state(load_layout("mediumClassic"))
+    state = initial_state(load_layout("wideClassic"))
     _agent, result = analyze("minimax:depth=2", state)
     assert result.depth == 2 * 3 and result.stats.max_depth == 6
 
 
-POSITIONS = [("pincerMaze", 0), ("mediumClassic", 7)]
+POSITIONS = [("pincerMaze", 0), ("wideClassic", 7)]
 
 
 def _positions():
@@ -84,7 +84,7 @@ def test_expectimax_uses_the_ghost_model_probabilities():
 
 
 def test_expectiminimax_mixes_ghost_kinds_and_slips():
-    state = initial_state(load_layout("mediumClassic"))
+    state = initial_state(load_layout("wideClassic"))
     agent = make_pacman("expectiminimax:kinds=MC,slip=0.2,depth=1")
     game = agent.game_for(state)
     assert isinstance(game, SlipperyPacmanGame) and game.kinds == (MAX, MIN, CHANCE)

@@ -509,7 +509,7 @@ def test_square_wall_blocks_are_solid():
         assert pixel(surface, (x + place.cell / 2, y + place.cell / 2)) == style.WALL, (row, column)
 
 
-@pytest.mark.parametrize("name", ["openRoom", "tinyMaze", "smallClassic", "mediumClassic", "classic"])
+@pytest.mark.parametrize("name", ["openRoom", "tinyGhostMaze", "smallClassic", "wideClassic", "classic"])
 @pytest.mark.parametrize("zoom", [1.0, 2.0])
 @pytest.mark.parametrize("panel", [False, True])
 def test_score_bar_text_does_not_overlap(name, zoom, panel, marked_text):
@@ -526,7 +526,7 @@ def test_score_bar_text_does_not_overlap(name, zoom, panel, marked_text):
     assert score_xs.min() >= place.left and note_xs.max() < place.left + place.width
 
 
-@pytest.mark.parametrize("name", ["trapMaze", "tinyMaze", "smallClassic", "mediumClassic"])
+@pytest.mark.parametrize("name", ["trapMaze", "tinyGhostMaze", "smallClassic", "wideClassic"])
 @pytest.mark.parametrize("zoom", [1.0, 2.0])
 def test_value_panel_is_no_taller_than_the_board(name, zoom, marked_text):
     layout = load_layout(name)

@@ -16,7 +16,7 @@ from typing import Any
 
 from pacsim.engine import GameState, load_layout, play_game
 
-LAYOUTS = ("tinyMaze", "smallClassic", "mediumClassic", "trapMaze", "pincerMaze")
+LAYOUTS = ("tinyGhostMaze", "smallClassic", "wideClassic", "trapMaze", "pincerMaze")
 SPECS = tuple(
     f"{kind}:depth={{depth}},eval={evaluation},algorithm={algorithm}{model}"
     for evaluation in ("score", "careful")

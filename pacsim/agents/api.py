@@ -11,6 +11,7 @@ An agent is a subclass of :class:`Agent` (or :class:`StochasticAgent`):
   Pacman, i is ghost i) and its own random stream, so one agent object can
   play many games and each is a pure function of its seed;
 * ``get_action(state)`` returns one of ``state.legal_actions()``;
+* ``final(state)`` runs after every game that did not end in an error;
 * ``last_stats``: after a move, a :class:`MoveStats` or None.
 
 A :class:`StochasticAgent` defines ``distribution(state)`` instead and
@@ -74,6 +75,10 @@ class Agent:
     def get_action(self, state: GameState) -> str:
         """The action to play in ``state`` (it is this agent's turn)."""
         raise NotImplementedError
+
+    def final(self, state: GameState) -> None:
+        """After a game that ended by the rules or the move cap (not by an
+        error), with its last state; a learning agent can learn from it here."""
 
 
 class StochasticAgent(Agent):

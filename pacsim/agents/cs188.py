@@ -14,7 +14,8 @@ course's ``GameState``.  This module runs such a class as a pacsim agent:
   hands it a :class:`~pacsim.agents.cs188_state.Cs188GameState`;
 * :func:`find_cs188_class` is CS188's ``-p ClassName`` lookup in
   ``*gents.py`` files; :data:`GHOST_ALIASES` maps ``RandomGhost`` and
-  ``DirectionalGhost`` to pacsim's own ghosts.
+  ``DirectionalGhost`` to pacsim's own ghosts, :data:`PACMAN_ALIASES`
+  ``KeyboardAgent`` to pacsim's keyboard Pacman.
 
 Randomness: course agents draw from Python's global :mod:`random`
 (``random.choice`` among equally good moves).  So that a game stays a pure
@@ -46,6 +47,11 @@ from pacsim.agents.cs188_state import Cs188GameState, SuccessorCounter, distribu
 from pacsim.engine import GameState
 from pacsim.errors import AgentError
 from pacsim.search import SearchResult, SearchStats
+
+PACMAN_ALIASES = {"KeyboardAgent": "keyboard"}
+"""CS188 Pacman class names that mean pacsim's own Pacman (``-p KeyboardAgent``,
+the course's default): the course's class needs its Tk window, pacsim's reads
+the pygame window's arrows and WASD, or w/a/s/d + Enter in a terminal."""
 
 GHOST_ALIASES = {"RandomGhost": "random", "DirectionalGhost": "directional"}
 """CS188 ghost class names that mean pacsim's own ghosts (``-g DirectionalGhost``).
@@ -183,7 +189,9 @@ class Cs188Agent(Agent):
 
     ``get_action`` calls the course agent's ``getAction`` with a
     :class:`Cs188GameState`; ``registerInitialState`` (course search agents
-    use it) is called before the first move of each game.  ``last_stats``
+    use it) is called before the first move of each game,
+    ``observationFunction`` before every move and ``final`` after the game,
+    as the course's game loop calls them (its reinforcement agents learn there).  ``last_stats``
     reports the successors the agent generated and its time.  Exceptions
     from the course code propagate: the game loop ends that game as an
     ``error``.
@@ -221,9 +229,16 @@ class Cs188Agent(Agent):
         self._needs_initial_state = True
 
     def get_action(self, state: GameState) -> str:
-        action, generated, seconds = self._course_action(state)
+        action, generated, seconds = self._course_action(state, observe=True)
         self.last_stats = _move_stats(generated, seconds)
         return action
+
+    def final(self, state: GameState) -> None:
+        """The course agent's ``final(state)``, as CS188's game loop calls it at the end."""
+        final = getattr(self.course_agent, "final", None)
+        if callable(final):
+            with course_folder(self.folder):
+                final(Cs188GameState(state))
 
     def analyze(self, state: GameState, depth: int | None = None, root_values: bool = True) -> SearchResult:
         """What ``pacsim analyze`` can learn of a course agent: the move it
@@ -233,10 +248,15 @@ class Cs188Agent(Agent):
         stats = SearchStats(generated=generated, evaluated=0, cutoffs=0, seconds=seconds, max_depth=0)
         return SearchResult(value=math.nan, action=action, stats=stats)
 
-    def _course_action(self, state: GameState) -> tuple[str, int, float]:
-        """The course agent's ``getAction``, the successors it generated and its time."""
+    def _course_action(self, state: GameState, observe: bool = False) -> tuple[str, int, float]:
+        """The course agent's ``getAction``, the successors it generated and its time.
+
+        ``observe``: in a game, as CS188's loop does, the agent's
+        ``observationFunction(state)`` (a learning agent learns from the
+        last transition there) comes first and its result is what
+        ``getAction`` sees; ``analyze`` only asks for a move."""
         counter = SuccessorCounter()
-        view = Cs188GameState(state, counter)
+        view: Any = Cs188GameState(state, counter)
         started = time.perf_counter()
         with course_folder(self.folder):
             if self._needs_initial_state:
@@ -244,6 +264,9 @@ class Cs188Agent(Agent):
                 register = getattr(self.course_agent, "registerInitialState", None)
                 if callable(register):
                     register(view)
+            observation = getattr(self.course_agent, "observationFunction", None)
+            if observe and callable(observation):
+                view = observation(view)
             action = self.course_agent.getAction(view)
         return action, counter.count, time.perf_counter() - started
 

@@ -13,13 +13,15 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Callable
 from functools import cache
+from time import perf_counter
 from typing import TYPE_CHECKING, Any
 
 from pacsim.engine import GameState
 from pacsim.errors import AgentError
 from pacsim.fast import SUPPORTED_ALGORITHMS, SUPPORTED_EVALUATIONS, SUPPORTED_MODELS, available
-from pacsim.search import SearchResult
+from pacsim.search import SearchResult, SearchTimeout
 
 if TYPE_CHECKING:
     from pacsim.agents.search_agents import SearchPacman
@@ -79,8 +81,6 @@ def unsupported(agent: SearchPacman, state: GameState) -> str | None:
         return "the fast path does not cover slip (a slippery Pacman)"
     if options.table:
         return "the fast path does not cover table (transposition tables)"
-    if options.time:
-        return "the fast path does not cover time (iterative deepening)"
     if state.layout.num_cells > MAX_CELLS:
         return f"the fast path does not cover a maze of {state.layout.num_cells} cells (it takes {MAX_CELLS})"
     return _overridden(agent)
@@ -128,9 +128,30 @@ def try_fast_search(agent: SearchPacman, state: GameState, depth: int | None = N
     if not set(kinds) <= allowed.get(agent.algorithm, set(kinds)):
         return None  # the Python search reports the misuse
     model = options.model if "chance" in kinds else "uniform"
+
+    def search_levels(levels: int, deadline: float | None = None) -> SearchResult:
+        return kernel_search(state, kinds, options.eval, levels, pruned=SUPPORTED_ALGORITHMS[agent.algorithm],
+                             model=model, trust=options.trust, root_values=root_values, deadline=deadline)
+
     levels = agent.levels(state, depth)  # checks the agent's own limits too
-    return kernel_search(state, kinds, options.eval, levels, pruned=SUPPORTED_ALGORITHMS[agent.algorithm],
-                         model=model, trust=options.trust, root_values=root_values)
+    if options.time and depth is None:
+        return _deepening(search_levels, levels, agent.levels(state, 1), options.time)
+    return search_levels(levels)
+
+
+def _deepening(search_levels: Callable[[int, float | None], SearchResult], levels: int, step: int,
+               seconds: float) -> SearchResult:
+    """``SearchPacman._deepening`` with the kernel: depth ``step``, ``2 *
+    step``, ... under one budget of ``seconds``; the deepest search that
+    finished, or depth ``step`` searched without a deadline if none did."""
+    deadline = perf_counter() + seconds
+    last = None
+    for depth in range(step, levels + 1, step):
+        try:
+            last = search_levels(depth, deadline)
+        except SearchTimeout:
+            break
+    return last if last is not None else search_levels(step, None)
 
 
 def try_chase_values(engine: str, state: GameState, levels: int) -> SearchResult | None:

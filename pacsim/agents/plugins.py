@@ -16,6 +16,8 @@ Every import is measured for *code identity* (:class:`PluginCode`): the
 sha256 of the module file (for an entry point also its distribution's name
 and version).  Experiments put it into each condition's identity, so edited
 plugin code plays its games again instead of reusing the old code's rows.
+Data files an agent reads (a ChanceProbCut model, weights) are recorded the
+same way (:func:`note_data_file`), as kind :data:`DATA`.
 A file is imported again when its content changes (the module name carries
 the hash), so a long-lived worker never plays stale code.
 """
@@ -37,11 +39,14 @@ from types import ModuleType
 from typing import Any
 
 from pacsim.errors import AgentError
+from pacsim.shipped import shipped_path
 
 AGENT_GROUP = "pacsim.agents"
 """Entry-point group of installed agents (``name = "package.module:Class"``)."""
 EVALUATION_GROUP = "pacsim.evaluations"
 """Entry-point group of installed evaluations (``name = "package.module:function"``)."""
+CODE, DATA = "code", "data"
+"""Kinds of recorded files: code that was imported, data an agent read."""
 
 
 @dataclass(frozen=True)
@@ -56,7 +61,9 @@ class PluginCode:
     """``sha256:`` and 16 hex digits of the module file; an entry point's
     starts with its distribution's ``name==version``."""
     module: str
-    """The module's name in ``sys.modules``."""
+    """The module's name in ``sys.modules`` (empty for data)."""
+    kind: str = CODE
+    """:data:`CODE` or :data:`DATA`."""
 
 
 _recorders: list[list[PluginCode]] = []
@@ -111,13 +118,24 @@ def note_file(path: Path, label: str) -> None:
     _used(PluginCode(label=label, path=str(path.resolve()), identity=digest, module=path.stem))
 
 
+def note_data_file(path: Path, label: str) -> None:
+    """Record a data file an agent reads (a model, weights): its content is
+    part of the condition as plugin code is.  An unreadable file is left to
+    the reader to report."""
+    try:
+        digest = file_digest(path)
+    except OSError:
+        return
+    _used(PluginCode(label=label, path=str(path.resolve()), identity=digest, module="", kind=DATA))
+
+
 def file_digest(path: Path) -> str:
     """``sha256:`` and the first 16 hex digits of the file's bytes."""
     return "sha256:" + hashlib.sha256(path.read_bytes()).hexdigest()[:16]
 
 
 def _import_file(target: str, spec: str) -> tuple[ModuleType, PluginCode]:
-    path = Path(target).expanduser()
+    path = shipped_path(Path(target).expanduser())  # examples/... works from a wheel too
     if not path.is_file():
         raise AgentError(f"{spec}: no file {target!r}" + ("" if path.suffix == ".py" else " (plugin files end in .py)"))
     path = path.resolve()

@@ -36,11 +36,12 @@ PACMAN, GHOST = "Pacman", "ghost"
 
 
 def builtin_pacmen() -> dict[str, type[Agent]]:
+    from pacsim.agents.learning import LEARNING_PACMEN
     from pacsim.agents.mcts_agent import MCTS_PACMEN
     from pacsim.agents.search_agents import SEARCH_PACMEN
     from pacsim.agents.simple import PACMEN
 
-    return {**PACMEN, **SEARCH_PACMEN, **MCTS_PACMEN}
+    return {**PACMEN, **SEARCH_PACMEN, **MCTS_PACMEN, **LEARNING_PACMEN}
 
 
 def builtin_ghosts() -> dict[str, type[Agent]]:

@@ -21,8 +21,10 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, NamedTuple
 
+from pacsim.agents import plugins
 from pacsim.agents.api import Agent, MoveStats
 from pacsim.agents.engines import check_engine, prepare, try_fast_search
 from pacsim.agents.evaluation import get_evaluation
@@ -246,6 +248,7 @@ class SearchPacman(Agent):
             return None
         if self.algorithm != "star2":
             raise AgentError(f"option probcut={options.probcut!r} needs algorithm=star2, not {self.algorithm}")
+        plugins.note_data_file(Path(options.probcut), f"probcut model {options.probcut}")
         try:
             model = load_model(options.probcut)
         except PacsimError as error:

@@ -13,7 +13,8 @@ from pacsim._version import __version__
 from pacsim.errors import PacsimError
 from pacsim.runner.execute import RunInterrupted
 
-COMMANDS = ["play", "layouts", "analyze", "replay", "run", "report", "reproduce", "export", "bench", "agents", "probcut"]
+COMMANDS = ["play", "layouts", "analyze", "replay", "run", "report", "reproduce", "experiments", "export", "bench", "agents", "probcut",
+            "train"]
 USER_ERROR = 2
 INTERRUPTED = 130
 """Exit status after Ctrl-C: 128 + SIGINT, as a shell reports it."""

@@ -15,7 +15,7 @@ from pacsim.errors import ConfigError
 
 def add_parser(subparsers) -> None:
     parser = subparsers.add_parser("analyze", help="search a position and show each action's value")
-    parser.add_argument("-l", "--layout", default="tinyMaze", help="shipped layout name or .lay path (default tinyMaze)")
+    parser.add_argument("-l", "--layout", default="tinyGhostMaze", help="shipped layout name or .lay path (default tinyGhostMaze)")
     parser.add_argument("-p", "--pacman", action="append", default=None,
                         help="search Pacman spec, e.g. minimax:depth=4,eval=careful (repeat to compare)")
     parser.add_argument("-a", "--agent-args", default="", help="options for every Pacman, key=value,...")

@@ -8,6 +8,7 @@ CS188                             pacsim
 ================================  =============================================
 ``-p MinimaxAgent``               the class from a ``*gents.py`` file in the
                                   current folder (or ``--cs188 DIR``)
+``-p KeyboardAgent``               ``-p keyboard`` (pacsim's window or terminal)
 ``-g RandomGhost``                ``-g random`` (``DirectionalGhost``:
                                   ``directional``); other names as ``-p``
 ``-z 2``                          ``--zoom 2``
@@ -18,11 +19,14 @@ CS188                             pacsim
 ``--quietTextGraphics``           ``--quiet``
 ``-c`` / ``--catchExceptions``    always so: a game whose agent raises ends as
                                   ``error`` and the others go on (a note)
-``-r``, ``--replay``, ``-x``      no meaning here (a note naming pacsim's way)
+``-x 2000 -n 2010``               as in CS188: 2000 training games, unseen and
+                                  not counted, then 10 (see :func:`training_games`)
+``-r``, ``--replay``              no meaning here (a note naming pacsim's way)
 ================================  =============================================
 
-``-l minimaxClassic`` finds ``layouts/minimaxClassic.lay`` of the course
-folder when pacsim ships no layout of that name.  ``-n/--numGames``,
+``-l minimaxClassic`` finds ``./minimaxClassic.lay`` or
+``layouts/minimaxClassic.lay`` of the course folder before any layout pacsim
+ships (:mod:`pacsim.engine.names`).  ``-n/--numGames``,
 ``-k/--numghosts``, ``-a/--agentArgs``, ``-q`` and
 ``-t`` are pacsim's own options already.
 """
@@ -32,9 +36,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from pacsim.agents.cs188 import GHOST_ALIASES, find_cs188_class
-from pacsim.agents.registry import ghost_names, pacman_names
-from pacsim.engine import shipped_layouts
+from pacsim.agents.cs188 import GHOST_ALIASES, PACMAN_ALIASES, find_cs188_class
+from pacsim.agents.registry import ghost_names, pacman_names, parse_options
 from pacsim.errors import AgentError, ConfigError
 
 FIXED_SEED = 0
@@ -58,7 +61,8 @@ def add_cs188_options(parser: argparse.ArgumentParser) -> None:
                        help="folder whose *gents.py files -p/-g ClassName are looked up in (default: the current folder)")
     group.add_argument("-r", "--recordActions", dest="cs188_record", action="store_true", help="accepted with a note: use --record FILE")
     group.add_argument("--replay", dest="cs188_replay", metavar="FILE", help="accepted with a note: use pacsim replay FILE")
-    group.add_argument("-x", "--numTraining", dest="cs188_training", type=int, metavar="N", help="accepted with a note: no training games here")
+    group.add_argument("-x", "--numTraining", dest="cs188_training", type=int, metavar="N",
+                       help="the first N of the -n games train the Pacman: played unseen, not counted (as in CS188)")
 
 
 def apply_cs188_options(args: argparse.Namespace) -> list[str]:
@@ -84,13 +88,10 @@ def apply_cs188_options(args: argparse.Namespace) -> list[str]:
         notes.append("-r: pacsim records with --record FILE (JSON), replayed by 'pacsim replay FILE'")
     if getattr(args, "cs188_replay", None):
         notes.append(f"--replay {args.cs188_replay}: CS188's recordings cannot be replayed here; pacsim replays its own with 'pacsim replay FILE'")
-    if getattr(args, "cs188_training", None):
-        notes.append(f"-x {args.cs188_training}: pacsim has no training games; every game counts")
     folders = _lookup_folders(args)
-    if hasattr(args, "layout"):
-        args.layout = _course_layout(args.layout, folders)
     if hasattr(args, "pacman"):
-        args.pacman = _resolve_class_name(args.pacman, "Pacman", pacman_names(), folders)
+        pacman = PACMAN_ALIASES.get(args.pacman, args.pacman)
+        args.pacman = _resolve_class_name(pacman, "Pacman", pacman_names(), folders)
     if hasattr(args, "ghosts"):
         ghosts = GHOST_ALIASES.get(args.ghosts, args.ghosts)
         args.ghosts = _resolve_class_name(ghosts, "ghost", ghost_names(), folders)
@@ -120,16 +121,11 @@ def _lookup_folders(args: argparse.Namespace) -> list[Path]:
     return [path]
 
 
-def _course_layout(name: str, folders: list[Path]) -> str:
-    """CS188's ``-l NAME``: ``layouts/NAME.lay`` in the course folder, unless
-    pacsim ships ``NAME`` or ``NAME`` is a file."""
-    if name in shipped_layouts() or Path(name).exists():
-        return name
-    for folder in folders:
-        for candidate in (folder / "layouts" / f"{name}.lay", folder / "layouts" / name, folder / f"{name}.lay"):
-            if candidate.is_file():
-                return str(candidate)
-    return name
+def course_layout_folders(args: argparse.Namespace) -> list[Path]:
+    """The course folder given by ``--cs188 DIR``, whose ``layouts/`` -l names
+    are looked up in after the current folder's (see :mod:`pacsim.engine.names`)."""
+    folder = getattr(args, "cs188_folder", None)
+    return [] if folder is None else [Path(folder)]
 
 
 def _resolve_class_name(spec: str, role: str, known: list[str], folders: list[Path]) -> str:
@@ -144,3 +140,20 @@ def _resolve_class_name(spec: str, role: str, known: list[str], folders: list[Pa
                          f"and no *gents.py file in {where} defines class {spec}")
     path, _ = found
     return f"{path}:{spec}"
+
+
+def training_games(args: argparse.Namespace, course_pacman: bool) -> int:
+    """CS188's ``-x N``: how many of the ``-n`` games are training games.
+
+    As the course's ``pacman.py`` does, a course Pacman is also constructed
+    with ``numTraining=N`` (unless ``-a`` gives it), which is how its
+    reinforcement agents know when to stop exploring."""
+    training = getattr(args, "cs188_training", None) or 0
+    if training < 0:
+        raise ConfigError(f"-x {training}: the number of training games cannot be negative")
+    if training and training >= args.games:
+        raise ConfigError(f"-x {training} -n {args.games}: no game left to count; as in CS188, -n counts the "
+                          f"training games too (-x {training} -n {training + 10} plays 10 counted games)")
+    if training and course_pacman and "numTraining" not in parse_options(args.agent_args):
+        args.agent_args = ",".join(filter(None, [args.agent_args, f"numTraining={training}"]))
+    return training

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from pacsim.cli.report import add_run_options, chosen_results
 from pacsim.errors import PacsimError
 
 EXPORT_FORMATS = ("parquet", "csv")
@@ -15,14 +16,13 @@ def add_parser(subparsers) -> None:
     parser.add_argument("--format", dest="style", choices=EXPORT_FORMATS, default=None,
                         help="parquet or csv (default: from the --out suffix)")
     parser.add_argument("--out", metavar="FILE", required=True, help="the file to write")
+    add_run_options(parser)
     parser.set_defaults(run=run)
 
 
 def run(args) -> int:
-    from pacsim.runner import load_results
-
     style = args.style or _style_from_suffix(args.out)
-    results = load_results(args.store)
+    results = chosen_results(args, args.store)
     export_results(results, args.out, style)
     print(f"wrote {len(results)} games to {args.out}")
     return 0

@@ -5,14 +5,14 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from pacsim.engine import parse_layout, read_layout, shipped_layouts
+from pacsim.engine import find_layout, parse_layout, read_layout, shipped_layouts
 from pacsim.engine.generate import MazeSpec, generate_layout
 from pacsim.errors import PacsimError
 
 
 def add_parser(subparsers) -> None:
     parser = subparsers.add_parser("layouts", help="list shipped layouts, check a layout file or generate a maze")
-    parser.add_argument("--check", metavar="FILE", nargs="+", help="validate layout files")
+    parser.add_argument("--check", metavar="FILE", nargs="+", help="validate layouts: files, or names found as play finds them")
     generate = parser.add_argument_group(
         "generating", "pacsim layouts --generate --width 9 --height 7 --food 4 --ghosts 1 --loops 0.5 --seed 3 "
                       "(an experiment names the same maze generated:w=9,h=7,food=4,ghosts=1,loops=0.5,seed=3)")
@@ -35,7 +35,10 @@ def run(args) -> int:
         return _generate(args)
     if args.check:
         for path in args.check:
-            layout = read_layout(path)  # raises LayoutError: one line, exit 2
+            found = find_layout(path)  # raises LayoutError: one line, exit 2
+            if found.note:
+                print(f"pacsim: note: {found.note}", file=sys.stderr)
+            layout = found.layout
             for warning in layout.warnings:
                 print(warning, file=sys.stderr)
             print(f"{path}: ok: {_describe(layout)}")

@@ -8,10 +8,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from pacsim.agents.registry import make_ghost, make_pacman, parse_options
+from pacsim.agents.registry import PACMAN, make_ghost, make_pacman, parse_options, resolve
 from pacsim.cli.common import wants_window
-from pacsim.cli.cs188 import add_cs188_options, apply_cs188_options
-from pacsim.engine import DEFAULT_MAX_MOVES, GameRecord, load_layout, play_game
+from pacsim.cli.cs188 import add_cs188_options, apply_cs188_options, course_layout_folders, training_games
+from pacsim.engine import DEFAULT_MAX_MOVES, GameRecord, check_max_moves, find_layout, play_game
 from pacsim.engine.layout import Layout
 from pacsim.engine.recording import save_game
 from pacsim.engine.starts import DEFAULT_START_DISTANCE, LAYOUT, STARTS, draw_start, with_pacman_start
@@ -51,7 +51,8 @@ def add_display_options(parser: argparse.ArgumentParser, quiet_help: str, show_v
 
 
 def add_game_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("-l", "--layout", default="mediumClassic", help="a shipped layout name or a .lay path (default mediumClassic)")
+    parser.add_argument("-l", "--layout", default="wideClassic",
+                        help="NAME (./NAME.lay, ./layouts/NAME.lay, then shipped), a .lay path or generated:w=9,h=7,... (default wideClassic)")
     parser.add_argument("-p", "--pacman", default="greedy", help="Pacman agent (default greedy)")
     parser.add_argument("-g", "--ghosts", default="random", help="ghost agent (default random)")
     parser.add_argument("-k", "--num-ghosts", "--numghosts", dest="num_ghosts", type=int, default=None, help="ghosts to use (default: every ghost in the layout)")
@@ -78,13 +79,24 @@ def add_window_options(parser: argparse.ArgumentParser, show_values: bool = True
 
 def build_agents(args: argparse.Namespace, layout: Layout) -> list[Any]:
     """Pacman and the ghosts asked for by -p, -g, -k, -a and --ghost-args."""
-    if args.num_ghosts is not None and not 0 <= args.num_ghosts <= layout.num_ghosts:
-        raise ConfigError(f"-k {args.num_ghosts}: layout {layout.name!r} has {layout.num_ghosts} ghosts")
-    num_ghosts = layout.num_ghosts if args.num_ghosts is None else args.num_ghosts
     pacman = make_pacman(args.pacman, parse_options(args.agent_args))
     ghost_options = parse_options(args.ghost_args)
-    ghosts = [make_ghost(args.ghosts, ghost_options) for _ in range(num_ghosts)]
+    ghosts = [make_ghost(args.ghosts, ghost_options) for _ in range(ghost_count(args.num_ghosts, layout))]
     return [pacman, *ghosts]
+
+
+def ghost_count(asked: int | None, layout: Layout) -> int:
+    """The ghosts -k asks for; more than the layout has means all of them, as
+    in CS188 (with a note: the games have fewer ghosts than typed)."""
+    if asked is None:
+        return layout.num_ghosts
+    if asked < 0:
+        raise ConfigError(f"-k {asked}: the number of ghosts cannot be negative")
+    if asked > layout.num_ghosts:
+        print(f"pacsim: note: -k {asked}: layout {layout.name!r} has {layout.num_ghosts} ghosts; "
+              f"playing with those {layout.num_ghosts}, as CS188 does", file=sys.stderr)
+        return layout.num_ghosts
+    return asked
 
 
 def run(args: argparse.Namespace) -> int:
@@ -92,32 +104,38 @@ def run(args: argparse.Namespace) -> int:
         print(f"pacsim: note: {note}", file=sys.stderr)
     if args.games < 1:
         raise ConfigError(f"-n {args.games}: the number of games must be at least 1")
-    if args.max_moves < 1:
-        raise ConfigError(f"--max-moves {args.max_moves}: must be at least 1")
+    check_max_moves(args.max_moves, f"--max-moves {args.max_moves}")
     if args.time_limit is not None:  # 0 means no limit, as in an experiment file
         args.time_limit = check_time_limit(args.time_limit, f"--time-limit {args.time_limit}") or None
     settings = WindowSettings.from_options(args)
+    training = training_games(args, resolve(PACMAN, args.pacman).cs188)
     window = wants_window(args)
-    layout = load_layout(args.layout)
+    found = find_layout(args.layout, course_layout_folders(args))
+    if found.note:
+        print(f"pacsim: note: {found.note}", file=sys.stderr)
+    layout = found.layout
     agents = build_agents(args, layout)
     first_seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
+    if training:
+        _train(args, layout, agents, first_seed, training)
+    games = args.games - training
     records = []
-    for game in range(args.games):
-        seed = first_seed + game
-        game_settings = settings.for_game(game, args.games)
+    for game in range(games):
+        seed = first_seed + training + game
+        game_settings = settings.for_game(game, games)
         game_layout = start_layout(args, layout, len(agents) - 1, seed)
         try:
             record = _play_one(args, game_layout, agents, seed, window, game_settings)
         except ViewerClosed:  # q, Esc or the close button: the person has seen enough
-            print(f"game {game + 1}/{args.games} (seed {seed}): quit in the window")
+            print(f"game {game + 1}/{games} (seed {seed}): quit in the window")
             break
         records.append(record)
-        line = _game_line(game, args.games, record)
+        line = _game_line(game, games, record)
         if game_settings.exporting:
             line += f"  ({game_settings.describe_exports()})"
         print(line)
         if args.record:
-            save_game(_record_path(args.record, game, args.games), record, game_layout,
+            save_game(_record_path(args.record, game, games), record, game_layout,
                       args.pacman + (f":{args.agent_args}" if args.agent_args else ""),
                       [args.ghosts] * (len(agents) - 1))
     print(summary_line(records))
@@ -132,6 +150,18 @@ def start_layout(args: argparse.Namespace, layout: Layout, num_ghosts: int, seed
     if args.start_distance < 1:
         raise ConfigError(f"--start-distance {args.start_distance}: must be at least 1")
     return with_pacman_start(layout, draw_start(layout, num_ghosts, seed, args.start_distance))
+
+
+def _train(args: argparse.Namespace, layout: Layout, agents: list[Any], first_seed: int, training: int) -> None:
+    """CS188's training games: the same agents, unseen, at full speed, not
+    counted or recorded; one line says how they went."""
+    records = [play_game(layout, agents, seed=first_seed + game, max_moves=args.max_moves, move_time_limit=args.time_limit)
+               for game in range(training)]
+    errors = [record for record in records if record.error]
+    line = f"training: {summary_line(records)} (not counted below)"
+    if errors:
+        line += f"; {len(errors)} ended in error, the first: {errors[0].error}"
+    print(line)
 
 
 def _play_one(args: argparse.Namespace, layout: Layout, agents: list[Any], seed: int, window: bool,

@@ -17,7 +17,7 @@ from typing import Any
 
 from pacsim.agents.registry import make_ghost, make_pacman
 from pacsim.agents.search_agents import SearchPacman
-from pacsim.engine import GameState, load_layout, play_game
+from pacsim.engine import GameState, check_max_moves, load_layout, play_game
 from pacsim.errors import ConfigError
 from pacsim.search import CHANCE
 from pacsim.search.probcut import ProbCutModel, ValuePair, chance_pairs, fit_by_depth, fit_model, save_model
@@ -29,7 +29,7 @@ def add_parser(subparsers) -> None:
     parser = subparsers.add_parser("probcut", help="fit a ChanceProbCut model for a Star2 Pacman")
     actions = parser.add_subparsers(dest="probcut_command", required=True, parser_class=type(parser))
     fit = actions.add_parser("fit", help="fit slope, intercept and sigma on positions from seeded games")
-    fit.add_argument("-l", "--layout", default="mediumClassic", help="shipped layout name or .lay path")
+    fit.add_argument("-l", "--layout", default="wideClassic", help="shipped layout name or .lay path")
     fit.add_argument("-p", "--pacman", default="greedy", help="the Pacman playing the games positions are taken from")
     fit.add_argument("-g", "--ghost", default="directional", help="the ghosts of those games")
     fit.add_argument("-k", "--num-ghosts", type=int, default=2)
@@ -51,6 +51,7 @@ def add_parser(subparsers) -> None:
 
 
 def run_fit(args) -> int:
+    check_max_moves(args.max_moves, f"--max-moves {args.max_moves}")
     if args.per_depth < 0:
         raise ConfigError(f"--per-depth {args.per_depth} must not be negative")
     for name in ("games", "positions", "nodes"):

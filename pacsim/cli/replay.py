@@ -18,6 +18,7 @@ from pacsim.engine.recording import SavedGame, load_game
 from pacsim.engine.state import GameState
 from pacsim.errors import ConfigError, ReplayError
 from pacsim.viewer.settings import WindowSettings
+from pacsim.web.cli import add_html_options, write_replay_html
 
 STORE_SUFFIXES = (".sqlite", ".db")
 
@@ -28,6 +29,7 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument("--game", type=int, default=None, help="the game's id in a results store")
     # No --show-values: a replay has no agents to search (pacsim analyze --game F --move N does).
     add_display_options(parser, quiet_help="only the final line", show_values=False)
+    add_html_options(parser)
     parser.set_defaults(run=run)
 
 
@@ -56,10 +58,11 @@ def load_stored_game(path: str, game_id: int) -> SavedGame:
 
 def run(args: argparse.Namespace) -> int:
     settings = WindowSettings.from_options(args)
-    window = wants_window(args)
+    window = (args.window or not args.html) and wants_window(args)  # --html alone: no window
     saved = load_replay(args.record, args.game)
     states = saved.states()  # ReplayError at the first illegal action
     outcome = replay_outcome(saved, states[-1])
+    write_replay_html(args, saved, states, outcome)
     if window:
         from pacsim.viewer import replay_in_window
 

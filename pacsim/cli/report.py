@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 from pacsim.errors import PacsimError
@@ -23,22 +24,54 @@ def add_parser(subparsers) -> None:
                              "(needs matplotlib)")
     parser.add_argument("--compare", nargs=2, metavar=("A", "B"), default=None,
                         help="paired comparison of two conditions (labels as in the summary)")
+    parser.add_argument("--runs", dest="list_runs", action="store_true", help="list the runs in the store and stop")
+    add_run_options(parser)
+    parser.add_argument("--html", metavar="FILE.html", default=None,
+                        help="also write the report as one self-contained HTML page: tables, figures, provenance, replays")
     parser.set_defaults(run=run)
+
+
+def add_run_options(parser) -> None:
+    """Which run of a store holding several (see :mod:`pacsim.report.runs`)."""
+    runs = parser.add_argument_group("runs", "a store holding several runs of an experiment is reported on its latest run")
+    chosen = runs.add_mutually_exclusive_group()
+    chosen.add_argument("--root-seed", type=int, default=None, metavar="N", help="the run with this root seed")
+    chosen.add_argument("--run", dest="run_id", default=None, metavar="ID", help="the run with this id (as --runs lists it)")
+    chosen.add_argument("--all", dest="all_runs", action="store_true", help="pool every run")
+
+
+def chosen_results(args, store: str):
+    """The games of the runs ``args`` choose, saying in one line (on stderr)
+    what was left out."""
+    from pacsim.report.runs import RunChoice, choose_runs
+    from pacsim.runner import load_results
+    from pacsim.runner.store import load_runs
+
+    results = load_results(store)
+    choice = RunChoice(root_seed=args.root_seed, run=args.run_id, pool=args.all_runs)
+    results, note = choose_runs(results, load_runs(store), choice)
+    if note:
+        print(f"pacsim: note: {note}", file=sys.stderr)
+    return results
 
 
 def run(args) -> int:
     from pacsim.report import compare, format_summary, summarize
     from pacsim.report.plot import check_plot_path
     from pacsim.report.summary import default_by, repetition_notes
-    from pacsim.runner import load_results
-
     if args.store is None and args.by:
         args.store = args.by.pop()  # ``--by pacman depth STORE``
     if args.store is None:
         raise PacsimError("report: which results store? (pacsim report STORE)")
+    if args.list_runs:
+        from pacsim.report.runs import runs_table
+        from pacsim.runner.store import load_runs
+
+        print(runs_table(load_runs(args.store)))
+        return 0
     if args.plot:
         check_plot_path(args.plot)
-    results = load_results(args.store)
+    results = chosen_results(args, args.store)
     if args.experiment is not None:
         results = results[results["experiment"] == args.experiment]
     if results.empty:
@@ -58,6 +91,10 @@ def run(args) -> int:
         from pacsim.report.plot import plot_summary
 
         plot_summary(results, summary, by, args.plot)
+    if args.html:
+        from pacsim.web.results import write_report_page
+
+        write_report_page(args.html, args.store, results, summary, by, comparison)
     if args.out:
         _write(args.out, text)
     else:

@@ -40,6 +40,8 @@ def run(args) -> int:
         check_plot_path(args.plot)
     path = Path(args.experiment) if args.experiment else shipped_experiment(EXPERIMENT)
     experiment = load_experiment(path, games=args.games, overrides=args.overrides, store=args.store)
+    for note in experiment.notes:
+        print(f"pacsim: note: {note}")
     result = execute(experiment, args)
     print(f"{experiment.name}: {result.played} games played, {result.skipped} already in {result.store} "
           f"({result.seconds:.1f}s)\n")

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from pacsim.errors import ConfigError
 from pacsim.runner.execute import AllGamesFailed
+from pacsim.shipped import find_experiment
 
 if TYPE_CHECKING:
     from pacsim.runner import Experiment, RunResult
@@ -14,7 +15,7 @@ if TYPE_CHECKING:
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser("run", help="run an experiment file (all cores, resumable) and print its summary")
-    parser.add_argument("experiment", metavar="EXP.toml", help="the experiment file")
+    parser.add_argument("experiment", metavar="EXP.toml", help="the experiment file, or a shipped experiment's name (pacsim experiments lists them)")
     parser.add_argument("-j", "--workers", type=int, default=None,
                         help="worker processes (default: all cores; 1 plays in this process)")
     parser.add_argument("-n", "--games", type=int, default=None, help="games per condition (overrides the file)")
@@ -77,7 +78,9 @@ def run(args: argparse.Namespace) -> int:
         raise ConfigError(f"--workers {args.workers}: must be at least 1")
     if args.games is not None and args.games < 1:
         raise ConfigError(f"--games {args.games}: must be at least 1")
-    experiment = load_experiment(args.experiment, games=args.games, overrides=args.overrides, store=args.store)
+    experiment = load_experiment(find_experiment(args.experiment), games=args.games, overrides=args.overrides, store=args.store)
+    for note in experiment.notes:
+        print(f"pacsim: note: {note}")
     for note in plugin_notes(experiment):  # an experiment naming plugins runs their code: say which
         print(note)
     result = execute(experiment, args)
@@ -87,5 +90,6 @@ def run(args: argparse.Namespace) -> int:
     results = load_results(result.store)
     results = results[results["config_hash"] == result.config_hash]
     results = results[results["condition_key"].isin([condition.key for condition in experiment.conditions])]  # this code's
+    results = results[results["game_index"] < experiment.games]  # the games asked for, not an earlier longer run's
     print(format_summary(summarize(results, by=["condition"])))
     return 0

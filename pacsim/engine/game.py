@@ -23,14 +23,27 @@ from pacsim.engine.deadline import AgentTimeout, UserInterrupt, call_with_deadli
 from pacsim.engine.layout import Layout
 from pacsim.engine.state import GameState, apply_move, initial_state
 from pacsim.engine.stats import MoveStats
+from pacsim.errors import ConfigError
 
 WIN, LOSS, TIMEOUT, ERROR = "win", "loss", "timeout", "error"
 OUTCOMES = (WIN, LOSS, TIMEOUT, ERROR)
 DEFAULT_MAX_MOVES = 1000
+MAX_MOVES_LIMIT = 100_000
+"""Largest ``max_moves`` accepted: a game's record (every action, every move's
+statistics) grows with its moves, so an unbounded cap is unbounded memory."""
+
+
+def check_max_moves(moves: int, where: str) -> int:
+    """``moves`` if it is from 1 to :data:`MAX_MOVES_LIMIT`, else a one-line
+    :class:`ConfigError` that starts with ``where``."""
+    if not 1 <= moves <= MAX_MOVES_LIMIT:
+        raise ConfigError(f"{where}: the move cap must be from 1 to {MAX_MOVES_LIMIT:,} Pacman moves, not {moves:,}")
+    return moves
 
 
 class Agent(Protocol):
-    """What the game loop needs of an agent."""
+    """What the game loop needs of an agent (``reset(index, rng)`` before a
+    game and ``final(state)`` after it are called when the agent has them)."""
 
     def get_action(self, state: GameState) -> str:
         """The action to play in ``state`` (it is this agent's turn)."""
@@ -96,6 +109,7 @@ def play_game(
     ``on_state(state, action)`` is called with the start (action None) and
     after every action, for displays.
     """
+    check_max_moves(max_moves, "max_moves")
     with user_interrupts_marked():
         return _play(layout, agents, seed, max_moves, move_time_limit, on_state)
 
@@ -150,6 +164,9 @@ def _play(
             on_state(state, action)
     else:
         record.outcome = WIN if state.is_win() else LOSS
+    failure = _final_agents(agents, state)
+    if failure is not None:
+        return _failed(record, state, started, failure)
     record.score = state.score
     record.seconds = time.perf_counter() - started
     return record
@@ -165,6 +182,23 @@ def _start_agents(agents: Sequence[Any], seed: int) -> str | None:
             raise
         except BaseException as error:
             return f"agent {index} {describe_failure(error)} in reset"
+    return None
+
+
+def _final_agents(agents: Sequence[Any], state: GameState) -> str | None:
+    """Show every agent that has ``final`` the last state of a game that ended
+    by the rules or the move cap (CS188's loop does, and its learning agents
+    learn from it); the message of a failed game if one raises."""
+    for index, agent in enumerate(agents):
+        final = getattr(agent, "final", None)
+        if final is None:
+            continue
+        try:
+            final(state)
+        except UserInterrupt:
+            raise
+        except BaseException as error:
+            return f"agent {index} {describe_failure(error)} in final"
     return None
 
 

@@ -333,18 +333,3 @@ def shipped_layouts() -> dict[str, Path]:
     """Shipped layout names mapped to their files, sorted by name."""
     directory = layouts_directory()
     return {path.stem: path for path in sorted(directory.glob("*.lay"))}
-
-
-def load_layout(name_or_path: str | Path) -> Layout:
-    """A shipped layout by name (``tinyMaze``) or any ``.lay`` file by path."""
-    text = str(name_or_path)
-    shipped = shipped_layouts()
-    if text in shipped:
-        return read_layout(shipped[text])
-    if text.endswith(".lay") and text[:-4] in shipped and not Path(text).exists():
-        return read_layout(shipped[text[:-4]])
-    path = Path(text)
-    if path.exists() or "/" in text or text.endswith(".lay"):
-        return read_layout(path)
-    known = ", ".join(shipped) or "none"
-    raise LayoutError(f"no layout named {text!r} (shipped layouts: {known})", text)

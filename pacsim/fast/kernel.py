@@ -60,6 +60,12 @@ CAUGHT_VALUE = 1000
 
 # -- statistics slots --------------------------------------------------------
 GENERATED, EVALUATED, CUTOFFS, DEEPEST = 0, 1, 2, 3
+NEXT_MOVE, BEST_MOVE, PAUSED_AT = 4, 5, 6
+"""Where a paused search stands: the root move being searched, the best
+so far (-1: none yet) and the level it paused at (-1: between root moves)."""
+STATS_SLOTS = 7
+ROOT_VALUE = 5
+"""Slot of the root's value in ``values`` (after the root moves' values)."""
 
 
 # -- settings slots: what a search assumes (int64 array, then float64) -----
@@ -323,24 +329,32 @@ def chance_probabilities(distance, settings, weights, state, count, targets, out
 
 @njit(cache=True)
 def node_value(moves, distance, nearest, ghost_starts, settings, weights,
-               states, actions, targets, probabilities, frames, windows, level, remaining, alpha, beta, stats):
-    """The value of ``states[level]`` searched ``remaining`` levels deep: the
+               states, actions, targets, probabilities, frames, windows, top, level, bottom, budget, stats):
+    """The value of ``states[top]`` searched down to level ``bottom``: the
     recursive ``value`` of pacsim.search.plain (``settings[PRUNED]`` 0) or
     of pacsim.search.pruned's alpha-beta (fail-soft, strict cut-offs).
 
     The recursion is unrolled onto the per-level rows of ``states``,
     ``frames`` and ``windows`` (numba's cache cannot reload a recursive
     function): the loop enters a node, and a leaf's value is handed up
-    until a node has another move to search, which is then entered."""
+    until a node has another move to search, which is then entered.  The
+    caller sets the window of ``top`` (``windows[top, ALPHA/BETA]``).
+
+    Returns ``(value, -1)``, or ``(0.0, level)`` after entering ``budget``
+    nodes: the search pauses *before* entering the node at that level, with
+    everything it needs in the arrays, and a call with that ``level`` goes
+    on exactly where it stopped.  Numba code cannot see signals or clocks,
+    so pausing is how the caller gets to check its deadline and let a
+    Ctrl-C through."""
     num_ghosts = settings[NUM_GHOSTS]
     words = settings[WORDS]
     pruned = settings[PRUNED] != 0
-    top = level
-    bottom = level + remaining
-    windows[level, ALPHA] = alpha
-    windows[level, BETA] = beta
+    entered = 0
     while True:
         # -- enter the node at `level` --
+        if entered == budget:
+            return 0.0, level
+        entered += 1
         if level > stats[DEEPEST]:
             stats[DEEPEST] = level
         state = states[level]
@@ -407,56 +421,63 @@ def node_value(moves, distance, nearest, ghost_starts, settings, weights,
             level += 1
             break
         else:
-            return value
+            return value, -1
 
 
 @njit(cache=True)
-def search_root(moves, distance, nearest, ghost_starts, settings, weights, root, levels, full_window, values, stats):
-    """pacsim.search.search's root: the value, the index of the best root
-    move (-1 when there is none) and, in ``values``, each root move's value.
+def search_root(moves, distance, nearest, ghost_starts, settings, weights, levels, full_window,
+                states, actions, targets, probabilities, frames, windows, values, stats, budget):
+    """pacsim.search.search's root, from ``states[0]``, in slices of at most
+    ``budget`` nodes: True once finished, False when paused (call again
+    with the same arrays to go on).  When finished, ``stats[BEST_MOVE]`` is
+    the index of the best root move (-1 when there is none),
+    ``values[ROOT_VALUE]`` the value and ``values[move]`` each root move's.
 
     ``full_window`` searches every root move with an infinite window (the
     plain searches, and ``root_values=True``); otherwise a pruned search
     searches each move after the first against the best so far.  Ties keep
-    the earlier move.  The root must be a MAX or MIN node."""
-    size = levels + 2
-    states = np.empty((size, root.shape[0]), np.int64)
-    for slot in range(root.shape[0]):
-        states[0, slot] = root[slot]
-    actions = np.empty((size, 5), np.int64)
-    targets = np.empty((size, 5), np.int64)
-    probabilities = np.empty((size, 5), np.float64)
-    frames = np.zeros((size, 3), np.int64)
-    windows = np.zeros((size, 3), np.float64)
+    the earlier move.  The root must be a MAX or MIN node.  The arrays have
+    ``levels + 2`` rows; ``stats`` starts with ``NEXT_MOVE`` 0,
+    ``BEST_MOVE`` and ``PAUSED_AT`` -1."""
+    root = states[0]
     if root[STATUS] != 0:
         stats[EVALUATED] += 1
-        return utility(settings, root), -1
+        values[ROOT_VALUE] = utility(settings, root)
+        return True
     if levels == 0:
         stats[EVALUATED] += 1
-        return evaluate(distance, nearest, settings, root), -1
+        values[ROOT_VALUE] = evaluate(distance, nearest, settings, root)
+        return True
     # The root is a MAX or MIN node (a Pacman to move, or a chasing ghost):
     # node_value is called from one place only, which halves compilation.
-    kind = settings[KINDS + root[TURN]]
+    maximising = settings[KINDS + root[TURN]] == MAX_NODE
     count = legal_moves(moves, settings[NUM_GHOSTS], root, actions[0], targets[0])
-    maximising = kind == MAX_NODE
-    best_index = -1
-    root_value = 0.0
-    for index in range(count):
-        apply_move(ghost_starts, settings[NUM_GHOSTS], settings[WORDS], root, states[1], actions[0, index], targets[0, index])
-        stats[GENERATED] += 1
-        alpha, beta = -np.inf, np.inf
-        if not full_window and best_index >= 0:
-            if maximising:
-                alpha = root_value
-            else:
-                beta = root_value
-        found = node_value(moves, distance, nearest, ghost_starts, settings, weights, states, actions, targets,
-                           probabilities, frames, windows, 1, levels - 1, alpha, beta, stats)
+    while stats[NEXT_MOVE] < count:
+        index = stats[NEXT_MOVE]
+        best_index = stats[BEST_MOVE]
+        level = stats[PAUSED_AT]
+        if level < 0:  # a root move not yet started
+            apply_move(ghost_starts, settings[NUM_GHOSTS], settings[WORDS], root, states[1],
+                       actions[0, index], targets[0, index])
+            stats[GENERATED] += 1
+            windows[1, ALPHA], windows[1, BETA] = -np.inf, np.inf
+            if not full_window and best_index >= 0:
+                if maximising:
+                    windows[1, ALPHA] = values[ROOT_VALUE]
+                else:
+                    windows[1, BETA] = values[ROOT_VALUE]
+            level = 1
+        found, paused = node_value(moves, distance, nearest, ghost_starts, settings, weights, states, actions, targets,
+                                   probabilities, frames, windows, 1, level, levels, budget, stats)
+        stats[PAUSED_AT] = paused
+        if paused >= 0:
+            return False
         values[index] = found
-        if best_index < 0 or (found > root_value if maximising else found < root_value):
-            best_index = index
-            root_value = found
-    return root_value, best_index
+        if best_index < 0 or (found > values[ROOT_VALUE] if maximising else found < values[ROOT_VALUE]):
+            stats[BEST_MOVE] = index
+            values[ROOT_VALUE] = found
+        stats[NEXT_MOVE] = index + 1
+    return True
 
 
 @njit(cache=True)

@@ -9,6 +9,7 @@ objects, so callers can swap them for the Python search one for one.
 from __future__ import annotations
 
 from time import perf_counter
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -16,7 +17,7 @@ from pacsim.engine import GameState
 from pacsim.engine.layout import ACTIONS
 from pacsim.fast import kernel
 from pacsim.fast.tables import layout_tables, state_row, words_for
-from pacsim.search import CHANCE, MAX, MIN, SearchResult, SearchStats
+from pacsim.search import CHANCE, MAX, MIN, SearchResult, SearchStats, SearchTimeout
 
 NODE_KINDS = {MAX: kernel.MAX_NODE, MIN: kernel.MIN_NODE, CHANCE: kernel.CHANCE_NODE}
 EVALUATIONS = {"score": kernel.EVAL_SCORE, "careful": kernel.EVAL_CAREFUL}
@@ -34,6 +35,7 @@ def kernel_search(
     attack: float = 0.8,
     flee: float = 0.8,
     root_values: bool = False,
+    deadline: float | None = None,
 ) -> SearchResult:
     """Search ``state`` ``levels`` tree levels deep with the kernel.
 
@@ -43,13 +45,15 @@ def kernel_search(
     (``uniform``, ``random``, ``directional`` with ``attack``/``flee``),
     mixed with uniform by ``trust``.  The value, move, per-move values and
     node counts are those of ``pacsim.search.search`` on the same game.
+    ``deadline`` (a ``perf_counter()`` instant) is honoured as that
+    function honours it: :class:`SearchTimeout` once it has passed.
     """
     started = perf_counter()
     settings = _settings(state, EVALUATIONS[evaluation], 0, MODELS[model], pruned,
                          [NODE_KINDS[kind] for kind in kinds])
     weights = np.array([trust, attack, flee], np.float64)
     whole = evaluation == "score" and CHANCE not in kinds
-    return _run(state, settings, weights, levels, root_values or not pruned, root_values, started, whole)
+    return _run(state, settings, weights, levels, root_values or not pruned, root_values, started, whole, deadline)
 
 
 def chase_values(state: GameState, levels: int) -> SearchResult:
@@ -80,14 +84,18 @@ def _settings(state: GameState, evaluation: int, chase_ghost: int, model: int, p
 
 
 def _run(state: GameState, settings: np.ndarray, weights: np.ndarray, levels: int, full_window: bool, root_values: bool,
-         started: float, whole: bool) -> SearchResult:
+         started: float, whole: bool, deadline: float | None = None) -> SearchResult:
     """Search with ``settings``; ``whole``: the Python search's values are ints
     there (integer leaves, no chance averages), so give ints too."""
+    if deadline is not None and started > deadline:
+        raise SearchTimeout("kernel search: deadline already passed")
     tables = layout_tables(state.layout)
-    stats = np.zeros(4, np.int64)
-    values = np.zeros(5, np.float64)
-    value, best = kernel.search_root(tables.moves, tables.distance, tables.nearest, tables.ghost_starts,
-                                     settings, weights, state_row(state), levels, full_window, values, stats)
+    work = _workspace(state_row(state), levels)
+    arguments = (tables.moves, tables.distance, tables.nearest, tables.ghost_starts, settings, weights, levels,
+                 full_window, *work)
+    _in_slices(arguments, deadline)
+    stats, values = work.stats, work.values
+    best = int(stats[kernel.BEST_MOVE])
     moves = state.legal_moves()
     action = moves[best] if best >= 0 else None
     action_values: tuple[tuple[object, float], ...] = ()
@@ -97,8 +105,63 @@ def _run(state: GameState, settings: np.ndarray, weights: np.ndarray, levels: in
         generated=int(stats[kernel.GENERATED]), evaluated=int(stats[kernel.EVALUATED]),
         cutoffs=int(stats[kernel.CUTOFFS]), seconds=perf_counter() - started, max_depth=int(stats[kernel.DEEPEST]),
     )
-    return SearchResult(value=_plain(value, whole), action=action, stats=search_stats, depth=levels,
+    return SearchResult(value=_plain(values[kernel.ROOT_VALUE], whole), action=action, stats=search_stats, depth=levels,
                         action_values=action_values)
+
+
+FIRST_SLICE = 8192
+"""Nodes the kernel searches before it first hands control back: most
+searches of a game (depth 2 to 4) finish within it, in one call."""
+SMALLEST_SLICE = 1024
+"""Fewest nodes of a slice, whatever the clock says."""
+SLICE_SECONDS = 0.005
+"""Target length of later slices: the deadline is checked, and a signal
+handler (the move time limit's alarm, a Ctrl-C) or a watchdog's timeout
+runs, at least this often, for about 15 microseconds a slice."""
+
+
+def _in_slices(arguments: tuple[object, ...], deadline: float | None) -> None:
+    """Run ``kernel.search_root`` slice by slice until it finishes; raise
+    :class:`SearchTimeout` once ``deadline`` has passed.  Between two slices
+    Python runs, so an ``AgentTimeout`` or a ``KeyboardInterrupt`` surfaces
+    here exactly as it would in the Python search."""
+    search_slice: Any = kernel.search_root  # numba's Dispatcher types its calls too narrowly
+    budget = FIRST_SLICE
+    while True:
+        slice_started = perf_counter()
+        if search_slice(*arguments, budget):
+            return
+        now = perf_counter()
+        if deadline is not None and now >= deadline:
+            raise SearchTimeout("kernel search: deadline passed")
+        # Keep slices near SLICE_SECONDS whatever the maze makes a node cost.
+        elapsed = max(now - slice_started, 1e-6)
+        budget = max(SMALLEST_SLICE, min(budget * 4, int(budget * SLICE_SECONDS / elapsed)))
+
+
+class _Workspace(NamedTuple):
+    """The arrays a kernel search keeps between slices (one row per tree level)."""
+
+    states: np.ndarray
+    actions: np.ndarray
+    targets: np.ndarray
+    probabilities: np.ndarray
+    frames: np.ndarray
+    windows: np.ndarray
+    values: np.ndarray
+    stats: np.ndarray
+
+
+
+def _workspace(root: np.ndarray, levels: int) -> _Workspace:
+    size = levels + 2
+    states = np.empty((size, root.shape[0]), np.int64)
+    states[0] = root
+    stats = np.zeros(kernel.STATS_SLOTS, np.int64)
+    stats[kernel.BEST_MOVE] = stats[kernel.PAUSED_AT] = -1
+    return _Workspace(states, np.empty((size, 5), np.int64), np.empty((size, 5), np.int64),
+                      np.empty((size, 5), np.float64), np.zeros((size, 3), np.int64),
+                      np.zeros((size, 3), np.float64), np.zeros(kernel.ROOT_VALUE + 1, np.float64), stats)
 
 
 def _plain(value: float, whole: bool) -> float | int:

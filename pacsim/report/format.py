@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import shutil
 
 import pandas
 
@@ -10,8 +11,13 @@ from pacsim.errors import PacsimError
 from pacsim.report.summary import SUMMARY_COLUMNS
 
 FORMATS = ("table", "markdown", "csv", "html")
-TERMINAL_WIDTH = 100
-"""Columns a terminal table may use; wider tables wrap into blocks of columns."""
+FALLBACK_WIDTH = 100
+"""Columns a table may use when the output is not a terminal (and $COLUMNS is unset)."""
+
+
+def terminal_width() -> int:
+    """The terminal's width (``$COLUMNS`` first); wider tables wrap into blocks of columns."""
+    return shutil.get_terminal_size((FALLBACK_WIDTH, 24)).columns
 
 
 def format_summary(summary: pandas.DataFrame, style: str = "table") -> str:
@@ -21,7 +27,7 @@ def format_summary(summary: pandas.DataFrame, style: str = "table") -> str:
         return summary.to_csv(index=False)
     readable = readable_summary(summary)
     if style == "table":
-        return readable.to_string(index=False, line_width=TERMINAL_WIDTH)
+        return readable.to_string(index=False, line_width=terminal_width())
     if style == "markdown":
         return markdown_table(readable)
     if style == "html":

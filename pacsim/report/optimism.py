@@ -16,6 +16,7 @@ import pandas
 from pacsim.errors import PacsimError
 from pacsim.report.stats import mean_interval, wilson_interval
 from pacsim.report.summary import REPETITIVE_SHARE, Comparison, compare, lines_of_play
+from pacsim.shipped import shipped_experiment
 
 PACMEN = ("minimax", "expectimax")
 GHOSTS = ("adversarial", "random")
@@ -41,7 +42,10 @@ MIN_MOVES = 15.0
 distribution of games rather than one line of play repeated."""
 MAX_MODE_SHARE = 0.8
 """Largest share of a random-ghost cell's games that may end on one score."""
-README_POINTER = "What each point means and how the maze was found: experiments/README.md"
+def readme_pointer() -> str:
+    """Where to read on: the README shipped beside the experiments (inside the
+    installed package when pacsim came from a wheel)."""
+    return f"What each point means and how the maze was found: {shipped_experiment('README.md')}"
 SHIPPED_CAVEATS = (
     "Before reading this as the lecture's lesson (experiments/README.md, first section):",
     "- optimismHalls was chosen from about 3,000 screened mazes; in 100 generated ones the lesson never holds;",
@@ -215,7 +219,7 @@ def render(results: pandas.DataFrame) -> str:
         lines.append(f"{number}. {point.text} -- {verdict}")
         lines += textwrap.wrap(f"criterion: {point.criterion}", 100, initial_indent="   ", subsequent_indent="     ")
         lines += textwrap.wrap(f"measured: {point.evidence}", 100, initial_indent="   ", subsequent_indent="     ")
-    lines += ["", README_POINTER]
+    lines += ["", readme_pointer()]
     return "\n".join(lines)
 
 

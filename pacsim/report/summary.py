@@ -159,5 +159,5 @@ def _side(results: pandas.DataFrame, by: str, label: str) -> pandas.DataFrame:
         known = ", ".join(str(value) for value in results[by].unique())
         raise PacsimError(f"no games with {by} {label!r} (known: {known})")
     if games["game_index"].duplicated().any():
-        raise PacsimError(f"{by} {label!r} holds several games per index (several experiments in one store?)")
+        raise PacsimError(f"{by} {label!r} holds several games per index (several runs pooled? pick one with --root-seed N or --run ID)")
     return games[["game_index", "seed", "score", "outcome"]]

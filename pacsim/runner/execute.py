@@ -27,6 +27,7 @@ from types import FrameType
 from typing import Any
 
 from pacsim._version import __version__
+from pacsim.agents import plugins
 from pacsim.agents.registry import make_ghost, make_pacman
 from pacsim.engine import ERROR, GameRecord, Layout, parse_layout, play_game
 from pacsim.engine.deadline import UserInterrupt
@@ -119,15 +120,29 @@ def play_task(task: GameTask) -> dict[str, Any]:
     # transposition table outlives ``reset``, and a game must not depend on
     # which games the same worker happened to play before it.
     try:
-        agents = [make_pacman(condition.pacman, condition.pacman_options)]
-        agents += [make_ghost(condition.ghosts, condition.ghost_options) for _ in range(condition.num_ghosts)]
+        with plugins.recording() as used:
+            agents = [make_pacman(condition.pacman, condition.pacman_options)]
+            agents += [make_ghost(condition.ghosts, condition.ghost_options) for _ in range(condition.num_ghosts)]
     except UserInterrupt:
         raise
     except BaseException as error:  # a plugin's constructor, say: like any agent failure, it ends only this game
         return failed_row(task, f"building the agents {describe_failure(error)}", started_at)
+    changed = _changed_since_planned(condition, used)
+    if changed:  # its row would claim the planned content: an error, played again (as the new content) next run
+        return failed_row(task, f"{changed} changed during the run", started_at)
     record = play_game(layout, agents, seed=task.seed, max_moves=task.max_moves,
                        move_time_limit=task.time_limit or None)
     return game_row(task, record, started_at, start=layout.pacman_start)
+
+
+def _changed_since_planned(condition: Condition, used: list[plugins.PluginCode]) -> str | None:
+    """The first plugin or data file whose content differs from the one the
+    condition was planned with, or None."""
+    planned = {**condition.code, **condition.files}
+    for item in used:
+        if planned.get(item.label, item.identity) != item.identity:
+            return item.label if item.kind == plugins.DATA else f"code of {item.label}"
+    return None
 
 
 def failed_row(task: GameTask, message: str, started_at: str | None = None) -> dict[str, Any]:

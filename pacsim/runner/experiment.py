@@ -24,8 +24,9 @@ from typing import Any, NoReturn
 
 from pacsim.agents import plugins
 from pacsim.agents.registry import GHOST, PACMAN, join_spec, make_ghost, make_pacman, parse_spec, resolve
-from pacsim.engine import DEFAULT_MAX_MOVES, Layout, load_layout, parse_layout
-from pacsim.engine.generate import GENERATOR_VERSION, generate_layout, is_generated, parse_maze_specs
+from pacsim.engine import DEFAULT_MAX_MOVES, MAX_MOVES_LIMIT, FoundLayout, Layout, find_layout, parse_layout
+from pacsim.engine.generate import GENERATOR_VERSION, is_generated, parse_maze_specs
+from pacsim.engine.layout import layouts_directory
 from pacsim.engine.starts import DEFAULT_START_DISTANCE, LAYOUT, STARTS, start_cells
 from pacsim.errors import AgentError, ConfigError, PacsimError
 from pacsim.files import FileRefused, read_bounded
@@ -58,7 +59,7 @@ class Condition:
     key: str
     """Canonical JSON of the condition: with the config hash, it identifies its games in the store."""
     label: str
-    """Readable name, e.g. ``expectimax/adversarial/tinyMaze/depth=4`` (what ``--compare`` takes)."""
+    """Readable name, e.g. ``expectimax/adversarial/tinyGhostMaze/depth=4`` (what ``--compare`` takes)."""
     pacman: str
     ghosts: str
     layout: str
@@ -78,6 +79,11 @@ class Condition:
         """The plugin code its agents run: label -> identity (empty for built-in agents)."""
         return dict(json.loads(self.key).get("code", {}))
 
+    @property
+    def files(self) -> dict[str, str]:
+        """The data files it reads (a layout file, a probcut model): label -> content hash."""
+        return dict(json.loads(self.key).get("files", {}))
+
 @dataclass
 class Experiment:
     """A validated experiment file (with command-line overrides applied)."""
@@ -93,6 +99,8 @@ class Experiment:
     config: dict[str, Any]
     """The normalised configuration (what the hash covers, plus ``games``)."""
     source: str = "<experiment>"
+    notes: list[str] = field(default_factory=list)
+    """One line for each layout name a local file took over from a shipped layout."""
     starts: str = LAYOUT
     """Pacman's start: ``layout`` (its ``P``) or ``random`` (drawn per game from the seed)."""
     start_distance: int = DEFAULT_START_DISTANCE
@@ -209,7 +217,7 @@ def build_experiment(raw: dict[str, Any], source: str = "<experiment>", default_
     name = checker.string(raw, "name", default_name)
     games = checker.integer(raw, "games", None, minimum=1, maximum=MAX_GAMES)
     seed = checker.integer(raw, "seed", 0, minimum=0)
-    max_moves = checker.integer(raw, "max_moves", DEFAULT_MAX_MOVES, minimum=1)
+    max_moves = checker.integer(raw, "max_moves", DEFAULT_MAX_MOVES, minimum=1, maximum=MAX_MOVES_LIMIT)
     time_limit = check_time_limit(checker.number(raw, "time_limit", 0.0), f"{source}: time_limit")
     store = checker.string(raw, "store", f"results/{name}.sqlite")
     starts = checker.choice(raw, "starts", LAYOUT, STARTS)
@@ -218,7 +226,8 @@ def build_experiment(raw: dict[str, Any], source: str = "<experiment>", default_
     ghost_options = checker.options(raw, "ghost_options")
     grid = checker.grid(raw, pacman_options)
     grid["layout"] = _expand_generated(checker, grid["layout"])
-    conditions = _expand(checker, grid, pacman_options, ghost_options)
+    layouts = {str(name): _find_layout(checker, str(name)) for name in grid["layout"]}
+    conditions = _expand(checker, grid, {name: found.layout for name, found in layouts.items()}, pacman_options, ghost_options)
     if starts != LAYOUT:
         _check_starts(checker, conditions, start_distance)
     if games * len(conditions) > MAX_TOTAL_GAMES:
@@ -235,6 +244,7 @@ def build_experiment(raw: dict[str, Any], source: str = "<experiment>", default_
         config.update(starts=starts, start_distance=start_distance)
     return Experiment(name=name, games=games, seed=seed, max_moves=max_moves, time_limit=time_limit,
                       store=Path(store), conditions=conditions, config=config, source=source,
+                      notes=[found.note for found in layouts.values() if found.note],
                       starts=starts, start_distance=start_distance)
 
 
@@ -328,9 +338,10 @@ class _Checker:
             self.fail(f"grid.{key}", f"values must be strings or numbers, not {value!r}")
 
 
-def _expand(checker: _Checker, grid: dict[str, list[Any]], pacman_options: dict, ghost_options: dict) -> list[Condition]:
+def _expand(checker: _Checker, grid: dict[str, list[Any]], layouts: dict[str, Layout], pacman_options: dict,
+            ghost_options: dict) -> list[Condition]:
     # list[Any]: the grid's values were checked (_check_grid_value): names are strings, ghost counts integers.
-    layouts = {name: _load_layout(checker, name) for name in grid["layout"]}
+    layout_files = {name: _layout_file(name, layout) for name, layout in layouts.items()}
     _check_agent_names(checker, grid)
     option_keys = [key for key in grid if key not in AGENT_KEYS]
     ghost_counts = grid.get("num_ghosts", [None])
@@ -345,15 +356,19 @@ def _expand(checker: _Checker, grid: dict[str, list[Any]], pacman_options: dict,
             checker.fail("grid.num_ghosts", f"layout {layout_name!r} has only {layout.num_ghosts} ghosts, not {num_ghosts}")
         options = {**pacman_options, **varied}
         pacman_spec, options = _true_model(pacman, options, ghosts, ghost_options, checker)
-        with plugins.recording() as used:  # the plugin code these agents run is part of the condition
+        with plugins.recording() as used:  # the plugin code and data files these agents read are part of the condition
             agent = _build_pacman(checker, pacman_spec, options, varied)
             _build_ghost(checker, ghosts, ghost_options)
-        code = {plugin.label: plugin.identity for plugin in used}
+        code = {plugin.label: plugin.identity for plugin in used if plugin.kind == plugins.CODE}
+        files = {**layout_files[layout_name], **{item.label: item.identity for item in used if item.kind == plugins.DATA}}
         label = _label(pacman, ghosts, layout_name, num_ghosts if "num_ghosts" in grid else None, varied)
-        if code:  # games of edited plugin code are another condition: reports must not pool them
+        # Games of edited plugin code or data are another condition: reports must not pool them.
+        if code:
             label += f"/code={_code_tag(code)}"
+        if files:
+            label += f"/files={_code_tag(files)}"
         conditions.append(_condition(pacman_spec, ghosts, layout_name, layout, num_ghosts, options, ghost_options, label,
-                                     agent, code))
+                                     agent, code, files))
     return conditions
 
 
@@ -378,11 +393,14 @@ def _true_model(pacman: str, options: dict, ghosts: str, ghost_options: dict,
 
 
 def _condition(pacman, ghosts, layout_name, layout: Layout, num_ghosts, options, ghost_options, label, agent,
-               code: dict[str, str]) -> Condition:
+               code: dict[str, str], files: dict[str, str]) -> Condition:
     identity = {"pacman": pacman, "pacman_options": options, "ghosts": ghosts, "ghost_options": ghost_options,
                 "layout": layout_name, "num_ghosts": num_ghosts}
-    if code:  # only plugins add it, so keys of built-in conditions (and their stored games) stay as they were
+    # Only plugins and user files add these, so keys of other conditions (and their stored games) stay as they were.
+    if code:
         identity["code"] = code
+    if files:
+        identity["files"] = files
     key = json.dumps(identity, sort_keys=True, separators=(",", ":"))
     depth = getattr(agent, "depth", None)
     return Condition(key=key, label=label, pacman=pacman, ghosts=ghosts, layout=layout_name, layout_text=layout.text,
@@ -406,13 +424,21 @@ def _expand_generated(checker: _Checker, names: list[Scalar]) -> list[Scalar]:
     return expanded
 
 
-def _load_layout(checker: _Checker, name: str) -> Layout:
+def _find_layout(checker: _Checker, name: str) -> FoundLayout:
+    """A layout name resolved as ``play`` resolves it (:func:`~pacsim.engine.find_layout`)."""
     try:
-        if is_generated(name):
-            return parse_layout(generate_layout(parse_maze_specs(name)[0]), name=name, source=name)
-        return load_layout(name)
+        return find_layout(name)
     except PacsimError as error:
         checker.fail("grid.layout", str(error))
+
+
+def _layout_file(name: str, layout: Layout) -> dict[str, str]:
+    """``{"layout NAME": content hash}`` for a layout read from the user's
+    file; empty for a shipped or generated one (pacsim's version and the
+    generator's version identify those)."""
+    if is_generated(name) or Path(layout.source).resolve().parent == layouts_directory().resolve():
+        return {}
+    return {f"layout {name}": "sha256:" + hashlib.sha256(layout.text.encode("utf-8")).hexdigest()[:16]}
 
 
 def _check_agent_names(checker: _Checker, grid: dict[str, list[Any]]) -> None:
@@ -472,39 +498,62 @@ def _sort_key(value: Any) -> str:
     return json.dumps(value, sort_keys=True)
 
 
-# -- plugin code ----------------------------------------------------------
+# -- plugin code and data files -------------------------------------------
 
 def plugin_notes(experiment: Experiment) -> list[str]:
-    """What ``pacsim run`` says about plugin code: each module it imported, and
-    each plugin whose code differs from the code of the games in the store
-    (those games are played again: the code is part of the condition)."""
+    """What ``pacsim run`` says about plugin code and data files: each module
+    it imported, and each file whose content differs from the one the games
+    in the store read (those games are played again: the content is part of
+    the condition)."""
     used = {label: identity for condition in experiment.conditions for label, identity in condition.code.items()}
     notes = [f"plugin code: {label} ({identity})" for label, identity in used.items()]
-    for label, games in code_changes(experiment, _stored_games(experiment)).items():
-        notes.append(f"code of {label} changed: {games} games to play")
+    for change, games in identity_changes(experiment, _stored_games(experiment)).items():
+        notes.append(f"{change}: {games} games to play")
     return notes
 
 
-def code_changes(experiment: Experiment, stored: set[tuple[str, int]]) -> dict[str, int]:
-    """Plugin label -> games to play, for each plugin whose code the stored
-    games of a condition (same config, same condition but for the code) ran
-    in another version."""
-    stored_code: dict[str, list[dict[str, str]]] = {}
+def identity_changes(experiment: Experiment, stored: set[tuple[str, int]]) -> dict[str, int]:
+    """What changed -> games to play, for each plugin or data file whose
+    content differs from the one stored games of the same condition (same
+    config, same condition but for the files) ran with.
+
+    Stored games from before data files were recorded (no ``files`` in their
+    key) are another condition too: their content is unknown, so they are
+    said to predate the check rather than silently kept or silently replaced."""
+    stored_versions: dict[str, list[dict[str, dict[str, str]]]] = {}
     for key in {key for key, _ in stored}:
-        identity = json.loads(key)
-        code = identity.pop("code", {})
-        stored_code.setdefault(json.dumps(identity, sort_keys=True), []).append(code)
+        base, versions = _split_identity(key)
+        stored_versions.setdefault(base, []).append(versions)
     changes: dict[str, int] = {}
     for condition in experiment.conditions:
-        identity = json.loads(condition.key)
-        code = identity.pop("code", {})
-        earlier = stored_code.get(json.dumps(identity, sort_keys=True), [])
-        changed = {label for old in earlier for label, digest in code.items() if old.get(label, digest) != digest}
+        base, versions = _split_identity(condition.key)
         to_play = sum((condition.key, index) not in stored for index in range(experiment.games))
-        for label in changed:
-            if to_play:
-                changes[label] = changes.get(label, 0) + to_play
+        if not to_play:
+            continue
+        for change in _changes(versions, stored_versions.get(base, [])):
+            changes[change] = changes.get(change, 0) + to_play
     return changes
+
+
+def _split_identity(key: str) -> tuple[str, dict[str, dict[str, str]]]:
+    """A condition key without its file identities, and those identities by kind."""
+    identity = json.loads(key)
+    versions = {"code": identity.pop("code", {}), "files": identity.pop("files", {})}
+    return json.dumps(identity, sort_keys=True), versions
+
+
+def _changes(versions: dict[str, dict[str, str]], earlier: list[dict[str, dict[str, str]]]) -> list[str]:
+    changes = []
+    for old in earlier:
+        for label, digest in versions["code"].items():
+            if old["code"].get(label, digest) != digest:
+                changes.append(f"code of {label} changed")
+        for label, digest in versions["files"].items():
+            if not old["files"]:
+                changes.append(f"{label}: the stored games do not record its content (stored before pacsim checked it)")
+            elif old["files"].get(label, digest) != digest:
+                changes.append(f"{label} changed")
+    return sorted(set(changes))
 
 
 def _code_tag(code: dict[str, str]) -> str:

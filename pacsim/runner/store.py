@@ -314,6 +314,24 @@ def load_results(path: str | Path) -> pandas.DataFrame:
     return _expand_options(frame, Path(path))
 
 
+def load_runs(path: str | Path) -> pandas.DataFrame:
+    """One row per run (one config of one experiment) in the store: ``run``
+    (its config hash), ``experiment``, ``root_seed``, ``updated_at`` (when a
+    run last started on it), ``games`` and ``conditions``, oldest first."""
+    import pandas
+
+    connection = open_existing(path)
+    try:
+        with _reporting(Path(path)):
+            return pandas.read_sql_query(
+                "SELECT e.config_hash AS run, e.name AS experiment, json_extract(e.config, '$.seed') AS root_seed, "
+                "e.updated_at, count(g.id) AS games, count(DISTINCT g.condition_key) AS conditions "
+                "FROM experiments e LEFT JOIN games g ON g.config_hash = e.config_hash "
+                "GROUP BY e.config_hash ORDER BY e.updated_at, e.rowid", connection)
+    finally:
+        connection.close()
+
+
 def parse_options(text: str, where: str) -> dict[str, dict[str, Any]]:
     """A row's ``options``: ``{"pacman": {...}, "ghost": {...}}``; a damaged one is a :class:`StoreError`."""
     try:

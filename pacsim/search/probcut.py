@@ -57,6 +57,7 @@ from pacsim.errors import ConfigError, SearchError
 from pacsim.files import FileRefused, read_bounded
 from pacsim.search.base import NEGATIVE_INFINITY, POSITIVE_INFINITY, Game
 from pacsim.search.star import ChanceValue, StarSearch
+from pacsim.shipped import shipped_path
 
 FORMAT = "pacsim-probcut"
 """The ``format`` field of a model file."""
@@ -363,7 +364,7 @@ def load_model(path: str | Path) -> ProbCutModel:
     """The model saved in ``path``; a :class:`ConfigError` naming the file
     (one line) if it cannot be read or is not a valid model."""
     try:
-        data = read_bounded(path, MODEL_FILE_LIMIT)
+        data = read_bounded(shipped_path(path), MODEL_FILE_LIMIT)
     except FileRefused as error:
         raise ConfigError(f"{path}: {error}") from None
     try:

@@ -10,6 +10,8 @@ until a window is actually wanted.
 * :func:`play_to_files` / :func:`replay_to_files` write a game's PNG frames
   or GIF without a window, at full speed.
 * :class:`WindowSettings` holds the viewing options.
+* :func:`state_image` / :class:`StateWindow` draw single states for the
+  environments of :mod:`pacsim.env`.
 * :func:`render` / :class:`Renderer` draw one state onto any pygame Surface.
 * :func:`handle_event` / :class:`Controls` are the keyboard controller.
 """
@@ -45,6 +47,8 @@ _LAZY = {
     "Frame": "pacsim.viewer.sources",
     "LiveGame": "pacsim.viewer.sources",
     "RecordedGame": "pacsim.viewer.sources",
+    "state_image": "pacsim.viewer.env_view",
+    "StateWindow": "pacsim.viewer.env_view",
 }
 
 

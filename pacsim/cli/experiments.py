@@ -1,0 +1,46 @@
+"""``pacsim experiments``: the experiments pacsim ships, one line each, for ``pacsim run NAME``."""
+
+from __future__ import annotations
+
+import argparse
+import re
+import shutil
+import textwrap
+import tomllib
+from pathlib import Path
+from typing import Any
+
+from pacsim.shipped import EXPERIMENTS, shipped_experiments, shipped_folder
+
+
+def add_parser(subparsers: Any) -> None:
+    parser = subparsers.add_parser("experiments", help="list the shipped experiments (run one with: pacsim run NAME)")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    experiments = shipped_experiments()
+    width = max(map(len, experiments), default=4)
+    print(f"{'name':<{width}}  {'games':>6}  what it measures")
+    room = max(shutil.get_terminal_size().columns - width - 10, 30)
+    for name, path in experiments.items():
+        print(f"{name:<{width}}  {_games(path):>6}  {textwrap.shorten(first_sentence(path), room, placeholder='...')}")
+    print(f"\nRun one with: pacsim run NAME (results in ./results/); the files and what they found: {shipped_folder(EXPERIMENTS)}")
+    return 0
+
+
+def first_sentence(path: Path) -> str:
+    """The first sentence of the comment a shipped experiment file opens with."""
+    comment = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if not line.startswith("#"):
+            break
+        comment.append(line.lstrip("# ").strip())
+    text = " ".join(comment)
+    match = re.match(r"(.+?[.?!])(\s|$)", text)
+    return match.group(1) if match else text
+
+
+def _games(path: Path) -> str:
+    games = tomllib.loads(path.read_text(encoding="utf-8")).get("games", "?")
+    return str(games)

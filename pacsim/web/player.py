@@ -1,0 +1,79 @@
+"""A recorded game as one self-contained HTML page: the frames, a small
+renderer and its stylesheet inline, nothing fetched from the network.
+
+The page's script and stylesheet are package data (``player.js``,
+``player.css``, ``page.html`` beside this module), read with
+:mod:`importlib.resources`.  :func:`replay_page` is the whole page (``pacsim
+replay --html``); :func:`embedded` puts a page in an ``<iframe srcdoc>``, so
+several players share a report or a notebook without sharing element ids.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+from collections.abc import Sequence
+from functools import cache
+from importlib.resources import files
+from string import Template
+from typing import Any
+
+from pacsim._version import __version__
+from pacsim.engine.recording import SavedGame
+from pacsim.engine.state import GameState
+from pacsim.viewer import style
+from pacsim.web.frames import ActionValues, game_data, move_positions
+
+
+@cache
+def _asset(name: str) -> str:
+    return files("pacsim.web").joinpath(name).read_text(encoding="utf-8")
+
+
+def describe_game(saved: SavedGame, states: Sequence[GameState], outcome: str | None) -> str:
+    """The page's heading: maze, agents, and how it ended, as ``pacsim replay`` says it."""
+    moves = len(move_positions(states)) - 1
+    agents = saved.pacman + (f" vs {', '.join(sorted(set(saved.ghosts)))}" if saved.ghosts else "")
+    seed = f", seed {saved.seed}" if saved.seed is not None else ""
+    return f"{saved.layout.name}: {agents}{seed} · {outcome or 'unfinished'} score {states[-1].score} moves {moves}"
+
+
+def replay_page(saved: SavedGame, *, outcome: str | None = None, values: Sequence[ActionValues | None] | None = None,
+                states: list[GameState] | None = None, linkable: bool = True) -> str:
+    """The HTML page replaying ``saved``; ``outcome`` defaults to the rules'
+    verdict (win, loss) or the recorded one; ``values`` are Pacman's action
+    values at each shown position (see :mod:`pacsim.web.values`).
+    ``linkable``: the page follows and sets ``#move=N`` in its address (not
+    inside an iframe, whose address is not the reader's)."""
+    states = saved.states() if states is None else states
+    final = states[-1]
+    if outcome is None:
+        outcome = "win" if final.is_win() else "loss" if final.is_lose() else saved.outcome
+    title = f"pacsim replay: {saved.layout.name}"
+    data = game_data(states, title=title, outcome=outcome, recorded_score=saved.score, values=values)
+    data["linkable"] = linkable
+    return page(data, heading=describe_game(saved, states, outcome))
+
+
+def page(data: dict[str, Any], heading: str) -> str:
+    """The page for player ``data`` (:func:`pacsim.web.frames.game_data`) under ``heading`` (plain text)."""
+    # "</" inside the JSON would end the script element early.
+    text = json.dumps(data, separators=(",", ":"), allow_nan=False).replace("</", "<\\/")
+    return Template(_asset("page.html")).substitute(
+        version=__version__, title=html.escape(data["title"]), heading=html.escape(heading), css=_asset("player.css"),
+        values_hidden="" if "values" in data else " hidden", data=text, script=_asset("player.js"))
+
+
+def page_size(layout_width: int, layout_height: int, values: bool = False) -> tuple[int, int]:
+    """Pixels an embedded page needs: the board at the viewer's cell size, plus the controls."""
+    cell = style.CELL_PIXELS
+    width = layout_width * cell + (180 if values else 0) + 40
+    return max(width, 600), layout_height * cell + 190
+
+
+def embedded(page_text: str, size: tuple[int, int]) -> str:
+    """``page_text`` inside an iframe: its own document, so its ids and
+    script stay apart from the page around it."""
+    width, height = size
+    return (f'<iframe srcdoc="{html.escape(page_text, quote=True)}" width="{width}" height="{height}" '
+            'style="border:0;background:#000" title="pacsim replay"></iframe>')

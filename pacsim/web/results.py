@@ -1,0 +1,168 @@
+"""``pacsim report STORE --html``: the results as one self-contained page.
+
+The page holds what the terminal report prints (the per-condition table with
+intervals, the paired comparisons) and what it cannot: the figures as inline
+SVG, provenance, and for each condition a replay of its first loss and first
+win with the same player as ``pacsim replay --html``.  Every number comes
+from :mod:`pacsim.report`; this module only lays them out.
+"""
+
+from __future__ import annotations
+
+import html
+import itertools
+import tempfile
+from collections.abc import Sequence
+from pathlib import Path
+
+import pandas
+
+from pacsim._version import __version__
+from pacsim.errors import PacsimError
+from pacsim.report.format import format_summary
+from pacsim.report.summary import Comparison, compare
+from pacsim.runner.store import load_saved_game
+from pacsim.web.player import embedded, page_size, replay_page
+
+MAX_PAIRED_CONDITIONS = 8
+"""Without --compare, every pair of conditions is compared when there are at
+most this many (28 pairs); beyond that the page would be a wall of pairs."""
+REPLAYED_OUTCOMES = ("loss", "win")
+"""The games replayed per condition: the first of each of these outcomes."""
+
+
+def report_page(store: str, results: pandas.DataFrame, summary: pandas.DataFrame, by: Sequence[str],
+                comparison: Comparison | None = None) -> str:
+    """The whole page; ``comparison`` is the one asked for with --compare
+    (else every pair of conditions, see :data:`MAX_PAIRED_CONDITIONS`)."""
+    comparisons = [comparison] if comparison is not None else all_pairs(results)
+    sections = [
+        f"<h1>pacsim report: {html.escape(Path(store).name)}</h1>",
+        "<h2>Per condition</h2>",
+        "<p>Win rate with its Wilson 95% interval, mean score with its 95% t interval.</p>",
+        # Lines of play and any other column the summary gains appear here with no change to this page.
+        wide(format_summary(summary, "html")),
+        comparisons_section(comparisons),
+        figures_section(results, summary, by),
+        provenance_section(results),
+        replays_section(store, results),
+    ]
+    body = "\n".join(section for section in sections if section)
+    return (f'<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<meta name="generator" content="pacsim {__version__}">\n'
+            f"<title>pacsim report: {html.escape(Path(store).name)}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n{body}\n</body>\n</html>\n")
+
+
+STYLE = """
+body { font: 15px/1.45 system-ui, sans-serif; margin: 24px; color: #111; }
+.wide { overflow-x: auto; }
+table { border-collapse: collapse; margin: 8px 0 16px; font-variant-numeric: tabular-nums; }
+th, td { border: 1px solid #ccc; padding: 3px 8px; text-align: right; }
+th { background: #f0f0f0; }
+h2 { margin-top: 28px; border-bottom: 1px solid #ddd; }
+.replays { display: flex; flex-wrap: wrap; gap: 16px; }
+.replays figure { margin: 0; }
+svg { max-width: 100%; height: auto; }
+"""
+
+
+def wide(table: str) -> str:
+    """A table that scrolls sideways on a narrow screen instead of spilling out."""
+    return f'<div class="wide">{table}</div>'
+
+
+def all_pairs(results: pandas.DataFrame) -> list[Comparison]:
+    """Every pair of conditions played on the same seeds, when there are few."""
+    conditions = [str(label) for label in results["condition"].unique()]
+    if len(conditions) > MAX_PAIRED_CONDITIONS or results["config_hash"].nunique() > 1:
+        return []
+    pairs = []
+    for a, b in itertools.combinations(conditions, 2):
+        try:
+            pairs.append(compare(results, a, b))
+        except PacsimError:  # no shared seeds: not a pair
+            continue
+    return pairs
+
+
+def comparisons_section(comparisons: list[Comparison]) -> str:
+    if not comparisons:
+        return ""
+    frame = pandas.concat([comparison.to_frame() for comparison in comparisons], ignore_index=True)
+    frame = frame.rename(columns={"difference": "difference (A - B)", "difference_low": "low", "difference_high": "high",
+                                  "a_only": "only A won", "b_only": "only B won", "p_value": "McNemar p"})
+    return ("<h2>Paired comparisons</h2>\n<p>Conditions A and B on the same seeds: the mean score difference with "
+            "its 95% t interval, and the exact McNemar test on wins.</p>\n"
+            + wide(frame.to_html(index=False, float_format=lambda value: f"{value:.4g}")))
+
+
+def figures_section(results: pandas.DataFrame, summary: pandas.DataFrame, by: Sequence[str]) -> str:
+    """The ``--plot`` figure as inline SVG; a note instead when matplotlib is missing."""
+    from pacsim.report.plot import plot_summary
+
+    with tempfile.TemporaryDirectory(prefix="pacsim-report-") as folder:
+        path = Path(folder) / "figure.svg"
+        try:
+            plot_summary(results, summary, by, path)
+        except PacsimError as error:  # matplotlib missing: the page without figures
+            return f"<h2>Figures</h2>\n<p>{html.escape(str(error))}</p>"
+        svg = path.read_text(encoding="utf-8")
+    return "<h2>Figures</h2>\n" + svg[svg.index("<svg"):]
+
+
+def provenance_section(results: pandas.DataFrame) -> str:
+    """Where the numbers came from: experiments, versions, machines, seeds, dates."""
+    rows = []
+    for (experiment, config_hash), games in results.groupby(["experiment", "config_hash"], sort=False):
+        seeds = sorted(set(games["seed"]))
+        rows.append({
+            "experiment": experiment, "config hash": config_hash, "games": len(games),
+            "conditions": games["condition"].nunique(), "seeds": _describe_seeds(seeds),
+            "pacsim": ", ".join(sorted(set(games["pacsim_version"]))),
+            "machines": ", ".join(sorted(set(games["machine"]))),
+            "played": f"{games['started_at'].min()} to {games['started_at'].max()}",
+        })
+    return (f"<h2>Provenance</h2>\n<p>Report written by pacsim {html.escape(__version__)}.</p>\n"
+            + wide(pandas.DataFrame(rows).to_html(index=False)))
+
+
+def _describe_seeds(seeds: list[int]) -> str:
+    if len(seeds) <= 6:
+        return ", ".join(map(str, seeds))
+    return f"{len(seeds)} seeds: {', '.join(map(str, seeds[:3]))}, ..., {seeds[-1]}"
+
+
+def replays_section(store: str, results: pandas.DataFrame) -> str:
+    """The first loss and the first win of each condition, replayed."""
+    parts = ["<h2>Games</h2>\n<p>Per condition, its first loss and first win (by game index), replayed through the "
+             "rules from the stored actions. Open one alone with <code>pacsim replay STORE --game ID --html FILE</code>.</p>"]
+    # Condition labels repeat across experiments in one store: then group by both.
+    keys = ["experiment", "condition"] if results["config_hash"].nunique() > 1 else ["condition"]
+    for key, games in results.groupby(keys, sort=False):
+        title = " / ".join(str(part) for part in (key if isinstance(key, tuple) else (key,)))
+        figures = []
+        for outcome in REPLAYED_OUTCOMES:
+            chosen = games[games["outcome"] == outcome].sort_values("game_index").head(1)
+            if chosen.empty:
+                figures.append(f"<figure><figcaption>no {outcome}</figcaption></figure>")
+                continue
+            row = chosen.iloc[0]
+            figures.append(_replay_figure(store, int(row["id"]), f"first {outcome}: game {int(row['id'])}, "
+                                          f"seed {int(row['seed'])}, score {int(row['score'])}"))
+        parts.append(f"<h3>{html.escape(title)}</h3>\n<div class=\"replays\">{''.join(figures)}</div>")
+    return "\n".join(parts)
+
+
+def _replay_figure(store: str, game_id: int, caption: str) -> str:
+    try:
+        saved = load_saved_game(store, game_id)
+    except PacsimError as error:  # one damaged game: said where its replay would be, the report still written
+        return f"<figure><figcaption>{html.escape(caption)}</figcaption><p>cannot replay: {html.escape(str(error))}</p></figure>"
+    player = embedded(replay_page(saved, linkable=False), page_size(saved.layout.width, saved.layout.height))
+    return f"<figure><figcaption>{html.escape(caption)}</figcaption>{player}</figure>"
+
+
+def write_report_page(path: str, store: str, results: pandas.DataFrame, summary: pandas.DataFrame,
+                      by: Sequence[str], comparison: Comparison | None = None) -> None:
+    from pacsim.web.cli import write_page
+
+    write_page(path, report_page(store, results, summary, by, comparison))

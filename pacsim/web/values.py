@@ -1,0 +1,28 @@
+"""Pacman's action values at each move of a recorded game, found by searching
+again with the recorded Pacman (a record keeps actions, not values)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from pacsim.agents.registry import make_pacman
+from pacsim.engine.game import agent_rng
+from pacsim.engine.recording import SavedGame
+from pacsim.engine.state import GameState
+from pacsim.errors import ConfigError
+from pacsim.web.frames import ActionValues, move_positions
+
+
+def recorded_action_values(saved: SavedGame, states: Sequence[GameState]) -> list[ActionValues | None]:
+    """For each position the player shows, the value (MCTS: the visits) of
+    each Pacman action as the recorded Pacman's search finds it; None at the
+    end.  The search is deterministic for the minimax family; MCTS draws from
+    the game's seed, so its visits show one search, not necessarily the game's."""
+    agent = make_pacman(saved.pacman)
+    if not hasattr(agent, "action_values"):
+        raise ConfigError(f"--html-values: the recorded Pacman {saved.pacman!r} does not search (no values to show)")
+    reset = getattr(agent, "reset", None)
+    if reset is not None:
+        reset(0, agent_rng(saved.seed or 0, 0))
+    shown = move_positions(states)
+    return [None if state.is_terminal or state is shown[-1] else list(agent.action_values(state)) for state in shown]

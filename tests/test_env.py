@@ -1,0 +1,145 @@
+"""The learning environments: Gymnasium's and PettingZoo's own checkers,
+seeding, the documented action and reward conventions, the vector form."""
+
+import runpy
+import sys
+from pathlib import Path
+
+import gymnasium
+import numpy as np
+import pytest
+from gymnasium.utils.env_checker import check_env
+from pettingzoo.test import api_test
+
+import pacsim.env
+from pacsim.engine import ACTIONS, STOP
+from pacsim.env import board
+from pacsim.env.aec import PacmanAECEnv
+
+TINY = "tinyGhostMaze"
+STOP_INDEX = ACTIONS.index(STOP)
+
+
+def test_gymnasium_checker_passes(monkeypatch):
+    monkeypatch.setenv("PACSIM_HIDDEN_WINDOW", "1")  # the checker also opens the human mode's window
+    check_env(gymnasium.make("pacsim/TinyGhostMaze-v0", render_mode="rgb_array").unwrapped, skip_render_check=False)
+
+
+def test_pettingzoo_api_test_passes():
+    api_test(PacmanAECEnv(TINY, max_moves=30), num_cycles=100)
+
+
+def trajectory(env, seed, actions):
+    observation, info = env.reset(seed=seed)
+    steps = [(observation, 0.0, False, False, info["state"])]
+    for action in actions:
+        observation, reward, terminated, truncated, info = env.step(action)
+        steps.append((observation, reward, terminated, truncated, info["state"]))
+        if terminated or truncated:
+            break
+    return steps
+
+
+def same(first, second):
+    return len(first) == len(second) and all(
+        np.array_equal(a[0], b[0]) and a[1:4] == b[1:4] and a[4][1:] == b[4][1:] for a, b in zip(first, second))
+
+
+def test_an_episode_is_a_function_of_its_seed():
+    actions = [STOP_INDEX] * 12
+    one = trajectory(pacsim.env.make_env("smallClassic"), 5, actions)
+    two = trajectory(pacsim.env.make_env("smallClassic"), 5, actions)
+    other = trajectory(pacsim.env.make_env("smallClassic"), 6, actions)
+    assert same(one, two)
+    assert not same(one, other)  # the random ghosts walk differently on another seed
+
+
+def test_an_illegal_action_is_played_as_stop_and_the_mask_says_so():
+    env = pacsim.env.make_env(TINY)
+    _, info = env.reset(seed=0)
+    state = info["state"]
+    legal = set(state.legal_actions())
+    mask = info["action_mask"]
+    assert [ACTIONS[index] for index in np.flatnonzero(mask)] == [a for a in ACTIONS if a in legal]
+    illegal = next(index for index, action in enumerate(ACTIONS) if action not in legal)
+    _, reward, _, _, info = env.step(illegal)
+    assert info["state"].pacman == state.pacman
+    assert reward == -1.0  # a Stop's time penalty, the ghost far away
+
+
+def test_reward_is_the_score_change_and_a_loss_terminates():
+    env = pacsim.env.make_env(TINY, ghosts="directional:attack=1")
+    _, info = env.reset(seed=1)
+    total, terminated, truncated = 0.0, False, False
+    while not (terminated or truncated):
+        _, reward, terminated, truncated, info = env.step(STOP_INDEX)
+        total += reward
+    assert terminated and info["state"].is_lose()
+    assert total == info["state"].score
+
+
+def test_the_move_cap_truncates():
+    env = pacsim.env.make_env(TINY, ghosts="directional:attack=0,flee=0", max_moves=3)
+    env.reset(seed=0)
+    results = [env.step(STOP_INDEX)[2:4] for _ in range(3)]
+    assert results[-1] == (False, True) and results[0] == (False, False)
+
+
+def test_observation_channels_match_the_state():
+    env = pacsim.env.make_env(TINY)
+    observation, info = env.reset(seed=0)
+    state = info["state"]
+    assert observation.shape == (board.FIXED_CHANNELS + 2 * len(state.ghosts), state.layout.height, state.layout.width)
+    assert observation[1].sum() == state.food_count
+    assert observation[0].sum() == len(state.layout.walls)
+    row, column = state.position(state.pacman)
+    assert observation[3, row, column] == 1.0
+    row, column = state.position(state.ghosts[0])
+    assert observation[board.FIXED_CHANNELS, row, column] == 1.0
+
+
+def test_registered_ids_and_generated_mazes():
+    assert "pacsim/SmallClassic-v0" in pacsim.env.REGISTERED
+    env = gymnasium.make("pacsim/TinyGhostMaze-v0", render_mode="ansi")
+    env.reset(seed=0)
+    assert "P" in env.render()
+    spec = "generated:w=9,h=7,food=4,ghosts=1,seed=3"
+    generated = gymnasium.make(pacsim.env.ANY_LAYOUT_ID, layout=spec)
+    assert generated.unwrapped.layout.name == spec
+
+
+def test_vector_env_steps_every_copy():
+    vector = pacsim.env.make_vector_env(TINY, num_envs=3)
+    observations, _ = vector.reset(seed=0)
+    assert observations.shape[0] == 3
+    _, rewards, _, _, _ = vector.step(np.full(3, STOP_INDEX))
+    assert rewards.tolist() == [-1.0, -1.0, -1.0]
+
+
+def test_aec_rewards_are_zero_sum():
+    env = PacmanAECEnv(TINY)
+    env.reset(seed=0)
+    env.step(STOP_INDEX)
+    assert env.rewards["pacman_0"] == -1.0 and env.rewards["ghost_1"] == 1.0
+    assert env.agent_selection == "ghost_1"
+
+
+def test_bad_num_ghosts_is_one_config_error():
+    with pytest.raises(pacsim.errors.ConfigError, match="num_ghosts=5"):
+        pacsim.env.make_env(TINY, num_ghosts=5)
+
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+
+
+def test_the_plain_gymnasium_example_trains():
+    example = runpy.run_path(str(EXAMPLES / "gym_loop.py"))
+    returns = example["train"](episodes=3)
+    assert len(returns) == 3 and all(-1000 < value < 1500 for value in returns)
+
+
+def test_the_stable_baselines3_example_when_installed(monkeypatch, capsys):
+    pytest.importorskip("stable_baselines3")
+    monkeypatch.setattr(sys, "argv", ["sb3_train.py", "128"])
+    runpy.run_path(str(EXAMPLES / "sb3_train.py"), run_name="__main__")
+    assert "one greedy game after 128 steps" in capsys.readouterr().out

@@ -1,0 +1,99 @@
+"""Limits that hold inside the compiled kernel: the move time limit, Ctrl-C
+and ``time=`` budgets (issue 22 items 4-5, issue 20 item 2).
+
+The kernel searches in slices and hands control back to Python between
+them, so these tests force tiny slices to show that pausing changes
+nothing, then stop deep searches that would otherwise run for minutes.
+How quickly they stop is measured by ``pacsim bench``, not here.
+"""
+
+import os
+import signal
+import threading
+import time
+
+import pytest
+
+pytest.importorskip("numba")
+
+from pacsim.agents import make_ghost, make_pacman
+from pacsim.agents.agreement import compare_searches, game_positions
+from pacsim.engine import initial_state, load_layout, play_game
+
+DEEP = "expectimax:depth=12,eval=careful,engine=fast"
+"""Hours of search on wideClassic: only a limit ends it."""
+
+
+def test_a_search_paused_every_three_nodes_agrees_with_python(monkeypatch):
+    import pacsim.fast.search
+
+    monkeypatch.setattr(pacsim.fast.search, "FIRST_SLICE", 3)
+    monkeypatch.setattr(pacsim.fast.search, "SMALLEST_SLICE", 3)
+    monkeypatch.setattr(pacsim.fast.search, "SLICE_SECONDS", 0.0)
+    positions = game_positions(6, seed=41)
+    for root_values in (False, True):
+        report = compare_searches(positions, depth=2, root_values=root_values)
+        assert report.searches == 6 * 12 and report.agrees, report.mismatches[:5]
+
+
+def deep_game(limit, results):
+    layout = load_layout("wideClassic")
+    agents = [make_pacman(DEEP), make_ghost("random"), make_ghost("random")]
+    started = time.perf_counter()
+    record = play_game(layout, agents, seed=1, max_moves=5, move_time_limit=limit)
+    results.append((record, time.perf_counter() - started))
+
+
+def test_the_move_time_limit_stops_a_kernel_search():
+    results = []
+    deep_game(0.3, results)
+    record, seconds = results[0]
+    assert record.outcome == "error" and "exceeded the 0.3s move time limit" in record.error
+    assert seconds < 3
+
+
+def test_the_move_time_limit_stops_a_kernel_search_outside_the_main_thread():
+    results = []
+    worker = threading.Thread(target=deep_game, args=(0.3, results))  # as in a Dask worker's thread pool
+    worker.start()
+    worker.join(10)
+    assert not worker.is_alive()
+    record, seconds = results[0]
+    assert record.outcome == "error" and "exceeded the 0.3s move time limit" in record.error
+    assert seconds < 3
+
+
+def test_ctrl_c_stops_a_kernel_search():
+    state = initial_state(load_layout("wideClassic"))
+    agent = make_pacman(DEEP)
+    timer = threading.Timer(0.3, os.kill, (os.getpid(), signal.SIGINT))
+    started = time.perf_counter()
+    timer.start()
+    with pytest.raises(KeyboardInterrupt):
+        agent.analyze(state, root_values=False)
+    timer.join()
+    assert time.perf_counter() - started < 3
+
+
+def test_a_time_budget_returns_the_deepest_finished_iteration():
+    state = game_positions(1, seed=5, layouts=("wideClassic",))[0]
+    levels_per_depth = len(state.ghosts) + 1
+    timed = make_pacman("expectimax:depth=12,eval=careful,time=0.02,engine=fast")
+    started = time.perf_counter()
+    result = timed.analyze(state, root_values=False)
+    assert time.perf_counter() - started < 3
+    assert result.depth % levels_per_depth == 0 and levels_per_depth <= result.depth < 12 * levels_per_depth
+    fixed = make_pacman(f"expectimax:depth={result.depth // levels_per_depth},eval=careful,engine=python")
+    expected = fixed.analyze(state, root_values=False)
+    assert (result.value, result.action, result.stats.generated) == (expected.value, expected.action, expected.stats.generated)
+
+
+def test_bench_reports_how_late_the_kernel_stops():
+    from pacsim import benchmark
+
+    report = benchmark.Report()
+    benchmark.fast_limits(report, trials=1, budget_moves=2, checked=1)
+    names = {figure.name: figure for figure in report.figures}
+    for label in ("move time limit 0.2 s", "Ctrl-C", "time=0.05 budget"):
+        assert names[f"{label}: most seconds late"].unit == "s"
+    assert names["time=0.05, deepest iteration against Python: disagreements"].value == 0

@@ -1,0 +1,356 @@
+"""HTML replays, the results page and the notebook display (pacsim.web):
+the frames against the rules, the command line, and a real browser when
+one is installed."""
+
+import importlib.util
+import json
+import re
+import shutil
+import tempfile
+from pathlib import Path
+
+import pytest
+
+import pacsim
+from pacsim.cli import main
+from pacsim.engine import load_layout, parse_layout
+from pacsim.engine.recording import load_game, save_game
+from pacsim.web.frames import game_data, move_positions
+
+CHROMIUM, CHROMEDRIVER = "/usr/bin/chromium", "/usr/bin/chromedriver"
+
+
+CAPSULE_LOOP = """\
+%%%%%%%%%%
+%P o . . %
+% %%%%%% %
+%.  G   .%
+%%%%%%%%%%"""
+"""With seed 1 greedy Pacman eats the capsule, then the scared ghost (+200), then wins in 13 moves."""
+
+
+@pytest.fixture(scope="module")
+def recorded(tmp_path_factory):
+    """A recorded game where Pacman eats a capsule and a scared ghost."""
+    layout = parse_layout(CAPSULE_LOOP, name="capsuleLoop")
+    games = pacsim.play(layout, pacman="greedy", ghosts="random", games=1, seed=1)
+    path = tmp_path_factory.mktemp("web") / "game.json"
+    save_game(path, games[0].record, layout, "greedy", ["random"])
+    return path
+
+
+def embedded_data(page: str) -> dict:
+    found = re.search(r'<script type="application/json" id="game">(.*?)</script>', page, re.S)
+    assert found, "no game data in the page"
+    return json.loads(found.group(1))
+
+
+def test_frames_hold_every_position_the_rules_give(recorded):
+    saved = load_game(recorded)
+    states = saved.states()
+    shown = move_positions(states)
+    data = game_data(states, title="t", outcome=saved.outcome, recorded_score=saved.score)
+    ghosts = data["ghosts"]
+    items = set(data["layout"]["food"]) | set(data["layout"]["capsules"])
+    assert len(data["frames"]) == saved_moves(states) + 1
+    scared_seen = False
+    for frame, state in zip(data["frames"], shown, strict=True):
+        items -= set(frame[2 + 3 * ghosts + 1:])  # what the page does with the eaten cells
+        assert items == set(state.food_cells()) | set(state.capsule_cells())
+        assert frame[:2 + 3 * ghosts + 1] == [state.pacman, state.directions[0], *state.ghosts, *state.directions[1:],
+                                               *state.scared, state.score]
+        scared_seen |= any(state.scared)
+    assert scared_seen, "the game should show scared ghosts"
+    assert data["score"] == saved.score == states[-1].score
+
+
+def saved_moves(states):
+    return sum(1 for state in states[:-1] if state.turn == 0)
+
+
+def test_replay_html_writes_one_self_contained_page(recorded, tmp_path, capsys):
+    out = tmp_path / "game.html"
+    assert main(["replay", str(recorded), "--html", str(out)]) == 0
+    assert "matches the recorded score" in capsys.readouterr().out
+    page = out.read_text(encoding="utf-8")
+    data = embedded_data(page)
+    assert data["score"] == load_game(recorded).score and data["outcome"] == "win"
+    assert 'id="score"' in page and "<script src" not in page and "http" not in page.replace("http-equiv", "")
+
+
+def test_a_layout_name_cannot_end_the_script_early(recorded, tmp_path):
+    record = json.loads(recorded.read_text())
+    record["layout"]["name"] = "</script><b>x"
+    hostile = tmp_path / "hostile.json"
+    hostile.write_text(json.dumps(record))
+    out = tmp_path / "hostile.html"
+    assert main(["replay", str(hostile), "--html", str(out)]) == 0
+    page = out.read_text(encoding="utf-8")
+    assert "</script><b>" not in page
+    assert embedded_data(page)["layout"]["name"] == "</script><b>x"
+
+
+def test_an_unwritable_page_is_a_one_line_error(recorded, tmp_path, capsys):
+    out = tmp_path / "missing-folder" / "game.html"
+    assert main(["replay", str(recorded), "--html", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "cannot write the page" in err and str(out) in err
+
+
+def test_values_per_move_come_from_the_recorded_pacman(tmp_path, capsys):
+    layout = load_layout("tinyGhostMaze")
+    games = pacsim.play(layout, pacman="minimax:depth=1", ghosts="random", seed=1)
+    path = tmp_path / "minimax.json"
+    save_game(path, games[0].record, layout, "minimax:depth=1", ["random"] * games[0].record.num_ghosts)
+    out = tmp_path / "values.html"
+    assert main(["replay", str(path), "--html", str(out), "--html-values"]) == 0
+    data = embedded_data(out.read_text(encoding="utf-8"))
+    values = data["values"]
+    assert len(values) == len(data["frames"]) and values[-1] is None
+    first = dict(values[0])
+    played = data["actions"][data["frames"][1][1]]
+    assert first[played] == max(first.values())  # minimax plays its best-valued action
+
+
+def test_values_of_a_pacman_that_does_not_search_are_a_one_line_error(recorded, tmp_path, capsys):
+    assert main(["replay", str(recorded), "--html", str(tmp_path / "x.html"), "--html-values"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "'greedy' does not search" in err
+    assert main(["replay", str(recorded), "-q", "--html-values"]) == 2
+    assert "only with --html" in capsys.readouterr().err
+
+
+def test_html_and_a_gif_from_one_replay(recorded, tmp_path):
+    pytest.importorskip("PIL")
+    assert main(["replay", str(recorded), "--html", str(tmp_path / "game.html"), "--gif", str(tmp_path / "game.gif"),
+                 "--frame-time", "0"]) == 0
+    assert (tmp_path / "game.html").stat().st_size > 0 and (tmp_path / "game.gif").stat().st_size > 0
+
+
+# -- Python and the notebook -----------------------------------------------------
+
+class FakeShell:
+    """What :func:`pacsim.web.notebook.register` uses of IPython's shell."""
+
+    def __init__(self):
+        html = type("HtmlFormatter", (), {"types": None, "for_type": lambda self, kind, show: self.types.__setitem__(kind, show)})()
+        html.types = {}
+        self.display_formatter = type("Formatters", (), {"formatters": {"text/html": html}})()
+
+
+def test_records_and_played_games_show_as_the_player(recorded):
+    from pacsim.engine import GameRecord
+    from pacsim.engine.recording import SavedGame
+    from pacsim.web.notebook import register
+
+    shell = FakeShell()
+    assert register(shell)
+    shown = shell.display_formatter.formatters["text/html"].types
+    saved = load_game(recorded)
+    (page,) = iframe_pages(shown[SavedGame](saved))
+    assert embedded_data(page)["score"] == saved.score
+    games = pacsim.play("tinyGhostMaze", "greedy", "random", games=2, seed=4)
+    assert [game.record.actions for game in games] == [game.record.actions for game in pacsim.play("tinyGhostMaze", "greedy", "random", games=2, seed=4)]
+    (page,) = iframe_pages(shown[GameRecord](games[1].record))  # a shipped maze is found by its name
+    assert embedded_data(page)["score"] == games[1].score
+    assert shown[GameRecord](pacsim.play(parse_layout(CAPSULE_LOOP, name="capsuleLoop"))[0].record) is None
+    (page,) = iframe_pages(games._repr_html_())
+    assert embedded_data(page)["score"] == games[0].score and games._repr_html_().count("<tr>") == 3
+
+
+def test_play_refuses_bad_arguments_in_one_line():
+    from pacsim.errors import AgentError, ConfigError
+
+    with pytest.raises(ConfigError, match="num_ghosts=3: layout 'tinyGhostMaze' has 1 ghosts"):
+        pacsim.play("tinyGhostMaze", num_ghosts=3)
+    with pytest.raises(AgentError):
+        pacsim.play("tinyGhostMaze", pacman="nobody")
+    assert {"play", "load_record"} <= set(pacsim.__all__)
+
+
+def test_the_example_notebook_runs_top_to_bottom(tmp_path):
+    nbformat = pytest.importorskip("nbformat")
+    nbclient = pytest.importorskip("nbclient")
+    pytest.importorskip("ipykernel")
+    notebook = nbformat.read(Path(__file__).resolve().parents[1] / "examples" / "notebook.ipynb", as_version=4)
+    nbclient.NotebookClient(notebook, timeout=120, resources={"metadata": {"path": str(tmp_path)}}).execute()
+    outputs = [output for cell in notebook.cells if cell.cell_type == "code" for output in cell.outputs]
+    assert not [output for output in outputs if output.output_type == "error"]
+    shown = [output["data"].get("text/html", "") for output in outputs if "data" in output]
+    assert sum("<iframe srcdoc=" in text for text in shown) == 3  # the games, one game, the loaded record
+    assert "<table" in shown[-1] and "win_rate" in shown[-1]  # the summary DataFrame as pandas shows it
+
+
+# -- the results page ----------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory):
+    """Greedy wins every game here; random loses three of four and wins one."""
+    from pacsim.runner import load_experiment, run_experiment
+
+    directory = tmp_path_factory.mktemp("web-report")
+    path = directory / "exp.toml"
+    path.write_text(f"""
+name = "web"
+games = 4
+seed = 5
+max_moves = 100
+store = "{directory / 'results.sqlite'}"
+[grid]
+pacman = ["greedy", "random"]
+ghosts = ["random"]
+layout = ["tinyGhostMaze"]
+""", encoding="utf-8")
+    return run_experiment(load_experiment(path), workers=1, quiet=True).store
+
+
+@pytest.fixture(scope="module")
+def report_page(store, tmp_path_factory):
+    out = tmp_path_factory.mktemp("web-page") / "report.html"
+    assert main(["report", str(store), "--html", str(out)]) == 0
+    return out
+
+
+def iframe_pages(page: str) -> list[str]:
+    import html
+
+    return [html.unescape(source) for source in re.findall(r'<iframe srcdoc="([^"]*)"', page)]
+
+
+def test_report_html_holds_the_table_comparisons_provenance_and_replays(store, report_page):
+    from pacsim.report import format_summary, load_results, summarize
+    from pacsim.runner.store import load_saved_game
+
+    page = report_page.read_text(encoding="utf-8")
+    results = load_results(store)
+    assert format_summary(summarize(results), "html") in page
+    assert "greedy/random/tinyGhostMaze</td>" in page and "Paired comparisons" in page
+    assert pacsim.__version__ in page and results["machine"].iloc[0] in page
+    replays = iframe_pages(page)
+    captions = re.findall(r"<figcaption>first (loss|win): game (\d+), seed (\d+), score (-?\d+)</figcaption>", page)
+    assert [outcome for outcome, *_ in captions] == ["win", "loss", "win"]  # greedy never lost
+    assert "no loss" in page
+    for (outcome, game_id, _, score), replay in zip(captions, replays, strict=True):
+        data = embedded_data(replay)
+        assert data["outcome"] == outcome and data["score"] == int(score) == load_saved_game(store, int(game_id)).score
+    if importlib.util.find_spec("matplotlib") is not None:
+        assert page.count("<svg") == 1
+
+
+def test_a_damaged_game_leaves_the_rest_of_the_report(store, tmp_path):
+    import sqlite3
+
+    damaged = tmp_path / "damaged.sqlite"
+    shutil.copy(store, damaged)
+    with sqlite3.connect(damaged) as connection:
+        (game_id,) = connection.execute("SELECT MIN(id) FROM games WHERE outcome = 'loss'").fetchone()
+        connection.execute("UPDATE games SET actions = 'not a log' WHERE id = ?", (game_id,))
+    connection.close()
+    out = tmp_path / "report.html"
+    assert main(["report", str(damaged), "--html", str(out)]) == 0
+    page = out.read_text(encoding="utf-8")
+    assert f"first loss: game {game_id}," in page and "cannot replay:" in page and len(iframe_pages(page)) == 2
+
+
+def test_report_html_to_a_missing_folder_is_a_one_line_error(store, tmp_path, capsys):
+    out = tmp_path / "nowhere" / "report.html"
+    assert main(["report", str(store), "--html", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and str(out) in err
+
+
+# -- in a real browser (skipped without Chromium, its driver and selenium) --------
+
+@pytest.fixture(scope="module")
+def browser():
+    webdriver = pytest.importorskip("selenium.webdriver")
+    from selenium.webdriver.chrome.service import Service
+
+    if not (Path(CHROMIUM).exists() and Path(CHROMEDRIVER).exists()):
+        pytest.skip(f"no {CHROMIUM} and {CHROMEDRIVER} (apt-get install chromium chromium-driver)")
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for argument in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                     "--disable-component-update", "--disable-sync", "--no-first-run", "--window-size=900,700"):
+        options.add_argument(argument)
+    profile = tempfile.mkdtemp(prefix="pacsim-chromium-")
+    options.add_argument(f"--user-data-dir={profile}")
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    driver = webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=options)
+    yield driver
+    driver.quit()
+    shutil.rmtree(profile, ignore_errors=True)
+
+
+def text_of(browser, element_id):
+    return browser.find_element("id", element_id).text
+
+
+def wait_for_text(browser, element_id, expected, seconds=10.0):
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    WebDriverWait(browser, seconds).until(lambda driver: text_of(driver, element_id) == expected)
+
+
+def pixels_of_color(browser, color) -> int:
+    return browser.execute_script("""
+        const canvas = document.getElementById("board"), [r, g, b] = arguments[0];
+        const data = canvas.getContext("2d").getImageData(0, 0, canvas.width, canvas.height).data;
+        let count = 0;
+        for (let i = 0; i < data.length; i += 4) if (data[i] === r && data[i + 1] === g && data[i + 2] === b) count++;
+        return count;""", list(color))
+
+
+def test_the_page_plays_steps_and_links_to_a_move_in_chromium(browser, recorded, tmp_path):
+    from selenium.webdriver.common.keys import Keys
+
+    from pacsim.viewer import style
+
+    page = tmp_path / "game.html"
+    assert main(["replay", str(recorded), "--html", str(page)]) == 0
+    saved = load_game(recorded)
+    shown = move_positions(saved.states())
+    browser.get(page.as_uri())
+    assert text_of(browser, "score") == "0" and text_of(browser, "moves") == str(len(shown) - 1)
+    body = browser.find_element("tag name", "body")
+    body.send_keys("+", "+", "+")  # the fastest speed
+    browser.find_element("id", "play").click()
+    wait_for_text(browser, "move", str(len(shown) - 1))
+    assert text_of(browser, "score") == str(saved.score) and text_of(browser, "outcome").lower() == "win"
+    body.send_keys(Keys.HOME, Keys.ARROW_RIGHT, Keys.ARROW_RIGHT)
+    assert (text_of(browser, "move"), text_of(browser, "score")) == ("2", str(shown[2].score))
+    assert browser.current_url.endswith("#move=2")
+    scared = next(move for move, state in enumerate(shown) if any(state.scared))
+    browser.get(page.as_uri() + f"#move={scared}")
+    wait_for_text(browser, "move", str(scared))
+    assert text_of(browser, "score") == str(shown[scared].score)
+    assert pixels_of_color(browser, style.SCARED) > 0, f"the ghost is scared at move {scared}"
+    browser.get(page.as_uri() + "#move=end")
+    wait_for_text(browser, "score", str(saved.score))
+    assert pixels_of_color(browser, style.PACMAN) > 0 and pixels_of_color(browser, style.WALL) > 0
+    assert browser.save_screenshot(str(tmp_path / "replay.png")) and (tmp_path / "replay.png").stat().st_size > 1000
+    assert [entry for entry in browser.get_log("browser") if entry["level"] == "SEVERE"] == []
+
+
+def test_a_stored_game_opened_at_its_end_shows_the_stored_score(browser, store, tmp_path):
+    from pacsim.report import load_results
+
+    results = load_results(store)
+    for game_id, score in zip(results["id"][:2], results["score"][:2]):
+        page = tmp_path / f"game-{game_id}.html"
+        assert main(["replay", str(store), "--game", str(game_id), "--html", str(page)]) == 0
+        browser.get(page.as_uri() + "#move=end")
+        wait_for_text(browser, "score", str(score))
+
+
+def test_the_report_replays_play_in_chromium(browser, report_page):
+    page = report_page.read_text(encoding="utf-8")
+    final_scores = [embedded_data(replay)["score"] for replay in iframe_pages(page)]
+    browser.get(report_page.as_uri())
+    frames = browser.find_elements("tag name", "iframe")
+    assert len(frames) == len(final_scores) == 3
+    for frame, score in zip(frames, final_scores):
+        browser.switch_to.frame(frame)
+        browser.find_element("id", "last").click()
+        assert text_of(browser, "score") == str(score)
+        browser.switch_to.default_content()
