@@ -5,6 +5,8 @@ pessimism and optimism in numbers."""
 from __future__ import annotations
 
 import json
+import math
+from typing import Any
 
 from pacsim.agents.registry import make_pacman, parse_options
 from pacsim.engine import agent_rng, load_layout
@@ -22,7 +24,8 @@ def add_parser(subparsers) -> None:
     parser.add_argument("-k", "--num-ghosts", type=int, default=None)
     parser.add_argument("--game", metavar="RECORD.json", help="analyze a recorded game's position instead of the start")
     parser.add_argument("--move", type=int, default=0, help="with --game: the number of actions played before the position")
-    parser.add_argument("--json", action="store_true", help="print JSON")
+    parser.add_argument("--json", action="store_true",
+                        help="print JSON (a value that is not a finite number, such as a CS188 agent's unknown one, is null)")
     parser.set_defaults(run=run)
 
 
@@ -49,7 +52,7 @@ def run(args) -> int:
             rows[-1].update(visits={move[0]: visits for move, visits in result.action_visits},
                             iterations=stats.iterations, simulated=stats.simulated)
     if args.json:
-        print(json.dumps(rows, indent=1))
+        print(json.dumps(_finite_or_null(rows), indent=1, allow_nan=False))
         return 0
     print(state.to_text())
     for row in rows:
@@ -61,6 +64,18 @@ def run(args) -> int:
             visits = "  ".join(f"{action} {count}" for action, count in row["visits"].items())
             print(f"    visits [{visits}], iterations {row['iterations']}, simulated moves {row['simulated']}")
     return 0
+
+
+def _finite_or_null(data: Any) -> Any:
+    """``data`` with NaN and infinities as None: JSON has no such numbers
+    (Python would print ``NaN``, which other readers refuse)."""
+    if isinstance(data, float):
+        return data if math.isfinite(data) else None
+    if isinstance(data, dict):
+        return {key: _finite_or_null(value) for key, value in data.items()}
+    if isinstance(data, list | tuple):
+        return [_finite_or_null(value) for value in data]
+    return data
 
 
 def _position(args):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import secrets
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +18,8 @@ from pacsim.engine.recording import save_game
 from pacsim.engine.starts import DEFAULT_START_DISTANCE, LAYOUT, STARTS, draw_start, with_pacman_start
 from pacsim.engine.state import GameState
 from pacsim.errors import ConfigError
-from pacsim.runner.experiment import check_time_limit
+from pacsim.files import check_output
+from pacsim.runner.experiment import MAX_GAMES, check_time_limit
 from pacsim.viewer import ViewerClosed
 from pacsim.viewer.settings import WindowSettings
 
@@ -102,14 +104,17 @@ def ghost_count(asked: int | None, layout: Layout) -> int:
 def run(args: argparse.Namespace) -> int:
     for note in apply_cs188_options(args):
         print(f"pacsim: note: {note}", file=sys.stderr)
-    if args.games < 1:
-        raise ConfigError(f"-n {args.games}: the number of games must be at least 1")
+    if not 1 <= args.games <= MAX_GAMES:
+        raise ConfigError(f"-n {args.games}: the number of games must be from 1 to {MAX_GAMES:,} (as in an experiment)")
     check_max_moves(args.max_moves, f"--max-moves {args.max_moves}")
     if args.time_limit is not None:  # 0 means no limit, as in an experiment file
         args.time_limit = check_time_limit(args.time_limit, f"--time-limit {args.time_limit}") or None
     settings = WindowSettings.from_options(args)
     training = training_games(args, resolve(PACMAN, args.pacman).cs188)
     window = wants_window(args)
+    check_outputs(args)
+    if args.record:
+        check_output(args.record, "--record")
     found = find_layout(args.layout, course_layout_folders(args))
     if found.note:
         print(f"pacsim: note: {found.note}", file=sys.stderr)
@@ -119,7 +124,7 @@ def run(args: argparse.Namespace) -> int:
     if training:
         _train(args, layout, agents, first_seed, training)
     games = args.games - training
-    records = []
+    tally = Tally()  # not the records: a million games' records do not fit in memory, their summary does
     for game in range(games):
         seed = first_seed + training + game
         game_settings = settings.for_game(game, games)
@@ -129,7 +134,7 @@ def run(args: argparse.Namespace) -> int:
         except ViewerClosed:  # q, Esc or the close button: the person has seen enough
             print(f"game {game + 1}/{games} (seed {seed}): quit in the window")
             break
-        records.append(record)
+        tally.add(record)
         line = _game_line(game, games, record)
         if game_settings.exporting:
             line += f"  ({game_settings.describe_exports()})"
@@ -138,7 +143,7 @@ def run(args: argparse.Namespace) -> int:
             save_game(_record_path(args.record, game, games), record, game_layout,
                       args.pacman + (f":{args.agent_args}" if args.agent_args else ""),
                       [args.ghosts] * (len(agents) - 1))
-    print(summary_line(records))
+    print(tally.summary_line())
     return 0
 
 
@@ -155,13 +160,23 @@ def start_layout(args: argparse.Namespace, layout: Layout, num_ghosts: int, seed
 def _train(args: argparse.Namespace, layout: Layout, agents: list[Any], first_seed: int, training: int) -> None:
     """CS188's training games: the same agents, unseen, at full speed, not
     counted or recorded; one line says how they went."""
-    records = [play_game(layout, agents, seed=first_seed + game, max_moves=args.max_moves, move_time_limit=args.time_limit)
-               for game in range(training)]
-    errors = [record for record in records if record.error]
-    line = f"training: {summary_line(records)} (not counted below)"
+    tally, errors, first_error = Tally(), 0, ""
+    for game in range(training):
+        record = play_game(layout, agents, seed=first_seed + game, max_moves=args.max_moves, move_time_limit=args.time_limit)
+        tally.add(record)
+        if record.error:
+            errors, first_error = errors + 1, first_error or record.error
+    line = f"training: {tally.summary_line()} (not counted below)"
     if errors:
-        line += f"; {len(errors)} ended in error, the first: {errors[0].error}"
+        line += f"; {errors} ended in error, the first: {first_error}"
     print(line)
+
+
+def check_outputs(args: argparse.Namespace) -> None:
+    """--gif and --save-frames checked before any game is played or replayed."""
+    for option, path, folder in (("--gif", args.gif, False), ("--save-frames", args.save_frames, True)):
+        if path:
+            check_output(path, option, folder=folder)
 
 
 def _play_one(args: argparse.Namespace, layout: Layout, agents: list[Any], seed: int, window: bool,
@@ -196,15 +211,26 @@ def _game_line(game: int, games: int, record: GameRecord) -> str:
     return line
 
 
-def summary_line(records: list[GameRecord]) -> str:
-    """The last line: how the finished games went."""
-    if not records:
-        return "no game finished"
-    wins = sum(record.outcome == "win" for record in records)
-    average = sum(record.score for record in records) / len(records)
-    games = "1 game" if len(records) == 1 else f"{len(records)} games"
-    return (f"{games}, {wins} win{'' if wins == 1 else 's'}, win rate {wins / len(records):.2f}, "
-            f"average score {average:.1f}")
+@dataclass
+class Tally:
+    """What the last line needs of the games played."""
+
+    games: int = 0
+    wins: int = 0
+    total_score: int = 0
+
+    def add(self, record: GameRecord) -> None:
+        self.games += 1
+        self.wins += record.outcome == "win"
+        self.total_score += record.score
+
+    def summary_line(self) -> str:
+        """The last line: how the finished games went."""
+        if not self.games:
+            return "no game finished"
+        games = "1 game" if self.games == 1 else f"{self.games} games"
+        return (f"{games}, {self.wins} win{'' if self.wins == 1 else 's'}, win rate {self.wins / self.games:.2f}, "
+                f"average score {self.total_score / self.games:.1f}")
 
 
 def _record_path(name: str, game: int, games: int) -> Path:

@@ -6,6 +6,7 @@ import sys
 from pathlib import Path
 
 from pacsim.errors import PacsimError
+from pacsim.files import check_output
 
 
 def add_parser(subparsers) -> None:
@@ -71,6 +72,11 @@ def run(args) -> int:
         return 0
     if args.plot:
         check_plot_path(args.plot)
+        check_output(args.plot, "--plot")
+    if args.out:
+        check_output(args.out, "--out")
+    if args.html:
+        check_output(args.html, "--html")
     results = chosen_results(args, args.store)
     if args.experiment is not None:
         results = results[results["experiment"] == args.experiment]
@@ -80,8 +86,9 @@ def run(args) -> int:
     comparison = compare(results, *args.compare) if args.compare else None
     summary = summarize(results, by=by)
     if comparison is not None and "condition" in by:
-        # The two compared conditions' own rows, not the whole grid's.
+        # The two compared conditions' own rows and games (the figure and the HTML page too), not the whole grid's.
         summary = summary[summary["condition"].astype(str).isin(args.compare)].reset_index(drop=True)
+        results = results[results["condition"].astype(str).isin(args.compare)]
     text = format_summary(summary, args.style)
     if args.style in ("table", "markdown"):
         text += "".join(f"\nnote: {note}" for note in repetition_notes(summary))

@@ -149,6 +149,10 @@ def _play(
         elapsed = time.perf_counter() - before
         if move_time_limit is not None and elapsed > move_time_limit:
             return _failed(record, state, started, f"agent {agent_index} took {elapsed:.3f}s, over the {move_time_limit}s move time limit")
+        if not isinstance(action, str):  # an object equal to 'North' is still not an action
+            return _failed(record, state, started, f"agent {agent_index} returned a {type(action).__name__}, "
+                                                   f"not an action name (a str); legal: {state.legal_actions()}")
+        action = str.__str__(action)  # a str subclass's own __eq__ or __hash__ must not reach the rules
         target = _target(state, action)
         if target is None:
             return _failed(record, state, started, f"agent {agent_index} played illegal action {action!r}; legal: {state.legal_actions()}")
