@@ -85,7 +85,7 @@ def plot_summary(results: pandas.DataFrame, summary: pandas.DataFrame, by: Seque
     wins_axis.set_ylim(0, 1.05)
     wins_axis.set_title("Win rate")
     wins_axis.set_ylabel("share of games won (Wilson 95% interval)")
-    boxes = score_axis.boxplot(scores, positions=positions, patch_artist=True)
+    boxes = score_axis.boxplot(scores, positions=positions, patch_artist=True, medianprops={"color": "black"})
     for box, colour in zip(boxes["boxes"], colours):
         box.set_facecolor(colour)
     score_axis.set_title("Score per game")
