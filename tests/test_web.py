@@ -241,13 +241,24 @@ def test_report_html_holds_the_table_comparisons_provenance_and_replays(store, r
         for outcome in ("loss", "win"):
             first = games[games["outcome"] == outcome].sort_values("game_index")["id"].head(1).tolist()
             expected += [(outcome, str(game_id)) for game_id in first]
-    assert [(outcome, game_id) for outcome, game_id, *_ in captions] == expected
-    assert "no loss" in page  # greedy never lost
+    assert [(outcome, game_id) for outcome, game_id, *_ in captions] == expected  # greedy never lost: its first win only
     for (outcome, game_id, _, score), replay in zip(captions, replays, strict=True):
         data = embedded_data(replay)
         assert data["outcome"] == outcome and data["score"] == int(score) == load_saved_game(store, int(game_id)).score
     if importlib.util.find_spec("matplotlib") is not None:
         assert page.count("<svg") == 1
+
+
+def test_a_condition_without_a_loss_or_a_win_shows_its_first_game(store):
+    from pacsim.report import load_results
+    from pacsim.web.results import replays_section
+
+    results = load_results(store)
+    results = results[results["pacman"] == "random"].assign(outcome="timeout")  # as if every game ran out of moves
+    section = replays_section(str(store), results)
+    first = results.sort_values("game_index").iloc[0]
+    assert f"first game (timeout): game {first['id']}, seed {first['seed']}," in section
+    assert len(iframe_pages(section)) == 1
 
 
 def test_a_damaged_game_leaves_the_rest_of_the_report(store, tmp_path):
