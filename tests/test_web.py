@@ -99,10 +99,12 @@ def test_a_layout_name_cannot_end_the_script_early(recorded, tmp_path):
 
 
 def test_an_unwritable_page_is_a_one_line_error(recorded, tmp_path, capsys):
-    out = tmp_path / "missing-folder" / "game.html"
+    (tmp_path / "blocker").write_text("")  # a file where the page's folder should be
+    out = tmp_path / "blocker" / "game.html"
     assert main(["replay", str(recorded), "--html", str(out)]) == 2
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "cannot write the page" in err and str(out) in err
+    assert err.count("\n") == 1 and f"--html {out}" in err and "cannot create its folder" in err
+    assert main(["replay", str(recorded), "--html", str(tmp_path / "new" / "game.html")]) == 0  # made, as for every output
 
 
 def test_values_per_move_come_from_the_recorded_pacman(tmp_path, capsys):
@@ -286,11 +288,12 @@ def test_report_html_of_a_comparison_shows_the_two_conditions(store, tmp_path):
     assert page.count("<h3>") == 2 and page.count("<svg") == 1 and "McNemar p" in page
 
 
-def test_report_html_to_a_missing_folder_is_a_one_line_error(store, tmp_path, capsys):
-    out = tmp_path / "nowhere" / "report.html"
+def test_report_html_to_an_unwritable_folder_is_a_one_line_error(store, tmp_path, capsys):
+    (tmp_path / "blocker").write_text("")  # a file where the page's folder should be
+    out = tmp_path / "blocker" / "report.html"
     assert main(["report", str(store), "--html", str(out)]) == 2
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and str(out) in err
+    assert err.count("\n") == 1 and f"--html {out}" in err
 
 
 # -- in a real browser (skipped without Chromium, its driver and selenium) --------

@@ -126,9 +126,9 @@ class QPacman(Agent):
         super().__init__(options)
         self.values: dict[str, float] = {}
         if self.options.weights:
-            self.values = load_weights(self.options.weights, self.name).values
             # The file is part of the condition's identity, like a plugin's code.
-            plugins.note_file(Path(self.options.weights), self.options.weights)
+            plugins.note_data_file(Path(self.options.weights), f"weights {self.options.weights}")
+            self.values = load_weights(self.options.weights, self.name).values
 
     def q_value(self, state: GameState, action: str, target: int) -> float:
         raise NotImplementedError
