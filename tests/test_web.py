@@ -268,14 +268,19 @@ def test_a_damaged_game_leaves_the_rest_of_the_report(store, tmp_path):
 
     damaged = tmp_path / "damaged.sqlite"
     shutil.copy(store, damaged)
+    from pacsim.report import load_results
+    from pacsim.web.results import chosen_games
+
+    results = load_results(store)
+    (label, row), *_ = chosen_games(results[results["pacman"] == "random"])
+    game_id = int(row["id"])
     with sqlite3.connect(damaged) as connection:
-        (game_id,) = connection.execute("SELECT MIN(id) FROM games WHERE outcome = 'loss'").fetchone()
         connection.execute("UPDATE games SET actions = 'not a log' WHERE id = ?", (game_id,))
     connection.close()
     out = tmp_path / "report.html"
     assert main(["report", str(damaged), "--html", str(out)]) == 0
     page = out.read_text(encoding="utf-8")
-    assert f"first loss: game {game_id}," in page and page.count("cannot replay:") == 1
+    assert f"{label}: game {game_id}," in page and page.count("cannot replay:") == 1
     assert len(iframe_pages(page)) == len(re.findall("<figcaption>first ", page)) - 1
 
 
