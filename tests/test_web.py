@@ -251,6 +251,17 @@ def test_report_html_holds_the_table_comparisons_provenance_and_replays(store, r
         assert page.count("<svg") == 1
 
 
+def test_values_of_a_stored_game_whose_pacman_spec_gives_its_depth(store, tmp_path):
+    from pacsim.report import load_results
+
+    results = load_results(store)
+    game_id = int(results[results["pacman"] == "alphabeta:depth=1"]["id"].iloc[0])
+    out = tmp_path / "values.html"
+    assert main(["replay", str(store), "--game", str(game_id), "--html", str(out), "--html-values", "-q"]) == 0
+    data = embedded_data(out.read_text(encoding="utf-8"))
+    assert data["values"][0] and "alphabeta:depth=1 vs" in out.read_text(encoding="utf-8")
+
+
 def test_a_condition_without_a_loss_or_a_win_shows_its_first_game(store):
     from pacsim.report import load_results
     from pacsim.web.results import replays_section
