@@ -16,7 +16,7 @@ import pacsim
 from pacsim.cli import main
 from pacsim.engine import load_layout, parse_layout
 from pacsim.engine.recording import load_game, save_game
-from pacsim.web.frames import game_data, move_positions
+from pacsim.web.frames import SearchValues, game_data, move_positions
 
 CHROMIUM, CHROMEDRIVER = "/usr/bin/chromium", "/usr/bin/chromedriver"
 
@@ -67,8 +67,8 @@ def test_frames_hold_every_position_the_rules_give(recorded):
 
 def test_values_without_a_finite_number_still_make_json(recorded):
     states = load_game(recorded).states()
-    values = [[("North", math.inf), ("South", -math.inf), ("Stop", math.nan), ("East", 2.34567)]] + [None] * 13
-    data = game_data(states, title="t", outcome="win", recorded_score=727, values=values)
+    rows = [[("North", math.inf), ("South", -math.inf), ("Stop", math.nan), ("East", 2.34567)]] + [None] * 13
+    data = game_data(states, title="t", outcome="win", recorded_score=727, values=SearchValues(("Search values",), rows))
     assert json.loads(json.dumps(data, allow_nan=False))["values"][0] == [["North", "+inf"], ["South", "-inf"], ["Stop", "nan"], ["East", 2.346]]
 
 
@@ -116,6 +116,7 @@ def test_values_per_move_come_from_the_recorded_pacman(tmp_path, capsys):
     assert main(["replay", str(path), "--html", str(out), "--html-values"]) == 0
     data = embedded_data(out.read_text(encoding="utf-8"))
     values = data["values"]
+    assert data["valuesHeading"][:2] == ["Search values", "minimax, depth 1"]  # as the viewer's panel says it
     assert len(values) == len(data["frames"]) and values[-1] is None
     first = dict(values[0])
     played = data["actions"][data["frames"][1][1]]
