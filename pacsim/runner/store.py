@@ -435,6 +435,11 @@ def _saved_game_row(connection: sqlite3.Connection, path: Path, game_id: int) ->
 
 
 def _spec(name: str, options: dict[str, Any]) -> str:
-    if not options:
+    """``name`` with ``options`` added, but for those it gives itself (a grid's
+    ``alphabeta:depth=1`` has its depth in the depth column too: given twice,
+    the agent refuses the spec)."""
+    given = {item.partition("=")[0].strip() for item in name.partition(":")[2].split(",") if "=" in item}
+    added = {key: value for key, value in options.items() if key not in given}
+    if not added:
         return name
-    return name + ("," if ":" in name else ":") + ",".join(f"{key}={value}" for key, value in options.items())
+    return name + ("," if ":" in name else ":") + ",".join(f"{key}={value}" for key, value in added.items())
