@@ -11,6 +11,8 @@ import os
 import stat
 from pathlib import Path
 
+from pacsim.errors import ConfigError
+
 _KINDS = ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO"), (stat.S_ISCHR, "a character device"),
           (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"))
 
@@ -42,3 +44,26 @@ def read_bounded(path: str | Path, limit: int) -> bytes:
     if len(data) > limit:
         raise FileRefused(f"file larger than {limit} bytes")
     return data
+
+
+def check_output(path: str | Path, option: str, folder: bool = False) -> Path:
+    """Make ready a place the user asked pacsim to write to (``--record FILE``,
+    ``--save-frames DIR``, ...), before the work, not after it: missing parent
+    folders are created (``folder``: the folder itself too); a folder where a
+    file goes, a file where a folder goes, or a place that cannot be written
+    is a one-line :class:`~pacsim.errors.ConfigError` starting with
+    ``option PATH``."""
+    path = Path(path)
+    where = f"{option} {path}"
+    if not folder and path.is_dir():
+        raise ConfigError(f"{where}: is a directory; give a file name")
+    if folder and path.exists() and not path.is_dir():
+        raise ConfigError(f"{where}: is a file, not a folder")
+    try:
+        (path if folder else path.parent).mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise ConfigError(f"{where}: cannot create its folder: {error.strerror or error}") from None
+    target = path if folder or path.exists() else path.parent
+    if not os.access(target, os.W_OK):
+        raise ConfigError(f"{where}: cannot write there: permission denied")
+    return path

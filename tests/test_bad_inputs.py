@@ -710,3 +710,183 @@ def test_a_bad_probcut_fit_is_one_line(tmp_path, capsys, arguments, expected):
     out = tmp_path / "model.json"
     fails_in_one_line(capsys, ["probcut", "fit", "--out", out, *arguments], expected)
     assert not out.exists()
+
+
+# -- reliability round 3: the kernel, engine and agents half (issue 22) ----
+
+@pytest.mark.parametrize("spec, expected", [
+    ("minimax:kinds=C", "algorithm minimax cannot search chance nodes (kinds='C')"),
+    ("expectimax:kinds=M", "algorithm expectimax cannot search min nodes (kinds='M')"),
+    ("minimax:slip=0.1", "option slip=0.1 needs chance nodes"),
+    ("expectimax:algorithm=star2,eval=careful,engine=fast", "option engine=fast: the fast path does not cover algorithm=star2"),
+], ids=["minimax chance", "expectimax min", "minimax slip", "fast star2"])
+def test_a_pacman_that_would_fail_every_game_fails_once_before_any(tmp_path, capsys, spec, expected):
+    fails_in_one_line(capsys, ["play", "-q", "-n", "3", "-l", "tinyGhostMaze", "-p", spec], expected)
+    experiment = tmp_path / "exp.toml"
+    name, options = spec.split(":")
+    grid = "\n".join(f"{key} = [{value!r}]".replace("'", '"') for key, value in (option.split("=") for option in options.split(",")))
+    experiment.write_text(f'name = "x"\ngames = 2\nstore = "{tmp_path / "r.sqlite"}"\n[grid]\npacman = ["{name}"]\n'
+                          f'ghosts = ["random"]\nlayout = ["tinyGhostMaze"]\n{grid}\n', encoding="utf-8")
+    assert expected in fails_in_one_line(capsys, ["run", experiment], experiment) and not (tmp_path / "r.sqlite").exists()
+
+
+def test_an_agent_cannot_change_the_layout_later_games_share():
+    import dataclasses
+
+    from pacsim.engine import load_layout
+
+    layout = load_layout("smallClassic")
+    distances = layout.distances_from(layout.pacman_start)
+    before = (distances, dict(layout.targets[0]), dict(layout.cell_of), layout.pacman_moves, layout.food)
+    attempts = [
+        lambda: distances.sort(),  # the README lists distances_from() as API
+        lambda: layout.targets[0].update(North=0),
+        lambda: layout.cell_of.clear(),
+        lambda: setattr(layout, "food", 0),
+    ]
+    for attempt in attempts:
+        with pytest.raises((AttributeError, TypeError, dataclasses.FrozenInstanceError)):
+            attempt()
+    assert (layout.distances_from(layout.pacman_start), dict(layout.targets[0]), dict(layout.cell_of),
+            layout.pacman_moves, layout.food) == before
+
+
+def test_a_layout_survives_pickling_with_its_read_only_tables():
+    import pickle
+
+    from pacsim.engine import initial_state, load_layout
+
+    layout = load_layout("tinyGhostMaze")
+    copy = pickle.loads(pickle.dumps(layout))
+    assert copy.text == layout.text and copy.targets == layout.targets and copy.warnings == layout.warnings
+    assert initial_state(copy).legal_moves() == initial_state(layout).legal_moves()
+
+
+class EqualToEverything:
+    """What a plugin returned: not a str, yet equal to every legal action."""
+
+    def __eq__(self, other):
+        return True
+
+    __hash__ = object.__hash__
+
+
+class OddAgent:
+    def __init__(self, action=None, stats=None):
+        self.action, self.stats = action, stats
+
+    def get_action(self, state):
+        if self.stats is not None:
+            from pacsim.agents.api import MoveStats
+
+            self.last_stats = MoveStats(**self.stats)
+        return self.action if self.action is not None else state.legal_actions()[0]
+
+
+@pytest.mark.parametrize("pacman, expected", [
+    (OddAgent(action=EqualToEverything()), "agent 0 returned a EqualToEverything, not an action name (a str)"),
+    (OddAgent(stats={"generated": float("nan")}), "MoveStats generated=nan must be a whole number"),
+    (OddAgent(stats={"generated": 2.5}), "MoveStats generated=2.5 must be a whole number"),
+    (OddAgent(stats={"value": float("-inf")}), "MoveStats value=-inf must be a finite number"),
+], ids=["non-str action", "NaN count", "fractional count", "infinite value"])
+def test_odd_actions_and_statistics_end_only_that_game(pacman, expected):
+    from pacsim.engine import ERROR, load_layout, play_game
+
+    record = play_game(load_layout("tinyGhostMaze"), [pacman, make_ghost("random")], seed=1, max_moves=5)
+    assert record.outcome == ERROR and expected in record.error
+
+
+def test_move_statistics_become_plain_python_numbers():
+    import numpy as np
+
+    from pacsim.agents.api import MoveStats
+
+    stats = MoveStats(generated=np.int64(7), seconds=1, value=3)
+    assert (type(stats.generated), type(stats.seconds), type(stats.value)) == (int, float, float)
+
+
+def test_an_evaluation_returning_infinity_ends_the_game_naming_it(tmp_path):
+    from pacsim.engine import ERROR, load_layout, play_game
+
+    module = tmp_path / "endless.py"
+    module.write_text("def hopeful(state):\n    return float('inf') if state.score > -3 else 0.0\n", encoding="utf-8")
+    pacman = make_pacman(f"expectimax:depth=1,eval={module}:hopeful")
+    record = play_game(load_layout("tinyGhostMaze"), [pacman, make_ghost("random")], seed=1, max_moves=5)
+    assert record.outcome == ERROR and f"evaluation '{module}:hopeful' returned inf" in record.error
+
+
+def test_root_values_are_floats_with_either_engine():
+    pytest.importorskip("numba")
+    from pacsim.engine import initial_state, parse_layout
+
+    state = initial_state(parse_layout("%%%%%\n%P.G%\n%%%%%\n"))  # every root move ends the game
+    for engine in ("python", "fast"):
+        result = make_pacman(f"minimax:depth=1,eval=careful,engine={engine}").analyze(state, root_values=True)
+        assert type(result.value) is float and {type(value) for _, value in result.action_values} == {float}, engine
+
+
+UNSURE_AGENT = '''
+import math
+from pacsim.agents.api import Agent
+from pacsim.search import SearchResult, SearchStats
+
+class Unsure(Agent):
+    name = "unsure"
+
+    def get_action(self, state):
+        return state.legal_actions()[0]
+
+    def analyze(self, state, depth=None, root_values=True):
+        stats = SearchStats(generated=0, evaluated=0, cutoffs=0, seconds=0.0, max_depth=0)
+        return SearchResult(value=math.nan, action="West", stats=stats, action_values=(("West", -math.inf), ("Stop", 1.5)))
+'''
+
+
+def test_analyze_json_writes_null_for_values_json_cannot_hold(tmp_path, capsys):
+    import json
+
+    module = tmp_path / "unsure.py"
+    module.write_text(UNSURE_AGENT, encoding="utf-8")
+    assert main(["analyze", "-l", "tinyGhostMaze", "-p", f"{module}:Unsure", "--json"]) == 0
+    out = capsys.readouterr().out
+    (row,) = json.loads(out, parse_constant=lambda name: pytest.fail(f"{name} is not JSON"))
+    assert row["value"] is None and row["actions"] == {"West": None, "Stop": 1.5}
+
+
+@pytest.mark.parametrize("huge", ["9" * 5000, "9" * 400], ids=["beyond int conversion", "beyond float"])
+def test_a_probcut_model_with_a_huge_integer_names_the_file(tmp_path, capsys, huge):
+    path = tmp_path / "model.json"
+    path.write_text(GOOD_MODEL.replace('"slope": 1.0', f'"slope": {huge}'), encoding="utf-8")
+    line = fails_in_one_line(capsys, ["play", "-q", "-l", "tinyGhostMaze", "-p",
+                                      f"expectimax:eval=careful,algorithm=star2,probcut={path}"], path)
+    assert "constructing" not in line
+
+
+def test_probcut_fit_for_more_ghosts_than_the_layout_has_says_so(tmp_path, capsys):
+    line = fails_in_one_line(capsys, ["probcut", "fit", "-k", "9", "-l", "smallClassic", "--out", tmp_path / "m.json"],
+                             "--num-ghosts 9")
+    assert "smallClassic has 2 ghost" in line
+
+
+def test_a_negative_seed_in_a_generated_spec_says_seeds_start_at_zero():
+    from pacsim.engine.generate import parse_maze_specs
+    from pacsim.errors import ConfigError
+
+    with pytest.raises(ConfigError, match="seed='-1': seeds are whole numbers from 0"):
+        parse_maze_specs("generated:w=9,h=7,seed=-1")
+
+
+def test_a_plugin_file_whose_path_holds_a_colon(tmp_path, capsys):
+    folder = tmp_path / "runs:2"
+    folder.mkdir()
+    (folder / "left.py").write_text(
+        "from pacsim.agents.api import Agent\n\nclass Left(Agent):\n    name = 'left'\n\n"
+        "    def get_action(self, state):\n        return state.legal_actions()[0]\n", encoding="utf-8")
+    assert main(["play", "-q", "-n", "1", "-l", "tinyGhostMaze", "-p", f"{folder / 'left.py'}:Left"]) == 0
+    assert "game 1/1" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("base", ["Agent", "StochasticAgent"])
+def test_the_abstract_agent_bases_are_refused_as_agents(capsys, base):
+    line = fails_in_one_line(capsys, ["play", "-q", "-l", "tinyGhostMaze", "-p", f"pacsim.agents.api:{base}"], base)
+    assert "it is a base to subclass, not an agent" in line

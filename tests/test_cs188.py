@@ -449,3 +449,22 @@ def test_run_an_experiment_with_a_course_agent(tmp_path, capsys):
     by_pacman = {pacman: list(group.sort_values("seed")["actions"]) for pacman, group in rows.groupby("pacman")}
     assert len(by_pacman) == 2 and len(set(map(str, by_pacman.values()))) == 1
     forget_course_modules()
+
+
+def test_a_course_file_named_like_a_module_pacsim_uses_is_skipped_and_said(tmp_path, capsys):
+    import shutil
+
+    import numpy
+
+    copy = tmp_path / "cs188_course"
+    shutil.copytree(COURSE, copy)
+    (copy / "numpy.py").write_text("raise RuntimeError('the course numpy was imported')\n", encoding="utf-8")
+    try:
+        assert make_pacman(f"{copy / 'multiAgents.py'}:MinimaxAgent", {"depth": "1"}) is not None
+        assert sys.modules["numpy"] is numpy  # built-in agents and the kernel keep the real one
+        said = capsys.readouterr().err
+        assert said.count(f"course file {copy / 'numpy.py'} is not used") == 1 and "module named numpy" in said
+        start = initial_state(TINY_LAYOUT)
+        assert make_pacman("expectimax:depth=1").get_action(start) in start.legal_actions()
+    finally:
+        forget_course_modules()

@@ -97,3 +97,44 @@ def test_bench_reports_how_late_the_kernel_stops():
     for label in ("move time limit 0.2 s", "Ctrl-C", "time=0.05 budget"):
         assert names[f"{label}: most seconds late"].unit == "s"
     assert names["time=0.05, deepest iteration against Python: disagreements"].value == 0
+
+
+FALLING_BACK = """
+name = "falls_back"
+games = 2
+seed = 3
+max_moves = 5
+store = "{store}"
+[grid]
+pacman = ["expectimax"]
+ghosts = ["random"]
+layout = ["tinyGhostMaze", "openRoom"]
+depth = [1]
+algorithm = ["star1"]
+"""
+
+
+def test_a_run_says_once_that_its_searches_fall_back_to_python(tmp_path, capfd, monkeypatch):
+    import pacsim.agents.engines
+    from pacsim.runner import load_experiment, run_experiment
+
+    monkeypatch.setattr(pacsim.agents.engines, "_told", set())  # as in a fresh process
+    path = tmp_path / "exp.toml"
+    path.write_text(FALLING_BACK.format(store=tmp_path / "results.sqlite"), encoding="utf-8")
+    result = run_experiment(load_experiment(path), workers=2)
+    said = capfd.readouterr().err
+    assert result.played == 4 and said.count("searches in Python") == 1 and "algorithm=star1" in said
+
+
+def test_engine_fast_on_a_maze_the_kernel_cannot_take_fails_before_any_game(tmp_path):
+    from pacsim.errors import AgentError
+    from pacsim.runner import load_experiment, run_experiment
+
+    rows = ["%" * 50] + ["%" + "." * 48 + "%" for _ in range(46)] + ["%" * 50]
+    rows[1] = "%P" + "." * 46 + "G%"
+    (tmp_path / "huge.lay").write_text("\n".join(rows) + "\n", encoding="utf-8")  # 2,208 cells
+    path = tmp_path / "exp.toml"
+    text = FALLING_BACK.replace('"tinyGhostMaze", "openRoom"', f'"{tmp_path / "huge.lay"}"').replace('algorithm = ["star1"]', 'engine = ["fast"]')
+    path.write_text(text.format(store=tmp_path / "results.sqlite"), encoding="utf-8")
+    with pytest.raises(AgentError, match="engine=fast: the fast path does not cover a maze of 2208 cells"):
+        run_experiment(load_experiment(path), workers=1, quiet=True)

@@ -265,9 +265,15 @@ def test_replay_report_and_export_never_import_plugins(tmp_path, capsys):
     status, _, _ = run_cli(capsys, "run", write_experiment(tmp_path, plugin, store), "-j", "1", "-q")
     assert status == 0 and marker.exists()  # the run did import it
     marker.unlink()
-    for argv in (["report", store], ["replay", store, "--game", "1", "-q"], ["export", store, "--out", tmp_path / "g.csv"]):
+    for argv in (["report", store], ["replay", store, "--game", "1", "-q"], ["export", store, "--out", tmp_path / "g.csv"],
+                 ["replay", store, "--game", "1", "--html", tmp_path / "g.html"], ["report", store, "--html", tmp_path / "r.html"]):
         status, _, err = run_cli(capsys, *argv)
         assert status == 0, (argv, err)
+    # Searching again for the values panel would run the plugin: refused, in one line.
+    refusals = [run_cli(capsys, "replay", store, "--game", str(game), "--html", tmp_path / "v.html", "--html-values")
+                for game in range(1, 5)]
+    assert all(status == 2 and err.count("\n") == 1 for status, _, err in refusals)
+    assert sum("runs plugin code" in err for _, _, err in refusals) == 2  # the Hungry plugin Pacman's two games
     assert not marker.exists()
 
 

@@ -124,3 +124,146 @@ def test_shipped_layouts_keep_their_condition_keys(tmp_path):
 
     condition = load_experiment(write_experiment(tmp_path)).conditions[0]
     assert "files" not in condition.key and condition.label == "greedy/random/tinyGhostMaze"
+
+
+# -- item 6: games are counted before any maze is built --------------------------
+
+@pytest.mark.parametrize("seeds", ["0-999999", "0-99999999999"])
+def test_a_huge_seed_range_fails_on_the_games_cap_before_building_mazes(tmp_path, capsys, monkeypatch, seeds):
+    from pacsim.runner import experiment as experiment_module
+
+    def no_maze(spec):
+        raise AssertionError("a maze was built")
+
+    monkeypatch.setattr(experiment_module, "generate_layout", no_maze)
+    path = write_experiment(tmp_path, layout=f"generated:w=9,h=7,seed={seeds}")
+    line = one_line_error(capsys, ["run", "-q", path])
+    assert "games: 2 games x" in line and "conditions is more than 1,000,000 games in one experiment" in line
+
+
+def test_generated_mazes_are_built_when_needed_and_not_kept(tmp_path):
+    from pacsim.engine.generate import MazeSpec, generate_layout
+    from pacsim.runner import load_experiment
+
+    experiment = load_experiment(write_experiment(tmp_path, layout="generated:w=9,h=7,seed=5-7"))
+    assert [condition.file_text for condition in experiment.conditions] == ["", "", ""]
+    assert experiment.conditions[1].layout_text == generate_layout(MazeSpec(width=9, height=7, seed=6))
+
+
+# -- item 13: a condition key that is not an object is caught by the store check --
+
+@pytest.mark.parametrize("key, expected", [
+    ("'[1, 2]'", "game 2: condition_key must be an object (with code and files objects), not an array of 2 items"),
+    ("'{\"pacman\": \"greedy\", \"code\": [1]}'", "game 2: condition_key must be an object (with code and files"),
+    ("'{' || replace(hex(zeroblob(3000)), '00', '\"a\":[') ", "game 2: condition_key is not JSON"),
+    ("replace(hex(zeroblob(5000)), '00', '[') || replace(hex(zeroblob(5000)), '00', ']')",
+     "game 2: condition_key is JSON nested too deeply"),
+], ids=["list", "code not an object", "broken", "deep"])
+def test_a_condition_key_that_is_not_an_object_is_one_line_naming_the_game(tmp_path, capsys, key, expected):
+    import sqlite3
+
+    experiment = write_experiment(tmp_path, games=3)
+    assert main(["run", "-q", str(experiment), "--workers", "1"]) == 0
+    with sqlite3.connect(tmp_path / "results.sqlite") as connection:
+        connection.execute(f"UPDATE games SET condition_key = {key} WHERE id = 2")
+    connection.close()
+    for command in (["run", "-q", experiment, "--workers", "1"], ["report", tmp_path / "results.sqlite"]):
+        assert expected in one_line_error(capsys, command)
+
+
+# -- item 15: a plugin closing sys.stdout does not silence pacsim ---------------
+
+CLOSER = """
+import sys
+
+from pacsim.agents import Agent
+
+
+class Closer(Agent):
+    def get_action(self, state):
+        sys.stdout.close()
+        sys.stderr.close()
+        return state.legal_actions()[0]
+"""
+
+
+def test_a_plugin_closing_stdout_leaves_the_summary_printed(tmp_path, capsys):
+    plugin = tmp_path / "closer.py"
+    plugin.write_text(CLOSER)
+    assert main(["play", "-l", "tinyGhostMaze", "-q", "-p", f"{plugin}:Closer", "--max-moves", "3", "-n", "2"]) == 0
+    assert "2 games, 0 wins" in capsys.readouterr().out
+    experiment = write_experiment(tmp_path, pacman=f"{plugin}:Closer")
+    assert main(["run", str(experiment), "--workers", "1"]) == 0
+    assert "played 2 games" in capsys.readouterr().out
+
+
+# -- item 10: play -n keeps no game records, and -n is bounded -----------------
+
+def test_play_keeps_no_record_of_earlier_games(capsys, monkeypatch):
+    import gc
+    import weakref
+
+    from pacsim.cli import play
+
+    played, alive_at_most = [], []
+    real_play_one = play._play_one
+
+    def play_one(*arguments):
+        gc.collect()
+        alive_at_most.append(sum(reference() is not None for reference in played))
+        record = real_play_one(*arguments)
+        played.append(weakref.ref(record))
+        return record
+
+    monkeypatch.setattr(play, "_play_one", play_one)
+    assert main(["play", "-l", "tinyGhostMaze", "-q", "--max-moves", "3", "-n", "5", "--seed", "1"]) == 0
+    assert "5 games, 0 wins, win rate 0.00, average score" in capsys.readouterr().out
+    assert max(alive_at_most) <= 1  # at most the game just printed
+
+
+def test_play_game_count_is_bounded_as_experiments_are(capsys):
+    assert "-n 1000000000000: the number of games must be from 1 to 100,000" in one_line_error(
+        capsys, ["play", "-l", "tinyGhostMaze", "-q", "-n", "1000000000000"])
+
+
+# -- item 14: output paths are checked before the work ----------------------------
+
+OUTPUT_COMMANDS = {
+    "play --record": ["play", "-l", "tinyGhostMaze", "-q", "--max-moves", "3", "--record", "{target}"],
+    "replay --save-frames": ["replay", "-q", "{record}", "--save-frames", "{target}"],
+    "probcut fit --out": ["probcut", "fit", "-l", "smallClassic", "--games", "1", "--out", "{target}"],
+    "report --out": ["report", "{store}", "--out", "{target}"],
+    "report --plot": ["report", "{store}", "--plot", "{target}.png"],
+    "export --out": ["export", "{store}", "--out", "{target}.csv"],
+}
+
+
+@pytest.fixture(scope="module")
+def outputs(tmp_path_factory) -> dict[str, Path]:
+    """A record, a store, and a file standing where a folder should be."""
+    folder = tmp_path_factory.mktemp("outputs")
+    assert main(["play", "-l", "tinyGhostMaze", "-q", "--max-moves", "3", "--record", str(folder / "game.json")]) == 0
+    assert main(["run", "-q", str(write_experiment(folder)), "--workers", "1"]) == 0
+    (folder / "blocker").write_text("")
+    return {"record": folder / "game.json", "store": folder / "results.sqlite", "blocker": folder / "blocker"}
+
+
+@pytest.mark.parametrize("command", OUTPUT_COMMANDS)
+def test_an_unwritable_output_path_is_one_line_before_the_work(tmp_path, capsys, outputs, command):
+    capsys.readouterr()
+    cases = [(outputs["blocker"] / "out", "cannot create its folder")]
+    if OUTPUT_COMMANDS[command][-1] == "{target}" and "frames" not in command:  # a file's place given as a folder
+        cases.append((tmp_path, "is a directory"))
+    for target, message in cases:
+        argv = [part.format(target=target, record=outputs["record"], store=outputs["store"])
+                for part in OUTPUT_COMMANDS[command]]
+        line = one_line_error(capsys, argv)
+        assert f"{command.split()[-1]} {target}" in line and message in line
+    assert capsys.readouterr().out == ""  # no game played, nothing fitted or reported
+
+
+def test_missing_parent_folders_are_created_for_every_output(tmp_path, capsys, outputs):
+    record = tmp_path / "new" / "deeper" / "game.json"
+    assert main(["play", "-l", "tinyGhostMaze", "-q", "--max-moves", "3", "--record", str(record)]) == 0
+    assert main(["export", str(outputs["store"]), "--out", str(tmp_path / "other" / "games.csv")]) == 0
+    assert record.is_file() and (tmp_path / "other" / "games.csv").is_file()

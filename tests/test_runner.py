@@ -465,3 +465,25 @@ def test_ctrl_c_exits_130_and_says_how_to_resume(tmp_path):
     assert error == (f"pacsim: interrupted: {saved} of 1600 games are saved in {tmp_path / 'results.sqlite'}; "
                      f"resume with: pacsim run {path} --workers 2 --quiet\n")
     assert not any(alive(worker) for worker in workers)
+
+
+def test_a_worker_keeps_only_the_layouts_its_memory_budget_allows(monkeypatch):
+    import gc
+    import weakref
+
+    from pacsim.runner.execute import LayoutCache
+
+    def corridor(width):
+        wall = "%" * (width + 4)
+        return f"{wall}\n%P{'.' * width}G%\n{wall}\n"
+
+    texts = [corridor(width) for width in range(1, 21)]
+    cache = LayoutCache(budget=LayoutCache.cost(execute.parse_layout(texts[-1])) * 3)
+    alive = [weakref.ref(cache.get((f"maze{index}", text, None), lambda text=text: execute.parse_layout(text)))
+             for index, text in enumerate(texts)]
+    gc.collect()
+    assert 1 <= sum(ref() is not None for ref in alive) <= 3 and alive[-1]() is not None
+    assert cache.get(("maze19", texts[-1], None), list) is alive[-1]()  # kept, not built again
+    monkeypatch.setattr(execute, "_LAYOUTS", cache)
+    condition = load_experiment(REPOSITORY / "experiments" / "optimism_pessimism.toml").conditions
+    assert execute._layout_for(condition[0]) is execute._layout_for(condition[1])  # one maze, one layout

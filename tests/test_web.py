@@ -4,6 +4,7 @@ one is installed."""
 
 import importlib.util
 import json
+import math
 import re
 import shutil
 import tempfile
@@ -51,7 +52,7 @@ def test_frames_hold_every_position_the_rules_give(recorded):
     shown = move_positions(states)
     data = game_data(states, title="t", outcome=saved.outcome, recorded_score=saved.score)
     ghosts = data["ghosts"]
-    items = set(data["layout"]["food"]) | set(data["layout"]["capsules"])
+    items = set(data["food"]) | set(data["capsules"])
     assert len(data["frames"]) == saved_moves(states) + 1
     scared_seen = False
     for frame, state in zip(data["frames"], shown, strict=True):
@@ -62,6 +63,13 @@ def test_frames_hold_every_position_the_rules_give(recorded):
         scared_seen |= any(state.scared)
     assert scared_seen, "the game should show scared ghosts"
     assert data["score"] == saved.score == states[-1].score
+
+
+def test_values_without_a_finite_number_still_make_json(recorded):
+    states = load_game(recorded).states()
+    values = [[("North", math.inf), ("South", -math.inf), ("Stop", math.nan), ("East", 2.34567)]] + [None] * 13
+    data = game_data(states, title="t", outcome="win", recorded_score=727, values=values)
+    assert json.loads(json.dumps(data, allow_nan=False))["values"][0] == [["North", "+inf"], ["South", "-inf"], ["Stop", "nan"], ["East", 2.346]]
 
 
 def saved_moves(states):
@@ -91,10 +99,12 @@ def test_a_layout_name_cannot_end_the_script_early(recorded, tmp_path):
 
 
 def test_an_unwritable_page_is_a_one_line_error(recorded, tmp_path, capsys):
-    out = tmp_path / "missing-folder" / "game.html"
+    (tmp_path / "blocker").write_text("")  # a file where the page's folder should be
+    out = tmp_path / "blocker" / "game.html"
     assert main(["replay", str(recorded), "--html", str(out)]) == 2
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "cannot write the page" in err and str(out) in err
+    assert err.count("\n") == 1 and f"--html {out}" in err and "cannot create its folder" in err
+    assert main(["replay", str(recorded), "--html", str(tmp_path / "new" / "game.html")]) == 0  # made, as for every output
 
 
 def test_values_per_move_come_from_the_recorded_pacman(tmp_path, capsys):
@@ -185,7 +195,7 @@ def test_the_example_notebook_runs_top_to_bottom(tmp_path):
 
 @pytest.fixture(scope="module")
 def store(tmp_path_factory):
-    """Greedy wins every game here; random loses three of four and wins one."""
+    """Three conditions; greedy wins every game here, random loses three of four and wins one."""
     from pacsim.runner import load_experiment, run_experiment
 
     directory = tmp_path_factory.mktemp("web-report")
@@ -197,7 +207,7 @@ seed = 5
 max_moves = 100
 store = "{directory / 'results.sqlite'}"
 [grid]
-pacman = ["greedy", "random"]
+pacman = ["greedy", "random", "alphabeta:depth=1"]
 ghosts = ["random"]
 layout = ["tinyGhostMaze"]
 """, encoding="utf-8")
@@ -228,8 +238,13 @@ def test_report_html_holds_the_table_comparisons_provenance_and_replays(store, r
     assert pacsim.__version__ in page and results["machine"].iloc[0] in page
     replays = iframe_pages(page)
     captions = re.findall(r"<figcaption>first (loss|win): game (\d+), seed (\d+), score (-?\d+)</figcaption>", page)
-    assert [outcome for outcome, *_ in captions] == ["win", "loss", "win"]  # greedy never lost
-    assert "no loss" in page
+    expected = []
+    for _, games in results.groupby("condition", sort=False):
+        for outcome in ("loss", "win"):
+            first = games[games["outcome"] == outcome].sort_values("game_index")["id"].head(1).tolist()
+            expected += [(outcome, str(game_id)) for game_id in first]
+    assert [(outcome, game_id) for outcome, game_id, *_ in captions] == expected
+    assert "no loss" in page  # greedy never lost
     for (outcome, game_id, _, score), replay in zip(captions, replays, strict=True):
         data = embedded_data(replay)
         assert data["outcome"] == outcome and data["score"] == int(score) == load_saved_game(store, int(game_id)).score
@@ -249,14 +264,25 @@ def test_a_damaged_game_leaves_the_rest_of_the_report(store, tmp_path):
     out = tmp_path / "report.html"
     assert main(["report", str(damaged), "--html", str(out)]) == 0
     page = out.read_text(encoding="utf-8")
-    assert f"first loss: game {game_id}," in page and "cannot replay:" in page and len(iframe_pages(page)) == 2
+    assert f"first loss: game {game_id}," in page and page.count("cannot replay:") == 1
+    assert len(iframe_pages(page)) == len(re.findall("<figcaption>first ", page)) - 1
 
 
-def test_report_html_to_a_missing_folder_is_a_one_line_error(store, tmp_path, capsys):
-    out = tmp_path / "nowhere" / "report.html"
+def test_report_html_of_a_comparison_shows_the_two_conditions(store, tmp_path):
+    pytest.importorskip("matplotlib")  # the figure of the whole grid beside the two rows was a traceback
+    out = tmp_path / "compared.html"
+    assert main(["report", str(store), "--compare", "greedy/random/tinyGhostMaze", "random/random/tinyGhostMaze",
+                 "--html", str(out)]) == 0
+    page = out.read_text(encoding="utf-8")
+    assert page.count("<h3>") == 2 and page.count("<svg") == 1 and "McNemar p" in page
+
+
+def test_report_html_to_an_unwritable_folder_is_a_one_line_error(store, tmp_path, capsys):
+    (tmp_path / "blocker").write_text("")  # a file where the page's folder should be
+    out = tmp_path / "blocker" / "report.html"
     assert main(["report", str(store), "--html", str(out)]) == 2
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and str(out) in err
+    assert err.count("\n") == 1 and f"--html {out}" in err
 
 
 # -- in a real browser (skipped without Chromium, its driver and selenium) --------
@@ -348,9 +374,21 @@ def test_the_report_replays_play_in_chromium(browser, report_page):
     final_scores = [embedded_data(replay)["score"] for replay in iframe_pages(page)]
     browser.get(report_page.as_uri())
     frames = browser.find_elements("tag name", "iframe")
-    assert len(frames) == len(final_scores) == 3
+    assert len(frames) == len(final_scores) >= 3
     for frame, score in zip(frames, final_scores):
         browser.switch_to.frame(frame)
         browser.find_element("id", "last").click()
         assert text_of(browser, "score") == str(score)
         browser.switch_to.default_content()
+
+
+def test_a_record_whose_score_the_replay_disagrees_with_says_so(browser, recorded, tmp_path):
+    record = json.loads(recorded.read_text())
+    record["score"] += 1
+    wrong = tmp_path / "wrong.json"
+    wrong.write_text(json.dumps(record))
+    page = tmp_path / "wrong.html"
+    assert main(["replay", str(wrong), "-q", "--html", str(page)]) == 1  # the replay disagrees: exit 1, the page still written
+    browser.get(page.as_uri() + "#move=end")
+    assert f"the record says score {record['score']}" in text_of(browser, "title")
+    assert text_of(browser, "score") == str(record["score"] - 1)

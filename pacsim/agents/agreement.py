@@ -89,6 +89,8 @@ def _difference(expected, found) -> str:
     for name in ("value", "action", "action_values"):
         if getattr(expected, name) != getattr(found, name):
             return f"{name} {getattr(expected, name)!r} != {getattr(found, name)!r}"
+    if type(expected.value) is not type(found.value):  # 3 == 3.0, yet a stored row would differ
+        return f"value type {type(expected.value).__name__} != {type(found.value).__name__}"
     for name in ("generated", "evaluated", "cutoffs", "max_depth"):
         if getattr(expected.stats, name) != getattr(found.stats, name):
             return f"{name} {getattr(expected.stats, name)} != {getattr(found.stats, name)}"

@@ -109,7 +109,11 @@ def import_cs188_file(path: str | Path) -> ModuleType:
     loaded = sys.modules.get(name)
     if loaded is not None and _module_file(loaded) == path:
         return loaded
+    _COURSE_FOLDERS.add(path.parent)
     forget_foreign_siblings(path.parent)
+    if name in sys.modules:  # a module pacsim uses (numpy.py as an agent file): never replace it
+        _say_skipped(path, name)
+        name = f"pacsim_course_{name}"
     spec = importlib.util.spec_from_file_location(name, path)
     if spec is None or spec.loader is None:
         raise AgentError(f"{path}: cannot be imported as a Python module")
@@ -129,18 +133,36 @@ def _module_file(module: ModuleType) -> Path | None:
     return Path(file).resolve() if file else None
 
 
+_COURSE_FOLDERS: set[Path] = set()
+"""Folders whose files were imported as course code (their siblings too)."""
+_said: set[Path] = set()
+
+
 def forget_foreign_siblings(folder: Path) -> None:
     """Forget modules named like a ``.py`` file of ``folder`` but loaded from
-    elsewhere (another course copy's ``util``), so that importing a file of
-    ``folder`` next finds its own siblings.  Standard-library names are kept."""
-    protected = sys.stdlib_module_names
+    another course folder (another course copy's ``util``), so that importing
+    a file of ``folder`` next finds its own siblings.  A module loaded from
+    anywhere else (the standard library, numpy, pacsim) is one pacsim may be
+    using: it is kept, and the course file of that name is said to be
+    skipped (unloading numpy would break every built-in agent)."""
     for sibling in folder.glob("*.py"):
         name = sibling.stem
         module = sys.modules.get(name)
-        if module is None or name in protected or name == "pacsim":
+        if module is None:
             continue
-        if _module_file(module) != sibling.resolve():
+        file = _module_file(module)
+        if file == sibling.resolve():
+            continue
+        if file is not None and file.parent in _COURSE_FOLDERS:
             del sys.modules[name]
+        else:
+            _say_skipped(sibling, name)
+
+
+def _say_skipped(course_file: Path, name: str) -> None:
+    if course_file not in _said:
+        _said.add(course_file)
+        print(f"pacsim: course file {course_file} is not used: pacsim already uses a module named {name}", file=sys.stderr)
 
 
 def find_cs188_class(name: str, folders: list[Path]) -> tuple[Path, type] | None:

@@ -13,7 +13,9 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from functools import cache
 from time import perf_counter
 from typing import TYPE_CHECKING, Any
@@ -30,6 +32,7 @@ ENGINES = ("auto", "fast", "python")
 ENVIRONMENT_SWITCH = "PACSIM_ENGINE"
 
 _told: set[str] = set()
+_quiet = threading.local()
 
 
 def check_engine(engine: str) -> None:
@@ -64,11 +67,22 @@ def _enabled(engine: str) -> bool:
 
 def unsupported(agent: SearchPacman, state: GameState) -> str | None:
     """Why the kernel cannot search for ``agent`` at ``state``, or ``None``."""
+    reason = unsupported_options(agent)
+    if reason is not None:
+        return reason
+    from pacsim.fast.tables import MAX_CELLS
+
+    if state.layout.num_cells > MAX_CELLS:
+        return f"the fast path does not cover a maze of {state.layout.num_cells} cells (it takes {MAX_CELLS})"
+    return None
+
+
+def unsupported_options(agent: SearchPacman) -> str | None:
+    """Why the kernel cannot search for ``agent`` on any maze, or ``None``."""
     reason = available()
     if reason is not None:
         return reason
     from pacsim.agents.evaluation import EVALUATIONS
-    from pacsim.fast.tables import MAX_CELLS
 
     options = agent.options
     if agent.algorithm not in SUPPORTED_ALGORITHMS:
@@ -81,8 +95,6 @@ def unsupported(agent: SearchPacman, state: GameState) -> str | None:
         return "the fast path does not cover slip (a slippery Pacman)"
     if options.table:
         return "the fast path does not cover table (transposition tables)"
-    if state.layout.num_cells > MAX_CELLS:
-        return f"the fast path does not cover a maze of {state.layout.num_cells} cells (it takes {MAX_CELLS})"
     return _overridden(agent)
 
 
@@ -97,13 +109,43 @@ def _overridden(agent: SearchPacman) -> str | None:
     return None
 
 
-def _fall_back(agent: Any, engine: str, reason: str) -> None:
-    """Say once per process and reason that the search runs in Python."""
+def fallback_note(agent: SearchPacman, state: GameState) -> str | None:
+    """The note saying that ``agent`` will search in Python at ``state``
+    (None when it uses the kernel or asked for Python); with ``engine=fast``
+    an :class:`AgentError` instead.  A run's coordinator says these once,
+    before its games, and its games then say nothing (:func:`notes_said`)."""
+    engine = agent.options.engine
+    if not _enabled(engine):
+        return None
+    reason = unsupported(agent, state)
+    return None if reason is None else _note(agent, engine, reason)
+
+
+@contextmanager
+def notes_said() -> Iterator[None]:
+    """Within this block, in this thread, an agent falling back to Python says
+    nothing: a run's coordinator has said it already, once for the run,
+    rather than once per worker process or thread."""
+    previous = getattr(_quiet, "on", False)
+    _quiet.on = True
+    try:
+        yield
+    finally:
+        _quiet.on = previous
+
+
+def _note(agent: Any, engine: str, reason: str) -> str:
+    """The note that ``agent`` searches in Python, or with ``engine=fast`` the error."""
     name = getattr(agent, "name", type(agent).__name__)
     if engine == "fast":
         raise AgentError(f"{name}: engine=fast: {reason}")
-    message = f"pacsim: {name} searches in Python: {reason}"
-    if message not in _told:
+    return f"pacsim: {name} searches in Python: {reason}"
+
+
+def _fall_back(agent: Any, engine: str, reason: str) -> None:
+    """Say once per process and reason that the search runs in Python."""
+    message = _note(agent, engine, reason)
+    if message not in _told and not getattr(_quiet, "on", False):
         _told.add(message)
         print(message, file=sys.stderr)
 

@@ -17,6 +17,7 @@ a :class:`~pacsim.engine.GameState`; it has no bounds unless it carries a
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from operator import attrgetter
 
@@ -126,8 +127,9 @@ def get_evaluation(spec: str) -> tuple[Evaluation, Bounds | None]:
     """An evaluation and its bounds by name, by ``file.py:function`` or
     ``module:function``, or by a name installed under ``pacsim.evaluations``.
 
-    A plugin evaluation is checked at every call: a NaN (or None) ends the
-    game as an error naming it, rather than steering the search silently."""
+    A plugin evaluation is checked at every call: a NaN, an infinity (or
+    None) ends the game as an error naming it, rather than steering the
+    search silently."""
     if spec in EVALUATIONS:
         return EVALUATIONS[spec]
     target, colon, name = spec.rpartition(":")
@@ -147,8 +149,9 @@ def get_evaluation(spec: str) -> tuple[Evaluation, Bounds | None]:
 def _checked(function: Callable[[GameState], float], spec: str) -> Evaluation:
     def evaluate(state: GameState) -> float:
         value = function(state)
-        if value is None or value != value:
-            raise AgentError(f"evaluation {spec!r} returned {value!r} at {state!r}")
+        # Averages of +inf and -inf are NaN: an infinity is refused as NaN is.
+        if value is None or value != value or value == math.inf or value == -math.inf:
+            raise AgentError(f"evaluation {spec!r} returned {value!r} at {state!r}; it must be a finite number")
         return value
 
     evaluate.__doc__ = function.__doc__

@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from pacsim.agents import cs188, plugins
-from pacsim.agents.api import Agent
+from pacsim.agents.api import Agent, StochasticAgent
 from pacsim.errors import AgentError
 
 PACMAN, GHOST = "Pacman", "ghost"
@@ -91,6 +91,8 @@ def parse_options(text: str | None) -> dict[str, str]:
         key, equals, value = item.partition("=")
         if not equals or not key.strip():
             raise AgentError(f"agent option {item!r} is not key=value")
+        if key.strip() in options:
+            raise AgentError(f"agent option {key.strip()!r} given twice in {text!r}: give it once")
         options[key.strip()] = value.strip()
     return options
 
@@ -99,8 +101,14 @@ def parse_spec(text: str) -> AgentSpec:
     """``"directional:attack=0.9"``, ``"my.py:Cautious:depth=3"``, ``"pkg.mod:Cautious"``, ...
 
     After the first colon comes the class (up to the next comma or colon),
-    unless it holds an ``=``: then the options of a name start there."""
-    head, colon, rest = text.partition(":")
+    unless it holds an ``=``: then the options of a name start there.  A
+    ``.py`` file's path may itself hold colons (``C:/agents/my.py``, a folder
+    ``runs:2``): the target then runs to the first ``.py`` that is a file."""
+    file_target = _file_with_colons(text)
+    if file_target is not None:
+        head, colon, rest = file_target, text[len(file_target):len(file_target) + 1], text[len(file_target) + 1:]
+    else:
+        head, colon, rest = text.partition(":")
     target = head.strip()
     if not target:
         raise AgentError(f"agent spec {text!r} names no agent")
@@ -111,6 +119,17 @@ def parse_spec(text: str) -> AgentSpec:
     if "=" in first or not first.strip():
         return AgentSpec(text, target, None, parse_options(rest))
     return AgentSpec(text, target, first.strip(), parse_options(rest[end + 1:]))
+
+
+def _file_with_colons(text: str) -> str | None:
+    """The leading ``.py`` path of ``text`` when that path holds a colon and is a file."""
+    end = text.find(".py")
+    while end >= 0:
+        path = text[:end + 3]
+        if ":" in path and text[end + 3:end + 4] in ("", ":") and Path(path).is_file():
+            return path
+        end = text.find(".py", end + 1)
+    return None
 
 
 def join_spec(spec: str, options: Mapping[str, Any]) -> str:
@@ -174,6 +193,14 @@ def _classify(found: Any, spec: AgentSpec, source_file: str | None) -> Resolved:
                      "(a subclass of pacsim.agents.Agent, or a CS188 class with getAction)")
 
 
+def _abstract(cls: type[Agent]) -> bool:
+    """An agent class that defines neither ``get_action`` nor, for a
+    :class:`StochasticAgent`, ``distribution``."""
+    if issubclass(cls, StochasticAgent):
+        return cls.distribution is StochasticAgent.distribution and cls.get_action is StochasticAgent.get_action
+    return cls.get_action is Agent.get_action
+
+
 def _quoted(spec: AgentSpec) -> str:
     return f"agent {spec.text!r}"
 
@@ -201,12 +228,16 @@ def make_agent(role: str, spec: str, options: Mapping[str, Any] | None = None,
     name = parsed.target if parsed.attribute is None else spec
     options_value = build_options(resolved.cls, merged, name)
     try:
-        return resolved.cls(options_value)
+        agent = resolved.cls(options_value)
     except AgentError:
         raise
     except (Exception, SystemExit) as error:  # a plugin's constructor: its failure is the user's one line
         raise AgentError(f"agent {spec!r}: constructing {resolved.cls.__name__} raised "
                          f"{plugins.describe_error(error)}") from None
+    if _abstract(resolved.cls):  # every game would raise NotImplementedError: say it once, now
+        raise AgentError(f"agent {spec!r}: {resolved.cls.__name__} does not define get_action (or distribution); "
+                         "it is a base to subclass, not an agent")
+    return agent
 
 
 def build_options(cls: type[Agent], values: Mapping[str, Any], name: str) -> Any:

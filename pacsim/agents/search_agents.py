@@ -20,13 +20,13 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, NamedTuple
 
 from pacsim.agents import plugins
 from pacsim.agents.api import Agent, MoveStats
-from pacsim.agents.engines import check_engine, prepare, try_fast_search
+from pacsim.agents.engines import check_engine, prepare, try_fast_search, unsupported_options
 from pacsim.agents.evaluation import get_evaluation
 from pacsim.engine import PLAYING, STOP, GameState, apply_move
 from pacsim.engine.layout import REVERSE
@@ -239,8 +239,26 @@ class SearchPacman(Agent):
         self.probcut = self.probcut_model(options)
         self.last_result: SearchResult | None = None
         self._models: dict[int, tuple[Any, ...]] = {}
+        self.check_node_kinds()
+        if options.engine == "fast":  # say it once, not in every game
+            reason = unsupported_options(self)
+            if reason is not None:
+                raise AgentError(f"option engine=fast: {reason}")
         if self.algorithm in SUPPORTED_ALGORITHMS and options.eval in SUPPORTED_EVALUATIONS:
             prepare(options.engine)  # load the kernel now, not in the first timed move
+
+    def check_node_kinds(self) -> None:
+        """Raise :class:`AgentError` now, before any game, if the algorithm
+        cannot search the nodes this agent's game has (every game would fail)."""
+        allowed = ALGORITHMS[self.algorithm][0]
+        ghost_kinds = {self.ghost_kind(ghost) for ghost in range(max(len(self.kinds), 2))}
+        refused = sorted(ghost_kinds - allowed)
+        if refused:
+            because = f"kinds={self.options.kinds!r}" if self.kinds else f"the ghosts of {self.name}"
+            raise AgentError(f"algorithm {self.algorithm} cannot search {' and '.join(refused)} nodes ({because}); "
+                             f"it handles {' and '.join(sorted(allowed))} nodes")
+        if self.options.slip and CHANCE not in allowed:
+            raise AgentError(f"option slip={self.options.slip!r} needs chance nodes, which algorithm {self.algorithm} cannot search")
 
     def probcut_model(self, options: SearchOptions) -> ProbCutModel | None:
         """The ChanceProbCut model of ``probcut=``, at ``probcut_t`` if given."""
@@ -304,10 +322,16 @@ class SearchPacman(Agent):
 
     # -- playing -------------------------------------------------------------
     def analyze(self, state: GameState, depth: int | None = None, root_values: bool = True) -> SearchResult:
-        """Search ``state`` and return the full result (values of every root action)."""
+        """Search ``state`` and return the full result (values of every root
+        action): values are floats with either engine."""
         fast = try_fast_search(self, state, depth, root_values)
         if fast is not None:
             return fast
+        result = self._python_search(state, depth, root_values)
+        return replace(result, value=float(result.value),
+                       action_values=tuple((move, float(value)) for move, value in result.action_values))
+
+    def _python_search(self, state: GameState, depth: int | None, root_values: bool) -> SearchResult:
         game = self.game_for(state)
         levels = self.levels(state, depth)
         bounds = self.node_bounds if self.algorithm.startswith("star") else None
@@ -353,6 +377,19 @@ class SearchPacman(Agent):
         """Each legal action with its searched value (for overlays and ``analyze``)."""
         result = self.analyze(state, root_values=True)
         return [(move[0] if isinstance(move, tuple) else move, value) for move, value in result.action_values]
+
+    def values_heading(self) -> tuple[str, ...]:
+        """What :meth:`action_values` shows, for the window's panel: the
+        algorithm, its depth, and the ghosts it searches against."""
+        kinds = {self.ghost_kind(ghost) for ghost in range(2)}
+        if kinds == {MIN}:
+            ghosts = "min"
+        elif kinds == {CHANCE}:
+            ghosts = f"chance, {self.options.model}"
+        else:
+            ghosts = f"kinds {self.kinds}" if self.kinds else "first min, others chance"
+        budget = f"depth {self.depth}" + (f" in {self.options.time:g} s" if self.options.time else "")
+        return ("Search values", f"{self.algorithm}, {budget}", f"ghosts: {ghosts}")
 
 
 def model_ghost_maker(spec: str) -> Callable[[], Agent]:

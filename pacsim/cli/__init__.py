@@ -7,7 +7,9 @@ import argparse
 import importlib
 import shlex
 import sys
-from typing import NoReturn
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any, NoReturn, TextIO
 
 from pacsim._version import __version__
 from pacsim.errors import PacsimError
@@ -40,6 +42,35 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+class _KeptOpen:
+    """A stream whose ``close`` does nothing: agents and plugins run in this
+    process, and one that closes ``sys.stdout`` must not silence (or crash)
+    pacsim's own output after it."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self._stream = stream
+
+    def close(self) -> None:
+        pass
+
+    @property
+    def closed(self) -> bool:
+        return False
+
+    def __getattr__(self, name: str) -> Any:  # write, flush, isatty, fileno, encoding, ...
+        return getattr(self._stream, name)
+
+
+@contextmanager
+def _output_kept_open() -> Iterator[None]:
+    streams = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = _KeptOpen(sys.stdout), _KeptOpen(sys.stderr)
+    try:
+        yield
+    finally:
+        sys.stdout, sys.stderr = streams
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     parser = build_parser()
@@ -48,7 +79,8 @@ def main(argv: list[str] | None = None) -> int:
     except SystemExit as exit:  # --help, --version, or a usage error already printed
         return exit.code if isinstance(exit.code, int) else USER_ERROR
     try:
-        return args.run(args) or 0
+        with _output_kept_open():
+            return args.run(args) or 0
     except PacsimError as error:
         print(f"pacsim: error: {error}", file=sys.stderr)
         return USER_ERROR

@@ -6,6 +6,7 @@ from pathlib import Path
 
 from pacsim.cli.report import add_run_options, chosen_results
 from pacsim.errors import PacsimError
+from pacsim.files import check_output
 
 EXPORT_FORMATS = ("parquet", "csv")
 
@@ -22,6 +23,7 @@ def add_parser(subparsers) -> None:
 
 def run(args) -> int:
     style = args.style or _style_from_suffix(args.out)
+    check_output(args.out, "--out")
     results = chosen_results(args, args.store)
     export_results(results, args.out, style)
     print(f"wrote {len(results)} games to {args.out}")

@@ -5,19 +5,25 @@ from __future__ import annotations
 import argparse
 import secrets
 import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pacsim.agents.registry import PACMAN, make_ghost, make_pacman, parse_options, resolve
-from pacsim.cli.common import wants_window
+from pacsim.agents.registry import PACMAN, make_ghost, make_pacman, resolve
+from pacsim.cli.common import add_debug_option, options_given_once, wants_window
 from pacsim.cli.cs188 import add_cs188_options, apply_cs188_options, course_layout_folders, training_games
-from pacsim.engine import DEFAULT_MAX_MOVES, GameRecord, check_max_moves, find_layout, play_game
+from pacsim.engine import DEFAULT_MAX_MOVES, ERROR, GameRecord, check_max_moves, find_layout, play_game
 from pacsim.engine.layout import Layout
+from pacsim.engine.names import local_layout
 from pacsim.engine.recording import save_game
 from pacsim.engine.starts import DEFAULT_START_DISTANCE, LAYOUT, STARTS, draw_start, with_pacman_start
 from pacsim.engine.state import GameState
 from pacsim.errors import ConfigError
-from pacsim.runner.experiment import check_time_limit
+from pacsim.files import check_output
+from pacsim.runner.execute import AllGamesFailed
+from pacsim.runner.experiment import MAX_GAMES, check_time_limit
 from pacsim.viewer import ViewerClosed
 from pacsim.viewer.settings import WindowSettings
 
@@ -51,8 +57,9 @@ def add_display_options(parser: argparse.ArgumentParser, quiet_help: str, show_v
 
 
 def add_game_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("-l", "--layout", default="wideClassic",
-                        help="NAME (./NAME.lay, ./layouts/NAME.lay, then shipped), a .lay path or generated:w=9,h=7,... (default wideClassic)")
+    parser.add_argument("-l", "--layout", default=None,
+                        help="NAME (./NAME.lay, ./layouts/NAME.lay, then shipped), a .lay path or generated:w=9,h=7,... "
+                             f"(default: {COURSE_DEFAULT_LAYOUT} in a CS188 course folder, as there; else {DEFAULT_LAYOUT})")
     parser.add_argument("-p", "--pacman", default="greedy", help="Pacman agent (default greedy)")
     parser.add_argument("-g", "--ghosts", default="random", help="ghost agent (default random)")
     parser.add_argument("-k", "--num-ghosts", "--numghosts", dest="num_ghosts", type=int, default=None, help="ghosts to use (default: every ghost in the layout)")
@@ -64,10 +71,12 @@ def add_game_options(parser: argparse.ArgumentParser) -> None:
                         help="Pacman's start: the layout's P, or a random empty cell drawn from each game's seed (default layout)")
     parser.add_argument("--start-distance", type=int, default=DEFAULT_START_DISTANCE, metavar="STEPS",
                         help=f"with --starts random, the fewest maze steps from every ghost (default {DEFAULT_START_DISTANCE})")
+    add_debug_option(parser)
 
 
 def add_window_options(parser: argparse.ArgumentParser, show_values: bool = True) -> None:
-    parser.add_argument("--frame-time", type=float, default=0.1, help="seconds between frames in the window and the GIF (default 0.1)")
+    parser.add_argument("--frame-time", type=float, default=None,
+                        help="seconds between frames in the window and the GIF (default 0.1), and between boards with --text (default 0)")
     parser.add_argument("--zoom", type=float, default=1.0, help="scale of the window and of saved frames (default 1.0)")
     if show_values:
         parser.add_argument("--show-values", action="store_true", help="show the search value of each Pacman action")
@@ -77,10 +86,20 @@ def add_window_options(parser: argparse.ArgumentParser, show_values: bool = True
                         "without a window, off-screen at full speed")
 
 
+DEFAULT_LAYOUT = "wideClassic"
+COURSE_DEFAULT_LAYOUT = "mediumClassic"
+"""CS188's default maze, which pacsim does not ship (its own differs)."""
+
+
+def default_layout(course_folders: list[Path]) -> str:
+    """CS188's default maze when a course folder holds it, else pacsim's."""
+    return DEFAULT_LAYOUT if local_layout(COURSE_DEFAULT_LAYOUT, course_folders) is None else COURSE_DEFAULT_LAYOUT
+
+
 def build_agents(args: argparse.Namespace, layout: Layout) -> list[Any]:
     """Pacman and the ghosts asked for by -p, -g, -k, -a and --ghost-args."""
-    pacman = make_pacman(args.pacman, parse_options(args.agent_args))
-    ghost_options = parse_options(args.ghost_args)
+    pacman = make_pacman(args.pacman, options_given_once(args.pacman, args.agent_args, "-a"))
+    ghost_options = options_given_once(args.ghosts, args.ghost_args, "--ghost-args")
     ghosts = [make_ghost(args.ghosts, ghost_options) for _ in range(ghost_count(args.num_ghosts, layout))]
     return [pacman, *ghosts]
 
@@ -102,24 +121,30 @@ def ghost_count(asked: int | None, layout: Layout) -> int:
 def run(args: argparse.Namespace) -> int:
     for note in apply_cs188_options(args):
         print(f"pacsim: note: {note}", file=sys.stderr)
-    if args.games < 1:
-        raise ConfigError(f"-n {args.games}: the number of games must be at least 1")
+    if not 1 <= args.games <= MAX_GAMES:
+        raise ConfigError(f"-n {args.games}: the number of games must be from 1 to {MAX_GAMES:,} (as in an experiment)")
     check_max_moves(args.max_moves, f"--max-moves {args.max_moves}")
     if args.time_limit is not None:  # 0 means no limit, as in an experiment file
         args.time_limit = check_time_limit(args.time_limit, f"--time-limit {args.time_limit}") or None
     settings = WindowSettings.from_options(args)
     training = training_games(args, resolve(PACMAN, args.pacman).cs188)
     window = wants_window(args)
-    found = find_layout(args.layout, course_layout_folders(args))
+    check_outputs(args)
+    if args.record:
+        check_output(args.record, "--record")
+    folders = course_layout_folders(args)
+    found = find_layout(args.layout or default_layout(folders), folders)
     if found.note:
         print(f"pacsim: note: {found.note}", file=sys.stderr)
     layout = found.layout
     agents = build_agents(args, layout)
+    for note in display_notes(args, window, settings, agents[0]):
+        print(f"pacsim: note: {note}", file=sys.stderr)
     first_seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
     if training:
         _train(args, layout, agents, first_seed, training)
     games = args.games - training
-    records = []
+    tally = Tally()  # not the records: a million games' records do not fit in memory, their summary does
     for game in range(games):
         seed = first_seed + training + game
         game_settings = settings.for_game(game, games)
@@ -129,7 +154,9 @@ def run(args: argparse.Namespace) -> int:
         except ViewerClosed:  # q, Esc or the close button: the person has seen enough
             print(f"game {game + 1}/{games} (seed {seed}): quit in the window")
             break
-        records.append(record)
+        tally.add(record)
+        if args.debug and record.error_traceback:
+            print(record.error_traceback, end="", file=sys.stderr)
         line = _game_line(game, games, record)
         if game_settings.exporting:
             line += f"  ({game_settings.describe_exports()})"
@@ -138,7 +165,10 @@ def run(args: argparse.Namespace) -> int:
             save_game(_record_path(args.record, game, games), record, game_layout,
                       args.pacman + (f":{args.agent_args}" if args.agent_args else ""),
                       [args.ghosts] * (len(agents) - 1))
-    print(summary_line(records))
+    print(tally.summary_line())
+    if tally.games and tally.errors == tally.games:  # as run: such results mean nothing
+        hint = "" if args.debug else " (--debug prints its traceback)"
+        raise AllGamesFailed(f"all {tally.games} games ended in error; the first: {tally.first_error}{hint}")
     return 0
 
 
@@ -155,13 +185,23 @@ def start_layout(args: argparse.Namespace, layout: Layout, num_ghosts: int, seed
 def _train(args: argparse.Namespace, layout: Layout, agents: list[Any], first_seed: int, training: int) -> None:
     """CS188's training games: the same agents, unseen, at full speed, not
     counted or recorded; one line says how they went."""
-    records = [play_game(layout, agents, seed=first_seed + game, max_moves=args.max_moves, move_time_limit=args.time_limit)
-               for game in range(training)]
-    errors = [record for record in records if record.error]
-    line = f"training: {summary_line(records)} (not counted below)"
+    tally, errors, first_error = Tally(), 0, ""
+    for game in range(training):
+        record = play_game(layout, agents, seed=first_seed + game, max_moves=args.max_moves, move_time_limit=args.time_limit)
+        tally.add(record)
+        if record.error:
+            errors, first_error = errors + 1, first_error or record.error
+    line = f"training: {tally.summary_line()} (not counted below)"
     if errors:
-        line += f"; {len(errors)} ended in error, the first: {errors[0].error}"
+        line += f"; {errors} ended in error, the first: {first_error}"
     print(line)
+
+
+def check_outputs(args: argparse.Namespace) -> None:
+    """--gif and --save-frames checked before any game is played or replayed."""
+    for option, path, folder in (("--gif", args.gif, False), ("--save-frames", args.save_frames, True)):
+        if path:
+            check_output(path, option, folder=folder)
 
 
 def _play_one(args: argparse.Namespace, layout: Layout, agents: list[Any], seed: int, window: bool,
@@ -173,7 +213,7 @@ def _play_one(args: argparse.Namespace, layout: Layout, agents: list[Any], seed:
 
         return play_in_window(layout, agents, seed=seed, max_moves=args.max_moves,
                               move_time_limit=args.time_limit, options=settings)
-    on_state = _print_board if args.text else None
+    on_state = text_display(agents[0], args.show_values, args.frame_time or 0.0) if args.text else None
     if settings.exporting:
         from pacsim.viewer import play_to_files
 
@@ -183,10 +223,41 @@ def _play_one(args: argparse.Namespace, layout: Layout, agents: list[Any], seed:
                      move_time_limit=args.time_limit, on_state=on_state)
 
 
-def _print_board(state: GameState, action: str | None) -> None:
-    if state.turn == 0 or state.is_terminal:
+def text_display(pacman: Any, show_values: bool, frame_time: float) -> Callable[[GameState, str | None], None]:
+    """``--text``: the board after each round, with Pacman's search values
+    under it (``--show-values``), ``frame_time`` seconds apart (CS188's
+    ``--frameTime`` paces its text display too)."""
+    values = getattr(pacman, "action_values", None) if show_values else None
+
+    def show(state: GameState, action: str | None) -> None:
+        if not (state.turn == 0 or state.is_terminal):
+            return
         print(state.to_text())
-        print(f"score {state.score}\n")
+        print(f"score {state.score}")
+        if values is not None and not state.is_terminal:
+            print("values: " + "  ".join(f"{move} {_value_text(value)}" for move, value in values(state)))
+        print()
+        if frame_time:
+            time.sleep(frame_time)
+
+    return show
+
+
+def _value_text(value: float) -> str:
+    return str(value) if isinstance(value, int) else f"{value:.1f}"
+
+
+def display_notes(args: argparse.Namespace, window: bool, settings: WindowSettings, pacman: Any) -> list[str]:
+    """Display options that cannot do what they ask here, each said once."""
+    notes = []
+    shown = window or args.text or settings.exporting
+    if args.show_values and not shown:
+        notes.append("--show-values: nothing is drawn with -q; use --text, the window, --gif or --save-frames")
+    elif args.show_values and not hasattr(pacman, "action_values"):
+        notes.append(f"--show-values: Pacman {args.pacman!r} has no search values to show")
+    if args.frame_time is not None and not shown:
+        notes.append("--frame-time: nothing is drawn with -q, so games run at full speed")
+    return notes
 
 
 def _game_line(game: int, games: int, record: GameRecord) -> str:
@@ -196,15 +267,31 @@ def _game_line(game: int, games: int, record: GameRecord) -> str:
     return line
 
 
-def summary_line(records: list[GameRecord]) -> str:
-    """The last line: how the finished games went."""
-    if not records:
-        return "no game finished"
-    wins = sum(record.outcome == "win" for record in records)
-    average = sum(record.score for record in records) / len(records)
-    games = "1 game" if len(records) == 1 else f"{len(records)} games"
-    return (f"{games}, {wins} win{'' if wins == 1 else 's'}, win rate {wins / len(records):.2f}, "
-            f"average score {average:.1f}")
+@dataclass
+class Tally:
+    """What the last line needs of the games played."""
+
+    games: int = 0
+    wins: int = 0
+    total_score: int = 0
+    errors: int = 0
+    first_error: str = ""
+
+    def add(self, record: GameRecord) -> None:
+        self.games += 1
+        self.wins += record.outcome == "win"
+        self.total_score += record.score
+        if record.outcome == ERROR:
+            self.errors += 1
+            self.first_error = self.first_error or record.error or ""
+
+    def summary_line(self) -> str:
+        """The last line: how the finished games went."""
+        if not self.games:
+            return "no game finished"
+        games = "1 game" if self.games == 1 else f"{self.games} games"
+        return (f"{games}, {self.wins} win{'' if self.wins == 1 else 's'}, win rate {self.wins / self.games:.2f}, "
+                f"average score {self.total_score / self.games:.1f}")
 
 
 def _record_path(name: str, game: int, games: int) -> Path:

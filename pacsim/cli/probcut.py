@@ -19,6 +19,7 @@ from pacsim.agents.registry import make_ghost, make_pacman
 from pacsim.agents.search_agents import SearchPacman
 from pacsim.engine import GameState, check_max_moves, load_layout, play_game
 from pacsim.errors import ConfigError
+from pacsim.files import check_output
 from pacsim.search import CHANCE
 from pacsim.search.probcut import ProbCutModel, ValuePair, chance_pairs, fit_by_depth, fit_model, save_model
 
@@ -51,6 +52,7 @@ def add_parser(subparsers) -> None:
 
 
 def run_fit(args) -> int:
+    check_output(args.out, "--out")
     check_max_moves(args.max_moves, f"--max-moves {args.max_moves}")
     if args.per_depth < 0:
         raise ConfigError(f"--per-depth {args.per_depth} must not be negative")
@@ -59,6 +61,9 @@ def run_fit(args) -> int:
             raise ConfigError(f"--{name} {getattr(args, name)} must be in [1, 10000]")
     if args.num_ghosts < 1:
         raise ConfigError(f"--num-ghosts {args.num_ghosts} must be at least 1 (ChanceProbCut needs chance nodes)")
+    ghosts_there = load_layout(args.layout).num_ghosts
+    if args.num_ghosts > ghosts_there:  # fewer would play, and no search would have the levels fitted for
+        raise ConfigError(f"--num-ghosts {args.num_ghosts}: layout {args.layout} has {ghosts_there} ghost start(s)")
     searcher = star2_pacman(args.searcher)
     reduction = args.reduction or args.num_ghosts + 1
     # Checks reduction, confidence and min-depth before any game is played.

@@ -13,10 +13,11 @@ from pathlib import Path
 from typing import Any
 
 from pacsim.cli.common import wants_window
-from pacsim.cli.play import add_display_options
+from pacsim.cli.play import add_display_options, check_outputs
 from pacsim.engine.recording import SavedGame, load_game
 from pacsim.engine.state import GameState
 from pacsim.errors import ConfigError, ReplayError
+from pacsim.files import check_output
 from pacsim.viewer.settings import WindowSettings
 from pacsim.web.cli import add_html_options, write_replay_html
 
@@ -59,6 +60,9 @@ def load_stored_game(path: str, game_id: int) -> SavedGame:
 def run(args: argparse.Namespace) -> int:
     settings = WindowSettings.from_options(args)
     window = (args.window or not args.html) and wants_window(args)  # --html alone: no window
+    check_outputs(args)
+    if args.html:
+        check_output(args.html, "--html")
     saved = load_replay(args.record, args.game)
     states = saved.states()  # ReplayError at the first illegal action
     outcome = replay_outcome(saved, states[-1])

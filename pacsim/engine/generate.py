@@ -115,9 +115,23 @@ def parse_maze_specs(text: str) -> list[MazeSpec]:
     Keys: ``w``/``width``, ``h``/``height``, ``food``, ``capsules``, ``ghosts``,
     ``loops``, ``rooms``, ``seed`` (a number or an inclusive range ``A-B``);
     unnamed keys keep :class:`MazeSpec`'s defaults."""
+    values, seeds = _parse(text)
+    return [MazeSpec(**values, seed=seed) for seed in seeds]  # type: ignore[arg-type]
+
+
+def maze_count(text: str) -> int:
+    """How many mazes a spec names (its seed range's length), without
+    building a spec per seed: ``seed=0-99999999999`` is counted, not listed."""
+    values, seeds = _parse(text)
+    MazeSpec(**values, seed=seeds[0])  # type: ignore[arg-type]  # the other keys are checked all the same
+    return len(seeds)
+
+
+def _parse(text: str) -> tuple[dict[str, int | float], range]:
+    """A spec's keys other than the seed, and its seeds."""
     body = text[len(PREFIX):] if is_generated(text) else text
     values: dict[str, int | float] = {}
-    seeds = [0]
+    seeds = range(1)
     for item in filter(None, (part.strip() for part in body.split(","))):
         key, equals, value = item.partition("=")
         field_name = _KEYS.get(key.strip())
@@ -127,16 +141,18 @@ def parse_maze_specs(text: str) -> list[MazeSpec]:
             seeds = _seed_range(text, value.strip())
         else:
             values[field_name] = _number(text, key, value.strip(), float if field_name in ("loops", "rooms") else int)
-    return [MazeSpec(**values, seed=seed) for seed in seeds]  # type: ignore[arg-type]
+    return values, seeds
 
 
-def _seed_range(text: str, value: str) -> list[int]:
+def _seed_range(text: str, value: str) -> range:
     first, dash, last = value.partition("-")
+    if dash and not first.strip():  # "-1" would read as a range from nothing
+        raise ConfigError(f"{text}: seed={value!r}: seeds are whole numbers from 0 (a range is A-B)")
     low = _number(text, "seed", first, int)
     high = _number(text, "seed", last, int) if dash else low
     if high < low:
         raise ConfigError(f"{text}: seed range {value!r} runs backwards")
-    return list(range(int(low), int(high) + 1))
+    return range(int(low), int(high) + 1)
 
 
 def _number(text: str, key: str, value: str, kind: type) -> int | float:

@@ -24,8 +24,10 @@ for the order of ghosts, which follows CS188 (see ``_agent_order``).
 from __future__ import annotations
 
 from collections import deque
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields
 from pathlib import Path
+from types import MappingProxyType
 
 from pacsim.errors import LayoutError
 from pacsim.files import FileRefused, read_bounded
@@ -53,7 +55,7 @@ Move = tuple[str, int]
 """An action and the cell it leads to."""
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, frozen=True)
 class Layout:
     """A parsed maze.  Compared and hashed by identity: states hold a
     reference to their layout, and two games on one file share it."""
@@ -81,25 +83,34 @@ class Layout:
     warnings: tuple[str, ...] = ()
     """Problems that do not stop a game (a row longer than the first, unreachable
     food), as ``FILE:LINE:COL: warning: ...`` lines; ``pacsim layouts --check`` prints them."""
-    cell_of: dict[tuple[int, int], int] = field(init=False, repr=False)
+    cell_of: Mapping[tuple[int, int], int] = field(init=False, repr=False)
     pacman_moves: tuple[tuple[Move, ...], ...] = field(init=False, repr=False)
     """Per cell: Pacman's legal (action, target) pairs, Stop last."""
-    targets: tuple[dict[str, int], ...] = field(init=False, repr=False)
+    targets: tuple[Mapping[str, int], ...] = field(init=False, repr=False)
     """Per cell: action -> target cell for every legal Pacman action."""
     ghost_moves: tuple[tuple[tuple[Move, ...], ...], ...] = field(init=False, repr=False)
     """Per cell, per current direction index: the ghost's legal moves
     (no Stop; no reverse unless it is the only move)."""
-    _distance_rows: list[list[int] | None] = field(init=False, repr=False)
+    _distance_rows: list[tuple[int, ...] | None] = field(init=False, repr=False)
 
+    # Frozen, and every table a read-only view (tuples, mapping proxies): the
+    # layout is shared by every game a process plays, so an agent that could
+    # change it (sorting a list from distances_from(), say) would change the
+    # games played after its own.
     def __post_init__(self) -> None:
-        self.cell_of = {cell: index for index, cell in enumerate(self.cells)}
-        self.pacman_moves = tuple(self._moves_from(cell) for cell in range(len(self.cells)))
-        self.targets = tuple(dict(moves) for moves in self.pacman_moves)
-        self.ghost_moves = tuple(
+        derived = object.__setattr__
+        derived(self, "cell_of", MappingProxyType({cell: index for index, cell in enumerate(self.cells)}))
+        derived(self, "pacman_moves", tuple(self._moves_from(cell) for cell in range(len(self.cells))))
+        derived(self, "targets", tuple(MappingProxyType(dict(moves)) for moves in self.pacman_moves))
+        derived(self, "ghost_moves", tuple(
             tuple(self._ghost_moves(moves, direction) for direction in ACTIONS)
             for moves in self.pacman_moves
-        )
-        self._distance_rows = [None] * len(self.cells)
+        ))
+        derived(self, "_distance_rows", [None] * len(self.cells))
+
+    def __reduce__(self) -> tuple[object, tuple[dict[str, object]]]:
+        """Pickled as its fields (mapping proxies cannot be); the tables are rebuilt."""
+        return _layout_from_fields, ({item.name: getattr(self, item.name) for item in fields(self) if item.init},)
 
     def _moves_from(self, cell: int) -> tuple[Move, ...]:
         row, column = self.cells[cell]
@@ -137,7 +148,7 @@ class Layout:
     def capsule_count(self) -> int:
         return self.capsules.bit_count()
 
-    def distances_from(self, cell: int) -> list[int]:
+    def distances_from(self, cell: int) -> tuple[int, ...]:
         """Maze distance from ``cell`` to every cell (breadth-first search,
         computed on first use and kept).  Unreachable cells get a large number."""
         row = self._distance_rows[cell]
@@ -157,7 +168,11 @@ class Layout:
 UNREACHABLE = 1 << 20
 
 
-def _breadth_first(moves: tuple[tuple[Move, ...], ...], start: int) -> list[int]:
+def _layout_from_fields(values: dict[str, object]) -> Layout:
+    return Layout(**values)  # type: ignore[arg-type]  # the fields of a Layout
+
+
+def _breadth_first(moves: tuple[tuple[Move, ...], ...], start: int) -> tuple[int, ...]:
     distances = [UNREACHABLE] * len(moves)
     distances[start] = 0
     frontier = deque([start])
@@ -168,7 +183,7 @@ def _breadth_first(moves: tuple[tuple[Move, ...], ...], start: int) -> list[int]
             if distances[target] == UNREACHABLE:
                 distances[target] = next_distance
                 frontier.append(target)
-    return distances
+    return tuple(distances)
 
 
 def parse_layout(text: str, name: str = "layout", source: str = "<layout>") -> Layout:
@@ -229,7 +244,7 @@ def parse_layout(text: str, name: str = "layout", source: str = "<layout>") -> L
         ghost_starts=tuple(cell_of[position] for position in _agent_order(ghosts, height)),
         source=source,
     )
-    layout.warnings = row_warnings + _unreachable_food(layout, numbered)
+    object.__setattr__(layout, "warnings", row_warnings + _unreachable_food(layout, numbered))  # needs the tables
     return layout
 
 

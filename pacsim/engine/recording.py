@@ -10,7 +10,7 @@ from typing import Any
 from pacsim.engine.game import GameRecord, replay
 from pacsim.engine.layout import Layout, parse_layout
 from pacsim.engine.state import GameState
-from pacsim.errors import IllegalActionError, LayoutError, ReplayError
+from pacsim.errors import ConfigError, IllegalActionError, LayoutError, ReplayError
 from pacsim.files import FileRefused, read_bounded
 
 FORMAT = "pacsim-game"
@@ -58,7 +58,10 @@ def game_to_dict(record: GameRecord, layout: Layout, pacman: str, ghosts: list[s
 
 
 def save_game(path: str | Path, record: GameRecord, layout: Layout, pacman: str, ghosts: list[str]) -> None:
-    Path(path).write_text(json.dumps(game_to_dict(record, layout, pacman, ghosts), indent=1) + "\n", encoding="utf-8")
+    try:
+        Path(path).write_text(json.dumps(game_to_dict(record, layout, pacman, ghosts), indent=1) + "\n", encoding="utf-8")
+    except OSError as error:  # a full disk, say: the place itself was checked before the game (files.check_output)
+        raise ConfigError(f"{path}: cannot write the record: {error.strerror or error}") from None
 
 
 def game_from_dict(data: Any, source: str = "<record>") -> SavedGame:

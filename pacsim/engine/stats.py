@@ -7,7 +7,11 @@ of them.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import math
+import operator
+from dataclasses import dataclass, fields
+
+from pacsim.errors import AgentError
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,8 +31,45 @@ class MoveStats:
     max_depth: int = 0
     """Deepest tree level visited."""
     value: float | None = None
-    """The value the agent gave the position (its chosen move's value), if it has one."""
+    """The value the agent gave the position (its chosen move's value), if it has one: always a float."""
     iterations: int = 0
     """Iterations run (MCTS playouts, deepening rounds, ...)."""
     simulated: int = 0
     """Moves simulated in playouts (MCTS)."""
+
+    def __post_init__(self) -> None:
+        """Counts become ints >= 0, seconds a finite float >= 0, the value a
+        finite float or None: an agent's odd numbers (NaN, 2.5 nodes, a
+        numpy scalar) fail its own move, not the run that stores them."""
+        for item in fields(self):
+            given = getattr(self, item.name)
+            if item.name == "value":
+                checked = None if given is None else _real(item.name, given)
+            elif item.name == "seconds":
+                checked = _real(item.name, given)
+                if checked < 0:
+                    raise AgentError(f"MoveStats seconds={given!r} must be at least 0")
+            else:
+                checked = _count(item.name, given)
+            if checked is not given:
+                object.__setattr__(self, item.name, checked)
+
+
+def _count(name: str, given: object) -> int:
+    try:
+        count = operator.index(given)  # type: ignore[arg-type]  # refused below
+    except TypeError:
+        raise AgentError(f"MoveStats {name}={given!r} must be a whole number") from None
+    if isinstance(given, bool) or count < 0:
+        raise AgentError(f"MoveStats {name}={given!r} must be a whole number at least 0")
+    return given if type(given) is int else int(count)
+
+
+def _real(name: str, given: object) -> float:
+    try:
+        number = float(given)  # type: ignore[arg-type]  # refused below
+    except (TypeError, ValueError, OverflowError):
+        raise AgentError(f"MoveStats {name}={given!r} must be a number") from None
+    if isinstance(given, bool) or not math.isfinite(number):
+        raise AgentError(f"MoveStats {name}={given!r} must be a finite number")
+    return given if type(given) is float else number

@@ -26,6 +26,6 @@ def available() -> str | None:
     """``None`` when the kernel can run here, else why not (numba missing)."""
     try:
         import numba  # noqa: F401
-    except ImportError:
-        return "numba is not installed (pip install -e '.[fast]')"
+    except ImportError as error:  # a dependency, but it may be missing or broken
+        return f"numba cannot be imported ({error}); `pip install numba` brings the fast path"
     return None

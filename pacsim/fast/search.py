@@ -52,8 +52,7 @@ def kernel_search(
     settings = _settings(state, EVALUATIONS[evaluation], 0, MODELS[model], pruned,
                          [NODE_KINDS[kind] for kind in kinds])
     weights = np.array([trust, attack, flee], np.float64)
-    whole = evaluation == "score" and CHANCE not in kinds
-    return _run(state, settings, weights, levels, root_values or not pruned, root_values, started, whole, deadline)
+    return _run(state, settings, weights, levels, root_values or not pruned, root_values, started, deadline)
 
 
 def chase_values(state: GameState, levels: int) -> SearchResult:
@@ -63,7 +62,7 @@ def chase_values(state: GameState, levels: int) -> SearchResult:
     started = perf_counter()
     settings = _settings(state, kernel.EVAL_CHASE, state.turn, kernel.MODEL_UNIFORM, True,
                          [kernel.MIN_NODE] + [kernel.MAX_NODE] * len(state.ghosts))
-    return _run(state, settings, np.zeros(3, np.float64), levels, True, True, started, True)
+    return _run(state, settings, np.zeros(3, np.float64), levels, True, True, started)
 
 
 def warm_up() -> None:
@@ -84,9 +83,9 @@ def _settings(state: GameState, evaluation: int, chase_ghost: int, model: int, p
 
 
 def _run(state: GameState, settings: np.ndarray, weights: np.ndarray, levels: int, full_window: bool, root_values: bool,
-         started: float, whole: bool, deadline: float | None = None) -> SearchResult:
-    """Search with ``settings``; ``whole``: the Python search's values are ints
-    there (integer leaves, no chance averages), so give ints too."""
+         started: float, deadline: float | None = None) -> SearchResult:
+    """Search with ``settings``; values are Python floats, as a search
+    Pacman's are with either engine."""
     if deadline is not None and started > deadline:
         raise SearchTimeout("kernel search: deadline already passed")
     tables = layout_tables(state.layout)
@@ -100,12 +99,12 @@ def _run(state: GameState, settings: np.ndarray, weights: np.ndarray, levels: in
     action = moves[best] if best >= 0 else None
     action_values: tuple[tuple[object, float], ...] = ()
     if root_values and best >= 0:
-        action_values = tuple((move, _plain(values[index], whole)) for index, move in enumerate(moves))
+        action_values = tuple((move, float(values[index])) for index, move in enumerate(moves))
     search_stats = SearchStats(
         generated=int(stats[kernel.GENERATED]), evaluated=int(stats[kernel.EVALUATED]),
         cutoffs=int(stats[kernel.CUTOFFS]), seconds=perf_counter() - started, max_depth=int(stats[kernel.DEEPEST]),
     )
-    return SearchResult(value=_plain(values[kernel.ROOT_VALUE], whole), action=action, stats=search_stats, depth=levels,
+    return SearchResult(value=float(values[kernel.ROOT_VALUE]), action=action, stats=search_stats, depth=levels,
                         action_values=action_values)
 
 
@@ -162,11 +161,6 @@ def _workspace(root: np.ndarray, levels: int) -> _Workspace:
     return _Workspace(states, np.empty((size, 5), np.int64), np.empty((size, 5), np.int64),
                       np.empty((size, 5), np.float64), np.zeros((size, 3), np.int64),
                       np.zeros((size, 3), np.float64), np.zeros(kernel.ROOT_VALUE + 1, np.float64), stats)
-
-
-def _plain(value: float, whole: bool) -> float | int:
-    """A Python number (numpy scalars would leak into stored rows)."""
-    return int(value) if whole else float(value)
 
 
 __all__ = ["ACTIONS", "chase_values", "kernel_search"]

@@ -14,9 +14,10 @@ import json
 import os
 import platform
 import signal
+import sys
 import threading
 import time
-from collections import Counter, deque
+from collections import Counter, OrderedDict, deque
 from collections.abc import Callable, Iterator, Set
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
@@ -28,12 +29,14 @@ from typing import Any
 
 from pacsim._version import __version__
 from pacsim.agents import plugins
+from pacsim.agents.engines import fallback_note, notes_said
 from pacsim.agents.registry import make_ghost, make_pacman
-from pacsim.engine import ERROR, GameRecord, Layout, parse_layout, play_game
+from pacsim.agents.search_agents import SearchPacman
+from pacsim.engine import ERROR, GameRecord, Layout, initial_state, parse_layout, play_game
 from pacsim.engine.deadline import UserInterrupt
 from pacsim.engine.game import describe_failure
 from pacsim.engine.starts import DEFAULT_START_DISTANCE, LAYOUT, draw_start, with_pacman_start
-from pacsim.errors import PacsimError
+from pacsim.errors import PacsimError, debug_wanted
 from pacsim.runner.experiment import Condition, Experiment
 from pacsim.runner.store import ResultStore, encode_actions, utc_now
 
@@ -105,8 +108,49 @@ class InlineExecutor(Executor):
 
 # -- the worker side ------------------------------------------------------
 
-_LAYOUTS: dict[tuple[str, int | None], Layout] = {}
-"""Per worker process: parsed layouts by condition key and Pacman's start cell."""
+LAYOUT_CACHE_BYTES = 512 * 1024 * 1024
+"""What a worker's recently used layouts may cost, by the estimate of
+:meth:`LayoutCache.cost`.  Measured on a maze of 1,521 cells: 21 MB of
+Python distance rows (once every row has been asked for) and 19 MB of kernel
+tables (30 MB of resident memory while they are built)."""
+
+
+class LayoutCache:
+    """Parsed layouts by name, text and start, least recently used dropped first
+    once their estimated memory passes ``budget``.  A layout's distance rows
+    and kernel tables live as long as it does (the kernel's are weakly keyed
+    by it), so this bounds them too; conditions on one maze share it."""
+
+    def __init__(self, budget: int = LAYOUT_CACHE_BYTES) -> None:
+        self.budget = budget
+        self._layouts: OrderedDict[tuple[str, str, int | None], Layout] = OrderedDict()
+        self._lock = threading.Lock()  # a Dask worker plays in several threads
+
+    @staticmethod
+    def cost(layout: Layout) -> int:
+        """Bytes at most: cells**2 8-byte distance slots in Python and 8 bytes
+        of int32 kernel tables (distance and nearest order) per cell pair."""
+        return 16 * layout.num_cells ** 2
+
+    def get(self, key: tuple[str, str, int | None], build: Callable[[], Layout]) -> Layout:
+        """The layout kept under ``key`` (name, text, Pacman's start or None), built if missing."""
+        with self._lock:
+            layout = self._layouts.get(key)
+            if layout is not None:
+                self._layouts.move_to_end(key)
+                return layout
+        layout = build()
+        with self._lock:
+            self._layouts[key] = layout
+            total = sum(self.cost(kept) for kept in self._layouts.values())
+            while total > self.budget and len(self._layouts) > 1:
+                _, dropped = self._layouts.popitem(last=False)
+                total -= self.cost(dropped)
+        return layout
+
+
+_LAYOUTS = LayoutCache()
+"""Per worker process: the layouts of recent games."""
 
 
 def play_task(task: GameTask) -> dict[str, Any]:
@@ -130,8 +174,11 @@ def play_task(task: GameTask) -> dict[str, Any]:
     changed = _changed_since_planned(condition, used)
     if changed:  # its row would claim the planned content: an error, played again (as the new content) next run
         return failed_row(task, f"{changed} changed during the run", started_at)
-    record = play_game(layout, agents, seed=task.seed, max_moves=task.max_moves,
-                       move_time_limit=task.time_limit or None)
+    with notes_said():  # by the coordinator, once for the run (engine_notes)
+        record = play_game(layout, agents, seed=task.seed, max_moves=task.max_moves,
+                           move_time_limit=task.time_limit or None)
+    if record.error_traceback and debug_wanted():
+        print(f"{condition.label}, game {task.game_index}:\n{record.error_traceback}", end="", file=sys.stderr)
     return game_row(task, record, started_at, start=layout.pacman_start)
 
 
@@ -143,6 +190,24 @@ def _changed_since_planned(condition: Condition, used: list[plugins.PluginCode])
         if planned.get(item.label, item.identity) != item.identity:
             return item.label if item.kind == plugins.DATA else f"code of {item.label}"
     return None
+
+
+def engine_notes(experiment: Experiment) -> list[str]:
+    """What the coordinator says once before the games: each search Pacman
+    that will search in Python, and why (a run with ``engine=fast`` that the
+    kernel cannot serve fails here, before any game)."""
+    notes: dict[str, None] = {}
+    for condition in {(condition.pacman_spec(), condition.layout_text): condition for condition in experiment.conditions}.values():
+        try:
+            pacman = make_pacman(condition.pacman, condition.pacman_options)
+        except PacsimError:
+            continue  # its games say why, one by one
+        if isinstance(pacman, SearchPacman):
+            layout = _layout_for(condition)
+            note = fallback_note(pacman, initial_state(layout, min(condition.num_ghosts, layout.num_ghosts)))
+            if note is not None:
+                notes[note] = None
+    return list(notes)
 
 
 def failed_row(task: GameTask, message: str, started_at: str | None = None) -> dict[str, Any]:
@@ -176,15 +241,13 @@ def _exit_when_orphaned(parent: int) -> None:
 
 
 def _layout_for(condition: Condition, start: int | None = None) -> Layout:
-    """The condition's layout, with Pacman moved to ``start`` if given; parsed
-    once per worker (a random start has at most one layout per open cell)."""
-    layout = _LAYOUTS.get((condition.key, start))
-    if layout is None:
-        layout = parse_layout(condition.layout_text, name=condition.layout, source=condition.layout)
-        if start is not None:
-            layout = with_pacman_start(layout, start)
-        _LAYOUTS[(condition.key, start)] = layout
-    return layout
+    """The condition's layout, with Pacman moved to ``start`` if given, from
+    the worker's cache (a random start has one layout per open cell)."""
+    name, text = condition.layout, condition.layout_text
+    layout = _LAYOUTS.get((name, text, None), lambda: parse_layout(text, name=name, source=name))
+    if start is None:
+        return layout
+    return _LAYOUTS.get((name, text, start), lambda: with_pacman_start(layout, start))
 
 
 def game_row(task: GameTask, record: GameRecord, started_at: str, start: int | None = None) -> dict[str, Any]:
@@ -268,6 +331,9 @@ def run_experiment(
         tasks = plan_tasks(experiment, store.finished(digest) - failed_before)
         tally = _Tally()
         if tasks:
+            for note in engine_notes(experiment):
+                if not quiet:
+                    print(note, file=sys.stderr)
             try:
                 with _interrupts_stop_the_run():
                     _play_all(_Executors(executor, workers), tasks, store, max_pending or 4 * workers, quiet, tally)

@@ -24,8 +24,8 @@ from typing import Any, NoReturn
 
 from pacsim.agents import plugins
 from pacsim.agents.registry import GHOST, PACMAN, join_spec, make_ghost, make_pacman, parse_spec, resolve
-from pacsim.engine import DEFAULT_MAX_MOVES, MAX_MOVES_LIMIT, FoundLayout, Layout, find_layout, parse_layout
-from pacsim.engine.generate import GENERATOR_VERSION, is_generated, parse_maze_specs
+from pacsim.engine import DEFAULT_MAX_MOVES, MAX_MOVES_LIMIT, Layout, find_layout, parse_layout
+from pacsim.engine.generate import GENERATOR_VERSION, generate_layout, is_generated, maze_count, parse_maze_specs
 from pacsim.engine.layout import layouts_directory
 from pacsim.engine.starts import DEFAULT_START_DISTANCE, LAYOUT, STARTS, start_cells
 from pacsim.errors import AgentError, ConfigError, PacsimError
@@ -63,12 +63,21 @@ class Condition:
     pacman: str
     ghosts: str
     layout: str
-    layout_text: str
+    file_text: str
+    """The text of a layout read from a file; empty for a generated maze, which
+    is built from its name when needed (a million of them are never held at once)."""
     num_ghosts: int
     pacman_options: dict[str, Scalar] = field(hash=False)
     ghost_options: dict[str, Scalar] = field(hash=False)
     depth: int | None = None
     """The Pacman's search depth (its option, or the agent's default); None for non-search agents."""
+
+    @property
+    def layout_text(self) -> str:
+        """The layout's text (a generated maze's is built again on each call)."""
+        if is_generated(self.layout):
+            return generate_layout(parse_maze_specs(self.layout)[0])
+        return self.file_text
 
     def pacman_spec(self) -> str:
         """The Pacman as one spec string, e.g. ``expectimax:depth=4,eval=careful``."""
@@ -225,14 +234,15 @@ def build_experiment(raw: dict[str, Any], source: str = "<experiment>", default_
     pacman_options = checker.options(raw, "pacman_options")
     ghost_options = checker.options(raw, "ghost_options")
     grid = checker.grid(raw, pacman_options)
+    count = _count_conditions(checker, grid)  # before any maze is built: a seed range may name billions
+    if games * count > MAX_TOTAL_GAMES:
+        checker.fail("games", f"{games:,} games x {count:,} conditions is more than {MAX_TOTAL_GAMES:,} games "
+                              "in one experiment; split it into several")
     grid["layout"] = _expand_generated(checker, grid["layout"])
-    layouts = {str(name): _find_layout(checker, str(name)) for name in grid["layout"]}
-    conditions = _expand(checker, grid, {name: found.layout for name, found in layouts.items()}, pacman_options, ghost_options)
+    layouts = {str(name): _load_layout(checker, str(name)) for name in grid["layout"]}
+    conditions = _expand(checker, grid, layouts, pacman_options, ghost_options)
     if starts != LAYOUT:
         _check_starts(checker, conditions, start_distance)
-    if games * len(conditions) > MAX_TOTAL_GAMES:
-        checker.fail("games", f"{games} games x {len(conditions)} conditions is more than {MAX_TOTAL_GAMES:,} games "
-                              "in one experiment; split it into several")
     config = {
         "name": name, "games": games, "seed": seed, "max_moves": max_moves, "time_limit": time_limit,
         "grid": {key: sorted(values, key=_sort_key) for key, values in grid.items()},
@@ -338,13 +348,35 @@ class _Checker:
             self.fail(f"grid.{key}", f"values must be strings or numbers, not {value!r}")
 
 
-def _expand(checker: _Checker, grid: dict[str, list[Any]], layouts: dict[str, Layout], pacman_options: dict,
+@dataclass(frozen=True)
+class _GridLayout:
+    """What the grid needs of a layout: a generated maze's text is not kept."""
+
+    num_ghosts: int
+    file_text: str
+    """The text of a layout file; empty for a generated maze."""
+    files: dict[str, str]
+    """Its file's content hash, as :func:`_layout_file` gives it."""
+    note: str | None = None
+    """One line when a local file took over from a shipped layout of the same name."""
+
+
+@dataclass(frozen=True)
+class _Agents:
+    """What a condition needs of its built agents."""
+
+    code: dict[str, str]
+    files: dict[str, str]
+    depth: int | None
+
+
+def _expand(checker: _Checker, grid: dict[str, list[Any]], layouts: dict[str, _GridLayout], pacman_options: dict,
             ghost_options: dict) -> list[Condition]:
     # list[Any]: the grid's values were checked (_check_grid_value): names are strings, ghost counts integers.
-    layout_files = {name: _layout_file(name, layout) for name, layout in layouts.items()}
     _check_agent_names(checker, grid)
     option_keys = [key for key in grid if key not in AGENT_KEYS]
     ghost_counts = grid.get("num_ghosts", [None])
+    built: dict[tuple[str, str, str], _Agents] = {}  # agents are the same on every maze: built once
     conditions = []
     for pacman, ghosts, layout_name, num_ghosts, *option_values in itertools.product(
             grid["pacman"], grid["ghosts"], grid["layout"], ghost_counts, *(grid[key] for key in option_keys)):
@@ -356,19 +388,19 @@ def _expand(checker: _Checker, grid: dict[str, list[Any]], layouts: dict[str, La
             checker.fail("grid.num_ghosts", f"layout {layout_name!r} has only {layout.num_ghosts} ghosts, not {num_ghosts}")
         options = {**pacman_options, **varied}
         pacman_spec, options = _true_model(pacman, options, ghosts, ghost_options, checker)
-        with plugins.recording() as used:  # the plugin code and data files these agents read are part of the condition
-            agent = _build_pacman(checker, pacman_spec, options, varied)
-            _build_ghost(checker, ghosts, ghost_options)
-        code = {plugin.label: plugin.identity for plugin in used if plugin.kind == plugins.CODE}
-        files = {**layout_files[layout_name], **{item.label: item.identity for item in used if item.kind == plugins.DATA}}
+        agents_key = (pacman_spec, _sort_key(options), ghosts)
+        if agents_key not in built:
+            built[agents_key] = _build_agents(checker, pacman_spec, options, varied, ghosts, ghost_options)
+        agents = built[agents_key]
+        files = {**layout.files, **agents.files}
         label = _label(pacman, ghosts, layout_name, num_ghosts if "num_ghosts" in grid else None, varied)
         # Games of edited plugin code or data are another condition: reports must not pool them.
-        if code:
-            label += f"/code={_code_tag(code)}"
+        if agents.code:
+            label += f"/code={_code_tag(agents.code)}"
         if files:
             label += f"/files={_code_tag(files)}"
         conditions.append(_condition(pacman_spec, ghosts, layout_name, layout, num_ghosts, options, ghost_options, label,
-                                     agent, code, files))
+                                     agents, files))
     return conditions
 
 
@@ -392,20 +424,47 @@ def _true_model(pacman: str, options: dict, ghosts: str, ghost_options: dict,
     return pacman, {**options, "model": ghost}
 
 
-def _condition(pacman, ghosts, layout_name, layout: Layout, num_ghosts, options, ghost_options, label, agent,
-               code: dict[str, str], files: dict[str, str]) -> Condition:
+def _build_agents(checker: _Checker, pacman: str, options: dict, varied: dict, ghosts: str,
+                  ghost_options: dict) -> _Agents:
+    with plugins.recording() as used:  # the plugin code and data files these agents read are part of the condition
+        agent = _build_pacman(checker, pacman, options, varied)
+        _build_ghost(checker, ghosts, ghost_options)
+    depth = getattr(agent, "depth", None)
+    return _Agents(code={item.label: item.identity for item in used if item.kind == plugins.CODE},
+                   files={item.label: item.identity for item in used if item.kind == plugins.DATA},
+                   depth=depth if isinstance(depth, int) else None)
+
+
+def _condition(pacman, ghosts, layout_name, layout: _GridLayout, num_ghosts, options, ghost_options, label,
+               agents: _Agents, files: dict[str, str]) -> Condition:
     identity = {"pacman": pacman, "pacman_options": options, "ghosts": ghosts, "ghost_options": ghost_options,
                 "layout": layout_name, "num_ghosts": num_ghosts}
     # Only plugins and user files add these, so keys of other conditions (and their stored games) stay as they were.
-    if code:
-        identity["code"] = code
+    if agents.code:
+        identity["code"] = agents.code
     if files:
         identity["files"] = files
     key = json.dumps(identity, sort_keys=True, separators=(",", ":"))
-    depth = getattr(agent, "depth", None)
-    return Condition(key=key, label=label, pacman=pacman, ghosts=ghosts, layout=layout_name, layout_text=layout.text,
-                     num_ghosts=num_ghosts, pacman_options=dict(options), ghost_options=dict(ghost_options),
-                     depth=depth if isinstance(depth, int) else None)
+    return Condition(key=key, label=label, pacman=pacman, ghosts=ghosts, layout=layout_name,
+                     file_text=layout.file_text, num_ghosts=num_ghosts, pacman_options=dict(options),
+                     ghost_options=dict(ghost_options), depth=agents.depth)
+
+
+def _count_conditions(checker: _Checker, grid: dict[str, list[Scalar]]) -> int:
+    """The grid's size, each generated spec counted as its number of mazes."""
+    count = 1
+    for key, values in grid.items():
+        count *= sum(_maze_count(checker, str(value)) for value in values) if key == "layout" else len(values)
+    return count
+
+
+def _maze_count(checker: _Checker, name: str) -> int:
+    if not is_generated(name):
+        return 1
+    try:
+        return maze_count(name)
+    except PacsimError as error:
+        checker.fail("grid.layout", str(error))
 
 
 def _expand_generated(checker: _Checker, names: list[Scalar]) -> list[Scalar]:
@@ -416,7 +475,9 @@ def _expand_generated(checker: _Checker, names: list[Scalar]) -> list[Scalar]:
             expanded.append(name)
             continue
         try:
-            expanded += [spec.name() for spec in parse_maze_specs(str(name))]
+            specs = parse_maze_specs(str(name))
+            generate_layout(specs[0])  # a spec no maze can satisfy fails here, naming the key
+            expanded += [spec.name() for spec in specs]
         except PacsimError as error:
             checker.fail("grid.layout", str(error))
     if len(set(expanded)) != len(expanded):
@@ -424,19 +485,23 @@ def _expand_generated(checker: _Checker, names: list[Scalar]) -> list[Scalar]:
     return expanded
 
 
-def _find_layout(checker: _Checker, name: str) -> FoundLayout:
-    """A layout name resolved as ``play`` resolves it (:func:`~pacsim.engine.find_layout`)."""
+def _load_layout(checker: _Checker, name: str) -> _GridLayout:
+    """What the grid needs of a layout, the name resolved as ``play`` resolves
+    it (:func:`~pacsim.engine.find_layout`): a file is read, a generated maze is not built."""
     try:
-        return find_layout(name)
+        if is_generated(name):  # built when its games are stored or played (_expand_generated built the first)
+            return _GridLayout(num_ghosts=parse_maze_specs(name)[0].ghosts, file_text="", files={})
+        found = find_layout(name)
     except PacsimError as error:
         checker.fail("grid.layout", str(error))
+    layout = found.layout
+    return _GridLayout(num_ghosts=layout.num_ghosts, file_text=layout.text, files=_layout_file(name, layout), note=found.note)
 
 
 def _layout_file(name: str, layout: Layout) -> dict[str, str]:
     """``{"layout NAME": content hash}`` for a layout read from the user's
-    file; empty for a shipped or generated one (pacsim's version and the
-    generator's version identify those)."""
-    if is_generated(name) or Path(layout.source).resolve().parent == layouts_directory().resolve():
+    file; empty for a shipped one (pacsim's version identifies it)."""
+    if Path(layout.source).resolve().parent == layouts_directory().resolve():
         return {}
     return {f"layout {name}": "sha256:" + hashlib.sha256(layout.text.encode("utf-8")).hexdigest()[:16]}
 
@@ -506,7 +571,7 @@ def plugin_notes(experiment: Experiment) -> list[str]:
     in the store read (those games are played again: the content is part of
     the condition)."""
     used = {label: identity for condition in experiment.conditions for label, identity in condition.code.items()}
-    notes = [f"plugin code: {label} ({identity})" for label, identity in used.items()]
+    notes = [f"plugin code: {label} code={code_id(identity)} ({identity})" for label, identity in used.items()]
     for change, games in identity_changes(experiment, _stored_games(experiment)).items():
         notes.append(f"{change}: {games} games to play")
     return notes
@@ -557,8 +622,17 @@ def _changes(versions: dict[str, dict[str, str]], earlier: list[dict[str, dict[s
 
 
 def _code_tag(code: dict[str, str]) -> str:
-    """Eight hex digits naming one version of a condition's plugin code."""
-    return hashlib.sha256(json.dumps(code, sort_keys=True).encode("utf-8")).hexdigest()[:8]
+    """The condition label's name for one version of its plugin code: each
+    plugin's :func:`code_id`, joined by ``+``, the ids ``run`` prints."""
+    return "+".join(code_id(identity) for _, identity in sorted(code.items()))
+
+
+def code_id(identity: str) -> str:
+    """Eight hex digits naming one version of a plugin: the start of its file's
+    sha256 (what ``plugin code:`` shows in full), or of its identity's hash
+    when it has no file."""
+    digest = identity.partition("sha256:")[2]
+    return digest[:8] if len(digest) >= 8 else hashlib.sha256(identity.encode("utf-8")).hexdigest()[:8]
 
 
 def _stored_games(experiment: Experiment) -> set[tuple[str, int]]:

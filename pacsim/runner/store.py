@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
@@ -162,10 +162,13 @@ class ResultStore:
                 "INSERT INTO experiments VALUES (?, ?, ?, ?) ON CONFLICT(config_hash) DO UPDATE SET "
                 "config = excluded.config, updated_at = excluded.updated_at",
                 (digest, experiment.name, json.dumps(experiment.config, sort_keys=True), utc_now()))
+            known = {key for (key,) in self.connection.execute(
+                "SELECT condition_key FROM conditions WHERE config_hash = ?", (digest,))}
+            # A generator: a generated maze's text is built here, one at a time, and only once per store.
             self.connection.executemany(
                 "INSERT OR IGNORE INTO conditions VALUES (?, ?, ?, ?, ?)",
-                [(digest, condition.key, condition.label, condition.layout, condition.layout_text)
-                 for condition in experiment.conditions])
+                ((digest, condition.key, condition.label, condition.layout, condition.layout_text)
+                 for condition in experiment.conditions if condition.key not in known))
 
     def finished(self, config_hash: str, outcome: str | None = None) -> set[tuple[str, int]]:
         """(condition key, game index) of every game already stored for this
@@ -188,7 +191,7 @@ class ResultStore:
                      f"{', '.join(f'{name} = excluded.{name}' for name in names)} WHERE games.outcome = 'error'")
         with _reporting(self.path), self.connection:
             before = self.connection.total_changes
-            self.connection.executemany(statement, [[row[name] for name in names] for row in rows])
+            self.connection.executemany(statement, [[_stored_value(row[name]) for name in names] for row in rows])
             return self.connection.total_changes - before
 
 
@@ -203,6 +206,10 @@ def _add_missing_columns(connection: sqlite3.Connection) -> None:
 
 def _game_columns(connection: sqlite3.Connection) -> set[str]:
     return {row[1] for row in connection.execute("PRAGMA table_info(games)")}
+def _stored_value(value: Any) -> Any:
+    """A row value as SQLite stores it: ``started_at`` comes back from
+    :func:`load_results` as a datetime and goes in as the text utc_now() writes."""
+    return value.isoformat(timespec="seconds") if isinstance(value, datetime) else value
 
 
 @contextmanager
@@ -250,23 +257,43 @@ def check_store(connection: sqlite3.Connection, path: Path) -> None:
             if type(value) not in allowed:
                 raise StoreError(f"{path}: game {game_id}: column {name} holds {describe(value)}, "
                                  f"not {_EXPECTED[GAME_COLUMNS[name].split()[0]]}: a damaged or foreign store")
-    _check_options(connection, path)
+    _check_json_column(connection, path, "options", ("pacman", "ghost"), parse_options)
+    _check_json_column(connection, path, "condition_key", ("code", "files"), parse_condition_key)  # a resume reads them
 
 
-_BAD_OPTIONS = """SELECT id, options FROM games WHERE CASE WHEN json_valid(options) THEN
-    json_type(options) != 'object' OR coalesce(json_type(options, '$.pacman'), 'object') != 'object'
-    OR coalesce(json_type(options, '$.ghost'), 'object') != 'object' ELSE 1 END LIMIT 1"""
+def _bad_json_objects(column: str, members: tuple[str, ...]) -> str:
+    """The query of the first row whose ``column`` is not a JSON object whose
+    ``members`` (where present) are objects."""
+    inner = " OR ".join(f"coalesce(json_type({column}, '$.{member}'), 'object') != 'object'" for member in members)
+    return (f"SELECT id, {column} FROM games WHERE CASE WHEN json_valid({column}) THEN "
+            f"json_type({column}) != 'object' OR {inner} ELSE 1 END LIMIT 1")
 
 
-def _check_options(connection: sqlite3.Connection, path: Path) -> None:
-    """Every row's options as :func:`parse_options` wants them: found by SQLite's
-    JSON functions, explained by :func:`parse_options`."""
+def _check_json_column(connection: sqlite3.Connection, path: Path, column: str, members: tuple[str, ...],
+                       parse: Callable[[str, str], Any]) -> None:
+    """Every row's JSON ``column`` as ``parse`` wants it: found by SQLite's JSON
+    functions, explained by ``parse`` (which raises the one-line error)."""
     try:
-        suspects = connection.execute(_BAD_OPTIONS).fetchall()
+        suspects = connection.execute(_bad_json_objects(column, members)).fetchall()
     except sqlite3.OperationalError:  # an SQLite without JSON functions: every row in Python
-        suspects = connection.execute("SELECT id, options FROM games").fetchall()
+        suspects = connection.execute(f"SELECT id, {column} FROM games").fetchall()
     for game_id, text in suspects:
-        parse_options(text, f"{path}: game {game_id}")
+        parse(text, f"{path}: game {game_id}")
+
+
+def parse_condition_key(text: str, where: str) -> dict[str, Any]:
+    """A row's ``condition_key``: a JSON object whose ``code`` and ``files``
+    (if any) are objects; anything else is a one-line :class:`StoreError`."""
+    try:
+        identity = json.loads(text)
+    except json.JSONDecodeError:
+        raise StoreError(f"{where}: condition_key is not JSON: {describe(text)}") from None
+    except RecursionError:
+        raise StoreError(f"{where}: condition_key is JSON nested too deeply") from None
+    if not isinstance(identity, dict) or not all(isinstance(identity.get(part, {}), dict) for part in ("code", "files")):
+        raise StoreError(f"{where}: condition_key must be an object (with code and files objects), "
+                         f"not {describe(identity)}")
+    return identity
 
 
 # -- reading --------------------------------------------------------------
@@ -296,7 +323,9 @@ def load_results(path: str | Path) -> pandas.DataFrame:
 
     Besides the stored columns, each Pacman option becomes a column of its
     own (``eval``, ``model``, ...) and each ghost option ``ghost_<name>``,
-    so that they can be grouped by."""
+    so that they can be grouped by; ``options`` itself stays the stored JSON
+    text, ``{"pacman": {...}, "ghost": {...}}`` (``json.loads`` gives the
+    dicts).  ``started_at`` is a timezone-aware (UTC) datetime."""
     import pandas
 
     connection = open_existing(path)
@@ -311,6 +340,8 @@ def load_results(path: str | Path) -> pandas.DataFrame:
     for name in ADDED_COLUMNS:
         if name not in frame.columns:  # a store older than the column
             frame[name] = None
+    # Written by utc_now(); anything else (a hand-edited row) becomes NaT rather than an error.
+    frame["started_at"] = pandas.to_datetime(frame["started_at"], utc=True, format="ISO8601", errors="coerce")
     return _expand_options(frame, Path(path))
 
 

@@ -375,6 +375,8 @@ def load_model(path: str | Path) -> ProbCutModel:
         raise ConfigError(f"{path}:{error.lineno}:{error.colno}: not a ProbCut model (not JSON: {error.msg})") from None
     except RecursionError:
         raise ConfigError(f"{path}: not a ProbCut model (nested too deeply)") from None
+    except ValueError as error:  # an integer of thousands of digits, which Python refuses to convert
+        raise ConfigError(f"{path}: not a ProbCut model ({error})") from None
     if not isinstance(document, dict) or document.get("format") != FORMAT:
         raise ConfigError(f"{path}: not a ProbCut model (no \"format\": \"{FORMAT}\"; write one with pacsim probcut fit)")
     fields = document.get("model")
@@ -391,7 +393,7 @@ def load_model(path: str | Path) -> ProbCutModel:
         by_depth = tuple(DepthLine(**line) for line in lines)
     except TypeError:
         raise ConfigError(f"{path}: each line of \"by_depth\" has exactly depth, slope, intercept, sigma") from None
-    except SearchError as error:
+    except (SearchError, OverflowError) as error:  # OverflowError: an integer too large for a float
         raise ConfigError(f"{path}: {error}") from None
     try:
         return ProbCutModel(**(fields | {"by_depth": by_depth}))
@@ -399,5 +401,5 @@ def load_model(path: str | Path) -> ProbCutModel:
         required = [field.name for field in dataclass_fields(ProbCutModel) if field.default is MISSING]
         missing = [name for name in required if name not in fields]
         raise ConfigError(f"{path}: model field {missing[0]!r} missing") from None
-    except SearchError as error:
+    except (SearchError, OverflowError) as error:
         raise ConfigError(f"{path}: {error}") from None

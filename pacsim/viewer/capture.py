@@ -9,6 +9,7 @@ from typing import Any
 from pacsim.engine.layout import Layout
 from pacsim.engine.state import GameState
 from pacsim.errors import install_hint
+from pacsim.files import check_output
 from pacsim.viewer import ViewerError
 from pacsim.viewer._pygame import pygame
 from pacsim.viewer.render import Renderer, outcome_banner, window_size
@@ -32,11 +33,7 @@ class FrameSaver:
     """Writes every shown frame as ``frame-00000.png`` ... into a directory."""
 
     def __init__(self, directory: str | Path) -> None:
-        self.directory = Path(directory)
-        try:
-            self.directory.mkdir(parents=True, exist_ok=True)
-        except OSError as error:
-            raise ViewerError(f"--save-frames {directory}: cannot create the directory: {error.strerror or error}") from None
+        self.directory = check_output(directory, "--save-frames", folder=True)
         self.count = 0
 
     def capture(self, surface: pygame.Surface) -> None:
@@ -64,8 +61,7 @@ class GifWriter:
 
     def __init__(self, path: str | Path, frame_time: float) -> None:
         require_pillow()
-        self.path = Path(path)
-        _check_gif_path(self.path)
+        self.path = check_output(path, "--gif")
         self.frame_time = frame_time
         self.images: list[Any] = []  # PIL images; PIL is optional, so not named here
         self.durations: list[int] = []
@@ -93,17 +89,6 @@ class GifWriter:
         except (OSError, ValueError) as error:
             raise ViewerError(f"--gif {self.path}: cannot write the GIF: {error}") from None
         self.reset()
-
-
-def _check_gif_path(path: Path) -> None:
-    """Before the game is played, not after: the GIF's folder exists (it is
-    created, as --save-frames creates its own) and the path is no folder."""
-    if path.is_dir():
-        raise ViewerError(f"--gif {path}: is a directory; give a file name such as {path / 'game.gif'}")
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-    except OSError as error:
-        raise ViewerError(f"--gif {path}: cannot create its folder: {error.strerror or error}") from None
 
 
 class Capture:

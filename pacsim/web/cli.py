@@ -16,7 +16,7 @@ def add_html_options(parser: argparse.ArgumentParser) -> None:
                         help="write the game as one self-contained HTML page (no window); open it in any browser")
     parser.add_argument("--html-values", action="store_true",
                         help="with --html: search again at each Pacman move with the recorded Pacman and show "
-                             "each action's value (MCTS: visits), as play --show-values does")
+                             "each action's searched value (MCTS: visits), as play's values panel shows them")
 
 
 def write_replay_html(args: argparse.Namespace, saved: SavedGame, states: list[GameState], outcome: str | None) -> None:

@@ -19,6 +19,7 @@ the previous frame (the page keeps the rest).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import Any
 
@@ -48,7 +49,8 @@ def _cells(mask: int) -> list[int]:
 
 
 def layout_data(layout: Layout) -> dict[str, Any]:
-    """The maze as the page needs it: its size, walls and cell positions."""
+    """The maze as the page needs it: its size, walls and cell positions
+    (the food is the first position's, see :func:`game_data`)."""
     rows = [["%" if (row, column) in layout.walls else " " for column in range(layout.width)] for row in range(layout.height)]
     return {
         "name": layout.name,
@@ -56,8 +58,6 @@ def layout_data(layout: Layout) -> dict[str, Any]:
         "height": layout.height,
         "walls": ["".join(row) for row in rows],
         "cells": [coordinate for cell in layout.cells for coordinate in cell],
-        "food": _cells(layout.food),
-        "capsules": _cells(layout.capsules),
     }
 
 
@@ -65,8 +65,8 @@ def style_data() -> dict[str, Any]:
     """The pygame viewer's colours and proportions, so both draw the same board."""
     names = ("BACKGROUND", "WALL", "FOOD", "CAPSULE", "PACMAN", "GHOSTS", "SCARED", "SCARED_FLASH", "SCARED_FACE",
              "EYE_WHITE", "PUPIL", "TEXT", "DIM_TEXT", "PANEL", "HIGHLIGHT", "HIGHLIGHT_TEXT", "BANNERS",
-             "CELL_PIXELS", "STATUS_CELLS", "PANEL_CELLS", "WALL_THICKNESS", "FOOD_RADIUS", "CAPSULE_RADIUS",
-             "PACMAN_RADIUS", "GHOST_RADIUS", "MOUTH_DEGREES", "FLASH_TIMER", "FLASH_FRAMES")
+             "CELL_PIXELS", "WALL_THICKNESS", "FOOD_RADIUS", "CAPSULE_RADIUS", "PACMAN_RADIUS", "GHOST_RADIUS",
+             "MOUTH_DEGREES", "FLASH_TIMER")
     return {name: getattr(style, name) for name in names}
 
 
@@ -79,6 +79,8 @@ def game_data(states: Sequence[GameState], *, title: str, outcome: str | None, r
     data: dict[str, Any] = {
         "title": title,
         "layout": layout_data(states[0].layout),
+        "food": _cells(states[0].food),
+        "capsules": _cells(states[0].capsules),
         "ghosts": len(states[0].ghosts),
         "actions": list(ACTIONS),
         "frames": frames,
@@ -88,5 +90,12 @@ def game_data(states: Sequence[GameState], *, title: str, outcome: str | None, r
         "style": style_data(),
     }
     if values is not None:
-        data["values"] = [None if row is None else [[action, round(value, 3)] for action, value in row] for row in values]
+        data["values"] = [None if row is None else [[action, _number(value)] for action, value in row] for row in values]
     return data
+
+
+def _number(value: float) -> float | str:
+    """A value for JSON, which has no infinity (a won or lost position's value) nor NaN."""
+    if math.isfinite(value):
+        return round(value, 3)
+    return "nan" if math.isnan(value) else "+inf" if value > 0 else "-inf"

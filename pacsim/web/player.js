@@ -12,19 +12,19 @@
   const rgb = (c) => `rgb(${c[0]},${c[1]},${c[2]})`;
   const walls = L.walls.map((row) => [...row].map((mark) => mark === "%"));
   const isWall = (r, c) => r >= 0 && r < L.height && c >= 0 && c < L.width && walls[r][c];
-  const speeds = [1, 2, 5, 10, 20, 50, 200];
+  const speeds = [1, 2, 5, 10, 20, 50, 100, 200];
   let move = 0, playing = false, timer = null, cell = S.CELL_PIXELS;
-  // 10 moves a second, faster for a long game, so that a whole game plays in about 20 seconds.
-  let speed = speeds.findIndex((s) => s >= Math.max(10, last / 20));
+  // 10 moves a second, faster for a long game, so that a whole game plays in about 10 seconds.
+  let speed = speeds.findIndex((s) => s >= Math.max(10, last / 10));
   if (speed < 0) speed = speeds.length - 1;
 
   // The food and capsules left at each move, from the cells eaten on the way.
   const left = [];
   (function () {
-    let items = new Set([...L.food, ...L.capsules]);
+    let items = new Set([...game.food, ...game.capsules]);
     frames.forEach((f) => { f.slice(2 + 3 * K + 1).forEach((c) => items.delete(c)); left.push(items); items = new Set(items); });
   })();
-  const capsules = new Set(L.capsules);
+  const capsules = new Set(game.capsules);
 
   function position(f) {
     return { pacman: f[0], dir: game.actions[f[1]], ghosts: f.slice(2, 2 + K),
@@ -162,6 +162,14 @@
     if (found) { pause(); go(found[1] === "end" ? last : Number(found[1])); }
   }
 
+  // The page's colours are the viewer's too (player.css reads these variables).
+  for (const [name, color] of [["--text", S.TEXT], ["--dim", S.DIM_TEXT], ["--panel", S.PANEL],
+                               ["--highlight", S.HIGHLIGHT], ["--highlight-text", S.HIGHLIGHT_TEXT], ["--background", S.BACKGROUND]]) {
+    document.documentElement.style.setProperty(name, rgb(color));
+  }
+  if (game.recordedScore !== null && game.recordedScore !== game.score) {
+    $("title").textContent += ` (the record says score ${game.recordedScore}: it does not match the replay)`;
+  }
   $("speed").replaceChildren(...speeds.map((s, i) => new Option(`${s} moves/s`, String(i))));
   $("speed").value = String(speed);
   $("slider").max = String(last);

@@ -26,7 +26,8 @@ from pacsim.web.frames import ActionValues, game_data, move_positions
 
 
 @cache
-def _asset(name: str) -> str:
+def asset(name: str) -> str:
+    """A file of the page's (script, stylesheet, template) from the package."""
     return files("pacsim.web").joinpath(name).read_text(encoding="utf-8")
 
 
@@ -59,9 +60,9 @@ def page(data: dict[str, Any], heading: str) -> str:
     """The page for player ``data`` (:func:`pacsim.web.frames.game_data`) under ``heading`` (plain text)."""
     # "</" inside the JSON would end the script element early.
     text = json.dumps(data, separators=(",", ":"), allow_nan=False).replace("</", "<\\/")
-    return Template(_asset("page.html")).substitute(
-        version=__version__, title=html.escape(data["title"]), heading=html.escape(heading), css=_asset("player.css"),
-        values_hidden="" if "values" in data else " hidden", data=text, script=_asset("player.js"))
+    return Template(asset("page.html")).substitute(
+        version=__version__, title=html.escape(data["title"]), heading=html.escape(heading), css=asset("player.css"),
+        values_hidden="" if "values" in data else " hidden", data=text, script=asset("player.js"))
 
 
 def page_size(layout_width: int, layout_height: int, values: bool = False) -> tuple[int, int]:

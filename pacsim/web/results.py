@@ -20,9 +20,9 @@ import pandas
 from pacsim._version import __version__
 from pacsim.errors import PacsimError
 from pacsim.report.format import format_summary
-from pacsim.report.summary import Comparison, compare
+from pacsim.report.summary import Comparison, compare, repetition_notes
 from pacsim.runner.store import load_saved_game
-from pacsim.web.player import embedded, page_size, replay_page
+from pacsim.web.player import asset, embedded, page_size, replay_page
 
 MAX_PAIRED_CONDITIONS = 8
 """Without --compare, every pair of conditions is compared when there are at
@@ -39,9 +39,10 @@ def report_page(store: str, results: pandas.DataFrame, summary: pandas.DataFrame
     sections = [
         f"<h1>pacsim report: {html.escape(Path(store).name)}</h1>",
         "<h2>Per condition</h2>",
-        "<p>Win rate with its Wilson 95% interval, mean score with its 95% t interval.</p>",
-        # Lines of play and any other column the summary gains appear here with no change to this page.
+        "<p>Win rate with its Wilson 95% interval, mean score with its 95% t interval; "
+        "lines: distinct lines of play (start and Pacman's moves) among the games.</p>",
         wide(format_summary(summary, "html")),
+        notes_section(repetition_notes(summary)),
         comparisons_section(comparisons),
         figures_section(results, summary, by),
         provenance_section(results),
@@ -49,20 +50,14 @@ def report_page(store: str, results: pandas.DataFrame, summary: pandas.DataFrame
     ]
     body = "\n".join(section for section in sections if section)
     return (f'<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<meta name="generator" content="pacsim {__version__}">\n'
-            f"<title>pacsim report: {html.escape(Path(store).name)}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n{body}\n</body>\n</html>\n")
+            f"<title>pacsim report: {html.escape(Path(store).name)}</title>\n<style>\n{asset('report.css')}</style>\n</head>\n<body>\n{body}\n</body>\n</html>\n")
 
 
-STYLE = """
-body { font: 15px/1.45 system-ui, sans-serif; margin: 24px; color: #111; }
-.wide { overflow-x: auto; }
-table { border-collapse: collapse; margin: 8px 0 16px; font-variant-numeric: tabular-nums; }
-th, td { border: 1px solid #ccc; padding: 3px 8px; text-align: right; }
-th { background: #f0f0f0; }
-h2 { margin-top: 28px; border-bottom: 1px solid #ddd; }
-.replays { display: flex; flex-wrap: wrap; gap: 16px; }
-.replays figure { margin: 0; }
-svg { max-width: 100%; height: auto; }
-"""
+
+
+def notes_section(notes: list[str]) -> str:
+    """The notes the terminal report prints under its table (conditions that mostly repeat one game)."""
+    return "".join(f"<p>note: {html.escape(note)}</p>\n" for note in notes)
 
 
 def wide(table: str) -> str:

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from pacsim.agents.registry import make_pacman
+from pacsim.agents.evaluation import EVALUATIONS
+from pacsim.agents.registry import builtin_ghosts, builtin_pacmen, make_pacman, parse_spec
 from pacsim.engine.game import agent_rng
 from pacsim.engine.recording import SavedGame
 from pacsim.engine.state import GameState
@@ -18,6 +19,7 @@ def recorded_action_values(saved: SavedGame, states: Sequence[GameState]) -> lis
     each Pacman action as the recorded Pacman's search finds it; None at the
     end.  The search is deterministic for the minimax family; MCTS draws from
     the game's seed, so its visits show one search, not necessarily the game's."""
+    _refuse_plugin_code(saved.pacman)
     agent = make_pacman(saved.pacman)
     if not hasattr(agent, "action_values"):
         raise ConfigError(f"--html-values: the recorded Pacman {saved.pacman!r} does not search (no values to show)")
@@ -26,3 +28,15 @@ def recorded_action_values(saved: SavedGame, states: Sequence[GameState]) -> lis
         reset(0, agent_rng(saved.seed or 0, 0))
     shown = move_positions(states)
     return [None if state.is_terminal or state is shown[-1] else list(agent.action_values(state)) for state in shown]
+
+
+def _refuse_plugin_code(spec: str) -> None:
+    """``replay`` never runs plugin code: searching again is for built-in
+    Pacmen whose evaluation and ghost model are built in too."""
+    parsed = parse_spec(spec)
+    model = parsed.options.get("model", "uniform").split(":")[0]
+    built_in = (parsed.target in builtin_pacmen() and parsed.attribute is None
+                and parsed.options.get("eval", "score") in EVALUATIONS
+                and (model == "uniform" or model in builtin_ghosts()))
+    if not built_in:
+        raise ConfigError(f"--html-values: the recorded Pacman {spec!r} runs plugin code, which replay never imports")
