@@ -29,7 +29,7 @@ from typing import Any
 from pacsim.agents import plugins
 from pacsim.agents.api import Agent
 from pacsim.engine import GameState
-from pacsim.errors import AgentError
+from pacsim.errors import AgentError, ConfigError
 from pacsim.files import FileRefused, read_bounded
 
 FEATURE_SCALE = 10.0
@@ -82,8 +82,11 @@ class Weights:
         temporary = path.with_name(path.name + ".tmp")
         body = {"format": FORMAT, "kind": self.kind, "episodes": self.episodes, "settings": self.settings or {},
                 "values": self.values}
-        temporary.write_text(json.dumps(body, indent=1, sort_keys=True) + "\n", encoding="utf-8")
-        os.replace(temporary, path)
+        try:
+            temporary.write_text(json.dumps(body, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+            os.replace(temporary, path)
+        except OSError as error:
+            raise ConfigError(f"{path}: cannot write the weights: {error.strerror or error}") from None
 
 
 def load_weights(path: str | Path, kind: str) -> Weights:
