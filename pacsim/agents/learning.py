@@ -31,6 +31,7 @@ from pacsim.agents.api import Agent
 from pacsim.engine import GameState
 from pacsim.errors import AgentError, ConfigError
 from pacsim.files import FileRefused, read_bounded
+from pacsim.shipped import shipped_path
 
 FEATURE_SCALE = 10.0
 """CS188 divides every feature by 10, which keeps learning rates near 0.2 stable."""
@@ -129,9 +130,10 @@ class QPacman(Agent):
         super().__init__(options)
         self.values: dict[str, float] = {}
         if self.options.weights:
+            path = shipped_path(self.options.weights)  # experiments/weights/... from a wheel too
             # The file is part of the condition's identity, like a plugin's code.
-            plugins.note_data_file(Path(self.options.weights), f"weights {self.options.weights}")
-            self.values = load_weights(self.options.weights, self.name).values
+            plugins.note_data_file(path, f"weights {self.options.weights}")
+            self.values = load_weights(path, self.name).values
 
     def q_value(self, state: GameState, action: str, target: int) -> float:
         raise NotImplementedError
