@@ -115,3 +115,14 @@ def test_tabular_q_learning_learns_the_corridor(tmp_path):
     for _ in range(5):
         state = state.successor(agent.get_action(state))
     assert state.is_win() and state.score == 515
+
+
+def test_an_unwritable_weights_file_is_one_line(tmp_path, capsys):
+    status, _, err = run_cli(capsys, "train", "-l", "tinyGhostMaze", "-x", "1", "--max-moves", "5", "-o", tmp_path / "no" / "w.json")
+    assert status == 2 and err.count("\n") == 1 and "cannot write the weights" in err
+
+
+def test_shipped_weights_are_found_from_any_folder(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # as from a wheel: experiments/weights/... is the shipped copy
+    agent = make_pacman("approxq:weights=experiments/weights/approxq-smallClassic-random.json")
+    assert agent.values["#-of-ghosts-1-step-away"] < 0
