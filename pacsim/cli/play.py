@@ -14,7 +14,7 @@ from typing import Any
 from pacsim.agents.registry import PACMAN, make_ghost, make_pacman, resolve
 from pacsim.cli.common import add_debug_option, options_given_once, wants_window
 from pacsim.cli.cs188 import add_cs188_options, apply_cs188_options, course_layout_folders, training_games
-from pacsim.engine import DEFAULT_MAX_MOVES, ERROR, GameRecord, check_max_moves, find_layout, play_game
+from pacsim.engine import DEFAULT_MAX_MOVES, ERROR, GameRecord, check_max_moves, find_layout, play_game, recording
 from pacsim.engine.layout import Layout
 from pacsim.engine.names import local_layout
 from pacsim.engine.recording import save_game
@@ -140,6 +140,10 @@ def run(args: argparse.Namespace) -> int:
     agents = build_agents(args, layout)
     for note in display_notes(args, window, settings, agents[0]):
         print(f"pacsim: note: {note}", file=sys.stderr)
+    if args.record and args.max_moves * len(agents) > recording.MAX_RECORD_ACTIONS:  # never write what replay refuses
+        raise ConfigError(f"--record with --max-moves {args.max_moves:,} and {len(agents)} agents: a game could reach "
+                          f"{args.max_moves * len(agents):,} actions, more than a record holds "
+                          f"({recording.MAX_RECORD_ACTIONS:,}); lower --max-moves")
     first_seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
     if training:
         _train(args, layout, agents, first_seed, training)

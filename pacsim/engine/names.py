@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from pacsim.engine.generate import generate_layout, is_generated, parse_maze_specs
+from pacsim.engine.generate import generate_layout, is_generated, maze_count, parse_maze_specs
 from pacsim.engine.layout import Layout, parse_layout, read_layout, shipped_layouts
 from pacsim.errors import LayoutError
 
@@ -82,11 +82,11 @@ def local_layout(stem: str, course_folders: Sequence[Path] = ()) -> Path | None:
 
 
 def _generated(text: str) -> Layout:
-    specs = parse_maze_specs(text)
-    if len(specs) != 1:
-        raise LayoutError(f"a seed range names {len(specs)} mazes; give one seed (seed=N)", text)
-    name = specs[0].name()
-    return parse_layout(generate_layout(specs[0]), name=name, source=name)
+    count = maze_count(text)  # counted, not listed: seed=0-99999999999 would not fit in memory
+    if count != 1:
+        raise LayoutError(f"a seed range names {count:,} mazes; give one seed (seed=N)", text)
+    spec = parse_maze_specs(text)[0]
+    return parse_layout(generate_layout(spec), name=spec.name(), source=spec.name())
 
 
 def _unknown(stem: str, shipped: dict[str, Path], course_folders: Sequence[Path]) -> str:

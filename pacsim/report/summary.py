@@ -8,9 +8,9 @@ from dataclasses import asdict, dataclass
 
 import pandas
 
+from pacsim.engine.recording import decode_actions
 from pacsim.errors import PacsimError
 from pacsim.report.stats import mcnemar_exact, mean_interval, wilson_interval
-from pacsim.runner.store import decode_actions
 
 REPETITIVE_SHARE = 0.1
 """A condition whose distinct lines of play are fewer than this share of its

@@ -17,8 +17,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pacsim.engine import ACTIONS, parse_layout
-from pacsim.engine.recording import SavedGame, check_num_ghosts, describe
+from pacsim.engine import parse_layout
+from pacsim.engine.recording import SavedGame, check_num_ghosts, decode_actions, describe
 from pacsim.engine.starts import with_pacman_start
 from pacsim.errors import LayoutError, ReplayError, StoreError
 
@@ -87,35 +87,6 @@ CREATE TABLE IF NOT EXISTS games (
     UNIQUE (config_hash, condition_key, game_index)
 );
 """
-
-# One letter per action keeps a 300-move replay log under a kilobyte.
-_LETTER = {"North": "N", "South": "S", "East": "E", "West": "W", "Stop": "X"}
-_ACTION = {letter: action for action, letter in _LETTER.items()}
-assert set(_LETTER) == set(ACTIONS)
-
-
-def encode_actions(actions: list[str]) -> str:
-    """The replay log as one letter per action (a JSON list if an action has no letter)."""
-    if all(action in _LETTER for action in actions):
-        return "".join(_LETTER[action] for action in actions)
-    return json.dumps(actions)
-
-
-def decode_actions(text: str) -> list[str]:
-    """The actions of a replay log; ``ValueError`` names what is wrong with a damaged one."""
-    if text.startswith("["):
-        try:
-            actions = json.loads(text)
-        except (json.JSONDecodeError, RecursionError):
-            raise ValueError("a replay log that is not a JSON list") from None
-        if not isinstance(actions, list) or not all(isinstance(action, str) for action in actions):
-            raise ValueError("a replay log that is not a list of action names")
-        return actions
-    unknown = set(text) - set(_ACTION)
-    if unknown:
-        raise ValueError(f"unknown action letter {min(unknown)!r} in the replay log (known: {''.join(_ACTION)})")
-    return [_ACTION[letter] for letter in text]
-
 
 def utc_now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
