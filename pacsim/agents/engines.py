@@ -91,8 +91,6 @@ def unsupported_options(agent: SearchPacman) -> str | None:
         return f"the fast path does not cover eval={options.eval} (it knows {', '.join(SUPPORTED_EVALUATIONS)})"
     if options.model not in SUPPORTED_MODELS:
         return f"the fast path does not cover model={options.model} (it knows {', '.join(SUPPORTED_MODELS)})"
-    if options.slip:
-        return "the fast path does not cover slip (a slippery Pacman)"
     if options.table:
         return "the fast path does not cover table (transposition tables)"
     return _overridden(agent)
@@ -173,7 +171,8 @@ def try_fast_search(agent: SearchPacman, state: GameState, depth: int | None = N
 
     def search_levels(levels: int, deadline: float | None = None) -> SearchResult:
         return kernel_search(state, kinds, options.eval, levels, pruned=SUPPORTED_ALGORITHMS[agent.algorithm],
-                             model=model, trust=options.trust, root_values=root_values, deadline=deadline)
+                             model=model, trust=options.trust, root_values=root_values, deadline=deadline,
+                             slip=options.slip)
 
     levels = agent.levels(state, depth)  # checks the agent's own limits too
     if options.time and depth is None:
