@@ -138,3 +138,23 @@ def test_engine_fast_on_a_maze_the_kernel_cannot_take_fails_before_any_game(tmp_
     path.write_text(text.format(store=tmp_path / "results.sqlite"), encoding="utf-8")
     with pytest.raises(AgentError, match="engine=fast: the fast path does not cover a maze of 2208 cells"):
         run_experiment(load_experiment(path), workers=1, quiet=True)
+
+
+def test_a_ctrl_c_while_the_kernel_loads_is_not_lost(monkeypatch):
+    import ctypes
+
+    import pacsim.agents.engines as engines
+    import pacsim.fast.search
+
+    def interrupted_inside_a_callback():  # numba loads compiled code through ctypes callbacks
+        os.kill(os.getpid(), signal.SIGINT)
+        time.sleep(0.05)
+
+    callback = ctypes.CFUNCTYPE(None)(interrupted_inside_a_callback)
+    monkeypatch.setattr(pacsim.fast.search, "warm_up", callback)
+    engines._warm_up.cache_clear()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            engines.prepare("fast")
+    finally:
+        engines._warm_up.cache_clear()

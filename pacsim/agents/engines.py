@@ -12,6 +12,7 @@ request, and the caller then searches in Python.
 from __future__ import annotations
 
 import os
+import signal
 import sys
 import threading
 from collections.abc import Callable, Iterator
@@ -56,7 +57,29 @@ def prepare(engine: str) -> None:
 def _warm_up() -> None:
     from pacsim.fast.search import warm_up
 
-    warm_up()
+    with _interrupts_held():
+        warm_up()
+
+
+@contextmanager
+def _interrupts_held() -> Iterator[None]:
+    """Hold a Ctrl-C until the block ends, then act on it as the handler in
+    place would have: numba loads compiled code through ctypes callbacks,
+    where a ``KeyboardInterrupt`` is printed as ignored and lost."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    received: list[int] = []
+    previous = signal.signal(signal.SIGINT, lambda number, frame: received.append(number))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    if received:
+        if callable(previous):
+            previous(signal.SIGINT, None)
+        elif previous == signal.SIG_DFL:
+            signal.raise_signal(signal.SIGINT)
 
 
 def _enabled(engine: str) -> bool:
