@@ -3,7 +3,7 @@
 Usage (after ``pacsim run experiments/optimism_curve.toml``, or a smaller
 copy of it)::
 
-    python experiments/optimism_curve.py results/optimism_curve.sqlite \
+    python experiments/optimism_curve.py results/optimism_curve.sqlite [MORE.sqlite ...] \
         --figure experiments/figures/optimism_curve.png
 
 Per ghost ``p`` (``adversarial:p=P``) and Pacman (minimax; expectimax with
@@ -150,10 +150,10 @@ def plot(results: pandas.DataFrame, path: Path) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("store", type=Path)
+    parser.add_argument("stores", type=Path, nargs="+", help="results stores (several are pooled, e.g. one per Pacman)")
     parser.add_argument("--figure", type=Path, default=None, help="PNG path (a PDF is written beside it)")
     args = parser.parse_args(argv)
-    results = load_results(args.store)
+    results = pandas.concat([load_results(store) for store in args.stores], ignore_index=True)
     results = with_keys(results[results["outcome"] != "error"])
     print(report(results))
     if args.figure is not None:
