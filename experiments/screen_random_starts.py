@@ -27,11 +27,9 @@ selected, and only its validation on other roots counts.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
-from collections import Counter
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from functools import partial
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -44,7 +42,10 @@ from screen_reproduction import (  # the sibling script, not a package
     SETUP,
     Candidate,
     candidates,
+    screen_into,
+    screened_names,
     selection_seeds,
+    summarize,
 )
 
 MIN_DISTINCT = 0.2
@@ -115,21 +116,6 @@ def screen(candidate: Candidate, probe: int, games: int, start_distance: int) ->
             "paired": [round(assessment.paired.difference, 1), round(assessment.paired.difference_low, 1)]}
 
 
-def summarize(path: Path) -> str:
-    results = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
-    lines = [f"{'family':<18}{'tried':>6}{'cells<3':>8}{'stop@1':>8}{'stop@2':>8}{'full':>6}{'passed':>8}"]
-    for family in sorted({result["family"] for result in results}):
-        group = [result for result in results if result["family"] == family]
-        stages = Counter(result["stage"] for result in group)
-        passed = sum(result["passed"] for result in group)
-        lines.append(f"{family:<18}{len(group):>6}{stages[0]:>8}{stages[1]:>8}{stages[2]:>8}{stages[3]:>6}{passed:>8}")
-    for result in results:
-        if result["stage"] == 3:
-            lines.append(f"  {result['name']}: {'PASSED' if result['passed'] else result['why']} "
-                         f"cells {result['cells']} lines {result['lines']} paired {result['paired']}")
-    return "\n".join(lines)
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--out", type=Path, default=Path("results/screen_starts.jsonl"))
@@ -146,19 +132,10 @@ def main(argv: list[str] | None = None) -> int:
         print(summarize(args.summary))
         return 0
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    done = set()
-    if args.out.exists():
-        done = {json.loads(line)["name"] for line in args.out.read_text(encoding="utf-8").splitlines() if line.strip()}
+    done = screened_names(args.out)
     todo = [candidate for candidate in candidates(args.families) if candidate.name not in done]
-    print(f"{len(todo)} candidates to screen ({len(done)} already in {args.out})", file=sys.stderr)
-    with ProcessPoolExecutor(max_workers=args.workers) as pool, args.out.open("a", encoding="utf-8") as out:
-        futures = [pool.submit(screen, candidate, args.probe, args.games, args.start_distance) for candidate in todo]
-        for future in as_completed(futures):
-            result = future.result()
-            out.write(json.dumps(result) + "\n")
-            out.flush()
-            if result["stage"] == 3:
-                print(f"{result['name']}: {'PASSED' if result['passed'] else result['why']}", file=sys.stderr)
+    screen_into(args.out, todo, args.workers, partial(screen, probe=args.probe, games=args.games,
+                                                      start_distance=args.start_distance))
     print(summarize(args.out))
     return 0
 

@@ -46,9 +46,10 @@ import json
 import os
 import sys
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 SELECTION_ROOT = 101
@@ -329,20 +330,46 @@ def passed_candidates(path: Path) -> Iterator[Candidate]:
 
 
 def summarize(path: Path) -> str:
-    """Per family: candidates tried, where they stopped, how many passed."""
+    """Per family: candidates tried, where they stopped (stage 0: no start
+    cell to draw from, random starts only), how many passed."""
     results = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
-    lines = [f"{'family':<18}{'tried':>6}{'stop@1':>8}{'stop@2':>8}{'full':>6}{'passed':>8}"]
+    stops = sorted({result["stage"] for result in results} - {3} | {1, 2})
+    lines = [f"{'family':<18}{'tried':>6}" + "".join(f"{f'stop@{stage}':>8}" for stage in stops) + f"{'full':>6}{'passed':>8}"]
     families = sorted({result["family"] for result in results})
     for family in families:
         group = [result for result in results if result["family"] == family]
         stages = Counter(result["stage"] for result in group)
         passed = sum(result["passed"] for result in group)
-        lines.append(f"{family:<18}{len(group):>6}{stages[1]:>8}{stages[2]:>8}{stages[3]:>6}{passed:>8}")
+        lines.append(f"{family:<18}{len(group):>6}" + "".join(f"{stages[stage]:>8}" for stage in stops)
+                     + f"{stages[3]:>6}{passed:>8}")
     for result in results:
         if result["stage"] == 3:
             lines.append(f"  {result['name']}: {'PASSED' if result['passed'] else result['why']} "
-                         f"cells {result['cells']} paired {result['paired']}")
+                         f"cells {result['cells']}" + (f" lines {result['lines']}" if "lines" in result else "")
+                         + f" paired {result['paired']}")
     return "\n".join(lines)
+
+
+def screen_into(out: Path, todo: list[Candidate], workers: int, screen_one: Callable[[Candidate], dict]) -> None:
+    """Screen ``todo`` on ``workers`` processes, one JSON line per candidate
+    appended to ``out`` as each finishes (a slow candidate blocks nothing)."""
+    print(f"{len(todo)} candidates to screen", file=sys.stderr)
+    with ProcessPoolExecutor(max_workers=workers) as pool, out.open("a", encoding="utf-8") as written:
+        futures = [pool.submit(screen_one, candidate) for candidate in todo]
+        for future in as_completed(futures):
+            result = future.result()
+            written.write(json.dumps(result) + "\n")
+            written.flush()
+            if result["stage"] == 3:
+                print(f"{result['family']} {result['name']}: {'PASSED' if result['passed'] else result['why']}",
+                      file=sys.stderr)
+
+
+def screened_names(out: Path) -> set[str]:
+    """Candidates already in an output file (a rerun skips them)."""
+    if not out.exists():
+        return set()
+    return {json.loads(line)["name"] for line in out.read_text(encoding="utf-8").splitlines() if line.strip()}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -366,21 +393,11 @@ def main(argv: list[str] | None = None) -> int:
         print(summarize(args.summary))
         return 0
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    done = set()
-    if args.out.exists():
-        done = {json.loads(line)["name"] for line in args.out.read_text(encoding="utf-8").splitlines() if line.strip()}
+    done = screened_names(args.out)
     chosen = candidates(args.families) if args.passed_in is None else passed_candidates(args.passed_in)
     todo = [candidate for candidate in chosen if candidate.name not in done]
-    print(f"{len(todo)} candidates to screen ({len(done)} already in {args.out})", file=sys.stderr)
-    with ProcessPoolExecutor(max_workers=args.workers) as pool, args.out.open("a", encoding="utf-8") as out:
-        futures = [pool.submit(screen, candidate, args.probe, args.games, args.probe_moves) for candidate in todo]
-        for future in as_completed(futures):  # written as they finish: a slow candidate blocks nothing
-            result = future.result()
-            out.write(json.dumps(result) + "\n")
-            out.flush()
-            if result["stage"] == 3:
-                print(f"{result['family']} {result['name']}: {'PASSED' if result['passed'] else result['why']}",
-                      file=sys.stderr)
+    screen_into(args.out, todo, args.workers, partial(screen, probe=args.probe, games=args.games,
+                                                      probe_moves=args.probe_moves))
     print(summarize(args.out))
     return 0
 

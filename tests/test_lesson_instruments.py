@@ -34,6 +34,11 @@ eval = "careful"
 """
 
 
+ALL_INSTRUMENTS = RANDOM_STARTS.replace("depth = [2]", 'depth = [2]\nties = ["random"]').replace(
+    "[pacman_options]", "[ghost_options]\np = 0.9\n[pacman_options]")
+"""Random starts, random ties and the mixed ghost in one small experiment."""
+
+
 def experiment_file(tmp_path, text=RANDOM_STARTS):
     path = tmp_path / "exp.toml"
     path.write_text(text.format(store=tmp_path / "results.sqlite"), encoding="utf-8")
@@ -64,12 +69,12 @@ def test_a_start_is_a_function_of_the_seed_and_moves_only_pacman():
 
 @pytest.fixture(scope="module")
 def random_start_runs(tmp_path_factory):
-    """One small random-start experiment stored three ways: one worker with
-    the kernel, one worker in pure Python, two worker processes."""
+    """One small experiment with every instrument stored three ways: one
+    worker with the kernel, one worker in pure Python, two worker processes."""
     import os
 
     tmp_path = tmp_path_factory.mktemp("starts")
-    path = experiment_file(tmp_path)
+    path = experiment_file(tmp_path, ALL_INSTRUMENTS)
     stores = {}
     for name, engine, workers in (("fast", "auto", 1), ("python", "python", 1), ("two", "auto", 2)):
         os.environ["PACSIM_ENGINE"] = engine
@@ -95,7 +100,7 @@ def test_rows_record_random_starts_drawn_per_game_from_the_seed(random_start_run
     assert list(rows["start"]) == expected
 
 
-def test_random_start_rows_are_the_same_with_and_without_the_kernel_and_with_two_workers(random_start_runs):
+def test_instrument_rows_are_the_same_with_and_without_the_kernel_and_with_two_workers(random_start_runs):
     fast, python, two = (comparable(load_results(random_start_runs[name])) for name in ("fast", "python", "two"))
     assert fast.equals(python) and fast.equals(two)
 

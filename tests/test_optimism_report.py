@@ -83,6 +83,11 @@ def test_reproduce_on_fresh_seeds_with_set(tmp_path, capsys):
     store = tmp_path / "fresh.sqlite"
     assert main(["reproduce", "--games", "1", "-j", "1", "-q", "--set", "seed=60617", "--store", str(store)]) == 0
     assert set(load_results(store)["seed"]) == set(game_seeds(60617, 1))
+    out = capsys.readouterr().out
+    assert "lines of play" in out and "Before reading this as the lecture's lesson" in out
+    closing = out[out.index("Before reading this"):].splitlines()
+    assert len(closing) == 6 and max(len(line) for line in closing) <= 100
+    assert load_results(store)["start"].notna().all()  # the shipped table draws its starts
     assert main(["reproduce", "--games", "1", "-j", "1", "-q", "--set", "sed=1", "--store", str(store)]) == 2
     error = capsys.readouterr().err
     assert "sed" in error and error.count("\n") == 1

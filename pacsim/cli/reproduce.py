@@ -30,7 +30,7 @@ def add_parser(subparsers) -> None:
 
 
 def run(args) -> int:
-    from pacsim.report.optimism import assess, render
+    from pacsim.report.optimism import SHIPPED_CAVEATS, assess, render
     from pacsim.report.plot import check_plot_path, plot_reproduction
     from pacsim.runner import load_experiment, load_results
 
@@ -49,6 +49,8 @@ def run(args) -> int:
     results = results[results["config_hash"] == result.config_hash]
     results = results[results["game_index"] < experiment.games]
     print(render(results))
+    if args.experiment is None:
+        print("\n" + "\n".join(SHIPPED_CAVEATS))
     if args.plot:
         plot_reproduction(assess(results), args.plot)
         print(f"figure: {args.plot}")

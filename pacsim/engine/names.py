@@ -51,13 +51,12 @@ def find_layout(name: str | Path, course_folders: Sequence[Path] = ()) -> FoundL
         return FoundLayout(read_layout(text))
     stem = text.removesuffix(".lay")
     shipped = shipped_layouts()
-    for candidate in _local_candidates(stem, course_folders):
-        if candidate.is_file():
-            layout = read_layout(candidate)
-            # In a checkout, ./layouts/ is the shipped folder itself: nothing to say.
-            shadows = stem in shipped and candidate.resolve() != shipped[stem].resolve()
-            note = f"layout {stem}: using {candidate}, not pacsim's shipped {stem}" if shadows else None
-            return FoundLayout(layout, note)
+    local = local_layout(stem, course_folders)
+    if local is not None:
+        # In a checkout, ./layouts/ is the shipped folder itself: nothing to say.
+        shadows = stem in shipped and local.resolve() != shipped[stem].resolve()
+        note = f"layout {stem}: using {local}, not pacsim's shipped {stem}" if shadows else None
+        return FoundLayout(read_layout(local), note)
     if stem in shipped:
         return FoundLayout(read_layout(shipped[stem]))
     raise LayoutError(_unknown(stem, shipped, course_folders), text)
@@ -73,10 +72,13 @@ def _is_path(text: str) -> bool:
     return "/" in text or "\\" in text or Path(text).is_file()
 
 
-def _local_candidates(stem: str, course_folders: Sequence[Path]) -> list[Path]:
+def local_layout(stem: str, course_folders: Sequence[Path] = ()) -> Path | None:
+    """The user's own file for the name ``stem`` (steps 3 of the module
+    docstring), or None."""
     here = Path.cwd()
     candidates = [here / f"{stem}.lay", here / COURSE_LAYOUTS / f"{stem}.lay"]
-    return candidates + [Path(folder) / COURSE_LAYOUTS / f"{stem}.lay" for folder in course_folders]
+    candidates += [Path(folder) / COURSE_LAYOUTS / f"{stem}.lay" for folder in course_folders]
+    return next((candidate for candidate in candidates if candidate.is_file()), None)
 
 
 def _generated(text: str) -> Layout:

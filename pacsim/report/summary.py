@@ -23,11 +23,16 @@ SUMMARY_COLUMNS = (
 
 
 def default_by(results: pandas.DataFrame) -> list[str]:
-    """Group by condition label, and by experiment too when a store holds several."""
+    """Group by condition label, and by experiment too when a store holds
+    several, and by run (its root seed when that tells the runs apart, else
+    its config hash) when one experiment has several."""
     if results["config_hash"].nunique() <= 1:
         return ["condition"]
-    if results.groupby("experiment")["config_hash"].nunique().max() <= 1:
+    runs = results.groupby("experiment")["config_hash"].nunique()
+    if runs.max() <= 1:
         return ["experiment", "condition"]
+    if "root_seed" in results and (results.groupby("experiment")["root_seed"].nunique() == runs).all():
+        return ["experiment", "root_seed", "condition"]  # pooled runs told apart by what the user chose
     return ["experiment", "config_hash", "condition"]
 
 

@@ -37,7 +37,7 @@ from pacsim.engine.deadline import UserInterrupt
 from pacsim.engine.game import describe_failure
 from pacsim.engine.recording import encode_actions
 from pacsim.engine.starts import DEFAULT_START_DISTANCE, LAYOUT, draw_start, with_pacman_start
-from pacsim.errors import PacsimError
+from pacsim.errors import PacsimError, debug_wanted
 from pacsim.runner.experiment import Condition, Experiment
 from pacsim.runner.store import ResultStore, utc_now
 
@@ -178,6 +178,8 @@ def play_task(task: GameTask) -> dict[str, Any]:
     with notes_said():  # by the coordinator, once for the run (engine_notes)
         record = play_game(layout, agents, seed=task.seed, max_moves=task.max_moves,
                            move_time_limit=task.time_limit or None)
+    if record.error_traceback and debug_wanted():
+        print(f"{condition.label}, game {task.game_index}:\n{record.error_traceback}", end="", file=sys.stderr)
     return game_row(task, record, started_at, start=layout.pacman_start)
 
 

@@ -162,7 +162,7 @@ class ResultStore:
                      f"{', '.join(f'{name} = excluded.{name}' for name in names)} WHERE games.outcome = 'error'")
         with _reporting(self.path), self.connection:
             before = self.connection.total_changes
-            self.connection.executemany(statement, [[row[name] for name in names] for row in rows])
+            self.connection.executemany(statement, [[_stored_value(row[name]) for name in names] for row in rows])
             return self.connection.total_changes - before
 
 
@@ -177,6 +177,10 @@ def _add_missing_columns(connection: sqlite3.Connection) -> None:
 
 def _game_columns(connection: sqlite3.Connection) -> set[str]:
     return {row[1] for row in connection.execute("PRAGMA table_info(games)")}
+def _stored_value(value: Any) -> Any:
+    """A row value as SQLite stores it: ``started_at`` comes back from
+    :func:`load_results` as a datetime and goes in as the text utc_now() writes."""
+    return value.isoformat(timespec="seconds") if isinstance(value, datetime) else value
 
 
 @contextmanager
@@ -290,7 +294,9 @@ def load_results(path: str | Path) -> pandas.DataFrame:
 
     Besides the stored columns, each Pacman option becomes a column of its
     own (``eval``, ``model``, ...) and each ghost option ``ghost_<name>``,
-    so that they can be grouped by."""
+    so that they can be grouped by; ``options`` itself stays the stored JSON
+    text, ``{"pacman": {...}, "ghost": {...}}`` (``json.loads`` gives the
+    dicts).  ``started_at`` is a timezone-aware (UTC) datetime."""
     import pandas
 
     connection = open_existing(path)
@@ -305,6 +311,8 @@ def load_results(path: str | Path) -> pandas.DataFrame:
     for name in ADDED_COLUMNS:
         if name not in frame.columns:  # a store older than the column
             frame[name] = None
+    # Written by utc_now(); anything else (a hand-edited row) becomes NaT rather than an error.
+    frame["started_at"] = pandas.to_datetime(frame["started_at"], utc=True, format="ISO8601", errors="coerce")
     return _expand_options(frame, Path(path))
 
 
@@ -398,6 +406,11 @@ def _saved_game_row(connection: sqlite3.Connection, path: Path, game_id: int) ->
 
 
 def _spec(name: str, options: dict[str, Any]) -> str:
-    if not options:
+    """``name`` with ``options`` added, but for those it gives itself (a grid's
+    ``alphabeta:depth=1`` has its depth in the depth column too: given twice,
+    the agent refuses the spec)."""
+    given = {item.partition("=")[0].strip() for item in name.partition(":")[2].split(",") if "=" in item}
+    added = {key: value for key, value in options.items() if key not in given}
+    if not added:
         return name
-    return name + ("," if ":" in name else ":") + ",".join(f"{key}={value}" for key, value in options.items())
+    return name + ("," if ":" in name else ":") + ",".join(f"{key}={value}" for key, value in added.items())

@@ -14,6 +14,7 @@ from pacsim.engine.game import DEFAULT_MAX_MOVES, GameRecord, play_game
 from pacsim.engine.layout import Layout
 from pacsim.engine.state import GameState
 from pacsim.viewer.capture import Capture
+from pacsim.viewer.render import values_heading
 from pacsim.viewer.settings import WindowSettings
 from pacsim.viewer.sources import FrameMaker, iter_frames
 
@@ -34,6 +35,7 @@ def play_to_files(
     pacman = agents[0]
     valued = pacman if settings.show_values and hasattr(pacman, "action_values") else None
     capture = Capture(settings, layout, panel=valued is not None)
+    capture.renderer.heading = values_heading(pacman)
     maker = FrameMaker(valued)
 
     def show(state: GameState, action: str | None) -> None:
