@@ -141,6 +141,17 @@ def test_a_huge_seed_range_fails_on_the_games_cap_before_building_mazes(tmp_path
     assert "games: 2 games x" in line and "conditions is more than 1,000,000 games in one experiment" in line
 
 
+def test_a_seed_whose_maze_cannot_be_made_names_file_and_key_and_stores_nothing(tmp_path, capsys):
+    import sqlite3
+
+    experiment = write_experiment(tmp_path, layout="generated:w=7,h=5,food=1,ghosts=5,seed=0-3", games=1)
+    line = one_line_error(capsys, ["run", "-q", experiment, "--workers", "1"])
+    assert f"{experiment}: grid.layout: generated:w=7,h=5,food=1,ghosts=5,seed=2: no room for 5 ghosts" in line
+    with sqlite3.connect(tmp_path / "results.sqlite") as connection:
+        assert connection.execute("SELECT COUNT(*) FROM conditions").fetchone() == (0,)
+    connection.close()
+
+
 def test_play_counts_a_seed_range_instead_of_listing_it(capsys):
     assert "a seed range names 100,000,000,000 mazes; give one seed" in one_line_error(
         capsys, ["play", "-q", "-l", "generated:w=9,h=7,seed=0-99999999999"])

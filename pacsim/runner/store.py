@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 from pacsim.engine import parse_layout
 from pacsim.engine.recording import SavedGame, check_num_ghosts, decode_actions, describe
 from pacsim.engine.starts import with_pacman_start
-from pacsim.errors import LayoutError, ReplayError, StoreError
+from pacsim.errors import ConfigError, LayoutError, ReplayError, StoreError
 
 if TYPE_CHECKING:
     import pandas
@@ -136,10 +136,13 @@ class ResultStore:
             known = {key for (key,) in self.connection.execute(
                 "SELECT condition_key FROM conditions WHERE config_hash = ?", (digest,))}
             # A generator: a generated maze's text is built here, one at a time, and only once per store.
-            self.connection.executemany(
-                "INSERT OR IGNORE INTO conditions VALUES (?, ?, ?, ?, ?)",
-                ((digest, condition.key, condition.label, condition.layout, condition.layout_text)
-                 for condition in experiment.conditions if condition.key not in known))
+            try:
+                self.connection.executemany(
+                    "INSERT OR IGNORE INTO conditions VALUES (?, ?, ?, ?, ?)",
+                    ((digest, condition.key, condition.label, condition.layout, condition.layout_text)
+                     for condition in experiment.conditions if condition.key not in known))
+            except ConfigError as error:  # a seed whose maze cannot be made (nothing is stored: a rollback)
+                raise ConfigError(f"{experiment.source}: grid.layout: {error}") from None
 
     def finished(self, config_hash: str, outcome: str | None = None) -> set[tuple[str, int]]:
         """(condition key, game index) of every game already stored for this
