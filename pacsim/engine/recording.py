@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from pacsim.engine.game import GameRecord
-from pacsim.engine.layout import ACTIONS, Layout, parse_layout
+from pacsim.engine.layout import ACTIONS, MAX_FILE_BYTES, Layout, parse_layout
 from pacsim.engine.state import GameState, initial_state
 from pacsim.errors import ConfigError, IllegalActionError, LayoutError, ReplayError
 from pacsim.files import FileRefused, read_bounded
@@ -32,6 +32,8 @@ MAX_RECORD_BYTES = 64 << 20
 """Largest record read: a version-2 record of :data:`MAX_RECORD_ACTIONS`
 actions (one byte each) and the largest layout fits with room to spare, as
 does a version-1 record of a 1,000,000-action game."""
+# What --record may write must be readable: the letters, a layout file's text escaped (two bytes a byte at most), the rest.
+assert MAX_RECORD_ACTIONS + 2 * MAX_FILE_BYTES + (1 << 20) <= MAX_RECORD_BYTES
 
 _LETTER = {"North": "N", "South": "S", "East": "E", "West": "W", "Stop": "X"}
 _ACTION = {letter: action for action, letter in _LETTER.items()}
