@@ -86,7 +86,7 @@ def _finite_or_null(data: Any) -> Any:
 
 def _position(args):
     if args.game:
-        return _pacman_position(load_game(args.game).states(), args.move)
+        return _pacman_position(load_game(args.game).iter_states(), args.move)
     layout = load_layout(args.layout)
     state = initial_state(layout, args.num_ghosts)
     if state.is_terminal:
@@ -96,9 +96,15 @@ def _position(args):
 
 def _pacman_position(states, move: int):
     """The position before Pacman's move ``move`` (0: the start), counted as
-    ``play`` counts moves: Pacman's, not every agent's."""
-    pacman_turns = [state for state in states if state.turn == 0 and not state.is_terminal]
-    if not 0 <= move < len(pacman_turns):
-        raise ConfigError(f"--move {move}: Pacman moves in this game are numbered 0 to {len(pacman_turns) - 1} "
+    ``play`` counts moves: Pacman's, not every agent's.  The states are
+    walked once and only the one asked for is kept (a record may be long)."""
+    found, turns = None, 0
+    for state in states:
+        if state.turn == 0 and not state.is_terminal:
+            if turns == move:
+                found = state
+            turns += 1
+    if found is None:
+        raise ConfigError(f"--move {move}: Pacman moves in this game are numbered 0 to {turns - 1} "
                           "(the position before each of his moves)")
-    return pacman_turns[move]
+    return found
