@@ -92,11 +92,11 @@ def test_bench_reports_how_late_the_kernel_stops():
     from pacsim import benchmark
 
     report = benchmark.Report()
-    benchmark.fast_limits(report, trials=1, budget_moves=2, checked=1)
+    benchmark.fast_limits(report, trials=1, budget_moves=2, checked=0)  # Python's check: see the test above
     names = {figure.name: figure for figure in report.figures}
     for label in ("move time limit 0.2 s", "Ctrl-C", "time=0.05 budget"):
         assert names[f"{label}: most seconds late"].unit == "s"
-    assert names["time=0.05, deepest iteration against Python: disagreements"].value == 0
+    assert names["time=0.05, deepest iteration against Python: disagreements"].note.startswith("0 searches")
 
 
 FALLING_BACK = """
