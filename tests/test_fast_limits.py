@@ -92,11 +92,11 @@ def test_bench_reports_how_late_the_kernel_stops():
     from pacsim import benchmark
 
     report = benchmark.Report()
-    benchmark.fast_limits(report, trials=1, budget_moves=2, checked=1)
+    benchmark.fast_limits(report, trials=1, budget_moves=2, checked=0)  # Python's check: see the test above
     names = {figure.name: figure for figure in report.figures}
     for label in ("move time limit 0.2 s", "Ctrl-C", "time=0.05 budget"):
         assert names[f"{label}: most seconds late"].unit == "s"
-    assert names["time=0.05, deepest iteration against Python: disagreements"].value == 0
+    assert names["time=0.05, deepest iteration against Python: disagreements"].note.startswith("0 searches")
 
 
 FALLING_BACK = """
@@ -158,3 +158,18 @@ def test_a_ctrl_c_while_the_kernel_loads_is_not_lost(monkeypatch):
             engines.prepare("fast")
     finally:
         engines._warm_up.cache_clear()
+
+
+def test_the_run_notes_build_no_maze_of_a_seed_range(tmp_path, monkeypatch):
+    import pacsim.runner.experiment
+    from pacsim.runner import load_experiment
+    from pacsim.runner.execute import engine_notes
+
+    path = tmp_path / "exp.toml"
+    seeds = 'layout = ["generated:w=31,h=15,food=4,ghosts=1,seed=0-999"]'
+    path.write_text(FALLING_BACK.replace('layout = ["tinyGhostMaze", "openRoom"]', seeds).format(store=tmp_path / "r.sqlite"),
+                    encoding="utf-8")
+    experiment = load_experiment(path)
+    monkeypatch.setattr(pacsim.runner.experiment, "generate_layout", None)  # building any maze would fail
+    assert len(experiment.conditions) == 1000
+    assert [note for note in engine_notes(experiment) if "algorithm=star1" in note]

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from pacsim.engine import GameState
 from pacsim.errors import AgentError
-from pacsim.fast import SUPPORTED_ALGORITHMS, SUPPORTED_EVALUATIONS, SUPPORTED_MODELS, available
+from pacsim.fast import MAX_CELLS, SUPPORTED_ALGORITHMS, SUPPORTED_EVALUATIONS, SUPPORTED_MODELS, available
 from pacsim.search import SearchResult, SearchTimeout
 
 if TYPE_CHECKING:
@@ -90,13 +90,12 @@ def _enabled(engine: str) -> bool:
 
 def unsupported(agent: SearchPacman, state: GameState) -> str | None:
     """Why the kernel cannot search for ``agent`` at ``state``, or ``None``."""
-    reason = unsupported_options(agent)
-    if reason is not None:
-        return reason
-    from pacsim.fast.tables import MAX_CELLS
+    return unsupported_options(agent) or _maze_reason(state.layout.num_cells)
 
-    if state.layout.num_cells > MAX_CELLS:
-        return f"the fast path does not cover a maze of {state.layout.num_cells} cells (it takes {MAX_CELLS})"
+
+def _maze_reason(cells: int) -> str | None:
+    if cells > MAX_CELLS:
+        return f"the fast path does not cover a maze of {cells} cells (it takes {MAX_CELLS})"
     return None
 
 
@@ -130,15 +129,16 @@ def _overridden(agent: SearchPacman) -> str | None:
     return None
 
 
-def fallback_note(agent: SearchPacman, state: GameState) -> str | None:
-    """The note saying that ``agent`` will search in Python at ``state``
-    (None when it uses the kernel or asked for Python); with ``engine=fast``
-    an :class:`AgentError` instead.  A run's coordinator says these once,
-    before its games, and its games then say nothing (:func:`notes_said`)."""
+def fallback_note(agent: SearchPacman, cells: int) -> str | None:
+    """The note saying that ``agent`` will search in Python on a maze of
+    ``cells`` open cells (None when it uses the kernel or asked for
+    Python); with ``engine=fast`` an :class:`AgentError` instead.  A run's
+    coordinator says these once, before its games, and its games then say
+    nothing (:func:`notes_said`)."""
     engine = agent.options.engine
     if not _enabled(engine):
         return None
-    reason = unsupported(agent, state)
+    reason = unsupported_options(agent) or _maze_reason(cells)
     return None if reason is None else _note(agent, engine, reason)
 
 
@@ -223,8 +223,6 @@ def try_chase_values(engine: str, state: GameState, levels: int) -> SearchResult
     by the kernel, or ``None`` when it is off or cannot run."""
     if not _enabled(engine) or available() is not None:
         return None
-    from pacsim.fast.tables import MAX_CELLS
-
     if state.layout.num_cells > MAX_CELLS:
         return None
     from pacsim.fast.search import chase_values

@@ -41,6 +41,11 @@ class MoveStats:
         """Counts become ints >= 0, seconds a finite float >= 0, the value a
         finite float or None: an agent's odd numbers (NaN, 2.5 nodes, a
         numpy scalar) fail its own move, not the run that stores them."""
+        counts = (self.generated, self.evaluated, self.cutoffs, self.depth, self.max_depth, self.iterations, self.simulated)
+        value = self.value
+        if (type(self.seconds) is float and 0.0 <= self.seconds < math.inf and set(map(type, counts)) == _INT
+                and min(counts) >= 0 and (value is None or (type(value) is float and math.isfinite(value)))):
+            return  # the usual numbers (once per move of every game): nothing to convert
         for item in fields(self):
             given = getattr(self, item.name)
             if item.name == "value":
@@ -53,6 +58,9 @@ class MoveStats:
                 checked = _count(item.name, given)
             if checked is not given:
                 object.__setattr__(self, item.name, checked)
+
+
+_INT = {int}
 
 
 def _count(name: str, given: object) -> int:

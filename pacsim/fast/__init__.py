@@ -19,6 +19,8 @@ SUPPORTED_ALGORITHMS = {"minimax": False, "alphabeta": True, "expectimax": False
 """Algorithms the kernel runs, and whether they prune."""
 SUPPORTED_MODELS = ("uniform", "random", "directional")
 SUPPORTED_EVALUATIONS = ("score", "careful")
+MAX_CELLS = 2048
+"""Largest maze the kernel takes: its distance tables hold cells**2 entries."""
 
 
 @cache

@@ -22,10 +22,6 @@ from pacsim.engine import GameState
 from pacsim.engine.layout import ACTIONS, Layout
 from pacsim.fast.kernel import FIRST_GHOST, PACMAN_TABLE, WORD_BITS_SHIFT, WORD_MASK, breadth_first_distances
 
-MAX_CELLS = 2048
-"""Largest maze the kernel takes: its distance tables hold cells**2 entries."""
-
-
 
 class Tables(NamedTuple):
     """A layout's move and distance tables as the kernel's arrays."""

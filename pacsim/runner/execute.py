@@ -29,12 +29,14 @@ from typing import Any
 
 from pacsim._version import __version__
 from pacsim.agents import plugins
-from pacsim.agents.engines import fallback_note, notes_said
+from pacsim.agents.engines import MAX_CELLS, fallback_note, notes_said
 from pacsim.agents.registry import make_ghost, make_pacman
 from pacsim.agents.search_agents import SearchPacman
-from pacsim.engine import ERROR, GameRecord, Layout, initial_state, parse_layout, play_game
+from pacsim.engine import ERROR, GameRecord, Layout, parse_layout, play_game
 from pacsim.engine.deadline import UserInterrupt
 from pacsim.engine.game import describe_failure
+from pacsim.engine.generate import is_generated, parse_maze_specs
+from pacsim.engine.layout import WALL
 from pacsim.engine.recording import encode_actions
 from pacsim.engine.starts import DEFAULT_START_DISTANCE, LAYOUT, draw_start, with_pacman_start
 from pacsim.errors import PacsimError, debug_wanted
@@ -198,18 +200,32 @@ def engine_notes(experiment: Experiment) -> list[str]:
     that will search in Python, and why (a run with ``engine=fast`` that the
     kernel cannot serve fails here, before any game)."""
     notes: dict[str, None] = {}
-    # By layout name, not text: a generated maze's text would be built for every condition of the grid.
-    for condition in {(condition.pacman_spec(), condition.layout): condition for condition in experiment.conditions}.values():
+    by_pacman: dict[str, dict[str, Condition]] = {}
+    for condition in experiment.conditions:  # one agent per Pacman, one condition per maze
+        by_pacman.setdefault(condition.pacman_spec(), {}).setdefault(condition.layout, condition)
+    for mazes in by_pacman.values():
+        first = next(iter(mazes.values()))
         try:
-            pacman = make_pacman(condition.pacman, condition.pacman_options)
+            pacman = make_pacman(first.pacman, first.pacman_options)
         except PacsimError:
             continue  # its games say why, one by one
         if isinstance(pacman, SearchPacman):
-            layout = _layout_for(condition)
-            note = fallback_note(pacman, initial_state(layout, min(condition.num_ghosts, layout.num_ghosts)))
-            if note is not None:
-                notes[note] = None
+            for note in {fallback_note(pacman, _open_cells(condition)) for condition in mazes.values()}:
+                if note is not None:
+                    notes[note] = None
     return list(notes)
+
+
+def _open_cells(condition: Condition) -> int:
+    """The maze's open cells, parsed only when a count from its text (a
+    bound from above) is over the kernel's limit: a seed range names
+    thousands of mazes, and building each would take seconds."""
+    if is_generated(condition.layout):
+        spec = parse_maze_specs(condition.layout)[0]
+        bound = (spec.width - 2) * (spec.height - 2)
+    else:
+        bound = len(condition.file_text) - condition.file_text.count(WALL) - condition.file_text.count("\n")
+    return bound if bound <= MAX_CELLS else _layout_for(condition).num_cells
 
 
 def failed_row(task: GameTask, message: str, started_at: str | None = None) -> dict[str, Any]:
