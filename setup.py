@@ -14,5 +14,5 @@ setup(
     packages=find_packages(include=["pacsim", "pacsim.*"]) + list(SHIPPED_FOLDERS),
     package_dir=SHIPPED_FOLDERS,
     package_data={"pacsim": ["py.typed"], "pacsim.web": ["*.js", "*.css", "*.html"], "pacsim.layouts": ["*.lay"],
-                  "pacsim.experiments": ["*.toml", "*.md", "*.json"], "pacsim.examples": ["*.py"]},
+                  "pacsim.experiments": ["*.toml", "*.md", "*.json", "weights/*.json"], "pacsim.examples": ["*.py"]},
 )

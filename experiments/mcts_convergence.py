@@ -8,6 +8,7 @@ is averaged; at MAX and MIN roots, the share of trees where MCTS (seed 0)
 plays a move that is not optimal is counted too.  Writes experiments/mcts_convergence.csv and .png.  Run:
 
     PYTHONPATH=. python experiments/mcts_convergence.py
+    PYTHONPATH=. python experiments/mcts_convergence.py --plot-only   # the figure again, from the CSV
 """
 
 from __future__ import annotations
@@ -40,7 +41,15 @@ def trees() -> list[tuple[RandomGame, float]]:
     return found
 
 
+DPI = 200
+"""Print resolution, as pacsim's own figures (pacsim.report.plot.DPI)."""
+
+
 def main() -> None:
+    if "--plot-only" in sys.argv[1:]:
+        with open(HERE / "mcts_convergence.csv", newline="", encoding="utf-8") as handle:
+            _plot([{key: float(value) for key, value in row.items()} for row in csv.DictReader(handle)])
+        return
     games = trees()
     rows = []
     for count in ITERATIONS:
@@ -82,7 +91,7 @@ def _plot(rows: list[dict]) -> None:
     axis.set_title(f"{len(SEEDS)} seeds x {TREES} random trees, leaves in [-10, 10]", fontsize=9)
     axis.legend()
     figure.tight_layout()
-    figure.savefig(HERE / "mcts_convergence.png", dpi=100)
+    figure.savefig(HERE / "mcts_convergence.png", dpi=DPI)
 
 
 if __name__ == "__main__":

@@ -4,6 +4,8 @@ Usage (after ``pacsim run experiments/population.toml``)::
 
     python experiments/population_report.py results/population.sqlite \
         --csv results/population_mazes.csv --figure results/population.png
+    python experiments/population_report.py --mazes experiments/figures/population_mazes.csv \
+        --figure experiments/figures/population.png    # the figure again, from the table
 
 For every maze in the store: which of the four pattern points hold (the
 criteria of ``pacsim reproduce``, ``pacsim.report.optimism``), expectimax's
@@ -129,65 +131,113 @@ def summary_text(mazes: pandas.DataFrame) -> str:
 
 
 def figure(mazes: pandas.DataFrame, path: Path) -> None:
+    """Draw the four panels (:func:`draw`) and save them at print resolution."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as pyplot
+
+    plot = draw(mazes)
+    plot.savefig(path, dpi=200, bbox_inches="tight")
+    pyplot.close(plot)
+
+
+def draw(mazes: pandas.DataFrame):
+    """The figure: where each point holds, the gains and losses that are not
+    zero (most mazes have neither: the zeros are counted in the title, so the
+    bars show the rest), the shares by loop setting (legend below the panel,
+    hiding no point), and gain by corridor length with a colour bar."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as pyplot
 
     count = len(mazes)
-    panels = pyplot.subplots(2, 2, figsize=(11, 8.5))
-    plot, ((shares_axis, spread_axis), (loss_axis, gain_axis)) = panels
+    plot, ((shares_axis, spread_axis), (loss_axis, gain_axis)) = pyplot.subplots(2, 2, figsize=(11, 9.5))
+    _shares_panel(shares_axis, mazes)
+    _spread_panel(spread_axis, mazes)
+    _settings_panel(loss_axis, mazes)
+    dots = gain_axis.scatter(mazes["corridor_length"], mazes["gain"], c=mazes["loops_setting"], cmap="viridis", s=18)
+    plot.colorbar(dots, ax=gain_axis, label="generator loop setting")
+    gain_axis.axhline(0, color="black", linewidth=0.8)
+    gain_axis.set_xlabel("mean corridor length (squares)")
+    gain_axis.set_ylabel("gain vs random (expectimax - minimax)")
+    gain_axis.set_title("Gain vs the random ghost by corridor length")
+    plot.suptitle(f"Optimism and pessimism across {count} generated 9x7 mazes (depth-4 Pacman, careful evaluation)")
+    plot.tight_layout()
+    return plot
+
+
+def _shares_panel(axis, mazes: pandas.DataFrame) -> None:
+    count = len(mazes)
     names = [*POINTS, "all four"]
     holds = [int(mazes[name].sum()) for name in names]
     intervals = [wilson_interval(value, count) for value in holds]
     rates = [value / count for value in holds]
-    shares_axis.bar(range(len(names)), rates, color="#f2c200", edgecolor="black", capsize=4,
-                    yerr=[[rate - low for rate, (low, _) in zip(rates, intervals)],
-                          [high - rate for rate, (_, high) in zip(rates, intervals)]])
-    shares_axis.set_xticks(range(len(names)))
-    shares_axis.set_xticklabels(SHORT, fontsize=8)
-    shares_axis.set_ylim(0, 1.05)
-    shares_axis.set_ylabel("share of mazes (Wilson 95% interval)")
-    shares_axis.set_title(f"Where each pattern point holds ({count} mazes)")
-    spread_axis.hist([mazes["gain"], mazes["loss"]], bins=20, label=["gain vs random ghost", "loss vs adversarial"],
-                     color=["#4c9a2a", "#c0392b"])
-    spread_axis.axvline(0, color="black", linewidth=0.8)
-    spread_axis.set_xlabel("expectimax - minimax, mean score difference per maze")
-    spread_axis.set_ylabel("mazes")
-    spread_axis.set_title("Optimism's gain and loss")
-    spread_axis.legend(fontsize=8)
+    axis.bar(range(len(names)), rates, color="#f2c200", edgecolor="black", capsize=4,
+             yerr=[[rate - low for rate, (low, _) in zip(rates, intervals)],
+                   [high - rate for rate, (_, high) in zip(rates, intervals)]])
+    axis.set_xticks(range(len(names)))
+    axis.set_xticklabels(SHORT, fontsize=8)
+    axis.set_ylim(0, 1.05)
+    axis.set_ylabel("share of mazes (Wilson 95% interval)")
+    axis.set_title(f"Where each pattern point holds ({count} mazes)")
+
+
+def _spread_panel(axis, mazes: pandas.DataFrame) -> None:
+    import numpy
+
+    gains, losses = mazes["gain"][mazes["gain"] != 0], mazes["loss"][mazes["loss"] != 0]
+    # Most differences are a few points, a few are hundreds: bins even on a symmetric log scale show both.
+    largest = max([*gains.abs(), *losses.abs(), 10.0])
+    side = numpy.geomspace(1.0, largest * 1.01, 9)
+    edges = numpy.concatenate([-side[::-1], [0.0], side])
+    axis.hist([gains, losses], bins=edges, color=["#4c9a2a", "#c0392b"],
+              label=[f"gain vs random ghost ({len(gains)} mazes)", f"loss vs adversarial ({len(losses)} mazes)"])
+    axis.set_xscale("symlog", linthresh=1.0)
+    axis.axvline(0, color="black", linewidth=0.8)
+    axis.set_xlabel("expectimax - minimax, mean score difference per maze (symmetric log scale)")
+    axis.set_ylabel("mazes")
+    axis.set_title(f"Optimism's gain and loss where not 0 (0 in {int((mazes['gain'] == 0).sum())} and "
+                   f"{int((mazes['loss'] == 0).sum())} mazes)", fontsize=10)
+    axis.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=2)  # below: no bar hidden
+
+
+def _settings_panel(axis, mazes: pandas.DataFrame) -> None:
     by_setting = mazes.groupby("loops_setting")
     for name, colour in zip(POINTS[:3], ("#1f77b4", "#c0392b", "#4c9a2a")):
         shares = by_setting[name].mean()
-        loss_axis.plot(shares.index, shares.to_numpy(), marker="o", color=colour, label=name)
+        axis.plot(shares.index, shares.to_numpy(), marker="o", color=colour, label=name)
     both = mazes.assign(both=mazes[POINTS[0]] & mazes[POINTS[1]]).groupby("loops_setting")["both"].mean()
-    loss_axis.plot(both.index, both.to_numpy(), marker="x", color="black", label="1 and 2 together (the lesson)")
+    axis.plot(both.index, both.to_numpy(), marker="x", color="black", label="1 and 2 together (the lesson)")
     differ = by_setting["differ_adversarial"].mean()
-    loss_axis.plot(differ.index, differ.to_numpy(), marker="s", linestyle="--", color="grey",
-                   label="Pacmen play differently vs adversary (share of seeds)")
-    loss_axis.set_ylim(-0.03, 1.03)
-    loss_axis.set_xlabel("generator loop setting (share of dead ends opened)")
-    loss_axis.set_ylabel("share of mazes")
-    loss_axis.set_title("Dead ends catch both Pacmen; loops save both")
-    loss_axis.legend(fontsize=7)
-    gain_axis.scatter(mazes["corridor_length"], mazes["gain"], c=mazes["loops_setting"], cmap="viridis", s=18)
-    gain_axis.axhline(0, color="black", linewidth=0.8)
-    gain_axis.set_xlabel("mean corridor length (squares)")
-    gain_axis.set_ylabel("gain vs random (expectimax - minimax)")
-    gain_axis.set_title("Gain vs the random ghost by corridor length (colour: loops)")
-    plot.suptitle("Optimism and pessimism across generated 9x7 mazes (depth-4 Pacman, careful evaluation)")
-    plot.tight_layout()
-    plot.savefig(path, dpi=200)
-    pyplot.close(plot)
+    axis.plot(differ.index, differ.to_numpy(), marker="s", linestyle="--", color="grey",
+              label="Pacmen play differently vs adversary (share of seeds)")
+    axis.set_ylim(-0.03, 1.03)
+    axis.set_xlabel("generator loop setting (share of dead ends opened)")
+    axis.set_ylabel("share of mazes")
+    axis.set_title("Dead ends catch both Pacmen; loops save both")
+    # Below the panel: inside, any corner covers some of the lines.
+    axis.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=2)
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("store", type=Path)
+    parser.add_argument("store", type=Path, nargs="?", help="the population store (or give --mazes)")
+    parser.add_argument("--mazes", type=Path, default=None,
+                        help="redraw from a per-maze table written by --csv (experiments/figures/population_mazes.csv)")
     parser.add_argument("--experiment", default="population")
     parser.add_argument("--csv", type=Path, default=None, help="write the per-maze table here")
     parser.add_argument("--figure", type=Path, default=None, help="save the figure here (.png, .pdf, .svg)")
     args = parser.parse_args(argv)
+    if args.mazes is not None:
+        mazes = pandas.read_csv(args.mazes)
+        print(summary_text(mazes))
+        if args.figure:
+            figure(mazes, args.figure)
+        return 0
+    if args.store is None:
+        parser.error("give the population store, or --mazes TABLE.csv")
     results = load_results(args.store)
     results = results[results["experiment"] == args.experiment]
     # Only mazes whose four cells are complete (a run may still be going).

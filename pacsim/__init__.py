@@ -24,3 +24,8 @@ def __getattr__(name: str):
 
         return getattr(api, name)
     raise AttributeError(f"module 'pacsim' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    # The lazy attributes are part of the API: dir() and tab completion should show them.
+    return sorted({*globals(), *__all__})

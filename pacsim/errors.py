@@ -62,3 +62,16 @@ def install_hint(extra: str) -> str:
     """How to add an optional extra (``plot``, ``dask``, ``gif``), said so that
     it works whether pacsim came from a wheel or from a checkout."""
     return f"install the {extra} extra: pip install 'pacsim[{extra}]' (from a checkout: pip install -e '.[{extra}]')"
+
+
+DEBUG_VARIABLE = "PACSIM_DEBUG"
+"""Set to 1 (or give ``--debug``): an agent that raises shows its full
+traceback, for people debugging their own agents, not just one line."""
+
+
+def debug_wanted() -> bool:
+    """Whether :data:`DEBUG_VARIABLE` asks for agents' tracebacks (read in
+    worker processes too, which inherit the environment)."""
+    import os
+
+    return os.environ.get(DEBUG_VARIABLE, "") not in ("", "0")

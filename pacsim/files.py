@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import stat
 from pathlib import Path
+from typing import BinaryIO
 
 from pacsim.errors import ConfigError
 
@@ -38,12 +39,29 @@ def read_bounded(path: str | Path, limit: int) -> bytes:
         raise FileRefused(f"cannot read the file: not a regular file ({kind})")
     with os.fdopen(descriptor, "rb") as file:
         try:
-            data = file.read(limit + 1)
+            data = _read_up_to(file, limit + 1)
         except OSError as error:
             raise FileRefused(f"cannot read the file: {error.strerror or error}") from None
     if len(data) > limit:
         raise FileRefused(f"file larger than {limit} bytes")
     return data
+
+
+_CHUNK = 1 << 20
+
+
+def _read_up_to(file: BinaryIO, size: int) -> bytes:
+    """At most ``size`` bytes, read a chunk at a time: ``read(size)`` would
+    allocate the whole limit (64 MB for a record) even for a small file."""
+    chunks: list[bytes] = []
+    left = size
+    while left > 0:
+        chunk = file.read(min(_CHUNK, left))
+        if not chunk:
+            break
+        chunks.append(chunk)
+        left -= len(chunk)
+    return b"".join(chunks)
 
 
 def check_output(path: str | Path, option: str, folder: bool = False) -> Path:

@@ -143,3 +143,12 @@ def test_the_stable_baselines3_example_when_installed(monkeypatch, capsys):
     monkeypatch.setattr(sys, "argv", ["sb3_train.py", "128"])
     runpy.run_path(str(EXAMPLES / "sb3_train.py"), run_name="__main__")
     assert "one greedy game after 128 steps" in capsys.readouterr().out
+
+
+def test_bench_reports_the_vector_env_steps_per_second():
+    from pacsim.benchmark import Report, env_figures
+
+    report = Report()
+    env_figures(report, steps=16, num_envs=2)
+    [figure] = report.figures
+    assert figure.group == "env" and figure.unit == "steps/s" and figure.value > 0 and "16 steps" in figure.note

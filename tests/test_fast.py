@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 pytest.importorskip("numba")
 
 from pacsim.agents import make_ghost, make_pacman
-from pacsim.agents.agreement import compare_chase, compare_searches, game_positions
+from pacsim.agents.agreement import SPECS, compare_chase, compare_searches, game_positions
 from pacsim.engine import apply_move, initial_state, load_layout, parse_layout
 from pacsim.engine.layout import ACTIONS, shipped_layouts
 from pacsim.errors import AgentError
@@ -114,17 +114,29 @@ def test_state_rows_round_trip_with_food_beyond_one_word():
     assert row_state(state_row(state), layout, len(state.ghosts)) == state
 
 
+SURE_FOOTED = tuple(spec for spec in SPECS if "slip" not in spec)
+SLIPPERY = tuple(spec for spec in SPECS if "slip" in spec)
+"""A slippery Pacman's Python search costs several times the others': fewer positions for it."""
+
+
 def test_searches_agree_with_python_on_positions_from_games():
     positions = game_positions(100)
-    report = compare_searches(positions, depth=2)
-    assert report.searches == 100 * 12
+    report = compare_searches(positions, depth=2, specs=SURE_FOOTED)
+    assert report.searches == 100 * len(SURE_FOOTED)
     assert report.agrees, report.mismatches[:5]
 
 
 def test_searches_agree_deeper_with_every_root_value():
     positions = game_positions(12, seed=99)
-    report = compare_searches(positions, depth=3, root_values=True)
+    report = compare_searches(positions, depth=3, root_values=True, specs=SURE_FOOTED)
     assert report.agrees, report.mismatches[:5]
+
+
+def test_slippery_searches_agree_with_python():
+    positions = game_positions(20, seed=13)
+    report = compare_searches(positions, depth=2, specs=SLIPPERY, root_values=True)
+    deeper = compare_searches(positions[::10], depth=3, specs=SLIPPERY)
+    assert report.searches == 20 * len(SLIPPERY) and report.agrees and deeper.agrees, (report.mismatches + deeper.mismatches)[:5]
 
 
 def test_adversarial_ghost_distribution_agrees_with_python():
@@ -238,10 +250,8 @@ def test_a_subclass_with_its_own_game_searches_in_python():
 
 
 @settings(max_examples=60, deadline=None)
-@given(mazes(), st.integers(0, 2**32 - 1), st.sampled_from(range(12)), st.integers(0, 60))
+@given(mazes(), st.integers(0, 2**32 - 1), st.sampled_from(range(len(SPECS))), st.integers(0, 60))
 def test_searches_agree_on_random_mazes(text, seed, spec_index, steps):
-    from pacsim.agents.agreement import SPECS
-
     layout = parse_layout(text)
     state = initial_state(layout)
     rng = random.Random(seed)
@@ -290,3 +300,19 @@ def test_bench_end_to_end_figures_pair_the_fast_path_off_and_on():
     assert names == ["optimism_pessimism, fast path off", "optimism_pessimism, fast path on",
                      "optimism_pessimism fast/python"]
     assert all(figure.value > 0 for figure in report.figures) and "target 5x" in report.figures[-1].note
+
+
+def test_a_slippery_pacman_plays_the_same_game_with_the_fast_path_on_and_off():
+    from pacsim.engine import play_game
+
+    layout = load_layout("smallClassic")
+    records = []
+    for engine in ("python", "fast"):
+        agents = [make_pacman(f"expectiminimax:depth=1,eval=careful,slip=0.2,engine={engine}"), make_ghost("random"),
+                  make_ghost("directional")]
+        records.append(play_game(layout, agents, seed=5, max_moves=40))
+    python, fast = records
+    untimed = [[{key: value for key, value in stats.items() if key != "seconds"} for stats in record.search_stats]
+               for record in records]
+    assert fast.actions == python.actions and untimed[0] == untimed[1] and fast.moves > 10
+    assert all(stats["depth"] == 4 for stats in fast.search_stats)  # Pacman, his slip, two ghosts

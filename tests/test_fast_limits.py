@@ -17,7 +17,7 @@ import pytest
 pytest.importorskip("numba")
 
 from pacsim.agents import make_ghost, make_pacman
-from pacsim.agents.agreement import compare_searches, game_positions
+from pacsim.agents.agreement import SPECS, compare_searches, game_positions
 from pacsim.engine import initial_state, load_layout, play_game
 
 DEEP = "expectimax:depth=12,eval=careful,engine=fast"
@@ -33,7 +33,7 @@ def test_a_search_paused_every_three_nodes_agrees_with_python(monkeypatch):
     positions = game_positions(6, seed=41)
     for root_values in (False, True):
         report = compare_searches(positions, depth=2, root_values=root_values)
-        assert report.searches == 6 * 12 and report.agrees, report.mismatches[:5]
+        assert report.searches == 6 * len(SPECS) and report.agrees, report.mismatches[:5]
 
 
 def deep_game(limit, results):
@@ -138,3 +138,23 @@ def test_engine_fast_on_a_maze_the_kernel_cannot_take_fails_before_any_game(tmp_
     path.write_text(text.format(store=tmp_path / "results.sqlite"), encoding="utf-8")
     with pytest.raises(AgentError, match="engine=fast: the fast path does not cover a maze of 2208 cells"):
         run_experiment(load_experiment(path), workers=1, quiet=True)
+
+
+def test_a_ctrl_c_while_the_kernel_loads_is_not_lost(monkeypatch):
+    import ctypes
+
+    import pacsim.agents.engines as engines
+    import pacsim.fast.search
+
+    def interrupted_inside_a_callback():  # numba loads compiled code through ctypes callbacks
+        os.kill(os.getpid(), signal.SIGINT)
+        time.sleep(0.05)
+
+    callback = ctypes.CFUNCTYPE(None)(interrupted_inside_a_callback)
+    monkeypatch.setattr(pacsim.fast.search, "warm_up", callback)
+    engines._warm_up.cache_clear()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            engines.prepare("fast")
+    finally:
+        engines._warm_up.cache_clear()

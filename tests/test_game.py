@@ -36,7 +36,7 @@ def test_replay_reproduces_the_game(tmp_path):
     save_game(path, record, layout, "greedy", ["directional", "directional"])
     saved = load_game(path)
     assert saved.states()[-1].score == record.score and saved.outcome == record.outcome
-    assert game_to_dict(record, layout, "greedy", [])["version"] == 1
+    assert game_to_dict(record, layout, "greedy", [])["version"] == 2
 
 
 def test_move_cap_ends_in_a_timeout():

@@ -68,7 +68,8 @@ def test_the_weights_file_is_part_of_the_identity(tmp_path):
     train(TrainingSettings(layout="tinyGhostMaze", max_moves=10), path, episodes=2)
     with plugins.recording() as used:
         make_pacman(f"approxq:weights={path}")
-    assert first.keys() == {str(path)} and {code.label: code.identity for code in used} != first
+    assert first.keys() == {f"weights {path}"} and {code.label: code.identity for code in used} != first
+    assert all(code.kind == plugins.DATA for code in used)
 
 
 @pytest.mark.parametrize(("content", "message"), [
@@ -94,11 +95,11 @@ def test_train_then_play_and_run_the_learned_pacman(tmp_path, capsys):
     experiment = tmp_path / "learned.toml"
     experiment.write_text(f'name = "learned"\ngames = 2\nmax_moves = 60\nstore = "{tmp_path / "s.sqlite"}"\n'
                           f'[grid]\npacman = ["approxq:weights={weights}", "greedy"]\nghosts = ["random"]\nlayout = ["tinyGhostMaze"]\n')
-    status, out, _ = run_cli(capsys, "run", experiment, "-j", "1", "-q")
-    assert status == 0 and f"plugin code: {weights}" in out
+    status, out, _ = run_cli(capsys, "run", experiment, "-j", "1")
+    assert status == 0 and "played 4 games" in out
     status, _, _ = run_cli(capsys, "train", "-l", "tinyGhostMaze", "-x", "25", "--max-moves", "60", "-o", weights, "-q")
     status, out, _ = run_cli(capsys, "run", experiment, "-j", "1")
-    assert status == 0 and f"code of {weights} changed: 2 games to play" in out
+    assert status == 0 and f"weights {weights} changed: 2 games to play" in out
 
 
 def test_tabular_q_learning_learns_the_corridor(tmp_path):
@@ -114,3 +115,14 @@ def test_tabular_q_learning_learns_the_corridor(tmp_path):
     for _ in range(5):
         state = state.successor(agent.get_action(state))
     assert state.is_win() and state.score == 515
+
+
+def test_an_unwritable_weights_file_is_one_line(tmp_path, capsys):
+    status, _, err = run_cli(capsys, "train", "-l", "tinyGhostMaze", "-x", "1", "--max-moves", "5", "-o", tmp_path / "no" / "w.json")
+    assert status == 2 and err.count("\n") == 1 and "cannot write the weights" in err
+
+
+def test_shipped_weights_are_found_from_any_folder(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # as from a wheel: experiments/weights/... is the shipped copy
+    agent = make_pacman("approxq:weights=experiments/weights/approxq-smallClassic-random.json")
+    assert agent.values["#-of-ghosts-1-step-away"] < 0

@@ -19,7 +19,7 @@ import pytest
 from pacsim.engine import shipped_layouts
 
 ROOT = Path(__file__).resolve().parents[1]
-SOURCES = ("pyproject.toml", "setup.py", "README.md", "pacsim", "layouts", "experiments")
+SOURCES = ("pyproject.toml", "setup.py", "README.md", "pacsim", "layouts", "experiments", "examples")
 """What a wheel is built from (copied, so the build writes nothing into the checkout)."""
 
 

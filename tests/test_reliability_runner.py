@@ -141,6 +141,11 @@ def test_a_huge_seed_range_fails_on_the_games_cap_before_building_mazes(tmp_path
     assert "games: 2 games x" in line and "conditions is more than 1,000,000 games in one experiment" in line
 
 
+def test_play_counts_a_seed_range_instead_of_listing_it(capsys):
+    assert "a seed range names 100,000,000,000 mazes; give one seed" in one_line_error(
+        capsys, ["play", "-q", "-l", "generated:w=9,h=7,seed=0-99999999999"])
+
+
 def test_generated_mazes_are_built_when_needed_and_not_kept(tmp_path):
     from pacsim.engine.generate import MazeSpec, generate_layout
     from pacsim.runner import load_experiment
@@ -216,8 +221,8 @@ def test_play_keeps_no_record_of_earlier_games(capsys, monkeypatch):
         return record
 
     monkeypatch.setattr(play, "_play_one", play_one)
-    assert main(["play", "-l", "tinyGhostMaze", "-q", "--max-moves", "3", "-n", "5", "--seed", "1"]) == 0
-    assert "5 games, 0 wins, win rate 0.00, average score" in capsys.readouterr().out
+    assert main(["play", "-l", "tinyGhostMaze", "-q", "--max-moves", "3", "-n", "3", "--seed", "1"]) == 0
+    assert "3 games, 0 wins, win rate 0.00, average score" in capsys.readouterr().out
     assert max(alive_at_most) <= 1  # at most the game just printed
 
 
@@ -267,3 +272,49 @@ def test_missing_parent_folders_are_created_for_every_output(tmp_path, capsys, o
     assert main(["play", "-l", "tinyGhostMaze", "-q", "--max-moves", "3", "--record", str(record)]) == 0
     assert main(["export", str(outputs["store"]), "--out", str(tmp_path / "other" / "games.csv")]) == 0
     assert record.is_file() and (tmp_path / "other" / "games.csv").is_file()
+
+
+# -- item 9: replay memory follows the record, one limit for writing and reading ---
+
+def box_record(path: Path, actions, version: int = 2) -> Path:
+    """A record of Pacman standing still in a box without ghosts."""
+    import json
+
+    path.write_text(json.dumps({"format": "pacsim-game", "version": version, "num_ghosts": 0, "actions": actions,
+                                "layout": {"name": "box", "text": "%%%%\n%P.%\n%%%%\n"}}))
+    return path
+
+
+def test_replay_memory_does_not_grow_with_the_game(tmp_path, capsys):
+    import tracemalloc
+
+    record = box_record(tmp_path / "long.json", "X" * 20_000)  # every state at once: over 4 MB
+    assert main(["replay", "-q", str(record)]) == 0  # imports done before measuring
+    tracemalloc.start()
+    try:
+        assert main(["replay", "-q", str(record)]) == 0
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert "unfinished score -20000 moves 20000" in capsys.readouterr().out
+    assert peak < 2_000_000
+
+
+def test_a_version_1_record_still_replays(tmp_path, capsys):
+    record = box_record(tmp_path / "old.json", ["Stop", "East"], version=1)
+    assert main(["replay", "-q", str(record)]) == 0
+    assert "win score 508 moves 2" in capsys.readouterr().out
+
+
+def test_the_record_writer_and_reader_keep_one_limit(tmp_path, capsys, monkeypatch):
+    from pacsim.engine import recording
+
+    monkeypatch.setattr(recording, "MAX_RECORD_ACTIONS", 40)
+    record = tmp_path / "game.json"
+    assert "could reach 60 actions, more than a record holds (40)" in one_line_error(
+        capsys, ["play", "-l", "tinyGhostMaze", "-q", "-k", "1", "--max-moves", "30", "--record", record])
+    assert not record.exists()
+    assert main(["play", "-l", "tinyGhostMaze", "-q", "-k", "1", "--max-moves", "20", "--record", str(record)]) == 0
+    assert main(["replay", "-q", str(record)]) == 0  # what play writes, replay reads
+    assert "41 actions, more than a record holds (40)" in one_line_error(
+        capsys, ["replay", "-q", box_record(tmp_path / "long.json", "X" * 41)])

@@ -6,9 +6,10 @@ import pandas
 import pytest
 
 from pacsim.cli import main
+from pacsim.engine.recording import decode_actions, encode_actions
 from pacsim.errors import PacsimError, ReplayError
 from pacsim.runner import load_experiment, load_results, load_saved_game, run_experiment
-from pacsim.runner.store import ResultStore, decode_actions, encode_actions
+from pacsim.runner.store import ResultStore
 
 
 @pytest.fixture(scope="module")

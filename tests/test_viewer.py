@@ -259,7 +259,7 @@ def test_replay_in_a_window_and_as_text(tmp_path, capsys, fast_window):
 def test_replay_of_an_illegal_action_exits_2_with_one_line(tmp_path, capsys):
     path, _ = saved_game(tmp_path, "pincerMaze")
     data = json.loads(path.read_text())
-    data["actions"][0] = "North"  # a wall above Pacman's start in pincerMaze
+    data["actions"] = "N" + data["actions"][1:]  # North: a wall above Pacman's start in pincerMaze
     path.write_text(json.dumps(data))
     assert main(["replay", str(path), "--quiet"]) == 2
     err = capsys.readouterr().err

@@ -16,7 +16,7 @@ import pacsim
 from pacsim.cli import main
 from pacsim.engine import load_layout, parse_layout
 from pacsim.engine.recording import load_game, save_game
-from pacsim.web.frames import game_data, move_positions
+from pacsim.web.frames import SearchValues, game_data, move_positions
 
 CHROMIUM, CHROMEDRIVER = "/usr/bin/chromium", "/usr/bin/chromedriver"
 
@@ -67,8 +67,8 @@ def test_frames_hold_every_position_the_rules_give(recorded):
 
 def test_values_without_a_finite_number_still_make_json(recorded):
     states = load_game(recorded).states()
-    values = [[("North", math.inf), ("South", -math.inf), ("Stop", math.nan), ("East", 2.34567)]] + [None] * 13
-    data = game_data(states, title="t", outcome="win", recorded_score=727, values=values)
+    rows = [[("North", math.inf), ("South", -math.inf), ("Stop", math.nan), ("East", 2.34567)]] + [None] * 13
+    data = game_data(states, title="t", outcome="win", recorded_score=727, values=SearchValues(("Search values",), rows))
     assert json.loads(json.dumps(data, allow_nan=False))["values"][0] == [["North", "+inf"], ["South", "-inf"], ["Stop", "nan"], ["East", 2.346]]
 
 
@@ -116,6 +116,7 @@ def test_values_per_move_come_from_the_recorded_pacman(tmp_path, capsys):
     assert main(["replay", str(path), "--html", str(out), "--html-values"]) == 0
     data = embedded_data(out.read_text(encoding="utf-8"))
     values = data["values"]
+    assert data["valuesHeading"][:2] == ["Search values", "minimax, depth 1"]  # as the viewer's panel says it
     assert len(values) == len(data["frames"]) and values[-1] is None
     first = dict(values[0])
     played = data["actions"][data["frames"][1][1]]
@@ -243,8 +244,7 @@ def test_report_html_holds_the_table_comparisons_provenance_and_replays(store, r
         for outcome in ("loss", "win"):
             first = games[games["outcome"] == outcome].sort_values("game_index")["id"].head(1).tolist()
             expected += [(outcome, str(game_id)) for game_id in first]
-    assert [(outcome, game_id) for outcome, game_id, *_ in captions] == expected
-    assert "no loss" in page  # greedy never lost
+    assert [(outcome, game_id) for outcome, game_id, *_ in captions] == expected  # greedy never lost: its first win only
     for (outcome, game_id, _, score), replay in zip(captions, replays, strict=True):
         data = embedded_data(replay)
         assert data["outcome"] == outcome and data["score"] == int(score) == load_saved_game(store, int(game_id)).score
@@ -252,19 +252,47 @@ def test_report_html_holds_the_table_comparisons_provenance_and_replays(store, r
         assert page.count("<svg") == 1
 
 
+def test_values_of_a_stored_game_whose_pacman_spec_gives_its_depth(store, tmp_path):
+    from pacsim.report import load_results
+
+    results = load_results(store)
+    game_id = int(results[results["pacman"] == "alphabeta:depth=1"]["id"].iloc[0])
+    out = tmp_path / "values.html"
+    assert main(["replay", str(store), "--game", str(game_id), "--html", str(out), "--html-values", "-q"]) == 0
+    data = embedded_data(out.read_text(encoding="utf-8"))
+    assert data["values"][0] and "alphabeta:depth=1 vs" in out.read_text(encoding="utf-8")
+
+
+def test_a_condition_without_a_loss_or_a_win_shows_its_first_game(store):
+    from pacsim.report import load_results
+    from pacsim.web.results import replays_section
+
+    results = load_results(store)
+    results = results[results["pacman"] == "random"].assign(outcome="timeout")  # as if every game ran out of moves
+    section = replays_section(str(store), results)
+    first = results.sort_values("game_index").iloc[0]
+    assert f"first game (timeout): game {first['id']}, seed {first['seed']}," in section
+    assert len(iframe_pages(section)) == 1
+
+
 def test_a_damaged_game_leaves_the_rest_of_the_report(store, tmp_path):
     import sqlite3
 
     damaged = tmp_path / "damaged.sqlite"
     shutil.copy(store, damaged)
+    from pacsim.report import load_results
+    from pacsim.web.results import chosen_games
+
+    results = load_results(store)
+    (label, row), *_ = chosen_games(results[results["pacman"] == "random"])
+    game_id = int(row["id"])
     with sqlite3.connect(damaged) as connection:
-        (game_id,) = connection.execute("SELECT MIN(id) FROM games WHERE outcome = 'loss'").fetchone()
         connection.execute("UPDATE games SET actions = 'not a log' WHERE id = ?", (game_id,))
     connection.close()
     out = tmp_path / "report.html"
     assert main(["report", str(damaged), "--html", str(out)]) == 0
     page = out.read_text(encoding="utf-8")
-    assert f"first loss: game {game_id}," in page and page.count("cannot replay:") == 1
+    assert f"{label}: game {game_id}," in page and page.count("cannot replay:") == 1
     assert len(iframe_pages(page)) == len(re.findall("<figcaption>first ", page)) - 1
 
 

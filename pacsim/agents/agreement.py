@@ -23,7 +23,8 @@ SPECS = tuple(
     for kind, algorithm, model in (
         ("minimax", "minimax", ""), ("minimax", "alphabeta", ""), ("expectimax", "expectimax", ""),
         ("expectimax", "expectimax", ",model=random,trust=0.7"), ("expectimax", "expectimax", ",model=directional"),
-        ("expectiminimax", "expectiminimax", ""),
+        ("expectiminimax", "expectiminimax", ""), ("expectimax", "expectimax", ",slip=0.1"),
+        ("expectiminimax", "expectiminimax", ",slip=0.25,model=directional,trust=0.5"),
     )
 )
 """Every configuration the kernel covers (``{depth}`` is filled in)."""

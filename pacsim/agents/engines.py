@@ -12,6 +12,7 @@ request, and the caller then searches in Python.
 from __future__ import annotations
 
 import os
+import signal
 import sys
 import threading
 from collections.abc import Callable, Iterator
@@ -56,7 +57,29 @@ def prepare(engine: str) -> None:
 def _warm_up() -> None:
     from pacsim.fast.search import warm_up
 
-    warm_up()
+    with _interrupts_held():
+        warm_up()
+
+
+@contextmanager
+def _interrupts_held() -> Iterator[None]:
+    """Hold a Ctrl-C until the block ends, then act on it as the handler in
+    place would have: numba loads compiled code through ctypes callbacks,
+    where a ``KeyboardInterrupt`` is printed as ignored and lost."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    received: list[int] = []
+    previous = signal.signal(signal.SIGINT, lambda number, frame: received.append(number))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    if received:
+        if callable(previous):
+            previous(signal.SIGINT, None)
+        elif previous == signal.SIG_DFL:
+            signal.raise_signal(signal.SIGINT)
 
 
 def _enabled(engine: str) -> bool:
@@ -91,8 +114,6 @@ def unsupported_options(agent: SearchPacman) -> str | None:
         return f"the fast path does not cover eval={options.eval} (it knows {', '.join(SUPPORTED_EVALUATIONS)})"
     if options.model not in SUPPORTED_MODELS:
         return f"the fast path does not cover model={options.model} (it knows {', '.join(SUPPORTED_MODELS)})"
-    if options.slip:
-        return "the fast path does not cover slip (a slippery Pacman)"
     if options.table:
         return "the fast path does not cover table (transposition tables)"
     return _overridden(agent)
@@ -173,7 +194,8 @@ def try_fast_search(agent: SearchPacman, state: GameState, depth: int | None = N
 
     def search_levels(levels: int, deadline: float | None = None) -> SearchResult:
         return kernel_search(state, kinds, options.eval, levels, pruned=SUPPORTED_ALGORITHMS[agent.algorithm],
-                             model=model, trust=options.trust, root_values=root_values, deadline=deadline)
+                             model=model, trust=options.trust, root_values=root_values, deadline=deadline,
+                             slip=options.slip)
 
     levels = agent.levels(state, depth)  # checks the agent's own limits too
     if options.time and depth is None:

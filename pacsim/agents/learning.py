@@ -29,8 +29,9 @@ from typing import Any
 from pacsim.agents import plugins
 from pacsim.agents.api import Agent
 from pacsim.engine import GameState
-from pacsim.errors import AgentError
+from pacsim.errors import AgentError, ConfigError
 from pacsim.files import FileRefused, read_bounded
+from pacsim.shipped import shipped_path
 
 FEATURE_SCALE = 10.0
 """CS188 divides every feature by 10, which keeps learning rates near 0.2 stable."""
@@ -82,8 +83,11 @@ class Weights:
         temporary = path.with_name(path.name + ".tmp")
         body = {"format": FORMAT, "kind": self.kind, "episodes": self.episodes, "settings": self.settings or {},
                 "values": self.values}
-        temporary.write_text(json.dumps(body, indent=1, sort_keys=True) + "\n", encoding="utf-8")
-        os.replace(temporary, path)
+        try:
+            temporary.write_text(json.dumps(body, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+            os.replace(temporary, path)
+        except OSError as error:
+            raise ConfigError(f"{path}: cannot write the weights: {error.strerror or error}") from None
 
 
 def load_weights(path: str | Path, kind: str) -> Weights:
@@ -126,9 +130,10 @@ class QPacman(Agent):
         super().__init__(options)
         self.values: dict[str, float] = {}
         if self.options.weights:
-            self.values = load_weights(self.options.weights, self.name).values
+            path = shipped_path(self.options.weights)  # experiments/weights/... from a wheel too
             # The file is part of the condition's identity, like a plugin's code.
-            plugins.note_file(Path(self.options.weights), self.options.weights)
+            plugins.note_data_file(path, f"weights {self.options.weights}")
+            self.values = load_weights(path, self.name).values
 
     def q_value(self, state: GameState, action: str, target: int) -> float:
         raise NotImplementedError

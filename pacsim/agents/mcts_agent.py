@@ -169,7 +169,16 @@ class MctsPacman(Agent):
         """Each legal action with its root visits (for the window's overlay):
         MCTS plays the most visited move."""
         result = self.analyze(state)
-        return [(move[0], visits) for move, visits in result.action_visits]
+        return [(move[0], int(visits)) for move, visits in result.action_visits]
+
+    def values_heading(self) -> tuple[str, ...]:
+        """What :meth:`action_values` shows, for the window's panel: visits,
+        the budget, and the ghosts the tree is searched against."""
+        options = self.options
+        budgets = [f"{options.iterations} iterations"] if options.iterations else []
+        budget = " or ".join(budgets + ([f"{options.time:g} s a move"] if options.time else []))
+        ghosts = "min" if options.ghosts == "min" else f"chance, {options.model}"
+        return ("Visits", f"MCTS, {budget}", f"ghosts: {ghosts}")
 
 
 def _greedy_successor(state: GameState, moves, evaluate, rng: random.Random) -> GameState:

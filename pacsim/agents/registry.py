@@ -91,6 +91,8 @@ def parse_options(text: str | None) -> dict[str, str]:
         key, equals, value = item.partition("=")
         if not equals or not key.strip():
             raise AgentError(f"agent option {item!r} is not key=value")
+        if key.strip() in options:
+            raise AgentError(f"agent option {key.strip()!r} given twice in {text!r}: give it once")
         options[key.strip()] = value.strip()
     return options
 

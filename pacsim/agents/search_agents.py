@@ -378,6 +378,19 @@ class SearchPacman(Agent):
         result = self.analyze(state, root_values=True)
         return [(move[0] if isinstance(move, tuple) else move, value) for move, value in result.action_values]
 
+    def values_heading(self) -> tuple[str, ...]:
+        """What :meth:`action_values` shows, for the window's panel: the
+        algorithm, its depth, and the ghosts it searches against."""
+        kinds = {self.ghost_kind(ghost) for ghost in range(2)}
+        if kinds == {MIN}:
+            ghosts = "min"
+        elif kinds == {CHANCE}:
+            ghosts = f"chance, {self.options.model}"
+        else:
+            ghosts = f"kinds {self.kinds}" if self.kinds else "first min, others chance"
+        budget = f"depth {self.depth}" + (f" in {self.options.time:g} s" if self.options.time else "")
+        return ("Search values", f"{self.algorithm}, {budget}", f"ghosts: {ghosts}")
+
 
 def model_ghost_maker(spec: str) -> Callable[[], Agent]:
     """A maker of the ghost named by ``model=`` (built-in or plugin), checked

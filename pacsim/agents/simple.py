@@ -70,13 +70,21 @@ class KeyboardPacman(Agent):
         super().__init__(options)
         self.keys: Callable[[], str | None] = _terminal_keys
         """Where the pressed direction comes from (the window replaces it)."""
+        self.wait_for_key: Callable[[], None] | None = None
+        """Called before the first move until a key is pressed (the window's;
+        the terminal's ``input()`` waits by itself)."""
         self.held = STOP
+        self.started = False
 
     def reset(self, index: int, rng: random.Random) -> None:
         super().reset(index, rng)
         self.held = STOP
+        self.started = False
 
     def get_action(self, state: GameState) -> str:
+        if not self.started and self.wait_for_key is not None:
+            self.wait_for_key()  # the game starts when the person does, not before
+        self.started = True
         legal = state.legal_actions()
         pressed = self.keys()
         if pressed in legal:

@@ -8,7 +8,8 @@ import json
 import math
 from typing import Any
 
-from pacsim.agents.registry import make_pacman, parse_options
+from pacsim.agents.registry import builtin_pacmen, make_pacman
+from pacsim.cli.common import options_given_once
 from pacsim.engine import agent_rng, load_layout
 from pacsim.engine.recording import load_game
 from pacsim.engine.state import initial_state
@@ -23,7 +24,7 @@ def add_parser(subparsers) -> None:
     parser.add_argument("-a", "--agent-args", default="", help="options for every Pacman, key=value,...")
     parser.add_argument("-k", "--num-ghosts", type=int, default=None)
     parser.add_argument("--game", metavar="RECORD.json", help="analyze a recorded game's position instead of the start")
-    parser.add_argument("--move", type=int, default=0, help="with --game: the number of actions played before the position")
+    parser.add_argument("--move", type=int, default=0, help="with --game: the position before Pacman's move N (0: the start), as play counts moves")
     parser.add_argument("--json", action="store_true",
                         help="print JSON (a value that is not a finite number, such as a CS188 agent's unknown one, is null)")
     parser.set_defaults(run=run)
@@ -33,9 +34,10 @@ def run(args) -> int:
     state = _position(args)
     rows = []
     for spec in args.pacman or ["minimax:depth=2", "expectimax:depth=2"]:
-        agent = make_pacman(spec, parse_options(args.agent_args))
+        agent = make_pacman(spec, options_given_once(spec, args.agent_args, "-a"))
         if not hasattr(agent, "analyze"):
-            raise ConfigError(f"-p {spec}: not a search agent (use minimax, alphabeta, expectimax or expectiminimax)")
+            searching = [name for name, kind in builtin_pacmen().items() if hasattr(kind, "analyze")]
+            raise ConfigError(f"-p {spec}: not a search agent (use {', '.join(searching)}, or a plugin with analyze())")
         agent.reset(0, agent_rng(0, 0))
         result = agent.analyze(state)
         stats = result.stats
@@ -50,7 +52,8 @@ def run(args) -> int:
         })
         if result.action_visits:  # Monte Carlo tree search: visits decide, and what the rollouts cost
             rows[-1].update(visits={move[0]: visits for move, visits in result.action_visits},
-                            iterations=stats.iterations, simulated=stats.simulated)
+                            iterations=stats.iterations, simulated=stats.simulated, tree_depth=stats.max_depth)
+            del rows[-1]["levels"], rows[-1]["cutoffs"]
     if args.json:
         print(json.dumps(_finite_or_null(rows), indent=1, allow_nan=False))
         return 0
@@ -58,9 +61,12 @@ def run(args) -> int:
     for row in rows:
         values = "  ".join(f"{action} {value:.1f}" for action, value in row["actions"].items())
         print(f"{row['pacman']}: value {row['value']:.2f}, plays {row['action']}  [{values}]")
-        print(f"    levels {row['levels']}, generated {row['generated']}, evaluated {row['evaluated']}, "
-              f"cutoffs {row['cutoffs']}, {row['seconds'] * 1000:.1f} ms")
-        if "visits" in row:
+        if "visits" not in row:
+            print(f"    levels {row['levels']}, generated {row['generated']}, evaluated {row['evaluated']}, "
+                  f"cutoffs {row['cutoffs']}, {row['seconds'] * 1000:.1f} ms")
+        else:  # MCTS has no depth limit and prunes nothing: its tree's depth and its rollouts instead
+            print(f"    tree depth {row['tree_depth']}, generated {row['generated']}, evaluated {row['evaluated']}, "
+                  f"{row['seconds'] * 1000:.1f} ms")
             visits = "  ".join(f"{action} {count}" for action, count in row["visits"].items())
             print(f"    visits [{visits}], iterations {row['iterations']}, simulated moves {row['simulated']}")
     return 0
@@ -80,14 +86,19 @@ def _finite_or_null(data: Any) -> Any:
 
 def _position(args):
     if args.game:
-        saved = load_game(args.game)
-        states = saved.states()
-        if not 0 <= args.move < len(states):
-            raise ConfigError(f"--move {args.move}: the game has positions 0 to {len(states) - 1}")
-        state = states[args.move]
-    else:
-        layout = load_layout(args.layout)
-        state = initial_state(layout, args.num_ghosts)
-    if state.is_terminal or state.turn != 0:
-        raise ConfigError("that position is over or not Pacman's turn")
+        return _pacman_position(load_game(args.game).states(), args.move)
+    layout = load_layout(args.layout)
+    state = initial_state(layout, args.num_ghosts)
+    if state.is_terminal:
+        raise ConfigError(f"{layout.name}: the game is over before it starts (no food?)")
     return state
+
+
+def _pacman_position(states, move: int):
+    """The position before Pacman's move ``move`` (0: the start), counted as
+    ``play`` counts moves: Pacman's, not every agent's."""
+    pacman_turns = [state for state in states if state.turn == 0 and not state.is_terminal]
+    if not 0 <= move < len(pacman_turns):
+        raise ConfigError(f"--move {move}: Pacman moves in this game are numbered 0 to {len(pacman_turns) - 1} "
+                          "(the position before each of his moves)")
+    return pacman_turns[move]

@@ -5,20 +5,24 @@ from __future__ import annotations
 import argparse
 import secrets
 import sys
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pacsim.agents.registry import PACMAN, make_ghost, make_pacman, parse_options, resolve
-from pacsim.cli.common import wants_window
+from pacsim.agents.registry import PACMAN, make_ghost, make_pacman, resolve
+from pacsim.cli.common import add_debug_option, options_given_once, wants_window
 from pacsim.cli.cs188 import add_cs188_options, apply_cs188_options, course_layout_folders, training_games
-from pacsim.engine import DEFAULT_MAX_MOVES, GameRecord, check_max_moves, find_layout, play_game
+from pacsim.engine import DEFAULT_MAX_MOVES, ERROR, GameRecord, check_max_moves, find_layout, play_game, recording
 from pacsim.engine.layout import Layout
+from pacsim.engine.names import local_layout
 from pacsim.engine.recording import save_game
 from pacsim.engine.starts import DEFAULT_START_DISTANCE, LAYOUT, STARTS, draw_start, with_pacman_start
 from pacsim.engine.state import GameState
 from pacsim.errors import ConfigError
 from pacsim.files import check_output
+from pacsim.runner.execute import AllGamesFailed
 from pacsim.runner.experiment import MAX_GAMES, check_time_limit
 from pacsim.viewer import ViewerClosed
 from pacsim.viewer.settings import WindowSettings
@@ -53,8 +57,9 @@ def add_display_options(parser: argparse.ArgumentParser, quiet_help: str, show_v
 
 
 def add_game_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("-l", "--layout", default="wideClassic",
-                        help="NAME (./NAME.lay, ./layouts/NAME.lay, then shipped), a .lay path or generated:w=9,h=7,... (default wideClassic)")
+    parser.add_argument("-l", "--layout", default=None,
+                        help="NAME (./NAME.lay, ./layouts/NAME.lay, then shipped), a .lay path or generated:w=9,h=7,... "
+                             f"(default: {COURSE_DEFAULT_LAYOUT} in a CS188 course folder, as there; else {DEFAULT_LAYOUT})")
     parser.add_argument("-p", "--pacman", default="greedy", help="Pacman agent (default greedy)")
     parser.add_argument("-g", "--ghosts", default="random", help="ghost agent (default random)")
     parser.add_argument("-k", "--num-ghosts", "--numghosts", dest="num_ghosts", type=int, default=None, help="ghosts to use (default: every ghost in the layout)")
@@ -66,10 +71,12 @@ def add_game_options(parser: argparse.ArgumentParser) -> None:
                         help="Pacman's start: the layout's P, or a random empty cell drawn from each game's seed (default layout)")
     parser.add_argument("--start-distance", type=int, default=DEFAULT_START_DISTANCE, metavar="STEPS",
                         help=f"with --starts random, the fewest maze steps from every ghost (default {DEFAULT_START_DISTANCE})")
+    add_debug_option(parser)
 
 
 def add_window_options(parser: argparse.ArgumentParser, show_values: bool = True) -> None:
-    parser.add_argument("--frame-time", type=float, default=0.1, help="seconds between frames in the window and the GIF (default 0.1)")
+    parser.add_argument("--frame-time", type=float, default=None,
+                        help="seconds between frames in the window and the GIF (default 0.1), and between boards with --text (default 0)")
     parser.add_argument("--zoom", type=float, default=1.0, help="scale of the window and of saved frames (default 1.0)")
     if show_values:
         parser.add_argument("--show-values", action="store_true", help="show the search value of each Pacman action")
@@ -79,10 +86,20 @@ def add_window_options(parser: argparse.ArgumentParser, show_values: bool = True
                         "without a window, off-screen at full speed")
 
 
+DEFAULT_LAYOUT = "wideClassic"
+COURSE_DEFAULT_LAYOUT = "mediumClassic"
+"""CS188's default maze, which pacsim does not ship (its own differs)."""
+
+
+def default_layout(course_folders: list[Path]) -> str:
+    """CS188's default maze when a course folder holds it, else pacsim's."""
+    return DEFAULT_LAYOUT if local_layout(COURSE_DEFAULT_LAYOUT, course_folders) is None else COURSE_DEFAULT_LAYOUT
+
+
 def build_agents(args: argparse.Namespace, layout: Layout) -> list[Any]:
     """Pacman and the ghosts asked for by -p, -g, -k, -a and --ghost-args."""
-    pacman = make_pacman(args.pacman, parse_options(args.agent_args))
-    ghost_options = parse_options(args.ghost_args)
+    pacman = make_pacman(args.pacman, options_given_once(args.pacman, args.agent_args, "-a"))
+    ghost_options = options_given_once(args.ghosts, args.ghost_args, "--ghost-args")
     ghosts = [make_ghost(args.ghosts, ghost_options) for _ in range(ghost_count(args.num_ghosts, layout))]
     return [pacman, *ghosts]
 
@@ -115,11 +132,18 @@ def run(args: argparse.Namespace) -> int:
     check_outputs(args)
     if args.record:
         check_output(args.record, "--record")
-    found = find_layout(args.layout, course_layout_folders(args))
+    folders = course_layout_folders(args)
+    found = find_layout(args.layout or default_layout(folders), folders)
     if found.note:
         print(f"pacsim: note: {found.note}", file=sys.stderr)
     layout = found.layout
     agents = build_agents(args, layout)
+    for note in display_notes(args, window, settings, agents[0]):
+        print(f"pacsim: note: {note}", file=sys.stderr)
+    if args.record and args.max_moves * len(agents) > recording.MAX_RECORD_ACTIONS:  # never write what replay refuses
+        raise ConfigError(f"--record with --max-moves {args.max_moves:,} and {len(agents)} agents: a game could reach "
+                          f"{args.max_moves * len(agents):,} actions, more than a record holds "
+                          f"({recording.MAX_RECORD_ACTIONS:,}); lower --max-moves")
     first_seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
     if training:
         _train(args, layout, agents, first_seed, training)
@@ -135,6 +159,8 @@ def run(args: argparse.Namespace) -> int:
             print(f"game {game + 1}/{games} (seed {seed}): quit in the window")
             break
         tally.add(record)
+        if args.debug and record.error_traceback:
+            print(record.error_traceback, end="", file=sys.stderr)
         line = _game_line(game, games, record)
         if game_settings.exporting:
             line += f"  ({game_settings.describe_exports()})"
@@ -144,6 +170,9 @@ def run(args: argparse.Namespace) -> int:
                       args.pacman + (f":{args.agent_args}" if args.agent_args else ""),
                       [args.ghosts] * (len(agents) - 1))
     print(tally.summary_line())
+    if tally.games and tally.errors == tally.games:  # as run: such results mean nothing
+        hint = "" if args.debug else " (--debug prints its traceback)"
+        raise AllGamesFailed(f"all {tally.games} games ended in error; the first: {tally.first_error}{hint}")
     return 0
 
 
@@ -188,7 +217,7 @@ def _play_one(args: argparse.Namespace, layout: Layout, agents: list[Any], seed:
 
         return play_in_window(layout, agents, seed=seed, max_moves=args.max_moves,
                               move_time_limit=args.time_limit, options=settings)
-    on_state = _print_board if args.text else None
+    on_state = text_display(agents[0], args.show_values, args.frame_time or 0.0) if args.text else None
     if settings.exporting:
         from pacsim.viewer import play_to_files
 
@@ -198,10 +227,41 @@ def _play_one(args: argparse.Namespace, layout: Layout, agents: list[Any], seed:
                      move_time_limit=args.time_limit, on_state=on_state)
 
 
-def _print_board(state: GameState, action: str | None) -> None:
-    if state.turn == 0 or state.is_terminal:
+def text_display(pacman: Any, show_values: bool, frame_time: float) -> Callable[[GameState, str | None], None]:
+    """``--text``: the board after each round, with Pacman's search values
+    under it (``--show-values``), ``frame_time`` seconds apart (CS188's
+    ``--frameTime`` paces its text display too)."""
+    values = getattr(pacman, "action_values", None) if show_values else None
+
+    def show(state: GameState, action: str | None) -> None:
+        if not (state.turn == 0 or state.is_terminal):
+            return
         print(state.to_text())
-        print(f"score {state.score}\n")
+        print(f"score {state.score}")
+        if values is not None and not state.is_terminal:
+            print("values: " + "  ".join(f"{move} {_value_text(value)}" for move, value in values(state)))
+        print()
+        if frame_time:
+            time.sleep(frame_time)
+
+    return show
+
+
+def _value_text(value: float) -> str:
+    return str(value) if isinstance(value, int) else f"{value:.1f}"
+
+
+def display_notes(args: argparse.Namespace, window: bool, settings: WindowSettings, pacman: Any) -> list[str]:
+    """Display options that cannot do what they ask here, each said once."""
+    notes = []
+    shown = window or args.text or settings.exporting
+    if args.show_values and not shown:
+        notes.append("--show-values: nothing is drawn with -q; use --text, the window, --gif or --save-frames")
+    elif args.show_values and not hasattr(pacman, "action_values"):
+        notes.append(f"--show-values: Pacman {args.pacman!r} has no search values to show")
+    if args.frame_time is not None and not shown:
+        notes.append("--frame-time: nothing is drawn with -q, so games run at full speed")
+    return notes
 
 
 def _game_line(game: int, games: int, record: GameRecord) -> str:
@@ -218,11 +278,16 @@ class Tally:
     games: int = 0
     wins: int = 0
     total_score: int = 0
+    errors: int = 0
+    first_error: str = ""
 
     def add(self, record: GameRecord) -> None:
         self.games += 1
         self.wins += record.outcome == "win"
         self.total_score += record.score
+        if record.outcome == ERROR:
+            self.errors += 1
+            self.first_error = self.first_error or record.error or ""
 
     def summary_line(self) -> str:
         """The last line: how the finished games went."""

@@ -9,6 +9,7 @@ proves the recorded score.  Exit status 1 when the replayed score differs.
 from __future__ import annotations
 
 import argparse
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -64,28 +65,66 @@ def run(args: argparse.Namespace) -> int:
     if args.html:
         check_output(args.html, "--html")
     saved = load_replay(args.record, args.game)
-    states = saved.states()  # ReplayError at the first illegal action
-    outcome = replay_outcome(saved, states[-1])
-    write_replay_html(args, saved, states, outcome)
-    if window:
+    # The window steps back and forth and a page holds every position: those need all the states at once.
+    states = saved.states() if window or args.html or args.html_values else None  # ReplayError at an illegal action
+    if states is not None:
+        write_replay_html(args, saved, states, replay_outcome(saved, states[-1]))
+    if window and states is not None:
         from pacsim.viewer import replay_in_window
 
-        replay_in_window(states, outcome=outcome, options=settings, title=f"pacsim replay: {Path(args.record).name}")
+        replay_in_window(states, outcome=replay_outcome(saved, states[-1]), options=settings,
+                         title=f"pacsim replay: {Path(args.record).name}")
+        final, moves = states[-1], _moves(states)
     else:
-        if args.text:
-            for state in states:
-                if state.turn == 0 or state.is_terminal:
-                    print(state.to_text())
-                    print(f"score {state.score}\n")
-        if settings.exporting:
-            from pacsim.viewer import replay_to_files
-
-            replay_to_files(states, outcome=outcome, options=settings)
-    line, matches = summary(saved, states)
+        final, moves = _replay_streamed(saved, iter(states) if states is not None else saved.iter_states(), args,
+                                        settings)
+    line, matches = summary(saved, final, moves)
     if settings.exporting:
         line += f"  ({settings.describe_exports()})"
     print(line)
     return 0 if matches else 1
+
+
+def _replay_streamed(saved: SavedGame, states: Iterator[GameState], args: argparse.Namespace,
+                     settings: WindowSettings) -> tuple[GameState, int]:
+    """Replay without a window, one state at a time (memory stays that of the
+    record however long the game): the boards for --text, the files for
+    --save-frames and --gif.  The final state and Pacman's moves."""
+    counted = _Counted(states, show=args.text)
+    if settings.exporting:
+        from pacsim.viewer import replay_to_files
+
+        replay_to_files(counted, outcome_of=lambda final: replay_outcome(saved, final), options=settings)
+    else:
+        for _ in counted:
+            pass
+    assert counted.final is not None  # a replay has at least its start state
+    return counted.final, counted.moves
+
+
+class _Counted:
+    """The states of a replay passed on one by one, counting Pacman's moves,
+    keeping the last, and printing the boards when asked."""
+
+    def __init__(self, states: Iterator[GameState], show: bool) -> None:
+        self.states = states
+        self.show = show
+        self.final: GameState | None = None
+        self.moves = 0
+
+    def __iter__(self) -> Iterator[GameState]:
+        for state in self.states:
+            if self.final is not None and self.final.turn == 0:
+                self.moves += 1
+            self.final = state
+            if self.show and (state.turn == 0 or state.is_terminal):
+                print(state.to_text())
+                print(f"score {state.score}\n")
+            yield state
+
+
+def _moves(states: list[GameState]) -> int:
+    return sum(1 for state in states[:-1] if state.turn == 0)
 
 
 def replay_outcome(saved: SavedGame, final: GameState) -> str | None:
@@ -98,11 +137,10 @@ def replay_outcome(saved: SavedGame, final: GameState) -> str | None:
     return saved.outcome if saved.outcome in ("timeout", "error") else None
 
 
-def summary(saved: SavedGame, states: list[GameState]) -> tuple[str, bool]:
-    """The final line and whether the replay agrees with the record."""
-    final = states[-1]
+def summary(saved: SavedGame, final: GameState, moves: int) -> tuple[str, bool]:
+    """The final line and whether the replay (ending in ``final`` after
+    ``moves`` Pacman moves) agrees with the record."""
     outcome = replay_outcome(saved, final) or "unfinished"
-    moves = sum(1 for state in states[:-1] if state.turn == 0)
     line = f"replay {saved.layout.name}: {outcome} score {final.score} moves {moves}"
     if saved.score is None:
         return line + ", no recorded score to compare", True

@@ -41,19 +41,19 @@ def add_run_options(parser) -> None:
     chosen.add_argument("--all", dest="all_runs", action="store_true", help="pool every run")
 
 
-def chosen_results(args, store: str):
+def chosen_results(args, store: str, root_seeds: bool = False):
     """The games of the runs ``args`` choose, saying in one line (on stderr)
-    what was left out."""
-    from pacsim.report.runs import RunChoice, choose_runs
+    what was left out; ``root_seeds`` adds each game's run's root seed."""
+    from pacsim.report.runs import RunChoice, choose_runs, with_root_seeds
     from pacsim.runner import load_results
     from pacsim.runner.store import load_runs
 
-    results = load_results(store)
+    runs = load_runs(store)
     choice = RunChoice(root_seed=args.root_seed, run=args.run_id, pool=args.all_runs)
-    results, note = choose_runs(results, load_runs(store), choice)
+    results, note = choose_runs(load_results(store), runs, choice)
     if note:
         print(f"pacsim: note: {note}", file=sys.stderr)
-    return results
+    return with_root_seeds(results, runs) if root_seeds else results
 
 
 def run(args) -> int:
@@ -77,7 +77,7 @@ def run(args) -> int:
         check_output(args.out, "--out")
     if args.html:
         check_output(args.html, "--html")
-    results = chosen_results(args, args.store)
+    results = chosen_results(args, args.store, root_seeds=True)
     if args.experiment is not None:
         results = results[results["experiment"] == args.experiment]
     if results.empty:
@@ -104,8 +104,11 @@ def run(args) -> int:
         write_report_page(args.html, args.store, results, summary, by, comparison)
     if args.out:
         _write(args.out, text)
+        print(f"wrote the {args.style} report ({len(summary)} rows) to {args.out}")
     else:
         print(text)
+    if args.plot:
+        print(f"wrote the plot to {args.plot}")
     return 0
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
+from pacsim.cli.common import add_debug_option
 from pacsim.errors import ConfigError
 from pacsim.runner.execute import AllGamesFailed
 from pacsim.shipped import find_experiment
@@ -23,6 +24,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
                         help="override a setting, e.g. max_moves=500 or pacman_options.eval=careful (repeatable)")
     parser.add_argument("--store", default=None, help="results store (default: the file's store)")
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress bar and no summary")
+    add_debug_option(parser)
     add_backend_options(parser)
     parser.set_defaults(run=run)
 

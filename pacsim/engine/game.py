@@ -16,6 +16,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from functools import partial
+from traceback import format_exception
 from types import TracebackType
 from typing import Any, Protocol
 
@@ -82,6 +83,9 @@ class GameRecord:
     """Every agent's action in order: the replay log."""
     error: str | None = None
     """What went wrong when the outcome is error."""
+    error_traceback: str | None = field(default=None, compare=False, repr=False)
+    """The full traceback when an agent raised (``play --debug`` prints it);
+    not part of a game's identity, nor stored."""
     seconds: float = 0.0
     """Wall time of the whole game."""
     move_seconds: list[float] = field(default_factory=list)
@@ -125,7 +129,7 @@ def _play(
     num_ghosts = min(len(agents) - 1, layout.num_ghosts)
     state = initial_state(layout, num_ghosts)
     record = GameRecord(layout=layout.name, seed=seed, num_ghosts=num_ghosts)
-    failure = _start_agents(agents, seed)
+    failure = _start_agents(agents, seed, record)
     started = time.perf_counter()
     if failure is not None:
         return _failed(record, state, started, failure)
@@ -145,6 +149,7 @@ def _play(
         except AgentTimeout:
             return _failed(record, state, started, f"agent {agent_index} exceeded the {move_time_limit}s move time limit")
         except BaseException as error:  # SystemExit and KeyboardInterrupt too: an agent ends only its own game
+            record.error_traceback = "".join(format_exception(error))
             return _failed(record, state, started, f"agent {agent_index} {describe_failure(error)}")
         elapsed = time.perf_counter() - before
         if move_time_limit is not None and elapsed > move_time_limit:
@@ -176,15 +181,17 @@ def _play(
     return record
 
 
-def _start_agents(agents: Sequence[Any], seed: int) -> str | None:
+def _start_agents(agents: Sequence[Any], seed: int, record: GameRecord) -> str | None:
     """:func:`start_agents`, except that an agent failing in ``reset``
-    gives the message of a failed game instead of an exception."""
+    gives the message of a failed game (its traceback kept in ``record``)
+    instead of an exception."""
     for index, agent in enumerate(agents):
         try:
             start_agents([agent], seed, first_index=index)
         except UserInterrupt:
             raise
         except BaseException as error:
+            record.error_traceback = "".join(format_exception(error))
             return f"agent {index} {describe_failure(error)} in reset"
     return None
 

@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from pacsim.engine.generate import generate_layout, is_generated, parse_maze_specs
+from pacsim.engine.generate import generate_layout, is_generated, maze_count, parse_maze_specs
 from pacsim.engine.layout import Layout, parse_layout, read_layout, shipped_layouts
 from pacsim.errors import LayoutError
 
@@ -51,13 +51,12 @@ def find_layout(name: str | Path, course_folders: Sequence[Path] = ()) -> FoundL
         return FoundLayout(read_layout(text))
     stem = text.removesuffix(".lay")
     shipped = shipped_layouts()
-    for candidate in _local_candidates(stem, course_folders):
-        if candidate.is_file():
-            layout = read_layout(candidate)
-            # In a checkout, ./layouts/ is the shipped folder itself: nothing to say.
-            shadows = stem in shipped and candidate.resolve() != shipped[stem].resolve()
-            note = f"layout {stem}: using {candidate}, not pacsim's shipped {stem}" if shadows else None
-            return FoundLayout(layout, note)
+    local = local_layout(stem, course_folders)
+    if local is not None:
+        # In a checkout, ./layouts/ is the shipped folder itself: nothing to say.
+        shadows = stem in shipped and local.resolve() != shipped[stem].resolve()
+        note = f"layout {stem}: using {local}, not pacsim's shipped {stem}" if shadows else None
+        return FoundLayout(read_layout(local), note)
     if stem in shipped:
         return FoundLayout(read_layout(shipped[stem]))
     raise LayoutError(_unknown(stem, shipped, course_folders), text)
@@ -73,18 +72,21 @@ def _is_path(text: str) -> bool:
     return "/" in text or "\\" in text or Path(text).is_file()
 
 
-def _local_candidates(stem: str, course_folders: Sequence[Path]) -> list[Path]:
+def local_layout(stem: str, course_folders: Sequence[Path] = ()) -> Path | None:
+    """The user's own file for the name ``stem`` (steps 3 of the module
+    docstring), or None."""
     here = Path.cwd()
     candidates = [here / f"{stem}.lay", here / COURSE_LAYOUTS / f"{stem}.lay"]
-    return candidates + [Path(folder) / COURSE_LAYOUTS / f"{stem}.lay" for folder in course_folders]
+    candidates += [Path(folder) / COURSE_LAYOUTS / f"{stem}.lay" for folder in course_folders]
+    return next((candidate for candidate in candidates if candidate.is_file()), None)
 
 
 def _generated(text: str) -> Layout:
-    specs = parse_maze_specs(text)
-    if len(specs) != 1:
-        raise LayoutError(f"a seed range names {len(specs)} mazes; give one seed (seed=N)", text)
-    name = specs[0].name()
-    return parse_layout(generate_layout(specs[0]), name=name, source=name)
+    count = maze_count(text)  # counted, not listed: seed=0-99999999999 would not fit in memory
+    if count != 1:
+        raise LayoutError(f"a seed range names {count:,} mazes; give one seed (seed=N)", text)
+    spec = parse_maze_specs(text)[0]
+    return parse_layout(generate_layout(spec), name=spec.name(), source=spec.name())
 
 
 def _unknown(stem: str, shipped: dict[str, Path], course_folders: Sequence[Path]) -> str:

@@ -1,22 +1,39 @@
-"""Game records as versioned JSON (never pickle): enough to replay a game exactly."""
+"""Game records as versioned JSON (never pickle): enough to replay a game exactly.
+
+Version 2 writes the actions as one letter each (``"NSEWX"``), as the results
+store does: a record of millions of moves stays a few megabytes, and reading
+it back needs memory in proportion.  Version 1 records (a JSON list of action
+names) are still read.  Replays walk the states one at a time
+(:meth:`SavedGame.iter_states`); only the window keeps them all."""
 
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pacsim.engine.game import GameRecord, replay
-from pacsim.engine.layout import Layout, parse_layout
-from pacsim.engine.state import GameState
+from pacsim.engine.game import GameRecord
+from pacsim.engine.layout import ACTIONS, Layout, parse_layout
+from pacsim.engine.state import GameState, initial_state
 from pacsim.errors import ConfigError, IllegalActionError, LayoutError, ReplayError
 from pacsim.files import FileRefused, read_bounded
 
 FORMAT = "pacsim-game"
-VERSION = 1
+VERSION = 2
+READ_VERSIONS = (1, 2)
+MAX_RECORD_ACTIONS = 10_000_000
+"""Most actions in a record, written or read: the one limit both sides keep
+(``pacsim play --record`` refuses, before the game, a move cap that could exceed it)."""
 MAX_RECORD_BYTES = 64 << 20
-"""Largest record read (a 1,000-move game with four ghosts is about 100 KB)."""
+"""Largest record read: a version-2 record of :data:`MAX_RECORD_ACTIONS`
+actions (one byte each) and the largest layout fits with room to spare, as
+does a version-1 record of a 1,000,000-action game."""
+
+_LETTER = {"North": "N", "South": "S", "East": "E", "West": "W", "Stop": "X"}
+_ACTION = {letter: action for action, letter in _LETTER.items()}
+assert set(_LETTER) == set(ACTIONS)
 
 
 @dataclass
@@ -33,11 +50,43 @@ class SavedGame:
     score: int | None
 
     def states(self) -> list[GameState]:
-        """Every state of the game, replayed through the rules."""
+        """Every state of the game, replayed through the rules (a window needs them all)."""
+        return list(self.iter_states())
+
+    def iter_states(self) -> Iterator[GameState]:
+        """The states one by one, each computed when asked for: memory stays
+        that of the actions, however long the game."""
+        state = initial_state(self.layout, self.num_ghosts)
+        yield state
+        for action in self.actions:
+            try:
+                state = state.successor(action)
+            except IllegalActionError as error:
+                raise ReplayError(f"the recorded actions do not fit the layout: {error}") from None
+            yield state
+
+
+def encode_actions(actions: list[str]) -> str:
+    """The replay log as one letter per action (a JSON list if an action has no letter)."""
+    if all(action in _LETTER for action in actions):
+        return "".join(_LETTER[action] for action in actions)
+    return json.dumps(actions)
+
+
+def decode_actions(text: str) -> list[str]:
+    """The actions of a replay log; ``ValueError`` names what is wrong with a damaged one."""
+    if text.startswith("["):
         try:
-            return replay(self.layout, self.num_ghosts, self.actions)
-        except IllegalActionError as error:
-            raise ReplayError(f"the recorded actions do not fit the layout: {error}") from None
+            actions = json.loads(text)
+        except (json.JSONDecodeError, RecursionError):
+            raise ValueError("a replay log that is not a JSON list") from None
+        if not isinstance(actions, list) or not all(isinstance(action, str) for action in actions):
+            raise ValueError("a replay log that is not a list of action names")
+        return actions
+    unknown = set(text) - set(_ACTION)
+    if unknown:
+        raise ValueError(f"unknown action letter {min(unknown)!r} in the replay log (known: {''.join(_ACTION)})")
+    return [_ACTION[letter] for letter in text]  # the five shared names: 8 bytes an action
 
 
 def game_to_dict(record: GameRecord, layout: Layout, pacman: str, ghosts: list[str]) -> dict[str, Any]:
@@ -49,7 +98,7 @@ def game_to_dict(record: GameRecord, layout: Layout, pacman: str, ghosts: list[s
         "ghosts": list(ghosts),
         "num_ghosts": record.num_ghosts,
         "seed": record.seed,
-        "actions": list(record.actions),
+        "actions": encode_actions(record.actions),
         "outcome": record.outcome,
         "score": record.score,
         "moves": record.moves,
@@ -58,6 +107,8 @@ def game_to_dict(record: GameRecord, layout: Layout, pacman: str, ghosts: list[s
 
 
 def save_game(path: str | Path, record: GameRecord, layout: Layout, pacman: str, ghosts: list[str]) -> None:
+    if len(record.actions) > MAX_RECORD_ACTIONS:  # play checks its move cap first: this is the last guard
+        raise ConfigError(f"{path}: {len(record.actions):,} actions, more than a record holds ({MAX_RECORD_ACTIONS:,})")
     try:
         Path(path).write_text(json.dumps(game_to_dict(record, layout, pacman, ghosts), indent=1) + "\n", encoding="utf-8")
     except OSError as error:  # a full disk, say: the place itself was checked before the game (files.check_output)
@@ -69,9 +120,9 @@ def game_from_dict(data: Any, source: str = "<record>") -> SavedGame:
     type is a one-line :class:`ReplayError` naming the field."""
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise ReplayError(f"{source}: not a pacsim game record (no \"format\": {FORMAT!r})")
-    if data.get("version") != VERSION:
+    if data.get("version") not in READ_VERSIONS:
         raise ReplayError(f"{source}: record version {describe(data.get('version'))} is not supported "
-                          f"(this pacsim reads {VERSION})")
+                          f"(this pacsim reads {' and '.join(map(str, READ_VERSIONS))})")
     layout_data = _field(data, "layout", dict, source)
     try:
         layout = parse_layout(_field(layout_data, "text", str, source, "layout."),
@@ -81,7 +132,7 @@ def game_from_dict(data: Any, source: str = "<record>") -> SavedGame:
     return SavedGame(
         layout=layout,
         num_ghosts=check_num_ghosts(layout, _field(data, "num_ghosts", int, source), source),
-        actions=_strings(_field(data, "actions", list, source), "actions", source),
+        actions=_actions(data, source),
         seed=_field(data, "seed", int, source, optional=True),
         pacman=_field(data, "pacman", str, source, optional=True) or "?",
         ghosts=_strings(_field(data, "ghosts", list, source, optional=True) or [], "ghosts", source),
@@ -104,6 +155,22 @@ def _field(data: dict, key: str, kind: type, source: str, prefix: str = "", opti
     if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
         raise ReplayError(f"{source}: malformed record: \"{prefix}{key}\" must be {_KIND_NAMES[kind]}, not {describe(value)}")
     return value
+
+
+def _actions(data: dict, source: str) -> list[str]:
+    """The recorded actions: letters (version 2) or a list of names (version 1), at most :data:`MAX_RECORD_ACTIONS`."""
+    actions = data.get("actions")
+    if isinstance(actions, str):
+        try:
+            decoded = decode_actions(actions)
+        except ValueError as error:
+            raise ReplayError(f"{source}: malformed record: \"actions\": {error}") from None
+    else:
+        names = _strings(_field(data, "actions", list, source), "actions", source)
+        decoded = [_ACTION.get(_LETTER.get(name, ""), name) for name in names]  # shared names, not a copy each
+    if len(decoded) > MAX_RECORD_ACTIONS:
+        raise ReplayError(f"{source}: {len(decoded):,} actions, more than a record holds ({MAX_RECORD_ACTIONS:,})")
+    return decoded
 
 
 def _strings(values: list, key: str, source: str) -> list[str]:

@@ -15,6 +15,10 @@ line, a piece of the readable Python it must agree with:
 Floating-point values are computed with the same operations in the same
 order as the Python code, so they are equal bit for bit, not just close.
 
+The functions called at every node are inlined by numba itself
+(``inline="always"``): left to LLVM, a larger search loop stopped inlining
+them and lost a fifth of its speed.
+
 A state is one int64 row (see :mod:`pacsim.fast.tables` for the layout of
 its slots); a search keeps one row per tree level and writes each child
 into the row below its parent, so it allocates nothing per node.
@@ -71,18 +75,22 @@ ROOT_VALUE = 5
 # -- settings slots: what a search assumes (int64 array, then float64) -----
 EVALUATION, CHASE_GHOST, MODEL, PRUNED, NUM_GHOSTS, WORDS, KINDS = 0, 1, 2, 3, 4, 5, 6
 """``settings[KINDS + agent]`` is the node kind of each agent (Pacman first)."""
-TRUST, ATTACK, FLEE = 0, 1, 2
-"""Slots of the float ``weights``: the model's trust and the directional
-ghost's attack and flee probabilities."""
+TRUST, ATTACK, FLEE, SLIP = 0, 1, 2, 3
+"""Slots of the float ``weights``: the model's trust, the directional
+ghost's attack and flee probabilities, and a slippery Pacman's slip (0: he
+never slips)."""
+WEIGHTS = 4
 
 # -- move table: moves[cell, table] = [count, action, target, action, target, ...]
 PACMAN_TABLE = 0
 """Table 0 is Pacman's moves; table 1 + d the moves of a ghost heading d."""
 
 # -- search stack columns ----------------------------------------------------
-COUNT, INDEX, KIND = 0, 1, 2
+COUNT, INDEX, KIND, CHOSEN = 0, 1, 2, 3
 """Columns of ``frames`` (int64): moves of the node, the move being
-searched, the node's kind."""
+searched, the node's kind, and the action a slippery Pacman chose (-1 for
+every node but the chance node between his choice and its outcome)."""
+FRAME_COLUMNS = 4
 BEST, ALPHA, BETA = 0, 1, 2
 """Columns of ``windows`` (float64): best value so far (MAX/MIN) or the
 probability-weighted sum (CHANCE), and the node's window."""
@@ -105,7 +113,7 @@ def food_slot(num_ghosts):
 
 # -- rules -------------------------------------------------------------------
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def legal_moves(moves, num_ghosts, state, actions, targets):
     """Write the legal (action, target) moves of the agent to move into
     ``actions``/``targets``; return their number (0 once the game is over)."""
@@ -131,7 +139,7 @@ def legal_moves(moves, num_ghosts, state, actions, targets):
     return count
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def apply_move(ghost_starts, num_ghosts, words, parent, child, action, target):
     """Write into ``child`` the successor of ``parent`` after the agent to
     move goes to ``target`` by ``action`` (unchecked, as the Python one)."""
@@ -238,7 +246,7 @@ def perft(moves, ghost_starts, num_ghosts, words, root, levels):
 
 # -- evaluations -------------------------------------------------------------
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def utility(settings, state):
     """The value of a finished game: the score, or the chasing ghosts' payoff."""
     if settings[EVALUATION] == EVAL_CHASE:
@@ -246,7 +254,7 @@ def utility(settings, state):
     return float(state[SCORE])
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def evaluate(distance, nearest, settings, state):
     """``score``, ``careful`` or the chasing ghost's distance term."""
     evaluation = settings[EVALUATION]
@@ -260,7 +268,7 @@ def evaluate(distance, nearest, settings, state):
     return careful(distance, nearest, num_ghosts, state)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def careful(distance, nearest, num_ghosts, state):
     """pacsim.agents.evaluation.careful, operation for operation."""
     pacman = state[PACMAN]
@@ -327,6 +335,53 @@ def chance_probabilities(distance, settings, weights, state, count, targets, out
 
 # -- search ------------------------------------------------------------------
 
+@njit(cache=True, inline="always")
+def step_down(ghost_starts, num_ghosts, words, weights, states, actions, targets, frames, level, move, kind):
+    """Write the child of the node at ``level`` by its ``move`` into the row
+    below: the successor, or for a slippery Pacman's choice (a MAX node of
+    Pacman with ``weights[SLIP]``) the same state with the chosen action
+    noted: SlipperyPacmanGame's Intent, a chance node."""
+    parent = states[level]
+    child = states[level + 1]
+    if kind == MAX_NODE and weights[SLIP] > 0.0 and parent[TURN] == 0:
+        for slot in range(parent.shape[0]):
+            child[slot] = parent[slot]
+        frames[level + 1, CHOSEN] = actions[level, move]
+    else:
+        apply_move(ghost_starts, num_ghosts, words, parent, child, actions[level, move], targets[level, move])
+        frames[level + 1, CHOSEN] = -1
+
+
+@njit(cache=True)
+def slip_outcomes(moves, slip, state, chosen, actions, targets, probabilities):
+    """SlipperyPacmanGame.slips: what Pacman really does when he chose
+    ``chosen``: it with ``1 - slip``, else Stop or a sideways move, shared
+    equally (standing still never slips).  Returns their number."""
+    row = moves[state[PACMAN], PACMAN_TABLE]
+    count = 0
+    for index in range(row[0]):
+        if row[1 + 2 * index] == chosen:
+            actions[0] = chosen
+            targets[0] = row[2 + 2 * index]
+    probabilities[0] = 1.0
+    if chosen == STOP:
+        return 1
+    reverse = chosen ^ 1  # North 0 and South 1, East 2 and West 3
+    for index in range(row[0]):
+        action = row[1 + 2 * index]
+        if action != chosen and action != reverse:
+            count += 1
+            actions[count] = action
+            targets[count] = row[2 + 2 * index]
+    if count == 0:
+        return 1
+    share = slip / count
+    probabilities[0] = 1.0 - slip
+    for index in range(1, count + 1):
+        probabilities[index] = share
+    return count + 1
+
+
 @njit(cache=True)
 def node_value(moves, distance, nearest, ghost_starts, settings, weights,
                states, actions, targets, probabilities, frames, windows, top, level, bottom, budget, stats):
@@ -365,19 +420,26 @@ def node_value(moves, distance, nearest, ghost_starts, settings, weights,
             else:
                 value = evaluate(distance, nearest, settings, state)
         else:
-            count = legal_moves(moves, num_ghosts, state, actions[level], targets[level])
-            kind = settings[KINDS + state[TURN]]
+            chosen = frames[level, CHOSEN]
+            if chosen >= 0:  # SlipperyPacmanGame's Intent: the floor decides what Pacman does
+                count = slip_outcomes(moves, weights[SLIP], state, chosen, actions[level], targets[level],
+                                      probabilities[level])
+                kind = CHANCE_NODE
+            else:
+                count = legal_moves(moves, num_ghosts, state, actions[level], targets[level])
+                kind = settings[KINDS + state[TURN]]
             frames[level, COUNT] = count
             frames[level, KIND] = kind
             frames[level, INDEX] = 0
             if kind == CHANCE_NODE:
                 stats[GENERATED] += count
-                chance_probabilities(distance, settings, weights, state, count, targets[level], probabilities[level])
+                if chosen < 0:
+                    chance_probabilities(distance, settings, weights, state, count, targets[level], probabilities[level])
                 windows[level, BEST] = 0.0  # summed in move order from 0, as the Python search does
             else:
                 stats[GENERATED] += 1
                 windows[level, BEST] = -np.inf if kind == MAX_NODE else np.inf
-            apply_move(ghost_starts, num_ghosts, words, state, states[level + 1], actions[level, 0], targets[level, 0])
+            step_down(ghost_starts, num_ghosts, words, weights, states, actions, targets, frames, level, 0, kind)
             windows[level + 1, ALPHA] = windows[level, ALPHA]
             windows[level + 1, BETA] = windows[level, BETA]
             level += 1
@@ -414,8 +476,7 @@ def node_value(moves, distance, nearest, ghost_starts, settings, weights,
             frames[level, INDEX] = move
             if kind != CHANCE_NODE:
                 stats[GENERATED] += 1
-            apply_move(ghost_starts, num_ghosts, words, states[level], states[level + 1],
-                       actions[level, move], targets[level, move])
+            step_down(ghost_starts, num_ghosts, words, weights, states, actions, targets, frames, level, move, kind)
             windows[level + 1, ALPHA] = windows[level, ALPHA]
             windows[level + 1, BETA] = windows[level, BETA]
             level += 1
@@ -457,8 +518,8 @@ def search_root(moves, distance, nearest, ghost_starts, settings, weights, level
         best_index = stats[BEST_MOVE]
         level = stats[PAUSED_AT]
         if level < 0:  # a root move not yet started
-            apply_move(ghost_starts, settings[NUM_GHOSTS], settings[WORDS], root, states[1],
-                       actions[0, index], targets[0, index])
+            step_down(ghost_starts, settings[NUM_GHOSTS], settings[WORDS], weights, states, actions, targets, frames, 0,
+                      index, settings[KINDS + root[TURN]])
             stats[GENERATED] += 1
             windows[1, ALPHA], windows[1, BETA] = -np.inf, np.inf
             if not full_window and best_index >= 0:

@@ -8,6 +8,7 @@ objects, so callers can swap them for the Python search one for one.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from time import perf_counter
 from typing import Any, NamedTuple
 
@@ -36,6 +37,7 @@ def kernel_search(
     flee: float = 0.8,
     root_values: bool = False,
     deadline: float | None = None,
+    slip: float = 0.0,
 ) -> SearchResult:
     """Search ``state`` ``levels`` tree levels deep with the kernel.
 
@@ -43,15 +45,17 @@ def kernel_search(
     ghost's); ``evaluation`` is ``score`` or ``careful``; ``pruned`` makes
     MAX/MIN nodes alpha-beta; ``model`` is the chance nodes' ghost policy
     (``uniform``, ``random``, ``directional`` with ``attack``/``flee``),
-    mixed with uniform by ``trust``.  The value, move, per-move values and
-    node counts are those of ``pacsim.search.search`` on the same game.
+    mixed with uniform by ``trust``; ``slip`` puts a chance node after
+    Pacman's choice, as ``SlipperyPacmanGame`` does (moves are then action
+    names).  The value, move, per-move values and node counts are those of
+    ``pacsim.search.search`` on the same game.
     ``deadline`` (a ``perf_counter()`` instant) is honoured as that
     function honours it: :class:`SearchTimeout` once it has passed.
     """
     started = perf_counter()
     settings = _settings(state, EVALUATIONS[evaluation], 0, MODELS[model], pruned,
                          [NODE_KINDS[kind] for kind in kinds])
-    weights = np.array([trust, attack, flee], np.float64)
+    weights = np.array([trust, attack, flee, slip], np.float64)
     return _run(state, settings, weights, levels, root_values or not pruned, root_values, started, deadline)
 
 
@@ -62,7 +66,7 @@ def chase_values(state: GameState, levels: int) -> SearchResult:
     started = perf_counter()
     settings = _settings(state, kernel.EVAL_CHASE, state.turn, kernel.MODEL_UNIFORM, True,
                          [kernel.MIN_NODE] + [kernel.MAX_NODE] * len(state.ghosts))
-    return _run(state, settings, np.zeros(3, np.float64), levels, True, True, started)
+    return _run(state, settings, np.zeros(kernel.WEIGHTS, np.float64), levels, True, True, started)
 
 
 def warm_up() -> None:
@@ -95,7 +99,9 @@ def _run(state: GameState, settings: np.ndarray, weights: np.ndarray, levels: in
     _in_slices(arguments, deadline)
     stats, values = work.stats, work.values
     best = int(stats[kernel.BEST_MOVE])
-    moves = state.legal_moves()
+    moves: Sequence[object] = state.legal_moves()
+    if weights[kernel.SLIP] > 0.0:  # a slippery Pacman's moves are what he chooses: action names
+        moves = [action for action, _ in state.legal_moves()]
     action = moves[best] if best >= 0 else None
     action_values: tuple[tuple[object, float], ...] = ()
     if root_values and best >= 0:
@@ -159,7 +165,7 @@ def _workspace(root: np.ndarray, levels: int) -> _Workspace:
     stats = np.zeros(kernel.STATS_SLOTS, np.int64)
     stats[kernel.BEST_MOVE] = stats[kernel.PAUSED_AT] = -1
     return _Workspace(states, np.empty((size, 5), np.int64), np.empty((size, 5), np.int64),
-                      np.empty((size, 5), np.float64), np.zeros((size, 3), np.int64),
+                      np.empty((size, 5), np.float64), np.zeros((size, kernel.FRAME_COLUMNS), np.int64),
                       np.zeros((size, 3), np.float64), np.zeros(kernel.ROOT_VALUE + 1, np.float64), stats)
 
 

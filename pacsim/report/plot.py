@@ -79,12 +79,15 @@ def plot_summary(results: pandas.DataFrame, summary: pandas.DataFrame, by: Seque
     width = max(6.0, 0.7 * len(labels) + 2)
     figure, (wins_axis, score_axis) = pyplot.subplots(1, 2, figsize=(2 * width, 5.2))
     positions = list(range(len(labels)))
+    colours = group_colours(pyplot, len(labels))
     wins_axis.bar(positions, summary["win_rate"], yerr=_error_bars(summary, "win"), capsize=4,
-                  color="#f2c200", edgecolor="black")
+                  color=colours, edgecolor="black")
     wins_axis.set_ylim(0, 1.05)
     wins_axis.set_title("Win rate")
     wins_axis.set_ylabel("share of games won (Wilson 95% interval)")
-    score_axis.boxplot(scores, positions=positions)
+    boxes = score_axis.boxplot(scores, positions=positions, patch_artist=True, medianprops={"color": "black"})
+    for box, colour in zip(boxes["boxes"], colours):
+        box.set_facecolor(colour)
     score_axis.set_title("Score per game")
     score_axis.set_ylabel("final score")
     axis_label = " / ".join(by) if by != ["condition"] else "condition"
@@ -93,10 +96,23 @@ def plot_summary(results: pandas.DataFrame, summary: pandas.DataFrame, by: Seque
         axis.set_xticklabels(labels, rotation=30 if len(labels) > 3 else 0, ha="right" if len(labels) > 3 else "center",
                              fontsize=8)
         axis.set_xlabel(axis_label)
-    games = int(summary["games"].sum())
-    figure.suptitle(f"{games} games" + (f" ({shared})" if shared else ""), fontsize=10)
+    figure.suptitle(plot_title(results, summary, shared), fontsize=10)
     figure.tight_layout()
     _save(figure, pyplot, path)
+
+
+def group_colours(pyplot: Any, count: int) -> list[Any]:
+    """One distinct colour per group (tab10, then tab20 for more groups)."""
+    palette = pyplot.get_cmap("tab10" if count <= 10 else "tab20")
+    return [palette(index % palette.N) for index in range(count)]
+
+
+def plot_title(results: pandas.DataFrame, summary: pandas.DataFrame, shared: str) -> str:
+    """What was run: the experiment(s), the games, and what every group shares."""
+    experiments = ", ".join(str(name) for name in results["experiment"].unique()) if "experiment" in results else ""
+    title = f"{experiments}: " if experiments else ""
+    title += f"{int(summary['games'].sum())} games in {len(summary)} groups"
+    return title + (f" ({shared})" if shared else "")
 
 
 def _error_bars(summary: pandas.DataFrame, prefix: str) -> list[list[float]]:

@@ -42,6 +42,12 @@ def choose_runs(results: pandas.DataFrame, runs: pandas.DataFrame, choice: RunCh
                   "--root-seed N or --run ID picks another, --all pools them")
 
 
+def with_root_seeds(results: pandas.DataFrame, runs: pandas.DataFrame) -> pandas.DataFrame:
+    """``results`` with each game's run's ``root_seed``: what tells pooled
+    runs apart in a report's tables and plots (see ``default_by``)."""
+    return results.assign(root_seed=results["config_hash"].map(dict(zip(runs["run"], runs["root_seed"]))))
+
+
 def _chosen(runs: pandas.DataFrame, choice: RunChoice) -> pandas.DataFrame:
     if choice.run is not None:
         chosen = runs[runs["run"].str.startswith(choice.run)]

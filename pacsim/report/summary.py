@@ -8,9 +8,9 @@ from dataclasses import asdict, dataclass
 
 import pandas
 
+from pacsim.engine.recording import decode_actions
 from pacsim.errors import PacsimError
 from pacsim.report.stats import mcnemar_exact, mean_interval, wilson_interval
-from pacsim.runner.store import decode_actions
 
 REPETITIVE_SHARE = 0.1
 """A condition whose distinct lines of play are fewer than this share of its
@@ -23,11 +23,16 @@ SUMMARY_COLUMNS = (
 
 
 def default_by(results: pandas.DataFrame) -> list[str]:
-    """Group by condition label, and by experiment too when a store holds several."""
+    """Group by condition label, and by experiment too when a store holds
+    several, and by run (its root seed when that tells the runs apart, else
+    its config hash) when one experiment has several."""
     if results["config_hash"].nunique() <= 1:
         return ["condition"]
-    if results.groupby("experiment")["config_hash"].nunique().max() <= 1:
+    runs = results.groupby("experiment")["config_hash"].nunique()
+    if runs.max() <= 1:
         return ["experiment", "condition"]
+    if "root_seed" in results and (results.groupby("experiment")["root_seed"].nunique() == runs).all():
+        return ["experiment", "root_seed", "condition"]  # pooled runs told apart by what the user chose
     return ["experiment", "config_hash", "condition"]
 
 

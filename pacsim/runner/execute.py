@@ -35,10 +35,11 @@ from pacsim.agents.search_agents import SearchPacman
 from pacsim.engine import ERROR, GameRecord, Layout, initial_state, parse_layout, play_game
 from pacsim.engine.deadline import UserInterrupt
 from pacsim.engine.game import describe_failure
+from pacsim.engine.recording import encode_actions
 from pacsim.engine.starts import DEFAULT_START_DISTANCE, LAYOUT, draw_start, with_pacman_start
-from pacsim.errors import PacsimError
+from pacsim.errors import PacsimError, debug_wanted
 from pacsim.runner.experiment import Condition, Experiment
-from pacsim.runner.store import ResultStore, encode_actions, utc_now
+from pacsim.runner.store import ResultStore, utc_now
 
 
 @dataclass(frozen=True)
@@ -177,6 +178,8 @@ def play_task(task: GameTask) -> dict[str, Any]:
     with notes_said():  # by the coordinator, once for the run (engine_notes)
         record = play_game(layout, agents, seed=task.seed, max_moves=task.max_moves,
                            move_time_limit=task.time_limit or None)
+    if record.error_traceback and debug_wanted():
+        print(f"{condition.label}, game {task.game_index}:\n{record.error_traceback}", end="", file=sys.stderr)
     return game_row(task, record, started_at, start=layout.pacman_start)
 
 
@@ -195,7 +198,8 @@ def engine_notes(experiment: Experiment) -> list[str]:
     that will search in Python, and why (a run with ``engine=fast`` that the
     kernel cannot serve fails here, before any game)."""
     notes: dict[str, None] = {}
-    for condition in {(condition.pacman_spec(), condition.layout_text): condition for condition in experiment.conditions}.values():
+    # By layout name, not text: a generated maze's text would be built for every condition of the grid.
+    for condition in {(condition.pacman_spec(), condition.layout): condition for condition in experiment.conditions}.values():
         try:
             pacman = make_pacman(condition.pacman, condition.pacman_options)
         except PacsimError:

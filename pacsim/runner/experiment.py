@@ -571,7 +571,7 @@ def plugin_notes(experiment: Experiment) -> list[str]:
     in the store read (those games are played again: the content is part of
     the condition)."""
     used = {label: identity for condition in experiment.conditions for label, identity in condition.code.items()}
-    notes = [f"plugin code: {label} ({identity})" for label, identity in used.items()]
+    notes = [f"plugin code: {label} code={code_id(identity)} ({identity})" for label, identity in used.items()]
     for change, games in identity_changes(experiment, _stored_games(experiment)).items():
         notes.append(f"{change}: {games} games to play")
     return notes
@@ -622,8 +622,17 @@ def _changes(versions: dict[str, dict[str, str]], earlier: list[dict[str, dict[s
 
 
 def _code_tag(code: dict[str, str]) -> str:
-    """Eight hex digits naming one version of a condition's plugin code."""
-    return hashlib.sha256(json.dumps(code, sort_keys=True).encode("utf-8")).hexdigest()[:8]
+    """The condition label's name for one version of its plugin code: each
+    plugin's :func:`code_id`, joined by ``+``, the ids ``run`` prints."""
+    return "+".join(code_id(identity) for _, identity in sorted(code.items()))
+
+
+def code_id(identity: str) -> str:
+    """Eight hex digits naming one version of a plugin: the start of its file's
+    sha256 (what ``plugin code:`` shows in full), or of its identity's hash
+    when it has no file."""
+    digest = identity.partition("sha256:")[2]
+    return digest[:8] if len(digest) >= 8 else hashlib.sha256(identity.encode("utf-8")).hexdigest()[:8]
 
 
 def _stored_games(experiment: Experiment) -> set[tuple[str, int]]:

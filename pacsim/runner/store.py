@@ -17,8 +17,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pacsim.engine import ACTIONS, parse_layout
-from pacsim.engine.recording import SavedGame, check_num_ghosts, describe
+from pacsim.engine import parse_layout
+from pacsim.engine.recording import SavedGame, check_num_ghosts, decode_actions, describe
 from pacsim.engine.starts import with_pacman_start
 from pacsim.errors import LayoutError, ReplayError, StoreError
 
@@ -87,35 +87,6 @@ CREATE TABLE IF NOT EXISTS games (
     UNIQUE (config_hash, condition_key, game_index)
 );
 """
-
-# One letter per action keeps a 300-move replay log under a kilobyte.
-_LETTER = {"North": "N", "South": "S", "East": "E", "West": "W", "Stop": "X"}
-_ACTION = {letter: action for action, letter in _LETTER.items()}
-assert set(_LETTER) == set(ACTIONS)
-
-
-def encode_actions(actions: list[str]) -> str:
-    """The replay log as one letter per action (a JSON list if an action has no letter)."""
-    if all(action in _LETTER for action in actions):
-        return "".join(_LETTER[action] for action in actions)
-    return json.dumps(actions)
-
-
-def decode_actions(text: str) -> list[str]:
-    """The actions of a replay log; ``ValueError`` names what is wrong with a damaged one."""
-    if text.startswith("["):
-        try:
-            actions = json.loads(text)
-        except (json.JSONDecodeError, RecursionError):
-            raise ValueError("a replay log that is not a JSON list") from None
-        if not isinstance(actions, list) or not all(isinstance(action, str) for action in actions):
-            raise ValueError("a replay log that is not a list of action names")
-        return actions
-    unknown = set(text) - set(_ACTION)
-    if unknown:
-        raise ValueError(f"unknown action letter {min(unknown)!r} in the replay log (known: {''.join(_ACTION)})")
-    return [_ACTION[letter] for letter in text]
-
 
 def utc_now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
@@ -191,7 +162,7 @@ class ResultStore:
                      f"{', '.join(f'{name} = excluded.{name}' for name in names)} WHERE games.outcome = 'error'")
         with _reporting(self.path), self.connection:
             before = self.connection.total_changes
-            self.connection.executemany(statement, [[row[name] for name in names] for row in rows])
+            self.connection.executemany(statement, [[_stored_value(row[name]) for name in names] for row in rows])
             return self.connection.total_changes - before
 
 
@@ -206,6 +177,10 @@ def _add_missing_columns(connection: sqlite3.Connection) -> None:
 
 def _game_columns(connection: sqlite3.Connection) -> set[str]:
     return {row[1] for row in connection.execute("PRAGMA table_info(games)")}
+def _stored_value(value: Any) -> Any:
+    """A row value as SQLite stores it: ``started_at`` comes back from
+    :func:`load_results` as a datetime and goes in as the text utc_now() writes."""
+    return value.isoformat(timespec="seconds") if isinstance(value, datetime) else value
 
 
 @contextmanager
@@ -319,7 +294,9 @@ def load_results(path: str | Path) -> pandas.DataFrame:
 
     Besides the stored columns, each Pacman option becomes a column of its
     own (``eval``, ``model``, ...) and each ghost option ``ghost_<name>``,
-    so that they can be grouped by."""
+    so that they can be grouped by; ``options`` itself stays the stored JSON
+    text, ``{"pacman": {...}, "ghost": {...}}`` (``json.loads`` gives the
+    dicts).  ``started_at`` is a timezone-aware (UTC) datetime."""
     import pandas
 
     connection = open_existing(path)
@@ -334,6 +311,8 @@ def load_results(path: str | Path) -> pandas.DataFrame:
     for name in ADDED_COLUMNS:
         if name not in frame.columns:  # a store older than the column
             frame[name] = None
+    # Written by utc_now(); anything else (a hand-edited row) becomes NaT rather than an error.
+    frame["started_at"] = pandas.to_datetime(frame["started_at"], utc=True, format="ISO8601", errors="coerce")
     return _expand_options(frame, Path(path))
 
 
@@ -427,6 +406,11 @@ def _saved_game_row(connection: sqlite3.Connection, path: Path, game_id: int) ->
 
 
 def _spec(name: str, options: dict[str, Any]) -> str:
-    if not options:
+    """``name`` with ``options`` added, but for those it gives itself (a grid's
+    ``alphabeta:depth=1`` has its depth in the depth column too: given twice,
+    the agent refuses the spec)."""
+    given = {item.partition("=")[0].strip() for item in name.partition(":")[2].split(",") if "=" in item}
+    added = {key: value for key, value in options.items() if key not in given}
+    if not added:
         return name
-    return name + ("," if ":" in name else ":") + ",".join(f"{key}={value}" for key, value in options.items())
+    return name + ("," if ":" in name else ":") + ",".join(f"{key}={value}" for key, value in added.items())

@@ -42,6 +42,8 @@ class Controls:
     quit: bool = False
     direction: str | None = None
     """The last arrow or WASD direction pressed, for a keyboard Pacman."""
+    keyboard: bool = False
+    """A person plays Pacman: the footer shows the keys, and the start waits for one."""
 
 
 def handle_event(controls: Controls, event: pygame.event.Event) -> Controls:
@@ -80,6 +82,12 @@ def slower(frame_time: float) -> float:
 
 
 def describe(controls: Controls) -> str:
-    """A short status note: paused or the current speed."""
+    """A short status note: paused or the current speed, and the keys when a person plays."""
+    if controls.keyboard and controls.direction is None:
+        return "press an arrow key or WASD to start · q quits"
     speed = f"{controls.frame_time:.3g}s/frame" if controls.frame_time else "fastest"
-    return f"paused · {speed}" if controls.paused else speed
+    note = f"paused · {speed}" if controls.paused else speed
+    return f"{note} · {KEYBOARD_HINT}" if controls.keyboard else note
+
+
+KEYBOARD_HINT = "arrows/WASD move · space pause · q quit"

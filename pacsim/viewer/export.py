@@ -7,15 +7,16 @@ surface (no display is opened), giving the same files the window would.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from pacsim.engine.game import DEFAULT_MAX_MOVES, GameRecord, play_game
 from pacsim.engine.layout import Layout
 from pacsim.engine.state import GameState
 from pacsim.viewer.capture import Capture
+from pacsim.viewer.render import values_heading
 from pacsim.viewer.settings import WindowSettings
-from pacsim.viewer.sources import FrameMaker, frames_of
+from pacsim.viewer.sources import FrameMaker, iter_frames
 
 
 def play_to_files(
@@ -34,6 +35,7 @@ def play_to_files(
     pacman = agents[0]
     valued = pacman if settings.show_values and hasattr(pacman, "action_values") else None
     capture = Capture(settings, layout, panel=valued is not None)
+    capture.renderer.heading = values_heading(pacman)
     maker = FrameMaker(valued)
 
     def show(state: GameState, action: str | None) -> None:
@@ -50,13 +52,22 @@ def play_to_files(
     return record
 
 
-def replay_to_files(states: list[GameState], outcome: str | None = None, options: Any = None) -> None:
-    """Write a recorded game's frames as asked by ``options``."""
+def replay_to_files(states: Iterable[GameState], outcome_of: Callable[[GameState], str | None],
+                    options: Any = None) -> GameState:
+    """Write a recorded game's frames as asked by ``options``, taking the
+    states one by one; ``outcome_of(final state)`` is the closing banner's
+    outcome.  Returns the final state."""
     settings = WindowSettings.from_options(options)
-    capture = Capture(settings, states[0].layout)
+    capture: Capture | None = None
+    frame = None
     try:
-        for frame in frames_of(states):
+        for frame in iter_frames(states):
+            capture = capture or Capture(settings, frame.state.layout)
             capture.frame(frame)
-        capture.finish(outcome)
+        if capture is None or frame is None:
+            raise ValueError("a recorded game needs at least its start state")
+        capture.finish(outcome_of(frame.state))
     finally:
-        capture.close()
+        if capture is not None:
+            capture.close()
+    return frame.state

@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from pacsim.engine.layout import ACTIONS, EAST, NORTH, SOUTH, STOP, WEST, Layout
 from pacsim.engine.state import GameState
@@ -76,11 +77,24 @@ def outcome_banner(outcome: str | None) -> str | None:
     return outcome.upper() if outcome else None
 
 
+DEFAULT_TITLE = "Search values"
+
+
+def values_heading(agent: Any) -> tuple[str, ...]:
+    """The values panel's title and what the values come from, for an agent
+    that says (``values_heading()``: e.g. ``("Visits", "MCTS, 200 iterations",
+    "ghosts: chance, uniform")``); the plain title otherwise."""
+    describe = getattr(agent, "values_heading", None)
+    return tuple(describe()) if callable(describe) else (DEFAULT_TITLE,)
+
+
 class Renderer:
     """Draws states; keeps the maze picture and fonts between frames, since
     redrawing every wall at 60 frames a second would waste the render loop."""
 
     def __init__(self) -> None:
+        self.heading: tuple[str, ...] = (DEFAULT_TITLE,)
+        """The values panel's title and the lines under it (see :func:`values_heading`)."""
         self._walls_key: tuple[Layout, float] | None = None
         self._walls: pygame.Surface | None = None
         self._fonts: dict[int, pygame.font.Font] = {}
@@ -199,17 +213,22 @@ class Renderer:
         text_left = round(left + place.cell * 0.3)
         pygame.draw.rect(surface, style.PANEL, pygame.Rect(round(left), 0, round(width), round(place.board_height)))
         margin = place.cell * 0.4
+        title, *about = self.heading
         rows = max(1, len(values or []))
-        # The title, a fifth of a line's gap, the rows: (rows + 2.2) lines in all.
-        line = min(place.cell * 1.1, (place.board_height - 2 * margin) / (rows + 2.2))
+        # The title, the lines about the search, a fifth of a line's gap, the rows.
+        line = min(place.cell * 1.1, (place.board_height - 2 * margin) / (rows + len(about) + 2.2))
         font = self._font(round(line * 0.85))
-        surface.blit(font.render("Search values", True, style.TEXT), (text_left, round(margin)))
+        surface.blit(font.render(title, True, style.TEXT), (text_left, round(margin)))
+        small = self._font(round(line * 0.6))
+        for index, text in enumerate(about, start=1):
+            surface.blit(small.render(text, True, style.DIM_TEXT), (text_left, round(margin + line * index)))
+        first_row = len(about) + 1.2
         if not values:
             waiting = font.render("thinking..." if values is None else "no values", True, style.DIM_TEXT)
-            surface.blit(waiting, (text_left, round(margin + line * 1.2)))
+            surface.blit(waiting, (text_left, round(margin + line * first_row)))
             return
         for row, (action, value) in enumerate(values):
-            top = margin + line * (row + 1.2)
+            top = margin + line * (row + first_row)
             color = style.TEXT
             if action == chosen:
                 pygame.draw.rect(surface, style.HIGHLIGHT,
@@ -315,6 +334,8 @@ def _rounded(point: tuple[float, float]) -> tuple[int, int]:
 
 
 def _format_value(value: float) -> str:
+    if isinstance(value, int):  # counts (MCTS visits) stay whole numbers
+        return str(value)
     if math.isinf(value):
         return "+inf" if value > 0 else "-inf"
     return f"{value:.1f}"

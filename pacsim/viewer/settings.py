@@ -83,8 +83,8 @@ class WindowSettings:
         if isinstance(options, WindowSettings):
             return options
         defaults = cls()
-        return cls(**{name: getattr(options, name, getattr(defaults, name))
-                      for name in ("frame_time", "zoom", "show_values", "save_frames", "gif")})
+        given = {name: getattr(options, name, None) for name in ("frame_time", "zoom", "show_values", "save_frames", "gif")}
+        return cls(**{name: getattr(defaults, name) if value is None else value for name, value in given.items()})
 
     @property
     def exporting(self) -> bool:

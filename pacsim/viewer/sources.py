@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import queue
 import threading
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -46,13 +47,18 @@ class Frame:
 
 def frames_of(states: list[GameState]) -> list[Frame]:
     """Frames for a recorded game, counting Pacman's moves."""
-    frames = []
+    return list(iter_frames(states))
+
+
+def iter_frames(states: Iterable[GameState]) -> Iterator[Frame]:
+    """The frames one by one, as the states come (a long replay is never held whole)."""
     moves = 0
+    previous: GameState | None = None
     for index, state in enumerate(states):
-        if index and states[index - 1].turn == 0:
+        if previous is not None and previous.turn == 0:
             moves += 1
-        frames.append(Frame(state, index, moves))
-    return frames
+        yield Frame(state, index, moves)
+        previous = state
 
 
 class RecordedGame:

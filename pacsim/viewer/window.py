@@ -19,7 +19,7 @@ from pacsim.viewer import ViewerClosed, ViewerError
 from pacsim.viewer._pygame import pygame
 from pacsim.viewer.capture import Capture
 from pacsim.viewer.controls import Controls, describe, handle_event
-from pacsim.viewer.render import Renderer, outcome_banner, window_size
+from pacsim.viewer.render import Renderer, outcome_banner, values_heading, window_size
 from pacsim.viewer.settings import WindowSettings, display_available, hidden_window_allowed, require_display
 from pacsim.viewer.sources import Frame, LiveGame, RecordedGame
 
@@ -27,6 +27,8 @@ TICKS_PER_SECOND = 30
 """Redraws per second: keeps the window responsive and the mouth moving."""
 TICKS_PER_ANIMATION_FRAME = 2
 END_HOLD_SECONDS = 2.0
+KEY_POLL_SECONDS = 0.02
+"""How often a keyboard game waiting for its first key looks again."""
 """How long a finished game stays on screen before the window returns
 (pausing keeps it open)."""
 
@@ -95,6 +97,12 @@ class ViewerLoop:
     def pressed_direction(self) -> str | None:
         """For a keyboard Pacman (called from the worker thread: a plain read)."""
         return self.controls.direction
+
+    def wait_for_direction(self) -> None:
+        """For a keyboard Pacman's first move (on the worker thread): until
+        a direction is pressed, or the window is quitting or restarting."""
+        while self.controls.direction is None and not (self.controls.quit or self.controls.restart):
+            time.sleep(KEY_POLL_SECONDS)
 
     def run(self) -> bool:
         while self.tick():
@@ -218,6 +226,9 @@ def play_in_window(
     surface = open_window(size, f"pacsim: {layout.name} (seed {seed})")
     loop = ViewerLoop(source, surface, controls=Controls(frame_time=settings.frame_time),
                       panel=source.show_values, capture=capture, hold_seconds=END_HOLD_SECONDS)
+    for renderer in (loop.renderer, capture.renderer if capture else None):
+        if renderer is not None:
+            renderer.heading = values_heading(agents[0])
     restore_keys = _wire_keyboard(agents[0], loop)
     try:
         source.start()
@@ -257,9 +268,10 @@ def _wire_keyboard(agent: Any, loop: ViewerLoop) -> Callable[[], None]:
     if not isinstance(agent, KeyboardPacman):
         return lambda: None
     original = agent.keys
-    agent.keys = loop.pressed_direction
+    agent.keys, agent.wait_for_key = loop.pressed_direction, loop.wait_for_direction
+    loop.controls = replace(loop.controls, keyboard=True)
 
     def restore() -> None:
-        agent.keys = original
+        agent.keys, agent.wait_for_key = original, None
 
     return restore

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from pacsim.engine.layout import ACTIONS, Layout
@@ -29,6 +30,17 @@ from pacsim.viewer import style
 
 ActionValues = list[tuple[str, float]]
 """A Pacman position's searched value (or MCTS visits) of each action."""
+
+
+@dataclass(frozen=True)
+class SearchValues:
+    """Pacman's action values at every shown position, and what they are."""
+
+    heading: tuple[str, ...]
+    """The panel's title and the lines under it, as the viewer's panel shows
+    them (e.g. ``("Visits", "MCTS, 200 iterations", "ghosts: min")``)."""
+    rows: list[ActionValues | None]
+    """One per position :func:`move_positions` gives; None where Pacman does not move."""
 
 
 def move_positions(states: Sequence[GameState]) -> list[GameState]:
@@ -71,7 +83,7 @@ def style_data() -> dict[str, Any]:
 
 
 def game_data(states: Sequence[GameState], *, title: str, outcome: str | None, recorded_score: int | None,
-              values: Sequence[ActionValues | None] | None = None) -> dict[str, Any]:
+              values: SearchValues | None = None) -> dict[str, Any]:
     """Everything the player needs, ready for JSON: the maze, the frames,
     how the game ended and (optionally) Pacman's action values per move."""
     shown = move_positions(states)
@@ -90,7 +102,8 @@ def game_data(states: Sequence[GameState], *, title: str, outcome: str | None, r
         "style": style_data(),
     }
     if values is not None:
-        data["values"] = [None if row is None else [[action, _number(value)] for action, value in row] for row in values]
+        data["valuesHeading"] = list(values.heading)
+        data["values"] = [None if row is None else [[action, _number(value)] for action, value in row] for row in values.rows]
     return data
 
 

@@ -99,13 +99,14 @@
     if (!game.values) return;
     const row = game.values[move];
     const chosen = move < last ? game.actions[frames[move + 1][1]] : null;
+    const visits = game.valuesHeading[0] === "Visits";  // counts, shown whole, as the viewer shows them
+    const line = (text, kind) => { const div = document.createElement("div"); div.className = kind; div.textContent = text; box.appendChild(div); };
     box.replaceChildren();
-    if (!row) { box.textContent = move < last ? "no values" : ""; return; }
+    game.valuesHeading.forEach((text, index) => line(text, index ? "about" : "title"));
+    if (!row) { line(move < last ? "no values" : "", "about"); return; }
     for (const [action, value] of row) {
-      const line = document.createElement("div");
-      line.className = action === chosen ? "chosen" : "";
-      line.textContent = `${action} ${Number.isFinite(value) ? value.toFixed(1) : value}`;
-      box.appendChild(line);
+      const number = Number.isFinite(value) ? value.toFixed(visits ? 0 : 1) : value;
+      line(`${action} ${number}`, action === chosen ? "chosen" : "");
     }
   }
 

@@ -22,7 +22,7 @@ from pacsim._version import __version__
 from pacsim.engine.recording import SavedGame
 from pacsim.engine.state import GameState
 from pacsim.viewer import style
-from pacsim.web.frames import ActionValues, game_data, move_positions
+from pacsim.web.frames import SearchValues, game_data, move_positions
 
 
 @cache
@@ -39,7 +39,7 @@ def describe_game(saved: SavedGame, states: Sequence[GameState], outcome: str | 
     return f"{saved.layout.name}: {agents}{seed} · {outcome or 'unfinished'} score {states[-1].score} moves {moves}"
 
 
-def replay_page(saved: SavedGame, *, outcome: str | None = None, values: Sequence[ActionValues | None] | None = None,
+def replay_page(saved: SavedGame, *, outcome: str | None = None, values: SearchValues | None = None,
                 states: list[GameState] | None = None, linkable: bool = True) -> str:
     """The HTML page replaying ``saved``; ``outcome`` defaults to the rules'
     verdict (win, loss) or the recorded one; ``values`` are Pacman's action

@@ -14,6 +14,7 @@ import itertools
 import tempfile
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import pandas
 
@@ -128,32 +129,37 @@ def _describe_seeds(seeds: list[int]) -> str:
 
 def replays_section(store: str, results: pandas.DataFrame) -> str:
     """The first loss and the first win of each condition, replayed."""
-    parts = ["<h2>Games</h2>\n<p>Per condition, its first loss and first win (by game index), replayed through the "
-             "rules from the stored actions. Open one alone with <code>pacsim replay STORE --game ID --html FILE</code>.</p>"]
+    parts = ["<h2>Games</h2>\n<p>Per condition, its first loss and first win (by game index; with neither, its first "
+             "game), replayed through the rules from the stored actions. Open one alone with "
+             "<code>pacsim replay STORE --game ID --html FILE</code>.</p>"]
     # Condition labels repeat across experiments in one store: then group by both.
     keys = ["experiment", "condition"] if results["config_hash"].nunique() > 1 else ["condition"]
     for key, games in results.groupby(keys, sort=False):
         title = " / ".join(str(part) for part in (key if isinstance(key, tuple) else (key,)))
-        figures = []
-        for outcome in REPLAYED_OUTCOMES:
-            chosen = games[games["outcome"] == outcome].sort_values("game_index").head(1)
-            if chosen.empty:
-                figures.append(f"<figure><figcaption>no {outcome}</figcaption></figure>")
-                continue
-            row = chosen.iloc[0]
-            figures.append(_replay_figure(store, int(row["id"]), f"first {outcome}: game {int(row['id'])}, "
-                                          f"seed {int(row['seed'])}, score {int(row['score'])}"))
+        figures = [_replay_figure(store, row, label) for label, row in chosen_games(games)]
         parts.append(f"<h3>{html.escape(title)}</h3>\n<div class=\"replays\">{''.join(figures)}</div>")
     return "\n".join(parts)
 
 
-def _replay_figure(store: str, game_id: int, caption: str) -> str:
+def chosen_games(games: pandas.DataFrame) -> list[tuple[str, Any]]:
+    """The games a condition shows, each with its label: the first of each
+    :data:`REPLAYED_OUTCOMES`, or when it has none of them (all timeouts,
+    say), its first game."""
+    ordered = games.sort_values("game_index")
+    chosen = [(f"first {outcome}", ordered[ordered["outcome"] == outcome].iloc[0])
+              for outcome in REPLAYED_OUTCOMES if (ordered["outcome"] == outcome).any()]
+    return chosen or [(f"first game ({ordered.iloc[0]['outcome']})", ordered.iloc[0])]
+
+
+def _replay_figure(store: str, row: Any, label: str) -> str:
+    game_id = int(row["id"])
+    caption = html.escape(f"{label}: game {game_id}, seed {int(row['seed'])}, score {int(row['score'])}")
     try:
         saved = load_saved_game(store, game_id)
     except PacsimError as error:  # one damaged game: said where its replay would be, the report still written
-        return f"<figure><figcaption>{html.escape(caption)}</figcaption><p>cannot replay: {html.escape(str(error))}</p></figure>"
+        return f"<figure><figcaption>{caption}</figcaption><p>cannot replay: {html.escape(str(error))}</p></figure>"
     player = embedded(replay_page(saved, linkable=False), page_size(saved.layout.width, saved.layout.height))
-    return f"<figure><figcaption>{html.escape(caption)}</figcaption>{player}</figure>"
+    return f"<figure><figcaption>{caption}</figcaption>{player}</figure>"
 
 
 def write_report_page(path: str, store: str, results: pandas.DataFrame, summary: pandas.DataFrame,

@@ -11,10 +11,10 @@ from pacsim.engine.game import agent_rng
 from pacsim.engine.recording import SavedGame
 from pacsim.engine.state import GameState
 from pacsim.errors import ConfigError
-from pacsim.web.frames import ActionValues, move_positions
+from pacsim.web.frames import SearchValues, move_positions
 
 
-def recorded_action_values(saved: SavedGame, states: Sequence[GameState]) -> list[ActionValues | None]:
+def recorded_action_values(saved: SavedGame, states: Sequence[GameState]) -> SearchValues:
     """For each position the player shows, the value (MCTS: the visits) of
     each Pacman action as the recorded Pacman's search finds it; None at the
     end.  The search is deterministic for the minimax family; MCTS draws from
@@ -27,7 +27,9 @@ def recorded_action_values(saved: SavedGame, states: Sequence[GameState]) -> lis
     if reset is not None:
         reset(0, agent_rng(saved.seed or 0, 0))
     shown = move_positions(states)
-    return [None if state.is_terminal or state is shown[-1] else list(agent.action_values(state)) for state in shown]
+    rows = [None if state.is_terminal or state is shown[-1] else list(agent.action_values(state)) for state in shown]
+    describe = getattr(agent, "values_heading", None)
+    return SearchValues(tuple(describe()) if callable(describe) else ("Search values",), rows)
 
 
 def _refuse_plugin_code(spec: str) -> None:
