@@ -459,3 +459,19 @@ def test_play_defaults_to_the_course_default_maze_in_a_course_folder(course, cap
     assert main(["play", "-q", "--seed", "1", "--record", str(course / "game.json")]) == 0
     saved = json.loads((course / "game.json").read_text())
     assert saved["layout"] == {"name": "mediumClassic", "text": MINIMAX}
+
+
+# -- item 21: the README, short, with its first two commands -----------------------------------
+
+def test_the_readme_keeps_its_two_commands_and_its_links_lead_somewhere():
+    import re
+
+    root = Path(__file__).resolve().parent.parent
+    readme = (root / "README.md").read_text()
+    blocks = re.findall(r"```\n(.*?)```", readme, flags=re.S)
+    assert blocks[0].strip().endswith("pacsim reproduce") and blocks[1].strip().endswith("python -m pytest")
+    assert "minutes" in readme.split("## ")[0]  # how long reproduce takes, with and without the fast path
+    assert "hypothetical" in readme
+    links = re.findall(r"\]\(((?:docs|experiments)/[^)#]+)\)", readme)
+    assert links and all((root / link).is_file() for link in links)
+    assert readme.count("\n") < 400  # research-level material lives in docs/
