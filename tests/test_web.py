@@ -265,7 +265,7 @@ def test_values_of_a_stored_game_whose_pacman_spec_gives_its_depth(store, tmp_pa
 
 def test_a_condition_without_a_loss_or_a_win_shows_its_first_game(store):
     from pacsim.report import load_results
-    from pacsim.web.results import replays_section
+    from pacsim.report.html import replays_section
 
     results = load_results(store)
     results = results[results["pacman"] == "random"].assign(outcome="timeout")  # as if every game ran out of moves
@@ -281,7 +281,7 @@ def test_a_damaged_game_leaves_the_rest_of_the_report(store, tmp_path):
     damaged = tmp_path / "damaged.sqlite"
     shutil.copy(store, damaged)
     from pacsim.report import load_results
-    from pacsim.web.results import chosen_games
+    from pacsim.report.html import chosen_games
 
     results = load_results(store)
     (label, row), *_ = chosen_games(results[results["pacman"] == "random"])

@@ -99,7 +99,7 @@ def run(args) -> int:
 
         plot_summary(results, summary, by, args.plot)
     if args.html:
-        from pacsim.web.results import write_report_page
+        from pacsim.report.html import write_report_page
 
         write_report_page(args.html, args.store, results, summary, by, comparison)
     if args.out:
