@@ -58,3 +58,18 @@ def test_training_games_teach_the_course_q_agent_and_are_not_counted(capsys, mon
 def test_minus_x_needs_games_left_to_count(capsys):
     assert main(["play", "-l", "tinyGhostMaze", "-p", "greedy", "-x", "5", "-n", "5", "-q"]) == 2
     assert "-x 5 -n 5: no game left to count" in capsys.readouterr().err
+
+
+def test_training_games_are_counted_and_recorded_when_asked(capsys, tmp_path):
+    argv = ["play", "-l", "tinyGhostMaze", "-p", "greedy", "-x", "3", "-n", "5", "-q", "--seed", "2", "--max-moves", "20"]
+    assert main(argv) == 0
+    unseen = capsys.readouterr().out.splitlines()
+    assert unseen[0].startswith("training: 3 games") and unseen[-1].startswith("2 games")
+    assert main([*argv, "--count-training", "--record", str(tmp_path / "g.json")]) == 0
+    counted = capsys.readouterr().out.splitlines()
+    assert not any(line.startswith("training") for line in counted) and counted[-1].startswith("5 games")
+    def seeds_and_scores(lines):
+        return [line.split(" ", 2)[2] for line in lines if line.startswith("game ")]
+
+    assert seeds_and_scores(counted)[-2:] == seeds_and_scores(unseen)  # the same last two games either way
+    assert len(list(tmp_path.glob("g-*.json"))) == 5

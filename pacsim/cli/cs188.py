@@ -63,6 +63,8 @@ def add_cs188_options(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--replay", dest="cs188_replay", metavar="FILE", help="accepted with a note: use pacsim replay FILE")
     group.add_argument("-x", "--numTraining", dest="cs188_training", type=int, metavar="N",
                        help="the first N of the -n games train the Pacman: played unseen, not counted (as in CS188)")
+    group.add_argument("--count-training", action="store_true",
+                       help="with -x: show, count and --record the training games like the others")
 
 
 def apply_cs188_options(args: argparse.Namespace) -> list[str]:

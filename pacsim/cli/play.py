@@ -145,12 +145,13 @@ def run(args: argparse.Namespace) -> int:
                           f"{args.max_moves * len(agents):,} actions, more than a record holds "
                           f"({recording.MAX_RECORD_ACTIONS:,}); lower --max-moves")
     first_seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
-    if training:
-        _train(args, layout, agents, first_seed, training)
-    games = args.games - training
+    unseen = 0 if args.count_training else training  # --count-training: every game shown, counted and recorded
+    if unseen:
+        _train(args, layout, agents, first_seed, unseen)
+    games = args.games - unseen
     tally = Tally()  # not the records: a million games' records do not fit in memory, their summary does
     for game in range(games):
-        seed = first_seed + training + game
+        seed = first_seed + unseen + game
         game_settings = settings.for_game(game, games)
         game_layout = start_layout(args, layout, len(agents) - 1, seed)
         try:
