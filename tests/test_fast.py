@@ -291,11 +291,15 @@ def test_a_transposition_table_keeps_the_search_in_python():
     assert unsupported(make_pacman("expectimax:table=1000"), state) == "the fast path does not cover table (transposition tables)"
 
 
-def test_bench_end_to_end_figures_pair_the_fast_path_off_and_on():
+def test_bench_end_to_end_figures_pair_the_fast_path_off_and_on(tmp_path):
     from pacsim import benchmark
 
+    text = benchmark_experiment().read_text(encoding="utf-8")
+    short = tmp_path / "optimism_pessimism.toml"  # the figures' plumbing, not their size: games of a few moves
+    short.write_text(text.replace("max_moves = 300", "max_moves = 8"), encoding="utf-8")
+    assert short.read_text(encoding="utf-8") != text
     report = benchmark.Report()
-    benchmark.fast_end_to_end(report, games_per_condition=1, experiment_path=benchmark_experiment())
+    benchmark.fast_end_to_end(report, games_per_condition=1, experiment_path=short)
     names = [figure.name for figure in report.figures]
     assert names == ["optimism_pessimism, fast path off", "optimism_pessimism, fast path on",
                      "optimism_pessimism fast/python"]
