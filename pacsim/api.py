@@ -16,13 +16,15 @@ from pathlib import Path
 from typing import Any
 
 from pacsim.agents.registry import make_ghost, make_pacman
+from pacsim.agents.training import ghost_count
 from pacsim.engine import load_layout
 from pacsim.engine.game import DEFAULT_MAX_MOVES, GameRecord, play_game
 from pacsim.engine.layout import Layout
 from pacsim.engine.recording import SavedGame, load_game, save_game
 from pacsim.engine.state import GameState
 from pacsim.errors import ConfigError
-from pacsim.web import notebook
+from pacsim.runner.experiment import check_time_limit
+from pacsim.web import notebook, player
 
 
 @dataclass(frozen=True)
@@ -60,7 +62,7 @@ class PlayedGame:
         return self.saved().states()
 
     def _repr_html_(self) -> str:
-        return notebook.saved_game_html(self.saved())
+        return player.saved_game_html(self.saved())
 
 
 class Games(list[PlayedGame]):
@@ -86,9 +88,9 @@ def play(layout: str | Path | Layout = "smallClassic", pacman: str = "greedy", g
     maze = layout if isinstance(layout, Layout) else load_layout(layout)
     if games < 0:
         raise ConfigError(f"games={games}: must be at least 0")
-    count = maze.num_ghosts if num_ghosts is None else num_ghosts
-    if not 0 <= count <= maze.num_ghosts:
-        raise ConfigError(f"num_ghosts={num_ghosts}: layout {maze.name!r} has {maze.num_ghosts} ghosts")
+    count = ghost_count(maze, num_ghosts)
+    if move_time_limit is not None:  # 0 means no limit, as on the command line
+        move_time_limit = check_time_limit(move_time_limit, "move_time_limit") or None
     agents: list[Any] = [make_pacman(pacman), *(make_ghost(ghosts) for _ in range(count))]
     played = Games()
     for game in range(games):

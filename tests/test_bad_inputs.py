@@ -891,3 +891,41 @@ def test_a_plugin_file_whose_path_holds_a_colon(tmp_path, capsys):
 def test_the_abstract_agent_bases_are_refused_as_agents(capsys, base):
     line = fails_in_one_line(capsys, ["play", "-q", "-l", "tinyGhostMaze", "-p", f"pacsim.agents.api:{base}"], base)
     assert "it is a base to subclass, not an agent" in line
+
+
+# -- play and train options: one line, before any game ------------------------------
+
+PLAY = ["play", "-q", "-l", "tinyGhostMaze", "--max-moves", "5"]
+
+
+@pytest.mark.parametrize("arguments, names", [
+    (["-p", "expectimax:depth=2", "-a", "depth=3"], "depth"),
+    (["-g", "directional:attack=0.5", "--ghost-args", "attack=0.9"], "attack"),
+    (["-x", "-1"], "-x -1"),
+    (["-x", "2", "-n", "3", "--starts", "random", "--start-distance", "0"], "--start-distance 0"),
+    (["-x", "2", "-n", "3", "--starts", "random", "--start-distance", "999"], "--start-distance 999"),
+], ids=["pacman option twice", "ghost option twice", "negative -x", "start distance 0", "start distance no cell"])
+def test_play_options_that_cannot_work_fail_before_any_game(capsys, arguments, names):
+    fails_in_one_line(capsys, [*PLAY, *arguments], names)
+    assert capsys.readouterr().out == ""  # not even the training games
+
+
+@pytest.mark.parametrize("arguments, names", [
+    (["--alpha", "2"], "--alpha 2"),
+    (["--epsilon", "nan"], "--epsilon nan"),
+    (["-x", "0"], "--episodes"),
+    (["-k", "9"], "-k=9"),
+    (["-g", "nobody"], "nobody"),
+], ids=["alpha", "epsilon nan", "no episodes", "too many ghosts", "unknown ghost"])
+def test_train_options_that_cannot_work_are_one_line(capsys, tmp_path, arguments, names):
+    fails_in_one_line(capsys, ["train", "-l", "tinyGhostMaze", "-q", "-o", tmp_path / "w.json", *arguments], names)
+    assert not (tmp_path / "w.json").exists()
+
+
+@pytest.mark.parametrize("seconds", [-1, float("nan")])
+def test_the_python_api_checks_the_move_time_limit_as_play_does(seconds):
+    import pacsim
+    from pacsim.errors import ConfigError
+
+    with pytest.raises(ConfigError, match="move_time_limit: must be at least 0"):
+        pacsim.play("tinyGhostMaze", move_time_limit=seconds)

@@ -276,3 +276,13 @@ def test_model_true_is_each_conditions_own_ghost(tmp_path):
     several = text.replace('"adversarial:p=0.5", "random"', '"adversarial:p=0.5,depth=1"')
     with pytest.raises(ConfigError, match="takes a ghost with at most one option"):
         load_experiment(experiment_file(tmp_path, several))
+
+
+def test_a_moved_start_shares_the_mazes_distances():
+    from pacsim.engine import load_layout
+    from pacsim.engine.starts import start_cells, with_pacman_start
+
+    layout = load_layout("optimismHalls")
+    moved = with_pacman_start(layout, start_cells(layout, 1, 3)[0])
+    assert moved.distances_from(0) is layout.distances_from(0)  # computed once for every start
+    assert moved.pacman_start != layout.pacman_start and moved.cells == layout.cells

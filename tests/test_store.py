@@ -112,3 +112,13 @@ def test_results_come_in_grid_order_whatever_order_games_were_stored(store, tmp_
     assert list(results["ghosts"]) == ["random"] * 3 + ["directional:attack=0.9"] * 3
     assert list(results["game_index"]) == [0, 1, 2] * 2
     assert results.drop(columns="id").equals(in_order.drop(columns="id"))
+
+
+def test_a_stored_spec_gains_only_the_options_it_does_not_give():
+    from pacsim.agents.registry import parse_spec
+    from pacsim.runner.store import _spec
+
+    for name in ("alphabeta:depth=1", "my.py:Cautious:depth=3", "mypkg.mod:Cls"):
+        joined = _spec(name, {"depth": 3, "eval": "careful"})
+        assert parse_spec(joined).options.keys() >= {"depth", "eval"}
+        assert joined.count("depth=") == 1 and joined.startswith(name)

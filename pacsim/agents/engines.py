@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 from pacsim.engine import GameState
 from pacsim.errors import AgentError
 from pacsim.fast import MAX_CELLS, SUPPORTED_ALGORITHMS, SUPPORTED_EVALUATIONS, SUPPORTED_MODELS, available
-from pacsim.search import SearchResult, SearchTimeout
+from pacsim.search import ALGORITHMS, SearchResult, SearchTimeout
 
 if TYPE_CHECKING:
     from pacsim.agents.search_agents import SearchPacman
@@ -187,8 +187,7 @@ def try_fast_search(agent: SearchPacman, state: GameState, depth: int | None = N
     from pacsim.fast.search import kernel_search
 
     kinds = ("max", *(agent.ghost_kind(ghost) for ghost in range(len(state.ghosts))))
-    allowed = {"minimax": {"max", "min"}, "alphabeta": {"max", "min"}, "expectimax": {"max", "chance"}}
-    if not set(kinds) <= allowed.get(agent.algorithm, set(kinds)):
+    if not set(kinds) <= ALGORITHMS[agent.algorithm][0]:
         return None  # the Python search reports the misuse
     model = options.model if "chance" in kinds else "uniform"
 

@@ -21,7 +21,7 @@ from pacsim.agents.api import Agent
 from pacsim.agents.learning import LEARNING_PACMEN, QPacman, Weights, load_weights
 from pacsim.agents.registry import make_ghost, parse_options
 from pacsim.engine import DEFAULT_MAX_MOVES, GameState, Layout, agent_rng, apply_move, initial_state, load_layout
-from pacsim.engine.game import describe_failure
+from pacsim.engine.game import describe_failure, start_agents
 from pacsim.errors import AgentError, ConfigError
 
 KINDS = ("approxq", "qlearn")
@@ -87,22 +87,42 @@ def choose(learner: QPacman, state: GameState, epsilon: float, rng: random.Rando
     return rng.choice([move for move, value in zip(moves, values) if value == best])
 
 
+def ghost_count(layout: Layout, num_ghosts: int | None, option: str = "num_ghosts") -> int:
+    """How many of the layout's ghosts play (all of them when ``num_ghosts`` is None)."""
+    if num_ghosts is None:
+        return layout.num_ghosts
+    if not 0 <= num_ghosts <= layout.num_ghosts:
+        raise ConfigError(f"{option}={num_ghosts}: layout {layout.name!r} has {layout.num_ghosts} ghosts")
+    return num_ghosts
+
+
+def make_ghosts(spec: str, count: int, ghost_args: str = "") -> list[Agent]:
+    """``count`` ghosts of one spec (built-in or plugin), each its own object."""
+    options = parse_options(ghost_args)
+    return [make_ghost(spec, options) for _ in range(count)]
+
+
+def ghost_action(ghosts: list[Agent], state: GameState, during: str) -> str:
+    """The action of the ghost whose turn it is; a plugin ghost's failure is
+    one :class:`AgentError` line."""
+    ghost = state.turn
+    try:
+        return ghosts[ghost - 1].get_action(state)
+    except Exception as error:
+        raise AgentError(f"ghost {ghost} {describe_failure(error)} {during}") from None
+
+
 def ghosts_reply(state: GameState, ghosts: list[Agent]) -> GameState:
     """Every ghost moves in turn until Pacman is to move or the game is over."""
     while not state.is_terminal and state.turn != 0:
-        ghost = state.turn
-        try:
-            state = state.successor(ghosts[ghost - 1].get_action(state))
-        except Exception as error:  # a plugin ghost's failure is the user's one line
-            raise AgentError(f"ghost {ghost} {describe_failure(error)} while training") from None
+        state = state.successor(ghost_action(ghosts, state, "while training"))
     return state
 
 
 def play_episode(learner: QPacman, layout: Layout, ghosts: list[Agent], settings: TrainingSettings, episode: int) -> GameState:
     """One training game, learning after every Pacman move; its last state."""
     seed = episode_seed(settings.seed, episode)
-    for index, ghost in enumerate(ghosts, start=1):
-        ghost.reset(index, agent_rng(seed, index))
+    start_agents(ghosts, seed, first_index=1)
     explore = agent_rng(seed, 0)
     state = initial_state(layout, len(ghosts))
     for _ in range(settings.max_moves):
@@ -137,11 +157,8 @@ def train(settings: TrainingSettings, path: str | Path, episodes: int, save_ever
     path = Path(path)
     weights = start(settings, path)
     layout = load_layout(settings.layout)
-    count = layout.num_ghosts if settings.num_ghosts is None else settings.num_ghosts
-    if not 0 <= count <= layout.num_ghosts:
-        raise ConfigError(f"-k {count}: layout {layout.name!r} has {layout.num_ghosts} ghosts")
     try:
-        ghosts = [make_ghost(settings.ghosts, parse_options(settings.ghost_args)) for _ in range(count)]
+        ghosts = make_ghosts(settings.ghosts, ghost_count(layout, settings.num_ghosts, "-k"), settings.ghost_args)
     except AgentError as error:
         raise ConfigError(str(error)) from None
     learner = LEARNING_PACMEN[settings.kind]()

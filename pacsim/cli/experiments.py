@@ -6,7 +6,6 @@ import argparse
 import re
 import shutil
 import textwrap
-import tomllib
 from pathlib import Path
 from typing import Any
 
@@ -42,5 +41,6 @@ def first_sentence(path: Path) -> str:
 
 
 def _games(path: Path) -> str:
-    games = tomllib.loads(path.read_text(encoding="utf-8")).get("games", "?")
-    return str(games)
+    from pacsim.runner.experiment import read_toml
+
+    return str(read_toml(path).get("games", "?"))

@@ -18,7 +18,7 @@ from pacsim.engine import DEFAULT_MAX_MOVES, ERROR, GameRecord, check_max_moves,
 from pacsim.engine.layout import Layout
 from pacsim.engine.names import local_layout
 from pacsim.engine.recording import save_game
-from pacsim.engine.starts import DEFAULT_START_DISTANCE, LAYOUT, STARTS, draw_start, with_pacman_start
+from pacsim.engine.starts import DEFAULT_START_DISTANCE, LAYOUT, STARTS, draw_start, start_cells, with_pacman_start
 from pacsim.engine.state import GameState
 from pacsim.errors import ConfigError
 from pacsim.files import check_output
@@ -138,6 +138,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"pacsim: note: {found.note}", file=sys.stderr)
     layout = found.layout
     agents = build_agents(args, layout)
+    check_starts(args, layout, len(agents) - 1)
     for note in display_notes(args, window, settings, agents[0]):
         print(f"pacsim: note: {note}", file=sys.stderr)
     if args.record and args.max_moves * len(agents) > recording.MAX_RECORD_ACTIONS:  # never write what replay refuses
@@ -177,28 +178,36 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+def check_starts(args: argparse.Namespace, layout: Layout, num_ghosts: int) -> None:
+    """With ``--starts random``: a distance some empty cell satisfies, checked before any game."""
+    if args.starts == LAYOUT:
+        return
+    if args.start_distance < 1:
+        raise ConfigError(f"--start-distance {args.start_distance}: must be at least 1")
+    if not start_cells(layout, num_ghosts, args.start_distance):
+        raise ConfigError(f"--start-distance {args.start_distance}: layout {layout.name!r} has no empty cell that far "
+                          "from every ghost to start Pacman on")
+
+
 def start_layout(args: argparse.Namespace, layout: Layout, num_ghosts: int, seed: int) -> Layout:
     """The layout of the game with ``seed``: with ``--starts random``, Pacman
     moved to the cell drawn from the seed (the saved record holds it)."""
     if args.starts == LAYOUT:
         return layout
-    if args.start_distance < 1:
-        raise ConfigError(f"--start-distance {args.start_distance}: must be at least 1")
     return with_pacman_start(layout, draw_start(layout, num_ghosts, seed, args.start_distance))
 
 
 def _train(args: argparse.Namespace, layout: Layout, agents: list[Any], first_seed: int, training: int) -> None:
     """CS188's training games: the same agents, unseen, at full speed, not
     counted or recorded; one line says how they went."""
-    tally, errors, first_error = Tally(), 0, ""
+    tally = Tally()
     for game in range(training):
-        record = play_game(layout, agents, seed=first_seed + game, max_moves=args.max_moves, move_time_limit=args.time_limit)
-        tally.add(record)
-        if record.error:
-            errors, first_error = errors + 1, first_error or record.error
+        seed = first_seed + game
+        tally.add(play_game(start_layout(args, layout, len(agents) - 1, seed), agents, seed=seed,
+                            max_moves=args.max_moves, move_time_limit=args.time_limit))
     line = f"training: {tally.summary_line()} (not counted below)"
-    if errors:
-        line += f"; {errors} ended in error, the first: {first_error}"
+    if tally.errors:
+        line += f"; {tally.errors} ended in error, the first: {tally.first_error}"
     print(line)
 
 

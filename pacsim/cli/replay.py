@@ -20,7 +20,7 @@ from pacsim.engine.state import GameState
 from pacsim.errors import ConfigError, ReplayError
 from pacsim.files import check_output
 from pacsim.viewer.settings import WindowSettings
-from pacsim.web.cli import add_html_options, write_replay_html
+from pacsim.web.cli import add_html_options, check_html_options, write_replay_html
 
 STORE_SUFFIXES = (".sqlite", ".db")
 
@@ -62,17 +62,19 @@ def run(args: argparse.Namespace) -> int:
     settings = WindowSettings.from_options(args)
     window = (args.window or not args.html) and wants_window(args)  # --html alone: no window
     check_outputs(args)
+    check_html_options(args)
     if args.html:
         check_output(args.html, "--html")
     saved = load_replay(args.record, args.game)
     # The window steps back and forth and a page holds every position: those need all the states at once.
     states = saved.states() if window or args.html or args.html_values else None  # ReplayError at an illegal action
+    outcome = replay_outcome(saved, states[-1]) if states is not None else None
     if states is not None:
-        write_replay_html(args, saved, states, replay_outcome(saved, states[-1]))
+        write_replay_html(args, saved, states, outcome)
     if window and states is not None:
         from pacsim.viewer import replay_in_window
 
-        replay_in_window(states, outcome=replay_outcome(saved, states[-1]), options=settings,
+        replay_in_window(states, outcome=outcome, options=settings,
                          title=f"pacsim replay: {Path(args.record).name}")
         final, moves = states[-1], _moves(states)
     else:

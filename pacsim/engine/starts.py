@@ -59,4 +59,7 @@ def with_pacman_start(layout: Layout, cell: int) -> Layout:
         raise LayoutError(f"start cell {cell} (row {new_row + 1}, column {new_column + 1}) is not empty", layout.source)
     rows[old_row][old_column] = EMPTY
     rows[new_row][new_column] = PACMAN
-    return parse_layout("\n".join("".join(row) for row in rows) + "\n", name=layout.name, source=layout.source)
+    moved = parse_layout("\n".join("".join(row) for row in rows) + "\n", name=layout.name, source=layout.source)
+    # Same walls, same cell numbers: the maze distances are the same, computed once for every start.
+    object.__setattr__(moved, "_distance_rows", layout._distance_rows)
+    return moved

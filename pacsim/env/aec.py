@@ -17,6 +17,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
+from pacsim.agents import training
 from pacsim.engine import ACTIONS, DEFAULT_MAX_MOVES, Layout
 from pacsim.env import board
 
@@ -38,7 +39,7 @@ class PacmanAECEnv(AECEnv):
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode {render_mode!r}: this environment renders 'ansi' only")
         self.layout = board.load_env_layout(layout)
-        count = board.ghost_count(self.layout, num_ghosts)
+        count = training.ghost_count(self.layout, num_ghosts)
         self.episode = board.Episode(self.layout, count, max_moves)
         self.render_mode = render_mode
         self.possible_agents = [agent_name(index) for index in range(count + 1)]

@@ -27,10 +27,10 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from pacsim.agents.api import Agent
-from pacsim.agents.registry import make_ghost, parse_options
-from pacsim.engine import ACTIONS, STOP, GameState, Layout, agent_rng, apply_move, initial_state, load_layout
+from pacsim.agents.training import ghost_action
+from pacsim.engine import ACTIONS, STOP, GameState, Layout, apply_move, initial_state, load_layout
 from pacsim.engine.state import SCARED_TIME
-from pacsim.errors import AgentError, ConfigError
+from pacsim.errors import AgentError
 
 FIXED_CHANNELS = 4
 """Walls, food, capsules, Pacman: the channels before the ghosts'."""
@@ -133,26 +133,6 @@ def load_env_layout(layout: str | Layout) -> Layout:
     return layout if isinstance(layout, Layout) else load_layout(layout)
 
 
-def ghost_count(layout: Layout, num_ghosts: int | None) -> int:
-    if num_ghosts is None:
-        return layout.num_ghosts
-    if not 0 <= num_ghosts <= layout.num_ghosts:
-        raise ConfigError(f"num_ghosts={num_ghosts}: layout {layout.name!r} has {layout.num_ghosts} ghosts")
-    return num_ghosts
-
-
-def make_ghosts(spec: str, count: int, ghost_args: str = "") -> list[Agent]:
-    """``count`` ghosts of one spec (built-in or plugin), each its own object."""
-    options = parse_options(ghost_args)
-    return [make_ghost(spec, options) for _ in range(count)]
-
-
-def start_ghosts(ghosts: list[Agent], game_seed: int) -> None:
-    """Each ghost's index and random stream, as :func:`pacsim.engine.play_game` gives them."""
-    for index, ghost in enumerate(ghosts, start=1):
-        ghost.reset(index, agent_rng(game_seed, index))
-
-
 def game_seed(rng: np.random.Generator) -> int:
     """A game seed drawn from the environment's seeded generator."""
     return int(rng.integers(0, 2**31 - 1))
@@ -162,8 +142,7 @@ def ghosts_move(episode: Episode, ghosts: list[Agent]) -> int:
     """Every ghost moves, in order, until Pacman's turn or the end; the score change."""
     change = 0
     while not episode.state.is_terminal and episode.state.turn != 0:
-        ghost = ghosts[episode.state.turn - 1]
-        action = ghost.get_action(episode.state)
+        action = ghost_action(ghosts, episode.state, "in the environment")
         if action not in episode.state.legal_actions():
             raise AgentError(f"ghost {episode.state.turn} played illegal action {action!r}; legal: {episode.state.legal_actions()}")
         change += episode.play(ACTION_INDEX[action])

@@ -19,7 +19,9 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
+from pacsim.agents import training
 from pacsim.engine import ACTIONS, DEFAULT_MAX_MOVES, Layout
+from pacsim.engine.game import start_agents
 from pacsim.env import board
 
 RENDER_MODES = ("human", "rgb_array", "ansi")
@@ -37,8 +39,8 @@ class PacmanEnv(gymnasium.Env):
         if render_mode is not None and render_mode not in RENDER_MODES:
             raise ValueError(f"render_mode {render_mode!r} is not one of {RENDER_MODES}")
         self.layout = board.load_env_layout(layout)
-        count = board.ghost_count(self.layout, num_ghosts)
-        self.ghosts = board.make_ghosts(ghosts, count, ghost_args)
+        count = training.ghost_count(self.layout, num_ghosts)
+        self.ghosts = training.make_ghosts(ghosts, count, ghost_args)
         self.episode = board.Episode(self.layout, count, max_moves)
         self.render_mode = render_mode
         self.observation_space = spaces.Box(0.0, 1.0, board.observation_shape(self.layout, count), dtype=np.float32)
@@ -56,7 +58,7 @@ class PacmanEnv(gymnasium.Env):
         super().reset(seed=seed)
         self.game_seed = board.game_seed(self.np_random)
         self.episode.restart()
-        board.start_ghosts(self.ghosts, self.game_seed)
+        start_agents(self.ghosts, self.game_seed, first_index=1)
         self._show()
         return board.encode(self.state), self._info()
 

@@ -23,7 +23,7 @@ from pacsim.errors import PacsimError
 from pacsim.report.format import format_summary
 from pacsim.report.summary import Comparison, compare, repetition_notes
 from pacsim.runner.store import load_saved_game
-from pacsim.web.player import asset, embedded, page_size, replay_page
+from pacsim.web.player import asset, saved_game_html
 
 MAX_PAIRED_CONDITIONS = 8
 """Without --compare, every pair of conditions is compared when there are at
@@ -158,8 +158,7 @@ def _replay_figure(store: str, row: Any, label: str) -> str:
         saved = load_saved_game(store, game_id)
     except PacsimError as error:  # one damaged game: said where its replay would be, the report still written
         return f"<figure><figcaption>{caption}</figcaption><p>cannot replay: {html.escape(str(error))}</p></figure>"
-    player = embedded(replay_page(saved, linkable=False), page_size(saved.layout.width, saved.layout.height))
-    return f"<figure><figcaption>{caption}</figcaption>{player}</figure>"
+    return f"<figure><figcaption>{caption}</figcaption>{saved_game_html(saved)}</figure>"
 
 
 def write_report_page(path: str, store: str, results: pandas.DataFrame, summary: pandas.DataFrame,

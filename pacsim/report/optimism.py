@@ -15,7 +15,7 @@ import pandas
 
 from pacsim.errors import PacsimError
 from pacsim.report.stats import mean_interval, wilson_interval
-from pacsim.report.summary import REPETITIVE_SHARE, Comparison, compare, lines_of_play
+from pacsim.report.summary import Comparison, compare, lines_of_play, repetition_note
 from pacsim.shipped import shipped_experiment
 
 PACMEN = ("minimax", "expectimax")
@@ -206,9 +206,8 @@ def render(results: pandas.DataFrame) -> str:
         lines.append(_row("  score 95% CI", [_score_interval(table[(pacman, ghost)]) for ghost in GHOSTS]))
         lines.append(_row("  lines of play", [_lines(table[(pacman, ghost)]) for ghost in GHOSTS]))
         lines.append(_row("  published", [PUBLISHED[(pacman, ghost)] for ghost in GHOSTS]))
-    lines += [f"{pacman}/{ghost}: {cell.games} games, {cell.lines:.0f} line{'' if cell.lines == 1 else 's'} of play: "
-              "mostly one game repeated, its intervals count it many times"
-              for (pacman, ghost), cell in table.items() if cell.lines < REPETITIVE_SHARE * cell.games]
+    notes = [repetition_note(f"{pacman}/{ghost}", cell.games, cell.lines) for (pacman, ghost), cell in table.items()]
+    lines += [note for note in notes if note]
     paired = assessment.paired
     lines += ["", "Paired test (point 3), against the random ghost on the same seeds:",
               f"  expectimax - minimax: {paired.difference:+.1f} points a game "

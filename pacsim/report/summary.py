@@ -99,14 +99,19 @@ def repetition_notes(summary: pandas.DataFrame) -> list[str]:
     """In words, each condition whose games are mostly one line of play repeated:
     ``expectimax/adversarial/optimismHalls/depth=4: 500 games, 1 line of play``."""
     by = [column for column in summary.columns if column not in SUMMARY_COLUMNS]
-    notes = []
-    for row in summary.to_dict("records"):
-        if row["lines"] < REPETITIVE_SHARE * row["games"]:  # False for NaN: unknown is not flagged
-            name = "/".join(str(row[column]) for column in by)
-            lines = int(row["lines"])
-            notes.append(f"{name}: {row['games']} games, {lines} line{'' if lines == 1 else 's'} of play "
-                         f"(mostly repetitions: its interval counts the same game many times)")
-    return notes
+    notes = [repetition_note("/".join(str(row[column]) for column in by), row["games"], row["lines"])
+             for row in summary.to_dict("records")]
+    return [note for note in notes if note]
+
+
+def repetition_note(name: str, games: int, lines: float) -> str | None:
+    """The words for a condition whose games are mostly one line of play
+    repeated; None otherwise (and for an unknown count, NaN)."""
+    if not lines < REPETITIVE_SHARE * games:
+        return None
+    count = int(lines)
+    return (f"{name}: {games} games, {count} line{'' if count == 1 else 's'} of play "
+            "(mostly repetitions: its interval counts the same game many times)")
 
 
 @dataclass

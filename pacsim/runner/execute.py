@@ -261,11 +261,12 @@ def _exit_when_orphaned(parent: int) -> None:
 def _layout_for(condition: Condition, start: int | None = None) -> Layout:
     """The condition's layout, with Pacman moved to ``start`` if given, from
     the worker's cache (a random start has one layout per open cell)."""
-    name, text = condition.layout, condition.layout_text
-    layout = _LAYOUTS.get((name, text, None), lambda: parse_layout(text, name=name, source=name))
+    # A generated maze's name fixes its text: it is built only on a cache miss.
+    name, key = condition.layout, condition.file_text
+    layout = _LAYOUTS.get((name, key, None), lambda: parse_layout(condition.layout_text, name=name, source=name))
     if start is None:
         return layout
-    return _LAYOUTS.get((name, text, start), lambda: with_pacman_start(layout, start))
+    return _LAYOUTS.get((name, key, start), lambda: with_pacman_start(layout, start))
 
 
 def game_row(task: GameTask, record: GameRecord, started_at: str, start: int | None = None) -> dict[str, Any]:

@@ -259,8 +259,8 @@ def build_experiment(raw: dict[str, Any], source: str = "<experiment>", default_
 
 
 def _check_starts(checker: _Checker, conditions: list[Condition], start_distance: int) -> None:
-    """Every layout has a cell to draw a random start from."""
-    for condition in conditions:
+    """Every layout has a cell to draw a random start from (once a maze and ghost count)."""
+    for condition in {(condition.layout, condition.num_ghosts): condition for condition in conditions}.values():
         layout = parse_layout(condition.layout_text, name=condition.layout)
         if not start_cells(layout, condition.num_ghosts, start_distance):
             checker.fail("start_distance", f"layout {condition.layout!r} has no empty cell {start_distance} or more "

@@ -17,6 +17,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from pacsim.agents.registry import join_spec, parse_spec
 from pacsim.engine import parse_layout
 from pacsim.engine.recording import SavedGame, check_num_ghosts, decode_actions, describe
 from pacsim.engine.starts import with_pacman_start
@@ -412,8 +413,5 @@ def _spec(name: str, options: dict[str, Any]) -> str:
     """``name`` with ``options`` added, but for those it gives itself (a grid's
     ``alphabeta:depth=1`` has its depth in the depth column too: given twice,
     the agent refuses the spec)."""
-    given = {item.partition("=")[0].strip() for item in name.partition(":")[2].split(",") if "=" in item}
-    added = {key: value for key, value in options.items() if key not in given}
-    if not added:
-        return name
-    return name + ("," if ":" in name else ":") + ",".join(f"{key}={value}" for key, value in added.items())
+    given = parse_spec(name).options
+    return join_spec(name, {key: value for key, value in options.items() if key not in given})

@@ -10,7 +10,6 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
 from pacsim.engine.layout import ACTIONS, EAST, NORTH, SOUTH, STOP, WEST, Layout
 from pacsim.engine.state import GameState
@@ -77,15 +76,8 @@ def outcome_banner(outcome: str | None) -> str | None:
     return outcome.upper() if outcome else None
 
 
-DEFAULT_TITLE = "Search values"
-
-
-def values_heading(agent: Any) -> tuple[str, ...]:
-    """The values panel's title and what the values come from, for an agent
-    that says (``values_heading()``: e.g. ``("Visits", "MCTS, 200 iterations",
-    "ghosts: chance, uniform")``); the plain title otherwise."""
-    describe = getattr(agent, "values_heading", None)
-    return tuple(describe()) if callable(describe) else (DEFAULT_TITLE,)
+DEFAULT_TITLE = style.DEFAULT_VALUES_TITLE
+values_heading = style.values_heading
 
 
 class Renderer:

@@ -3,6 +3,8 @@ the picture scales with the window."""
 
 from __future__ import annotations
 
+from typing import Any
+
 Color = tuple[int, int, int]
 
 BACKGROUND: Color = (0, 0, 0)
@@ -54,3 +56,15 @@ FLASH_TIMER = 6
 """Scared ghosts flash white when this many scared moves or fewer are left."""
 FLASH_FRAMES = 8
 """Frames per half-period of the flashing."""
+
+
+DEFAULT_VALUES_TITLE = "Search values"
+
+
+def values_heading(agent: Any) -> tuple[str, ...]:
+    """The values panel's title and what the values come from, for an agent
+    that says (``values_heading()``: e.g. ``("Visits", "MCTS, 200 iterations",
+    "ghosts: chance, uniform")``); the plain title otherwise.  Here, free of
+    pygame, so the HTML player's panel says the same as the window's."""
+    describe = getattr(agent, "values_heading", None)
+    return tuple(describe()) if callable(describe) else (DEFAULT_VALUES_TITLE,)

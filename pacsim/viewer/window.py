@@ -27,10 +27,10 @@ TICKS_PER_SECOND = 30
 """Redraws per second: keeps the window responsive and the mouth moving."""
 TICKS_PER_ANIMATION_FRAME = 2
 END_HOLD_SECONDS = 2.0
-KEY_POLL_SECONDS = 0.02
-"""How often a keyboard game waiting for its first key looks again."""
 """How long a finished game stays on screen before the window returns
 (pausing keeps it open)."""
+KEY_POLL_SECONDS = 0.02
+"""How often a keyboard game waiting for its first key looks again."""
 
 
 class Source(Protocol):

@@ -19,11 +19,15 @@ def add_html_options(parser: argparse.ArgumentParser) -> None:
                              "each action's searched value (MCTS: visits), as play's values panel shows them")
 
 
+def check_html_options(args: argparse.Namespace) -> None:
+    """Before the replay: --html-values needs a page to show its values in."""
+    if args.html_values and not args.html:
+        raise ConfigError("--html-values: only with --html FILE.html")
+
+
 def write_replay_html(args: argparse.Namespace, saved: SavedGame, states: list[GameState], outcome: str | None) -> None:
     """The page asked for with --html, if any."""
     if not args.html:
-        if args.html_values:
-            raise ConfigError("--html-values: only with --html FILE.html")
         return
     from pacsim.web.player import replay_page
     from pacsim.web.values import recorded_action_values

@@ -18,12 +18,7 @@ from pacsim.engine import load_layout
 from pacsim.engine.game import GameRecord
 from pacsim.engine.layout import Layout, shipped_layouts
 from pacsim.engine.recording import SavedGame
-from pacsim.web.player import embedded, page_size, replay_page
-
-
-def saved_game_html(saved: SavedGame) -> str:
-    """The player for a recorded game, as a notebook cell shows it."""
-    return embedded(replay_page(saved, linkable=False), page_size(saved.layout.width, saved.layout.height))
+from pacsim.web.player import saved_game_html
 
 
 def saved_from_record(record: GameRecord, layout: Layout, pacman: str = "?", ghosts: list[str] | None = None) -> SavedGame:

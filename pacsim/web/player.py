@@ -78,3 +78,9 @@ def embedded(page_text: str, size: tuple[int, int]) -> str:
     width, height = size
     return (f'<iframe srcdoc="{html.escape(page_text, quote=True)}" width="{width}" height="{height}" '
             'style="border:0;background:#000" title="pacsim replay"></iframe>')
+
+
+def saved_game_html(saved: SavedGame) -> str:
+    """The player for a recorded game, embedded in another page (a notebook
+    cell, the results page)."""
+    return embedded(replay_page(saved, linkable=False), page_size(saved.layout.width, saved.layout.height))

@@ -11,6 +11,7 @@ from pacsim.engine.game import agent_rng
 from pacsim.engine.recording import SavedGame
 from pacsim.engine.state import GameState
 from pacsim.errors import ConfigError
+from pacsim.viewer import style
 from pacsim.web.frames import SearchValues, move_positions
 
 
@@ -28,8 +29,7 @@ def recorded_action_values(saved: SavedGame, states: Sequence[GameState]) -> Sea
         reset(0, agent_rng(saved.seed or 0, 0))
     shown = move_positions(states)
     rows = [None if state.is_terminal or state is shown[-1] else list(agent.action_values(state)) for state in shown]
-    describe = getattr(agent, "values_heading", None)
-    return SearchValues(tuple(describe()) if callable(describe) else ("Search values",), rows)
+    return SearchValues(style.values_heading(agent), rows)
 
 
 def _refuse_plugin_code(spec: str) -> None:
