@@ -153,8 +153,9 @@ class AdversarialGhost(StochasticAgent):
         if p == 1.0:
             return searched
         chosen = dict(searched)
-        spread = (1.0 - p) / len(state.legal_actions())
-        return [(action, p * chosen.get(action, 0.0) + spread) for action in state.legal_actions()]
+        legal = state.legal_actions()
+        spread = (1.0 - p) / len(legal)
+        return [(action, p * chosen.get(action, 0.0) + spread) for action in legal]
 
     def searched_distribution(self, state: GameState) -> Distribution:
         """Uniform over the moves the depth-limited search values best."""
