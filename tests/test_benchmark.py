@@ -3,6 +3,7 @@ its unit.  No timing is asserted (a benchmark is not a timed test)."""
 
 from __future__ import annotations
 
+import ast
 import json
 from pathlib import Path
 
@@ -86,3 +87,19 @@ def test_report_text_and_json():
 def test_the_throughput_experiment_ships_with_the_source():
     assert Path(__file__).resolve().parents[1] / "experiments" / "optimism_pessimism.toml" == THROUGHPUT_EXPERIMENT
     assert THROUGHPUT_EXPERIMENT.is_file()
+
+
+def test_only_the_cli_imports_the_bench_package():
+    """The benchmark plays games and runs experiments: it sits at the top
+    with the CLI, and no lower layer may import it."""
+    package = Path(__file__).resolve().parents[1] / "pacsim"
+    importers = []
+    for path in package.rglob("*.py"):
+        if path.parent.name in ("bench", "cli"):
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = ([alias.name for alias in node.names] if isinstance(node, ast.Import)
+                     else [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
+            if any(name == "pacsim.bench" or name.startswith("pacsim.bench.") for name in names):
+                importers.append(path.relative_to(package).as_posix())
+    assert importers == []
