@@ -190,7 +190,7 @@ def search_figures(report: Report, depths=(2, 3, 4), evaluations=("score", "care
             generated: dict[str, int] = {}
             for algorithm in BENCHED_ALGORITHMS:
                 kind = "minimax" if algorithm in ("minimax", "alphabeta") else "expectimax"
-                agent = search_pacman(f"{kind}:depth={depth},eval={evaluation},algorithm={algorithm},engine=python")
+                agent = search_pacman(f"{kind}:depth={depth},eval={evaluation},algorithm={algorithm},backend=python")
                 nodes, times = _time_positions(agent, positions, repeats)
                 generated[algorithm] = nodes
                 label = f"{evaluation} depth {depth} {algorithm}"
@@ -205,8 +205,8 @@ def tuned_expectimax(report: Report, count: int = 5) -> None:
     """Depth-4 expectimax with the careful evaluation on the medium maze: plain
     versus Star2 with a transposition table."""
     positions = recorded_positions(count=count)
-    for label, spec in (("plain", "expectimax:depth=4,eval=careful,engine=python"),
-                        ("star2+table", "expectimax:depth=4,eval=careful,algorithm=star2,table=200000,engine=python")):
+    for label, spec in (("plain", "expectimax:depth=4,eval=careful,backend=python"),
+                        ("star2+table", "expectimax:depth=4,eval=careful,algorithm=star2,table=200000,backend=python")):
         agent = search_pacman(spec)
         times, nodes = [], 0
         for state in positions:
@@ -395,7 +395,7 @@ def table_figures(report: Report, bound: int = 2000, depth: int = 4, count: int 
     shows eviction at work.  Bytes per entry are what the table keeps alive
     (its entries and the states they key), traced with ``tracemalloc`` after
     a warm-up search has built the layout's caches."""
-    spec = f"expectimax:depth={depth},eval=careful,algorithm=star2,table={bound},engine=python"
+    spec = f"expectimax:depth={depth},eval=careful,algorithm=star2,table={bound},backend=python"
     positions = recorded_positions(count=count)
     search_pacman(spec).analyze(positions[0], root_values=False)  # warm-up: distance tables and the like
     agent = search_pacman(spec)
@@ -446,7 +446,7 @@ def fast_figures(report: Report, depths=(2, 3, 4), evaluations=("score", "carefu
         for depth in depths:
             for algorithm in FAST_ALGORITHMS:
                 kind = "minimax" if algorithm in ("minimax", "alphabeta") else "expectimax"
-                agent = make_pacman(f"{kind}:depth={depth},eval={evaluation},algorithm={algorithm},engine=fast")
+                agent = make_pacman(f"{kind}:depth={depth},eval={evaluation},algorithm={algorithm},backend=fast")
                 nodes, times = _time_positions(agent, positions, repeats)
                 label = f"{evaluation} depth {depth} {algorithm}"
                 rate = nodes / sum(times)
@@ -458,7 +458,7 @@ def fast_figures(report: Report, depths=(2, 3, 4), evaluations=("score", "carefu
                     verdict = f"; target {target:.0f}x: {'met' if rate / python_rate >= target else 'NOT met'}" if target else ""
                     report.add("fast path", f"{label} fast/python", rate / python_rate, "ratio",
                                f"nodes/s, same positions{verdict}")
-    deep: Any = make_pacman("expectimax:depth=6,eval=careful,engine=fast")
+    deep: Any = make_pacman("expectimax:depth=6,eval=careful,backend=fast")
     times, nodes = [], 0
     for state in recorded_positions(count=deep_count):
         started = time.perf_counter()
@@ -511,7 +511,7 @@ def fast_agreement(report: Report, positions: int, deep_positions: int, chase_po
     report.add("fast path agreement", "check time", time.perf_counter() - started, "s")
 
 
-DEEP_KERNEL_SEARCH = "expectimax:depth=12,eval=careful,engine=fast"
+DEEP_KERNEL_SEARCH = "expectimax:depth=12,eval=careful,backend=fast"
 """A kernel search that only a limit ends (hours on wideClassic)."""
 
 
@@ -588,7 +588,7 @@ def _time_budget_moves(count: int, checked: int) -> tuple[list[float], list[str]
     fixed-depth search at their depth (about a second each)."""
     from pacsim.agents.agreement import game_positions
 
-    timed: Any = make_pacman("expectimax:depth=12,eval=careful,time=0.05,engine=fast")
+    timed: Any = make_pacman("expectimax:depth=12,eval=careful,time=0.05,backend=fast")
     times, mismatches = [], []
     for index, state in enumerate(game_positions(count, seed=77, layouts=("wideClassic", "smallClassic"))):
         started = time.perf_counter()
@@ -597,7 +597,7 @@ def _time_budget_moves(count: int, checked: int) -> tuple[list[float], list[str]
         if index >= checked:
             continue
         rounds = result.depth // state.num_agents
-        python: Any = make_pacman(f"expectimax:depth={rounds},eval=careful,engine=python")
+        python: Any = make_pacman(f"expectimax:depth={rounds},eval=careful,backend=python")
         expected = python.analyze(state, root_values=False)
         if (result.value, result.action, result.stats.generated) != (expected.value, expected.action, expected.stats.generated):
             mismatches.append(f"position {index} at depth {rounds}: {result.value!r} != {expected.value!r}")
@@ -609,7 +609,7 @@ def fast_end_to_end(report: Report, games_per_condition: int, experiment_path: P
     worker with the fast path off and on: games/s of each and the ratio,
     target 5x.  The clock includes the worker's start (and its loading of
     the compiled kernel); the rows stored are the same either way."""
-    from pacsim.agents.engines import ENVIRONMENT_SWITCH
+    from pacsim.agents.backend import ENVIRONMENT_SWITCH
     from pacsim.fast import available
     from pacsim.runner import load_experiment, run_experiment
 

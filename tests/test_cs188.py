@@ -20,7 +20,7 @@ from pacsim.agents.cs188 import (
     wrap_cs188_agent,
 )
 from pacsim.agents.cs188_state import Cs188GameState
-from pacsim.agents.search_agents import PacmanGame
+from pacsim.agents.pacman_game import PacmanGame
 from pacsim.cli import build_parser, main
 from pacsim.cli.cs188 import FIXED_SEED, apply_cs188_options
 from pacsim.engine import agent_rng, load_layout, parse_layout, play_game, read_layout, replay

@@ -362,7 +362,8 @@ def _construct(cls: type, options: dict[str, str], where: str, default_index: in
                  if parameter.kind in (parameter.POSITIONAL_OR_KEYWORD, parameter.KEYWORD_ONLY)]
         unknown = [key for key in options if key not in named]
         if unknown and not takes_any:
-            raise AgentError(f"{where}: unknown option {unknown[0]!r} (options: {', '.join(named) or 'none'})")
+            raise AgentError(f"{where}: unknown option {unknown[0]!r} (options: {', '.join(named) or 'none'})",
+                             option=unknown[0])
         index = parameters.get("index")
         if index is not None and index.default is index.empty and "index" not in arguments:
             arguments["index"] = default_index
