@@ -3,6 +3,9 @@ the kernel request, the backend option and its old name, and model ghosts."""
 
 from __future__ import annotations
 
+import pickle
+import random
+
 import pytest
 
 from pacsim.agents import Agent, make_ghost, make_pacman
@@ -133,7 +136,7 @@ def test_mcts_makes_its_model_ghosts_once_and_gives_each_its_index():
         return made[-1]
 
     pacman = MctsPacman(MctsOptions(iterations=10, model="directional"), ghost_model=maker)
-    pacman.reset(0, __import__("random").Random(0))
+    pacman.reset(0, random.Random(0))
     state = initial_state(load_layout("pincerMaze"))  # two ghosts
     for _ in range(2):
         pacman.get_action(state)
@@ -144,3 +147,30 @@ def test_a_modelling_agent_without_a_maker_says_what_it_needs():
     with pytest.raises(AgentError, match="model='directional': this agent needs a maker"):
         ExpectimaxPacman(SearchOptions(model="directional"))
     assert make_pacman("expectimax:model=directional").models_for(2)[1].index == 2
+
+
+# -- the option to blame -------------------------------------------------
+
+@pytest.mark.parametrize("spec, option", [
+    ("expectimax:depth=0", "depth"),           # the options' own check
+    ("expectimax:depth=deep", "depth"),        # not a number
+    ("expectimax:dpeth=2", "dpeth"),           # unknown
+    ("expectimax:eval=nowhere", "eval"),       # the evaluation
+    ("expectimax:model=nobody", "model"),      # the ghost to model
+    ("mcts:rollout=lazy", "rollout"),
+    ("expectimax:algorithm=star2,eval=careful,probcut_t=2", "probcut_t"),
+])
+def test_an_agent_error_names_the_option_to_blame(spec, option):
+    with pytest.raises(AgentError) as caught:
+        make_pacman(spec)
+    assert caught.value.option == option
+    assert pickle.loads(pickle.dumps(caught.value)).option == option  # from a worker process too
+
+
+def test_a_conflict_between_options_blames_the_option_its_message_names_or_none():
+    with pytest.raises(AgentError) as caught:
+        make_pacman("minimax:slip=0.1")
+    assert caught.value.option == "slip"
+    with pytest.raises(AgentError) as caught:
+        make_pacman("minimax:kinds=C")
+    assert caught.value.option is None
