@@ -104,9 +104,9 @@ def test_a_search_pacman_describes_its_search_without_the_kernel_asking():
 # -- the backend option and its old name ---------------------------------
 
 def test_the_old_option_name_engine_is_read_as_backend_and_said_once(capsys, monkeypatch):
-    from pacsim.agents import registry
+    from pacsim.agents import notes
 
-    monkeypatch.setattr(registry, "_renames_told", set())
+    monkeypatch.setattr(notes, "_said", set())  # as in a fresh process
     first = make_pacman("expectimax:depth=1,engine=python")
     make_pacman("expectimax:depth=2,engine=python")
     ghost = make_ghost("adversarial:engine=python")
@@ -174,3 +174,27 @@ def test_a_conflict_between_options_blames_the_option_its_message_names_or_none(
     with pytest.raises(AgentError) as caught:
         make_pacman("minimax:kinds=C")
     assert caught.value.option is None
+
+
+OLD_OPTION_RUN = """
+name = "old_option"
+games = 2
+seed = 3
+max_moves = 3
+store = "{store}"
+[grid]
+pacman = ["minimax:depth=1,engine=python"]
+ghosts = ["random"]
+layout = ["tinyGhostMaze"]
+"""
+
+
+def test_a_run_with_the_old_option_name_plays_and_says_so_once(tmp_path, capfd, monkeypatch):
+    from pacsim.agents import notes
+    from pacsim.runner import load_experiment, run_experiment
+
+    monkeypatch.setattr(notes, "_said", set())  # as in a fresh process
+    path = tmp_path / "old.toml"
+    path.write_text(OLD_OPTION_RUN.format(store=tmp_path / "results.sqlite"), encoding="utf-8")
+    result = run_experiment(load_experiment(path), workers=2)
+    assert result.played == 2 and capfd.readouterr().err.count("engine= is now called backend=") == 1

@@ -161,9 +161,9 @@ def test_same_game_with_the_fast_path_on_and_off():
 
 
 def test_unsupported_configurations_fall_back_and_say_so_once(capsys, monkeypatch):
-    import pacsim.agents.backend
+    import pacsim.agents.notes
 
-    monkeypatch.setattr(pacsim.agents.backend, "_told", set())  # as in a fresh process
+    monkeypatch.setattr(pacsim.agents.notes, "_said", set())  # as in a fresh process
     state = initial_state(load_layout("tinyGhostMaze"))
     agent = make_pacman("expectimax:depth=2,eval=careful,algorithm=star1")
     first = agent.analyze(state, root_values=False)

@@ -115,10 +115,10 @@ algorithm = ["star1"]
 
 
 def test_a_run_says_once_that_its_searches_fall_back_to_python(tmp_path, capfd, monkeypatch):
-    import pacsim.agents.backend
+    import pacsim.agents.notes
     from pacsim.runner import load_experiment, run_experiment
 
-    monkeypatch.setattr(pacsim.agents.backend, "_told", set())  # as in a fresh process
+    monkeypatch.setattr(pacsim.agents.notes, "_said", set())  # as in a fresh process
     path = tmp_path / "exp.toml"
     path.write_text(FALLING_BACK.format(store=tmp_path / "results.sqlite"), encoding="utf-8")
     result = run_experiment(load_experiment(path), workers=2)

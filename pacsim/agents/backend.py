@@ -14,13 +14,13 @@ from __future__ import annotations
 
 import os
 import signal
-import sys
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from functools import cache
 from time import perf_counter
 
+from pacsim.agents.notes import say_once
 from pacsim.engine import GameState
 from pacsim.errors import AgentError
 from pacsim.fast import available
@@ -32,8 +32,6 @@ ENVIRONMENT_SWITCH = "PACSIM_BACKEND"
 OLD_ENVIRONMENT_SWITCH = "PACSIM_ENGINE"
 """The switch's name before the option was called ``backend``: still read."""
 
-_told: set[str] = set()
-_quiet = threading.local()
 
 
 def check_backend(backend: str) -> None:
@@ -93,24 +91,12 @@ def fallback_note(who: str, backend: str, request: SearchRequest) -> str | None:
     """The note saying that ``who`` will search ``request`` in Python (None
     when the kernel runs it or Python was asked for); with ``backend=fast``
     an :class:`AgentError` instead.  A run's coordinator says these once,
-    before its games, and its games then say nothing (:func:`notes_said`)."""
+    before its games, and its games then say nothing
+    (:func:`pacsim.agents.notes.notes_said`)."""
     if not _enabled(backend):
         return None
     reason = declined(request)
     return None if reason is None else _note(who, backend, reason)
-
-
-@contextmanager
-def notes_said() -> Iterator[None]:
-    """Within this block, in this thread, an agent falling back to Python says
-    nothing: a run's coordinator has said it already, once for the run,
-    rather than once per worker process or thread."""
-    previous = getattr(_quiet, "on", False)
-    _quiet.on = True
-    try:
-        yield
-    finally:
-        _quiet.on = previous
 
 
 def _note(who: str, backend: str, reason: str) -> str:
@@ -119,13 +105,6 @@ def _note(who: str, backend: str, reason: str) -> str:
         raise AgentError(f"{who}: backend=fast: {reason}")
     return f"pacsim: {who} searches in Python: {reason}"
 
-
-def _fall_back(who: str, backend: str, reason: str) -> None:
-    """Say once per process and reason that the search runs in Python."""
-    message = _note(who, backend, reason)
-    if message not in _told and not getattr(_quiet, "on", False):
-        _told.add(message)
-        print(message, file=sys.stderr)
 
 
 def try_fast_search(who: str, backend: str, request: SearchRequest, state: GameState) -> SearchResult | None:
@@ -137,7 +116,7 @@ def try_fast_search(who: str, backend: str, request: SearchRequest, state: GameS
         return None
     reason = declined(request)
     if reason is not None:
-        _fall_back(who, backend, reason)
+        say_once(_note(who, backend, reason))  # once per process and reason
         return None
     from pacsim.fast.search import run_request  # numba: loaded only when the kernel runs
 

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import dataclasses
 import math
-import sys
 import types
 import typing
 from collections.abc import Mapping, Sequence
@@ -33,6 +32,7 @@ from pacsim.agents.api import Agent, GhostMaker, StochasticAgent
 from pacsim.agents.ghosts import AdversarialGhost, DirectionalGhost, RandomGhost
 from pacsim.agents.learning import LEARNING_PACMEN
 from pacsim.agents.mcts_agent import MctsPacman
+from pacsim.agents.notes import say_once
 from pacsim.agents.search_agents import AlphaBetaPacman, ExpectimaxPacman, ExpectiminimaxPacman, MinimaxPacman
 from pacsim.agents.simple import GreedyPacman, KeyboardPacman, RandomPacman
 from pacsim.errors import AgentError
@@ -58,8 +58,6 @@ BUILTIN_GHOSTS = _by_name(RandomGhost, DirectionalGhost, AdversarialGhost)
 RENAMED_OPTIONS = {"engine": "backend"}
 """Old option name -> new: a spec or stored record written before the
 rename still builds its agent (said once per process)."""
-
-_renames_told: set[str] = set()
 
 
 def builtin_pacmen() -> dict[str, type[Agent]]:
@@ -316,10 +314,7 @@ def _renamed(values: Mapping[str, Any], fields: Mapping[str, Any], name: str) ->
                 raise AgentError(f"agent {name!r}: options {old} and {new} are one option ({new}): give it once",
                                  option=old)
             renamed[new] = renamed.pop(old)
-            note = f"pacsim: agent option {old}= is now called {new}= (read as {new}={renamed[new]})"
-            if note not in _renames_told:
-                _renames_told.add(note)
-                print(note, file=sys.stderr)
+            say_once(f"pacsim: agent option {old}= is now called {new}= (read as {new}={renamed[new]})")
     return renamed
 
 

@@ -29,7 +29,7 @@ from typing import Any
 
 from pacsim._version import __version__
 from pacsim.agents import plugins
-from pacsim.agents.backend import notes_said
+from pacsim.agents.notes import notes_said
 from pacsim.agents.registry import make_ghost, make_pacman
 from pacsim.agents.search_agents import SearchPacman
 from pacsim.engine import ERROR, GameRecord, Layout, parse_layout, play_game
@@ -168,7 +168,7 @@ def play_task(task: GameTask) -> dict[str, Any]:
     # transposition table outlives ``reset``, and a game must not depend on
     # which games the same worker happened to play before it.
     try:
-        with plugins.recording() as used:
+        with plugins.recording() as used, notes_said():  # the coordinator said them (engine_notes, loading)
             agents = [make_pacman(condition.pacman, condition.pacman_options)]
             agents += [make_ghost(condition.ghosts, condition.ghost_options) for _ in range(condition.num_ghosts)]
     except UserInterrupt:
