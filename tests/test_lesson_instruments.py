@@ -6,8 +6,8 @@ import random
 
 import pytest
 
+from pacsim.agents.pacman_game import PacmanGame
 from pacsim.agents.registry import make_ghost, make_pacman
-from pacsim.agents.search_agents import PacmanGame
 from pacsim.engine import initial_state, load_layout, parse_layout, play_game
 from pacsim.engine.starts import draw_start, start_cells, with_pacman_start
 from pacsim.errors import AgentError, ConfigError, LayoutError
@@ -212,7 +212,7 @@ def test_random_ties_draw_among_equal_root_values_from_the_seed():
 
 def test_random_ties_keep_games_a_function_of_the_seed_with_and_without_the_kernel():
     def game(engine, seed):
-        agents = [make_pacman(f"expectimax:depth=2,eval=careful,ties=random,engine={engine}"), make_ghost("adversarial")]
+        agents = [make_pacman(f"expectimax:depth=2,eval=careful,ties=random,backend={engine}"), make_ghost("adversarial")]
         return play_game(ROOM, agents, seed=seed, max_moves=25).actions
 
     fast = [game("fast", seed) for seed in range(4)]

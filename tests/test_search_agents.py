@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 
 from pacsim.agents import MoveStats, make_ghost, make_pacman
 from pacsim.agents.evaluation import careful, careful_bounds, score_bounds
-from pacsim.agents.search_agents import PacmanGame, SlipperyPacmanGame
+from pacsim.agents.pacman_game import PacmanGame, SlipperyPacmanGame
 from pacsim.engine import agent_rng, apply_move, load_layout, parse_layout, play_game
 from pacsim.engine.state import initial_state
 from pacsim.errors import AgentError

@@ -11,7 +11,7 @@ import numpy
 import pygame
 import pytest
 
-from pacsim.agents import make_ghost, make_pacman
+from pacsim.agents import Agent, make_ghost, make_pacman
 from pacsim.cli import main
 from pacsim.engine import load_layout, play_game, replay
 from pacsim.engine.recording import save_game
@@ -299,12 +299,13 @@ def test_importing_the_viewer_or_the_cli_does_not_import_pygame():
     subprocess.run([sys.executable, "-c", code], check=True, cwd=str(__import__("pathlib").Path(__file__).parents[1]))
 
 
-class BlockedPacman:
+class BlockedPacman(Agent):
     """A Pacman whose search never ends until the test releases it."""
 
     def __init__(self):
         import threading
 
+        super().__init__()
         self.release = threading.Event()
         self.thinking = threading.Event()
 

@@ -29,7 +29,7 @@ from typing import Any
 
 from pacsim._version import __version__
 from pacsim.agents import plugins
-from pacsim.agents.engines import MAX_CELLS, fallback_note, notes_said
+from pacsim.agents.notes import notes_said
 from pacsim.agents.registry import make_ghost, make_pacman
 from pacsim.agents.search_agents import SearchPacman
 from pacsim.engine import ERROR, GameRecord, Layout, parse_layout, play_game
@@ -40,6 +40,7 @@ from pacsim.engine.layout import WALL
 from pacsim.engine.recording import encode_actions
 from pacsim.engine.starts import DEFAULT_START_DISTANCE, LAYOUT, draw_start, with_pacman_start
 from pacsim.errors import PacsimError, debug_wanted
+from pacsim.fast import MAX_CELLS
 from pacsim.runner.experiment import Condition, Experiment
 from pacsim.runner.store import ResultStore, utc_now
 
@@ -167,7 +168,7 @@ def play_task(task: GameTask) -> dict[str, Any]:
     # transposition table outlives ``reset``, and a game must not depend on
     # which games the same worker happened to play before it.
     try:
-        with plugins.recording() as used:
+        with plugins.recording() as used, notes_said():  # the coordinator said them (engine_notes, loading)
             agents = [make_pacman(condition.pacman, condition.pacman_options)]
             agents += [make_ghost(condition.ghosts, condition.ghost_options) for _ in range(condition.num_ghosts)]
     except UserInterrupt:
@@ -197,7 +198,7 @@ def _changed_since_planned(condition: Condition, used: list[plugins.PluginCode])
 
 def engine_notes(experiment: Experiment) -> list[str]:
     """What the coordinator says once before the games: each search Pacman
-    that will search in Python, and why (a run with ``engine=fast`` that the
+    that will search in Python, and why (a run with ``backend=fast`` that the
     kernel cannot serve fails here, before any game)."""
     notes: dict[str, None] = {}
     by_pacman: dict[str, dict[str, Condition]] = {}
@@ -210,7 +211,7 @@ def engine_notes(experiment: Experiment) -> list[str]:
         except PacsimError:
             continue  # its games say why, one by one
         if isinstance(pacman, SearchPacman):
-            for note in {fallback_note(pacman, _open_cells(condition)) for condition in mazes.values()}:
+            for note in {pacman.backend_note(_open_cells(condition)) for condition in mazes.values()}:
                 if note is not None:
                     notes[note] = None
     return list(notes)

@@ -520,12 +520,9 @@ def _build_pacman(checker: _Checker, spec: str, options: dict, varied: dict):
     try:
         return make_pacman(spec, options)
     except AgentError as error:
-        # Name the key that caused it: try each option alone.
-        for key, value in options.items():
-            try:
-                make_pacman(spec, {key: value})
-            except AgentError as single:
-                checker.fail(f"grid.{key}" if key in varied else f"pacman_options.{key}", str(single))
+        if error.option in options:  # name the key that caused it
+            checker.fail(f"grid.{error.option}" if error.option in varied else f"pacman_options.{error.option}",
+                         str(error))
         with_options = f" with {_options_text(options)}" if options else ""
         checker.fail("grid.pacman", f"{spec}{with_options}: {error}")
 
@@ -534,11 +531,8 @@ def _build_ghost(checker: _Checker, spec: str, options: dict) -> None:
     try:
         make_ghost(spec, options)
     except AgentError as error:
-        for key, value in options.items():
-            try:
-                make_ghost(spec, {key: value})
-            except AgentError as single:
-                checker.fail(f"ghost_options.{key}", str(single))
+        if error.option in options:
+            checker.fail(f"ghost_options.{error.option}", str(error))
         checker.fail("grid.ghosts", f"{spec}: {error}")
 
 
