@@ -165,7 +165,7 @@ def test_a_ctrl_c_while_the_kernel_loads_is_not_lost(monkeypatch):
 def test_the_run_notes_build_no_maze_of_a_seed_range(tmp_path, monkeypatch):
     import pacsim.runner.experiment
     from pacsim.runner import load_experiment
-    from pacsim.runner.execute import engine_notes
+    from pacsim.runner.execute import backend_notes
 
     path = tmp_path / "exp.toml"
     seeds = 'layout = ["generated:w=31,h=15,food=4,ghosts=1,seed=0-999"]'
@@ -174,4 +174,4 @@ def test_the_run_notes_build_no_maze_of_a_seed_range(tmp_path, monkeypatch):
     experiment = load_experiment(path)
     monkeypatch.setattr(pacsim.runner.experiment, "generate_layout", None)  # building any maze would fail
     assert len(experiment.conditions) == 1000
-    assert [note for note in engine_notes(experiment) if "algorithm=star1" in note]
+    assert [note for note in backend_notes(experiment) if "algorithm=star1" in note]

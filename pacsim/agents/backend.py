@@ -33,7 +33,6 @@ OLD_ENVIRONMENT_SWITCH = "PACSIM_ENGINE"
 """The switch's name before the option was called ``backend``: still read."""
 
 
-
 def check_backend(backend: str) -> None:
     """Raise :class:`AgentError` for an unknown ``backend`` option, or for
     ``backend=fast`` where the kernel cannot run."""
@@ -104,7 +103,6 @@ def _note(who: str, backend: str, reason: str) -> str:
     if backend == "fast":
         raise AgentError(f"{who}: backend=fast: {reason}")
     return f"pacsim: {who} searches in Python: {reason}"
-
 
 
 def try_fast_search(who: str, backend: str, request: SearchRequest, state: GameState) -> SearchResult | None:

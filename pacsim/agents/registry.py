@@ -41,7 +41,6 @@ PACMAN, GHOST = "Pacman", "ghost"
 """The two roles; built-in names differ by role (``random`` is both)."""
 
 
-
 def _by_name(*classes: type[Agent]) -> dict[str, type[Agent]]:
     return {agent.name: agent for agent in classes}
 

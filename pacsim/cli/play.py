@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from pacsim.agents.api import ValuingAgent
 from pacsim.agents.registry import PACMAN, make_ghost, make_pacman, resolve
 from pacsim.cli.common import add_debug_option, options_given_once, wants_window
 from pacsim.cli.cs188 import add_cs188_options, apply_cs188_options, course_layout_folders, training_games
@@ -241,7 +242,7 @@ def text_display(pacman: Any, show_values: bool, frame_time: float) -> Callable[
     """``--text``: the board after each round, with Pacman's search values
     under it (``--show-values``), ``frame_time`` seconds apart (CS188's
     ``--frameTime`` paces its text display too)."""
-    values = getattr(pacman, "action_values", None) if show_values else None
+    values = pacman.action_values if show_values and isinstance(pacman, ValuingAgent) else None
 
     def show(state: GameState, action: str | None) -> None:
         if not (state.turn == 0 or state.is_terminal):
@@ -267,7 +268,7 @@ def display_notes(args: argparse.Namespace, window: bool, settings: WindowSettin
     shown = window or args.text or settings.exporting
     if args.show_values and not shown:
         notes.append("--show-values: nothing is drawn with -q; use --text, the window, --gif or --save-frames")
-    elif args.show_values and not hasattr(pacman, "action_values"):
+    elif args.show_values and not isinstance(pacman, ValuingAgent):
         notes.append(f"--show-values: Pacman {args.pacman!r} has no search values to show")
     if args.frame_time is not None and not shown:
         notes.append("--frame-time: nothing is drawn with -q, so games run at full speed")

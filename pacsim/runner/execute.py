@@ -168,7 +168,7 @@ def play_task(task: GameTask) -> dict[str, Any]:
     # transposition table outlives ``reset``, and a game must not depend on
     # which games the same worker happened to play before it.
     try:
-        with plugins.recording() as used, notes_said():  # the coordinator said them (engine_notes, loading)
+        with plugins.recording() as used, notes_said():  # the coordinator said them (backend_notes, loading)
             agents = [make_pacman(condition.pacman, condition.pacman_options)]
             agents += [make_ghost(condition.ghosts, condition.ghost_options) for _ in range(condition.num_ghosts)]
     except UserInterrupt:
@@ -178,7 +178,7 @@ def play_task(task: GameTask) -> dict[str, Any]:
     changed = _changed_since_planned(condition, used)
     if changed:  # its row would claim the planned content: an error, played again (as the new content) next run
         return failed_row(task, f"{changed} changed during the run", started_at)
-    with notes_said():  # by the coordinator, once for the run (engine_notes)
+    with notes_said():  # by the coordinator, once for the run (backend_notes)
         record = play_game(layout, agents, seed=task.seed, max_moves=task.max_moves,
                            move_time_limit=task.time_limit or None)
     if record.error_traceback and debug_wanted():
@@ -196,7 +196,7 @@ def _changed_since_planned(condition: Condition, used: list[plugins.PluginCode])
     return None
 
 
-def engine_notes(experiment: Experiment) -> list[str]:
+def backend_notes(experiment: Experiment) -> list[str]:
     """What the coordinator says once before the games: each search Pacman
     that will search in Python, and why (a run with ``backend=fast`` that the
     kernel cannot serve fails here, before any game)."""
@@ -351,7 +351,7 @@ def run_experiment(
         tasks = plan_tasks(experiment, store.finished(digest) - failed_before)
         tally = _Tally()
         if tasks:
-            for note in engine_notes(experiment):
+            for note in backend_notes(experiment):
                 if not quiet:
                     print(note, file=sys.stderr)
             try:
