@@ -236,7 +236,7 @@ def test_report_html_holds_the_table_comparisons_provenance_and_replays(store, r
     results = load_results(store)
     assert format_summary(summarize(results), "html") in page
     assert "greedy/random/tinyGhostMaze</td>" in page and "Paired comparisons" in page
-    assert pacsim.__version__ in page and results["machine"].iloc[0] in page
+    assert pacsim.__version__ in page and results["hostname"].iloc[0] in page
     replays = iframe_pages(page)
     captions = re.findall(r"<figcaption>first (loss|win): game (\d+), seed (\d+), score (-?\d+)</figcaption>", page)
     expected = []

@@ -30,6 +30,7 @@ from pacsim.agents.engines import check_engine, prepare, try_fast_search, unsupp
 from pacsim.agents.evaluation import get_evaluation
 from pacsim.engine import PLAYING, STOP, GameState, apply_move
 from pacsim.engine.layout import REVERSE
+from pacsim.engine.stats import FAST, PYTHON
 from pacsim.errors import AgentError, PacsimError
 from pacsim.fast import SUPPORTED_ALGORITHMS, SUPPORTED_EVALUATIONS
 from pacsim.search import (
@@ -324,12 +325,17 @@ class SearchPacman(Agent):
     def analyze(self, state: GameState, depth: int | None = None, root_values: bool = True) -> SearchResult:
         """Search ``state`` and return the full result (values of every root
         action): values are floats with either engine."""
+        return self._search_with_backend(state, depth, root_values)[0]
+
+    def _search_with_backend(self, state: GameState, depth: int | None,
+                             root_values: bool) -> tuple[SearchResult, str]:
+        """:meth:`analyze`'s result and which backend searched (the store records it per game)."""
         fast = try_fast_search(self, state, depth, root_values)
         if fast is not None:
-            return fast
+            return fast, FAST
         result = self._python_search(state, depth, root_values)
         return replace(result, value=float(result.value),
-                       action_values=tuple((move, float(value)) for move, value in result.action_values))
+                       action_values=tuple((move, float(value)) for move, value in result.action_values)), PYTHON
 
     def _python_search(self, state: GameState, depth: int | None, root_values: bool) -> SearchResult:
         game = self.game_for(state)
@@ -356,13 +362,14 @@ class SearchPacman(Agent):
 
     def get_action(self, state: GameState) -> str:
         random_ties = self.options.ties == "random"
-        result = self.analyze(state, root_values=random_ties)  # the values of every root action to choose among
+        # The values of every root action to choose among.
+        result, backend = self._search_with_backend(state, None, root_values=random_ties)
         self.last_result = result
         stats = result.stats
         self.last_stats = MoveStats(
             generated=stats.generated, evaluated=stats.evaluated, cutoffs=stats.cutoffs,
             seconds=stats.seconds, depth=result.depth or 0, max_depth=stats.max_depth,
-            value=result.value,
+            value=result.value, backend=backend,
         )
         move = self.tied_move(result) if random_ties else result.action
         return move[0] if isinstance(move, tuple) else move

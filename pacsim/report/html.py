@@ -114,7 +114,7 @@ def provenance_section(results: pandas.DataFrame) -> str:
             "experiment": experiment, "config hash": config_hash, "games": len(games),
             "conditions": games["condition"].nunique(), "seeds": _describe_seeds(seeds),
             "pacsim": ", ".join(sorted(set(games["pacsim_version"]))),
-            "machines": ", ".join(sorted(set(games["machine"]))),
+            "machines": ", ".join(sorted(set(games["hostname"] + " (" + games["os"] + ")"))),
             "played": f"{games['started_at'].min()} to {games['started_at'].max()}",
         })
     return (f"<h2>Provenance</h2>\n<p>Report written by pacsim {html.escape(__version__)}.</p>\n"
