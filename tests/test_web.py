@@ -420,3 +420,18 @@ def test_a_record_whose_score_the_replay_disagrees_with_says_so(browser, recorde
     browser.get(page.as_uri() + "#move=end")
     assert f"the record says score {record['score']}" in text_of(browser, "title")
     assert text_of(browser, "score") == str(record["score"] - 1)
+
+
+def test_play_records_options_given_apart_as_one_spec_pacsim_reads_back(tmp_path, capsys):
+    from pacsim.engine.recording import load_game
+
+    path = tmp_path / "g.json"
+    assert main(["play", "-l", "tinyGhostMaze", "-p", "minimax:depth=1", "-a", "eval=careful", "-g", "directional",
+                 "--ghost-args", "attack=0.9", "-q", "--seed", "2", "--max-moves", "6", "--record", str(path)]) == 0
+    saved = load_game(path)
+    assert saved.pacman == "minimax:depth=1,eval=careful"  # once 'minimax:depth=1:eval=careful'
+    assert set(saved.ghosts) == {"directional:attack=0.9"}  # once the -g alone
+    out = tmp_path / "values.html"
+    assert main(["replay", str(path), "--html", str(out), "--html-values"]) == 0  # rebuilds the recorded Pacman
+    assert "matches the recorded score" in capsys.readouterr().out
+    assert embedded_data(out.read_text(encoding="utf-8"))["valuesHeading"][:2] == ["Search values", "minimax, depth 1"]
