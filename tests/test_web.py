@@ -237,6 +237,7 @@ def test_report_html_holds_the_table_comparisons_provenance_and_replays(store, r
     assert format_summary(summarize(results), "html") in page
     assert "greedy/random/tinyGhostMaze</td>" in page and "Paired comparisons" in page
     assert pacsim.__version__ in page and results["hostname"].iloc[0] in page
+    assert f"<td>{results['python_version'].iloc[0]}</td>" in page and "no search</td>" in page  # greedy
     replays = iframe_pages(page)
     captions = re.findall(r"<figcaption>first (loss|win): game (\d+), seed (\d+), score (-?\d+)</figcaption>", page)
     expected = []
