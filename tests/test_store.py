@@ -203,7 +203,10 @@ def test_a_first_store_reads_as_it_was_then_resumes_migrated_without_losing_a_ga
     before = old.read_bytes()
     now = load_results(store)
     then = load_results(old)
+    assert main(["report", str(old)]) == 0 and main(["export", str(old), "--out", str(tmp_path / "old.csv")]) == 0
+    assert main(["replay", str(old), "--game", "4", "-q"]) == 0
     assert old.read_bytes() == before  # reading does not migrate
+    assert list(pandas.read_csv(tmp_path / "old.csv").columns) == list(now.columns)
     assert list(then.columns) == list(now.columns)
     kept = now[now["game_index"] < 2].reset_index(drop=True)
     assert then.drop(columns=PROVENANCE + ["start"]).equals(kept.drop(columns=PROVENANCE + ["start"]))
