@@ -5,6 +5,12 @@ transaction of ``INSERT OR IGNORE`` against a UNIQUE (config hash, condition,
 game index) key, so a run killed at any instant leaves whole rows only, and
 a resumed run can neither duplicate a game nor lose a finished one.  WAL mode
 lets ``pacsim report`` read while a run is writing.
+
+The games table's columns are the fields of
+:class:`~pacsim.runner.row.GameRow`, and this module holds all of pacsim's
+SQL.  A store written by an older pacsim is read as it is (its older forms
+computed, its missing newer columns empty) and rebuilt to the current
+columns, in one transaction, by the first run that opens it.
 """
 
 from __future__ import annotations
