@@ -130,7 +130,7 @@ def test_a_stored_spec_gains_only_the_options_it_does_not_give():
 # -- provenance and older stores ------------------------------------------------
 
 def test_rows_record_where_and_with_what_code_they_were_played(store):
-    from pacsim.runner.provenance import PACSIM_FOLDER, Machine, RunProvenance, git_commit
+    from pacsim.provenance import PACSIM_FOLDER, Machine, RunProvenance, git_commit
 
     results = load_results(store)
     machine, run = Machine.here(), RunProvenance.here()
@@ -145,7 +145,7 @@ def test_the_commit_is_none_without_git_or_outside_pacsims_own_checkout(tmp_path
     import shutil
     import subprocess
 
-    from pacsim.runner.provenance import PACSIM_FOLDER, git_commit
+    from pacsim.provenance import PACSIM_FOLDER, git_commit
 
     if shutil.which("git") is None:
         pytest.skip("no git")

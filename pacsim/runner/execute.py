@@ -40,8 +40,8 @@ from pacsim.engine.recording import encode_actions
 from pacsim.engine.starts import DEFAULT_START_DISTANCE, LAYOUT, draw_start, with_pacman_start
 from pacsim.engine.stats import MoveStats
 from pacsim.errors import PacsimError, debug_wanted
+from pacsim.provenance import Machine, RunProvenance
 from pacsim.runner.experiment import Condition, Experiment
-from pacsim.runner.provenance import Machine, RunProvenance
 from pacsim.runner.row import MIXED, GameRow
 from pacsim.runner.store import ResultStore, utc_now
 

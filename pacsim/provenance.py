@@ -1,8 +1,9 @@
-"""Where a stored game came from, as pytest-benchmark records a run's ``machine_info`` and ``commit_info``.
+"""Where results came from, as pytest-benchmark records a run's ``machine_info`` and ``commit_info``.
 
-:class:`RunProvenance` is found once per run by the coordinator (a git call
-costs milliseconds) and travels in every task; :class:`Machine` is asked by
-the worker that plays the game (on Dask, another computer).
+For a stored game (``pacsim/runner``): :class:`RunProvenance` is found once
+per run by the coordinator (a git call costs milliseconds) and travels in
+every task; :class:`Machine` is asked by the worker that plays the game (on
+Dask, another computer).  ``pacsim bench`` records the same facts.
 """
 
 from __future__ import annotations
@@ -75,6 +76,11 @@ def _git(folder: Path, *arguments: str) -> str | None:
     except (OSError, subprocess.SubprocessError):  # no git, or one that hangs
         return None
     return done.stdout.strip() if done.returncode == 0 else None
+
+
+def short_commit(commit: str) -> str:
+    """A :func:`git_commit` as people read it: 12 hex digits (and ``-dirty``)."""
+    return commit[:12] + ("-dirty" if commit.endswith("-dirty") else "")
 
 
 def installed_version(distribution: str) -> str | None:
