@@ -399,9 +399,9 @@ def test_a_huge_game_id_is_no_game(capsys, good_store):
 
 
 def test_a_store_missing_a_column_is_not_a_pacsim_store(tmp_path, capsys, good_store):
-    store, experiment = spoiled_store(good_store, tmp_path, "ALTER TABLE games DROP COLUMN machine")
+    store, experiment = spoiled_store(good_store, tmp_path, "ALTER TABLE games DROP COLUMN seconds")
     for command in store_commands(store, experiment, 1).values():
-        assert "not a pacsim results store (its games table has no machine column)" in fails_in_one_line(capsys, command, store)
+        assert "not a pacsim results store (its games table has no seconds column)" in fails_in_one_line(capsys, command, store)
 
 
 # viewer

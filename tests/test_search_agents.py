@@ -184,5 +184,5 @@ def test_move_stats_are_a_typed_record_and_reach_the_game_record():
     record = play_game(layout, [pacman, make_ghost("random")], seed=2, max_moves=5)
     assert isinstance(pacman.last_stats, MoveStats)
     assert len(record.search_stats) == record.moves
-    assert record.search_stats[0]["generated"] > 0 and record.search_stats[0]["depth"] == 2
-    assert record.nodes == sum(stats["generated"] for stats in record.search_stats)
+    assert record.search_stats[0].generated > 0 and record.search_stats[0].depth == 2
+    assert record.nodes == sum(stats.generated for stats in record.search_stats)

@@ -29,6 +29,7 @@ from pacsim.agents.api import Agent, GhostMaker, MoveStats
 from pacsim.agents.evaluation import EVALUATIONS, get_evaluation
 from pacsim.agents.pacman_game import Intent, ModelGhosts, PacmanGame, SlipperyPacmanGame
 from pacsim.engine import GameState
+from pacsim.engine.stats import FAST, PYTHON
 from pacsim.errors import AgentError, PacsimError
 from pacsim.fast.request import SearchRequest, settings_declined
 from pacsim.search import (
@@ -217,14 +218,19 @@ class SearchPacman(Agent[SearchOptions]):
         """Search ``state`` and return the full result (values of every root
         action): values are floats with either backend.  ``depth`` (rounds)
         replaces the agent's own and turns ``time`` off."""
+        return self._search_with_backend(state, depth, root_values)[0]
+
+    def _search_with_backend(self, state: GameState, depth: int | None,
+                             root_values: bool) -> tuple[SearchResult, str]:
+        """:meth:`analyze`'s result and which backend searched (the store records it per game)."""
         request = self.search_request(len(state.ghosts), self.levels(state, depth), state.layout.num_cells,
                                       root_values, timed=depth is None)
         fast = backend.try_fast_search(self.name, self.options.backend, request, state)
         if fast is not None:
-            return fast
+            return fast, FAST
         result = self._python_search(state, depth, root_values)
         return replace(result, value=float(result.value),
-                       action_values=tuple((move, float(value)) for move, value in result.action_values))
+                       action_values=tuple((move, float(value)) for move, value in result.action_values)), PYTHON
 
     def search_request(self, ghosts: int, levels: int, cells: int, root_values: bool = False,
                        timed: bool = True) -> SearchRequest:
@@ -285,13 +291,14 @@ class SearchPacman(Agent[SearchOptions]):
 
     def get_action(self, state: GameState) -> str:
         random_ties = self.options.ties == "random"
-        result = self.analyze(state, root_values=random_ties)  # the values of every root action to choose among
+        # The values of every root action to choose among.
+        result, searched_by = self._search_with_backend(state, None, root_values=random_ties)
         self.last_result = result
         stats = result.stats
         self.last_stats = MoveStats(
             generated=stats.generated, evaluated=stats.evaluated, cutoffs=stats.cutoffs,
             seconds=stats.seconds, depth=result.depth or 0, max_depth=stats.max_depth,
-            value=result.value,
+            value=result.value, backend=searched_by,
         )
         move = self.tied_move(result) if random_ties else result.action
         return move[0] if isinstance(move, tuple) else move

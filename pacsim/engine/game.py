@@ -14,7 +14,7 @@ import random
 import sysconfig
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from functools import partial
 from traceback import format_exception
 from types import TracebackType
@@ -97,12 +97,12 @@ class GameRecord:
     """Wall time of the whole game."""
     move_seconds: list[float] = field(default_factory=list)
     """Pacman's thinking time per move."""
-    search_stats: list[dict[str, Any]] = field(default_factory=list)
-    """Per Pacman move, the :class:`MoveStats` its agent reported (if any), as a dict for the store."""
+    search_stats: list[MoveStats] = field(default_factory=list)
+    """Per Pacman move, the :class:`MoveStats` its agent reported (moves it reported none for are left out)."""
 
     @property
     def nodes(self) -> int:
-        return sum(int(stats.get("generated", 0)) for stats in self.search_stats)
+        return sum(stats.generated for stats in self.search_stats)
 
 
 def play_game(
@@ -173,7 +173,7 @@ def _play(
             record.move_seconds.append(elapsed)
             stats = agent.last_stats
             if isinstance(stats, MoveStats):  # a plugin may have set anything
-                record.search_stats.append(asdict(stats))
+                record.search_stats.append(stats)
         record.actions.append(action)
         state = apply_move(state, action, target)
         if on_state is not None:
