@@ -12,8 +12,9 @@ Modules, in reading order:
 * :mod:`~pacsim.search.plain`  -- minimax, expectimax, expectiminimax;
 * :mod:`~pacsim.search.pruned` -- alpha-beta nodes, tables, leaf checks;
 * :mod:`~pacsim.search.star`   -- Star1 and Star2 at chance nodes;
-* :mod:`~pacsim.search.probcut` -- ChanceProbCut (forward pruning) and its fitting;
+* :mod:`~pacsim.search.probcut` -- ChanceProbCut (forward pruning) and its model file;
 * :mod:`~pacsim.search.api`    -- :func:`search`, :func:`iterative_deepening`;
+* :mod:`~pacsim.search.probcut_fit` -- fitting a ChanceProbCut model with searches;
 * :mod:`~pacsim.search.mcts`   -- Monte Carlo tree search: :func:`mcts`.
 """
 
