@@ -167,8 +167,6 @@ class ChanceProbCut:
         self.star = star
         star.exact = False
         self.exact = exact
-        self.cuts = 0
-        """Chance nodes cut by a prediction."""
         self.first_depth = model.first_depth
         self.pooled = model.predictor()
         self.by_depth = model.predictors()
@@ -178,7 +176,7 @@ class ChanceProbCut:
         if child_remaining + 1 >= self.first_depth and (alpha > NEGATIVE_INFINITY or beta < POSITIVE_INFINITY):
             cut = self.predicted_cut(state, draws, alpha, beta, child_remaining, child_level)
             if cut is not None:
-                self.cuts += 1
+                self.star.counters.probcuts += 1
                 return cut
         return self.exact(state, draws, alpha, beta, child_remaining, child_level)
 
