@@ -1,4 +1,4 @@
-"""Worked examples of the seed documents (/work/shared/seeds) as test vectors
+"""Worked examples of the seed documents (the lecture notes pacsim started from) as test vectors
 for pacsim.search, plus argument errors and small behaviour checks."""
 
 from __future__ import annotations
