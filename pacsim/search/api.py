@@ -1,9 +1,15 @@
-"""The two entry points: :func:`search` and :func:`iterative_deepening`.
+"""The entry points: :func:`search`, and iterative deepening over any search.
 
-:func:`search` checks its arguments, builds the recursive searcher of the
-chosen algorithm (:mod:`pacsim.search.plain` or :mod:`pacsim.search.pruned`)
-and runs the root itself, because only the root keeps track of which move
-is best and of the per-move values.
+:func:`search` is three units in turn: :func:`checked_arguments` (every
+check, once), the node function of the chosen algorithm
+(:mod:`pacsim.search.plain` or :mod:`pacsim.search.pruned`), and
+:func:`search_root`, because only the root keeps track of which move is best
+and of the per-move values.  All three count into one
+:class:`~pacsim.search.base.SearchCounters`.
+
+:func:`deepen` deepens any per-depth search (this module's, or the compiled
+kernel's) under one deadline; :func:`iterative_deepening` is it over
+:func:`search`.
 """
 
 from __future__ import annotations
