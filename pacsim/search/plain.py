@@ -57,41 +57,46 @@ def make_plain_search(arguments: SearchArguments, counters: SearchCounters) -> V
             countdown = DEADLINE_CHECK_INTERVAL
             if deadline is not None and perf_counter() > deadline:
                 raise SearchTimeout(f"{algorithm}: deadline passed")
-        if level > counters.deepest:
-            counters.deepest = level
-        if is_terminal(state):
+        # The deepest level is always a leaf's or a table hit's: every other
+        # node goes on to a successor one level deeper.
+        terminal = is_terminal(state)
+        if terminal or remaining == 0:
+            if level > counters.deepest:
+                counters.deepest = level
             counters.evaluated += 1
-            return utility(state)
-        if remaining == 0:
-            counters.evaluated += 1
-            return evaluate(state)
+            return utility(state) if terminal else evaluate(state)
         if table is not None:
             entry = table.get(state, remaining)
             # A plain search has an infinite window, so only an exact entry
             # (possibly left by a pruned search) can answer it.
             if entry is not None and entry[1] == EXACT:
+                if level > counters.deepest:
+                    counters.deepest = level
                 return entry[0]
 
         mover = to_move(state)
-        if mover == MAX or (mover == MIN and allow_min):
+        # MAX and MIN are mirror images, written out: max()/min() over a
+        # generator would cost a third more instructions per node.
+        if mover == MAX:
             moves = actions(state) if order is None else order(state, actions(state))
             if not moves:
                 raise no_moves_error(state)
             counters.generated += len(moves)
-            # Two loops, not max()/min() over a generator: this is the hot
-            # path, and a generator costs a third more instructions per node.
-            if mover == MAX:
-                best = NEGATIVE_INFINITY
-                for move in moves:
-                    child_value = value(result(state, move), remaining - 1, level + 1)
-                    if child_value > best:
-                        best = child_value
-            else:
-                best = POSITIVE_INFINITY
-                for move in moves:
-                    child_value = value(result(state, move), remaining - 1, level + 1)
-                    if child_value < best:
-                        best = child_value
+            best = NEGATIVE_INFINITY
+            for move in moves:
+                child_value = value(result(state, move), remaining - 1, level + 1)
+                if child_value > best:
+                    best = child_value
+        elif mover == MIN and allow_min:
+            moves = actions(state) if order is None else order(state, actions(state))
+            if not moves:
+                raise no_moves_error(state)
+            counters.generated += len(moves)
+            best = POSITIVE_INFINITY
+            for move in moves:
+                child_value = value(result(state, move), remaining - 1, level + 1)
+                if child_value < best:
+                    best = child_value
         elif mover == CHANCE and allow_chance:
             draws = outcomes(state)
             if not draws:

@@ -24,7 +24,7 @@ transposition table, and checks leaves against global bounds.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable
 from time import perf_counter
 from typing import Any, cast
 
@@ -81,10 +81,13 @@ def make_pruned_search(arguments: SearchArguments, counters: SearchCounters) -> 
             countdown = DEADLINE_CHECK_INTERVAL
             if deadline is not None and perf_counter() > deadline:
                 raise SearchTimeout(f"{algorithm}: deadline passed")
-        if level > counters.deepest:
-            counters.deepest = level
+        # The deepest level is a leaf's, a table hit's or a chance node's
+        # (Star1 may cut one before any successor): a MAX or MIN node always
+        # goes on to a successor one level deeper, so it need not look.
         terminal = is_terminal(state)
         if terminal or remaining == 0:
+            if level > counters.deepest:
+                counters.deepest = level
             counters.evaluated += 1
             leaf_value = utility(state) if terminal else evaluate(state)
             if check_bounds and (leaf_value < lowest or leaf_value > highest):
@@ -97,16 +100,53 @@ def make_pruned_search(arguments: SearchArguments, counters: SearchCounters) -> 
                 # A bound answers the node when it already lies outside the
                 # window, with the same meaning a fresh search would give.
                 if flag == EXACT or (flag == LOWER and stored > beta) or (flag == UPPER and stored < alpha):
+                    if level > counters.deepest:
+                        counters.deepest = level
                     return stored
+        window_alpha, window_beta = alpha, beta  # the loops below narrow alpha and beta
 
         mover = to_move(state)
-        if mover in (MAX, MIN):
+        # MAX and MIN are mirror images, written out rather than shared: the
+        # hot path, where a call per node or a test per child costs more
+        # than the lines saved.  ``searched`` is a local, added to the
+        # counters once per node for the same reason.
+        if mover == MAX:
             moves = actions(state) if order is None else order(state, actions(state))
             if not moves:
                 raise no_moves_error(state)
-            choose = max_value if mover == MAX else min_value
-            best = choose(state, moves, alpha, beta, remaining - 1, level + 1)
+            best = NEGATIVE_INFINITY
+            searched = 0
+            for move in moves:
+                searched += 1
+                child_value = value(result(state, move), alpha, beta, remaining - 1, level + 1)
+                if child_value > best:
+                    best = child_value
+                    if best > beta:
+                        counters.cutoffs += 1
+                        break
+                    if best > alpha:
+                        alpha = best
+            counters.generated += searched
+        elif mover == MIN:
+            moves = actions(state) if order is None else order(state, actions(state))
+            if not moves:
+                raise no_moves_error(state)
+            best = POSITIVE_INFINITY
+            searched = 0
+            for move in moves:
+                searched += 1
+                child_value = value(result(state, move), alpha, beta, remaining - 1, level + 1)
+                if child_value < best:
+                    best = child_value
+                    if best < alpha:
+                        counters.cutoffs += 1
+                        break
+                    if best < beta:
+                        beta = best
+            counters.generated += searched
         elif mover == CHANCE and chance_value is not None:
+            if level > counters.deepest:
+                counters.deepest = level
             draws = outcomes(state)
             if not draws:
                 raise no_moves_error(state)
@@ -122,37 +162,7 @@ def make_pruned_search(arguments: SearchArguments, counters: SearchCounters) -> 
             raise node_type_error(algorithm, mover)
 
         if table is not None:
-            table.put(state, remaining, best, UPPER if best < alpha else LOWER if best > beta else EXACT)
-        return best
-
-    def max_value(state: Hashable, moves: Sequence[Any], alpha: Any, beta: Any, remaining: Any, level: int) -> Any:
-        """A MAX node: the best successor, cut as soon as one exceeds ``beta``."""
-        best = NEGATIVE_INFINITY
-        for move in moves:
-            counters.generated += 1
-            child_value = value(result(state, move), alpha, beta, remaining, level)
-            if child_value > best:
-                best = child_value
-                if best > beta:
-                    counters.cutoffs += 1
-                    break
-                if best > alpha:
-                    alpha = best
-        return best
-
-    def min_value(state: Hashable, moves: Sequence[Any], alpha: Any, beta: Any, remaining: Any, level: int) -> Any:
-        """A MIN node: the worst successor, cut as soon as one falls below ``alpha``."""
-        best = POSITIVE_INFINITY
-        for move in moves:
-            counters.generated += 1
-            child_value = value(result(state, move), alpha, beta, remaining, level)
-            if child_value < best:
-                best = child_value
-                if best < alpha:
-                    counters.cutoffs += 1
-                    break
-                if best < beta:
-                    beta = best
+            table.put(state, remaining, best, UPPER if best < window_alpha else LOWER if best > window_beta else EXACT)
         return best
 
     chance_value = chance_node_function(arguments, value, counters)
