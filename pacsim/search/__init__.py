@@ -7,13 +7,14 @@ value.
 
 Modules, in reading order:
 
-* :mod:`~pacsim.search.base`   -- node types, the algorithms, the protocol, checked arguments,
-  the counters, result records;
+* :mod:`~pacsim.search.base`   -- node types, the algorithms, the protocol, the counters,
+  result records;
 * :mod:`~pacsim.search.table`  -- the bounded transposition table;
 * :mod:`~pacsim.search.plain`  -- minimax, expectimax, expectiminimax;
 * :mod:`~pacsim.search.pruned` -- alpha-beta nodes, tables, leaf checks;
 * :mod:`~pacsim.search.star`   -- Star1 and Star2 at chance nodes;
 * :mod:`~pacsim.search.probcut` -- ChanceProbCut (forward pruning) and its model file;
+* :mod:`~pacsim.search.arguments` -- a search's checked arguments, as its parts receive them;
 * :mod:`~pacsim.search.api`    -- :func:`search` (argument checks, the root) and iterative
   deepening over any per-depth search (:func:`deepen`, :func:`deepest`, :func:`iterative_deepening`);
 * :mod:`~pacsim.search.probcut_fit` -- fitting a ChanceProbCut model with searches;

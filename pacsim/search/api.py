@@ -20,6 +20,7 @@ from time import perf_counter
 from typing import Any
 
 from pacsim.errors import SearchError
+from pacsim.search.arguments import SearchArguments
 from pacsim.search.base import (
     ALGORITHMS,
     CHANCE,
@@ -31,7 +32,6 @@ from pacsim.search.base import (
     Game,
     LocalBounds,
     Order,
-    SearchArguments,
     SearchCounters,
     SearchResult,
     SearchTimeout,

@@ -1,6 +1,6 @@
 """Vocabulary shared by every search module: node types, the algorithms, the
-game protocol, a search's checked arguments, its counters, result and
-statistics records, the timeout exception.
+game protocol, a search's counters, result and statistics records, the
+timeout exception.
 
 Nothing here knows about Pacman; a game is anything with the six methods of
 :class:`Game`.
@@ -11,13 +11,9 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
+from typing import Any, NamedTuple, Protocol
 
 from pacsim.errors import SearchError
-
-if TYPE_CHECKING:  # annotations only: the model's module needs this one
-    from pacsim.search.probcut import ProbCutModel
-    from pacsim.search.table import TranspositionTable
 
 MAX = "max"
 """``Game.to_move`` result: the maximising player chooses."""
@@ -103,24 +99,6 @@ Order = Callable[[Hashable, Any], Any]
 ValueFunction = Callable[[Hashable, Any, Any, Any, int], Any]
 """A search's node function: ``value(state, alpha, beta, remaining, level)``
 (a plain search ignores the window)."""
-
-
-@dataclass(frozen=True, slots=True)
-class SearchArguments:
-    """The arguments of one :func:`pacsim.search.search`, checked."""
-
-    game: Game
-    algorithm: str
-    kind: Algorithm
-    evaluate: Evaluate | None
-    """Scores the positions where the depth runs out; None only without a depth limit."""
-    bounds: Bounds | LocalBounds | None
-    """Star1/Star2 only: ``(L, U)`` on every leaf value, or ``bounds(state, remaining)``."""
-    table: TranspositionTable | None
-    order: Order | None
-    deadline: float | None
-    probcut: ProbCutModel | None
-    root_values: bool
 
 
 class SearchCounters:

@@ -15,6 +15,7 @@ from collections.abc import Callable, Hashable
 from time import perf_counter
 from typing import Any, cast
 
+from pacsim.search.arguments import SearchArguments
 from pacsim.search.base import (
     CHANCE,
     DEADLINE_CHECK_INTERVAL,
@@ -22,7 +23,6 @@ from pacsim.search.base import (
     MIN,
     NEGATIVE_INFINITY,
     POSITIVE_INFINITY,
-    SearchArguments,
     SearchCounters,
     SearchTimeout,
     ValueFunction,
