@@ -8,14 +8,17 @@ Dask, another computer).  ``pacsim bench`` records the same facts.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import platform
+import signal
 import subprocess
 from dataclasses import dataclass
+from functools import cache
 from importlib import metadata
 from pathlib import Path
 
-PACSIM_FOLDER = Path(__file__).resolve().parent.parent
+PACSIM_FOLDER = Path(__file__).resolve().parent
 """The ``pacsim`` package folder: its checkout, if any, is the one whose commit is recorded."""
 
 GIT_SECONDS = 5.0
@@ -28,12 +31,10 @@ class RunProvenance:
 
     git_commit: str | None = None
     """pacsim's commit, ``-dirty`` appended when its files differ from it; None outside a git checkout."""
-    numba_version: str | None = None
-    """None without numba (every search in Python)."""
 
     @classmethod
     def here(cls) -> RunProvenance:
-        return cls(git_commit=git_commit(PACSIM_FOLDER), numba_version=installed_version("numba"))
+        return cls(git_commit=git_commit(PACSIM_FOLDER))
 
 
 @dataclass(frozen=True)
@@ -45,12 +46,15 @@ class Machine:
     arch: str
     cores: int | None
     python_version: str
+    numba_version: str | None
+    """The worker's numba (the one its kernel searches with); None without numba."""
 
     @classmethod
     def here(cls) -> Machine:
-        """This process's machine (microseconds: ``platform`` keeps what it learns)."""
+        """This process's machine (microseconds: ``platform`` and :func:`installed_version` keep what they learn)."""
         return cls(hostname=platform.node(), os=platform.platform(), arch=platform.machine(),
-                   cores=os.cpu_count(), python_version=platform.python_version())
+                   cores=os.cpu_count(), python_version=platform.python_version(),
+                   numba_version=installed_version("numba"))
 
 
 def git_commit(package: Path) -> str | None:
@@ -69,13 +73,32 @@ def git_commit(package: Path) -> str | None:
 
 
 def _git(folder: Path, *arguments: str) -> str | None:
-    """git's output (stripped) in ``folder``, or None when it fails."""
+    """git's output (stripped) in ``folder``, or None when it fails or takes
+    over :data:`GIT_SECONDS`.  It must never disturb the user's own git: no
+    optional index lock, no ``GIT_*`` variables redirecting it to another
+    repository, no terminal; on a timeout its whole process group is killed,
+    so that a hook it started cannot hold the pipe open."""
+    environment = {name: value for name, value in os.environ.items() if not name.startswith("GIT_")}
     try:
-        done = subprocess.run(["git", *arguments], cwd=folder, capture_output=True, text=True, timeout=GIT_SECONDS,
-                              check=False)
-    except (OSError, subprocess.SubprocessError):  # no git, or one that hangs
+        process = subprocess.Popen(["git", "--no-optional-locks", *arguments], cwd=folder, env=environment,
+                                   stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                                   text=True, start_new_session=True)
+    except OSError:  # no git
         return None
-    return done.stdout.strip() if done.returncode == 0 else None
+    try:
+        output, _ = process.communicate(timeout=GIT_SECONDS)
+    except subprocess.TimeoutExpired:
+        _kill_group(process)
+        return None
+    return output.strip() if process.returncode == 0 else None
+
+
+def _kill_group(process: subprocess.Popen) -> None:
+    killpg = getattr(os, "killpg", None)  # POSIX; elsewhere only git itself
+    with contextlib.suppress(OSError):  # already gone
+        killpg(process.pid, signal.SIGKILL) if killpg else process.kill()
+    with contextlib.suppress(subprocess.TimeoutExpired):
+        process.communicate(timeout=1)
 
 
 def short_commit(commit: str) -> str:
@@ -83,6 +106,7 @@ def short_commit(commit: str) -> str:
     return commit[:12] + ("-dirty" if commit.endswith("-dirty") else "")
 
 
+@cache
 def installed_version(distribution: str) -> str | None:
     try:
         return metadata.version(distribution)

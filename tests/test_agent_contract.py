@@ -198,3 +198,19 @@ def test_a_run_with_the_old_option_name_plays_and_says_so_once(tmp_path, capfd, 
     path.write_text(OLD_OPTION_RUN.format(store=tmp_path / "results.sqlite"), encoding="utf-8")
     result = run_experiment(load_experiment(path), workers=2)
     assert result.played == 2 and capfd.readouterr().err.count("engine= is now called backend=") == 1
+
+
+def test_a_run_with_the_old_option_name_resumes_and_reports_one_backend_column(tmp_path):
+    from pacsim.runner import load_experiment, load_results, run_experiment
+
+    store = tmp_path / "results.sqlite"
+    old_run = OLD_OPTION_RUN.format(store=store).replace(",engine=python", "") + '[pacman_options]\nengine = "python"\n'
+    old = tmp_path / "old.toml"
+    old.write_text(old_run, encoding="utf-8")
+    assert run_experiment(load_experiment(old), workers=1).played == 2
+    assert run_experiment(load_experiment(old), workers=1).played == 0  # the same conditions, not new ones
+    new = tmp_path / "new.toml"
+    new.write_text(old_run.replace("engine =", "backend =").replace("games = 2", "games = 3"), encoding="utf-8")
+    run_experiment(load_experiment(new), workers=1)
+    results = load_results(store)
+    assert "engine" not in results.columns and list(results["backend"]) == ["python"] * 5

@@ -173,7 +173,7 @@ def test_gif_without_pillow_says_how_to_install_it_either_way(monkeypatch):
 
 
 def test_dask_without_distributed_says_how_to_install_it_either_way(monkeypatch):
-    from pacsim.runner.dask_backend import dask_executor
+    from pacsim.runner.dask_executor import dask_executor
 
     monkeypatch.setitem(sys.modules, "distributed", None)
     with pytest.raises(PacsimError) as caught, dask_executor():
@@ -550,12 +550,12 @@ class _QuietHandler(http.server.BaseHTTPRequestHandler):
 def test_runner_a_scheduler_address_where_no_dask_answers_is_one_line_within_10_seconds(
         tmp_path, capsys, monkeypatch, not_a_scheduler):
     pytest.importorskip("distributed")
-    import pacsim.runner.dask_backend as dask_backend
+    import pacsim.runner.dask_executor as dask_executor
 
-    monkeypatch.setattr(dask_backend, "CONNECT_TIMEOUT_SECONDS", 1.0)
+    monkeypatch.setattr(dask_executor, "CONNECT_TIMEOUT_SECONDS", 1.0)
     experiment = Path(__file__).parents[1] / "experiments" / "optimism_pessimism.toml"
     started = time.monotonic()
-    status = main(["run", str(experiment), "--backend", "dask", "--scheduler", not_a_scheduler,
+    status = main(["run", str(experiment), "--executor", "dask", "--scheduler", not_a_scheduler,
                    "--store", str(tmp_path / "unused.sqlite")])
     assert status == 2 and time.monotonic() - started < 10
     error = capsys.readouterr().err

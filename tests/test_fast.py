@@ -187,7 +187,7 @@ def test_the_environment_switch_turns_the_fast_path_off(monkeypatch):
     import pacsim.fast.search
 
     state = initial_state(load_layout("tinyGhostMaze"))
-    monkeypatch.setenv("PACSIM_ENGINE", "python")
+    monkeypatch.setenv("PACSIM_BACKEND", "python")
     monkeypatch.setattr(pacsim.fast.search, "kernel_search", None)  # any kernel call would fail
     result = make_pacman("minimax:depth=2").analyze(state)
     assert result.action is not None
@@ -224,7 +224,7 @@ def test_optimism_experiment_rows_are_identical_with_the_fast_path_on_and_off(tm
     monkeypatch.setattr(pacsim.fast.search, "kernel_search", lambda *args, **kwargs: calls.append(1) or kernel_search(*args, **kwargs))
     frames = []
     for engine in ("python", "auto"):
-        monkeypatch.setenv("PACSIM_ENGINE", engine)
+        monkeypatch.setenv("PACSIM_BACKEND", engine)
         experiment = load_experiment(experiment_file, games=1, overrides=["max_moves=40"])
         store = tmp_path / f"{engine}.sqlite"
         run_experiment(experiment, executor=InlineExecutor(), workers=1, store_path=store, quiet=True)

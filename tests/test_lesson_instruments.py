@@ -78,13 +78,13 @@ def random_start_runs(tmp_path_factory):
     path = experiment_file(tmp_path, ALL_INSTRUMENTS)
     stores = {}
     for name, engine, workers in (("fast", "auto", 1), ("python", "python", 1), ("two", "auto", 2)):
-        os.environ["PACSIM_ENGINE"] = engine
+        os.environ["PACSIM_BACKEND"] = engine
         try:
             executor = InlineExecutor() if workers == 1 else None
             result = run_experiment(load_experiment(path), executor=executor, workers=workers,
                                     store_path=tmp_path / f"{name}.sqlite", quiet=True)
         finally:
-            del os.environ["PACSIM_ENGINE"]
+            del os.environ["PACSIM_BACKEND"]
         stores[name] = result.store
     return stores
 

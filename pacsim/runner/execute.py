@@ -295,7 +295,7 @@ def game_row(task: GameTask, record: GameRecord, started_at: str, start: int | N
         nodes=record.nodes, levels_reached=max(levels) if levels else None, error=record.error,
         pacsim_version=__version__, hostname=machine.hostname, os=machine.os, arch=machine.arch,
         cores=machine.cores, python_version=machine.python_version,
-        numba_version=task.provenance.numba_version, git_commit=task.provenance.git_commit,
+        numba_version=machine.numba_version, git_commit=task.provenance.git_commit,
         searched_by=searched_by(record.search_stats), started_at=started_at,
         actions=encode_actions(record.actions), start=start,
     )
@@ -318,16 +318,14 @@ def plan_tasks(experiment: Experiment, finished: Set[tuple[str, int]] = frozense
     """Every game not yet finished, game index outermost so that a partial
     run has about as many games of each condition (``provenance``: found
     here if not given)."""
-    digest = experiment.config_hash
+    pending = [(condition, game_index, seed) for game_index, seed in enumerate(experiment.seeds())
+               for condition in experiment.conditions if (condition.key, game_index) not in finished]
+    if not pending:
+        return []  # nothing to play: no git call either
     provenance = provenance or RunProvenance.here()
-    tasks = []
-    for game_index, seed in enumerate(experiment.seeds()):
-        for condition in experiment.conditions:
-            if (condition.key, game_index) not in finished:
-                tasks.append(GameTask(experiment.name, digest, condition, game_index, seed,
-                                      experiment.max_moves, experiment.time_limit,
-                                      experiment.starts, experiment.start_distance, provenance))
-    return tasks
+    return [GameTask(experiment.name, experiment.config_hash, condition, game_index, seed, experiment.max_moves,
+                     experiment.time_limit, experiment.starts, experiment.start_distance, provenance)
+            for condition, game_index, seed in pending]
 
 
 def run_experiment(

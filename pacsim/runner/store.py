@@ -23,7 +23,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pacsim.agents.registry import join_spec, parse_spec
+from pacsim.agents.registry import RENAMED_OPTIONS, join_spec, parse_spec
 from pacsim.engine import parse_layout
 from pacsim.engine.recording import SavedGame, check_num_ghosts, decode_actions, describe
 from pacsim.engine.starts import with_pacman_start
@@ -209,12 +209,15 @@ def _migrate(connection: sqlite3.Connection) -> None:
     """Bring an older store's games table to the current columns, in one
     transaction (a kill leaves the old table or the new one, never half):
     a copy with every id and value, the older forms computed, the newer columns empty."""
-    games = _games(connection)
-    if games == "games":
+    if _games(connection) == "games":
         return
     names = ", ".join(GAME_COLUMNS)
     try:
         connection.execute("BEGIN IMMEDIATE")
+        games = _games(connection)  # again, under the lock: another run may have migrated it meanwhile
+        if games == "games":
+            connection.rollback()
+            return
         connection.execute(_create_games("games_migrated"))
         connection.execute(f"INSERT INTO games_migrated (id, {names}) SELECT id, {names} FROM {games}")
         connection.execute("DROP TABLE games")
@@ -390,11 +393,18 @@ def parse_options(text: str, where: str) -> dict[str, dict[str, Any]]:
     return {role: options.get(role, {}) for role in ("pacman", "ghost")}
 
 
+def _current_names(options: dict[str, Any]) -> dict[str, Any]:
+    """Options under their current names: a row stored as ``engine=fast`` and
+    one stored as ``backend=fast`` fall in one column."""
+    return {RENAMED_OPTIONS.get(key, key): value for key, value in options.items()}
+
+
 def _expand_options(frame: pandas.DataFrame, path: Path) -> pandas.DataFrame:
     parsed = [parse_options(text, f"{path}: game {game_id}") for text, game_id in zip(frame["options"], frame["id"])]
     columns: dict[str, list[Any]] = {}
     for row, options in enumerate(parsed):
-        flat = {**options["pacman"], **{f"ghost_{key}": value for key, value in options["ghost"].items()}}
+        pacman, ghost = (_current_names(options[side]) for side in ("pacman", "ghost"))
+        flat = {**pacman, **{f"ghost_{key}": value for key, value in ghost.items()}}
         for key, value in flat.items():
             if key not in frame.columns:
                 columns.setdefault(key, [None] * len(parsed))[row] = value
