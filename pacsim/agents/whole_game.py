@@ -43,7 +43,7 @@ def play_in_kernel(layout: Layout, agents: Sequence[Any], seed: int, max_moves: 
         return None
     from pacsim.fast.game import play_kernel_game
 
-    return play_kernel_game(layout, pacman, tuple(ghosts[:num_ghosts]), seed, max_moves)  # type: ignore[arg-type]
+    return play_kernel_game(layout, pacman, tuple(ghosts[:num_ghosts]), seed, max_moves)
 
 
 def pacman_plan(agent: Any, state: GameState) -> Any:
