@@ -308,7 +308,7 @@ def test_bench_end_to_end_figures_pair_the_fast_path_off_and_on(tmp_path):
     names = [figure.name for figure in report.figures]
     assert names == ["optimism_pessimism, fast path off", "optimism_pessimism, fast path on",
                      "optimism_pessimism fast/python"]
-    assert all(figure.value > 0 for figure in report.figures) and "target 5x" in report.figures[-1].note
+    assert all(figure.value > 0 for figure in report.figures) and "target 20x" in report.figures[-1].note
 
 
 def test_a_slippery_pacman_plays_the_same_game_with_the_fast_path_on_and_off():

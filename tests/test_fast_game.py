@@ -15,17 +15,10 @@ import pytest
 pytest.importorskip("numba")
 
 from pacsim.agents import make_ghost, make_pacman
-from pacsim.agents.whole_game import ghost_plan, pacman_plan, play_in_kernel
-from pacsim.engine import initial_state, load_layout, play_game
-from pacsim.engine.starts import draw_start, with_pacman_start
+from pacsim.agents.whole_game import play_in_kernel
+from pacsim.bench.agreement import case_layout, compare_whole_games, untimed, whole_game_cases
+from pacsim.engine import load_layout, play_game
 from pacsim.fast import gameloop
-
-
-def untimed(record):
-    """A record's fields that do not depend on the clock."""
-    stats = [{key: value for key, value in move.items() if key != "seconds"} for move in record.search_stats]
-    return (record.layout, record.seed, record.num_ghosts, record.outcome, record.score, record.moves,
-            record.actions, record.error, stats)
 
 
 def stream_row(rng):
@@ -42,33 +35,25 @@ def test_the_kernel_draws_pythons_random_numbers(seed):
     assert list(row) == list(python.getstate()[1])
 
 
-MAZES = ["optimismHalls", "smallClassic", "tinyGhostMaze", "generated:w=11,h=9,food=5,capsules=1,ghosts=2,loops=0.4,seed=3"]
-PACMEN = ["minimax:depth=1,eval=careful", "alphabeta:depth=2,eval=careful,ties=random",
-          "expectimax:depth=2,eval=careful,ties=random", "expectimax:depth=3,model=directional,trust=0.7",
-          "expectiminimax:depth=1,kinds=MC,slip=0.2,eval=careful", "alphabeta:depth=3", "minimax:depth=4,eval=careful"]
-GHOSTS = ["random", "directional:attack=0.6,flee=0.9", "adversarial", "adversarial:p=0.7,depth=1", "adversarial:p=0"]
+DEEPER = [  # the bench's cases search at depth 1 and 2; these at 3 and 4, in the loop with the per-move kernel
+    ("optimismHalls", "minimax:depth=4,eval=careful", ("adversarial",), 5497, False),
+    ("optimismHalls", "expectimax:depth=4,eval=careful,ties=random", ("random",), 17, True),
+    ("smallClassic", "alphabeta:depth=3", ("adversarial:p=0.7", "directional"), 7772, False),
+    ("generated:w=11,h=9,food=5,capsules=1,ghosts=2,loops=0.4,seed=3", "expectimax:depth=3,model=directional,trust=0.7",
+     ("directional:attack=0.6,flee=0.9", "adversarial"), 8484, True),
+]
 
 
-def cases():
-    """Mazes, Pacmen and ghosts crossed over 35 seeded games (a ghost kind
-    per ghost of a two-ghost maze), every third from a random start."""
-    draw = random.Random(20)
-    for game in range(35):
-        maze, pacman = MAZES[game % len(MAZES)], PACMEN[game % len(PACMEN)]
-        ghosts = [GHOSTS[(game + ghost) % len(GHOSTS)] for ghost in range(2)]
-        yield maze, pacman, ghosts, draw.randrange(10_000), game % 3 == 0
+def test_kernel_games_are_the_python_loops_games_with_every_agent_searching_in_python():
+    """The bench's agreement check on 21 games: 4 mazes (one generated),
+    random starts, every ghost kind, every algorithm, ties first and random."""
+    report = compare_whole_games(21)
+    assert report.searches == 21 and report.positions > 300 and report.agrees, report.mismatches
 
 
-def game_layout(maze, seed, random_start):
-    layout = load_layout(maze)
-    if random_start:
-        layout = with_pacman_start(layout, draw_start(layout, layout.num_ghosts, seed, 3))
-    return layout
-
-
-@pytest.mark.parametrize(("maze", "pacman", "ghosts", "seed", "random_start"), list(cases()))
-def test_a_kernel_game_is_the_python_loops_game(maze, pacman, ghosts, seed, random_start):
-    layout = game_layout(maze, seed, random_start)
+@pytest.mark.parametrize(("maze", "pacman", "ghosts", "seed", "random_start"), DEEPER)
+def test_deeper_kernel_games_are_the_python_loops_games(maze, pacman, ghosts, seed, random_start):
+    layout = case_layout(maze, seed, random_start)
 
     def agents():
         return [make_pacman(pacman)] + [make_ghost(ghost) for ghost in ghosts]
@@ -79,22 +64,10 @@ def test_a_kernel_game_is_the_python_loops_game(maze, pacman, ghosts, seed, rand
     assert len(kernel.move_seconds) == kernel.moves and all(seconds > 0 for seconds in kernel.move_seconds)
 
 
-def test_a_kernel_game_is_the_game_of_agents_searching_in_python():
-    """The reference above searches with the per-move kernel; here every
-    agent searches in Python, on short games."""
-    layout = game_layout("smallClassic", 4, True)
-    for pacman, ghost in [("expectimax:depth=1,eval=careful,ties=random", "adversarial:p=0.8,depth=1"),
-                          ("alphabeta:depth=2", "directional")]:
-        python_agents = [make_pacman(pacman + ",engine=python")] + [make_ghost(ghost) for _ in range(2)]
-        if ghost.startswith("adversarial"):
-            python_agents[1:] = [make_ghost(ghost + ",engine=python") for _ in range(2)]
-        python = play_game(layout, python_agents, seed=9, max_moves=25)
-        from pacsim.fast.game import play_kernel_game
-
-        state = initial_state(layout, 2)
-        plans = [ghost_plan(make_ghost(ghost)) for _ in range(2)]
-        kernel = play_kernel_game(layout, pacman_plan(make_pacman(pacman), state), tuple(plans), 9, 25)
-        assert untimed(kernel) == untimed(python) and python.moves > 10
+def test_the_bench_cases_cross_mazes_ghosts_and_starts():
+    cases = list(whole_game_cases(21))
+    assert {case[0] for case in cases} >= {"optimismHalls", "smallClassic"} and any(case[4] for case in cases)
+    assert {ghost.split(":")[0] for case in cases for ghost in case[2]} == {"random", "directional", "adversarial"}
 
 
 def test_a_game_paused_every_few_nodes_is_the_same_game(monkeypatch):
