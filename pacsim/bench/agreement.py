@@ -163,14 +163,14 @@ def fast_agreement(report: Report, positions: int, deep_positions: int, chase_po
         return
     started = time.perf_counter()
     pacman_positions = game_positions(positions)
-    checks = (
+    checks: list[tuple[str, Agreement]] = [
         ("depth 1, every configuration", compare_searches(pacman_positions, depth=1)),
         ("depth 2, every root value", compare_searches(pacman_positions[:deep_positions], depth=2, root_values=True)),
         ("adversarial ghost", compare_chase(
             [state for state in game_positions(chase_positions * 2, seed=5, turn=None) if state.turn > 0][:chase_positions])),
-    )
+    ]
     if whole_games:
-        checks += (("whole games", compare_whole_games(whole_games)),)
+        checks.append(("whole games", compare_whole_games(whole_games)))
     for label, agreement in checks:
         compared = (f"{agreement.searches} games ({agreement.positions} Pacman moves), records as the Python loop's"
                     if label == "whole games" else f"{agreement.searches} searches on {agreement.positions} positions from games")
