@@ -9,7 +9,6 @@ are checked draw for draw first.
 
 import random
 
-import numpy as np
 import pytest
 
 pytest.importorskip("numba")
@@ -18,20 +17,16 @@ from pacsim.agents import make_ghost, make_pacman
 from pacsim.agents.whole_game import play_in_kernel
 from pacsim.bench.agreement import case_layout, compare_whole_games, untimed, whole_game_cases
 from pacsim.engine import load_layout, play_game
-from pacsim.fast import gameloop
-
-
-def stream_row(rng):
-    return np.array(rng.getstate()[1], np.int64)
+from pacsim.fast import gameloop, streams
 
 
 @pytest.mark.parametrize("seed", ["pacsim:7:0", "pacsim:2026:1", 12345])
 def test_the_kernel_draws_pythons_random_numbers(seed):
-    python, row = random.Random(seed), None
-    row = stream_row(python)
+    python = random.Random(seed)
+    row = streams.stream_row(python)
     for count in [1, 2, 3, 5, 4, 1, 7, 3] * 100:  # more than 624 words: the twist happens several times
-        assert gameloop.random_float(row) == python.random()
-        assert gameloop.random_below(row, count) == python.randrange(count)
+        assert streams.random_float(row) == python.random()
+        assert streams.random_below(row, count) == python.randrange(count)
     assert list(row) == list(python.getstate()[1])
 
 

@@ -30,6 +30,7 @@ from pacsim.fast.search import (
     _settings,
     _workspace,
 )
+from pacsim.fast.streams import stream_row
 from pacsim.fast.tables import layout_tables, state_row
 
 GHOST_KINDS = {"random": gameloop.RANDOM_GHOST, "directional": gameloop.DIRECTIONAL_GHOST,
@@ -129,11 +130,8 @@ def _ghost_arrays(state: Any, ghosts: tuple[GhostPlan, ...]) -> tuple[Any, ...]:
 
 
 def _streams(seed: int, ghosts: int) -> np.ndarray:
-    """Every agent's ``agent_rng`` as Mersenne Twister state rows (624 words and the position)."""
-    streams = np.empty((ghosts + 1, gameloop.MT_WORDS + 1), np.int64)
-    for agent in range(ghosts + 1):
-        streams[agent] = agent_rng(seed, agent).getstate()[1]
-    return streams
+    """Every agent's ``agent_rng`` as a stream row of :mod:`pacsim.fast.streams`."""
+    return np.array([stream_row(agent_rng(seed, agent)) for agent in range(ghosts + 1)], np.int64)
 
 
 def _in_slices(arguments: tuple[Any, ...]) -> float:
