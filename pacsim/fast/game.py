@@ -12,7 +12,7 @@ describes its agents with :class:`PacmanPlan` and :class:`GhostPlan`.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any
 
 import numpy as np
@@ -150,15 +150,16 @@ def _in_slices(arguments: tuple[Any, ...]) -> float:
         budget = max(SMALLEST_SLICE, min(budget * 4, int(budget * SLICE_SECONDS / max(elapsed, 1e-6))))
 
 
-_STATS_FIELDS = MoveStats.__slots__
+_STATS_FIELDS = tuple(field.name for field in fields(MoveStats))
+"""generated, evaluated, cutoffs, seconds, depth, max_depth, value,
+iterations, simulated: the order of the values zipped with them below."""
 
 
 def _search_stats(move_stats: np.ndarray, move_values: np.ndarray, move_seconds: list[float],
                   levels: int) -> list[dict[str, Any]]:
-    """Each move's :class:`MoveStats` as the game loop stores it (``asdict``)."""
-    stored = []
-    for index, (generated, evaluated, cutoffs, deepest, _) in enumerate(move_stats.tolist()):
-        stats = MoveStats(generated=generated, evaluated=evaluated, cutoffs=cutoffs, seconds=move_seconds[index],
-                          depth=levels, max_depth=deepest, value=float(move_values[index]))
-        stored.append({name: getattr(stats, name) for name in _STATS_FIELDS})
-    return stored
+    """Each move's :class:`MoveStats` as the game loop stores it
+    (``asdict``), built straight from the kernel's counts (ints and finite
+    floats already: ``MoveStats`` would check and convert nothing)."""
+    return [dict(zip(_STATS_FIELDS, (generated, evaluated, cutoffs, seconds, levels, deepest, value, 0, 0)))
+            for (generated, evaluated, cutoffs, deepest, _), value, seconds
+            in zip(move_stats.tolist(), move_values.tolist(), move_seconds)]
