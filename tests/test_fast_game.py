@@ -86,12 +86,12 @@ def test_a_game_paused_every_few_nodes_is_the_same_game(monkeypatch):
 
 @pytest.mark.parametrize(("pacman", "ghost", "time_limit"), [
     ("minimax:depth=2", "random", 1.0),  # a move time limit: the Python loop enforces it
-    ("minimax:depth=2,engine=python", "random", None),
+    ("minimax:depth=2,backend=python", "random", None),
     ("minimax:depth=2,time=0.5", "random", None),
     ("expectimax:depth=2,algorithm=star1", "random", None),
     ("expectimax:depth=2,model=adversarial", "random", None),
     ("greedy", "random", None),
-    ("minimax:depth=2", "adversarial:engine=python", None),
+    ("minimax:depth=2", "adversarial:backend=python", None),
 ])
 def test_what_the_kernel_does_not_cover_is_left_to_python(pacman, ghost, time_limit):
     layout = load_layout("tinyGhostMaze")
@@ -100,7 +100,7 @@ def test_what_the_kernel_does_not_cover_is_left_to_python(pacman, ghost, time_li
 
 
 def test_the_environment_switch_leaves_whole_games_to_python(monkeypatch):
-    monkeypatch.setenv("PACSIM_ENGINE", "python")
+    monkeypatch.setenv("PACSIM_BACKEND", "python")
     agents = [make_pacman("minimax:depth=1"), make_ghost("random")]
     assert play_in_kernel(load_layout("tinyGhostMaze"), agents, 1, max_moves=10) is None
 

@@ -1,13 +1,13 @@
 """Whole games in the kernel when every agent of a game is covered.
 
-:func:`play_in_kernel` is ``play_game`` for a built-in search Pacman that
-the kernel searches for (``engines.unsupported`` says nothing against it,
-no ``time=`` budget) against built-in ghosts (random, directional,
-adversarial with any ``p``), with no per-move time limit: the kernel plays
-the whole game (:mod:`pacsim.fast.game`) and the record is the one the
-Python loop gives, times apart.  Anything else returns None and the caller
-plays the game in Python; no note is needed, as the per-move kernel still
-serves whatever it covers.
+:func:`play_in_kernel` is ``play_game`` for a built-in search Pacman whose
+search the kernel runs (:func:`~pacsim.fast.request.declined` lets its
+request through, and it has no ``time=`` budget) against built-in ghosts
+(random, directional, adversarial with any ``p``), with no per-move time
+limit: the kernel plays the whole game (:mod:`pacsim.fast.game`) and the
+record is the one the Python loop gives, times apart.  Anything else
+returns None and the caller plays the game in Python; no note is needed,
+as the per-move kernel still serves whatever it covers.
 """
 
 from __future__ import annotations
@@ -15,15 +15,20 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from pacsim.agents.engines import _enabled, unsupported
+from pacsim.agents.backend import _enabled
 from pacsim.agents.ghosts import AdversarialGhost, DirectionalGhost, RandomGhost
-from pacsim.agents.search_agents import SEARCH_PACMEN, SearchPacman
+from pacsim.agents.search_agents import (
+    AlphaBetaPacman,
+    ExpectimaxPacman,
+    ExpectiminimaxPacman,
+    MinimaxPacman,
+    SearchPacman,
+)
 from pacsim.engine import GameRecord, GameState, Layout, initial_state
 from pacsim.errors import AgentError
-from pacsim.fast import SUPPORTED_ALGORITHMS
-from pacsim.search import ALGORITHMS
+from pacsim.fast.request import SearchRequest, declined
 
-_BUILT_IN_PACMEN = frozenset(SEARCH_PACMEN.values())
+_BUILT_IN_PACMEN = frozenset((MinimaxPacman, AlphaBetaPacman, ExpectimaxPacman, ExpectiminimaxPacman))
 
 
 def play_in_kernel(layout: Layout, agents: Sequence[Any], seed: int, max_moves: int,
@@ -35,39 +40,34 @@ def play_in_kernel(layout: Layout, agents: Sequence[Any], seed: int, max_moves: 
         return None
     num_ghosts = min(len(agents) - 1, layout.num_ghosts)
     state = initial_state(layout, num_ghosts)
-    pacman = pacman_plan(agents[0], state)  # None, among other reasons, where numba is missing
-    if pacman is None:
+    request = pacman_request(agents[0], state)  # None, among other reasons, where numba is missing
+    if request is None:
         return None
     ghosts = [ghost_plan(agent) for agent in agents[1:]]
     if None in ghosts:
         return None
-    from pacsim.fast.game import play_kernel_game
+    from pacsim.fast.game import play_kernel_game  # numba: loaded only when the kernel plays
 
-    return play_kernel_game(layout, pacman, tuple(ghosts[:num_ghosts]), seed, max_moves)
+    ties_random = agents[0].options.ties == "random"
+    return play_kernel_game(layout, request, ties_random, tuple(ghosts[:num_ghosts]), seed, max_moves)
 
 
-def pacman_plan(agent: Any, state: GameState) -> Any:
-    """The kernel's :class:`~pacsim.fast.game.PacmanPlan` of ``agent``
-    (what ``try_fast_search`` passes to ``kernel_search``), or None."""
+def pacman_request(agent: Any, state: GameState) -> SearchRequest | None:
+    """The request ``agent`` makes for each of its moves in a game from
+    ``state`` (``SearchPacman.get_action``'s), if the kernel runs it; else None."""
     if type(agent) not in _BUILT_IN_PACMEN:  # a subclass may play differently
         return None
     assert isinstance(agent, SearchPacman)
     options = agent.options
-    if not _enabled(options.engine) or options.time or unsupported(agent, state) is not None:
+    if not _enabled(options.backend) or options.time:
         return None
-    kinds = ("max", *(agent.ghost_kind(ghost) for ghost in range(len(state.ghosts))))
-    if not set(kinds) <= ALGORITHMS[agent.algorithm][0]:
-        return None  # the Python search reports the misuse
     try:
         levels = agent.levels(state)
     except AgentError:  # too deep: each move fails in Python, with its message
         return None
-    from pacsim.fast.game import PacmanPlan
-
-    return PacmanPlan(kinds=kinds, evaluation=options.eval, levels=levels,
-                      pruned=SUPPORTED_ALGORITHMS[agent.algorithm],
-                      model=options.model if "chance" in kinds else "uniform", trust=options.trust,
-                      slip=options.slip, ties_random=options.ties == "random")
+    request = agent.search_request(len(state.ghosts), levels, state.layout.num_cells,
+                                   root_values=options.ties == "random")
+    return request if declined(request) is None else None
 
 
 def ghost_plan(agent: Any) -> Any:
@@ -80,6 +80,6 @@ def ghost_plan(agent: Any) -> Any:
         return GhostPlan("random")
     if kind is DirectionalGhost:
         return GhostPlan("directional", attack=agent.options.attack, flee=agent.options.flee)
-    if kind is AdversarialGhost and _enabled(agent.options.engine):
+    if kind is AdversarialGhost and _enabled(agent.options.backend):
         return GhostPlan("adversarial", p=agent.options.p, depth=agent.options.depth)
     return None

@@ -4,18 +4,18 @@ Positions come from seeded games (a random and a greedy Pacman against
 random ghosts on the shipped mazes), so they cover what games reach:
 ghosts in corridors and junctions, scared ghosts, nearly finished boards.
 For every position and configuration, the search Pacman is asked twice,
-``engine=python`` and ``engine=fast``; the value, move, per-move values and
+``backend=python`` and ``backend=fast``; the value, move, per-move values and
 node counts must be equal (values bit for bit).  The adversarial ghost's
 search is compared the same way on the ghosts' turns.  Whole games played
 in the kernel are compared with the Python game loop's (every agent
-``engine=python``), record for record.
+``backend=python``), record for record.
 """
 
 from __future__ import annotations
 
 import random
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from pacsim.agents import make_ghost, make_pacman
@@ -24,6 +24,7 @@ from pacsim.bench.positions import game_positions
 from pacsim.bench.report import Report
 from pacsim.engine import GameRecord, GameState, Layout, load_layout, play_game
 from pacsim.engine.starts import draw_start, with_pacman_start
+from pacsim.engine.stats import PYTHON
 from pacsim.fast import available
 
 SPECS = tuple(
@@ -59,8 +60,8 @@ def compare_searches(positions: list[GameState], depth: int = 2, specs: tuple[st
     report = Agreement(positions=len(positions))
     for template in specs:
         spec = template.format(depth=depth)
-        python: Any = make_pacman(f"{spec},engine=python")
-        fast: Any = make_pacman(f"{spec},engine=fast")
+        python: Any = make_pacman(f"{spec},backend=python")
+        fast: Any = make_pacman(f"{spec},backend=fast")
         for index, state in enumerate(positions):
             expected = python.analyze(state, root_values=root_values)
             found = fast.analyze(state, root_values=root_values)
@@ -86,8 +87,8 @@ def _difference(expected, found) -> str:
 def compare_chase(positions: list[GameState], depth: int = 2) -> Agreement:
     """The adversarial ghost's move distribution, kernel against Python, on
     positions where a ghost is to move."""
-    python: Any = make_ghost(f"adversarial:depth={depth},engine=python")
-    fast: Any = make_ghost(f"adversarial:depth={depth},engine=fast")
+    python: Any = make_ghost(f"adversarial:depth={depth},backend=python")
+    fast: Any = make_ghost(f"adversarial:depth={depth},backend=fast")
     report = Agreement(positions=len(positions))
     for index, state in enumerate(positions):
         report.searches += 1
@@ -127,8 +128,9 @@ def case_layout(maze: str, seed: int, random_start: bool) -> Layout:
 
 
 def untimed(record: GameRecord) -> tuple[Any, ...]:
-    """A game record's fields that do not depend on the clock (what its row stores, times apart)."""
-    stats = [{key: value for key, value in move.items() if key != "seconds"} for move in record.search_stats]
+    """A game record's fields that depend neither on the clock nor on which
+    backend searched (what its row stores, times and provenance apart)."""
+    stats = [replace(move, seconds=0.0, backend=PYTHON) for move in record.search_stats]
     return (record.layout, record.seed, record.num_ghosts, record.outcome, record.score, record.moves,
             record.actions, record.error, stats)
 
@@ -140,9 +142,9 @@ def compare_whole_games(count: int, max_moves: int = 60) -> Agreement:
     for index, (maze, pacman, ghosts, seed, random_start) in enumerate(whole_game_cases(count)):
         layout = case_layout(maze, seed, random_start)
         kernel = play_in_kernel(layout, [make_pacman(pacman), *map(make_ghost, ghosts)], seed, max_moves)
-        python_ghosts = [make_ghost(ghost + (",engine=python" if ghost.startswith("adversarial") else ""))
+        python_ghosts = [make_ghost(ghost + (",backend=python" if ghost.startswith("adversarial") else ""))
                          for ghost in ghosts]
-        python = play_game(layout, [make_pacman(f"{pacman},engine=python"), *python_ghosts], seed, max_moves)
+        python = play_game(layout, [make_pacman(f"{pacman},backend=python"), *python_ghosts], seed, max_moves)
         report.positions += python.moves
         report.searches += 1
         if kernel is None or untimed(kernel) != untimed(python):

@@ -6,21 +6,23 @@ built-in ghosts (:mod:`pacsim.fast.gameloop`) and returns the
 agents and seed: the same actions, outcome, score and per-move search
 statistics; only the times are the kernel's own.  It knows nothing of
 agents: :mod:`pacsim.agents.whole_game` decides when a game is covered and
-describes its agents with :class:`PacmanPlan` and :class:`GhostPlan`.
+describes the Pacman by his :class:`~pacsim.fast.request.SearchRequest` and
+each ghost by a :class:`GhostPlan`.
 """
 
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from pacsim.engine import ACTIONS, LOSS, TIMEOUT, WIN, GameRecord, Layout, initial_state
 from pacsim.engine.game import agent_rng
-from pacsim.engine.stats import MoveStats
+from pacsim.engine.stats import FAST, MoveStats
 from pacsim.fast import gameloop, kernel
+from pacsim.fast.request import COVERED, SearchRequest, chance_model
 from pacsim.fast.search import (
     EVALUATIONS,
     MODELS,
@@ -43,23 +45,6 @@ to about ``SLICE_SECONDS``."""
 
 
 @dataclass(frozen=True)
-class PacmanPlan:
-    """What the kernel needs of a search Pacman: ``kernel_search``'s
-    arguments, and how it breaks ties."""
-
-    kinds: tuple[str, ...]
-    """Node kind of every agent, Pacman's (max) first."""
-    evaluation: str
-    levels: int
-    pruned: bool
-    model: str = "uniform"
-    trust: float = 1.0
-    slip: float = 0.0
-    ties_random: bool = False
-    """``ties=random``: among root moves of the best value, ``random.choice`` on Pacman's stream."""
-
-
-@dataclass(frozen=True)
 class GhostPlan:
     """One built-in ghost: ``random``, ``directional`` or ``adversarial``."""
 
@@ -72,11 +57,13 @@ class GhostPlan:
     """The adversarial ghost's search depth in rounds."""
 
 
-def play_kernel_game(layout: Layout, pacman: PacmanPlan, ghosts: tuple[GhostPlan, ...], seed: int,
-                     max_moves: int) -> GameRecord | None:
-    """The game ``play_game`` plays on ``layout`` with these agents and
-    ``seed``, played by the kernel; None in the rare position the kernel
-    leaves to Python (a ghost without a legal move)."""
+def play_kernel_game(layout: Layout, pacman: SearchRequest, ties_random: bool, ghosts: tuple[GhostPlan, ...],
+                     seed: int, max_moves: int) -> GameRecord | None:
+    """The game ``play_game`` plays on ``layout`` and ``seed`` with a search
+    Pacman making ``pacman`` (a request the kernel runs) at every move,
+    breaking ties at random if ``ties_random``, against ``ghosts``; None in
+    the rare position the kernel leaves to Python (a ghost without a legal
+    move)."""
     started = time.perf_counter()
     state = initial_state(layout, len(ghosts))
     tables = layout_tables(layout)
@@ -86,7 +73,7 @@ def play_kernel_game(layout: Layout, pacman: PacmanPlan, ghosts: tuple[GhostPlan
     played = np.empty(max_moves * (len(ghosts) + 1), np.int64)
     move_stats = np.zeros((max_moves, gameloop.MOVE_COLUMNS), np.int64)
     move_values = np.zeros(max_moves, np.float64)
-    arguments = (tables_tuple, row, progress, max_moves, *_pacman_arrays(state, pacman),
+    arguments = (tables_tuple, row, progress, max_moves, *_pacman_arrays(state, pacman, ties_random),
                  *_ghost_arrays(state, ghosts), _streams(seed, len(ghosts)),
                  tuple(_workspace(row, max([pacman.levels, *_ghost_levels(state, ghosts)]))),
                  played, move_stats, move_values)
@@ -105,12 +92,14 @@ def play_kernel_game(layout: Layout, pacman: PacmanPlan, ghosts: tuple[GhostPlan
     )
 
 
-def _pacman_arrays(state: Any, pacman: PacmanPlan) -> tuple[Any, ...]:
-    settings = _settings(state, EVALUATIONS[pacman.evaluation], 0, MODELS[pacman.model], pacman.pruned,
-                         [NODE_KINDS[kind] for kind in pacman.kinds])
-    weights = np.array([pacman.trust, 0.8, 0.8, pacman.slip], np.float64)  # kernel_search's attack and flee
-    full_window = pacman.ties_random or not pacman.pruned  # root_values=ties_random, as get_action asks
-    return settings, weights, pacman.levels, full_window, pacman.ties_random
+def _pacman_arrays(state: Any, request: SearchRequest, ties_random: bool) -> tuple[Any, ...]:
+    """``run_request``'s settings for the kernel's search."""
+    pruned = COVERED.algorithms[request.algorithm]
+    settings = _settings(state, EVALUATIONS[request.evaluation], 0, MODELS[chance_model(request)], pruned,
+                         [NODE_KINDS[kind] for kind in request.kinds])
+    weights = np.array([request.trust, 0.8, 0.8, request.slip], np.float64)  # kernel_search's attack and flee
+    full_window = request.root_values or not pruned
+    return settings, weights, request.levels, full_window, ties_random
 
 
 def _ghost_levels(state: Any, ghosts: tuple[GhostPlan, ...]) -> list[int]:
@@ -150,16 +139,10 @@ def _in_slices(arguments: tuple[Any, ...]) -> float:
         budget = max(SMALLEST_SLICE, min(budget * 4, int(budget * SLICE_SECONDS / max(elapsed, 1e-6))))
 
 
-_STATS_FIELDS = tuple(field.name for field in fields(MoveStats))
-"""generated, evaluated, cutoffs, seconds, depth, max_depth, value,
-iterations, simulated: the order of the values zipped with them below."""
-
-
 def _search_stats(move_stats: np.ndarray, move_values: np.ndarray, move_seconds: list[float],
-                  levels: int) -> list[dict[str, Any]]:
-    """Each move's :class:`MoveStats` as the game loop stores it
-    (``asdict``), built straight from the kernel's counts (ints and finite
-    floats already: ``MoveStats`` would check and convert nothing)."""
-    return [dict(zip(_STATS_FIELDS, (generated, evaluated, cutoffs, seconds, levels, deepest, value, 0, 0)))
+                  levels: int) -> list[MoveStats]:
+    """Each move's :class:`MoveStats`, as ``SearchPacman.get_action`` reports it."""
+    return [MoveStats(generated=generated, evaluated=evaluated, cutoffs=cutoffs, seconds=seconds, depth=levels,
+                      max_depth=deepest, value=value, backend=FAST)
             for (generated, evaluated, cutoffs, deepest, _), value, seconds
             in zip(move_stats.tolist(), move_values.tolist(), move_seconds)]
