@@ -119,3 +119,28 @@ def test_a_subclass_of_a_built_in_agent_is_left_to_python():
     layout = load_layout("tinyGhostMaze")
     assert play_in_kernel(layout, [make_pacman("minimax:depth=1"), Stubborn()], 1, max_moves=10) is None
     assert play_in_kernel(layout, [Careful(), make_ghost("random")], 1, max_moves=10) is None
+
+
+def test_the_game_loops_cache_is_flushed_when_the_kernel_changes(tmp_path):
+    """numba checks only a cached function's own file; the game loop carries
+    compiled copies of the kernel's search, so a changed kernel must empty
+    its cache (else it would play with the old search)."""
+    from pacsim.fast.cache import flush_when_changed
+
+    class Cache:
+        cache_path = str(tmp_path)
+        flushed = 0
+
+        def flush(self):
+            Cache.flushed += 1
+
+    class Function:
+        _cache = Cache()
+
+    source = tmp_path / "kernel.py"
+    source.write_text("old kernel")
+    assert flush_when_changed("loop", [Function(), Function()], [source]) and Cache.flushed == 2  # no stamp yet
+    assert not flush_when_changed("loop", [Function()], [source]) and Cache.flushed == 2
+    source.write_text("new kernel")
+    assert flush_when_changed("loop", [Function()], [source]) and Cache.flushed == 3
+    assert gameloop.compiled_functions(gameloop.__name__, vars(gameloop))  # the game loop's own are found

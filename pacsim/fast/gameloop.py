@@ -29,7 +29,8 @@ from llvmlite import ir
 from numba import njit, types
 from numba.extending import intrinsic
 
-from pacsim.fast import kernel
+from pacsim.fast import kernel, streams
+from pacsim.fast.cache import compiled_functions, flush_when_changed
 from pacsim.fast.kernel import BEST_MOVE, GENERATED, PAUSED_AT, ROOT_VALUE, STATUS, TURN, legal_moves, search_root
 from pacsim.fast.streams import random_below, random_float
 
@@ -265,3 +266,8 @@ def play_slice(tables, state, progress, max_moves, pacman_settings, pacman_weigh
         kernel.apply_move(ghost_starts, num_ghosts, words, parent, state, actions[move], targets[move])
     progress[SLICE_CYCLES] += cycles() - start
     return progress[OUTCOME] != PLAYING
+
+
+# The functions above carry compiled copies of the kernel's search and of the
+# random streams: their cache must go when those files change.
+flush_when_changed("gameloop", compiled_functions(__name__, globals()), [kernel.__file__, streams.__file__])
