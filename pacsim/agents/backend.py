@@ -15,17 +15,16 @@ from __future__ import annotations
 import os
 import signal
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import cache
-from time import perf_counter
 
 from pacsim.agents.notes import say_once
 from pacsim.engine import GameState
 from pacsim.errors import AgentError
 from pacsim.fast import available
 from pacsim.fast.request import SearchRequest, declined, maze_declined
-from pacsim.search import SearchResult, SearchTimeout
+from pacsim.search import SearchResult, deepest
 
 BACKENDS = ("auto", "fast", "python")
 ENVIRONMENT_SWITCH = "PACSIM_BACKEND"
@@ -122,23 +121,8 @@ def try_fast_search(who: str, backend: str, request: SearchRequest, state: GameS
         return run_request(state, request, levels, deadline)
 
     if request.time:
-        return _deepening(search_levels, request.levels, request.step, request.time)
+        return deepest(search_levels, request.levels, request.step, request.time)
     return search_levels(request.levels)
-
-
-def _deepening(search_levels: Callable[[int, float | None], SearchResult], levels: int, step: int,
-               seconds: float) -> SearchResult:
-    """``SearchPacman._deepening`` with the kernel: depth ``step``, ``2 *
-    step``, ... under one budget of ``seconds``; the deepest search that
-    finished, or depth ``step`` searched without a deadline if none did."""
-    deadline = perf_counter() + seconds
-    last = None
-    for depth in range(step, levels + 1, step):
-        try:
-            last = search_levels(depth, deadline)
-        except SearchTimeout:
-            break
-    return last if last is not None else search_levels(step, None)
 
 
 def try_chase_values(backend: str, state: GameState, levels: int) -> SearchResult | None:

@@ -40,7 +40,7 @@ from pacsim.search import (
     ProbCutModel,
     SearchResult,
     TranspositionTable,
-    iterative_deepening,
+    deepest,
     search,
 )
 from pacsim.search.probcut import load_model
@@ -268,26 +268,17 @@ class SearchPacman(Agent[SearchOptions]):
 
     def _python_search(self, state: GameState, depth: int | None, root_values: bool) -> SearchResult:
         game = self.game_for(state)
-        levels = self.levels(state, depth)
         bounds = self.node_bounds if self.algorithm.startswith("star") else None
-        if self.options.time and depth is None:
-            return self._deepening(game, state, bounds, root_values)
-        return search(game, state, algorithm=self.algorithm, depth=levels, evaluate=self.evaluate,
-                      bounds=bounds, table=self.table, root_values=root_values, probcut=self.probcut)
 
-    def _deepening(self, game: PacmanGame, state: GameState, bounds: Any, root_values: bool) -> SearchResult:
-        # The table is shared by every iteration: entries are reused only at equal remaining depth.
-        last = None
-        for result in iterative_deepening(game, state, self.algorithm, self.evaluate, self.levels(state),
-                                          seconds=self.options.time, step=self.levels(state, 1),
-                                          bounds=bounds, table=self.table, root_values=root_values,
-                                          probcut=self.probcut):
-            last = result
-        if last is None:  # not even depth 1 finished: search it anyway
-            last = search(game, state, algorithm=self.algorithm, depth=self.levels(state, 1),
-                          evaluate=self.evaluate, bounds=bounds, table=self.table, root_values=root_values,
-                          probcut=self.probcut)
-        return last
+        def search_at(levels: int, deadline: float | None = None) -> SearchResult:
+            # One table for every iteration: entries are reused only at equal remaining depth.
+            return search(game, state, algorithm=self.algorithm, depth=levels, evaluate=self.evaluate,
+                          bounds=bounds, table=self.table, root_values=root_values, probcut=self.probcut,
+                          deadline=deadline)
+
+        if self.options.time and depth is None:
+            return deepest(search_at, self.levels(state), self.levels(state, 1), self.options.time)
+        return search_at(self.levels(state, depth))
 
     def get_action(self, state: GameState) -> str:
         random_ties = self.options.ties == "random"
