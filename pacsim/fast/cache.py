@@ -29,6 +29,8 @@ def flush_when_changed(name: str, functions: Iterable[Any], sources: Iterable[st
     (the files they call into) are as they were when it was last checked;
     ``name`` names the stamp file kept beside the cache.  True if flushed."""
     functions = list(functions)
+    if not functions:  # NUMBA_DISABLE_JIT: plain Python functions, nothing cached
+        return False
     digest = hashlib.sha256(b"".join(Path(source).read_bytes() for source in sources)).hexdigest()
     stamp = Path(functions[0]._cache.cache_path) / f"{name}.sources"
     try:
