@@ -31,6 +31,7 @@ from pacsim.agents import plugins
 from pacsim.agents.notes import notes_said
 from pacsim.agents.registry import make_ghost, make_pacman
 from pacsim.agents.search_agents import SearchPacman
+from pacsim.agents.whole_game import play_in_kernel
 from pacsim.engine import ERROR, GameRecord, Layout, parse_layout, play_game
 from pacsim.engine.deadline import UserInterrupt
 from pacsim.engine.game import describe_failure
@@ -196,8 +197,8 @@ def play_task(task: GameTask, layouts: LayoutCache = PROCESS_LAYOUTS) -> GameRow
     if changed:  # its row would claim the planned content: an error, played again (as the new content) next run
         return failed_row(task, f"{changed} changed during the run", started_at)
     with notes_said():  # by the coordinator, once for the run (backend_notes)
-        record = play_game(layout, agents, seed=task.seed, max_moves=task.max_moves,
-                           move_time_limit=task.time_limit or None)
+        record = play_in_kernel(layout, agents, task.seed, task.max_moves, task.time_limit or None) or play_game(
+            layout, agents, seed=task.seed, max_moves=task.max_moves, move_time_limit=task.time_limit or None)
     if record.error_traceback and debug_wanted():
         print(f"{condition.label}, game {task.game_index}:\n{record.error_traceback}", end="", file=sys.stderr)
     return game_row(task, record, started_at, start=layout.pacman_start)
