@@ -25,7 +25,7 @@ import pacsim.runner.dask_backend as dask_backend
 from pacsim.cli import main
 from pacsim.errors import ConfigError
 from pacsim.runner import Experiment, RunResult, build_experiment, load_results, run_experiment
-from pacsim.runner.store import TIMING_COLUMNS
+from pacsim.runner.row import TIMING_COLUMNS
 
 SMALL = {
     "name": "dask_small", "games": 4, "seed": 17, "max_moves": 80,

@@ -4,7 +4,7 @@ Positions come from seeded games (a random and a greedy Pacman against
 random ghosts on the shipped mazes), so they cover what games reach:
 ghosts in corridors and junctions, scared ghosts, nearly finished boards.
 For every position and configuration, the search Pacman is asked twice,
-``engine=python`` and ``engine=fast``; the value, move, per-move values and
+``backend=python`` and ``backend=fast``; the value, move, per-move values and
 node counts must be equal (values bit for bit).  The adversarial ghost's
 search is compared the same way on the ghosts' turns.
 """
@@ -54,8 +54,8 @@ def compare_searches(positions: list[GameState], depth: int = 2, specs: tuple[st
     report = Agreement(positions=len(positions))
     for template in specs:
         spec = template.format(depth=depth)
-        python: Any = make_pacman(f"{spec},engine=python")
-        fast: Any = make_pacman(f"{spec},engine=fast")
+        python: Any = make_pacman(f"{spec},backend=python")
+        fast: Any = make_pacman(f"{spec},backend=fast")
         for index, state in enumerate(positions):
             expected = python.analyze(state, root_values=root_values)
             found = fast.analyze(state, root_values=root_values)
@@ -81,8 +81,8 @@ def _difference(expected, found) -> str:
 def compare_chase(positions: list[GameState], depth: int = 2) -> Agreement:
     """The adversarial ghost's move distribution, kernel against Python, on
     positions where a ghost is to move."""
-    python: Any = make_ghost(f"adversarial:depth={depth},engine=python")
-    fast: Any = make_ghost(f"adversarial:depth={depth},engine=fast")
+    python: Any = make_ghost(f"adversarial:depth={depth},backend=python")
+    fast: Any = make_ghost(f"adversarial:depth={depth},backend=fast")
     report = Agreement(positions=len(positions))
     for index, state in enumerate(positions):
         report.searches += 1

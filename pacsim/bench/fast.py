@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from pacsim.agents import make_pacman
-from pacsim.agents.engines import ENVIRONMENT_SWITCH
+from pacsim.agents.backend import ENVIRONMENT_SWITCH
 from pacsim.bench.positions import recorded_positions
 from pacsim.bench.report import Report
 from pacsim.bench.search import agent_kind, time_positions
@@ -40,7 +40,7 @@ def fast_figures(report: Report, depths=(2, 3, 4), evaluations=("score", "carefu
     for evaluation in evaluations:
         for depth in depths:
             for algorithm in FAST_ALGORITHMS:
-                agent = make_pacman(f"{agent_kind(algorithm)}:depth={depth},eval={evaluation},algorithm={algorithm},engine=fast")
+                agent = make_pacman(f"{agent_kind(algorithm)}:depth={depth},eval={evaluation},algorithm={algorithm},backend=fast")
                 nodes, times = time_positions(agent, positions, repeats)
                 label = f"{evaluation} depth {depth} {algorithm}"
                 rate = nodes / sum(times)
@@ -52,7 +52,7 @@ def fast_figures(report: Report, depths=(2, 3, 4), evaluations=("score", "carefu
                     verdict = f"; target {target:.0f}x: {'met' if rate / python_rate >= target else 'NOT met'}" if target else ""
                     report.add("fast path", f"{label} fast/python", rate / python_rate, "ratio",
                                f"nodes/s, same positions{verdict}")
-    deep: Any = make_pacman("expectimax:depth=6,eval=careful,engine=fast")
+    deep: Any = make_pacman("expectimax:depth=6,eval=careful,backend=fast")
     times, nodes = [], 0
     for state in recorded_positions(count=deep_count):
         started = time.perf_counter()

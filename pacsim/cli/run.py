@@ -75,6 +75,7 @@ def run(args: argparse.Namespace) -> int:
     from pacsim.report import format_summary, summarize
     from pacsim.runner import load_experiment, load_results
     from pacsim.runner.experiment import plugin_notes
+    from pacsim.runner.store import finished_games
 
     if args.workers is not None and args.workers < 1:
         raise ConfigError(f"--workers {args.workers}: must be at least 1")
@@ -83,7 +84,8 @@ def run(args: argparse.Namespace) -> int:
     experiment = load_experiment(find_experiment(args.experiment), games=args.games, overrides=args.overrides, store=args.store)
     for note in experiment.notes:
         print(f"pacsim: note: {note}")
-    for note in plugin_notes(experiment):  # an experiment naming plugins runs their code: say which
+    stored = finished_games(experiment.store, experiment.config_hash)
+    for note in plugin_notes(experiment, stored):  # an experiment naming plugins runs their code: say which
         print(note)
     result = execute(experiment, args)
     if args.quiet:
