@@ -17,11 +17,18 @@ import numpy as np
 from pacsim.engine import GameState
 from pacsim.engine.layout import ACTIONS
 from pacsim.fast import kernel
+from pacsim.errors import SearchError
+from pacsim.fast.star import FRAME_COLUMNS as STAR_FRAME_COLUMNS
+from pacsim.fast.star import OUT_OF_BOUNDS, PLAIN, STAR1, STAR2, STAR_STATS_SLOTS, WINDOW_COLUMNS, star_search_root
+from pacsim.fast.table import KernelTable, empty_arrays
 from pacsim.fast.tables import layout_tables, state_row, words_for
 from pacsim.search import CHANCE, MAX, MIN, SearchResult, SearchStats, SearchTimeout
 
 NODE_KINDS = {MAX: kernel.MAX_NODE, MIN: kernel.MIN_NODE, CHANCE: kernel.CHANCE_NODE}
 EVALUATIONS = {"score": kernel.EVAL_SCORE, "careful": kernel.EVAL_CAREFUL}
+STAR_MODES = {None: PLAIN, "star1": STAR1, "star2": STAR2}
+NO_TABLE = empty_arrays()
+"""The table arrays passed when a search has no table (numba compiles one signature)."""
 MODELS = {"uniform": kernel.MODEL_UNIFORM, "random": kernel.MODEL_RANDOM, "directional": kernel.MODEL_DIRECTIONAL}
 
 
@@ -38,6 +45,8 @@ def kernel_search(
     root_values: bool = False,
     deadline: float | None = None,
     slip: float = 0.0,
+    star: str | None = None,
+    table: KernelTable | None = None,
 ) -> SearchResult:
     """Search ``state`` ``levels`` tree levels deep with the kernel.
 
@@ -51,12 +60,23 @@ def kernel_search(
     ``pacsim.search.search`` on the same game.
     ``deadline`` (a ``perf_counter()`` instant) is honoured as that
     function honours it: :class:`SearchTimeout` once it has passed.
+
+    ``star`` (``star1`` or ``star2``, which prune) searches chance nodes
+    as ``pacsim.search.search`` with that algorithm does, with the
+    evaluation's local bounds (a search Pacman's ``node_bounds``);
+    ``table`` is the search's transposition table, kept between searches
+    as a :class:`~pacsim.search.TranspositionTable` is.
     """
     started = perf_counter()
+    pruned = pruned or star is not None
     settings = _settings(state, EVALUATIONS[evaluation], 0, MODELS[model], pruned,
                          [NODE_KINDS[kind] for kind in kinds])
     weights = np.array([trust, attack, flee, slip], np.float64)
-    return _run(state, settings, weights, levels, root_values or not pruned, root_values, started, deadline)
+    full_window = root_values or not pruned
+    if star is None and table is None:
+        return _run(state, settings, weights, levels, full_window, root_values, started, deadline)
+    return _run_star(state, settings, weights, levels, full_window, root_values, started, deadline,
+                     STAR_MODES[star], table)
 
 
 def chase_values(state: GameState, levels: int) -> SearchResult:
@@ -96,8 +116,30 @@ def _run(state: GameState, settings: np.ndarray, weights: np.ndarray, levels: in
     work = _workspace(state_row(state), levels)
     arguments = (tables.moves, tables.distance, tables.nearest, tables.ghost_starts, settings, weights, levels,
                  full_window, *work)
-    _in_slices(arguments, deadline)
-    stats, values = work.stats, work.values
+    _in_slices(kernel.search_root, arguments, deadline)
+    return _result(state, weights, work.stats, work.values, levels, root_values, started)
+
+
+def _run_star(state: GameState, settings: np.ndarray, weights: np.ndarray, levels: int, full_window: bool,
+              root_values: bool, started: float, deadline: float | None, star: int,
+              table: KernelTable | None) -> SearchResult:
+    """:func:`_run` with Star1/Star2 chance nodes or a transposition table."""
+    if deadline is not None and started > deadline:
+        raise SearchTimeout("kernel search: deadline already passed")
+    tables = layout_tables(state.layout)
+    row = state_row(state)
+    work = _star_workspace(row, levels)
+    table_arrays = NO_TABLE if table is None else table.bound_to(state.layout, row.shape[0])
+    arguments = (tables.moves, tables.distance, tables.nearest, tables.ghost_starts, settings, weights, star,
+                 table is not None, table_arrays, levels, full_window, *work)
+    _in_slices(star_search_root, arguments, deadline)
+    if work.stats[OUT_OF_BOUNDS]:
+        raise SearchError("kernel search: a value lies outside its evaluation's bounds; Star pruning would be wrong")
+    return _result(state, weights, work.stats, work.values, levels, root_values, started)
+
+
+def _result(state: GameState, weights: np.ndarray, stats: np.ndarray, values: np.ndarray, levels: int,
+            root_values: bool, started: float) -> SearchResult:
     best = int(stats[kernel.BEST_MOVE])
     moves: Sequence[object] = state.legal_moves()
     if weights[kernel.SLIP] > 0.0:  # a slippery Pacman's moves are what he chooses: action names
@@ -125,12 +167,13 @@ handler (the move time limit's alarm, a Ctrl-C) or a watchdog's timeout
 runs, at least this often, for about 15 microseconds a slice."""
 
 
-def _in_slices(arguments: tuple[object, ...], deadline: float | None) -> None:
-    """Run ``kernel.search_root`` slice by slice until it finishes; raise
+def _in_slices(root_search: Any, arguments: tuple[object, ...], deadline: float | None) -> None:
+    """Run ``root_search`` (``kernel.search_root`` or ``star_search_root``)
+    slice by slice until it finishes; raise
     :class:`SearchTimeout` once ``deadline`` has passed.  Between two slices
     Python runs, so an ``AgentTimeout`` or a ``KeyboardInterrupt`` surfaces
     here exactly as it would in the Python search."""
-    search_slice: Any = kernel.search_root  # numba's Dispatcher types its calls too narrowly
+    search_slice: Any = root_search  # numba's Dispatcher types its calls too narrowly
     budget = FIRST_SLICE
     while True:
         slice_started = perf_counter()
@@ -169,4 +212,31 @@ def _workspace(root: np.ndarray, levels: int) -> _Workspace:
                       np.zeros((size, 3), np.float64), np.zeros(kernel.ROOT_VALUE + 1, np.float64), stats)
 
 
-__all__ = ["ACTIONS", "chase_values", "kernel_search"]
+class _StarWorkspace(NamedTuple):
+    """:class:`_Workspace` with the chance nodes' successor bounds, and the
+    star search's wider frames and windows."""
+
+    states: np.ndarray
+    actions: np.ndarray
+    targets: np.ndarray
+    probabilities: np.ndarray
+    lower: np.ndarray
+    upper: np.ndarray
+    frames: np.ndarray
+    windows: np.ndarray
+    values: np.ndarray
+    stats: np.ndarray
+
+
+def _star_workspace(root: np.ndarray, levels: int) -> _StarWorkspace:
+    plain = _workspace(root, levels)
+    size = levels + 2
+    stats = np.zeros(STAR_STATS_SLOTS, np.int64)
+    stats[:kernel.STATS_SLOTS] = plain.stats
+    return _StarWorkspace(plain.states, plain.actions, plain.targets, plain.probabilities,
+                          np.zeros((size, 5), np.float64), np.zeros((size, 5), np.float64),
+                          np.zeros((size, STAR_FRAME_COLUMNS), np.int64), np.zeros((size, WINDOW_COLUMNS), np.float64),
+                          plain.values, stats)
+
+
+__all__ = ["ACTIONS", "KernelTable", "chase_values", "kernel_search"]

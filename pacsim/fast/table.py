@@ -1,0 +1,245 @@
+"""The kernel's transposition table: ``pacsim.search.table`` over arrays.
+
+The Python table is an ``OrderedDict`` keyed by ``(state, remaining)``
+with least-recently-used eviction; node counts depend on which entries it
+holds, so this one keeps the very same entries: the key is the whole state
+row (every field of the ``GameState``), the remaining levels and, for a
+slippery Pacman's chance node (``Intent``), the action he chose (-1 for a
+plain state).  Keys are compared in full, never by hash alone, and the
+entries form a doubly linked list from the oldest to the youngest, so a
+hit moves an entry to the young end and a store into a full table evicts
+the oldest, exactly as ``move_to_end`` and ``popitem(last=False)`` do.
+
+The hash index is open addressing with linear probing over twice as many
+slots as entries; an evicted entry leaves it by backward-shift deletion
+(no tombstones, so probes stay short however many entries come and go).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from pacsim.engine.layout import Layout
+
+EXACT, LOWER, UPPER = 0, 1, 2
+"""Entry flags, as in pacsim.search.table."""
+
+# -- slots of ``meta`` ----------------------------------------------------
+SIZE, OLDEST, YOUNGEST, HITS, MISSES, STORES, EVICTIONS, CAPACITY = 0, 1, 2, 3, 4, 5, 6, 7
+META_SLOTS = 8
+NOBODY = -1
+"""End of the oldest-to-youngest list."""
+EMPTY = 0
+"""An unused hash slot (slots hold entry + 1)."""
+
+
+@njit(cache=True, inline="always")
+def key_hash(row, remaining, chosen):
+    """FNV-1a over the row's slots, then a final mix (int64 wraps around)."""
+    value = np.int64(-3750763034362895579)  # the FNV offset basis as a signed int64
+    for slot in range(row.shape[0]):
+        value = (value ^ row[slot]) * np.int64(1099511628211)
+    value = (value ^ remaining) * np.int64(1099511628211)
+    value = (value ^ (chosen + 1)) * np.int64(1099511628211)
+    return value ^ (value >> 29)
+
+
+@njit(cache=True, inline="always")
+def _same_key(keys, entry, row, remaining, chosen):
+    width = row.shape[0]
+    if keys[entry, width] != remaining or keys[entry, width + 1] != chosen:
+        return False
+    for slot in range(width):
+        if keys[entry, slot] != row[slot]:
+            return False
+    return True
+
+
+@njit(cache=True, inline="always")
+def _find(table, row, remaining, chosen, hashed):
+    """The entry holding the key, or -1."""
+    index, keys, hashes = table[0], table[1], table[2]
+    mask = index.shape[0] - 1
+    slot = hashed & mask
+    while index[slot] != EMPTY:
+        entry = index[slot] - 1
+        if hashes[entry] == hashed and _same_key(keys, entry, row, remaining, chosen):
+            return entry
+        slot = (slot + 1) & mask
+    return -1
+
+
+@njit(cache=True, inline="always")
+def _unlink(table, entry):
+    older, newer, meta = table[5], table[6], table[7]
+    before, after = older[entry], newer[entry]
+    if before == NOBODY:
+        meta[OLDEST] = after
+    else:
+        newer[before] = after
+    if after == NOBODY:
+        meta[YOUNGEST] = before
+    else:
+        older[after] = before
+
+
+@njit(cache=True, inline="always")
+def _link_youngest(table, entry):
+    older, newer, meta = table[5], table[6], table[7]
+    youngest = meta[YOUNGEST]
+    older[entry] = youngest
+    newer[entry] = NOBODY
+    if youngest == NOBODY:
+        meta[OLDEST] = entry
+    else:
+        newer[youngest] = entry
+    meta[YOUNGEST] = entry
+
+
+@njit(cache=True)
+def table_get(table, row, remaining, chosen):
+    """``TranspositionTable.get``: the entry of the key (now the youngest),
+    or -1; counts a hit or a miss."""
+    meta = table[7]
+    entry = _find(table, row, remaining, chosen, key_hash(row, remaining, chosen))
+    if entry < 0:
+        meta[MISSES] += 1
+        return -1
+    meta[HITS] += 1
+    if meta[YOUNGEST] != entry:
+        _unlink(table, entry)
+        _link_youngest(table, entry)
+    return entry
+
+
+@njit(cache=True)
+def table_put(table, row, remaining, chosen, value, flag):
+    """``TranspositionTable.put``: store, replacing the key's entry, else
+    evicting the oldest entry of a full table."""
+    index, keys, hashes, values, flags, meta = table[0], table[1], table[2], table[3], table[4], table[7]
+    hashed = key_hash(row, remaining, chosen)
+    entry = _find(table, row, remaining, chosen, hashed)
+    if entry >= 0:
+        if meta[YOUNGEST] != entry:
+            _unlink(table, entry)
+            _link_youngest(table, entry)
+    else:
+        if meta[SIZE] >= meta[CAPACITY]:
+            entry = meta[OLDEST]
+            _unlink(table, entry)
+            _remove_from_index(index, hashes, entry)
+            meta[EVICTIONS] += 1
+        else:
+            entry = meta[SIZE]
+            meta[SIZE] += 1
+        width = row.shape[0]
+        for slot in range(width):
+            keys[entry, slot] = row[slot]
+        keys[entry, width] = remaining
+        keys[entry, width + 1] = chosen
+        hashes[entry] = hashed
+        mask = index.shape[0] - 1
+        slot = hashed & mask
+        while index[slot] != EMPTY:
+            slot = (slot + 1) & mask
+        index[slot] = entry + 1
+        _link_youngest(table, entry)
+    values[entry] = value
+    flags[entry] = flag
+    meta[STORES] += 1
+
+
+@njit(cache=True)
+def _remove_from_index(index, hashes, entry):
+    """Backward-shift deletion: later entries of the probe run move up so
+    that every entry stays reachable from its home slot."""
+    mask = index.shape[0] - 1
+    hole = hashes[entry] & mask
+    while index[hole] != entry + 1:
+        hole = (hole + 1) & mask
+    slot = hole
+    while True:
+        slot = (slot + 1) & mask
+        if index[slot] == EMPTY:
+            break
+        home = hashes[index[slot] - 1] & mask
+        # Move it into the hole unless its home lies cyclically in (hole, slot].
+        if (hole <= slot and (home <= hole or home > slot)) or (hole > slot and home <= hole and home > slot):
+            index[hole] = index[slot]
+            hole = slot
+    index[hole] = EMPTY
+
+
+class KernelTable:
+    """A transposition table the kernel fills, with the semantics, the
+    capacity and the counters (``hits``, ``misses``, ``stores``,
+    ``evictions``) of :class:`pacsim.search.TranspositionTable`.
+
+    Its arrays are made for one maze and state width; a search on another
+    maze clears it first (entries of another maze could never be hit).
+    Memory: the key arrays are reserved for ``max_entries`` but only the
+    pages of entries stored are touched.
+    """
+
+    def __init__(self, max_entries: int = 100_000) -> None:
+        self.max_entries = max_entries
+        self.layout: Layout | None = None
+        self.width = 0
+        self.arrays: tuple[np.ndarray, ...] = empty_arrays()
+
+    def bound_to(self, layout: Layout, width: int) -> tuple[np.ndarray, ...]:
+        """The arrays for searches of ``layout`` with rows of ``width`` slots."""
+        if layout is not self.layout or width != self.width:
+            counters = self.arrays[7][HITS:EVICTIONS + 1].copy()
+            self.layout, self.width = layout, width
+            self.arrays = _arrays(self.max_entries, width)
+            self.arrays[7][HITS:EVICTIONS + 1] = counters
+        return self.arrays
+
+    def clear(self) -> None:
+        """Forget every entry (the counters are kept), as the Python table does."""
+        if self.layout is not None:
+            counters = self.arrays[7][HITS:EVICTIONS + 1].copy()
+            self.arrays = _arrays(self.max_entries, self.width)
+            self.arrays[7][HITS:EVICTIONS + 1] = counters
+
+    def __len__(self) -> int:
+        return int(self.arrays[7][SIZE])
+
+    @property
+    def hits(self) -> int:
+        return int(self.arrays[7][HITS])
+
+    @property
+    def misses(self) -> int:
+        return int(self.arrays[7][MISSES])
+
+    @property
+    def stores(self) -> int:
+        return int(self.arrays[7][STORES])
+
+    @property
+    def evictions(self) -> int:
+        return int(self.arrays[7][EVICTIONS])
+
+
+def empty_arrays() -> tuple[np.ndarray, ...]:
+    """The arrays of a table of no entries (a search without a table)."""
+    return _arrays(0, 0)
+
+
+def _arrays(capacity: int, width: int) -> tuple[np.ndarray, ...]:
+    """``(index, keys, hashes, values, flags, older, newer, meta)``; zeroed
+    and uninitialised arrays, so that unused entries cost no memory."""
+    slots = 16
+    while slots < 2 * capacity:
+        slots *= 2
+    meta = np.zeros(META_SLOTS, np.int64)
+    meta[OLDEST] = meta[YOUNGEST] = NOBODY
+    meta[CAPACITY] = capacity
+    entries = max(capacity, 1)
+    # int32 links and slots: a table of 10 million entries needs no more.
+    return (np.zeros(slots, np.int32), np.empty((entries, width + 2), np.int64), np.empty(entries, np.int64),
+            np.empty(entries, np.float64), np.empty(entries, np.int8), np.empty(entries, np.int32),
+            np.empty(entries, np.int32), meta)
