@@ -2,10 +2,11 @@
 
 The Python table is an ``OrderedDict`` keyed by ``(state, remaining)``
 with least-recently-used eviction; node counts depend on which entries it
-holds, so this one keeps the very same entries: the key is the whole state
-row (every field of the ``GameState``), the remaining levels and, for a
-slippery Pacman's chance node (``Intent``), the action he chose (-1 for a
-plain state).  Keys are compared in full, never by hash alone, and the
+holds, so this one keeps the very same entries: the key is the maze (a tag
+per layout object: states compare their layouts by identity), the whole
+state row (every other field of the ``GameState``), the remaining levels
+and, for a slippery Pacman's chance node (``Intent``), the action he chose
+(-1 for a plain state).  Keys are compared in full, never by hash alone, and the
 entries form a doubly linked list from the oldest to the youngest, so a
 hit moves an entry to the young end and a store into a full table evicts
 the oldest, exactly as ``move_to_end`` and ``popitem(last=False)`` do.
@@ -26,8 +27,11 @@ EXACT, LOWER, UPPER = 0, 1, 2
 """Entry flags, as in pacsim.search.table."""
 
 # -- slots of ``meta`` ----------------------------------------------------
-SIZE, OLDEST, YOUNGEST, HITS, MISSES, STORES, EVICTIONS, CAPACITY = 0, 1, 2, 3, 4, 5, 6, 7
-META_SLOTS = 8
+SIZE, OLDEST, YOUNGEST, HITS, MISSES, STORES, EVICTIONS, CAPACITY, TAG = 0, 1, 2, 3, 4, 5, 6, 7, 8
+"""``TAG`` is the maze of the search under way (set before each search)."""
+META_SLOTS = 9
+# -- columns of ``keys``: the key's maze, row width, remaining levels, chosen action, then the row
+KEY_TAG, KEY_WIDTH, KEY_REMAINING, KEY_CHOSEN, KEY_ROW = 0, 1, 2, 3, 4
 NOBODY = -1
 """End of the oldest-to-youngest list."""
 EMPTY = 0
@@ -35,9 +39,9 @@ EMPTY = 0
 
 
 @njit(cache=True, inline="always")
-def key_hash(row, remaining, chosen):
-    """FNV-1a over the row's slots, then a final mix (int64 wraps around)."""
-    value = np.int64(-3750763034362895579)  # the FNV offset basis as a signed int64
+def key_hash(tag, row, remaining, chosen):
+    """FNV-1a over the key's numbers, then a final mix (int64 wraps around)."""
+    value = (np.int64(-3750763034362895579) ^ tag) * np.int64(1099511628211)  # FNV's offset basis as an int64
     for slot in range(row.shape[0]):
         value = (value ^ row[slot]) * np.int64(1099511628211)
     value = (value ^ remaining) * np.int64(1099511628211)
@@ -46,12 +50,13 @@ def key_hash(row, remaining, chosen):
 
 
 @njit(cache=True, inline="always")
-def _same_key(keys, entry, row, remaining, chosen):
+def _same_key(keys, entry, tag, row, remaining, chosen):
     width = row.shape[0]
-    if keys[entry, width] != remaining or keys[entry, width + 1] != chosen:
+    if (keys[entry, KEY_TAG] != tag or keys[entry, KEY_WIDTH] != width or keys[entry, KEY_REMAINING] != remaining
+            or keys[entry, KEY_CHOSEN] != chosen):
         return False
     for slot in range(width):
-        if keys[entry, slot] != row[slot]:
+        if keys[entry, KEY_ROW + slot] != row[slot]:
             return False
     return True
 
@@ -60,11 +65,12 @@ def _same_key(keys, entry, row, remaining, chosen):
 def _find(table, row, remaining, chosen, hashed):
     """The entry holding the key, or -1."""
     index, keys, hashes = table[0], table[1], table[2]
+    tag = table[7][TAG]
     mask = index.shape[0] - 1
     slot = hashed & mask
     while index[slot] != EMPTY:
         entry = index[slot] - 1
-        if hashes[entry] == hashed and _same_key(keys, entry, row, remaining, chosen):
+        if hashes[entry] == hashed and _same_key(keys, entry, tag, row, remaining, chosen):
             return entry
         slot = (slot + 1) & mask
     return -1
@@ -102,7 +108,7 @@ def table_get(table, row, remaining, chosen):
     """``TranspositionTable.get``: the entry of the key (now the youngest),
     or -1; counts a hit or a miss."""
     meta = table[7]
-    entry = _find(table, row, remaining, chosen, key_hash(row, remaining, chosen))
+    entry = _find(table, row, remaining, chosen, key_hash(meta[TAG], row, remaining, chosen))
     if entry < 0:
         meta[MISSES] += 1
         return -1
@@ -118,7 +124,7 @@ def table_put(table, row, remaining, chosen, value, flag):
     """``TranspositionTable.put``: store, replacing the key's entry, else
     evicting the oldest entry of a full table."""
     index, keys, hashes, values, flags, meta = table[0], table[1], table[2], table[3], table[4], table[7]
-    hashed = key_hash(row, remaining, chosen)
+    hashed = key_hash(meta[TAG], row, remaining, chosen)
     entry = _find(table, row, remaining, chosen, hashed)
     if entry >= 0:
         if meta[YOUNGEST] != entry:
@@ -134,10 +140,12 @@ def table_put(table, row, remaining, chosen, value, flag):
             entry = meta[SIZE]
             meta[SIZE] += 1
         width = row.shape[0]
+        keys[entry, KEY_TAG] = meta[TAG]
+        keys[entry, KEY_WIDTH] = width
+        keys[entry, KEY_REMAINING] = remaining
+        keys[entry, KEY_CHOSEN] = chosen
         for slot in range(width):
-            keys[entry, slot] = row[slot]
-        keys[entry, width] = remaining
-        keys[entry, width + 1] = chosen
+            keys[entry, KEY_ROW + slot] = row[slot]
         hashes[entry] = hashed
         mask = index.shape[0] - 1
         slot = hashed & mask
@@ -176,33 +184,35 @@ class KernelTable:
     capacity and the counters (``hits``, ``misses``, ``stores``,
     ``evictions``) of :class:`pacsim.search.TranspositionTable`.
 
-    Its arrays are made for one maze and state width; a search on another
-    maze clears it first (entries of another maze could never be hit).
     Memory: the key arrays are reserved for ``max_entries`` but only the
-    pages of entries stored are touched.
+    pages of entries stored are touched; the key rows widen (entries
+    copied) when a maze with longer state rows comes.
     """
 
     def __init__(self, max_entries: int = 100_000) -> None:
         self.max_entries = max_entries
-        self.layout: Layout | None = None
-        self.width = 0
-        self.arrays: tuple[np.ndarray, ...] = empty_arrays()
+        self.arrays: tuple[np.ndarray, ...] = _arrays(max_entries, 0)
+        self._tags: dict[int, tuple[int, Layout]] = {}
+        """id(layout) -> (its tag, the layout, held so that its id stays its own)."""
 
     def bound_to(self, layout: Layout, width: int) -> tuple[np.ndarray, ...]:
-        """The arrays for searches of ``layout`` with rows of ``width`` slots."""
-        if layout is not self.layout or width != self.width:
-            counters = self.arrays[7][HITS:EVICTIONS + 1].copy()
-            self.layout, self.width = layout, width
-            self.arrays = _arrays(self.max_entries, width)
-            self.arrays[7][HITS:EVICTIONS + 1] = counters
+        """The arrays, ready for a search of ``layout`` with rows of ``width`` slots."""
+        tag, _ = self._tags.setdefault(id(layout), (len(self._tags), layout))
+        keys = self.arrays[1]
+        if keys.shape[1] < KEY_ROW + width:
+            wider = np.empty((keys.shape[0], KEY_ROW + width), np.int64)
+            used = len(self)
+            wider[:used, :keys.shape[1]] = keys[:used]
+            self.arrays = (self.arrays[0], wider, *self.arrays[2:])
+        self.arrays[7][TAG] = tag
         return self.arrays
 
     def clear(self) -> None:
         """Forget every entry (the counters are kept), as the Python table does."""
-        if self.layout is not None:
-            counters = self.arrays[7][HITS:EVICTIONS + 1].copy()
-            self.arrays = _arrays(self.max_entries, self.width)
-            self.arrays[7][HITS:EVICTIONS + 1] = counters
+        counters = self.arrays[7][HITS:EVICTIONS + 1].copy()
+        self.arrays = _arrays(self.max_entries, self.arrays[1].shape[1] - KEY_ROW)
+        self.arrays[7][HITS:EVICTIONS + 1] = counters
+        self._tags.clear()
 
     def __len__(self) -> int:
         return int(self.arrays[7][SIZE])
@@ -240,6 +250,6 @@ def _arrays(capacity: int, width: int) -> tuple[np.ndarray, ...]:
     meta[CAPACITY] = capacity
     entries = max(capacity, 1)
     # int32 links and slots: a table of 10 million entries needs no more.
-    return (np.zeros(slots, np.int32), np.empty((entries, width + 2), np.int64), np.empty(entries, np.int64),
+    return (np.zeros(slots, np.int32), np.empty((entries, KEY_ROW + width), np.int64), np.empty(entries, np.int64),
             np.empty(entries, np.float64), np.empty(entries, np.int8), np.empty(entries, np.int32),
             np.empty(entries, np.int32), meta)
