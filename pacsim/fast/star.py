@@ -39,7 +39,6 @@ from pacsim.fast.kernel import (
     EVAL_CAREFUL,
     EVALUATED,
     EVALUATION,
-    FIRST_GHOST,
     FOOD_LEFT,
     FOOD_SCORE,
     GENERATED,
@@ -162,8 +161,6 @@ def star_value(moves, distance, nearest, ghost_starts, settings, weights, star, 
     paused before entering the node at ``level`` after ``budget`` nodes
     (call again with that level to go on); ``(nan, FAILED)`` when a value
     left its bounds (``stats[OUT_OF_BOUNDS]`` set)."""
-    num_ghosts = settings[NUM_GHOSTS]
-    words = settings[WORDS]
     pruned = settings[PRUNED] != 0
     entered = 0
     mode = ENTER
@@ -383,7 +380,7 @@ def _next_child(moves, distance, nearest, ghost_starts, settings, weights, star,
     index = frames[level, INDEX]
     count = frames[level, COUNT]
     child = level + 1
-    if phase == MOVES or phase == SUM or phase == FORCED:
+    if phase <= FORCED:  # MOVES, SUM or FORCED: each child in turn
         if index >= count:
             return 1, windows[level, BEST], 0
         if phase == MOVES:

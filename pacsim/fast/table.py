@@ -55,7 +55,7 @@ def _same_key(keys, entry, tag, row, remaining, chosen):
     if (keys[entry, KEY_TAG] != tag or keys[entry, KEY_WIDTH] != width or keys[entry, KEY_REMAINING] != remaining
             or keys[entry, KEY_CHOSEN] != chosen):
         return False
-    for slot in range(width):
+    for slot in range(width):  # noqa: SIM110  (numba compiles no generator into all())
         if keys[entry, KEY_ROW + slot] != row[slot]:
             return False
     return True
