@@ -719,8 +719,8 @@ def test_a_bad_probcut_fit_is_one_line(tmp_path, capsys, arguments, expected):
     ("minimax:kinds=C", "algorithm minimax cannot search chance nodes (kinds='C')"),
     ("expectimax:kinds=M", "algorithm expectimax cannot search min nodes (kinds='M')"),
     ("minimax:slip=0.1", "option slip=0.1 needs chance nodes"),
-    ("expectimax:algorithm=star2,eval=careful,engine=fast", "option engine=fast: the fast path does not cover algorithm=star2"),
-], ids=["minimax chance", "expectimax min", "minimax slip", "fast star2"])
+    ("expectimax:model=adversarial,eval=careful,engine=fast", "option engine=fast: the fast path does not cover model=adversarial"),
+], ids=["minimax chance", "expectimax min", "minimax slip", "fast adversarial model"])
 def test_a_pacman_that_would_fail_every_game_fails_once_before_any(tmp_path, capsys, spec, expected):
     fails_in_one_line(capsys, ["play", "-q", "-n", "3", "-l", "tinyGhostMaze", "-p", spec], expected)
     experiment = tmp_path / "exp.toml"

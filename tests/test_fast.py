@@ -165,18 +165,18 @@ def test_unsupported_configurations_fall_back_and_say_so_once(capsys, monkeypatc
 
     monkeypatch.setattr(pacsim.agents.engines, "_told", set())  # as in a fresh process
     state = initial_state(load_layout("tinyGhostMaze"))
-    agent = make_pacman("expectimax:depth=2,eval=careful,algorithm=star1")
+    agent = make_pacman("expectimax:depth=2,eval=careful,model=adversarial")
     first = agent.analyze(state, root_values=False)
     agent.analyze(state, root_values=False)
     said = capsys.readouterr().err
-    assert said.count("searches in Python") == 1 and "algorithm=star1" in said
-    python = make_pacman("expectimax:depth=2,eval=careful,algorithm=expectimax,engine=python")
+    assert said.count("searches in Python") == 1 and "model=adversarial" in said
+    python = make_pacman("expectimax:depth=2,eval=careful,model=adversarial,engine=python")
     assert first.action == python.analyze(state, root_values=False).action
 
 
 def test_engine_fast_refuses_what_it_cannot_run_when_the_agent_is_made():
-    with pytest.raises(AgentError, match="engine=fast: the fast path does not cover algorithm=star2"):
-        make_pacman("expectimax:depth=2,algorithm=star2,engine=fast")
+    with pytest.raises(AgentError, match="engine=fast: the fast path does not cover model=adversarial"):
+        make_pacman("expectimax:depth=2,model=adversarial,engine=fast")
 
 
 def test_the_environment_switch_turns_the_fast_path_off(monkeypatch):
@@ -282,13 +282,23 @@ def test_the_kernel_constants_are_the_rules_constants():
     assert kernel.UNREACHABLE == layout.UNREACHABLE and ACTIONS[kernel.STOP] == layout.STOP
 
 
-def test_a_transposition_table_keeps_the_search_in_python():
-    # An empty table is falsy; the search must still be Python's, whose
-    # node counts the table changes.
+def test_star2_with_a_table_plays_the_same_game_with_the_fast_path_on_and_off():
+    # The table lives through the game (cleared between games): both
+    # engines' tables must hold the same entries move after move.
     from pacsim.agents.engines import unsupported
+    from pacsim.engine import play_game
 
-    state = initial_state(load_layout("tinyGhostMaze"))
-    assert unsupported(make_pacman("expectimax:table=1000"), state) == "the fast path does not cover table (transposition tables)"
+    layout = load_layout("smallClassic")
+    records = []
+    for engine in ("python", "fast"):
+        pacman = make_pacman(f"expectimax:depth=2,eval=careful,algorithm=star2,table=2000,engine={engine}")
+        agents = [pacman, make_ghost("random"), make_ghost("directional")]
+        records.append([play_game(layout, agents, seed=seed, max_moves=40) for seed in (3, 4)])
+    assert unsupported(pacman, initial_state(layout)) is None
+    for python, fast in zip(*records):
+        untimed = [[{key: value for key, value in stats.items() if key != "seconds"} for stats in record.search_stats]
+                   for record in (python, fast)]
+        assert fast.actions == python.actions and untimed[0] == untimed[1] and fast.moves > 10
 
 
 def test_bench_end_to_end_figures_pair_the_fast_path_off_and_on(tmp_path):

@@ -45,20 +45,21 @@ def check_engine(engine: str) -> None:
         raise AgentError(f"option engine=fast: {available()}")
 
 
-def prepare(engine: str) -> None:
+def prepare(engine: str, star: bool = False) -> None:
     """Load the kernel in this process if ``engine`` will use it: agents call
     this when they are made, so that loading (or, on a first run, compiling)
-    it is not counted against their first move's time limit."""
+    it is not counted against their first move's time limit.  ``star``: the
+    agent searches with Star1/Star2 or a table, another compiled search."""
     if _enabled(engine) and available() is None:
-        _warm_up()
+        _warm_up(star)
 
 
 @cache
-def _warm_up() -> None:
+def _warm_up(star: bool) -> None:
     from pacsim.fast.search import warm_up
 
     with _interrupts_held():
-        warm_up()
+        warm_up(star)
 
 
 @contextmanager
@@ -113,8 +114,8 @@ def unsupported_options(agent: SearchPacman) -> str | None:
         return f"the fast path does not cover eval={options.eval} (it knows {', '.join(SUPPORTED_EVALUATIONS)})"
     if options.model not in SUPPORTED_MODELS:
         return f"the fast path does not cover model={options.model} (it knows {', '.join(SUPPORTED_MODELS)})"
-    if options.table:
-        return "the fast path does not cover table (transposition tables)"
+    if options.probcut:
+        return "the fast path does not cover probcut (ChanceProbCut's forward pruning)"
     return _overridden(agent)
 
 
@@ -191,15 +192,31 @@ def try_fast_search(agent: SearchPacman, state: GameState, depth: int | None = N
         return None  # the Python search reports the misuse
     model = options.model if "chance" in kinds else "uniform"
 
+    star = agent.algorithm if agent.algorithm.startswith("star") else None
+    table = _kernel_table(agent)
+
     def search_levels(levels: int, deadline: float | None = None) -> SearchResult:
         return kernel_search(state, kinds, options.eval, levels, pruned=SUPPORTED_ALGORITHMS[agent.algorithm],
                              model=model, trust=options.trust, root_values=root_values, deadline=deadline,
-                             slip=options.slip)
+                             slip=options.slip, star=star, table=table)
 
     levels = agent.levels(state, depth)  # checks the agent's own limits too
     if options.time and depth is None:
         return _deepening(search_levels, levels, agent.levels(state, 1), options.time)
     return search_levels(levels)
+
+
+def _kernel_table(agent: SearchPacman) -> Any:
+    """The kernel's twin of the agent's transposition table (None without
+    one), made on the first kernel search and dropped when the agent's is
+    cleared (a new game)."""
+    if agent.table is None:
+        return None
+    if agent.kernel_table is None:
+        from pacsim.fast.table import KernelTable
+
+        agent.kernel_table = KernelTable(agent.table.max_entries)
+    return agent.kernel_table
 
 
 def _deepening(search_levels: Callable[[int, float | None], SearchResult], levels: int, step: int,

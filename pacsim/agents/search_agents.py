@@ -236,6 +236,8 @@ class SearchPacman(Agent):
         self.kinds = options.kinds.upper()
         self.model_ghost = None if options.model == "uniform" else model_ghost_maker(options.model)
         self.table = TranspositionTable(max_entries=options.table) if options.table > 0 else None
+        self.kernel_table: Any = None
+        """The kernel's table when it searches (pacsim.agents.engines makes it)."""
         self.probcut = self.probcut_model(options)
         self.last_result: SearchResult | None = None
         self._models: dict[int, tuple[Any, ...]] = {}
@@ -245,7 +247,8 @@ class SearchPacman(Agent):
             if reason is not None:
                 raise AgentError(f"option engine=fast: {reason}")
         if self.algorithm in SUPPORTED_ALGORITHMS and options.eval in SUPPORTED_EVALUATIONS:
-            prepare(options.engine)  # load the kernel now, not in the first timed move
+            # Load the kernel now, not in the first timed move.
+            prepare(options.engine, star=self.algorithm.startswith("star") or self.table is not None)
 
     def check_node_kinds(self) -> None:
         """Raise :class:`AgentError` now, before any game, if the algorithm
@@ -277,6 +280,7 @@ class SearchPacman(Agent):
         super().reset(index, rng)
         if self.table is not None:  # a game must not depend on the games before it
             self.table.clear()
+            self.kernel_table = None
 
     # -- the game as this agent sees it --------------------------------------
     def game_for(self, state: GameState) -> PacmanGame:

@@ -15,8 +15,10 @@ from __future__ import annotations
 
 from functools import cache
 
-SUPPORTED_ALGORITHMS = {"minimax": False, "alphabeta": True, "expectimax": False, "expectiminimax": False}
-"""Algorithms the kernel runs, and whether they prune."""
+SUPPORTED_ALGORITHMS = {"minimax": False, "alphabeta": True, "expectimax": False, "expectiminimax": False,
+                        "star1": True, "star2": True}
+"""Algorithms the kernel runs, and whether they prune (each with or without a
+transposition table; Star1/Star2 with the evaluation's local bounds)."""
 SUPPORTED_MODELS = ("uniform", "random", "directional")
 SUPPORTED_EVALUATIONS = ("score", "careful")
 MAX_CELLS = 2048

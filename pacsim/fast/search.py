@@ -16,8 +16,8 @@ import numpy as np
 
 from pacsim.engine import GameState
 from pacsim.engine.layout import ACTIONS
-from pacsim.fast import kernel
 from pacsim.errors import SearchError
+from pacsim.fast import kernel
 from pacsim.fast.star import FRAME_COLUMNS as STAR_FRAME_COLUMNS
 from pacsim.fast.star import OUT_OF_BOUNDS, PLAIN, STAR1, STAR2, STAR_STATS_SLOTS, WINDOW_COLUMNS, star_search_root
 from pacsim.fast.table import KernelTable, empty_arrays
@@ -89,14 +89,17 @@ def chase_values(state: GameState, levels: int) -> SearchResult:
     return _run(state, settings, np.zeros(kernel.WEIGHTS, np.float64), levels, True, True, started)
 
 
-def warm_up() -> None:
+def warm_up(star: bool = False) -> None:
     """Load the compiled kernel now (compiling it on a first run): a search
-    on a small maze, so that the first real move does not pay for it."""
+    on a small maze, so that the first real move does not pay for it;
+    ``star`` loads the Star1/Star2 and table search too."""
     from pacsim.engine import parse_layout
     from pacsim.engine.state import initial_state
 
     state = initial_state(parse_layout("%%%%%\n%P.G%\n%%%%%\n", name="warm-up"))
     kernel_search(state, (MAX, MIN), "careful", 2)
+    if star:
+        kernel_search(state, (MAX, CHANCE), "careful", 2, star="star2", table=KernelTable(16))
 
 
 def _settings(state: GameState, evaluation: int, chase_ghost: int, model: int, pruned: bool,
