@@ -21,7 +21,8 @@ from hypothesis import strategies as st
 pytest.importorskip("numba")
 
 from pacsim.agents import make_ghost, make_pacman
-from pacsim.agents.agreement import SPECS, compare_chase, compare_searches, game_positions
+from pacsim.bench.agreement import SPECS, compare_chase, compare_searches
+from pacsim.bench.positions import game_positions
 from pacsim.engine import apply_move, initial_state, load_layout, parse_layout
 from pacsim.engine.layout import ACTIONS, shipped_layouts
 from pacsim.errors import AgentError
@@ -190,12 +191,15 @@ def test_the_environment_switch_turns_the_fast_path_off(monkeypatch):
 
 
 def test_bench_pairs_every_fast_figure_with_its_python_counterpart():
-    from pacsim import benchmark
+    from pacsim.bench.agreement import fast_agreement
+    from pacsim.bench.fast import fast_figures
+    from pacsim.bench.report import Report
+    from pacsim.bench.search import search_figures
 
-    report = benchmark.Report()
-    benchmark.search_figures(report, depths=(1,), evaluations=("score",), count=1, repeats=1)
-    benchmark.fast_figures(report, depths=(1,), evaluations=("score",), count=1, repeats=1, deep_count=1)
-    benchmark.fast_agreement(report, positions=20, deep_positions=5, chase_positions=5)
+    report = Report()
+    search_figures(report, depths=(1,), evaluations=("score",), count=1, repeats=1)
+    fast_figures(report, depths=(1,), evaluations=("score",), count=1, repeats=1, deep_count=1)
+    fast_agreement(report, positions=20, deep_positions=5, chase_positions=5)
     names = {figure.name: figure for figure in report.figures}
     for algorithm in ("minimax", "alphabeta", "expectimax"):
         assert names[f"score depth 1 {algorithm} fast nodes/s"].value > 0
@@ -229,7 +233,7 @@ def test_optimism_experiment_rows_are_identical_with_the_fast_path_on_and_off(tm
 
 
 def benchmark_experiment():
-    from pacsim.benchmark import THROUGHPUT_EXPERIMENT
+    from pacsim.bench.throughput import THROUGHPUT_EXPERIMENT
 
     if not THROUGHPUT_EXPERIMENT.is_file():
         pytest.skip("the experiment files ship with the source checkout")
@@ -302,14 +306,15 @@ def test_star2_with_a_table_plays_the_same_game_with_the_fast_path_on_and_off():
 
 
 def test_bench_end_to_end_figures_pair_the_fast_path_off_and_on(tmp_path):
-    from pacsim import benchmark
+    from pacsim.bench.fast import fast_end_to_end
+    from pacsim.bench.report import Report
 
     text = benchmark_experiment().read_text(encoding="utf-8")
     short = tmp_path / "optimism_pessimism.toml"  # the figures' plumbing, not their size: games of a few moves
     short.write_text(text.replace("max_moves = 300", "max_moves = 8"), encoding="utf-8")
     assert short.read_text(encoding="utf-8") != text
-    report = benchmark.Report()
-    benchmark.fast_end_to_end(report, games_per_condition=1, experiment_path=short)
+    report = Report()
+    fast_end_to_end(report, games_per_condition=1, experiment_path=short)
     names = [figure.name for figure in report.figures]
     assert names == ["optimism_pessimism, fast path off", "optimism_pessimism, fast path on",
                      "optimism_pessimism fast/python"]

@@ -17,7 +17,8 @@ import pytest
 pytest.importorskip("numba")
 
 from pacsim.agents import make_ghost, make_pacman
-from pacsim.agents.agreement import SPECS, compare_searches, game_positions
+from pacsim.bench.agreement import SPECS, compare_searches
+from pacsim.bench.positions import game_positions
 from pacsim.engine import initial_state, load_layout, play_game
 
 DEEP = "expectimax:depth=12,eval=careful,engine=fast"
@@ -89,10 +90,11 @@ def test_a_time_budget_returns_the_deepest_finished_iteration():
 
 
 def test_bench_reports_how_late_the_kernel_stops():
-    from pacsim import benchmark
+    from pacsim.bench.limits import fast_limits
+    from pacsim.bench.report import Report
 
-    report = benchmark.Report()
-    benchmark.fast_limits(report, trials=1, budget_moves=2, checked=0)  # Python's check: see the test above
+    report = Report()
+    fast_limits(report, trials=1, budget_moves=2, checked=0)  # Python's check: see the test above
     names = {figure.name: figure for figure in report.figures}
     for label in ("move time limit 0.2 s", "Ctrl-C", "time=0.05 budget"):
         assert names[f"{label}: most seconds late"].unit == "s"

@@ -228,10 +228,11 @@ def test_analyze_command_prints_visits(capsys):
 
 
 def test_benchmark_reports_mcts_rates():
-    from pacsim import benchmark
+    from pacsim.bench.mcts import mcts_figures
+    from pacsim.bench.report import Report
 
-    report = benchmark.Report()
-    benchmark.mcts_figures(report, iterations=20, count=1)
+    report = Report()
+    mcts_figures(report, iterations=20, count=1)
     found = {figure.name: figure for figure in report.figures}
     assert found["ghosts=chance iterations/s"].unit == "iterations/s"
     assert found["ghosts=min simulated moves/s"].unit == "moves/s"

@@ -11,12 +11,16 @@ search is compared the same way on the ghosts' turns.
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from pacsim.engine import GameState, load_layout, play_game
+from pacsim.agents import make_ghost, make_pacman
+from pacsim.bench.positions import game_positions
+from pacsim.bench.report import Report
+from pacsim.engine import GameState
+from pacsim.fast import available
 
-LAYOUTS = ("tinyGhostMaze", "smallClassic", "wideClassic", "trapMaze", "pincerMaze")
 SPECS = tuple(
     f"{kind}:depth={{depth}},eval={evaluation},algorithm={algorithm}{model}"
     for evaluation in ("score", "careful")
@@ -46,33 +50,9 @@ class Agreement:
         return not self.mismatches
 
 
-def game_positions(count: int, seed: int = 7, layouts: tuple[str, ...] = LAYOUTS,
-                   turn: int | None = 0) -> list[GameState]:
-    """About ``count`` positions from seeded games, every position of each
-    game whose mover is ``turn`` (``None``: any mover), spread over ``layouts``."""
-    from pacsim.agents import make_ghost, make_pacman
-
-    positions: list[GameState] = []
-    game = 0
-    while len(positions) < count:
-        layout = load_layout(layouts[game % len(layouts)])
-        pacman = make_pacman("greedy" if game % 2 else "random")
-        agents: list[Any] = [pacman] + [make_ghost("random") for _ in layout.ghost_starts]
-
-        def keep(state: GameState, action: str | None) -> None:
-            if not state.is_terminal and (turn is None or state.turn == turn) and len(positions) < count:
-                positions.append(state)
-
-        play_game(layout, agents, seed=seed + game, max_moves=150, on_state=keep)
-        game += 1
-    return positions
-
-
 def compare_searches(positions: list[GameState], depth: int = 2, specs: tuple[str, ...] = SPECS,
                      root_values: bool = False) -> Agreement:
     """The kernel against the Python search on every position and spec."""
-    from pacsim.agents import make_pacman
-
     report = Agreement(positions=len(positions))
     for template in specs:
         spec = template.format(depth=depth)
@@ -103,8 +83,6 @@ def _difference(expected, found) -> str:
 def compare_chase(positions: list[GameState], depth: int = 2) -> Agreement:
     """The adversarial ghost's move distribution, kernel against Python, on
     positions where a ghost is to move."""
-    from pacsim.agents import make_ghost
-
     python: Any = make_ghost(f"adversarial:depth={depth},engine=python")
     fast: Any = make_ghost(f"adversarial:depth={depth},engine=fast")
     report = Agreement(positions=len(positions))
@@ -114,3 +92,26 @@ def compare_chase(positions: list[GameState], depth: int = 2) -> Agreement:
         if expected != found:
             report.mismatches.append(f"adversarial position {index}: {expected!r} != {found!r}")
     return report
+
+
+def fast_agreement(report: Report, positions: int, deep_positions: int, chase_positions: int) -> None:
+    """The agreement check: the kernel against the Python search on
+    ``positions`` positions from seeded games (every supported
+    configuration, depth 1), ``deep_positions`` at depth 2 with every root
+    value, and the adversarial ghost on ``chase_positions`` ghost turns.
+    Disagreements are figures (want 0) and the first few are noted."""
+    if available() is not None:
+        return
+    started = time.perf_counter()
+    pacman_positions = game_positions(positions)
+    checks = (
+        ("depth 1, every configuration", compare_searches(pacman_positions, depth=1)),
+        ("depth 2, every root value", compare_searches(pacman_positions[:deep_positions], depth=2, root_values=True)),
+        ("adversarial ghost", compare_chase(
+            [state for state in game_positions(chase_positions * 2, seed=5, turn=None) if state.turn > 0][:chase_positions])),
+    )
+    for label, agreement in checks:
+        report.add("fast path agreement", f"{label}: disagreements", len(agreement.mismatches), "searches",
+                   f"{agreement.searches} searches on {agreement.positions} positions from games; want 0"
+                   + (f"; first: {agreement.mismatches[0]}" if agreement.mismatches else ""))
+    report.add("fast path agreement", "check time", time.perf_counter() - started, "s")
