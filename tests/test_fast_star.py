@@ -19,7 +19,7 @@ import pytest
 pytest.importorskip("numba")
 
 from pacsim.agents import make_pacman
-from pacsim.agents.agreement import game_positions
+from pacsim.bench.positions import game_positions
 from pacsim.engine import load_layout
 from pacsim.fast import search as fast_search
 from pacsim.fast.search import KernelTable, kernel_search
