@@ -129,9 +129,12 @@ def leaf_bounds(distance, settings, state, remaining):
         from_pacman = distance[state[PACMAN]]
         for word in range(words):
             bits = state[capsules_at + word]
-            for bit in range(1 << WORD_BITS_SHIFT):
-                if (bits >> bit) & 1 and from_pacman[(word << WORD_BITS_SHIFT) + bit] <= moves:
+            bit = 0
+            while bits:  # over the capsules only: most words have none
+                if bits & 1 and from_pacman[(word << WORD_BITS_SHIFT) + bit] <= moves:
                     capsules_reached += 1
+                bits >>= 1
+                bit += 1
         capsules_reached = min(capsules_reached, moves)
     score = state[SCORE]
     low = score - moves * TIME_PENALTY - LOSS_SCORE * num_ghosts
