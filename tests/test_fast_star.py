@@ -124,7 +124,7 @@ def test_the_kernel_table_keeps_the_entries_of_an_lru_ordered_dict():
     rng = random.Random(5)
     python = TranspositionTable(37)
     kernel = KernelTable(37)
-    arrays = kernel.bound_to(load_layout("tinyGhostMaze"), 3)
+    arrays = kernel.bound_to(load_layout("tinyGhostMaze"), 3, 0)
     for step in range(20_000):
         key = (rng.randrange(60), rng.randrange(3))
         row = np.array([key[0], key[0] * 7 % 5, 1], np.int64)
@@ -142,3 +142,16 @@ def test_the_kernel_table_keeps_the_entries_of_an_lru_ordered_dict():
     assert (python.hits, python.misses, python.stores, python.evictions) == (
         kernel.hits, kernel.misses, kernel.stores, kernel.evictions)
     assert kernel.evictions > 1000 and kernel.hits > 1000
+
+
+def test_a_table_grown_during_searches_keeps_every_entry(positions, monkeypatch):
+    import pacsim.fast.table
+
+    monkeypatch.setattr(pacsim.fast.table, "FIRST_ALLOCATION", 8)  # grown again and again, mid-search too
+    configuration = ("expectiminimax:eval=careful,kinds=MC", "star2", 100_000)
+    mismatches = disagreements(positions[:60], [configuration], depths=(2,))
+    assert not mismatches, mismatches[:3]
+    table = KernelTable(100_000)
+    agent = make_pacman("expectiminimax:eval=careful,kinds=MC,engine=python")
+    kernel_result(agent, positions[0], agent.levels(positions[0], 2), "star2", table, False)
+    assert 8 < table.arrays[7][pacsim.fast.table.ALLOCATED] < 100_000

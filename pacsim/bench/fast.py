@@ -15,7 +15,7 @@ from pacsim.agents import make_pacman
 from pacsim.agents.engines import ENVIRONMENT_SWITCH
 from pacsim.bench.positions import recorded_positions
 from pacsim.bench.report import Report
-from pacsim.bench.search import agent_kind, time_positions
+from pacsim.bench.search import agent_kind, search_pacman, time_positions
 from pacsim.bench.throughput import THROUGHPUT_EXPERIMENT
 from pacsim.fast import available
 from pacsim.runner import load_experiment, run_experiment
@@ -78,10 +78,10 @@ def star_figures(report: Report, depth: int = 4, count: int = 10, repeats: int =
         rates = {}
         for engine in ("python", "fast"):
             spec = f"expectimax:depth={depth},eval=careful,{options},engine={engine}"
-            make_pacman(spec).analyze(positions[0], root_values=False)  # warm-up: distance rows, the compiled kernel
+            search_pacman(spec).analyze(positions[0], root_values=False)  # warm-up: distance rows, the compiled kernel
             best, nodes = float("inf"), 0
             for _ in range(repeats):
-                agent: Any = make_pacman(spec)
+                agent = search_pacman(spec)
                 started, nodes = time.perf_counter(), 0
                 for state in positions:
                     nodes += agent.analyze(state, root_values=False).stats.generated

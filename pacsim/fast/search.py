@@ -8,7 +8,7 @@ objects, so callers can swap them for the Python search one for one.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from time import perf_counter
 from typing import Any, NamedTuple
 
@@ -27,6 +27,8 @@ from pacsim.search import CHANCE, MAX, MIN, SearchResult, SearchStats, SearchTim
 NODE_KINDS = {MAX: kernel.MAX_NODE, MIN: kernel.MIN_NODE, CHANCE: kernel.CHANCE_NODE}
 EVALUATIONS = {"score": kernel.EVAL_SCORE, "careful": kernel.EVAL_CAREFUL}
 STAR_MODES = {None: PLAIN, "star1": STAR1, "star2": STAR2}
+TABLE_ARGUMENT = 8
+"""Where the table's arrays are in ``star_search_root``'s arguments."""
 NO_TABLE = empty_arrays()
 """The table arrays passed when a search has no table (numba compiles one signature)."""
 MODELS = {"uniform": kernel.MODEL_UNIFORM, "random": kernel.MODEL_RANDOM, "directional": kernel.MODEL_DIRECTIONAL}
@@ -132,10 +134,16 @@ def _run_star(state: GameState, settings: np.ndarray, weights: np.ndarray, level
     tables = layout_tables(state.layout)
     row = state_row(state)
     work = _star_workspace(row, levels)
-    table_arrays = NO_TABLE if table is None else table.bound_to(state.layout, row.shape[0])
+    table_arrays = NO_TABLE if table is None else table.bound_to(state.layout, row.shape[0], levels)
     arguments = (tables.moves, tables.distance, tables.nearest, tables.ghost_starts, settings, weights, star,
                  table is not None, table_arrays, levels, full_window, *work)
-    _in_slices(star_search_root, arguments, deadline)
+
+    def with_room(arguments: tuple[object, ...]) -> tuple[object, ...]:
+        if table is None:
+            return arguments
+        return (*arguments[:TABLE_ARGUMENT], table.with_room(levels), *arguments[TABLE_ARGUMENT + 1:])
+
+    _in_slices(star_search_root, arguments, deadline, with_room)
     if work.stats[OUT_OF_BOUNDS]:
         raise SearchError("kernel search: a value lies outside its evaluation's bounds; Star pruning would be wrong")
     return _result(state, weights, work.stats, work.values, levels, root_values, started)
@@ -170,12 +178,14 @@ handler (the move time limit's alarm, a Ctrl-C) or a watchdog's timeout
 runs, at least this often, for about 15 microseconds a slice."""
 
 
-def _in_slices(root_search: Any, arguments: tuple[object, ...], deadline: float | None) -> None:
+def _in_slices(root_search: Any, arguments: tuple[object, ...], deadline: float | None,
+               between: Callable[[tuple[object, ...]], tuple[object, ...]] | None = None) -> None:
     """Run ``root_search`` (``kernel.search_root`` or ``star_search_root``)
     slice by slice until it finishes; raise
     :class:`SearchTimeout` once ``deadline`` has passed.  Between two slices
     Python runs, so an ``AgentTimeout`` or a ``KeyboardInterrupt`` surfaces
-    here exactly as it would in the Python search."""
+    here exactly as it would in the Python search.  ``between`` gives the
+    arguments of the next slice (a grown table)."""
     search_slice: Any = root_search  # numba's Dispatcher types its calls too narrowly
     budget = FIRST_SLICE
     while True:
@@ -185,6 +195,8 @@ def _in_slices(root_search: Any, arguments: tuple[object, ...], deadline: float 
         now = perf_counter()
         if deadline is not None and now >= deadline:
             raise SearchTimeout("kernel search: deadline passed")
+        if between is not None:
+            arguments = between(arguments)
         # Keep slices near SLICE_SECONDS whatever the maze makes a node cost.
         elapsed = max(now - slice_started, 1e-6)
         budget = max(SMALLEST_SLICE, min(budget * 4, int(budget * SLICE_SECONDS / elapsed)))

@@ -18,13 +18,19 @@ in three modes:
 * NEXT: the node at ``level`` searches its next child, or finishes.
 
 It pauses only on entering a node, with everything in the arrays, so a
-search runs in slices as the plain kernel's does.
+search runs in slices as the plain kernel's does (and so that the table's
+arrays can grow between two slices: :func:`pacsim.fast.table.needs_room`).
+
+Every function here is compiled without numba's reference counting
+(``_nrt=False``, a numba flag for code that allocates no array): the caller
+holds every array for the whole call, and the atomic increments and
+decrements of each array view and argument otherwise took over half of a
+search's time.
 """
 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from pacsim.fast.kernel import (
     ALPHA,
@@ -74,7 +80,7 @@ from pacsim.fast.kernel import (
     step_down,
     utility,
 )
-from pacsim.fast.table import EXACT, LOWER, UPPER, table_get, table_put
+from pacsim.fast.table import EXACT, LOWER, UPPER, needs_room, table_get, table_put, uncounted
 
 # -- chance-node modes (the ``star`` argument) -------------------------------
 PLAIN, STAR1, STAR2 = 0, 1, 2
@@ -107,7 +113,7 @@ FAILED = -2
 """``star_value``'s paused level when a value left its bounds."""
 
 
-@njit(cache=True, inline="always")
+@uncounted(inline=True)
 def leaf_bounds(distance, settings, state, remaining):
     """``score_bounds`` or ``careful_bounds`` of pacsim.agents.evaluation
     (``_score_range`` operation for operation): bounds on every value within
@@ -146,7 +152,7 @@ def leaf_bounds(distance, settings, state, remaining):
     return float(low) - TROUBLE * num_ghosts - (distance.shape[0] - 1), float(high) + HUNT * huntable
 
 
-@njit(cache=True, inline="always")
+@uncounted(inline=True)
 def beyond(found, low, high):
     """pacsim.search.star.beyond: outside ``[low, high]`` by more than rounding."""
     if low <= found <= high:
@@ -155,7 +161,7 @@ def beyond(found, low, high):
     return abs(found - nearest) > ROUNDING * (1 + abs(nearest))
 
 
-@njit(cache=True)
+@uncounted()
 def star_value(moves, distance, nearest, ghost_starts, settings, weights, star, use_table, table,
                states, actions, targets, probabilities, lower, upper, frames, windows, top, level, bottom, budget,
                stats):
@@ -170,7 +176,7 @@ def star_value(moves, distance, nearest, ghost_starts, settings, weights, star, 
     value = 0.0
     while True:
         if mode == ENTER:
-            if entered == budget:
+            if entered == budget or (use_table and needs_room(table, bottom)):
                 return 0.0, level
             entered += 1
             if level > stats[DEEPEST]:
@@ -226,7 +232,7 @@ def star_value(moves, distance, nearest, ghost_starts, settings, weights, star, 
             mode = ENTER
 
 
-@njit(cache=True)
+@uncounted()
 def _store(use_table, pruned, table, states, frames, windows, level, bottom, value):
     """The finished node's table entry, flagged by the window it was entered with."""
     if not use_table:
@@ -240,7 +246,7 @@ def _store(use_table, pruned, table, states, frames, windows, level, bottom, val
     table_put(table, states[level], bottom - level, frames[level, CHOSEN], value, flag)
 
 
-@njit(cache=True)
+@uncounted()
 def _expand(distance, moves, settings, weights, star, bottom, states, actions, targets, probabilities, lower, upper,
             frames, windows, level, stats):
     """Set up the node at ``level``: its moves or outcomes, and its phase."""
@@ -287,7 +293,7 @@ def _expand(distance, moves, settings, weights, star, bottom, states, actions, t
         _start_star1(frames, windows, level)
 
 
-@njit(cache=True)
+@uncounted()
 def _start_star1(frames, windows, level):
     frames[level, PHASE] = SEARCHING
     frames[level, INDEX] = 0
@@ -296,7 +302,7 @@ def _start_star1(frames, windows, level):
     windows[level, BEST] = 0.0  # Star1's total over the successors searched
 
 
-@njit(cache=True)
+@uncounted()
 def _receive(pruned, probabilities, lower, upper, frames, windows, level, value, stats):
     """The node at ``level`` takes ``value``, its current child's (or probe's).
     Returns ``(finished, node value)``: finished 1 when the node is done
@@ -359,7 +365,7 @@ def _receive(pruned, probabilities, lower, upper, frames, windows, level, value,
     return 0, 0.0
 
 
-@njit(cache=True)
+@uncounted()
 def _probe_cut(windows, level, stats):
     """Star2: stop when the bounds' sums already leave the window."""
     if windows[level, LOWER_SUM] > windows[level, BETA]:
@@ -371,7 +377,7 @@ def _probe_cut(windows, level, stats):
     return 0, 0.0
 
 
-@njit(cache=True)
+@uncounted()
 def _next_child(moves, distance, nearest, ghost_starts, settings, weights, star, states, actions, targets,
                 probabilities, lower, upper, frames, windows, level, bottom, stats):
     """Set up the next child (or probe) of the node at ``level`` in its row:
@@ -467,7 +473,7 @@ def _next_child(moves, distance, nearest, ghost_starts, settings, weights, star,
         return 0, 0.0, child
 
 
-@njit(cache=True)
+@uncounted()
 def _probe(moves, ghost_starts, settings, weights, states, actions, targets, frames, windows, level, index,
            probability, low, high, mover, stats):
     """StarSearch.probe: write the first move of the successor at
@@ -488,7 +494,7 @@ def _probe(moves, ghost_starts, settings, weights, states, actions, targets, fra
     frames[level, PROBED] = mover
 
 
-@njit(cache=True)
+@uncounted()
 def star_search_root(moves, distance, nearest, ghost_starts, settings, weights, star, use_table, table, levels,
                      full_window, states, actions, targets, probabilities, lower, upper, frames, windows, values,
                      stats, budget):

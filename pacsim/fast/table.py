@@ -14,22 +14,47 @@ the oldest, exactly as ``move_to_end`` and ``popitem(last=False)`` do.
 The hash index is open addressing with linear probing over twice as many
 slots as entries; an evicted entry leaves it by backward-shift deletion
 (no tombstones, so probes stay short however many entries come and go).
+
+The arrays start small and grow (fourfold, up to ``max_entries``) between
+two slices of a search: the search pauses on entering a node when fewer
+free entries remain than the stores that can come before the next node is
+entered (one per level, and the root's).  A table of 200,000 entries
+allocated at once cost a search more in fresh memory pages than its work.
+
+Like the searches, these functions are compiled without numba's reference
+counting (``_nrt=False``): they allocate nothing, the caller holds every
+array, and the atomic counts otherwise took most of a search's time.
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 import numpy as np
 from numba import njit
 
 from pacsim.engine.layout import Layout
 
+
+def uncounted(inline: bool = False) -> Any:
+    """numba's ``njit``, cached, without reference counting (``_nrt=False``:
+    see the module docstring); ``inline`` inlines it into its callers."""
+    options: dict[str, Any] = {"cache": True, "_nrt": False}
+    if inline:
+        options["inline"] = "always"
+    return njit(**options)
+
+
 EXACT, LOWER, UPPER = 0, 1, 2
 """Entry flags, as in pacsim.search.table."""
 
 # -- slots of ``meta`` ----------------------------------------------------
-SIZE, OLDEST, YOUNGEST, HITS, MISSES, STORES, EVICTIONS, CAPACITY, TAG = 0, 1, 2, 3, 4, 5, 6, 7, 8
-"""``TAG`` is the maze of the search under way (set before each search)."""
-META_SLOTS = 9
+SIZE, OLDEST, YOUNGEST, HITS, MISSES, STORES, EVICTIONS, CAPACITY, TAG, ALLOCATED = 0, 1, 2, 3, 4, 5, 6, 7, 8, 9
+"""``CAPACITY`` is ``max_entries``, ``ALLOCATED`` the entries the arrays
+hold now; ``TAG`` is the maze of the search under way (set before each search)."""
+META_SLOTS = 10
+FIRST_ALLOCATION = 4096
+"""Entries a table's arrays hold at first."""
 # -- columns of ``keys``: the key's maze, row width, remaining levels, chosen action, then the row
 KEY_TAG, KEY_WIDTH, KEY_REMAINING, KEY_CHOSEN, KEY_ROW = 0, 1, 2, 3, 4
 NOBODY = -1
@@ -38,7 +63,7 @@ EMPTY = 0
 """An unused hash slot (slots hold entry + 1)."""
 
 
-@njit(cache=True, inline="always")
+@uncounted(inline=True)
 def key_hash(tag, row, remaining, chosen):
     """FNV-1a over the key's numbers, then a final mix (int64 wraps around)."""
     value = (np.int64(-3750763034362895579) ^ tag) * np.int64(1099511628211)  # FNV's offset basis as an int64
@@ -49,7 +74,7 @@ def key_hash(tag, row, remaining, chosen):
     return value ^ (value >> 29)
 
 
-@njit(cache=True, inline="always")
+@uncounted(inline=True)
 def _same_key(keys, entry, tag, row, remaining, chosen):
     width = row.shape[0]
     if (keys[entry, KEY_TAG] != tag or keys[entry, KEY_WIDTH] != width or keys[entry, KEY_REMAINING] != remaining
@@ -61,7 +86,7 @@ def _same_key(keys, entry, tag, row, remaining, chosen):
     return True
 
 
-@njit(cache=True, inline="always")
+@uncounted(inline=True)
 def _find(table, row, remaining, chosen, hashed):
     """The entry holding the key, or -1."""
     index, keys, hashes = table[0], table[1], table[2]
@@ -76,7 +101,7 @@ def _find(table, row, remaining, chosen, hashed):
     return -1
 
 
-@njit(cache=True, inline="always")
+@uncounted(inline=True)
 def _unlink(table, entry):
     older, newer, meta = table[5], table[6], table[7]
     before, after = older[entry], newer[entry]
@@ -90,7 +115,7 @@ def _unlink(table, entry):
         older[after] = before
 
 
-@njit(cache=True, inline="always")
+@uncounted(inline=True)
 def _link_youngest(table, entry):
     older, newer, meta = table[5], table[6], table[7]
     youngest = meta[YOUNGEST]
@@ -103,7 +128,7 @@ def _link_youngest(table, entry):
     meta[YOUNGEST] = entry
 
 
-@njit(cache=True)
+@uncounted()
 def table_get(table, row, remaining, chosen):
     """``TranspositionTable.get``: the entry of the key (now the youngest),
     or -1; counts a hit or a miss."""
@@ -119,7 +144,7 @@ def table_get(table, row, remaining, chosen):
     return entry
 
 
-@njit(cache=True)
+@uncounted()
 def table_put(table, row, remaining, chosen, value, flag):
     """``TranspositionTable.put``: store, replacing the key's entry, else
     evicting the oldest entry of a full table."""
@@ -158,7 +183,25 @@ def table_put(table, row, remaining, chosen, value, flag):
     meta[STORES] += 1
 
 
-@njit(cache=True)
+@uncounted()
+def needs_room(table, levels):
+    """Whether the stores that may come before the next node is entered
+    (at most one per level and the root's) could overflow the arrays."""
+    meta = table[7]
+    return meta[SIZE] + levels + 2 > meta[ALLOCATED] and meta[ALLOCATED] < meta[CAPACITY]
+
+
+@uncounted()
+def _rebuild_index(index, hashes, size):
+    mask = index.shape[0] - 1
+    for entry in range(size):
+        slot = hashes[entry] & mask
+        while index[slot] != EMPTY:
+            slot = (slot + 1) & mask
+        index[slot] = entry + 1
+
+
+@uncounted()
 def _remove_from_index(index, hashes, entry):
     """Backward-shift deletion: later entries of the probe run move up so
     that every entry stays reachable from its home slot."""
@@ -195,8 +238,9 @@ class KernelTable:
         self._tags: dict[int, tuple[int, Layout]] = {}
         """id(layout) -> (its tag, the layout, held so that its id stays its own)."""
 
-    def bound_to(self, layout: Layout, width: int) -> tuple[np.ndarray, ...]:
-        """The arrays, ready for a search of ``layout`` with rows of ``width`` slots."""
+    def bound_to(self, layout: Layout, width: int, levels: int) -> tuple[np.ndarray, ...]:
+        """The arrays, ready for a search ``levels`` deep of ``layout`` with
+        rows of ``width`` slots."""
         tag, _ = self._tags.setdefault(id(layout), (len(self._tags), layout))
         keys = self.arrays[1]
         if keys.shape[1] < KEY_ROW + width:
@@ -205,6 +249,15 @@ class KernelTable:
             wider[:used, :keys.shape[1]] = keys[:used]
             self.arrays = (self.arrays[0], wider, *self.arrays[2:])
         self.arrays[7][TAG] = tag
+        return self.with_room(levels)
+
+    def with_room(self, levels: int) -> tuple[np.ndarray, ...]:
+        """The arrays, grown if a search ``levels`` deep might fill them
+        before it next pauses (see the module docstring)."""
+        meta = self.arrays[7]
+        while needs_room(self.arrays, levels):
+            self.arrays = _grown(self.arrays, min(int(meta[CAPACITY]), 4 * int(meta[ALLOCATED])))
+            meta = self.arrays[7]
         return self.arrays
 
     def clear(self) -> None:
@@ -234,21 +287,38 @@ class KernelTable:
         return int(self.arrays[7][EVICTIONS])
 
 
+def _grown(arrays: tuple[np.ndarray, ...], allocated: int) -> tuple[np.ndarray, ...]:
+    """The table's entries in arrays of ``allocated`` entries (same entry
+    numbers, so the LRU links stay as they are; the index rebuilt)."""
+    _, keys, hashes, values, flags, older, newer, meta = arrays  # the index is rebuilt
+    grown = _arrays(int(meta[CAPACITY]), keys.shape[1] - KEY_ROW, allocated)
+    size = int(meta[SIZE])
+    for old, new in zip((keys, hashes, values, flags, older, newer), grown[1:7]):
+        new[:size] = old[:size]
+    grown[7][:] = meta
+    grown[7][ALLOCATED] = allocated
+    _rebuild_index(grown[0], grown[2], size)
+    return grown
+
+
 def empty_arrays() -> tuple[np.ndarray, ...]:
     """The arrays of a table of no entries (a search without a table)."""
     return _arrays(0, 0)
 
 
-def _arrays(capacity: int, width: int) -> tuple[np.ndarray, ...]:
-    """``(index, keys, hashes, values, flags, older, newer, meta)``; zeroed
-    and uninitialised arrays, so that unused entries cost no memory."""
+def _arrays(capacity: int, width: int, allocated: int | None = None) -> tuple[np.ndarray, ...]:
+    """``(index, keys, hashes, values, flags, older, newer, meta)`` for a
+    table of ``capacity`` entries holding ``allocated`` (at first
+    ``FIRST_ALLOCATION``) now."""
+    entries = min(capacity, FIRST_ALLOCATION) if allocated is None else allocated
     slots = 16
-    while slots < 2 * capacity:
+    while slots < 2 * entries:
         slots *= 2
     meta = np.zeros(META_SLOTS, np.int64)
     meta[OLDEST] = meta[YOUNGEST] = NOBODY
     meta[CAPACITY] = capacity
-    entries = max(capacity, 1)
+    meta[ALLOCATED] = entries
+    entries = max(entries, 1)
     # int32 links and slots: a table of 10 million entries needs no more.
     return (np.zeros(slots, np.int32), np.empty((entries, KEY_ROW + width), np.int64), np.empty(entries, np.int64),
             np.empty(entries, np.float64), np.empty(entries, np.int8), np.empty(entries, np.int32),
