@@ -208,8 +208,8 @@ def try_fast_search(agent: SearchPacman, state: GameState, depth: int | None = N
 
 def _kernel_table(agent: SearchPacman) -> Any:
     """The kernel's twin of the agent's transposition table (None without
-    one), made on the first kernel search and dropped when the agent's is
-    cleared (a new game)."""
+    one), made on the first kernel search and cleared with the agent's (a
+    new game)."""
     if agent.table is None:
         return None
     if agent.kernel_table is None:

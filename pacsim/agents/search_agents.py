@@ -280,7 +280,8 @@ class SearchPacman(Agent):
         super().reset(index, rng)
         if self.table is not None:  # a game must not depend on the games before it
             self.table.clear()
-            self.kernel_table = None
+            if self.kernel_table is not None:
+                self.kernel_table.clear()
 
     # -- the game as this agent sees it --------------------------------------
     def game_for(self, state: GameState) -> PacmanGame:

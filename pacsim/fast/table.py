@@ -53,7 +53,7 @@ SIZE, OLDEST, YOUNGEST, HITS, MISSES, STORES, EVICTIONS, CAPACITY, TAG, ALLOCATE
 """``CAPACITY`` is ``max_entries``, ``ALLOCATED`` the entries the arrays
 hold now; ``TAG`` is the maze of the search under way (set before each search)."""
 META_SLOTS = 10
-FIRST_ALLOCATION = 4096
+FIRST_ALLOCATION = 16_384
 """Entries a table's arrays hold at first."""
 # -- columns of ``keys``: the key's maze, row width, remaining levels, chosen action, then the row
 KEY_TAG, KEY_WIDTH, KEY_REMAINING, KEY_CHOSEN, KEY_ROW = 0, 1, 2, 3, 4
@@ -261,10 +261,12 @@ class KernelTable:
         return self.arrays
 
     def clear(self) -> None:
-        """Forget every entry (the counters are kept), as the Python table does."""
-        counters = self.arrays[7][HITS:EVICTIONS + 1].copy()
-        self.arrays = _arrays(self.max_entries, self.arrays[1].shape[1] - KEY_ROW)
-        self.arrays[7][HITS:EVICTIONS + 1] = counters
+        """Forget every entry (the counters are kept), as the Python table
+        does; the arrays stay, for the next game's entries."""
+        self.arrays[0][:] = EMPTY
+        meta = self.arrays[7]
+        meta[SIZE] = 0
+        meta[OLDEST] = meta[YOUNGEST] = NOBODY
         self._tags.clear()
 
     def __len__(self) -> int:
