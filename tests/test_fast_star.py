@@ -8,7 +8,7 @@ eviction counters after every search.  The tables are shared along a
 sequence of positions, as an agent's are during a game; small ones evict
 all the time, so LRU order must match too.
 
-Cold, the star kernel compiles once (about 20 s of CPU; cached after).
+Cold, the star kernel compiles once (about 30 s of CPU; cached after).
 """
 
 import random

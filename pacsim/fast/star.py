@@ -232,7 +232,7 @@ def star_value(moves, distance, nearest, ghost_starts, settings, weights, star, 
             mode = ENTER
 
 
-@uncounted()
+@uncounted(inline=True)
 def _store(use_table, pruned, table, states, frames, windows, level, bottom, value):
     """The finished node's table entry, flagged by the window it was entered with."""
     if not use_table:
@@ -246,7 +246,7 @@ def _store(use_table, pruned, table, states, frames, windows, level, bottom, val
     table_put(table, states[level], bottom - level, frames[level, CHOSEN], value, flag)
 
 
-@uncounted()
+@uncounted(inline=True)
 def _expand(distance, moves, settings, weights, star, bottom, states, actions, targets, probabilities, lower, upper,
             frames, windows, level, stats):
     """Set up the node at ``level``: its moves or outcomes, and its phase."""
@@ -293,7 +293,7 @@ def _expand(distance, moves, settings, weights, star, bottom, states, actions, t
         _start_star1(frames, windows, level)
 
 
-@uncounted()
+@uncounted(inline=True)
 def _start_star1(frames, windows, level):
     frames[level, PHASE] = SEARCHING
     frames[level, INDEX] = 0
@@ -302,7 +302,7 @@ def _start_star1(frames, windows, level):
     windows[level, BEST] = 0.0  # Star1's total over the successors searched
 
 
-@uncounted()
+@uncounted(inline=True)
 def _receive(pruned, probabilities, lower, upper, frames, windows, level, value, stats):
     """The node at ``level`` takes ``value``, its current child's (or probe's).
     Returns ``(finished, node value)``: finished 1 when the node is done
@@ -365,7 +365,7 @@ def _receive(pruned, probabilities, lower, upper, frames, windows, level, value,
     return 0, 0.0
 
 
-@uncounted()
+@uncounted(inline=True)
 def _probe_cut(windows, level, stats):
     """Star2: stop when the bounds' sums already leave the window."""
     if windows[level, LOWER_SUM] > windows[level, BETA]:
@@ -377,7 +377,7 @@ def _probe_cut(windows, level, stats):
     return 0, 0.0
 
 
-@uncounted()
+@uncounted(inline=True)
 def _next_child(moves, distance, nearest, ghost_starts, settings, weights, star, states, actions, targets,
                 probabilities, lower, upper, frames, windows, level, bottom, stats):
     """Set up the next child (or probe) of the node at ``level`` in its row:
@@ -473,7 +473,7 @@ def _next_child(moves, distance, nearest, ghost_starts, settings, weights, star,
         return 0, 0.0, child
 
 
-@uncounted()
+@uncounted(inline=True)
 def _probe(moves, ghost_starts, settings, weights, states, actions, targets, frames, windows, level, index,
            probability, low, high, mover, stats):
     """StarSearch.probe: write the first move of the successor at

@@ -128,7 +128,7 @@ def _link_youngest(table, entry):
     meta[YOUNGEST] = entry
 
 
-@uncounted()
+@uncounted(inline=True)
 def table_get(table, row, remaining, chosen):
     """``TranspositionTable.get``: the entry of the key (now the youngest),
     or -1; counts a hit or a miss."""
@@ -144,7 +144,7 @@ def table_get(table, row, remaining, chosen):
     return entry
 
 
-@uncounted()
+@uncounted(inline=True)
 def table_put(table, row, remaining, chosen, value, flag):
     """``TranspositionTable.put``: store, replacing the key's entry, else
     evicting the oldest entry of a full table."""
