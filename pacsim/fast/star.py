@@ -35,7 +35,6 @@ import numpy as np
 from pacsim.fast.kernel import (
     ALPHA,
     BEST,
-    BEST_MOVE,
     BETA,
     CHANCE_NODE,
     CHOSEN,
@@ -75,6 +74,9 @@ from pacsim.fast.kernel import (
     evaluate,
     food_slot,
     legal_moves,
+    root_leaf_value,
+    root_move_level,
+    root_move_searched,
     scared_slot,
     slip_outcomes,
     step_down,
@@ -501,33 +503,12 @@ def star_search_root(moves, distance, nearest, ghost_starts, settings, weights, 
     """pacsim.search.search's root, as :func:`pacsim.fast.kernel.search_root`
     (same arguments, results and slices), over :func:`star_value`; a
     finished search stores the root's value in the table, as Python's does."""
-    root = states[0]
-    if root[STATUS] != 0:
-        stats[EVALUATED] += 1
-        values[ROOT_VALUE] = utility(settings, root)
+    if root_leaf_value(distance, nearest, settings, states[0], levels, values, stats):
         return True
-    if levels == 0:
-        stats[EVALUATED] += 1
-        values[ROOT_VALUE] = evaluate(distance, nearest, settings, root)
-        return True
-    kind = settings[KINDS + root[TURN]]
-    maximising = kind == MAX_NODE
-    count = legal_moves(moves, settings[NUM_GHOSTS], root, actions[0], targets[0])
+    count = legal_moves(moves, settings[NUM_GHOSTS], states[0], actions[0], targets[0])
     while stats[NEXT_MOVE] < count:
-        index = stats[NEXT_MOVE]
-        best_index = stats[BEST_MOVE]
-        level = stats[PAUSED_AT]
-        if level < 0:  # a root move not yet started
-            step_down(ghost_starts, settings[NUM_GHOSTS], settings[WORDS], weights, states, actions, targets, frames,
-                      0, index, kind)
-            stats[GENERATED] += 1
-            windows[1, ALPHA], windows[1, BETA] = -np.inf, np.inf
-            if not full_window and best_index >= 0:
-                if maximising:
-                    windows[1, ALPHA] = values[ROOT_VALUE]
-                else:
-                    windows[1, BETA] = values[ROOT_VALUE]
-            level = 1
+        level = root_move_level(ghost_starts, settings, weights, full_window, states, actions, targets, frames, windows,
+                                values, stats)
         found, paused = star_value(moves, distance, nearest, ghost_starts, settings, weights, star, use_table, table,
                                    states, actions, targets, probabilities, lower, upper, frames, windows, 1, level,
                                    levels, budget, stats)
@@ -536,11 +517,7 @@ def star_search_root(moves, distance, nearest, ghost_starts, settings, weights, 
         stats[PAUSED_AT] = paused
         if paused >= 0:
             return False
-        values[index] = found
-        if best_index < 0 or (found > values[ROOT_VALUE] if maximising else found < values[ROOT_VALUE]):
-            stats[BEST_MOVE] = index
-            values[ROOT_VALUE] = found
-        stats[NEXT_MOVE] = index + 1
+        root_move_searched(settings, states, values, stats, found)
     if use_table:
-        table_put(table, root, levels, -1, values[ROOT_VALUE], EXACT)
+        table_put(table, states[0], levels, -1, values[ROOT_VALUE], EXACT)
     return True
