@@ -1,0 +1,38 @@
+"""MCTS in the kernel against pacsim.search.mcts, seed for seed.
+
+The kernel draws Python's random stream (pacsim.fast.twister), so for the
+same seed the MCTS Pacman's Python search and the kernel's build the same
+tree: the same move, mean values (bit for bit), root visits and counters.
+"""
+
+import pytest
+
+pytest.importorskip("numba")
+
+from pacsim.agents import make_pacman
+from pacsim.bench.positions import game_positions
+from pacsim.fast.mcts import kernel_mcts
+
+MAZES = ("tinyGhostMaze", "smallClassic", "trapMaze", "generated:w=11,h=9,food=10,capsules=2,ghosts=2,loops=0.5,seed=4")
+
+
+def summary(result):
+    stats = result.stats
+    return (float(result.value), result.action, tuple((move, float(value)) for move, value in result.action_values),
+            result.action_visits, stats.generated, stats.evaluated, stats.max_depth, stats.iterations, stats.simulated,
+            stats.tree_nodes)
+
+
+@pytest.mark.parametrize("ghosts", ["chance", "min"])
+@pytest.mark.parametrize("evaluation", ["careful", "score"])
+def test_kernel_mcts_builds_the_python_tree(ghosts, evaluation):
+    positions = game_positions(24, seed=3, layouts=MAZES)
+    mismatches = []
+    for rollout_depth in (0, 6):
+        agent = make_pacman(f"mcts:iterations=150,ghosts={ghosts},eval={evaluation},rollout_depth={rollout_depth}")
+        for index, state in enumerate(positions):
+            expected = summary(agent.analyze(state, seed=index))
+            found = summary(kernel_mcts(state, ghosts, evaluation, 150, agent.options.c, rollout_depth, seed=index))
+            if expected != found:
+                mismatches.append(f"depth {rollout_depth} position {index}: {expected} != {found}")
+    assert not mismatches, mismatches[:2]
