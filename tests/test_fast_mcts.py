@@ -11,6 +11,7 @@ pytest.importorskip("numba")
 
 from pacsim.agents import make_pacman
 from pacsim.bench.positions import game_positions
+from pacsim.errors import AgentError
 from pacsim.fast.mcts import kernel_mcts
 
 MAZES = ("tinyGhostMaze", "smallClassic", "trapMaze", "generated:w=11,h=9,food=10,capsules=2,ghosts=2,loops=0.5,seed=4")
@@ -36,3 +37,30 @@ def test_kernel_mcts_builds_the_python_tree(ghosts, evaluation):
             if expected != found:
                 mismatches.append(f"depth {rollout_depth} position {index}: {expected} != {found}")
     assert not mismatches, mismatches[:2]
+
+
+def test_an_mcts_pacman_plays_the_same_games_with_the_fast_path_on_and_off():
+    from pacsim.agents import make_ghost
+    from pacsim.agents.engines import unsupported_mcts
+    from pacsim.engine import load_layout, play_game
+
+    layout = load_layout("smallClassic")
+    records = []
+    for engine in ("python", "fast"):
+        pacman = make_pacman(f"mcts:iterations=60,ghosts=min,eval=careful,engine={engine}")
+        agents = [pacman, make_ghost("random"), make_ghost("directional")]
+        records.append([play_game(layout, agents, seed=seed, max_moves=30) for seed in (1, 2)])
+    assert unsupported_mcts(pacman) is None
+    for python, fast in zip(*records):
+        untimed = [[{key: value for key, value in stats.items() if key != "seconds"} for stats in record.search_stats]
+                   for record in (python, fast)]
+        assert fast.actions == python.actions and untimed[0] == untimed[1] and fast.moves > 10
+
+
+def test_what_the_kernel_mcts_does_not_cover_searches_in_python():
+    from pacsim.agents.engines import unsupported_mcts
+
+    assert unsupported_mcts(make_pacman("mcts:rollout=greedy")) == "the fast path does not cover mcts rollout=greedy"
+    assert unsupported_mcts(make_pacman("mcts:time=0.1")) == "the fast path does not cover an mcts time budget"
+    with pytest.raises(AgentError, match="engine=fast: the fast path does not cover mcts model=directional"):
+        make_pacman("mcts:model=directional,engine=fast")

@@ -27,6 +27,7 @@ from pacsim.fast import MAX_CELLS, SUPPORTED_ALGORITHMS, SUPPORTED_EVALUATIONS, 
 from pacsim.search import ALGORITHMS, SearchResult, SearchTimeout
 
 if TYPE_CHECKING:
+    from pacsim.agents.mcts_agent import MctsPacman
     from pacsim.agents.search_agents import SearchPacman
 
 ENGINES = ("auto", "fast", "python")
@@ -232,6 +233,53 @@ def _deepening(search_levels: Callable[[int, float | None], SearchResult], level
         except SearchTimeout:
             break
     return last if last is not None else search_levels(step, None)
+
+
+def unsupported_mcts(agent: MctsPacman) -> str | None:
+    """Why the kernel cannot search for the MCTS Pacman ``agent``, or ``None``."""
+    from pacsim.agents.evaluation import EVALUATIONS
+    from pacsim.agents.mcts_agent import MctsPacman
+
+    options = agent.options
+    reasons = (
+        (available() is not None, available()),
+        (options.rollout != "random", f"the fast path does not cover mcts rollout={options.rollout}"),
+        (options.model != "uniform", f"the fast path does not cover mcts model={options.model}"),
+        (options.time > 0 or options.iterations == 0, "the fast path does not cover an mcts time budget"),
+        (options.eval not in SUPPORTED_EVALUATIONS or agent.evaluate is not EVALUATIONS[options.eval][0],
+         f"the fast path does not cover eval={options.eval}"),
+        (any(getattr(type(agent), method) is not getattr(MctsPacman, method) for method in ("game_for", "rollout_step")),
+         f"the fast path does not cover a {type(agent).__name__} with its own game or rollout"),
+    )
+    return next((reason for failed, reason in reasons if failed), None)
+
+
+def try_fast_mcts(agent: MctsPacman, state: GameState, seed: int) -> SearchResult | None:
+    """``agent.analyze(state, seed)`` by the kernel (the same tree and answer),
+    or ``None`` when it is off or does not cover the agent or the maze (the
+    Python search then runs, silently: the run's notes cover search Pacmen only)."""
+    options = agent.options
+    if not _enabled(options.engine) or unsupported_mcts(agent) or state.layout.num_cells > MAX_CELLS:
+        if options.engine == "fast":
+            raise AgentError(f"{agent.name}: engine=fast: {unsupported_mcts(agent) or _maze_reason(state.layout.num_cells)}")
+        return None
+    from pacsim.fast.mcts import kernel_mcts
+
+    return kernel_mcts(state, options.ghosts, options.eval, options.iterations, options.c, options.rollout_depth, seed)
+
+
+def prepare_mcts(engine: str) -> None:
+    """:func:`prepare` for the MCTS Pacman's kernel."""
+    if _enabled(engine) and available() is None:
+        _warm_up_mcts()
+
+
+@cache
+def _warm_up_mcts() -> None:
+    from pacsim.fast.mcts import warm_up
+
+    with _interrupts_held():
+        warm_up()
 
 
 def try_chase_values(engine: str, state: GameState, levels: int) -> SearchResult | None:

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pacsim.agents.api import Agent, MoveStats, sample
+from pacsim.agents.engines import check_engine, prepare_mcts, try_fast_mcts, unsupported_mcts
 from pacsim.agents.evaluation import get_evaluation
 from pacsim.agents.search_agents import PacmanGame, model_ghost_maker
 from pacsim.engine import GameState, apply_move
@@ -61,6 +62,11 @@ class MctsOptions:
     """The ghost model for chance nodes and rollouts: ``uniform`` or a ghost (``directional``,
     ``adversarial``, ``file.py:Class``, ...) whose distribution is used; ``adversarial`` searches
     at every ghost move."""
+    engine: str = "auto"
+    """``auto``: the compiled kernel when it covers the options (``rollout=random``,
+    ``model=uniform``, ``eval=score|careful``, an iteration budget without
+    ``time``), with the same tree and answer as Python; ``fast``: the kernel or
+    an error; ``python``."""
 
     def __post_init__(self) -> None:
         if self.iterations < 0:
@@ -78,6 +84,7 @@ class MctsOptions:
         get_evaluation(self.eval)  # an unknown one raises its own message
         if self.ghosts not in GHOST_KINDS:
             raise AgentError(f"mcts option ghosts={self.ghosts!r}: choose chance or min")
+        check_engine(self.engine)
 
 
 class MctsPacman(Agent):
@@ -95,6 +102,11 @@ class MctsPacman(Agent):
         self.evaluate, _ = get_evaluation(self.options.eval)
         self.model_ghost = None if self.options.model == "uniform" else model_ghost_maker(self.options.model)
         self.last_result: SearchResult | None = None
+        if self.options.engine == "fast":  # say it once, not in every game
+            reason = unsupported_mcts(self)
+            if reason is not None:
+                raise AgentError(f"option engine=fast: {reason}")
+        prepare_mcts(self.options.engine)  # load the kernel now, not in the first timed move
 
     # -- the game as this agent sees it --------------------------------------
     def game_for(self, state: GameState) -> PacmanGame:
@@ -136,6 +148,9 @@ class MctsPacman(Agent):
         every root action).  ``seed`` fixes the search's random stream;
         other keywords (``root_values``, ``depth``) are accepted for the
         callers of the depth-limited Pacmen and ignored."""
+        fast = try_fast_mcts(self, state, seed)
+        if fast is not None:
+            return fast
         options = self.options
         # The search's protocol speaks of any hashable position; this
         # game's positions are GameStates, which mypy cannot match up.

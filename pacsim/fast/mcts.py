@@ -279,3 +279,11 @@ def kernel_mcts(state: GameState, ghost_kind: str, evaluation: str, iterations: 
     return SearchResult(value=means[chosen], action=order[chosen], stats=stats,
                         action_values=tuple((order[index], means[index]) for index in visited),
                         action_visits=tuple((move, visits.get(index, 0)) for index, move in enumerate(order)))
+
+
+def warm_up() -> None:
+    """Load the compiled MCTS now (compiling it on a first run)."""
+    from pacsim.engine import parse_layout
+    from pacsim.engine.state import initial_state
+
+    kernel_mcts(initial_state(parse_layout("%%%%%\n%P.G%\n%%%%%\n", name="warm-up")), "chance", "careful", 4)
