@@ -193,6 +193,7 @@ def test_the_environment_switch_turns_the_fast_path_off(monkeypatch):
 def test_bench_pairs_every_fast_figure_with_its_python_counterpart():
     from pacsim.bench.agreement import fast_agreement
     from pacsim.bench.fast import fast_figures, star_figures
+    from pacsim.bench.mcts import mcts_figures
     from pacsim.bench.report import Report
     from pacsim.bench.search import search_figures
 
@@ -200,6 +201,7 @@ def test_bench_pairs_every_fast_figure_with_its_python_counterpart():
     search_figures(report, depths=(1,), evaluations=("score",), count=1, repeats=1)
     fast_figures(report, depths=(1,), evaluations=("score",), count=1, repeats=1, deep_count=1)
     star_figures(report, depth=1, count=2, repeats=1)
+    mcts_figures(report, iterations=20, count=1)
     fast_agreement(report, positions=20, deep_positions=5, chase_positions=5)
     names = {figure.name: figure for figure in report.figures}
     for algorithm in ("minimax", "alphabeta", "expectimax"):
@@ -211,6 +213,9 @@ def test_bench_pairs_every_fast_figure_with_its_python_counterpart():
         assert names[f"careful depth 1 {label} fast nodes/s"].value > 0 and names[f"careful depth 1 {label} nodes/s"].value > 0
         assert names[f"careful depth 1 {label} fast/python"].unit == "ratio"
     assert "target 20x" in names["careful depth 1 star2+table fast/python"].note
+    for ghosts in ("chance", "min"):
+        assert names[f"ghosts={ghosts} fast iterations/s"].value > 0 and names[f"ghosts={ghosts} iterations/s"].value > 0
+        assert "target 20x" in names[f"ghosts={ghosts} fast/python"].note
     disagreements = [figure for figure in report.figures if figure.name.endswith("disagreements")]
     assert len(disagreements) == 3 and all(figure.value == 0 for figure in disagreements)
 
