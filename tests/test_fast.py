@@ -299,20 +299,12 @@ def test_the_kernel_constants_are_the_rules_constants():
 def test_star2_with_a_table_plays_the_same_game_with_the_fast_path_on_and_off():
     # The table lives through the game (cleared between games): both
     # engines' tables must hold the same entries move after move.
-    from pacsim.agents.engines import unsupported
-    from pacsim.engine import play_game
+    from fasttools import assert_same_games_on_and_off
 
-    layout = load_layout("smallClassic")
-    records = []
-    for engine in ("python", "fast"):
-        pacman = make_pacman(f"expectimax:depth=2,eval=careful,algorithm=star2,table=2000,engine={engine}")
-        agents = [pacman, make_ghost("random"), make_ghost("directional")]
-        records.append([play_game(layout, agents, seed=seed, max_moves=40) for seed in (3, 4)])
-    assert unsupported(pacman, initial_state(layout)) is None
-    for python, fast in zip(*records):
-        untimed = [[{key: value for key, value in stats.items() if key != "seconds"} for stats in record.search_stats]
-                   for record in (python, fast)]
-        assert fast.actions == python.actions and untimed[0] == untimed[1] and fast.moves > 10
+    from pacsim.agents.engines import unsupported
+
+    pacman = assert_same_games_on_and_off("expectimax:depth=2,eval=careful,algorithm=star2,table=2000", (3, 4), 40)
+    assert unsupported(pacman, initial_state(load_layout("smallClassic"))) is None
 
 
 def test_bench_end_to_end_figures_pair_the_fast_path_off_and_on(tmp_path):

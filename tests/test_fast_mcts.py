@@ -40,21 +40,11 @@ def test_kernel_mcts_builds_the_python_tree(ghosts, evaluation):
 
 
 def test_an_mcts_pacman_plays_the_same_games_with_the_fast_path_on_and_off():
-    from pacsim.agents import make_ghost
-    from pacsim.agents.engines import unsupported_mcts
-    from pacsim.engine import load_layout, play_game
+    from fasttools import assert_same_games_on_and_off
 
-    layout = load_layout("smallClassic")
-    records = []
-    for engine in ("python", "fast"):
-        pacman = make_pacman(f"mcts:iterations=60,ghosts=min,eval=careful,engine={engine}")
-        agents = [pacman, make_ghost("random"), make_ghost("directional")]
-        records.append([play_game(layout, agents, seed=seed, max_moves=30) for seed in (1, 2)])
-    assert unsupported_mcts(pacman) is None
-    for python, fast in zip(*records):
-        untimed = [[{key: value for key, value in stats.items() if key != "seconds"} for stats in record.search_stats]
-                   for record in (python, fast)]
-        assert fast.actions == python.actions and untimed[0] == untimed[1] and fast.moves > 10
+    from pacsim.agents.engines import unsupported_mcts
+
+    assert unsupported_mcts(assert_same_games_on_and_off("mcts:iterations=60,ghosts=min,eval=careful", (1, 2), 30)) is None
 
 
 def test_what_the_kernel_mcts_does_not_cover_searches_in_python():
