@@ -39,7 +39,7 @@ from pacsim.fast.kernel import (
     legal_moves,
     utility,
 )
-from pacsim.fast.search import EVALUATIONS, NODE_KINDS, _settings
+from pacsim.fast.search import EVALUATIONS, NODE_KINDS, settings_row
 from pacsim.fast.table import uncounted
 from pacsim.fast.tables import layout_tables, state_row
 from pacsim.fast.twister import below, next_float, state_of
@@ -243,7 +243,7 @@ def kernel_mcts(state: GameState, ghost_kind: str, evaluation: str, iterations: 
     ``chance`` or ``min``, ``evaluation`` ``score`` or ``careful``."""
     started = perf_counter()
     num_ghosts = len(state.ghosts)
-    settings = _settings(state, EVALUATIONS[evaluation], 0, 0, False,
+    settings = settings_row(state, EVALUATIONS[evaluation], 0, 0, False,
                          [MAX_NODE] + [NODE_KINDS[ghost_kind]] * num_ghosts)
     tables = layout_tables(state.layout)
     row = state_row(state)

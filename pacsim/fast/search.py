@@ -71,7 +71,7 @@ def kernel_search(
     """
     started = perf_counter()
     pruned = pruned or star is not None
-    settings = _settings(state, EVALUATIONS[evaluation], 0, MODELS[model], pruned,
+    settings = settings_row(state, EVALUATIONS[evaluation], 0, MODELS[model], pruned,
                          [NODE_KINDS[kind] for kind in kinds])
     weights = np.array([trust, attack, flee, slip], np.float64)
     full_window = root_values or not pruned
@@ -86,7 +86,7 @@ def chase_values(state: GameState, levels: int) -> SearchResult:
     MAX, Pacman MIN) from ``state``, a ghost to move, with every root move
     searched exactly (``root_values=True``)."""
     started = perf_counter()
-    settings = _settings(state, kernel.EVAL_CHASE, state.turn, kernel.MODEL_UNIFORM, True,
+    settings = settings_row(state, kernel.EVAL_CHASE, state.turn, kernel.MODEL_UNIFORM, True,
                          [kernel.MIN_NODE] + [kernel.MAX_NODE] * len(state.ghosts))
     return _run(state, settings, np.zeros(kernel.WEIGHTS, np.float64), levels, True, True, started)
 
@@ -104,7 +104,7 @@ def warm_up(star: bool = False) -> None:
         kernel_search(state, (MAX, CHANCE), "careful", 2, star="star2", table=KernelTable(16))
 
 
-def _settings(state: GameState, evaluation: int, chase_ghost: int, model: int, pruned: bool,
+def settings_row(state: GameState, evaluation: int, chase_ghost: int, model: int, pruned: bool,
               kinds: list[int]) -> np.ndarray:
     """The kernel's int64 settings row (slots named in :mod:`pacsim.fast.kernel`)."""
     head = [evaluation, chase_ghost, model, int(pruned), len(state.ghosts), words_for(state.layout)]
