@@ -19,7 +19,16 @@ from pacsim.engine.layout import ACTIONS
 from pacsim.errors import SearchError
 from pacsim.fast import kernel
 from pacsim.fast.star import FRAME_COLUMNS as STAR_FRAME_COLUMNS
-from pacsim.fast.star import OUT_OF_BOUNDS, PLAIN, STAR1, STAR2, STAR_STATS_SLOTS, WINDOW_COLUMNS, star_search_root
+from pacsim.fast.star import (
+    MODEL_ADVERSARIAL,
+    OUT_OF_BOUNDS,
+    PLAIN,
+    STAR1,
+    STAR2,
+    STAR_STATS_SLOTS,
+    WINDOW_COLUMNS,
+    star_search_root,
+)
 from pacsim.fast.table import KernelTable, empty_arrays
 from pacsim.fast.tables import layout_tables, state_row, words_for
 from pacsim.search import CHANCE, MAX, MIN, SearchResult, SearchStats, SearchTimeout
@@ -31,7 +40,8 @@ TABLE_ARGUMENT = 8
 """Where the table's arrays are in ``star_search_root``'s arguments."""
 NO_TABLE = empty_arrays()
 """The table arrays passed when a search has no table (numba compiles one signature)."""
-MODELS = {"uniform": kernel.MODEL_UNIFORM, "random": kernel.MODEL_RANDOM, "directional": kernel.MODEL_DIRECTIONAL}
+MODELS = {"uniform": kernel.MODEL_UNIFORM, "random": kernel.MODEL_RANDOM, "directional": kernel.MODEL_DIRECTIONAL,
+          "adversarial": MODEL_ADVERSARIAL}
 
 
 def kernel_search(
@@ -49,6 +59,7 @@ def kernel_search(
     slip: float = 0.0,
     star: str | None = None,
     table: KernelTable | None = None,
+    adversary: tuple[int, float] = (2, 1.0),
 ) -> SearchResult:
     """Search ``state`` ``levels`` tree levels deep with the kernel.
 
@@ -68,6 +79,10 @@ def kernel_search(
     evaluation's local bounds (a search Pacman's ``node_bounds``);
     ``table`` is the search's transposition table, kept between searches
     as a :class:`~pacsim.search.TranspositionTable` is.
+
+    ``model=adversarial`` draws the ghosts' moves from the adversarial
+    ghost's own distribution, ``adversary = (depth, p)`` its options: a
+    chase search at every chance node, as the Python model does.
     """
     started = perf_counter()
     pruned = pruned or star is not None
@@ -75,10 +90,11 @@ def kernel_search(
                          [NODE_KINDS[kind] for kind in kinds])
     weights = np.array([trust, attack, flee, slip], np.float64)
     full_window = root_values or not pruned
-    if star is None and table is None:
+    if star is None and table is None and model != "adversarial":
         return _run(state, settings, weights, levels, full_window, root_values, started, deadline)
+    adversary_rows = NO_ADVERSARY if model != "adversarial" else _adversary(state, *adversary)
     return _run_star(state, settings, weights, levels, full_window, root_values, started, deadline,
-                     STAR_MODES[star], table)
+                     STAR_MODES[star], table, adversary_rows)
 
 
 def chase_values(state: GameState, levels: int) -> SearchResult:
@@ -127,7 +143,7 @@ def _run(state: GameState, settings: np.ndarray, weights: np.ndarray, levels: in
 
 def _run_star(state: GameState, settings: np.ndarray, weights: np.ndarray, levels: int, full_window: bool,
               root_values: bool, started: float, deadline: float | None, star: int,
-              table: KernelTable | None) -> SearchResult:
+              table: KernelTable | None, adversary: tuple[np.ndarray, ...]) -> SearchResult:
     """:func:`_run` with Star1/Star2 chance nodes or a transposition table."""
     if deadline is not None and started > deadline:
         raise SearchTimeout("kernel search: deadline already passed")
@@ -136,7 +152,7 @@ def _run_star(state: GameState, settings: np.ndarray, weights: np.ndarray, level
     work = _star_workspace(row, levels)
     table_arrays = NO_TABLE if table is None else table.bound_to(state.layout, row.shape[0], levels)
     arguments = (tables.moves, tables.distance, tables.nearest, tables.ghost_starts, settings, weights, star,
-                 table is not None, table_arrays, levels, full_window, *work)
+                 table is not None, table_arrays, adversary, levels, full_window, *work)
 
     def with_room(arguments: tuple[object, ...]) -> tuple[object, ...]:
         if table is None:
@@ -147,6 +163,17 @@ def _run_star(state: GameState, settings: np.ndarray, weights: np.ndarray, level
     if work.stats[OUT_OF_BOUNDS]:
         raise SearchError("kernel search: a value lies outside its evaluation's bounds; Star pruning would be wrong")
     return _result(state, weights, work.stats, work.values, levels, root_values, started)
+
+
+def _adversary(state: GameState, depth: int, mix: float) -> tuple[np.ndarray, ...]:
+    """The adversarial ghost's chase search, ready in its own rows: its
+    settings (the chasing ghost set at each chance node), weights, levels
+    (``depth`` rounds), ``p`` and a workspace."""
+    levels = depth * state.num_agents
+    settings = settings_row(state, kernel.EVAL_CHASE, 1, kernel.MODEL_UNIFORM, True,
+                            [kernel.MIN_NODE] + [kernel.MAX_NODE] * len(state.ghosts))
+    return (settings, np.zeros(kernel.WEIGHTS, np.float64), np.array([levels], np.int64), np.array([mix], np.float64),
+            *_workspace(state_row(state), levels))
 
 
 def _result(state: GameState, weights: np.ndarray, stats: np.ndarray, values: np.ndarray, levels: int,
@@ -252,6 +279,11 @@ def _star_workspace(root: np.ndarray, levels: int) -> _StarWorkspace:
                           np.zeros((size, 5), np.float64), np.zeros((size, 5), np.float64),
                           np.zeros((size, STAR_FRAME_COLUMNS), np.int64), np.zeros((size, WINDOW_COLUMNS), np.float64),
                           plain.values, stats)
+
+
+NO_ADVERSARY = (np.zeros(kernel.KINDS + 1, np.int64), np.zeros(kernel.WEIGHTS, np.float64), np.zeros(1, np.int64),
+                np.ones(1, np.float64), *_workspace(np.zeros(1, np.int64), 0))
+"""The adversary's arrays passed when no chance node models it (one compiled signature)."""
 
 
 __all__ = ["ACTIONS", "KernelTable", "chase_values", "kernel_search"]

@@ -35,8 +35,10 @@ import numpy as np
 from pacsim.fast.kernel import (
     ALPHA,
     BEST,
+    BEST_MOVE,
     BETA,
     CHANCE_NODE,
+    CHASE_GHOST,
     CHOSEN,
     COUNT,
     CUTOFFS,
@@ -54,6 +56,7 @@ from pacsim.fast.kernel import (
     KINDS,
     LOSS_SCORE,
     MAX_NODE,
+    MODEL,
     NEXT_MOVE,
     NUM_GHOSTS,
     PACMAN,
@@ -66,6 +69,7 @@ from pacsim.fast.kernel import (
     STATUS,
     TIME_PENALTY,
     TROUBLE,
+    TRUST,
     TURN,
     WIN_SCORE,
     WORD_BITS_SHIFT,
@@ -78,6 +82,7 @@ from pacsim.fast.kernel import (
     root_move_level,
     root_move_searched,
     scared_slot,
+    search_root,
     slip_outcomes,
     step_down,
     utility,
@@ -109,6 +114,12 @@ OUT_OF_BOUNDS = STATS_SLOTS
 STAR_STATS_SLOTS = STATS_SLOTS + 1
 ROUNDING = 1e-9
 """pacsim.search.star.ROUNDING."""
+
+MODEL_ADVERSARIAL = 3
+"""``settings[MODEL]``: the adversarial ghost's own distribution (after the
+kernel's uniform, random and directional models)."""
+# -- the adversary's workspace (a tuple): its chase search's settings, weights, levels and p, then its rows
+CHASE_SETTINGS, CHASE_WEIGHTS, CHASE_LEVELS, MIX = 0, 1, 2, 3
 
 ENTER, UP, NEXT = 0, 1, 2
 FAILED = -2
@@ -164,7 +175,7 @@ def beyond(found, low, high):
 
 
 @uncounted()
-def star_value(moves, distance, nearest, ghost_starts, settings, weights, star, use_table, table,
+def star_value(moves, distance, nearest, ghost_starts, settings, weights, star, use_table, table, adversary,
                states, actions, targets, probabilities, lower, upper, frames, windows, top, level, bottom, budget,
                stats):
     """The value of ``states[top]`` (window ``windows[top, ALPHA/BETA]``),
@@ -202,8 +213,8 @@ def star_value(moves, distance, nearest, ghost_starts, settings, weights, star, 
                         continue
             windows[level, ENTRY_ALPHA] = windows[level, ALPHA]
             windows[level, ENTRY_BETA] = windows[level, BETA]
-            _expand(distance, moves, settings, weights, star, bottom, states, actions, targets, probabilities, lower,
-                    upper, frames, windows, level, stats)
+            _expand(distance, nearest, ghost_starts, moves, settings, weights, star, adversary, bottom, states, actions,
+                    targets, probabilities, lower, upper, frames, windows, level, stats)
             mode = NEXT
             continue
         if mode == UP:
@@ -249,8 +260,8 @@ def _store(use_table, pruned, table, states, frames, windows, level, bottom, val
 
 
 @uncounted(inline=True)
-def _expand(distance, moves, settings, weights, star, bottom, states, actions, targets, probabilities, lower, upper,
-            frames, windows, level, stats):
+def _expand(distance, nearest, ghost_starts, moves, settings, weights, star, adversary, bottom, states, actions,
+            targets, probabilities, lower, upper, frames, windows, level, stats):
     """Set up the node at ``level``: its moves or outcomes, and its phase."""
     state = states[level]
     chosen = frames[level, CHOSEN]
@@ -268,7 +279,10 @@ def _expand(distance, moves, settings, weights, star, bottom, states, actions, t
         windows[level, BEST] = -np.inf if kind == MAX_NODE else np.inf
         return
     stats[GENERATED] += count
-    if chosen < 0:
+    if chosen < 0 and settings[MODEL] == MODEL_ADVERSARIAL:
+        adversarial_probabilities(moves, distance, nearest, ghost_starts, weights, adversary, state, count,
+                                  probabilities[level])
+    elif chosen < 0:
         chance_probabilities(distance, settings, weights, state, count, targets[level], probabilities[level])
     if settings[PRUNED] == 0:
         frames[level, PHASE] = SUM
@@ -293,6 +307,40 @@ def _expand(distance, moves, settings, weights, star, bottom, states, actions, t
             stats[DEEPEST] = level + 1
     else:
         _start_star1(frames, windows, level)
+
+
+@uncounted()
+def adversarial_probabilities(moves, distance, nearest, ghost_starts, weights, adversary, state, count, out):
+    """PacmanGame.outcomes with the adversarial ghost as the model: its
+    ``distribution`` (uniform over the moves its chase search values best,
+    mixed with uniform by its ``p``) mixed with uniform by ``trust``, in
+    the same float operations.  The chase search is kernel.search_root in
+    the adversary's own rows, whole (it does not pause)."""
+    chase_settings = adversary[CHASE_SETTINGS]
+    chase_states, chase_values, chase_stats = adversary[4], adversary[10], adversary[11]
+    chase_settings[CHASE_GHOST] = state[TURN]
+    for slot in range(state.shape[0]):
+        chase_states[0, slot] = state[slot]
+    for slot in range(chase_stats.shape[0]):
+        chase_stats[slot] = 0
+    chase_stats[BEST_MOVE] = chase_stats[PAUSED_AT] = -1
+    search_root(moves, distance, nearest, ghost_starts, chase_settings, adversary[CHASE_WEIGHTS],
+                adversary[CHASE_LEVELS][0], True, chase_states, adversary[5], adversary[6], adversary[7],
+                adversary[8], adversary[9], chase_values, chase_stats, np.int64(1) << 62)
+    best = chase_values[ROOT_VALUE]
+    best_count = 0
+    for index in range(count):
+        if chase_values[index] == best:
+            best_count += 1
+    share = 1.0 / best_count  # agents.api.uniform over the best moves
+    mix = adversary[MIX][0]
+    spread = (1.0 - mix) / count
+    trust = weights[TRUST]
+    uniform_share = (1.0 - trust) / count
+    for index in range(count):
+        searched = share if chase_values[index] == best else 0.0
+        probability = searched if mix == 1.0 else mix * searched + spread
+        out[index] = trust * probability + uniform_share
 
 
 @uncounted(inline=True)
@@ -497,8 +545,8 @@ def _probe(moves, ghost_starts, settings, weights, states, actions, targets, fra
 
 
 @uncounted()
-def star_search_root(moves, distance, nearest, ghost_starts, settings, weights, star, use_table, table, levels,
-                     full_window, states, actions, targets, probabilities, lower, upper, frames, windows, values,
+def star_search_root(moves, distance, nearest, ghost_starts, settings, weights, star, use_table, table, adversary,
+                     levels, full_window, states, actions, targets, probabilities, lower, upper, frames, windows, values,
                      stats, budget):
     """pacsim.search.search's root, as :func:`pacsim.fast.kernel.search_root`
     (same arguments, results and slices), over :func:`star_value`; a
@@ -510,7 +558,7 @@ def star_search_root(moves, distance, nearest, ghost_starts, settings, weights, 
         level = root_move_level(ghost_starts, settings, weights, full_window, states, actions, targets, frames, windows,
                                 values, stats)
         found, paused = star_value(moves, distance, nearest, ghost_starts, settings, weights, star, use_table, table,
-                                   states, actions, targets, probabilities, lower, upper, frames, windows, 1, level,
+                                   adversary, states, actions, targets, probabilities, lower, upper, frames, windows, 1, level,
                                    levels, budget, stats)
         if paused == FAILED:
             return True
