@@ -166,18 +166,18 @@ def test_unsupported_configurations_fall_back_and_say_so_once(capsys, monkeypatc
 
     monkeypatch.setattr(pacsim.agents.engines, "_told", set())  # as in a fresh process
     state = initial_state(load_layout("tinyGhostMaze"))
-    agent = make_pacman("expectimax:depth=2,eval=careful,model=adversarial")
+    agent = make_pacman("expectimax:depth=2,eval=pacsim.agents.evaluation:careful")
     first = agent.analyze(state, root_values=False)
     agent.analyze(state, root_values=False)
     said = capsys.readouterr().err
-    assert said.count("searches in Python") == 1 and "model=adversarial" in said
-    python = make_pacman("expectimax:depth=2,eval=careful,model=adversarial,engine=python")
+    assert said.count("searches in Python") == 1 and "eval=pacsim.agents.evaluation:careful" in said
+    python = make_pacman("expectimax:depth=2,eval=careful,engine=python")
     assert first.action == python.analyze(state, root_values=False).action
 
 
 def test_engine_fast_refuses_what_it_cannot_run_when_the_agent_is_made():
-    with pytest.raises(AgentError, match="engine=fast: the fast path does not cover model=adversarial"):
-        make_pacman("expectimax:depth=2,model=adversarial,engine=fast")
+    with pytest.raises(AgentError, match=r"engine=fast: the fast path does not cover eval=pacsim\.agents\.evaluation:careful"):
+        make_pacman("expectimax:depth=2,eval=pacsim.agents.evaluation:careful,engine=fast")
 
 
 def test_the_environment_switch_turns_the_fast_path_off(monkeypatch):

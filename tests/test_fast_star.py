@@ -59,10 +59,14 @@ def python_result(agent, state, levels, algorithm, table, root_values):
 def kernel_result(agent, state, levels, algorithm, table, root_values):
     options = agent.options
     kinds = (MAX, *(agent.ghost_kind(ghost) for ghost in range(len(state.ghosts))))
+    model, adversary = options.model, (2, 1.0)
+    if model.startswith("adversarial"):
+        ghost = agent.models_for(len(state.ghosts))[0]
+        model, adversary = "adversarial", (ghost.options.depth, ghost.options.p)
     return kernel_search(state, kinds, options.eval, levels, pruned=algorithm in PRUNED,
-                         model=options.model if "chance" in kinds else "uniform", trust=options.trust,
+                         model=model if "chance" in kinds else "uniform", trust=options.trust,
                          root_values=root_values, slip=options.slip,
-                         star=algorithm if algorithm.startswith("star") else None, table=table)
+                         star=algorithm if algorithm.startswith("star") else None, table=table, adversary=adversary)
 
 
 def summary(result, table):
@@ -158,3 +162,25 @@ def test_a_table_grown_during_searches_keeps_every_entry(positions, monkeypatch)
     agent = make_pacman("expectiminimax:eval=careful,kinds=MC,engine=python")
     kernel_result(agent, positions[0], agent.levels(positions[0], 2), "star2", table, False)
     assert 8 < table.arrays[7][pacsim.fast.table.ALLOCATED] < 100_000
+
+
+def test_the_adversarial_ghost_as_the_model_equals_python(positions):
+    # A chase search at every chance node (Python caches them per position;
+    # the kernel searches again): few positions, a shallow adversary.
+    configurations = [
+        ("expectimax:eval=careful,model=adversarial:depth=1", "expectimax", 0),
+        ("expectimax:eval=score,model=adversarial:p=0.8,trust=0.7", "expectimax", 0),
+        ("expectimax:eval=careful,model=adversarial:depth=1", "star2", 1000),
+        ("expectiminimax:eval=careful,kinds=MC,model=adversarial:depth=1,slip=0.1", "star1", 0),
+    ]
+    mismatches = disagreements(positions[::20], configurations, depths=(1, 2))
+    assert not mismatches, mismatches[:3]
+
+
+def test_a_pacman_modelling_the_adversarial_ghost_plays_the_same_game_with_the_fast_path_on_and_off():
+    from fasttools import assert_same_games_on_and_off
+
+    from pacsim.agents.engines import unsupported_options
+
+    pacman = assert_same_games_on_and_off("expectimax:depth=2,eval=careful,model=adversarial:p=0.9", (5,), 30)
+    assert unsupported_options(pacman) is None

@@ -113,8 +113,9 @@ def unsupported_options(agent: SearchPacman) -> str | None:
         return f"the fast path does not cover algorithm={agent.algorithm} (it runs {', '.join(SUPPORTED_ALGORITHMS)})"
     if options.eval not in SUPPORTED_EVALUATIONS or agent.evaluate is not EVALUATIONS[options.eval][0]:
         return f"the fast path does not cover eval={options.eval} (it knows {', '.join(SUPPORTED_EVALUATIONS)})"
-    if options.model not in SUPPORTED_MODELS:
-        return f"the fast path does not cover model={options.model} (it knows {', '.join(SUPPORTED_MODELS)})"
+    if options.model not in SUPPORTED_MODELS and _adversary(agent) is None:
+        return (f"the fast path does not cover model={options.model} "
+                f"(it knows {', '.join(SUPPORTED_MODELS)} and the built-in adversarial ghost)")
     if options.probcut:
         return "the fast path does not cover probcut (ChanceProbCut's forward pruning)"
     return _overridden(agent)
@@ -195,16 +196,32 @@ def try_fast_search(agent: SearchPacman, state: GameState, depth: int | None = N
 
     star = agent.algorithm if agent.algorithm.startswith("star") else None
     table = _kernel_table(agent)
+    adversary = _adversary(agent)
+    if adversary is not None:
+        model = "adversarial" if "chance" in kinds else "uniform"
 
     def search_levels(levels: int, deadline: float | None = None) -> SearchResult:
         return kernel_search(state, kinds, options.eval, levels, pruned=SUPPORTED_ALGORITHMS[agent.algorithm],
                              model=model, trust=options.trust, root_values=root_values, deadline=deadline,
-                             slip=options.slip, star=star, table=table)
+                             slip=options.slip, star=star, table=table, adversary=adversary or (2, 1.0))
 
     levels = agent.levels(state, depth)  # checks the agent's own limits too
     if options.time and depth is None:
         return _deepening(search_levels, levels, agent.levels(state, 1), options.time)
     return search_levels(levels)
+
+
+def _adversary(agent: SearchPacman) -> tuple[int, float] | None:
+    """``(depth, p)`` of the agent's ghost model when it is the built-in
+    adversarial ghost (the kernel runs its chase search), else ``None``."""
+    from pacsim.agents.ghosts import AdversarialGhost
+
+    if agent.model_ghost is None:
+        return None
+    ghost = agent.models_for(1)[0]
+    if type(ghost) is not AdversarialGhost:
+        return None
+    return ghost.options.depth, ghost.options.p
 
 
 def _kernel_table(agent: SearchPacman) -> Any:

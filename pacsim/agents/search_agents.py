@@ -248,7 +248,8 @@ class SearchPacman(Agent):
                 raise AgentError(f"option engine=fast: {reason}")
         if self.algorithm in SUPPORTED_ALGORITHMS and options.eval in SUPPORTED_EVALUATIONS:
             # Load the kernel now, not in the first timed move.
-            prepare(options.engine, star=self.algorithm.startswith("star") or self.table is not None)
+            prepare(options.engine, star=self.algorithm.startswith("star") or self.table is not None
+                    or options.model.split(":")[0] == "adversarial")
 
     def check_node_kinds(self) -> None:
         """Raise :class:`AgentError` now, before any game, if the algorithm
