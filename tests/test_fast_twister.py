@@ -35,3 +35,27 @@ def test_a_python_generator_goes_on_where_the_kernel_stopped():
     restore(kernel_rng, state)
     assert drawn == [python.random() for _ in range(700)]
     assert [kernel_rng.randrange(10) for _ in range(50)] == [python.randrange(10) for _ in range(50)]
+
+
+def test_compiled_code_that_inlined_an_edited_file_is_dropped(tmp_path):
+    from pacsim.fast.caching import drop_stale_caches
+
+    module, rules = tmp_path / "star.py", tmp_path / "kernel.py"
+    module.write_text("", encoding="utf-8")
+    rules.write_text("SCORE = 1\n", encoding="utf-8")
+    cache = tmp_path / "__pycache__"
+    cache.mkdir()
+
+    def cached():
+        (cache / "star.search-12.py311.nbi").write_text("index", encoding="utf-8")
+        (cache / "star.search-12.py311.1.nbc").write_text("code", encoding="utf-8")
+
+    cached()
+    drop_stale_caches(str(module), [str(rules)])  # no stamp yet: dropped
+    assert not list(cache.glob("star.*.nb*"))
+    cached()
+    drop_stale_caches(str(module), [str(rules)])  # nothing changed: kept
+    assert len(list(cache.glob("star.*.nb*"))) == 2
+    rules.write_text("SCORE = 2\n", encoding="utf-8")
+    drop_stale_caches(str(module), [str(rules)])  # the rules changed: dropped
+    assert not list(cache.glob("star.*.nb*"))

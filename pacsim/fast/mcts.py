@@ -26,6 +26,8 @@ from time import perf_counter
 import numpy as np
 
 from pacsim.engine import GameState
+from pacsim.fast import kernel, table, twister
+from pacsim.fast.caching import drop_stale_caches
 from pacsim.fast.kernel import (
     CHANCE_NODE,
     KINDS,
@@ -44,6 +46,8 @@ from pacsim.fast.table import uncounted
 from pacsim.fast.tables import layout_tables, state_row
 from pacsim.fast.twister import below, next_float, state_of
 from pacsim.search import SearchResult, SearchStats
+
+drop_stale_caches(__file__, [kernel.__file__, table.__file__, twister.__file__])
 
 TERMINAL_NODE = 3
 # -- slots of ``counts`` ----------------------------------------------------------

@@ -32,6 +32,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from pacsim.fast import kernel, table
+from pacsim.fast.caching import drop_stale_caches
 from pacsim.fast.kernel import (
     ALPHA,
     BEST,
@@ -88,6 +90,8 @@ from pacsim.fast.kernel import (
     utility,
 )
 from pacsim.fast.table import EXACT, LOWER, UPPER, needs_room, table_get, table_put, uncounted
+
+drop_stale_caches(__file__, [kernel.__file__, table.__file__])
 
 # -- chance-node modes (the ``star`` argument) -------------------------------
 PLAIN, STAR1, STAR2 = 0, 1, 2
