@@ -1,6 +1,6 @@
 """MCTS in the kernel against pacsim.search.mcts, seed for seed.
 
-The kernel draws Python's random stream (pacsim.fast.twister), so for the
+The kernel draws Python's random stream (pacsim.fast.streams), so for the
 same seed the MCTS Pacman's Python search and the kernel's build the same
 tree: the same move, mean values (bit for bit), root visits and counters.
 """
@@ -42,15 +42,19 @@ def test_kernel_mcts_builds_the_python_tree(ghosts, evaluation):
 def test_an_mcts_pacman_plays_the_same_games_with_the_fast_path_on_and_off():
     from fasttools import assert_same_games_on_and_off
 
-    from pacsim.agents.engines import unsupported_mcts
+    from pacsim.fast.request import mcts_declined
 
-    assert unsupported_mcts(assert_same_games_on_and_off("mcts:iterations=60,ghosts=min,eval=careful", (1, 2), 30)) is None
+    pacman = assert_same_games_on_and_off("mcts:iterations=60,ghosts=min,eval=careful", (1, 2), 30)
+    assert mcts_declined(pacman.search_request(), cells=0) is None
 
 
 def test_what_the_kernel_mcts_does_not_cover_searches_in_python():
-    from pacsim.agents.engines import unsupported_mcts
+    from pacsim.fast.request import mcts_declined
 
-    assert unsupported_mcts(make_pacman("mcts:rollout=greedy")) == "the fast path does not cover mcts rollout=greedy"
-    assert unsupported_mcts(make_pacman("mcts:time=0.1")) == "the fast path does not cover an mcts time budget"
-    with pytest.raises(AgentError, match="engine=fast: the fast path does not cover mcts model=directional"):
-        make_pacman("mcts:model=directional,engine=fast")
+    def reason(spec):
+        return mcts_declined(make_pacman(spec).search_request(), cells=0)
+
+    assert reason("mcts:rollout=greedy") == "the fast path does not cover mcts rollout=greedy (it runs random)"
+    assert reason("mcts:time=0.1") == "the fast path does not cover an mcts time budget"
+    with pytest.raises(AgentError, match="backend=fast: the fast path does not cover mcts model=directional"):
+        make_pacman("mcts:model=directional,backend=fast")

@@ -82,7 +82,7 @@ def disagreements(positions, configurations, depths):
     """Every (configuration, position) where the kernel and Python differ."""
     found = []
     for spec, algorithm, entries in configurations:
-        agent = make_pacman(f"{spec},engine=python")
+        agent = make_pacman(f"{spec},backend=python")
         python_table = TranspositionTable(entries) if entries else None
         kernel_table = KernelTable(entries) if entries else None
         for index, state in enumerate(positions):
@@ -109,7 +109,7 @@ def test_star2_with_a_table_equals_python_at_depths_3_and_4(positions):
 
 
 def test_a_search_paused_every_few_nodes_gives_the_same_result(positions, monkeypatch):
-    agent = make_pacman("expectiminimax:eval=careful,kinds=MC,engine=python")
+    agent = make_pacman("expectiminimax:eval=careful,kinds=MC,backend=python")
     states = positions[5::40]
     whole = [summary(kernel_result(agent, state, agent.levels(state, 2), "star2", table, True), table)
              for state, table in zip(states, [KernelTable(300)] * len(states))]
@@ -159,7 +159,7 @@ def test_a_table_grown_during_searches_keeps_every_entry(positions, monkeypatch)
     mismatches = disagreements(positions[:60], [configuration], depths=(2,))
     assert not mismatches, mismatches[:3]
     table = KernelTable(100_000)
-    agent = make_pacman("expectiminimax:eval=careful,kinds=MC,engine=python")
+    agent = make_pacman("expectiminimax:eval=careful,kinds=MC,backend=python")
     kernel_result(agent, positions[0], agent.levels(positions[0], 2), "star2", table, False)
     assert 8 < table.arrays[7][pacsim.fast.table.ALLOCATED] < 100_000
 
@@ -180,7 +180,7 @@ def test_the_adversarial_ghost_as_the_model_equals_python(positions):
 def test_a_pacman_modelling_the_adversarial_ghost_plays_the_same_game_with_the_fast_path_on_and_off():
     from fasttools import assert_same_games_on_and_off
 
-    from pacsim.agents.engines import unsupported_options
+    from pacsim.fast.request import declined
 
     pacman = assert_same_games_on_and_off("expectimax:depth=2,eval=careful,model=adversarial:p=0.9", (5,), 30)
-    assert unsupported_options(pacman) is None
+    assert declined(pacman.search_request(2, 6, 100)) is None

@@ -190,9 +190,9 @@ def test_mcts_pacman_same_seed_same_game_and_records_its_statistics():
     assert first.actions == again.actions and first.score == again.score
     assert first.outcome in ("win", "loss", "timeout")
     stats = first.search_stats[0]
-    assert stats["iterations"] == 60
-    assert stats["simulated"] > 0
-    assert stats["generated"] >= stats["simulated"]
+    assert stats.iterations == 60
+    assert stats.simulated > 0
+    assert stats.generated >= stats.simulated
     assert pacman.last_result is not None
 
 

@@ -2,7 +2,7 @@
 
 ``-p mcts:iterations=1000,c=1.4,rollout=random,rollout_depth=6,eval=careful,ghosts=chance,model=uniform``
 
-The game tree is :class:`~pacsim.agents.search_agents.PacmanGame`, the one
+The game tree is :class:`~pacsim.agents.pacman_game.PacmanGame`, the one
 the depth-limited Pacmen search, under one of two assumptions about the
 ghosts:
 
@@ -24,14 +24,16 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
-from pacsim.agents.api import Agent, MoveStats, sample
-from pacsim.agents.engines import check_engine, prepare_mcts, try_fast_mcts, unsupported_mcts
-from pacsim.agents.evaluation import get_evaluation
-from pacsim.agents.search_agents import PacmanGame, model_ghost_maker
+from pacsim.agents import backend
+from pacsim.agents.api import Agent, GhostMaker, MoveStats, sample
+from pacsim.agents.evaluation import evaluation_name, get_evaluation
+from pacsim.agents.pacman_game import ModelGhosts, PacmanGame
 from pacsim.engine import GameState, apply_move
+from pacsim.engine.stats import FAST, PYTHON
 from pacsim.errors import AgentError
+from pacsim.fast.request import MctsRequest, mcts_declined
 from pacsim.search import CHANCE, MIN, SearchResult, mcts
 from pacsim.search.mcts import RolloutStep
 
@@ -62,7 +64,7 @@ class MctsOptions:
     """The ghost model for chance nodes and rollouts: ``uniform`` or a ghost (``directional``,
     ``adversarial``, ``file.py:Class``, ...) whose distribution is used; ``adversarial`` searches
     at every ghost move."""
-    engine: str = "auto"
+    backend: str = "auto"
     """``auto``: the compiled kernel when it covers the options (``rollout=random``,
     ``model=uniform``, ``eval=score|careful``, an iteration budget without
     ``time``), with the same tree and answer as Python; ``fast``: the kernel or
@@ -70,43 +72,43 @@ class MctsOptions:
 
     def __post_init__(self) -> None:
         if self.iterations < 0:
-            raise AgentError(f"mcts option iterations={self.iterations!r} must be >= 0")
+            raise AgentError(f"mcts option iterations={self.iterations!r} must be >= 0", option="iterations")
         if self.time < 0:
-            raise AgentError(f"mcts option time={self.time!r} must be >= 0")
+            raise AgentError(f"mcts option time={self.time!r} must be >= 0", option="time")
         if self.iterations == 0 and self.time == 0:
             raise AgentError("mcts needs a budget: iterations > 0 or time > 0")
         if not 0 <= self.c < float("inf"):
-            raise AgentError(f"mcts option c={self.c!r} must be a finite number >= 0")
+            raise AgentError(f"mcts option c={self.c!r} must be a finite number >= 0", option="c")
         if self.rollout not in ROLLOUTS:
-            raise AgentError(f"mcts option rollout={self.rollout!r}: known rollouts are {', '.join(ROLLOUTS)}")
+            raise AgentError(f"mcts option rollout={self.rollout!r}: known rollouts are {', '.join(ROLLOUTS)}", option="rollout")
         if self.rollout_depth < 0:
-            raise AgentError(f"mcts option rollout_depth={self.rollout_depth!r} must be >= 0")
+            raise AgentError(f"mcts option rollout_depth={self.rollout_depth!r} must be >= 0", option="rollout_depth")
         get_evaluation(self.eval)  # an unknown one raises its own message
         if self.ghosts not in GHOST_KINDS:
-            raise AgentError(f"mcts option ghosts={self.ghosts!r}: choose chance or min")
-        check_engine(self.engine)
+            raise AgentError(f"mcts option ghosts={self.ghosts!r}: choose chance or min", option="ghosts")
+        backend.check_backend(self.backend)
 
 
-class MctsPacman(Agent):
+class MctsPacman(Agent[MctsOptions]):
     """Monte Carlo tree search Pacman.  Keeps the last :class:`SearchResult`
     in ``last_result``; ``last_stats`` holds its counts, iterations and
-    simulated moves included."""
+    simulated moves included.  ``ghost_model`` makes the ghost that
+    ``model=`` names (the registry passes it)."""
 
     name = "mcts"
     Options = MctsOptions
+    ghost_model_option: ClassVar[str | None] = "model"
 
-    options: MctsOptions
-
-    def __init__(self, options: MctsOptions | None = None) -> None:
+    def __init__(self, options: MctsOptions | None = None, ghost_model: GhostMaker | None = None) -> None:
         super().__init__(options)
         self.evaluate, _ = get_evaluation(self.options.eval)
-        self.model_ghost = None if self.options.model == "uniform" else model_ghost_maker(self.options.model)
+        self.model_ghosts = ModelGhosts(self.options.model, ghost_model)
         self.last_result: SearchResult | None = None
-        if self.options.engine == "fast":  # say it once, not in every game
-            reason = unsupported_mcts(self)
-            if reason is not None:
-                raise AgentError(f"option engine=fast: {reason}")
-        prepare_mcts(self.options.engine)  # load the kernel now, not in the first timed move
+        reason = mcts_declined(self.search_request(), cells=0)
+        if reason is None:
+            backend.prepare(self.options.backend, "mcts")  # load the kernel now, not in the first timed move
+        elif self.options.backend == "fast":  # say it once, not in every game
+            raise AgentError(f"option backend=fast: {reason}", option="backend")
 
     # -- the game as this agent sees it --------------------------------------
     def game_for(self, state: GameState) -> PacmanGame:
@@ -116,9 +118,7 @@ class MctsPacman(Agent):
 
     def ghost_models(self, ghosts: int) -> tuple[Any, ...]:
         """Per ghost, the policy whose distribution the model uses (None: uniform)."""
-        if self.model_ghost is None:
-            return (None,) * ghosts
-        return tuple(self.model_ghost() for _ in range(ghosts))
+        return self.model_ghosts.for_ghosts(ghosts)
 
     def rollout_step(self, ghosts: int) -> RolloutStep:
         """One rollout move: Pacman by the rollout policy, a ghost by the model."""
@@ -143,14 +143,34 @@ class MctsPacman(Agent):
         return step  # type: ignore[return-value]  # states are the game's positions
 
     # -- playing -------------------------------------------------------------
-    def analyze(self, state: GameState, seed: int = 0, **_ignored: Any) -> SearchResult:
+    def analyze(self, state: GameState, seed: int = 0) -> SearchResult:
         """Search ``state`` and return the full result (visits and means of
-        every root action).  ``seed`` fixes the search's random stream;
-        other keywords (``root_values``, ``depth``) are accepted for the
-        callers of the depth-limited Pacmen and ignored."""
-        fast = try_fast_mcts(self, state, seed)
+        every root action).  ``seed`` fixes the search's random stream."""
+        return self._search_with_backend(state, seed)[0]
+
+    def _search_with_backend(self, state: GameState, seed: int) -> tuple[SearchResult, str]:
+        """:meth:`analyze`'s result and which backend searched (the store records it per game)."""
+        fast = backend.try_fast_mcts(self.name, self.options.backend, self.search_request(), state, seed)
         if fast is not None:
-            return fast
+            return fast, FAST
+        return self._python_search(state, seed), PYTHON
+
+    def search_request(self) -> MctsRequest:
+        """This agent's search, as the kernel would run it."""
+        options = self.options
+        own = [method for method in ("game_for", "rollout_step")
+               if getattr(type(self), method) is not getattr(MctsPacman, method)]
+        return MctsRequest(
+            ghosts=options.ghosts, evaluation=self.evaluation_name(), iterations=options.iterations, c=options.c,
+            rollout=options.rollout, rollout_depth=options.rollout_depth, model=options.model, time=options.time,
+            own_game=f"a {type(self).__name__} with its own {own[0]}()" if own else "",
+        )
+
+    def evaluation_name(self) -> str:
+        """The evaluation's name in a kernel request (see :func:`~pacsim.agents.evaluation.evaluation_name`)."""
+        return evaluation_name(self, self.options.eval, self.evaluate)
+
+    def _python_search(self, state: GameState, seed: int) -> SearchResult:
         options = self.options
         # The search's protocol speaks of any hashable position; this
         # game's positions are GameStates, which mypy cannot match up.
@@ -171,12 +191,13 @@ class MctsPacman(Agent):
         # The search's seed comes from this agent's own stream, so a game is
         # a pure function of its seed; analyze() and the overlay use their
         # own seed and never disturb the stream.
-        result = self.analyze(state, seed=self.rng.getrandbits(32))
+        result, searched_by = self._search_with_backend(state, self.rng.getrandbits(32))
         self.last_result = result
         stats = result.stats
         self.last_stats = MoveStats(
             generated=stats.generated, evaluated=stats.evaluated, seconds=stats.seconds,
             max_depth=stats.max_depth, value=result.value, iterations=stats.iterations, simulated=stats.simulated,
+            backend=searched_by,
         )
         return result.action[0]
 
@@ -208,7 +229,3 @@ def _greedy_successor(state: GameState, moves, evaluate, rng: random.Random) -> 
         elif value == best_value:
             best.append(successor)
     return best[rng.randrange(len(best))] if len(best) > 1 else best[0]
-
-
-MCTS_PACMEN: dict[str, type[Agent]] = {MctsPacman.name: MctsPacman}
-"""The MCTS Pacman by name, for the registry's Pacman table."""

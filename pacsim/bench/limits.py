@@ -17,7 +17,7 @@ from pacsim.engine.deadline import AgentTimeout, call_with_deadline
 from pacsim.errors import PacsimError
 from pacsim.fast import available
 
-DEEP_KERNEL_SEARCH = "expectimax:depth=12,eval=careful,engine=fast"
+DEEP_KERNEL_SEARCH = "expectimax:depth=12,eval=careful,backend=fast"
 """A kernel search that only a limit ends (hours on wideClassic)."""
 
 
@@ -86,7 +86,7 @@ def _time_budget_moves(count: int, checked: int) -> tuple[list[float], list[str]
     """Wall seconds of ``time=0.05`` kernel moves on ``count`` positions from
     games, and where the first ``checked`` results are not Python's
     fixed-depth search at their depth (about a second each)."""
-    timed: Any = make_pacman("expectimax:depth=12,eval=careful,time=0.05,engine=fast")
+    timed: Any = make_pacman("expectimax:depth=12,eval=careful,time=0.05,backend=fast")
     times, mismatches = [], []
     for index, state in enumerate(game_positions(count, seed=77, layouts=("wideClassic", "smallClassic"))):
         started = time.perf_counter()
@@ -95,7 +95,7 @@ def _time_budget_moves(count: int, checked: int) -> tuple[list[float], list[str]
         if index >= checked:
             continue
         rounds = result.depth // state.num_agents
-        python: Any = make_pacman(f"expectimax:depth={rounds},eval=careful,engine=python")
+        python: Any = make_pacman(f"expectimax:depth={rounds},eval=careful,backend=python")
         expected = python.analyze(state, root_values=False)
         if (result.value, result.action, result.stats.generated) != (expected.value, expected.action, expected.stats.generated):
             mismatches.append(f"position {index} at depth {rounds}: {result.value!r} != {expected.value!r}")

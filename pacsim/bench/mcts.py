@@ -18,21 +18,21 @@ def mcts_figures(report: Report, iterations: int = 1000, count: int = 3) -> None
     default depth; with numba, the same searches in the kernel (the same
     trees: same seeds, same draws) and the ratio of iterations/s."""
     positions = recorded_positions(count=count)
-    engines = ("python",) if available() is not None else ("python", "fast")
+    backends = ("python",) if available() is not None else ("python", "fast")
     for ghosts in ("chance", "min"):
         rates = {}
-        for engine in engines:
-            agent = MctsPacman(MctsOptions(iterations=iterations, ghosts=ghosts, engine=engine))
+        for backend in backends:
+            agent = MctsPacman(MctsOptions(iterations=iterations, ghosts=ghosts, backend=backend))
             seconds = done = simulated = 0.0
             for state in positions:
                 result = agent.analyze(state)
                 seconds += result.stats.seconds
                 done += result.stats.iterations
                 simulated += result.stats.simulated
-            rates[engine] = done / seconds
-            suffix = " fast" if engine == "fast" else ""
+            rates[backend] = done / seconds
+            suffix = " fast" if backend == "fast" else ""
             note = f"{iterations} iterations x {len(positions)} positions, wideClassic"
-            report.add("mcts", f"ghosts={ghosts}{suffix} iterations/s", rates[engine], "iterations/s", note)
+            report.add("mcts", f"ghosts={ghosts}{suffix} iterations/s", rates[backend], "iterations/s", note)
             report.add("mcts", f"ghosts={ghosts}{suffix} simulated moves/s", simulated / seconds, "moves/s", note)
         if "fast" in rates:
             ratio = rates["fast"] / rates["python"]

@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import os
-import platform
-import subprocess
 import time
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from pacsim._version import __version__
+from pacsim.provenance import PACSIM_FOLDER, Machine, git_commit, short_commit
 
 
 @dataclass
@@ -56,12 +54,9 @@ class Report:
 
 
 def machine_info() -> dict[str, Any]:
-    try:
-        commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
-                                cwd=os.path.dirname(__file__), timeout=5).stdout.strip()
-    except (OSError, subprocess.SubprocessError):
-        commit = ""
+    commit = git_commit(PACSIM_FOLDER)  # found as a stored game's (pacsim.provenance)
+    machine = Machine.here()
     return {
-        "pacsim": __version__, "commit": commit or "?", "python": platform.python_version(),
-        "machine": platform.machine(), "cores": os.cpu_count(), "time": time.strftime("%Y-%m-%dT%H:%M:%S"),
+        "pacsim": __version__, "commit": short_commit(commit) if commit else "?", "python": machine.python_version,
+        "machine": machine.arch, "cores": machine.cores, "time": time.strftime("%Y-%m-%dT%H:%M:%S"),
     }

@@ -85,7 +85,7 @@ def search_figures(report: Report, depths=(2, 3, 4), evaluations=("score", "care
         for depth in depths:
             generated: dict[str, int] = {}
             for algorithm in BENCHED_ALGORITHMS:
-                spec = f"{agent_kind(algorithm)}:depth={depth},eval={evaluation},algorithm={algorithm},engine=python"
+                spec = f"{agent_kind(algorithm)}:depth={depth},eval={evaluation},algorithm={algorithm},backend=python"
                 nodes, times = time_positions(search_pacman(spec), positions, repeats)
                 generated[algorithm] = nodes
                 label = f"{evaluation} depth {depth} {algorithm}"
@@ -100,8 +100,8 @@ def tuned_expectimax(report: Report, count: int = 5) -> None:
     """Depth-4 expectimax with the careful evaluation on the medium maze: plain
     versus Star2 with a transposition table."""
     positions = recorded_positions(count=count)
-    for label, spec in (("plain", "expectimax:depth=4,eval=careful,engine=python"),
-                        ("star2+table", "expectimax:depth=4,eval=careful,algorithm=star2,table=200000,engine=python")):
+    for label, spec in (("plain", "expectimax:depth=4,eval=careful,backend=python"),
+                        ("star2+table", "expectimax:depth=4,eval=careful,algorithm=star2,table=200000,backend=python")):
         agent = search_pacman(spec)
         times, nodes = [], 0
         for state in positions:
@@ -120,7 +120,7 @@ def table_figures(report: Report, bound: int = 2000, depth: int = 4, count: int 
     shows eviction at work.  Bytes per entry are what the table keeps alive
     (its entries and the states they key), traced with ``tracemalloc`` after
     a warm-up search has built the layout's caches."""
-    spec = f"expectimax:depth={depth},eval=careful,algorithm=star2,table={bound},engine=python"
+    spec = f"expectimax:depth={depth},eval=careful,algorithm=star2,table={bound},backend=python"
     positions = recorded_positions(count=count)
     search_pacman(spec).analyze(positions[0], root_values=False)  # warm-up: distance tables and the like
     agent = search_pacman(spec)

@@ -27,7 +27,7 @@ def run(quick: bool = False) -> Report:
             rate, nodes = fast_perft_rate(name, depth=15 if quick else 18)
             report.add("fast path", f"{name} perft fast", rate, "states/s", f"{nodes} states")
         fast_agreement(report, positions=1000 if quick else 10_000, deep_positions=100 if quick else 500,
-                       chase_positions=200 if quick else 2000)
+                       chase_positions=200 if quick else 2000, whole_games=40 if quick else 200)
         fast_limits(report, trials=5 if quick else 20, budget_moves=40 if quick else 200, checked=5 if quick else 30)
         fast_end_to_end(report, games_per_condition=5 if quick else 20)
     tuned_expectimax(report, count=2 if quick else 5)

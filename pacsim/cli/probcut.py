@@ -6,7 +6,7 @@ each, chance nodes of the tree the Star2 Pacman ``--for`` would search are
 picked, and every successor of each is searched exactly ``depth -
 reduction`` and ``depth`` levels deep, for every deep depth at which that
 Pacman's search would try a cut there.  A line through these pairs is the
-model (:mod:`pacsim.search.probcut`), saved as JSON with how it was fitted;
+model (:mod:`pacsim.search.probcut_fit`), saved as JSON with how it was fitted;
 ``probcut=FILE`` on a Star2 Pacman uses it.
 """
 
@@ -22,7 +22,8 @@ from pacsim.engine import GameState, check_max_moves, load_layout
 from pacsim.errors import ConfigError
 from pacsim.files import check_output
 from pacsim.search import CHANCE
-from pacsim.search.probcut import ProbCutModel, ValuePair, chance_pairs, fit_by_depth, fit_model, save_model
+from pacsim.search.probcut import ProbCutModel, save_model
+from pacsim.search.probcut_fit import ValuePair, chance_pairs, fit_by_depth, fit_model
 
 DEFAULT_FOR = "expectimax:depth=3,eval=careful,algorithm=star2"
 

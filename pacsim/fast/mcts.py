@@ -7,7 +7,7 @@ rollout of random moves for ``rollout_depth`` moves, backup) and the
 answer are those of :func:`pacsim.search.mcts.mcts` on
 ``MctsPacman.game_for(state)`` with ``MctsPacman.rollout_step`` for
 ``rollout=random`` and uniform ghosts: the random numbers come from
-:mod:`pacsim.fast.twister`, the same stream as Python's ``random.Random``
+:mod:`pacsim.fast.streams`, the same stream as Python's ``random.Random``
 with the same seed, so visits, values and counters are equal.
 
 Nodes are rows of arrays, in creation order (the root is node 0):
@@ -26,8 +26,8 @@ from time import perf_counter
 import numpy as np
 
 from pacsim.engine import GameState
-from pacsim.fast import kernel, table, twister
-from pacsim.fast.caching import drop_stale_caches
+from pacsim.fast import kernel, streams, table
+from pacsim.fast.cache import compiled_functions, flush_when_changed
 from pacsim.fast.kernel import (
     CHANCE_NODE,
     KINDS,
@@ -41,13 +41,12 @@ from pacsim.fast.kernel import (
     legal_moves,
     utility,
 )
+from pacsim.fast.request import MctsRequest
 from pacsim.fast.search import EVALUATIONS, NODE_KINDS, settings_row
+from pacsim.fast.streams import random_below, random_float, stream_row
 from pacsim.fast.table import uncounted
 from pacsim.fast.tables import layout_tables, state_row
-from pacsim.fast.twister import below, next_float, state_of
 from pacsim.search import SearchResult, SearchStats
-
-drop_stale_caches(__file__, [kernel.__file__, table.__file__, twister.__file__])
 
 TERMINAL_NODE = 3
 # -- slots of ``counts`` ----------------------------------------------------------
@@ -98,7 +97,7 @@ def new_node(moves, distance, nearest, settings, states, node_ints, node_floats,
 @uncounted(inline=True)
 def draw_outcome(cumulative, node, count, rng):
     """``_draw``: ``min(bisect_right(cumulative, random() * cumulative[-1]), count - 1)``."""
-    target = next_float(rng) * cumulative[node, count - 1]
+    target = random_float(rng) * cumulative[node, count - 1]
     index = 0
     while index < count and cumulative[node, index] <= target:
         index += 1
@@ -123,7 +122,7 @@ def rollout(moves, distance, nearest, ghost_starts, settings, states, scratch, s
             counts[EVALUATED] += 1
             return evaluate(distance, nearest, settings, scratch[current])
         count = legal_moves(moves, num_ghosts, scratch[current], scratch_moves[0], scratch_moves[1])
-        move = below(rng, count)
+        move = random_below(rng, count)
         apply_move(ghost_starts, num_ghosts, words, scratch[current], scratch[1 - current], scratch_moves[0, move],
                    scratch_moves[1, move])
         current = 1 - current
@@ -206,7 +205,7 @@ def mcts_iterations(moves, distance, nearest, ghost_starts, settings, iterations
                     break
             elif node_ints[node, UNTRIED_COUNT] > 0:
                 remaining = node_ints[node, UNTRIED_COUNT]
-                picked = below(rng, remaining)
+                picked = random_below(rng, remaining)
                 move = untried[node, picked]
                 untried[node, picked] = untried[node, remaining - 1]
                 node_ints[node, UNTRIED_COUNT] = remaining - 1
@@ -259,7 +258,7 @@ def kernel_mcts(state: GameState, ghost_kind: str, evaluation: str, iterations: 
     actions, targets, children, child_moves, untried = (np.zeros((capacity, 5), np.int64) for _ in range(5))
     cumulative = np.zeros((capacity, 5), np.float64)
     counts = np.zeros(COUNT_SLOTS, np.int64)
-    rng = state_of(random.Random(seed))
+    rng = stream_row(random.Random(seed))
     new_node(tables.moves, tables.distance, tables.nearest, settings, states, node_ints, node_floats, actions, targets,
              children, untried, cumulative, counts, 0, 0)
     if node_ints[0, KIND] != TERMINAL_NODE:
@@ -285,9 +284,21 @@ def kernel_mcts(state: GameState, ghost_kind: str, evaluation: str, iterations: 
                         action_visits=tuple((move, visits.get(index, 0)) for index, move in enumerate(order)))
 
 
+def run_mcts_request(state: GameState, request: MctsRequest, seed: int) -> SearchResult:
+    """:func:`kernel_mcts` of what ``request`` asks (a request
+    :func:`~pacsim.fast.request.mcts_declined` let through), at ``state``."""
+    return kernel_mcts(state, request.ghosts, request.evaluation, request.iterations, request.c,
+                       request.rollout_depth, seed)
+
+
 def warm_up() -> None:
     """Load the compiled MCTS now (compiling it on a first run)."""
     from pacsim.engine import parse_layout
     from pacsim.engine.state import initial_state
 
     kernel_mcts(initial_state(parse_layout("%%%%%\n%P.G%\n%%%%%\n", name="warm-up")), "chance", "careful", 4)
+
+
+# MCTS inlines the kernel's rules, the table's helpers and the random
+# streams (pacsim.fast.cache): its cache must go when those files change.
+flush_when_changed("mcts", compiled_functions(__name__, globals()), [kernel.__file__, table.__file__, streams.__file__])

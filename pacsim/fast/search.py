@@ -18,6 +18,7 @@ from pacsim.engine import GameState
 from pacsim.engine.layout import ACTIONS
 from pacsim.errors import SearchError
 from pacsim.fast import kernel
+from pacsim.fast.request import COVERED, SearchRequest, chance_model
 from pacsim.fast.star import FRAME_COLUMNS as STAR_FRAME_COLUMNS
 from pacsim.fast.star import (
     MODEL_ADVERSARIAL,
@@ -31,10 +32,12 @@ from pacsim.fast.star import (
 )
 from pacsim.fast.table import KernelTable, empty_arrays
 from pacsim.fast.tables import layout_tables, state_row, words_for
-from pacsim.search import CHANCE, MAX, MIN, SearchResult, SearchStats, SearchTimeout
+from pacsim.search import ALGORITHMS, CHANCE, MAX, MIN, SearchResult, SearchStats, SearchTimeout
 
 NODE_KINDS = {MAX: kernel.MAX_NODE, MIN: kernel.MIN_NODE, CHANCE: kernel.CHANCE_NODE}
 EVALUATIONS = {"score": kernel.EVAL_SCORE, "careful": kernel.EVAL_CAREFUL}
+DEFAULT_ADVERSARY = (2, 1.0)
+"""The adversarial ghost's default ``(depth, p)``."""
 STAR_MODES = {None: PLAIN, "star1": STAR1, "star2": STAR2}
 TABLE_ARGUMENT = 8
 """Where the table's arrays are in ``star_search_root``'s arguments."""
@@ -59,7 +62,7 @@ def kernel_search(
     slip: float = 0.0,
     star: str | None = None,
     table: KernelTable | None = None,
-    adversary: tuple[int, float] = (2, 1.0),
+    adversary: tuple[int, float] = DEFAULT_ADVERSARY,
 ) -> SearchResult:
     """Search ``state`` ``levels`` tree levels deep with the kernel.
 
@@ -95,6 +98,21 @@ def kernel_search(
     adversary_rows = NO_ADVERSARY if model != "adversarial" else _adversary(state, *adversary)
     return _run_star(state, settings, weights, levels, full_window, root_values, started, deadline,
                      STAR_MODES[star], table, adversary_rows)
+
+
+def run_request(state: GameState, request: SearchRequest, levels: int | None = None,
+                deadline: float | None = None, table: KernelTable | None = None) -> SearchResult:
+    """:func:`kernel_search` of what ``request`` asks, at ``state`` (a request
+    :func:`~pacsim.fast.request.declined` let through), ``levels`` deep
+    (default the request's), with ``table`` the kernel's table of a request
+    with ``table=`` entries (kept by the caller between searches)."""
+    if request.table and table is None:
+        raise ValueError("run_request: a request with table entries needs the caller's KernelTable")
+    return kernel_search(state, request.kinds, request.evaluation, request.levels if levels is None else levels,
+                         pruned=COVERED.algorithms[request.algorithm], model=chance_model(request),
+                         trust=request.trust, root_values=request.root_values, deadline=deadline, slip=request.slip,
+                         star=ALGORITHMS[request.algorithm].chance_mode, table=table if request.table else None,
+                         adversary=request.adversary or DEFAULT_ADVERSARY)
 
 
 def chase_values(state: GameState, levels: int) -> SearchResult:
@@ -286,4 +304,4 @@ NO_ADVERSARY = (np.zeros(kernel.KINDS + 1, np.int64), np.zeros(kernel.WEIGHTS, n
 """The adversary's arrays passed when no chance node models it (one compiled signature)."""
 
 
-__all__ = ["ACTIONS", "KernelTable", "chase_values", "kernel_search"]
+__all__ = ["ACTIONS", "KernelTable", "chase_values", "kernel_search", "run_request"]

@@ -33,7 +33,7 @@ from __future__ import annotations
 import numpy as np
 
 from pacsim.fast import kernel, table
-from pacsim.fast.caching import drop_stale_caches
+from pacsim.fast.cache import compiled_functions, flush_when_changed
 from pacsim.fast.kernel import (
     ALPHA,
     BEST,
@@ -90,8 +90,6 @@ from pacsim.fast.kernel import (
     utility,
 )
 from pacsim.fast.table import EXACT, LOWER, UPPER, needs_room, table_get, table_put, uncounted
-
-drop_stale_caches(__file__, [kernel.__file__, table.__file__])
 
 # -- chance-node modes (the ``star`` argument) -------------------------------
 PLAIN, STAR1, STAR2 = 0, 1, 2
@@ -573,3 +571,8 @@ def star_search_root(moves, distance, nearest, ghost_starts, settings, weights, 
     if use_table:
         table_put(table, states[0], levels, -1, values[ROOT_VALUE], EXACT)
     return True
+
+
+# The star search inlines the kernel's rules and the table's operations
+# (pacsim.fast.cache): its cache must go when those files change.
+flush_when_changed("star", compiled_functions(__name__, globals()), [kernel.__file__, table.__file__])
