@@ -17,7 +17,7 @@ from pacsim.agents.search_agents import ExpectimaxPacman, SearchOptions
 from pacsim.engine import initial_state, load_layout, play_game
 from pacsim.engine.game import Agent as GameLoopAgent
 from pacsim.errors import AgentError
-from pacsim.fast.request import COVERED, SearchRequest, declined, settings_declined
+from pacsim.fast.request import COVERED, SearchRequest, declined, game_loop_declined, settings_declined, star_search
 from pacsim.search import ALGORITHMS, CHANCE, MAX, MIN
 
 STATE = initial_state(load_layout("tinyGhostMaze"))
@@ -65,16 +65,27 @@ def request(**changes) -> SearchRequest:
     return SearchRequest(**{**fields, **changes})
 
 
-def test_the_kernel_covers_the_algorithms_that_prune_no_chance_node():
-    assert COVERED.algorithms == {"minimax": False, "alphabeta": True, "expectimax": False, "expectiminimax": False}
-    assert all(ALGORITHMS[name][1] == pruned for name, pruned in COVERED.algorithms.items())
+def test_the_kernel_covers_every_algorithm_of_the_one_record():
+    assert set(COVERED.algorithms) == set(ALGORITHMS) >= {"alphabeta", "expectimax", "star1", "star2"}
+    assert all(ALGORITHMS[name].pruned == pruned for name, pruned in COVERED.algorithms.items())
+    assert settings_declined(request(algorithm="star2", table=1000)) is None
+
+
+def test_the_adversarial_model_is_covered_with_its_depth_and_p_only():
+    assert settings_declined(request(model="adversarial", adversary=(2, 0.9))) is None
+    assert "does not cover model=adversarial" in (settings_declined(request(model="adversarial")) or "")
+
+
+@pytest.mark.parametrize("changes", [{"algorithm": "star1"}, {"table": 100}, {"model": "adversarial", "adversary": (2, 1.0)}])
+def test_the_whole_game_loop_declines_what_needs_the_star_search(changes):
+    assert star_search(request(**changes)) and not star_search(request())
+    assert "plain search only" in (game_loop_declined(request(**changes)) or "")
 
 
 @pytest.mark.parametrize("changes, reason", [
-    ({"algorithm": "star2"}, "does not cover algorithm=star2"),
+    ({"algorithm": "mystery"}, "does not cover algorithm=mystery"),
     ({"evaluation": "my.py:evaluate"}, "does not cover eval=my.py:evaluate"),
-    ({"model": "adversarial"}, "does not cover model=adversarial"),
-    ({"table": 1000}, "does not cover table"),
+    ({"model": "adversarial:depth=3"}, "does not cover model=adversarial:depth=3"),
     ({"probcut": "model.json"}, "does not cover probcut"),
     ({"own_game": "a Custom with its own game_for()"}, "does not cover a Custom with its own game_for()"),
     ({"algorithm": "minimax"}, "algorithm=minimax cannot search chance nodes"),

@@ -719,12 +719,12 @@ def test_a_bad_probcut_fit_is_one_line(tmp_path, capsys, arguments, expected):
     ("minimax:kinds=C", "algorithm minimax cannot search chance nodes (kinds='C')"),
     ("expectimax:kinds=M", "algorithm expectimax cannot search min nodes (kinds='M')"),
     ("minimax:slip=0.1", "option slip=0.1 needs chance nodes"),
-    ("expectimax:algorithm=star2,eval=careful,backend=fast", "option backend=fast: the fast path does not cover algorithm=star2"),
-], ids=["minimax chance", "expectimax min", "minimax slip", "fast star2"])
+    ("expectimax:eval=pacsim.agents.evaluation:careful,backend=fast", "option backend=fast: the fast path does not cover eval=pacsim.agents.evaluation:careful"),
+], ids=["minimax chance", "expectimax min", "minimax slip", "fast plugin evaluation"])
 def test_a_pacman_that_would_fail_every_game_fails_once_before_any(tmp_path, capsys, spec, expected):
     fails_in_one_line(capsys, ["play", "-q", "-n", "3", "-l", "tinyGhostMaze", "-p", spec], expected)
     experiment = tmp_path / "exp.toml"
-    name, options = spec.split(":")
+    name, options = spec.split(":", 1)
     grid = "\n".join(f"{key} = [{value!r}]".replace("'", '"') for key, value in (option.split("=") for option in options.split(",")))
     experiment.write_text(f'name = "x"\ngames = 2\nstore = "{tmp_path / "r.sqlite"}"\n[grid]\npacman = ["{name}"]\n'
                           f'ghosts = ["random"]\nlayout = ["tinyGhostMaze"]\n{grid}\n', encoding="utf-8")

@@ -169,18 +169,18 @@ def test_unsupported_configurations_fall_back_and_say_so_once(capsys, monkeypatc
 
     monkeypatch.setattr(pacsim.agents.notes, "_said", set())  # as in a fresh process
     state = initial_state(load_layout("tinyGhostMaze"))
-    agent = make_pacman("expectimax:depth=2,eval=careful,algorithm=star1")
+    agent = make_pacman("expectimax:depth=2,eval=pacsim.agents.evaluation:careful")
     first = agent.analyze(state, root_values=False)
     agent.analyze(state, root_values=False)
     said = capsys.readouterr().err
-    assert said.count("searches in Python") == 1 and "algorithm=star1" in said
-    python = make_pacman("expectimax:depth=2,eval=careful,algorithm=expectimax,backend=python")
+    assert said.count("searches in Python") == 1 and "eval=pacsim.agents.evaluation:careful" in said
+    python = make_pacman("expectimax:depth=2,eval=careful,backend=python")
     assert first.action == python.analyze(state, root_values=False).action
 
 
 def test_engine_fast_refuses_what_it_cannot_run_when_the_agent_is_made():
-    with pytest.raises(AgentError, match="backend=fast: the fast path does not cover algorithm=star2"):
-        make_pacman("expectimax:depth=2,algorithm=star2,backend=fast")
+    with pytest.raises(AgentError, match=r"backend=fast: the fast path does not cover eval=pacsim\.agents\.evaluation:careful"):
+        make_pacman("expectimax:depth=2,eval=pacsim.agents.evaluation:careful,backend=fast")
 
 
 def test_the_environment_switch_turns_the_fast_path_off(monkeypatch):
@@ -195,13 +195,16 @@ def test_the_environment_switch_turns_the_fast_path_off(monkeypatch):
 
 def test_bench_pairs_every_fast_figure_with_its_python_counterpart():
     from pacsim.bench.agreement import fast_agreement
-    from pacsim.bench.fast import fast_figures
+    from pacsim.bench.fast import fast_figures, star_figures
+    from pacsim.bench.mcts import mcts_figures
     from pacsim.bench.report import Report
     from pacsim.bench.search import search_figures
 
     report = Report()
     search_figures(report, depths=(1,), evaluations=("score",), count=1, repeats=1)
     fast_figures(report, depths=(1,), evaluations=("score",), count=1, repeats=1, deep_count=1)
+    star_figures(report, depth=1, count=2, repeats=1)
+    mcts_figures(report, iterations=20, count=1)
     fast_agreement(report, positions=20, deep_positions=5, chase_positions=5)
     names = {figure.name: figure for figure in report.figures}
     for algorithm in ("minimax", "alphabeta", "expectimax"):
@@ -209,6 +212,13 @@ def test_bench_pairs_every_fast_figure_with_its_python_counterpart():
         assert f"score depth 1 {algorithm} nodes/s" in names  # the Python figure it pairs with
         assert names[f"score depth 1 {algorithm} fast/python"].unit == "ratio"
     assert names["careful depth 6 expectimax fast median move"].value > 0
+    for label in ("star2+table", "star1"):
+        assert names[f"careful depth 1 {label} fast nodes/s"].value > 0 and names[f"careful depth 1 {label} nodes/s"].value > 0
+        assert names[f"careful depth 1 {label} fast/python"].unit == "ratio"
+    assert "target 20x" in names["careful depth 1 star2+table fast/python"].note
+    for ghosts in ("chance", "min"):
+        assert names[f"ghosts={ghosts} fast iterations/s"].value > 0 and names[f"ghosts={ghosts} iterations/s"].value > 0
+        assert "target 20x" in names[f"ghosts={ghosts} fast/python"].note
     disagreements = [figure for figure in report.figures if figure.name.endswith("disagreements")]
     assert len(disagreements) == 3 and all(figure.value == 0 for figure in disagreements)
 
@@ -301,11 +311,13 @@ def test_the_kernel_constants_are_the_rules_constants():
     assert kernel.UNREACHABLE == layout.UNREACHABLE and ACTIONS[kernel.STOP] == layout.STOP
 
 
-def test_a_transposition_table_keeps_the_search_in_python():
-    # An empty table is falsy; the search must still be Python's, whose
-    # node counts the table changes.
-    state = initial_state(load_layout("tinyGhostMaze"))
-    assert declined_at(make_pacman("expectimax:table=1000"), state) == "the fast path does not cover table (transposition tables)"
+def test_star2_with_a_table_plays_the_same_game_with_the_fast_path_on_and_off():
+    # The table lives through the game (cleared between games): both
+    # backends' tables must hold the same entries move after move.
+    from fasttools import assert_same_games_on_and_off
+
+    pacman = assert_same_games_on_and_off("expectimax:depth=2,eval=careful,algorithm=star2,table=2000", (3, 4), 40)
+    assert declined_at(pacman, initial_state(load_layout("smallClassic"))) is None
 
 
 def test_bench_end_to_end_figures_pair_the_fast_path_off_and_on(tmp_path):

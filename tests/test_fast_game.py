@@ -24,7 +24,7 @@ from pacsim.fast import gameloop, streams
 def test_the_kernel_draws_pythons_random_numbers(seed):
     python = random.Random(seed)
     row = streams.stream_row(python)
-    for count in [1, 2, 3, 5, 4, 1, 7, 3] * 100:  # more than 624 words: the twist happens several times
+    for count in [1, 2, 3, 5, 4, 1, 7, 3, 1000, 2**31 + 5, 2**32 - 1] * 100:  # the twist happens several times
         assert streams.random_float(row) == python.random()
         assert streams.random_below(row, count) == python.randrange(count)
     assert list(row) == list(python.getstate()[1])
@@ -119,6 +119,16 @@ def test_a_subclass_of_a_built_in_agent_is_left_to_python():
     layout = load_layout("tinyGhostMaze")
     assert play_in_kernel(layout, [make_pacman("minimax:depth=1"), Stubborn()], 1, max_moves=10) is None
     assert play_in_kernel(layout, [Careful(), make_ghost("random")], 1, max_moves=10) is None
+
+
+@pytest.mark.parametrize("pacman", ["expectimax:depth=1,eval=careful,algorithm=star2", "minimax:depth=1,table=100",
+                                    "expectimax:depth=1,model=adversarial"])
+def test_a_pacman_the_per_move_kernel_runs_with_its_star_search_is_left_to_the_python_loop(pacman):
+    # The game loop runs the plain search only; the per-move kernel serves these.
+    layout = load_layout("tinyGhostMaze")
+    assert play_in_kernel(layout, [make_pacman(pacman), make_ghost("random")], 1, max_moves=10) is None
+    record = play_game(layout, [make_pacman(pacman), make_ghost("random")], seed=1, max_moves=5)
+    assert {move.backend for move in record.search_stats} == {"fast"}
 
 
 def test_the_game_loops_cache_is_flushed_when_the_kernel_changes(tmp_path):

@@ -112,7 +112,7 @@ pacman = ["expectimax"]
 ghosts = ["random"]
 layout = ["tinyGhostMaze", "openRoom"]
 depth = [1]
-algorithm = ["star1"]
+eval = ["pacsim.agents.evaluation:careful"]
 """
 
 
@@ -125,7 +125,7 @@ def test_a_run_says_once_that_its_searches_fall_back_to_python(tmp_path, capfd, 
     path.write_text(FALLING_BACK.format(store=tmp_path / "results.sqlite"), encoding="utf-8")
     result = run_experiment(load_experiment(path), workers=2)
     said = capfd.readouterr().err
-    assert result.played == 4 and said.count("searches in Python") == 1 and "algorithm=star1" in said
+    assert result.played == 4 and said.count("searches in Python") == 1 and "eval=pacsim.agents.evaluation:careful" in said
 
 
 def test_engine_fast_on_a_maze_the_kernel_cannot_take_fails_before_any_game(tmp_path):
@@ -136,7 +136,7 @@ def test_engine_fast_on_a_maze_the_kernel_cannot_take_fails_before_any_game(tmp_
     rows[1] = "%P" + "." * 46 + "G%"
     (tmp_path / "huge.lay").write_text("\n".join(rows) + "\n", encoding="utf-8")  # 2,208 cells
     path = tmp_path / "exp.toml"
-    text = FALLING_BACK.replace('"tinyGhostMaze", "openRoom"', f'"{tmp_path / "huge.lay"}"').replace('algorithm = ["star1"]', 'backend = ["fast"]')
+    text = FALLING_BACK.replace('"tinyGhostMaze", "openRoom"', f'"{tmp_path / "huge.lay"}"').replace('eval = ["pacsim.agents.evaluation:careful"]', 'backend = ["fast"]')
     path.write_text(text.format(store=tmp_path / "results.sqlite"), encoding="utf-8")
     with pytest.raises(AgentError, match="backend=fast: the fast path does not cover a maze of 2208 cells"):
         run_experiment(load_experiment(path), workers=1, quiet=True)
@@ -174,4 +174,4 @@ def test_the_run_notes_build_no_maze_of_a_seed_range(tmp_path, monkeypatch):
     experiment = load_experiment(path)
     monkeypatch.setattr(pacsim.runner.experiment, "generate_layout", None)  # building any maze would fail
     assert len(experiment.conditions) == 1000
-    assert [note for note in backend_notes(experiment) if "algorithm=star1" in note]
+    assert [note for note in backend_notes(experiment) if "eval=pacsim.agents.evaluation:careful" in note]

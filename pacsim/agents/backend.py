@@ -7,7 +7,9 @@ variable ``PACSIM_BACKEND=python`` (or its older name ``PACSIM_ENGINE``)
 turns the fast path off for every ``auto`` agent, ghosts included.  A search
 Pacman describes each search as a :class:`~pacsim.fast.request.SearchRequest`;
 :func:`try_fast_search` and :func:`try_chase_values` return ``None`` when the
-kernel declines it, and the caller then searches in Python.
+kernel declines it, and the caller then searches in Python.  The MCTS
+Pacman does the same with a :class:`~pacsim.fast.request.MctsRequest`
+(:func:`try_fast_mcts`).
 """
 
 from __future__ import annotations
@@ -18,12 +20,13 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import cache
+from typing import Any
 
 from pacsim.agents.notes import say_once
 from pacsim.engine import GameState
 from pacsim.errors import AgentError
 from pacsim.fast import available
-from pacsim.fast.request import SearchRequest, declined, maze_declined
+from pacsim.fast.request import MctsRequest, SearchRequest, declined, maze_declined, mcts_declined
 from pacsim.search import SearchResult, deepest
 
 BACKENDS = ("auto", "fast", "python")
@@ -41,20 +44,31 @@ def check_backend(backend: str) -> None:
         raise AgentError(f"option backend=fast: {available()}", option="backend")
 
 
-def prepare(backend: str) -> None:
-    """Load the kernel in this process if ``backend`` will use it: agents call
-    this when they are made, so that loading (or, on a first run, compiling)
-    it is not counted against their first move's time limit."""
+KERNELS = ("plain", "star", "mcts")
+"""The kernel's compiled searches: the plain one (:mod:`pacsim.fast.kernel`),
+the star one (Star1/Star2, tables, the adversarial model) and MCTS."""
+
+
+def prepare(backend: str, kernel: str = "plain") -> None:
+    """Load the kernel's ``kernel`` search in this process if ``backend``
+    will use it: agents call this when they are made, so that loading (or,
+    on a first run, compiling) it is not counted against their first move's
+    time limit."""
     if _enabled(backend) and available() is None:
-        _warm_up()
+        _warm_up(kernel)
 
 
 @cache
-def _warm_up() -> None:
-    from pacsim.fast.search import warm_up
-
+def _warm_up(kernel: str) -> None:
     with _interrupts_held():
-        warm_up()
+        if kernel == "mcts":
+            from pacsim.fast.mcts import warm_up as warm_up_mcts
+
+            warm_up_mcts()
+        else:
+            from pacsim.fast.search import warm_up
+
+            warm_up(star=kernel == "star")
 
 
 @contextmanager
@@ -104,11 +118,35 @@ def _note(who: str, backend: str, reason: str) -> str:
     return f"pacsim: {who} searches in Python: {reason}"
 
 
-def try_fast_search(who: str, backend: str, request: SearchRequest, state: GameState) -> SearchResult | None:
+class KernelTableSlot:
+    """Where a search Pacman keeps the kernel's twin of its transposition
+    table: made at the first kernel search (numba is loaded only then),
+    cleared with the agent's own table at every reset (a new game)."""
+
+    def __init__(self, entries: int) -> None:
+        self.entries = entries
+        self.table: Any = None
+
+    def get(self) -> Any:
+        """The kernel's table (a :class:`pacsim.fast.table.KernelTable`)."""
+        if self.table is None:
+            from pacsim.fast.table import KernelTable
+
+            self.table = KernelTable(self.entries)
+        return self.table
+
+    def clear(self) -> None:
+        if self.table is not None:
+            self.table.clear()
+
+
+def try_fast_search(who: str, backend: str, request: SearchRequest, state: GameState,
+                    table: KernelTableSlot | None = None) -> SearchResult | None:
     """The :class:`~pacsim.search.SearchResult` of ``request`` at ``state``
     computed by the kernel, or ``None`` when ``backend`` asks for Python or
     the kernel declines the request (then said once on stderr, naming
-    ``who``; with ``backend=fast`` an :class:`AgentError`)."""
+    ``who``; with ``backend=fast`` an :class:`AgentError`).  ``table`` holds
+    the kernel's table of a request with ``table=`` entries."""
     if not _enabled(backend):
         return None
     reason = declined(request)
@@ -117,12 +155,33 @@ def try_fast_search(who: str, backend: str, request: SearchRequest, state: GameS
         return None
     from pacsim.fast.search import run_request  # numba: loaded only when the kernel runs
 
+    if request.table and table is None:
+        raise ValueError("a request with a transposition table needs the caller's KernelTableSlot")
+    kernel_table = table.get() if request.table and table is not None else None
+
     def search_levels(levels: int, deadline: float | None = None) -> SearchResult:
-        return run_request(state, request, levels, deadline)
+        return run_request(state, request, levels, deadline, kernel_table)
 
     if request.time:
         return deepest(search_levels, request.levels, request.step, request.time)
     return search_levels(request.levels)
+
+
+def try_fast_mcts(who: str, backend: str, request: MctsRequest, state: GameState, seed: int) -> SearchResult | None:
+    """``MctsPacman.analyze(state, seed)`` by the kernel (the same tree and
+    answer), or ``None`` when ``backend`` asks for Python or the kernel
+    declines ``request`` (silently: a run's notes name the search Pacmen's
+    fallbacks only; with ``backend=fast`` an :class:`AgentError`)."""
+    if not _enabled(backend):
+        return None
+    reason = mcts_declined(request, state.layout.num_cells)
+    if reason is not None:
+        if backend == "fast":
+            raise AgentError(f"{who}: backend=fast: {reason}", option="backend")
+        return None
+    from pacsim.fast.mcts import run_mcts_request  # numba: loaded only when the kernel runs
+
+    return run_mcts_request(state, request, seed)
 
 
 def try_chase_values(backend: str, state: GameState, levels: int) -> SearchResult | None:

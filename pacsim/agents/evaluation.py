@@ -136,6 +136,16 @@ def get_evaluation(spec: str) -> tuple[Evaluation, Bounds | None]:
         raise AgentError(str(error), option="eval") from None
 
 
+def evaluation_name(agent: object, spec: str, evaluate: object) -> str:
+    """``spec`` when ``agent`` evaluates with that built-in evaluation; else
+    a name no backend but Python knows (the agent's own ``evaluate``): what a
+    kernel request names the evaluation by."""
+    built_in = EVALUATIONS.get(spec)
+    if built_in is not None and evaluate is not built_in[0]:
+        return f"{type(agent).__name__}.evaluate"
+    return spec
+
+
 def _evaluation(spec: str) -> tuple[Evaluation, Bounds | None]:
     if spec in EVALUATIONS:
         return EVALUATIONS[spec]

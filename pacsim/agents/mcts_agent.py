@@ -26,11 +26,14 @@ import random
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from pacsim.agents import backend
 from pacsim.agents.api import Agent, GhostMaker, MoveStats, sample
-from pacsim.agents.evaluation import get_evaluation
+from pacsim.agents.evaluation import evaluation_name, get_evaluation
 from pacsim.agents.pacman_game import ModelGhosts, PacmanGame
 from pacsim.engine import GameState, apply_move
+from pacsim.engine.stats import FAST, PYTHON
 from pacsim.errors import AgentError
+from pacsim.fast.request import MctsRequest, mcts_declined
 from pacsim.search import CHANCE, MIN, SearchResult, mcts
 from pacsim.search.mcts import RolloutStep
 
@@ -61,6 +64,11 @@ class MctsOptions:
     """The ghost model for chance nodes and rollouts: ``uniform`` or a ghost (``directional``,
     ``adversarial``, ``file.py:Class``, ...) whose distribution is used; ``adversarial`` searches
     at every ghost move."""
+    backend: str = "auto"
+    """``auto``: the compiled kernel when it covers the options (``rollout=random``,
+    ``model=uniform``, ``eval=score|careful``, an iteration budget without
+    ``time``), with the same tree and answer as Python; ``fast``: the kernel or
+    an error; ``python``."""
 
     def __post_init__(self) -> None:
         if self.iterations < 0:
@@ -78,6 +86,7 @@ class MctsOptions:
         get_evaluation(self.eval)  # an unknown one raises its own message
         if self.ghosts not in GHOST_KINDS:
             raise AgentError(f"mcts option ghosts={self.ghosts!r}: choose chance or min", option="ghosts")
+        backend.check_backend(self.backend)
 
 
 class MctsPacman(Agent[MctsOptions]):
@@ -95,6 +104,11 @@ class MctsPacman(Agent[MctsOptions]):
         self.evaluate, _ = get_evaluation(self.options.eval)
         self.model_ghosts = ModelGhosts(self.options.model, ghost_model)
         self.last_result: SearchResult | None = None
+        reason = mcts_declined(self.search_request(), cells=0)
+        if reason is None:
+            backend.prepare(self.options.backend, "mcts")  # load the kernel now, not in the first timed move
+        elif self.options.backend == "fast":  # say it once, not in every game
+            raise AgentError(f"option backend=fast: {reason}", option="backend")
 
     # -- the game as this agent sees it --------------------------------------
     def game_for(self, state: GameState) -> PacmanGame:
@@ -132,6 +146,31 @@ class MctsPacman(Agent[MctsOptions]):
     def analyze(self, state: GameState, seed: int = 0) -> SearchResult:
         """Search ``state`` and return the full result (visits and means of
         every root action).  ``seed`` fixes the search's random stream."""
+        return self._search_with_backend(state, seed)[0]
+
+    def _search_with_backend(self, state: GameState, seed: int) -> tuple[SearchResult, str]:
+        """:meth:`analyze`'s result and which backend searched (the store records it per game)."""
+        fast = backend.try_fast_mcts(self.name, self.options.backend, self.search_request(), state, seed)
+        if fast is not None:
+            return fast, FAST
+        return self._python_search(state, seed), PYTHON
+
+    def search_request(self) -> MctsRequest:
+        """This agent's search, as the kernel would run it."""
+        options = self.options
+        own = [method for method in ("game_for", "rollout_step")
+               if getattr(type(self), method) is not getattr(MctsPacman, method)]
+        return MctsRequest(
+            ghosts=options.ghosts, evaluation=self.evaluation_name(), iterations=options.iterations, c=options.c,
+            rollout=options.rollout, rollout_depth=options.rollout_depth, model=options.model, time=options.time,
+            own_game=f"a {type(self).__name__} with its own {own[0]}()" if own else "",
+        )
+
+    def evaluation_name(self) -> str:
+        """The evaluation's name in a kernel request (see :func:`~pacsim.agents.evaluation.evaluation_name`)."""
+        return evaluation_name(self, self.options.eval, self.evaluate)
+
+    def _python_search(self, state: GameState, seed: int) -> SearchResult:
         options = self.options
         # The search's protocol speaks of any hashable position; this
         # game's positions are GameStates, which mypy cannot match up.
@@ -152,12 +191,13 @@ class MctsPacman(Agent[MctsOptions]):
         # The search's seed comes from this agent's own stream, so a game is
         # a pure function of its seed; analyze() and the overlay use their
         # own seed and never disturb the stream.
-        result = self.analyze(state, seed=self.rng.getrandbits(32))
+        result, searched_by = self._search_with_backend(state, self.rng.getrandbits(32))
         self.last_result = result
         stats = result.stats
         self.last_stats = MoveStats(
             generated=stats.generated, evaluated=stats.evaluated, seconds=stats.seconds,
             max_depth=stats.max_depth, value=result.value, iterations=stats.iterations, simulated=stats.simulated,
+            backend=searched_by,
         )
         return result.action[0]
 

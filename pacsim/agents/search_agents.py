@@ -26,12 +26,13 @@ from typing import Any, ClassVar
 
 from pacsim.agents import backend, plugins
 from pacsim.agents.api import Agent, GhostMaker, MoveStats
-from pacsim.agents.evaluation import EVALUATIONS, get_evaluation
+from pacsim.agents.evaluation import evaluation_name, get_evaluation
+from pacsim.agents.ghosts import AdversarialGhost
 from pacsim.agents.pacman_game import Intent, ModelGhosts, PacmanGame, SlipperyPacmanGame
 from pacsim.engine import GameState
 from pacsim.engine.stats import FAST, PYTHON
 from pacsim.errors import AgentError, PacsimError
-from pacsim.fast.request import SearchRequest, settings_declined
+from pacsim.fast.request import ADVERSARIAL, SearchRequest, settings_declined, star_search
 from pacsim.search import (
     ALGORITHMS,
     CHANCE,
@@ -140,12 +141,15 @@ class SearchPacman(Agent[SearchOptions]):
         self.kinds = options.kinds.upper()
         self.model_ghosts = ModelGhosts(options.model, ghost_model)
         self.table = TranspositionTable(max_entries=options.table) if options.table > 0 else None
+        self.kernel_table = backend.KernelTableSlot(options.table) if options.table > 0 else None
+        """The kernel's twin of ``table``, for the searches the kernel runs."""
         self.probcut = self.probcut_model(options)
         self.last_result: SearchResult | None = None
         self.check_node_kinds()
-        reason = settings_declined(self.search_request(ghosts=2, levels=1, cells=0))
-        if reason is None:
-            backend.prepare(options.backend)  # load the kernel now, not in the first timed move
+        request = self.search_request(ghosts=2, levels=1, cells=0)
+        reason = settings_declined(request)
+        if reason is None:  # load the kernel now, not in the first timed move
+            backend.prepare(options.backend, "star" if star_search(request) else "plain")
         elif options.backend == "fast":  # say it once, not in every game
             raise AgentError(f"option backend=fast: {reason}", option="backend")
 
@@ -179,6 +183,8 @@ class SearchPacman(Agent[SearchOptions]):
         super().reset(index, rng)
         if self.table is not None:  # a game must not depend on the games before it
             self.table.clear()
+        if self.kernel_table is not None:
+            self.kernel_table.clear()
 
     # -- the game as this agent sees it --------------------------------------
     def game_for(self, state: GameState) -> PacmanGame:
@@ -225,7 +231,7 @@ class SearchPacman(Agent[SearchOptions]):
         """:meth:`analyze`'s result and which backend searched (the store records it per game)."""
         request = self.search_request(len(state.ghosts), self.levels(state, depth), state.layout.num_cells,
                                       root_values, timed=depth is None)
-        fast = backend.try_fast_search(self.name, self.options.backend, request, state)
+        fast = backend.try_fast_search(self.name, self.options.backend, request, state, self.kernel_table)
         if fast is not None:
             return fast, FAST
         result = self._python_search(state, depth, root_values)
@@ -237,21 +243,29 @@ class SearchPacman(Agent[SearchOptions]):
         """This agent's search of ``levels`` levels with ``ghosts`` ghosts on a
         maze of ``cells`` open cells, as the kernel would run it."""
         options = self.options
+        model, adversary = self.kernel_model()
         return SearchRequest(
             algorithm=self.algorithm, kinds=(MAX, *(self.ghost_kind(ghost) for ghost in range(ghosts))),
             evaluation=self.evaluation_name(), levels=levels, step=ghosts + 1 + (1 if options.slip else 0),
-            cells=cells, model=options.model, trust=options.trust, slip=options.slip, table=options.table,
+            cells=cells, model=model, adversary=adversary, trust=options.trust, slip=options.slip, table=options.table,
             probcut=options.probcut, time=options.time if timed else 0.0, root_values=root_values,
             own_game=self.own_game(),
         )
 
+    def kernel_model(self) -> tuple[str, tuple[int, float] | None]:
+        """The chance model by name, and ``(depth, p)`` when it is the
+        built-in adversarial ghost (whose chase search the kernel runs);
+        any other ghost by its spec, which the kernel knows by name or not."""
+        if self.options.model == "uniform":
+            return "uniform", None
+        ghost = self.models_for(1)[0]
+        if type(ghost) is AdversarialGhost:
+            return ADVERSARIAL, (ghost.options.depth, ghost.options.p)
+        return self.options.model, None
+
     def evaluation_name(self) -> str:
-        """``eval=`` when this agent evaluates with that built-in evaluation;
-        else a name no backend but Python knows (its own ``evaluate``)."""
-        built_in = EVALUATIONS.get(self.options.eval)
-        if built_in is not None and self.evaluate is not built_in[0]:
-            return f"{type(self).__name__}.evaluate"
-        return self.options.eval
+        """The evaluation's name in a kernel request (see :func:`~pacsim.agents.evaluation.evaluation_name`)."""
+        return evaluation_name(self, self.options.eval, self.evaluate)
 
     def own_game(self) -> str:
         """Which of this agent's methods change the game it searches from

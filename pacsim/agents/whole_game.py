@@ -1,8 +1,9 @@
 """Whole games in the kernel when every agent of a game is covered.
 
 :func:`play_in_kernel` is ``play_game`` for a built-in search Pacman whose
-search the kernel runs (:func:`~pacsim.fast.request.declined` lets its
-request through, and it has no ``time=`` budget) against built-in ghosts
+search the game loop runs (:func:`~pacsim.fast.request.game_loop_declined`
+lets its request through: the plain search, no Star1/Star2, table or
+adversarial model; and it has no ``time=`` budget) against built-in ghosts
 (random, directional, adversarial with any ``p``), with no per-move time
 limit: the kernel plays the whole game (:mod:`pacsim.fast.game`) and the
 record is the one the Python loop gives, times apart.  Anything else
@@ -26,7 +27,7 @@ from pacsim.agents.search_agents import (
 )
 from pacsim.engine import GameRecord, GameState, Layout, initial_state
 from pacsim.errors import AgentError
-from pacsim.fast.request import SearchRequest, declined
+from pacsim.fast.request import SearchRequest, game_loop_declined
 
 _BUILT_IN_PACMEN = frozenset((MinimaxPacman, AlphaBetaPacman, ExpectimaxPacman, ExpectiminimaxPacman))
 
@@ -67,7 +68,7 @@ def pacman_request(agent: Any, state: GameState) -> SearchRequest | None:
         return None
     request = agent.search_request(len(state.ghosts), levels, state.layout.num_cells,
                                    root_values=options.ties == "random")
-    return request if declined(request) is None else None
+    return request if game_loop_declined(request) is None else None
 
 
 def ghost_plan(agent: Any) -> Any:

@@ -35,6 +35,8 @@ SPECS = tuple(
         ("expectimax", "expectimax", ",model=random,trust=0.7"), ("expectimax", "expectimax", ",model=directional"),
         ("expectiminimax", "expectiminimax", ""), ("expectimax", "expectimax", ",slip=0.1"),
         ("expectiminimax", "expectiminimax", ",slip=0.25,model=directional,trust=0.5"),
+        ("expectimax", "star2", ",table=10000"), ("expectiminimax", "star1", ",kinds=MC,model=directional"),
+        ("minimax", "alphabeta", ",table=500"),
     )
 )
 """Every configuration the kernel covers (``{depth}`` is filled in)."""

@@ -15,7 +15,7 @@ from pacsim.agents import make_pacman
 from pacsim.agents.backend import ENVIRONMENT_SWITCH
 from pacsim.bench.positions import recorded_positions
 from pacsim.bench.report import Report
-from pacsim.bench.search import agent_kind, time_positions
+from pacsim.bench.search import agent_kind, search_pacman, time_positions
 from pacsim.bench.throughput import THROUGHPUT_EXPERIMENT
 from pacsim.fast import available
 from pacsim.runner import load_experiment, run_experiment
@@ -23,6 +23,9 @@ from pacsim.runner import load_experiment, run_experiment
 FAST_ALGORITHMS = ("minimax", "alphabeta", "expectimax")
 FAST_TARGETS = {"score depth 4 expectimax": 20.0, "careful depth 4 expectimax": 10.0}
 """Kernel over Python nodes/s wanted (issue 14)."""
+STAR_CONFIGURATIONS = {"star2+table": "algorithm=star2,table=200000", "star1": "algorithm=star1"}
+STAR_TARGETS = {"star2+table": 20.0}
+"""Kernel over Python nodes/s wanted (issue 20)."""
 END_TO_END_TARGET = 20.0
 """Kernel over Python games/s wanted for the lecture experiment (issue 20)."""
 
@@ -63,6 +66,37 @@ def fast_figures(report: Report, depths=(2, 3, 4), evaluations=("score", "carefu
         nodes += result.stats.generated
     report.add("fast path", "careful depth 6 expectimax fast median move", statistics.median(times) * 1000, "ms",
                f"{nodes} nodes over {len(times)} positions of wideClassic, 2 ghosts")
+
+
+def star_figures(report: Report, depth: int = 4, count: int = 10, repeats: int = 3) -> None:
+    """Star1 and Star2 with a transposition table (``careful``), the kernel
+    beside Python: nodes/s over the same positions searched in order by one
+    agent, so that its table lives through them as through a game (a fresh
+    agent per pass, the fastest of ``repeats`` passes), and the ratio."""
+    if available() is not None:
+        return
+    positions = recorded_positions(count=count)
+    for label, options in STAR_CONFIGURATIONS.items():
+        rates = {}
+        for backend in ("python", "fast"):
+            spec = f"expectimax:depth={depth},eval=careful,{options},backend={backend}"
+            search_pacman(spec).analyze(positions[0], root_values=False)  # warm-up: distance rows, the compiled kernel
+            best, nodes = float("inf"), 0
+            for _ in range(repeats):
+                agent = search_pacman(spec)
+                started, nodes = time.perf_counter(), 0
+                for state in positions:
+                    nodes += agent.analyze(state, root_values=False).stats.generated
+                best = min(best, time.perf_counter() - started)
+            rates[backend] = nodes / best
+            name = f"careful depth {depth} {label}{' fast' if backend == 'fast' else ''} nodes/s"
+            report.add("fast path star", name, rates[backend], "nodes/s",
+                       f"{nodes} nodes over {len(positions)} positions of wideClassic, one agent per pass")
+        target = STAR_TARGETS.get(label)
+        ratio = rates["fast"] / rates["python"]
+        verdict = f"; target {target:.0f}x: {'met' if ratio >= target else 'NOT met'}" if target else ""
+        report.add("fast path star", f"careful depth {depth} {label} fast/python", ratio, "ratio",
+                   f"nodes/s, same positions{verdict}")
 
 
 def fast_perft_rate(layout_name: str, depth: int, repeats: int = 3) -> tuple[float, int]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pacsim.bench.agreement import fast_agreement
 from pacsim.bench.env import env_figures
-from pacsim.bench.fast import fast_end_to_end, fast_figures, fast_perft_rate
+from pacsim.bench.fast import fast_end_to_end, fast_figures, fast_perft_rate, star_figures
 from pacsim.bench.limits import fast_limits
 from pacsim.bench.mcts import mcts_figures
 from pacsim.bench.memory import memory_figures
@@ -21,6 +21,7 @@ def run(quick: bool = False) -> Report:
         report.add("successors", f"{name} perft", rate, "states/s", f"{nodes} states")
     search_figures(report, depths=(2, 3) if quick else (2, 3, 4), count=2 if quick else 3)
     fast_figures(report, depths=(2, 3) if quick else (2, 3, 4), count=2 if quick else 3, deep_count=2 if quick else 5)
+    star_figures(report, count=4 if quick else 10, repeats=2 if quick else 3)
     if available() is None:
         for name in ("smallClassic", "wideClassic"):
             rate, nodes = fast_perft_rate(name, depth=15 if quick else 18)

@@ -1,7 +1,8 @@
 """numba's cache of compiled code, kept fresh across files.
 
 numba checks only the source file of a cached function.  A function that
-calls into another file (the game loop calls the kernel's search) carries
+calls into another file (the game loop calls the kernel's search; the star
+search and MCTS inline the kernel's rules, the table's and the streams') carries
 its own copy of the code it calls, so after that other file changes it
 would load machine code built from the old version.  :func:`flush_when_changed`
 empties the cache of such functions when the files they call into change.

@@ -29,8 +29,8 @@ from pacsim.fast.search import (
     NODE_KINDS,
     SLICE_SECONDS,
     SMALLEST_SLICE,
-    _settings,
     _workspace,
+    settings_row,
 )
 from pacsim.fast.streams import stream_row
 from pacsim.fast.tables import layout_tables, state_row
@@ -95,7 +95,7 @@ def play_kernel_game(layout: Layout, pacman: SearchRequest, ties_random: bool, g
 def _pacman_arrays(state: Any, request: SearchRequest, ties_random: bool) -> tuple[Any, ...]:
     """``run_request``'s settings for the kernel's search."""
     pruned = COVERED.algorithms[request.algorithm]
-    settings = _settings(state, EVALUATIONS[request.evaluation], 0, MODELS[chance_model(request)], pruned,
+    settings = settings_row(state, EVALUATIONS[request.evaluation], 0, MODELS[chance_model(request)], pruned,
                          [NODE_KINDS[kind] for kind in request.kinds])
     weights = np.array([request.trust, 0.8, 0.8, request.slip], np.float64)  # kernel_search's attack and flee
     full_window = request.root_values or not pruned
@@ -110,7 +110,7 @@ def _ghost_levels(state: Any, ghosts: tuple[GhostPlan, ...]) -> list[int]:
 def _ghost_arrays(state: Any, ghosts: tuple[GhostPlan, ...]) -> tuple[Any, ...]:
     count = len(ghosts)
     chase_kinds = [kernel.MIN_NODE] + [kernel.MAX_NODE] * count  # chase_values' game: ghosts MAX, Pacman MIN
-    settings = [_settings(state, kernel.EVAL_CHASE, index, kernel.MODEL_UNIFORM, True, chase_kinds)
+    settings = [settings_row(state, kernel.EVAL_CHASE, index, kernel.MODEL_UNIFORM, True, chase_kinds)
                 for index in range(1, count + 1)]
     settings_array = np.array(settings, np.int64).reshape(count, len(chase_kinds) + kernel.KINDS)
     weights = np.array([(ghost.attack, ghost.flee, ghost.p) for ghost in ghosts], np.float64)

@@ -18,6 +18,9 @@ from dataclasses import dataclass
 from pacsim.fast import MAX_CELLS, available
 from pacsim.search import ALGORITHMS, CHANCE
 
+ADVERSARIAL = "adversarial"
+"""The built-in adversarial ghost as a chance model (``model=adversarial``)."""
+
 
 @dataclass(frozen=True)
 class SearchRequest:
@@ -44,7 +47,11 @@ class SearchRequest:
     slip: float = 0.0
     """Probability that Pacman's chosen move fails (a chance node after MAX)."""
     table: int = 0
-    """Transposition-table entries (0: none)."""
+    """Transposition-table entries (0: none); the kernel keeps its own
+    table, which the caller passes to :func:`~pacsim.fast.search.run_request`."""
+    adversary: tuple[int, float] | None = None
+    """``(depth, p)`` of the built-in adversarial ghost when ``model`` is it
+    (the kernel runs its chase search at every chance node)."""
     probcut: str = ""
     """ChanceProbCut model file (empty: none)."""
     time: float = 0.0
@@ -61,17 +68,18 @@ class Coverage:
     """What the kernel runs."""
 
     algorithms: dict[str, bool]
-    """Algorithm name -> whether it prunes (alpha-beta)."""
+    """Algorithm name -> whether it prunes (alpha-beta, Star1/Star2)."""
     evaluations: tuple[str, ...]
     models: tuple[str, ...]
     max_cells: int
 
 
 COVERED = Coverage(
-    # Every algorithm that searches chance nodes without pruning them (Star1/Star2 are Python only).
-    algorithms={name: pruned for name, (_, pruned, chance_mode) in ALGORITHMS.items() if chance_mode is None},
+    # Every algorithm, with or without a table: Star1/Star2 (whose chance_mode the
+    # star search follows) with the local bounds of the evaluations below.
+    algorithms={name: algorithm.pruned for name, algorithm in ALGORITHMS.items()},
     evaluations=("score", "careful"),
-    models=("uniform", "random", "directional"),
+    models=("uniform", "random", "directional", ADVERSARIAL),
     max_cells=MAX_CELLS,
 )
 
@@ -87,18 +95,34 @@ def settings_declined(request: SearchRequest) -> str | None:
         return f"the fast path does not cover algorithm={request.algorithm} (it runs {', '.join(COVERED.algorithms)})"
     if request.evaluation not in COVERED.evaluations:
         return f"the fast path does not cover eval={request.evaluation} (it knows {', '.join(COVERED.evaluations)})"
-    if request.model not in COVERED.models:
+    if request.model not in COVERED.models or (request.model == ADVERSARIAL and request.adversary is None):
         return f"the fast path does not cover model={request.model} (it knows {', '.join(COVERED.models)})"
-    if request.table:
-        return "the fast path does not cover table (transposition tables)"
     if request.probcut:
-        return "the fast path does not cover probcut (ChanceProbCut)"
+        return "the fast path does not cover probcut (ChanceProbCut's forward pruning)"
     if request.own_game:
         return f"the fast path does not cover {request.own_game}"
     refused = set(request.kinds) - ALGORITHMS[request.algorithm][0]
     if refused:
         return f"algorithm={request.algorithm} cannot search {' and '.join(sorted(refused))} nodes"
     return None
+
+
+def game_loop_declined(request: SearchRequest) -> str | None:
+    """Why the whole-game loop (:mod:`pacsim.fast.gameloop`) cannot play a
+    Pacman making ``request`` at every move, or ``None``: it runs the plain
+    search only, not the star search (:mod:`pacsim.fast.star`)."""
+    reason = declined(request)
+    if reason is None and star_search(request):
+        return "whole games in the kernel cover the plain search only (no Star1/Star2, table or adversarial model)"
+    return reason
+
+
+def star_search(request: SearchRequest) -> bool:
+    """Whether the kernel runs ``request`` with its star search
+    (:mod:`pacsim.fast.star`): Star1/Star2 chance nodes, a transposition
+    table or the adversarial model; else the plain one (:mod:`pacsim.fast.kernel`)."""
+    return (ALGORITHMS[request.algorithm].chance_mode is not None or request.table > 0
+            or chance_model(request) == ADVERSARIAL)
 
 
 def maze_declined(cells: int) -> str | None:
@@ -111,3 +135,46 @@ def maze_declined(cells: int) -> str | None:
 def chance_model(request: SearchRequest) -> str:
     """The model the kernel's chance nodes use: the request's when it has any."""
     return request.model if CHANCE in request.kinds else "uniform"
+
+
+@dataclass(frozen=True)
+class MctsRequest:
+    """One MCTS search of a Pacman position, as the kernel would run it
+    (``MctsPacman.analyze`` with the same options and seed)."""
+
+    ghosts: str
+    """The ghosts in the tree: ``chance`` or ``min``."""
+    evaluation: str
+    """The rollouts' evaluation by name (a name the kernel does not know is declined)."""
+    iterations: int
+    """Iterations of the search (0: none, a time budget only)."""
+    c: float
+    """UCB1's exploration constant."""
+    rollout: str
+    rollout_depth: int
+    model: str = "uniform"
+    """The chance nodes' and rollouts' ghost model by name."""
+    time: float = 0.0
+    """Seconds per move (0: none)."""
+    own_game: str = ""
+    """What makes the searched game differ from the built-in one, or empty."""
+
+
+MCTS_COVERED = ("random", "uniform")
+"""The MCTS rollout policy and ghost model the kernel runs (any evaluation of :data:`COVERED`)."""
+
+
+def mcts_declined(request: MctsRequest, cells: int) -> str | None:
+    """Why the kernel cannot run ``request`` on a maze of ``cells`` open
+    cells, or ``None`` when it can."""
+    rollout, model = MCTS_COVERED
+    reasons = (
+        (request.rollout != rollout, f"the fast path does not cover mcts rollout={request.rollout} (it runs {rollout})"),
+        (request.model != model, f"the fast path does not cover mcts model={request.model} (it knows {model})"),
+        (request.time > 0 or request.iterations == 0, "the fast path does not cover an mcts time budget"),
+        (request.evaluation not in COVERED.evaluations,
+         f"the fast path does not cover eval={request.evaluation} (it knows {', '.join(COVERED.evaluations)})"),
+        (bool(request.own_game), f"the fast path does not cover {request.own_game}"),
+    )
+    reason = next((reason for failed, reason in reasons if failed), None)
+    return available() or reason or maze_declined(cells)

@@ -8,7 +8,7 @@ objects, so callers can swap them for the Python search one for one.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from time import perf_counter
 from typing import Any, NamedTuple
 
@@ -16,14 +16,35 @@ import numpy as np
 
 from pacsim.engine import GameState
 from pacsim.engine.layout import ACTIONS
+from pacsim.errors import SearchError
 from pacsim.fast import kernel
 from pacsim.fast.request import COVERED, SearchRequest, chance_model
+from pacsim.fast.star import FRAME_COLUMNS as STAR_FRAME_COLUMNS
+from pacsim.fast.star import (
+    MODEL_ADVERSARIAL,
+    OUT_OF_BOUNDS,
+    PLAIN,
+    STAR1,
+    STAR2,
+    STAR_STATS_SLOTS,
+    WINDOW_COLUMNS,
+    star_search_root,
+)
+from pacsim.fast.table import KernelTable, empty_arrays
 from pacsim.fast.tables import layout_tables, state_row, words_for
-from pacsim.search import CHANCE, MAX, MIN, SearchResult, SearchStats, SearchTimeout
+from pacsim.search import ALGORITHMS, CHANCE, MAX, MIN, SearchResult, SearchStats, SearchTimeout
 
 NODE_KINDS = {MAX: kernel.MAX_NODE, MIN: kernel.MIN_NODE, CHANCE: kernel.CHANCE_NODE}
 EVALUATIONS = {"score": kernel.EVAL_SCORE, "careful": kernel.EVAL_CAREFUL}
-MODELS = {"uniform": kernel.MODEL_UNIFORM, "random": kernel.MODEL_RANDOM, "directional": kernel.MODEL_DIRECTIONAL}
+DEFAULT_ADVERSARY = (2, 1.0)
+"""The adversarial ghost's default ``(depth, p)``."""
+STAR_MODES = {None: PLAIN, "star1": STAR1, "star2": STAR2}
+TABLE_ARGUMENT = 8
+"""Where the table's arrays are in ``star_search_root``'s arguments."""
+NO_TABLE = empty_arrays()
+"""The table arrays passed when a search has no table (numba compiles one signature)."""
+MODELS = {"uniform": kernel.MODEL_UNIFORM, "random": kernel.MODEL_RANDOM, "directional": kernel.MODEL_DIRECTIONAL,
+          "adversarial": MODEL_ADVERSARIAL}
 
 
 def kernel_search(
@@ -39,6 +60,9 @@ def kernel_search(
     root_values: bool = False,
     deadline: float | None = None,
     slip: float = 0.0,
+    star: str | None = None,
+    table: KernelTable | None = None,
+    adversary: tuple[int, float] = DEFAULT_ADVERSARY,
 ) -> SearchResult:
     """Search ``state`` ``levels`` tree levels deep with the kernel.
 
@@ -52,22 +76,43 @@ def kernel_search(
     ``pacsim.search.search`` on the same game.
     ``deadline`` (a ``perf_counter()`` instant) is honoured as that
     function honours it: :class:`SearchTimeout` once it has passed.
+
+    ``star`` (``star1`` or ``star2``, which prune) searches chance nodes
+    as ``pacsim.search.search`` with that algorithm does, with the
+    evaluation's local bounds (a search Pacman's ``node_bounds``);
+    ``table`` is the search's transposition table, kept between searches
+    as a :class:`~pacsim.search.TranspositionTable` is.
+
+    ``model=adversarial`` draws the ghosts' moves from the adversarial
+    ghost's own distribution, ``adversary = (depth, p)`` its options: a
+    chase search at every chance node, as the Python model does.
     """
     started = perf_counter()
-    settings = _settings(state, EVALUATIONS[evaluation], 0, MODELS[model], pruned,
+    pruned = pruned or star is not None
+    settings = settings_row(state, EVALUATIONS[evaluation], 0, MODELS[model], pruned,
                          [NODE_KINDS[kind] for kind in kinds])
     weights = np.array([trust, attack, flee, slip], np.float64)
-    return _run(state, settings, weights, levels, root_values or not pruned, root_values, started, deadline)
+    full_window = root_values or not pruned
+    if star is None and table is None and model != "adversarial":
+        return _run(state, settings, weights, levels, full_window, root_values, started, deadline)
+    adversary_rows = NO_ADVERSARY if model != "adversarial" else _adversary(state, *adversary)
+    return _run_star(state, settings, weights, levels, full_window, root_values, started, deadline,
+                     STAR_MODES[star], table, adversary_rows)
 
 
 def run_request(state: GameState, request: SearchRequest, levels: int | None = None,
-                deadline: float | None = None) -> SearchResult:
+                deadline: float | None = None, table: KernelTable | None = None) -> SearchResult:
     """:func:`kernel_search` of what ``request`` asks, at ``state`` (a request
     :func:`~pacsim.fast.request.declined` let through), ``levels`` deep
-    (default the request's)."""
+    (default the request's), with ``table`` the kernel's table of a request
+    with ``table=`` entries (kept by the caller between searches)."""
+    if request.table and table is None:
+        raise ValueError("run_request: a request with table entries needs the caller's KernelTable")
     return kernel_search(state, request.kinds, request.evaluation, request.levels if levels is None else levels,
                          pruned=COVERED.algorithms[request.algorithm], model=chance_model(request),
-                         trust=request.trust, root_values=request.root_values, deadline=deadline, slip=request.slip)
+                         trust=request.trust, root_values=request.root_values, deadline=deadline, slip=request.slip,
+                         star=ALGORITHMS[request.algorithm].chance_mode, table=table if request.table else None,
+                         adversary=request.adversary or DEFAULT_ADVERSARY)
 
 
 def chase_values(state: GameState, levels: int) -> SearchResult:
@@ -75,22 +120,25 @@ def chase_values(state: GameState, levels: int) -> SearchResult:
     MAX, Pacman MIN) from ``state``, a ghost to move, with every root move
     searched exactly (``root_values=True``)."""
     started = perf_counter()
-    settings = _settings(state, kernel.EVAL_CHASE, state.turn, kernel.MODEL_UNIFORM, True,
+    settings = settings_row(state, kernel.EVAL_CHASE, state.turn, kernel.MODEL_UNIFORM, True,
                          [kernel.MIN_NODE] + [kernel.MAX_NODE] * len(state.ghosts))
     return _run(state, settings, np.zeros(kernel.WEIGHTS, np.float64), levels, True, True, started)
 
 
-def warm_up() -> None:
+def warm_up(star: bool = False) -> None:
     """Load the compiled kernel now (compiling it on a first run): a search
-    on a small maze, so that the first real move does not pay for it."""
+    on a small maze, so that the first real move does not pay for it;
+    ``star`` loads the Star1/Star2 and table search too."""
     from pacsim.engine import parse_layout
     from pacsim.engine.state import initial_state
 
     state = initial_state(parse_layout("%%%%%\n%P.G%\n%%%%%\n", name="warm-up"))
     kernel_search(state, (MAX, MIN), "careful", 2)
+    if star:
+        kernel_search(state, (MAX, CHANCE), "careful", 2, star="star2", table=KernelTable(16))
 
 
-def _settings(state: GameState, evaluation: int, chase_ghost: int, model: int, pruned: bool,
+def settings_row(state: GameState, evaluation: int, chase_ghost: int, model: int, pruned: bool,
               kinds: list[int]) -> np.ndarray:
     """The kernel's int64 settings row (slots named in :mod:`pacsim.fast.kernel`)."""
     head = [evaluation, chase_ghost, model, int(pruned), len(state.ghosts), words_for(state.layout)]
@@ -107,8 +155,47 @@ def _run(state: GameState, settings: np.ndarray, weights: np.ndarray, levels: in
     work = _workspace(state_row(state), levels)
     arguments = (tables.moves, tables.distance, tables.nearest, tables.ghost_starts, settings, weights, levels,
                  full_window, *work)
-    _in_slices(arguments, deadline)
-    stats, values = work.stats, work.values
+    _in_slices(kernel.search_root, arguments, deadline)
+    return _result(state, weights, work.stats, work.values, levels, root_values, started)
+
+
+def _run_star(state: GameState, settings: np.ndarray, weights: np.ndarray, levels: int, full_window: bool,
+              root_values: bool, started: float, deadline: float | None, star: int,
+              table: KernelTable | None, adversary: tuple[np.ndarray, ...]) -> SearchResult:
+    """:func:`_run` with Star1/Star2 chance nodes or a transposition table."""
+    if deadline is not None and started > deadline:
+        raise SearchTimeout("kernel search: deadline already passed")
+    tables = layout_tables(state.layout)
+    row = state_row(state)
+    work = _star_workspace(row, levels)
+    table_arrays = NO_TABLE if table is None else table.bound_to(state.layout, row.shape[0], levels)
+    arguments = (tables.moves, tables.distance, tables.nearest, tables.ghost_starts, settings, weights, star,
+                 table is not None, table_arrays, adversary, levels, full_window, *work)
+
+    def with_room(arguments: tuple[object, ...]) -> tuple[object, ...]:
+        if table is None:
+            return arguments
+        return (*arguments[:TABLE_ARGUMENT], table.with_room(levels), *arguments[TABLE_ARGUMENT + 1:])
+
+    _in_slices(star_search_root, arguments, deadline, with_room)
+    if work.stats[OUT_OF_BOUNDS]:
+        raise SearchError("kernel search: a value lies outside its evaluation's bounds; Star pruning would be wrong")
+    return _result(state, weights, work.stats, work.values, levels, root_values, started)
+
+
+def _adversary(state: GameState, depth: int, mix: float) -> tuple[np.ndarray, ...]:
+    """The adversarial ghost's chase search, ready in its own rows: its
+    settings (the chasing ghost set at each chance node), weights, levels
+    (``depth`` rounds), ``p`` and a workspace."""
+    levels = depth * state.num_agents
+    settings = settings_row(state, kernel.EVAL_CHASE, 1, kernel.MODEL_UNIFORM, True,
+                            [kernel.MIN_NODE] + [kernel.MAX_NODE] * len(state.ghosts))
+    return (settings, np.zeros(kernel.WEIGHTS, np.float64), np.array([levels], np.int64), np.array([mix], np.float64),
+            *_workspace(state_row(state), levels))
+
+
+def _result(state: GameState, weights: np.ndarray, stats: np.ndarray, values: np.ndarray, levels: int,
+            root_values: bool, started: float) -> SearchResult:
     best = int(stats[kernel.BEST_MOVE])
     moves: Sequence[object] = state.legal_moves()
     if weights[kernel.SLIP] > 0.0:  # a slippery Pacman's moves are what he chooses: action names
@@ -136,12 +223,15 @@ handler (the move time limit's alarm, a Ctrl-C) or a watchdog's timeout
 runs, at least this often, for about 15 microseconds a slice."""
 
 
-def _in_slices(arguments: tuple[object, ...], deadline: float | None) -> None:
-    """Run ``kernel.search_root`` slice by slice until it finishes; raise
+def _in_slices(root_search: Any, arguments: tuple[object, ...], deadline: float | None,
+               between: Callable[[tuple[object, ...]], tuple[object, ...]] | None = None) -> None:
+    """Run ``root_search`` (``kernel.search_root`` or ``star_search_root``)
+    slice by slice until it finishes; raise
     :class:`SearchTimeout` once ``deadline`` has passed.  Between two slices
     Python runs, so an ``AgentTimeout`` or a ``KeyboardInterrupt`` surfaces
-    here exactly as it would in the Python search."""
-    search_slice: Any = kernel.search_root  # numba's Dispatcher types its calls too narrowly
+    here exactly as it would in the Python search.  ``between`` gives the
+    arguments of the next slice (a grown table)."""
+    search_slice: Any = root_search  # numba's Dispatcher types its calls too narrowly
     budget = FIRST_SLICE
     while True:
         slice_started = perf_counter()
@@ -150,6 +240,8 @@ def _in_slices(arguments: tuple[object, ...], deadline: float | None) -> None:
         now = perf_counter()
         if deadline is not None and now >= deadline:
             raise SearchTimeout("kernel search: deadline passed")
+        if between is not None:
+            arguments = between(arguments)
         # Keep slices near SLICE_SECONDS whatever the maze makes a node cost.
         elapsed = max(now - slice_started, 1e-6)
         budget = max(SMALLEST_SLICE, min(budget * 4, int(budget * SLICE_SECONDS / elapsed)))
@@ -180,4 +272,36 @@ def _workspace(root: np.ndarray, levels: int) -> _Workspace:
                       np.zeros((size, 3), np.float64), np.zeros(kernel.ROOT_VALUE + 1, np.float64), stats)
 
 
-__all__ = ["ACTIONS", "chase_values", "kernel_search", "run_request"]
+class _StarWorkspace(NamedTuple):
+    """:class:`_Workspace` with the chance nodes' successor bounds, and the
+    star search's wider frames and windows."""
+
+    states: np.ndarray
+    actions: np.ndarray
+    targets: np.ndarray
+    probabilities: np.ndarray
+    lower: np.ndarray
+    upper: np.ndarray
+    frames: np.ndarray
+    windows: np.ndarray
+    values: np.ndarray
+    stats: np.ndarray
+
+
+def _star_workspace(root: np.ndarray, levels: int) -> _StarWorkspace:
+    plain = _workspace(root, levels)
+    size = levels + 2
+    stats = np.zeros(STAR_STATS_SLOTS, np.int64)
+    stats[:kernel.STATS_SLOTS] = plain.stats
+    return _StarWorkspace(plain.states, plain.actions, plain.targets, plain.probabilities,
+                          np.zeros((size, 5), np.float64), np.zeros((size, 5), np.float64),
+                          np.zeros((size, STAR_FRAME_COLUMNS), np.int64), np.zeros((size, WINDOW_COLUMNS), np.float64),
+                          plain.values, stats)
+
+
+NO_ADVERSARY = (np.zeros(kernel.KINDS + 1, np.int64), np.zeros(kernel.WEIGHTS, np.float64), np.zeros(1, np.int64),
+                np.ones(1, np.float64), *_workspace(np.zeros(1, np.int64), 0))
+"""The adversary's arrays passed when no chance node models it (one compiled signature)."""
+
+
+__all__ = ["ACTIONS", "KernelTable", "chase_values", "kernel_search", "run_request"]

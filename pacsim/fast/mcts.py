@@ -1,0 +1,304 @@
+"""Monte Carlo tree search in the kernel: ``pacsim.search.mcts`` with the MCTS
+Pacman's game and random rollouts, draw for draw.
+
+The tree, the iterations (selection by UCB1 on running-normalised values,
+expansion of a random untried move, a chance node drawing its outcome, a
+rollout of random moves for ``rollout_depth`` moves, backup) and the
+answer are those of :func:`pacsim.search.mcts.mcts` on
+``MctsPacman.game_for(state)`` with ``MctsPacman.rollout_step`` for
+``rollout=random`` and uniform ghosts: the random numbers come from
+:mod:`pacsim.fast.streams`, the same stream as Python's ``random.Random``
+with the same seed, so visits, values and counters are equal.
+
+Nodes are rows of arrays, in creation order (the root is node 0):
+``children[node]`` holds a MAX/MIN node's children in expansion order
+(their move index in ``moves[node]``) or a chance node's child per outcome
+(-1: not drawn yet); ``untried[node]`` the move indices not expanded,
+which expansion takes as Python's list does (swap with the last, pop).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from time import perf_counter
+
+import numpy as np
+
+from pacsim.engine import GameState
+from pacsim.fast import kernel, streams, table
+from pacsim.fast.cache import compiled_functions, flush_when_changed
+from pacsim.fast.kernel import (
+    CHANCE_NODE,
+    KINDS,
+    MAX_NODE,
+    NUM_GHOSTS,
+    STATUS,
+    TURN,
+    WORDS,
+    apply_move,
+    evaluate,
+    legal_moves,
+    utility,
+)
+from pacsim.fast.request import MctsRequest
+from pacsim.fast.search import EVALUATIONS, NODE_KINDS, settings_row
+from pacsim.fast.streams import random_below, random_float, stream_row
+from pacsim.fast.table import uncounted
+from pacsim.fast.tables import layout_tables, state_row
+from pacsim.search import SearchResult, SearchStats
+
+TERMINAL_NODE = 3
+# -- slots of ``counts`` ----------------------------------------------------------
+ITERATIONS, GENERATED, EVALUATED, SIMULATED, NODES, DEEPEST = 0, 1, 2, 3, 4, 5
+COUNT_SLOTS = 6
+# -- columns of the per-node int table ``node_ints`` -------------------------------
+KIND, MOVE_COUNT, CHILD_COUNT, UNTRIED_COUNT, VISITS = 0, 1, 2, 3, 4
+NODE_INT_COLUMNS = 5
+# -- columns of the per-node float table ``node_floats`` ---------------------------
+TOTAL, VALUE = 0, 1
+NODE_FLOAT_COLUMNS = 2
+
+
+@uncounted()
+def new_node(moves, distance, nearest, settings, states, node_ints, node_floats, actions, targets, children, untried,
+             cumulative, counts, node, level):
+    """``_Searcher.new_node`` for the state already in ``states[node]``."""
+    counts[NODES] += 1
+    if level > counts[DEEPEST]:
+        counts[DEEPEST] = level
+    state = states[node]
+    node_ints[node, VISITS] = 0
+    node_ints[node, CHILD_COUNT] = 0
+    node_floats[node, TOTAL] = 0.0
+    if state[STATUS] != 0:
+        node_ints[node, KIND] = TERMINAL_NODE
+        counts[EVALUATED] += 1
+        node_floats[node, VALUE] = utility(settings, state)
+        return
+    kind = settings[KINDS + state[TURN]]
+    node_ints[node, KIND] = kind
+    count = legal_moves(moves, settings[NUM_GHOSTS], state, actions[node], targets[node])
+    node_ints[node, MOVE_COUNT] = count
+    if kind == CHANCE_NODE:
+        counts[GENERATED] += count
+        share = 1.0 / count  # PacmanGame.outcomes without a model
+        running = 0.0
+        for index in range(count):
+            running += share  # itertools.accumulate of the probabilities
+            cumulative[node, index] = running
+            children[node, index] = -1
+        return
+    node_ints[node, UNTRIED_COUNT] = count
+    for index in range(count):
+        untried[node, index] = index
+
+
+@uncounted(inline=True)
+def draw_outcome(cumulative, node, count, rng):
+    """``_draw``: ``min(bisect_right(cumulative, random() * cumulative[-1]), count - 1)``."""
+    target = random_float(rng) * cumulative[node, count - 1]
+    index = 0
+    while index < count and cumulative[node, index] <= target:
+        index += 1
+    return min(index, count - 1)
+
+
+@uncounted()
+def rollout(moves, distance, nearest, ghost_starts, settings, states, scratch, scratch_moves, rollout_depth, counts,
+            rng, node):
+    """``_Searcher.rollout`` with ``MctsPacman.rollout_step`` (a random move
+    for every agent) from ``states[node]``, played in the ``scratch`` rows."""
+    num_ghosts = settings[NUM_GHOSTS]
+    words = settings[WORDS]
+    for slot in range(scratch.shape[1]):
+        scratch[0, slot] = states[node, slot]
+    current = 0
+    played = 0
+    while scratch[current, STATUS] == 0:
+        if played >= rollout_depth:
+            counts[SIMULATED] += played
+            counts[GENERATED] += played
+            counts[EVALUATED] += 1
+            return evaluate(distance, nearest, settings, scratch[current])
+        count = legal_moves(moves, num_ghosts, scratch[current], scratch_moves[0], scratch_moves[1])
+        move = random_below(rng, count)
+        apply_move(ghost_starts, num_ghosts, words, scratch[current], scratch[1 - current], scratch_moves[0, move],
+                   scratch_moves[1, move])
+        current = 1 - current
+        played += 1
+    counts[SIMULATED] += played
+    counts[GENERATED] += played
+    counts[EVALUATED] += 1
+    return utility(settings, scratch[current])
+
+
+@uncounted(inline=True)
+def rollout_value(moves, distance, nearest, ghost_starts, settings, states, node_ints, node_floats, scratch,
+                  scratch_moves, rollout_depth, counts, rng, node):
+    """A new node's value: its utility if terminal (counted when it was made), else a rollout's."""
+    if node_ints[node, KIND] == TERMINAL_NODE:
+        return node_floats[node, VALUE]
+    return rollout(moves, distance, nearest, ghost_starts, settings, states, scratch, scratch_moves, rollout_depth,
+                   counts, rng, node)
+
+
+@uncounted(inline=True)
+def select(node_ints, node_floats, children, node, low, high, c):
+    """``_Searcher.select``: the child with the best UCB1 for the mover
+    (the first of equals), values normalised by the running ``low``/``high``."""
+    span = high - low
+    if not span > 0:  # every value so far equal (or none yet): explore only
+        span = 1.0
+    maximising = node_ints[node, KIND] == MAX_NODE
+    parent_visits = node_ints[node, VISITS]
+    best = -1
+    best_score = -np.inf
+    for rank in range(node_ints[node, CHILD_COUNT]):
+        child = children[node, rank]
+        visits = node_ints[child, VISITS]
+        reward = (node_floats[child, TOTAL] - visits * low) / span
+        if not maximising:
+            reward = visits - reward
+        if visits == 0:
+            score = np.inf
+        else:
+            score = reward / visits + c * math.sqrt(math.log(parent_visits) / visits)
+        if score > best_score:
+            best, best_score = child, score
+    return best
+
+
+@uncounted()
+def mcts_iterations(moves, distance, nearest, ghost_starts, settings, iterations, c, rollout_depth, rng, states,
+                    node_ints, node_floats, actions, targets, children, child_moves, untried, cumulative, path,
+                    scratch, scratch_moves, bounds, counts):
+    """Run ``iterations`` iterations of ``_Searcher.iterate`` from the root
+    (node 0, made by the caller with :func:`new_node`).  ``bounds`` holds the
+    running low and high values."""
+    num_ghosts = settings[NUM_GHOSTS]
+    words = settings[WORDS]
+    for _ in range(iterations):
+        counts[ITERATIONS] += 1
+        node = 0
+        length = 1
+        path[0] = 0
+        while True:
+            kind = node_ints[node, KIND]
+            if kind == TERMINAL_NODE:
+                value = node_floats[node, VALUE]
+                break
+            if kind == CHANCE_NODE:
+                index = draw_outcome(cumulative, node, node_ints[node, MOVE_COUNT], rng)
+                child = children[node, index]
+                if child < 0:
+                    child = counts[NODES]
+                    apply_move(ghost_starts, num_ghosts, words, states[node], states[child], actions[node, index],
+                               targets[node, index])
+                    new_node(moves, distance, nearest, settings, states, node_ints, node_floats, actions, targets,
+                             children, untried, cumulative, counts, child, length)
+                    children[node, index] = child
+                    path[length] = child
+                    length += 1
+                    value = rollout_value(moves, distance, nearest, ghost_starts, settings, states, node_ints,
+                                          node_floats, scratch, scratch_moves, rollout_depth, counts, rng, child)
+                    break
+            elif node_ints[node, UNTRIED_COUNT] > 0:
+                remaining = node_ints[node, UNTRIED_COUNT]
+                picked = random_below(rng, remaining)
+                move = untried[node, picked]
+                untried[node, picked] = untried[node, remaining - 1]
+                node_ints[node, UNTRIED_COUNT] = remaining - 1
+                counts[GENERATED] += 1
+                child = counts[NODES]
+                apply_move(ghost_starts, num_ghosts, words, states[node], states[child], actions[node, move],
+                           targets[node, move])
+                new_node(moves, distance, nearest, settings, states, node_ints, node_floats, actions, targets,
+                         children, untried, cumulative, counts, child, length)
+                rank = node_ints[node, CHILD_COUNT]
+                children[node, rank] = child
+                child_moves[node, rank] = move
+                node_ints[node, CHILD_COUNT] = rank + 1
+                path[length] = child
+                length += 1
+                value = rollout_value(moves, distance, nearest, ghost_starts, settings, states, node_ints, node_floats,
+                                      scratch, scratch_moves, rollout_depth, counts, rng, child)
+                break
+            else:
+                child = select(node_ints, node_floats, children, node, bounds[0], bounds[1], c)
+            node = child
+            path[length] = node
+            length += 1
+        # backup: the running normalisation, then one visit and the value on the path
+        if value < bounds[0]:
+            bounds[0] = value
+        if value > bounds[1]:
+            bounds[1] = value
+        for step in range(length):
+            node_ints[path[step], VISITS] += 1
+            node_floats[path[step], TOTAL] += value
+
+
+def kernel_mcts(state: GameState, ghost_kind: str, evaluation: str, iterations: int, c: float = 1.4,
+                rollout_depth: int = 6, seed: int = 0) -> SearchResult:
+    """``MctsPacman(iterations=..., ghosts=..., rollout=random, model=uniform,
+    eval=...).analyze(state, seed)`` with the kernel: ``ghost_kind`` is
+    ``chance`` or ``min``, ``evaluation`` ``score`` or ``careful``."""
+    started = perf_counter()
+    num_ghosts = len(state.ghosts)
+    settings = settings_row(state, EVALUATIONS[evaluation], 0, 0, False,
+                         [MAX_NODE] + [NODE_KINDS[ghost_kind]] * num_ghosts)
+    tables = layout_tables(state.layout)
+    row = state_row(state)
+    capacity = iterations + 1  # an iteration makes one node at most
+    states = np.zeros((capacity, row.shape[0]), np.int64)
+    states[0] = row
+    node_ints = np.zeros((capacity, NODE_INT_COLUMNS), np.int64)
+    node_floats = np.zeros((capacity, NODE_FLOAT_COLUMNS), np.float64)
+    actions, targets, children, child_moves, untried = (np.zeros((capacity, 5), np.int64) for _ in range(5))
+    cumulative = np.zeros((capacity, 5), np.float64)
+    counts = np.zeros(COUNT_SLOTS, np.int64)
+    rng = stream_row(random.Random(seed))
+    new_node(tables.moves, tables.distance, tables.nearest, settings, states, node_ints, node_floats, actions, targets,
+             children, untried, cumulative, counts, 0, 0)
+    if node_ints[0, KIND] != TERMINAL_NODE:
+        mcts_iterations(tables.moves, tables.distance, tables.nearest, tables.ghost_starts, settings, iterations, c,
+                        rollout_depth, rng, states, node_ints, node_floats, actions, targets, children, child_moves,
+                        untried, cumulative, np.zeros(capacity + 1, np.int64), np.zeros((2, row.shape[0]), np.int64),
+                        np.zeros((2, 5), np.int64), np.array([np.inf, -np.inf]), counts)
+    stats = SearchStats(generated=int(counts[GENERATED]), evaluated=int(counts[EVALUATED]), cutoffs=0,
+                        seconds=perf_counter() - started, max_depth=int(counts[DEEPEST]),
+                        iterations=int(counts[ITERATIONS]), simulated=int(counts[SIMULATED]),
+                        tree_nodes=int(counts[NODES]))
+    if node_ints[0, KIND] == TERMINAL_NODE:
+        return SearchResult(value=float(node_floats[0, VALUE]), action=None, stats=stats)
+    order = state.legal_moves()
+    visits = {int(child_moves[0, rank]): int(node_ints[children[0, rank], VISITS])
+              for rank in range(node_ints[0, CHILD_COUNT])}
+    means = {int(child_moves[0, rank]): float(node_floats[children[0, rank], TOTAL] / node_ints[children[0, rank], VISITS])
+             for rank in range(node_ints[0, CHILD_COUNT])}
+    visited = sorted(visits)
+    chosen = max(visited, key=lambda index: (visits[index], means[index], -index))  # Pacman maximises
+    return SearchResult(value=means[chosen], action=order[chosen], stats=stats,
+                        action_values=tuple((order[index], means[index]) for index in visited),
+                        action_visits=tuple((move, visits.get(index, 0)) for index, move in enumerate(order)))
+
+
+def run_mcts_request(state: GameState, request: MctsRequest, seed: int) -> SearchResult:
+    """:func:`kernel_mcts` of what ``request`` asks (a request
+    :func:`~pacsim.fast.request.mcts_declined` let through), at ``state``."""
+    return kernel_mcts(state, request.ghosts, request.evaluation, request.iterations, request.c,
+                       request.rollout_depth, seed)
+
+
+def warm_up() -> None:
+    """Load the compiled MCTS now (compiling it on a first run)."""
+    from pacsim.engine import parse_layout
+    from pacsim.engine.state import initial_state
+
+    kernel_mcts(initial_state(parse_layout("%%%%%\n%P.G%\n%%%%%\n", name="warm-up")), "chance", "careful", 4)
+
+
+# MCTS inlines the kernel's rules, the table's helpers and the random
+# streams (pacsim.fast.cache): its cache must go when those files change.
+flush_when_changed("mcts", compiled_functions(__name__, globals()), [kernel.__file__, table.__file__, streams.__file__])
