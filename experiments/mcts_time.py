@@ -24,8 +24,6 @@ STORE = Path("results/mcts_time_pincerMaze.sqlite")
 MAZE = "pincerMaze"
 BUDGETS = ("0.01", "0.05")
 GHOSTS = ("random", "adversarial")
-LEVELS_PER_ROUND = 3
-"""pincerMaze has two ghosts: one search round is three tree levels."""
 
 
 def pacmen(budget: str) -> dict[str, str]:
@@ -58,7 +56,6 @@ def cell(games: pandas.DataFrame, budget: str, ghosts: str, name: str) -> dict[s
     low, high = wilson_interval(wins, len(games))
     mean, mean_low, mean_high = mean_interval(games["score"].astype(float).tolist())
     moves = games["moves"].sum()
-    deepest = games["depth_reached"].max()
     return {
         "budget_s": float(budget), "ghosts": ghosts, "pacman": name, "games": len(games), "wins": wins,
         "win_low": low, "win_high": high, "score": mean, "score_low": mean_low, "score_high": mean_high,
@@ -66,18 +63,16 @@ def cell(games: pandas.DataFrame, budget: str, ghosts: str, name: str) -> dict[s
         "ms_per_move": 1000 * float((games["move_seconds_mean"] * games["moves"]).sum() / moves),
         "ms_max": 1000 * float(games["move_seconds_max"].max()),
         "positions_per_move": float(games["nodes"].sum() / moves),
-        "deepest_rounds": None if "MCTS" in name or not deepest else int(deepest) // LEVELS_PER_ROUND,
     }
 
 
 def cell_table(table: pandas.DataFrame) -> list[str]:
-    lines = ["| budget | ghosts | Pacman | won [95% CI] | mean score [95% CI] | ms a move (max) | positions a move | deepest round |",
-             "|---|---|---|---|---|---|---|---|"]
+    lines = ["| budget | ghosts | Pacman | won [95% CI] | mean score [95% CI] | ms a move (max) | positions a move |",
+             "|---|---|---|---|---|---|---|"]
     for row in table.itertuples():
-        deepest = "" if pandas.isna(row.deepest_rounds) else str(int(row.deepest_rounds))
         lines.append(f"| {row.budget_s:g} s | {row.ghosts} | {row.pacman} | {row.wins}/{row.games} "
                      f"[{row.win_low:.2f}, {row.win_high:.2f}] | {row.score:.0f} [{row.score_low:.0f}, {row.score_high:.0f}] "
-                     f"| {row.ms_per_move:.1f} ({row.ms_max:.0f}) | {row.positions_per_move:,.0f} | {deepest} |")
+                     f"| {row.ms_per_move:.1f} ({row.ms_max:.0f}) | {row.positions_per_move:,.0f} |")
     return lines
 
 
