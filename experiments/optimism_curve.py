@@ -37,6 +37,8 @@ from pacsim.runner import load_results
 
 PACMEN = {"minimax": "minimax (pessimism)", "expectimax": "expectimax, uniform model (optimism)",
           "expectimax:model=true": "expectimax, the true model"}
+COLOURS = {"minimax": "tab:orange", "expectimax": "tab:blue", "expectimax:model=true": "tab:green"}
+"""One colour per Pacman in every panel."""
 
 
 REPRODUCTION = "optimismHalls"
@@ -184,15 +186,19 @@ def plot_population(results: pandas.DataFrame, label: str, wins: Any, scores: An
     """One population's row: win rate and mean score against p, one line per
     Pacman; ``kept`` adds cells of Pacmen whose games are not in the stores."""
     table = curve(results)
+    kept_note = ""
     if kept is not None:
         own = kept[(kept["population"] == results["population"].iloc[0]) & ~kept["pacman"].isin(table["pacman"])]
         table = pandas.concat([table, own.drop(columns="population")], ignore_index=True)
-    for kind, rows in table.groupby("pacman", sort=False):
-        name = PACMEN.get(kind, kind)
+        if not own.empty:
+            kept_note = f"; {', '.join(PACMEN.get(kind, kind) for kind in own['pacman'].unique())}: a previous run's printout"
+    for kind in sorted(set(table["pacman"]), key=lambda kind: list(PACMEN).index(kind) if kind in PACMEN else 9):
+        rows = table[table["pacman"] == kind].sort_values("p")
+        style = {"marker": "o", "capsize": 3, "label": PACMEN.get(kind, kind), "color": COLOURS.get(kind)}
         wins.errorbar(rows["p"], rows["win_rate"], yerr=[rows["win_rate"] - rows["win_low"],
-                      rows["win_high"] - rows["win_rate"]], marker="o", capsize=3, label=name)
+                      rows["win_high"] - rows["win_rate"]], **style)
         scores.errorbar(rows["p"], rows["score"], yerr=[rows["score"] - rows["score_low"],
-                        rows["score_high"] - rows["score"]], marker="o", capsize=3, label=name)
+                        rows["score_high"] - rows["score"]], **style)
     title = label
     if {"expectimax", "minimax"} <= set(results["kind"]):
         middle, early, late = crossover(paired(results, "expectimax", "minimax"))
@@ -205,8 +211,9 @@ def plot_population(results: pandas.DataFrame, label: str, wins: Any, scores: An
             title += f": crossover p = {middle:.2f} [{_p(early)}, {_p(late)}]"
     sizes = sorted(set(table["games"]))
     title += f"; {sizes[0]}-{sizes[-1]} games a point" if len(sizes) > 1 else f"; {sizes[0]} games a point"
-    wins.set(xlabel="ghost adversarialness p", ylabel="win rate (95% CI)", ylim=(0, 1.05), title=title)
-    wins.title.set_fontsize(9)
+    title += kept_note
+    wins.set(xlabel="ghost adversarialness p", ylabel="win rate (95% CI)", ylim=(0, 1.05))
+    wins.set_title(title, loc="left", fontsize=9)
     scores.set(xlabel="ghost adversarialness p", ylabel="mean score (95% CI)")
     scores.legend(fontsize=8)
 
