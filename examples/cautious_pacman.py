@@ -9,7 +9,7 @@ class CautiousOptions:
     """Maze distance to a ghost that is too close."""
 
 
-class CautiousPacman(Agent):
+class CautiousPacman(Agent[CautiousOptions]):
     """Eats the nearest food, never stepping too close to a ghost that is not scared."""
 
     Options = CautiousOptions

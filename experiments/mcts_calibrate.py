@@ -32,7 +32,7 @@ def per_move(spec: str, maze: str, key: str = "generated") -> float:
     for seed in range(GAMES):
         agents = [make_pacman(spec)] + [make_ghost("random") for _ in range(layout.num_ghosts)]
         record = play_game(layout, agents, seed=seed, max_moves=150)
-        values += [stats[key] for stats in record.search_stats]
+        values += [getattr(stats, key) for stats in record.search_stats]
     return statistics.mean(values)
 
 

@@ -14,7 +14,7 @@ both alike), e.g. with the tree before ChanceProbCut unpacked in ``BASE``::
 from __future__ import annotations
 
 from pacsim.agents import make_pacman
-from pacsim.benchmark import recorded_positions
+from pacsim.bench.positions import recorded_positions
 
 
 def main() -> None:

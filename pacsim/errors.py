@@ -37,7 +37,17 @@ class ConfigError(PacsimError, ValueError):
 
 
 class AgentError(PacsimError, ValueError):
-    """An unknown agent name or a bad agent option."""
+    """An unknown agent name or a bad agent option.
+
+    ``option`` names the option to blame when one is (``depth`` for
+    ``depth=0``), so a caller can point at where it was given."""
+
+    def __init__(self, message: str, option: str | None = None) -> None:
+        super().__init__(message)
+        self.option = option
+
+    def __reduce__(self) -> tuple[type[AgentError], tuple[str, str | None]]:
+        return (type(self), (str(self), self.option))  # across processes, keep the option
 
 
 class ReplayError(PacsimError, ValueError):

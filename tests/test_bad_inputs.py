@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from pacsim.agents import make_ghost, make_pacman
+from pacsim.agents import Agent, make_ghost, make_pacman
 from pacsim.cli import main
 from pacsim.errors import AgentError, PacsimError
 
@@ -173,7 +173,7 @@ def test_gif_without_pillow_says_how_to_install_it_either_way(monkeypatch):
 
 
 def test_dask_without_distributed_says_how_to_install_it_either_way(monkeypatch):
-    from pacsim.runner.dask_backend import dask_executor
+    from pacsim.runner.dask_executor import dask_executor
 
     monkeypatch.setitem(sys.modules, "distributed", None)
     with pytest.raises(PacsimError) as caught, dask_executor():
@@ -399,9 +399,9 @@ def test_a_huge_game_id_is_no_game(capsys, good_store):
 
 
 def test_a_store_missing_a_column_is_not_a_pacsim_store(tmp_path, capsys, good_store):
-    store, experiment = spoiled_store(good_store, tmp_path, "ALTER TABLE games DROP COLUMN machine")
+    store, experiment = spoiled_store(good_store, tmp_path, "ALTER TABLE games DROP COLUMN seconds")
     for command in store_commands(store, experiment, 1).values():
-        assert "not a pacsim results store (its games table has no machine column)" in fails_in_one_line(capsys, command, store)
+        assert "not a pacsim results store (its games table has no seconds column)" in fails_in_one_line(capsys, command, store)
 
 
 # viewer
@@ -489,7 +489,7 @@ seed = 1
 max_moves = 20
 store = "{tmp_path / 'results.sqlite'}"
 [grid]
-pacman = ["minimax:depth=1,engine=python,eval=exiting_evaluation:evaluate"]
+pacman = ["minimax:depth=1,backend=python,eval=exiting_evaluation:evaluate"]
 ghosts = ["random"]
 layout = ["tinyGhostMaze"]
 """, encoding="utf-8")
@@ -550,12 +550,12 @@ class _QuietHandler(http.server.BaseHTTPRequestHandler):
 def test_runner_a_scheduler_address_where_no_dask_answers_is_one_line_within_10_seconds(
         tmp_path, capsys, monkeypatch, not_a_scheduler):
     pytest.importorskip("distributed")
-    import pacsim.runner.dask_backend as dask_backend
+    import pacsim.runner.dask_executor as dask_executor
 
-    monkeypatch.setattr(dask_backend, "CONNECT_TIMEOUT_SECONDS", 1.0)
+    monkeypatch.setattr(dask_executor, "CONNECT_TIMEOUT_SECONDS", 1.0)
     experiment = Path(__file__).parents[1] / "experiments" / "optimism_pessimism.toml"
     started = time.monotonic()
-    status = main(["run", str(experiment), "--backend", "dask", "--scheduler", not_a_scheduler,
+    status = main(["run", str(experiment), "--executor", "dask", "--scheduler", not_a_scheduler,
                    "--store", str(tmp_path / "unused.sqlite")])
     assert status == 2 and time.monotonic() - started < 10
     error = capsys.readouterr().err
@@ -572,10 +572,10 @@ def test_unknown_engine_option_is_one_agent_error():
     from pacsim.agents import make_ghost, make_pacman
     from pacsim.errors import AgentError
 
-    with pytest.raises(AgentError, match="engine='turbo'"):
-        make_pacman("expectimax:engine=turbo")
-    with pytest.raises(AgentError, match="engine='turbo'"):
-        make_ghost("adversarial:engine=turbo")
+    with pytest.raises(AgentError, match="backend='turbo'"):
+        make_pacman("expectimax:backend=turbo")
+    with pytest.raises(AgentError, match="backend='turbo'"):
+        make_ghost("adversarial:backend=turbo")
 
 
 # -- mcts: the MCTS Pacman's options and the MCTS search's arguments -----------
@@ -719,7 +719,7 @@ def test_a_bad_probcut_fit_is_one_line(tmp_path, capsys, arguments, expected):
     ("minimax:kinds=C", "algorithm minimax cannot search chance nodes (kinds='C')"),
     ("expectimax:kinds=M", "algorithm expectimax cannot search min nodes (kinds='M')"),
     ("minimax:slip=0.1", "option slip=0.1 needs chance nodes"),
-    ("expectimax:algorithm=star2,eval=careful,engine=fast", "option engine=fast: the fast path does not cover algorithm=star2"),
+    ("expectimax:algorithm=star2,eval=careful,backend=fast", "option backend=fast: the fast path does not cover algorithm=star2"),
 ], ids=["minimax chance", "expectimax min", "minimax slip", "fast star2"])
 def test_a_pacman_that_would_fail_every_game_fails_once_before_any(tmp_path, capsys, spec, expected):
     fails_in_one_line(capsys, ["play", "-q", "-n", "3", "-l", "tinyGhostMaze", "-p", spec], expected)
@@ -772,8 +772,9 @@ class EqualToEverything:
     __hash__ = object.__hash__
 
 
-class OddAgent:
+class OddAgent(Agent):
     def __init__(self, action=None, stats=None):
+        super().__init__()
         self.action, self.stats = action, stats
 
     def get_action(self, state):
@@ -822,7 +823,7 @@ def test_root_values_are_floats_with_either_engine():
 
     state = initial_state(parse_layout("%%%%%\n%P.G%\n%%%%%\n"))  # every root move ends the game
     for engine in ("python", "fast"):
-        result = make_pacman(f"minimax:depth=1,eval=careful,engine={engine}").analyze(state, root_values=True)
+        result = make_pacman(f"minimax:depth=1,eval=careful,backend={engine}").analyze(state, root_values=True)
         assert type(result.value) is float and {type(value) for _, value in result.action_values} == {float}, engine
 
 

@@ -3,11 +3,14 @@ its unit.  No timing is asserted (a benchmark is not a timed test)."""
 
 from __future__ import annotations
 
+import ast
 import json
 from pathlib import Path
 
-from pacsim import benchmark
-from pacsim.benchmark import Report
+from pacsim.bench.memory import memory_figures, run_memory_probe
+from pacsim.bench.report import Report, machine_info
+from pacsim.bench.search import search_figures, successor_rate, table_figures
+from pacsim.bench.throughput import THROUGHPUT_EXPERIMENT, batch_throughput
 
 TINY_EXPERIMENT = """
 name = "bench_tiny"
@@ -26,11 +29,11 @@ def units(report: Report) -> dict[str, str]:
 
 
 def test_search_and_table_figures_at_toy_sizes():
-    report = Report(machine=benchmark.machine_info())
-    rate, nodes = benchmark.successor_rate("smallClassic", depth=6, repeats=1)
+    report = Report(machine=machine_info())
+    rate, nodes = successor_rate("smallClassic", depth=6, repeats=1)
     assert rate > 0 and nodes > 0
-    benchmark.search_figures(report, depths=(1,), evaluations=("score",), count=1)
-    benchmark.table_figures(report, bound=50, depth=2, count=2)
+    search_figures(report, depths=(1,), evaluations=("score",), count=1)
+    table_figures(report, bound=50, depth=2, count=2)
     found = units(report)
     assert found["score depth 1 alphabeta nodes/s"] == "nodes/s"
     assert found["score depth 1 alphabeta/minimax"] == "ratio"
@@ -45,7 +48,7 @@ def test_batch_throughput_reports_rates_and_the_scaling_ratio(tmp_path):
     experiment = tmp_path / "tiny.toml"
     experiment.write_text(TINY_EXPERIMENT, encoding="utf-8")
     report = Report()
-    benchmark.batch_throughput(report, games_per_condition=2, experiment_path=experiment, cores=2)
+    batch_throughput(report, games_per_condition=2, experiment_path=experiment, cores=2)
     assert [(figure.name, figure.unit) for figure in report.figures] == [
         ("1 worker", "games/s"), ("2 workers", "games/s"), ("scaling 2 workers / 1 worker", "ratio")]
     assert all(figure.value > 0 for figure in report.figures)
@@ -54,16 +57,16 @@ def test_batch_throughput_reports_rates_and_the_scaling_ratio(tmp_path):
 
 def test_a_missing_experiment_file_is_skipped_not_fatal(tmp_path):
     report = Report()
-    benchmark.batch_throughput(report, games_per_condition=1, experiment_path=tmp_path / "absent.toml")
+    batch_throughput(report, games_per_condition=1, experiment_path=tmp_path / "absent.toml")
     assert not report.figures and "absent.toml" in report.skipped[0]
 
 
 def test_memory_probe_in_a_fresh_interpreter():
-    probe = benchmark.run_memory_probe(20)
+    probe = run_memory_probe(20)
     assert probe["games"] == 20
     assert 0 < probe["baseline"] <= probe["peak"] and probe["at_100_percent"] <= probe["peak"]
     report = Report()
-    benchmark.memory_figures(report, peak_games=20, long_games=20)
+    memory_figures(report, peak_games=20, long_games=20)
     assert units(report) == {"peak RSS of a 20-game run": "MB", "RSS growth, game 2 to 20": "MB"}
 
 
@@ -82,5 +85,21 @@ def test_report_text_and_json():
 
 
 def test_the_throughput_experiment_ships_with_the_source():
-    assert Path(__file__).resolve().parents[1] / "experiments" / "optimism_pessimism.toml" == benchmark.THROUGHPUT_EXPERIMENT
-    assert benchmark.THROUGHPUT_EXPERIMENT.is_file()
+    assert Path(__file__).resolve().parents[1] / "experiments" / "optimism_pessimism.toml" == THROUGHPUT_EXPERIMENT
+    assert THROUGHPUT_EXPERIMENT.is_file()
+
+
+def test_only_the_cli_imports_the_bench_package():
+    """The benchmark plays games and runs experiments: it sits at the top
+    with the CLI, and no lower layer may import it."""
+    package = Path(__file__).resolve().parents[1] / "pacsim"
+    importers = []
+    for path in package.rglob("*.py"):
+        if path.parent.name in ("bench", "cli"):
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = ([alias.name for alias in node.names] if isinstance(node, ast.Import)
+                     else [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
+            if any(name == "pacsim.bench" or name.startswith("pacsim.bench.") for name in names):
+                importers.append(path.relative_to(package).as_posix())
+    assert importers == []

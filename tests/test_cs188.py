@@ -20,7 +20,7 @@ from pacsim.agents.cs188 import (
     wrap_cs188_agent,
 )
 from pacsim.agents.cs188_state import Cs188GameState
-from pacsim.agents.search_agents import PacmanGame
+from pacsim.agents.pacman_game import PacmanGame
 from pacsim.cli import build_parser, main
 from pacsim.cli.cs188 import FIXED_SEED, apply_cs188_options
 from pacsim.engine import agent_rng, load_layout, parse_layout, play_game, read_layout, replay
@@ -197,7 +197,7 @@ def test_course_minimax_plays_pacsim_minimax_games_move_for_move(course, layout_
         assert theirs.error is None
         assert theirs.actions == ours.actions and (theirs.outcome, theirs.score) == (ours.outcome, ours.score)
         # The same tree: every successor the course agent generated is one pacsim's search generated.
-        assert [stats["generated"] for stats in theirs.search_stats] == [stats["generated"] for stats in ours.search_stats]
+        assert [stats.generated for stats in theirs.search_stats] == [stats.generated for stats in ours.search_stats]
         outcomes.add(theirs.outcome)
     if layout_name == str(SMALL_TRAP):
         assert outcomes == {"win", "loss"}  # the comparison covers both endings
@@ -210,7 +210,7 @@ def test_course_alphabeta_plays_the_minimax_moves_on_fewer_nodes(course):
     for seed in range(6):
         theirs, ours = play(alphabeta, layout, seed), play(minimax, layout, seed)
         assert theirs.actions == ours.actions
-        assert sum(s["generated"] for s in theirs.search_stats) < sum(s["generated"] for s in ours.search_stats)
+        assert theirs.nodes < ours.nodes
 
 
 def test_course_expectimax_values_match_pacsim_expectimax(course):
@@ -468,3 +468,25 @@ def test_a_course_file_named_like_a_module_pacsim_uses_is_skipped_and_said(tmp_p
         assert make_pacman("expectimax:depth=1").get_action(start) in start.legal_actions()
     finally:
         forget_course_modules()
+
+
+def test_pacsim_agents_lists_a_course_agents_constructor_options(capsys):
+    assert main(["agents", f"{COURSE / 'multiAgents.py'}:MinimaxAgent"]) == 0
+    said = capsys.readouterr().out
+    assert "evalFn  str  default 'scoreEvaluationFunction'" in said and "depth   str  default '2'" in said
+    assert main(["agents", "--ghost", f"{COURSE / 'ghostAgents.py'}:ChasingGhost"]) == 0
+    said = capsys.readouterr().out
+    assert "focus  str  default '0.8'" in said and "index" not in said.split("options")[-1]
+
+
+def test_a_course_file_that_fails_to_import_is_one_line_naming_the_file_and_line(tmp_path):
+    from pacsim.agents.cs188 import import_cs188_file
+    from pacsim.errors import AgentError
+
+    broken = tmp_path / "brokenAgents.py"
+    broken.write_text("import util\n\nraise ValueError('course bug')\n", encoding="utf-8")
+    (tmp_path / "util.py").write_text("", encoding="utf-8")
+    with pytest.raises(AgentError, match=r"brokenAgents\.py: importing brokenAgents\.py raised ValueError: course bug "
+                                         r"\(.*brokenAgents\.py:3\)$"):
+        import_cs188_file(broken)
+    assert "brokenAgents" not in sys.modules and str(tmp_path) not in sys.path

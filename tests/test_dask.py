@@ -1,5 +1,5 @@
 """The Dask backend: the same rows as the local process pool, a dead worker
-loses no game, and the command line's ``--backend dask`` and its errors."""
+loses no game, and the command line's ``--executor dask`` and its errors."""
 
 from __future__ import annotations
 
@@ -21,11 +21,11 @@ pytest.importorskip("distributed")
 from distributed import Client, LocalCluster
 from storetools import wait_for_rows
 
-import pacsim.runner.dask_backend as dask_backend
+import pacsim.runner.dask_executor as dask_executor
 from pacsim.cli import main
 from pacsim.errors import ConfigError
 from pacsim.runner import Experiment, RunResult, build_experiment, load_results, run_experiment
-from pacsim.runner.store import TIMING_COLUMNS
+from pacsim.runner.row import TIMING_COLUMNS
 
 SMALL = {
     "name": "dask_small", "games": 4, "seed": 17, "max_moves": 80,
@@ -62,7 +62,7 @@ def cluster() -> Iterator[LocalCluster]:
 def test_local_cluster_stores_the_same_rows_as_the_process_pool(tmp_path, cluster):
     experiment = build_experiment(SMALL)
     local = local_run(experiment, tmp_path / "local.sqlite")
-    with dask_backend.dask_executor(cluster.scheduler_address) as executor:
+    with dask_executor.dask_executor(cluster.scheduler_address) as executor:
         on_dask = run_experiment(experiment, executor=executor, workers=2, store_path=tmp_path / "dask.sqlite",
                                  quiet=True)
     assert local.played == on_dask.played == 4 * len(experiment.conditions) == 32
@@ -94,7 +94,7 @@ def test_the_move_time_limit_holds_on_dask_workers(tmp_path, monkeypatch, cluste
         "grid": {"pacman": ["minimax:depth=1"], "ghosts": ["random"], "layout": ["tinyGhostMaze"],
                  "eval": ["score", "hanging_plugin:hangs"]}})
     started = time.monotonic()
-    with dask_backend.dask_executor(cluster.scheduler_address) as executor:
+    with dask_executor.dask_executor(cluster.scheduler_address) as executor:
         on_dask = run_experiment(experiment, executor=executor, workers=2, store_path=tmp_path / "dask.sqlite",
                                  quiet=True)
     assert time.monotonic() - started < 10
@@ -106,7 +106,7 @@ def test_the_move_time_limit_holds_on_dask_workers(tmp_path, monkeypatch, cluste
 
 # -- the command line ---------------------------------------------------------
 
-def test_run_with_the_dask_backend(tmp_path, capsys, cluster):
+def test_run_with_the_dask_executor(tmp_path, capsys, cluster):
     path = tmp_path / "exp.toml"
     path.write_text(f"""
 name = "cli_dask"
@@ -119,17 +119,17 @@ pacman = ["greedy"]
 ghosts = ["random"]
 layout = ["tinyGhostMaze"]
 """, encoding="utf-8")
-    assert main(["run", str(path), "--backend", "dask", "--scheduler", cluster.scheduler_address]) == 0
+    assert main(["run", str(path), "--executor", "dask", "--scheduler", cluster.scheduler_address]) == 0
     assert "played 2 games, 0 already in" in capsys.readouterr().out
     assert len(load_results(tmp_path / "results.sqlite")) == 2
 
 
 @pytest.mark.parametrize("address", ["tcp://127.0.0.1:1", "tcp://127.0.0.1:notaport", "nonsense://host"])
 def test_an_unreachable_scheduler_is_a_one_line_error(tmp_path, capsys, monkeypatch, address):
-    monkeypatch.setattr(dask_backend, "CONNECT_TIMEOUT_SECONDS", 1.0)  # nothing listens on port 1
+    monkeypatch.setattr(dask_executor, "CONNECT_TIMEOUT_SECONDS", 1.0)  # nothing listens on port 1
     started = time.monotonic()
     exit_code = main(["run", str(Path(__file__).parents[1] / "experiments" / "optimism_pessimism.toml"),
-                      "--backend", "dask", "--scheduler", address, "--store", str(tmp_path / "unused.sqlite")])
+                      "--executor", "dask", "--scheduler", address, "--store", str(tmp_path / "unused.sqlite")])
     assert exit_code == 2 and time.monotonic() - started < 10
     error = capsys.readouterr().err
     assert error.startswith("pacsim: error: cannot reach the Dask scheduler") and error.count("\n") == 1
@@ -137,7 +137,7 @@ def test_an_unreachable_scheduler_is_a_one_line_error(tmp_path, capsys, monkeypa
 
 
 def test_dask_executor_turns_connection_failures_into_config_errors():
-    with pytest.raises(ConfigError, match="cannot reach the Dask scheduler"), dask_backend.dask_executor("tcp://127.0.0.1:1", connect_timeout=0.5):
+    with pytest.raises(ConfigError, match="cannot reach the Dask scheduler"), dask_executor.dask_executor("tcp://127.0.0.1:1", connect_timeout=0.5):
         pass
 
 
@@ -160,7 +160,7 @@ def test_ctrl_c_during_a_dask_run_is_one_line(tmp_path):
     path.write_text(DASK_CTRL_C.format(store=store), encoding="utf-8")
     environment = {**os.environ, "PYTHONPATH": str(Path(__file__).parents[1])}
     # Its own LocalCluster, in the same process group: a terminal's Ctrl-C reaches its workers too.
-    process = subprocess.Popen([sys.executable, "-m", "pacsim", "run", str(path), "--backend", "dask",
+    process = subprocess.Popen([sys.executable, "-m", "pacsim", "run", str(path), "--executor", "dask",
                                 "--workers", "1", "--quiet"], env=environment, start_new_session=True,
                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     try:
@@ -175,7 +175,7 @@ def test_ctrl_c_during_a_dask_run_is_one_line(tmp_path):
     rows = load_results(store)
     saved = int((rows["outcome"] != "error").sum())  # an error game is played again on resume
     assert error == (f"pacsim: interrupted: {saved} of 200 games are saved in {store}; "
-                     f"resume with: pacsim run {path} --backend dask --workers 1 --quiet\n")
+                     f"resume with: pacsim run {path} --executor dask --workers 1 --quiet\n")
 
 
 # -- last: it leaves the shared cluster with a restarted worker ---------------

@@ -146,7 +146,8 @@ def test_the_stable_baselines3_example_when_installed(monkeypatch, capsys):
 
 
 def test_bench_reports_the_vector_env_steps_per_second():
-    from pacsim.benchmark import Report, env_figures
+    from pacsim.bench.env import env_figures
+    from pacsim.bench.report import Report
 
     report = Report()
     env_figures(report, steps=16, num_envs=2)

@@ -12,6 +12,7 @@ process load it in well under a second).
 """
 
 import random
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -21,12 +22,14 @@ from hypothesis import strategies as st
 pytest.importorskip("numba")
 
 from pacsim.agents import make_ghost, make_pacman
-from pacsim.agents.agreement import SPECS, compare_chase, compare_searches, game_positions
+from pacsim.bench.agreement import SPECS, compare_chase, compare_searches
+from pacsim.bench.positions import game_positions
 from pacsim.engine import apply_move, initial_state, load_layout, parse_layout
 from pacsim.engine.layout import ACTIONS, shipped_layouts
 from pacsim.errors import AgentError
 from pacsim.fast import kernel
 from pacsim.fast.tables import layout_tables, row_state, state_row, words_for
+from pacsim.runner.row import TIMING_COLUMNS
 
 
 @st.composite
@@ -151,51 +154,55 @@ def test_same_game_with_the_fast_path_on_and_off():
     layout = load_layout("smallClassic")
     records = []
     for engine in ("python", "fast"):
-        agents = [make_pacman(f"expectimax:depth=2,eval=careful,engine={engine}")]
-        agents += [make_ghost(f"adversarial:engine={engine}"), make_ghost("directional")]
+        agents = [make_pacman(f"expectimax:depth=2,eval=careful,backend={engine}")]
+        agents += [make_ghost(f"adversarial:backend={engine}"), make_ghost("directional")]
         records.append(play_game(layout, agents, seed=11, max_moves=60))
     python, fast = records
     assert fast.actions == python.actions and fast.score == python.score
-    assert [stats["generated"] for stats in fast.search_stats] == [stats["generated"] for stats in python.search_stats]
-    assert [stats["value"] for stats in fast.search_stats] == [stats["value"] for stats in python.search_stats]
+    assert [stats.generated for stats in fast.search_stats] == [stats.generated for stats in python.search_stats]
+    assert [stats.value for stats in fast.search_stats] == [stats.value for stats in python.search_stats]
+    assert {stats.backend for stats in fast.search_stats} == {"fast"} and {stats.backend for stats in python.search_stats} == {"python"}
 
 
 def test_unsupported_configurations_fall_back_and_say_so_once(capsys, monkeypatch):
-    import pacsim.agents.engines
+    import pacsim.agents.notes
 
-    monkeypatch.setattr(pacsim.agents.engines, "_told", set())  # as in a fresh process
+    monkeypatch.setattr(pacsim.agents.notes, "_said", set())  # as in a fresh process
     state = initial_state(load_layout("tinyGhostMaze"))
     agent = make_pacman("expectimax:depth=2,eval=careful,algorithm=star1")
     first = agent.analyze(state, root_values=False)
     agent.analyze(state, root_values=False)
     said = capsys.readouterr().err
     assert said.count("searches in Python") == 1 and "algorithm=star1" in said
-    python = make_pacman("expectimax:depth=2,eval=careful,algorithm=expectimax,engine=python")
+    python = make_pacman("expectimax:depth=2,eval=careful,algorithm=expectimax,backend=python")
     assert first.action == python.analyze(state, root_values=False).action
 
 
 def test_engine_fast_refuses_what_it_cannot_run_when_the_agent_is_made():
-    with pytest.raises(AgentError, match="engine=fast: the fast path does not cover algorithm=star2"):
-        make_pacman("expectimax:depth=2,algorithm=star2,engine=fast")
+    with pytest.raises(AgentError, match="backend=fast: the fast path does not cover algorithm=star2"):
+        make_pacman("expectimax:depth=2,algorithm=star2,backend=fast")
 
 
 def test_the_environment_switch_turns_the_fast_path_off(monkeypatch):
     import pacsim.fast.search
 
     state = initial_state(load_layout("tinyGhostMaze"))
-    monkeypatch.setenv("PACSIM_ENGINE", "python")
+    monkeypatch.setenv("PACSIM_BACKEND", "python")
     monkeypatch.setattr(pacsim.fast.search, "kernel_search", None)  # any kernel call would fail
     result = make_pacman("minimax:depth=2").analyze(state)
     assert result.action is not None
 
 
 def test_bench_pairs_every_fast_figure_with_its_python_counterpart():
-    from pacsim import benchmark
+    from pacsim.bench.agreement import fast_agreement
+    from pacsim.bench.fast import fast_figures
+    from pacsim.bench.report import Report
+    from pacsim.bench.search import search_figures
 
-    report = benchmark.Report()
-    benchmark.search_figures(report, depths=(1,), evaluations=("score",), count=1, repeats=1)
-    benchmark.fast_figures(report, depths=(1,), evaluations=("score",), count=1, repeats=1, deep_count=1)
-    benchmark.fast_agreement(report, positions=20, deep_positions=5, chase_positions=5)
+    report = Report()
+    search_figures(report, depths=(1,), evaluations=("score",), count=1, repeats=1)
+    fast_figures(report, depths=(1,), evaluations=("score",), count=1, repeats=1, deep_count=1)
+    fast_agreement(report, positions=20, deep_positions=5, chase_positions=5)
     names = {figure.name: figure for figure in report.figures}
     for algorithm in ("minimax", "alphabeta", "expectimax"):
         assert names[f"score depth 1 {algorithm} fast nodes/s"].value > 0
@@ -208,45 +215,57 @@ def test_bench_pairs_every_fast_figure_with_its_python_counterpart():
 
 def test_optimism_experiment_rows_are_identical_with_the_fast_path_on_and_off(tmp_path, monkeypatch):
     import pacsim
-    import pacsim.fast.search
+    import pacsim.fast.game
     from pacsim.runner import InlineExecutor, load_experiment, run_experiment
 
     experiment_file = benchmark_experiment()
     calls = []
-    kernel_search = pacsim.fast.search.kernel_search
-    monkeypatch.setattr(pacsim.fast.search, "kernel_search", lambda *args, **kwargs: calls.append(1) or kernel_search(*args, **kwargs))
+    whole_game = pacsim.fast.game.play_kernel_game  # every game of it is played in the kernel as a whole
+    monkeypatch.setattr(pacsim.fast.game, "play_kernel_game", lambda *args, **kwargs: calls.append(1) or whole_game(*args, **kwargs))
     frames = []
     for engine in ("python", "auto"):
-        monkeypatch.setenv("PACSIM_ENGINE", engine)
+        monkeypatch.setenv("PACSIM_BACKEND", engine)
         experiment = load_experiment(experiment_file, games=1, overrides=["max_moves=40"])
         store = tmp_path / f"{engine}.sqlite"
         run_experiment(experiment, executor=InlineExecutor(), workers=1, store_path=store, quiet=True)
-        timing = ["id", "seconds", "move_seconds_mean", "move_seconds_max", "machine", "started_at"]
-        frames.append(pacsim.load_results(store).drop(columns=timing).reset_index(drop=True))
+        # Besides timing, searched_by differs on purpose: it says which of the two searched.
+        frames.append(pacsim.load_results(store).drop(columns=["id", "searched_by", *TIMING_COLUMNS]).reset_index(drop=True))
     python, fast = frames
-    assert len(python) == 4 and python["nodes"].sum() > 0 and len(calls) == fast["moves"].sum()
+    assert len(python) == 4 and python["nodes"].sum() > 0 and len(calls) == 4
     assert python.equals(fast)
 
 
 def benchmark_experiment():
-    from pacsim.benchmark import THROUGHPUT_EXPERIMENT
+    from pacsim.bench.throughput import THROUGHPUT_EXPERIMENT
 
     if not THROUGHPUT_EXPERIMENT.is_file():
         pytest.skip("the experiment files ship with the source checkout")
     return THROUGHPUT_EXPERIMENT
 
 
+def declined_at(agent, state):
+    """Why the kernel declines ``agent``'s search of ``state``, or None."""
+    from pacsim.fast.request import declined
+
+    return declined(agent.search_request(len(state.ghosts), agent.levels(state), state.layout.num_cells))
+
+
 def test_a_subclass_with_its_own_game_searches_in_python():
-    from pacsim.agents.engines import unsupported
     from pacsim.agents.search_agents import ExpectimaxPacman
 
     class Custom(ExpectimaxPacman):
         def game_for(self, state):
             return super().game_for(state)
 
+    class OwnEvaluation(ExpectimaxPacman):
+        def __init__(self, options=None):
+            super().__init__(options)
+            self.evaluate = lambda state: state.score
+
     state = initial_state(load_layout("tinyGhostMaze"))
-    assert unsupported(Custom(), state) == "the fast path does not cover a Custom with its own game_for()"
-    assert unsupported(ExpectimaxPacman(), state) is None
+    assert declined_at(Custom(), state) == "the fast path does not cover a Custom with its own game_for()"
+    assert "eval=OwnEvaluation.evaluate" in declined_at(OwnEvaluation(), state)
+    assert declined_at(ExpectimaxPacman(), state) is None
 
 
 @settings(max_examples=60, deadline=None)
@@ -285,25 +304,24 @@ def test_the_kernel_constants_are_the_rules_constants():
 def test_a_transposition_table_keeps_the_search_in_python():
     # An empty table is falsy; the search must still be Python's, whose
     # node counts the table changes.
-    from pacsim.agents.engines import unsupported
-
     state = initial_state(load_layout("tinyGhostMaze"))
-    assert unsupported(make_pacman("expectimax:table=1000"), state) == "the fast path does not cover table (transposition tables)"
+    assert declined_at(make_pacman("expectimax:table=1000"), state) == "the fast path does not cover table (transposition tables)"
 
 
 def test_bench_end_to_end_figures_pair_the_fast_path_off_and_on(tmp_path):
-    from pacsim import benchmark
+    from pacsim.bench.fast import fast_end_to_end
+    from pacsim.bench.report import Report
 
     text = benchmark_experiment().read_text(encoding="utf-8")
     short = tmp_path / "optimism_pessimism.toml"  # the figures' plumbing, not their size: games of a few moves
     short.write_text(text.replace("max_moves = 300", "max_moves = 8"), encoding="utf-8")
     assert short.read_text(encoding="utf-8") != text
-    report = benchmark.Report()
-    benchmark.fast_end_to_end(report, games_per_condition=1, experiment_path=short)
+    report = Report()
+    fast_end_to_end(report, games_per_condition=1, experiment_path=short)
     names = [figure.name for figure in report.figures]
     assert names == ["optimism_pessimism, fast path off", "optimism_pessimism, fast path on",
                      "optimism_pessimism fast/python"]
-    assert all(figure.value > 0 for figure in report.figures) and "target 5x" in report.figures[-1].note
+    assert all(figure.value > 0 for figure in report.figures) and "target 20x" in report.figures[-1].note
 
 
 def test_a_slippery_pacman_plays_the_same_game_with_the_fast_path_on_and_off():
@@ -312,11 +330,11 @@ def test_a_slippery_pacman_plays_the_same_game_with_the_fast_path_on_and_off():
     layout = load_layout("smallClassic")
     records = []
     for engine in ("python", "fast"):
-        agents = [make_pacman(f"expectiminimax:depth=1,eval=careful,slip=0.2,engine={engine}"), make_ghost("random"),
+        agents = [make_pacman(f"expectiminimax:depth=1,eval=careful,slip=0.2,backend={engine}"), make_ghost("random"),
                   make_ghost("directional")]
         records.append(play_game(layout, agents, seed=5, max_moves=40))
     python, fast = records
-    untimed = [[{key: value for key, value in stats.items() if key != "seconds"} for stats in record.search_stats]
-               for record in records]
+    # Besides the time, the backend differs on purpose.
+    untimed = [[replace(stats, seconds=0.0, backend="python") for stats in record.search_stats] for record in records]
     assert fast.actions == python.actions and untimed[0] == untimed[1] and fast.moves > 10
-    assert all(stats["depth"] == 4 for stats in fast.search_stats)  # Pacman, his slip, two ghosts
+    assert all(stats.depth == 4 for stats in fast.search_stats)  # Pacman, his slip, two ghosts

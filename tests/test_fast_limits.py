@@ -17,10 +17,11 @@ import pytest
 pytest.importorskip("numba")
 
 from pacsim.agents import make_ghost, make_pacman
-from pacsim.agents.agreement import SPECS, compare_searches, game_positions
+from pacsim.bench.agreement import SPECS, compare_searches
+from pacsim.bench.positions import game_positions
 from pacsim.engine import initial_state, load_layout, play_game
 
-DEEP = "expectimax:depth=12,eval=careful,engine=fast"
+DEEP = "expectimax:depth=12,eval=careful,backend=fast"
 """Hours of search on wideClassic: only a limit ends it."""
 
 
@@ -78,21 +79,22 @@ def test_ctrl_c_stops_a_kernel_search():
 def test_a_time_budget_returns_the_deepest_finished_iteration():
     state = game_positions(1, seed=5, layouts=("wideClassic",))[0]
     levels_per_depth = len(state.ghosts) + 1
-    timed = make_pacman("expectimax:depth=12,eval=careful,time=0.02,engine=fast")
+    timed = make_pacman("expectimax:depth=12,eval=careful,time=0.02,backend=fast")
     started = time.perf_counter()
     result = timed.analyze(state, root_values=False)
     assert time.perf_counter() - started < 3
     assert result.depth % levels_per_depth == 0 and levels_per_depth <= result.depth < 12 * levels_per_depth
-    fixed = make_pacman(f"expectimax:depth={result.depth // levels_per_depth},eval=careful,engine=python")
+    fixed = make_pacman(f"expectimax:depth={result.depth // levels_per_depth},eval=careful,backend=python")
     expected = fixed.analyze(state, root_values=False)
     assert (result.value, result.action, result.stats.generated) == (expected.value, expected.action, expected.stats.generated)
 
 
 def test_bench_reports_how_late_the_kernel_stops():
-    from pacsim import benchmark
+    from pacsim.bench.limits import fast_limits
+    from pacsim.bench.report import Report
 
-    report = benchmark.Report()
-    benchmark.fast_limits(report, trials=1, budget_moves=2, checked=0)  # Python's check: see the test above
+    report = Report()
+    fast_limits(report, trials=1, budget_moves=2, checked=0)  # Python's check: see the test above
     names = {figure.name: figure for figure in report.figures}
     for label in ("move time limit 0.2 s", "Ctrl-C", "time=0.05 budget"):
         assert names[f"{label}: most seconds late"].unit == "s"
@@ -115,10 +117,10 @@ algorithm = ["star1"]
 
 
 def test_a_run_says_once_that_its_searches_fall_back_to_python(tmp_path, capfd, monkeypatch):
-    import pacsim.agents.engines
+    import pacsim.agents.notes
     from pacsim.runner import load_experiment, run_experiment
 
-    monkeypatch.setattr(pacsim.agents.engines, "_told", set())  # as in a fresh process
+    monkeypatch.setattr(pacsim.agents.notes, "_said", set())  # as in a fresh process
     path = tmp_path / "exp.toml"
     path.write_text(FALLING_BACK.format(store=tmp_path / "results.sqlite"), encoding="utf-8")
     result = run_experiment(load_experiment(path), workers=2)
@@ -134,16 +136,16 @@ def test_engine_fast_on_a_maze_the_kernel_cannot_take_fails_before_any_game(tmp_
     rows[1] = "%P" + "." * 46 + "G%"
     (tmp_path / "huge.lay").write_text("\n".join(rows) + "\n", encoding="utf-8")  # 2,208 cells
     path = tmp_path / "exp.toml"
-    text = FALLING_BACK.replace('"tinyGhostMaze", "openRoom"', f'"{tmp_path / "huge.lay"}"').replace('algorithm = ["star1"]', 'engine = ["fast"]')
+    text = FALLING_BACK.replace('"tinyGhostMaze", "openRoom"', f'"{tmp_path / "huge.lay"}"').replace('algorithm = ["star1"]', 'backend = ["fast"]')
     path.write_text(text.format(store=tmp_path / "results.sqlite"), encoding="utf-8")
-    with pytest.raises(AgentError, match="engine=fast: the fast path does not cover a maze of 2208 cells"):
+    with pytest.raises(AgentError, match="backend=fast: the fast path does not cover a maze of 2208 cells"):
         run_experiment(load_experiment(path), workers=1, quiet=True)
 
 
 def test_a_ctrl_c_while_the_kernel_loads_is_not_lost(monkeypatch):
     import ctypes
 
-    import pacsim.agents.engines as engines
+    import pacsim.agents.backend as backend
     import pacsim.fast.search
 
     def interrupted_inside_a_callback():  # numba loads compiled code through ctypes callbacks
@@ -152,18 +154,18 @@ def test_a_ctrl_c_while_the_kernel_loads_is_not_lost(monkeypatch):
 
     callback = ctypes.CFUNCTYPE(None)(interrupted_inside_a_callback)
     monkeypatch.setattr(pacsim.fast.search, "warm_up", callback)
-    engines._warm_up.cache_clear()
+    backend._warm_up.cache_clear()
     try:
         with pytest.raises(KeyboardInterrupt):
-            engines.prepare("fast")
+            backend.prepare("fast")
     finally:
-        engines._warm_up.cache_clear()
+        backend._warm_up.cache_clear()
 
 
 def test_the_run_notes_build_no_maze_of_a_seed_range(tmp_path, monkeypatch):
     import pacsim.runner.experiment
     from pacsim.runner import load_experiment
-    from pacsim.runner.execute import engine_notes
+    from pacsim.runner.execute import backend_notes
 
     path = tmp_path / "exp.toml"
     seeds = 'layout = ["generated:w=31,h=15,food=4,ghosts=1,seed=0-999"]'
@@ -172,4 +174,4 @@ def test_the_run_notes_build_no_maze_of_a_seed_range(tmp_path, monkeypatch):
     experiment = load_experiment(path)
     monkeypatch.setattr(pacsim.runner.experiment, "generate_layout", None)  # building any maze would fail
     assert len(experiment.conditions) == 1000
-    assert [note for note in engine_notes(experiment) if "algorithm=star1" in note]
+    assert [note for note in backend_notes(experiment) if "algorithm=star1" in note]

@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from pacsim.agents import make_ghost, make_pacman
+from pacsim.agents import Agent, make_ghost, make_pacman
 from pacsim.engine import ERROR, TIMEOUT, WIN, load_layout, play_game, replay
 from pacsim.engine.recording import game_to_dict, load_game, save_game
 
@@ -45,18 +45,18 @@ def test_move_cap_ends_in_a_timeout():
     assert record.outcome == TIMEOUT and record.moves == 5
 
 
-class Crashing:
+class Crashing(Agent):
     def get_action(self, state):
         raise RuntimeError("boom")
 
 
-class Hanging:
+class Hanging(Agent):
     def get_action(self, state):
         while True:
             time.sleep(0.01)
 
 
-class Cheating:
+class Cheating(Agent):
     def get_action(self, state):
         return "Fly"
 
@@ -86,22 +86,22 @@ def line_of(function, text):
     return first + next(index for index, line in enumerate(lines) if text in line)
 
 
-class Exiting:
+class Exiting(Agent):
     def get_action(self, state):
         raise SystemExit(3)
 
 
-class Interrupting:
+class Interrupting(Agent):
     def get_action(self, state):
         raise KeyboardInterrupt
 
 
-class ParsingBadly:
+class ParsingBadly(Agent):
     def get_action(self, state):
         return json.loads("{not json")
 
 
-class FailingReset:
+class FailingReset(Agent):
     def reset(self, index, rng):
         raise ValueError("no reset today")
 
@@ -144,7 +144,7 @@ def test_a_hanging_agent_is_stopped_outside_the_main_thread_too():
     assert records[1].outcome != ERROR
 
 
-class PressingCtrlC:
+class PressingCtrlC(Agent):
     """A user's Ctrl-C arriving while the agent thinks."""
 
     def get_action(self, state):

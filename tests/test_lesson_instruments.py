@@ -6,13 +6,14 @@ import random
 
 import pytest
 
+from pacsim.agents.pacman_game import PacmanGame
 from pacsim.agents.registry import make_ghost, make_pacman
-from pacsim.agents.search_agents import PacmanGame
 from pacsim.engine import initial_state, load_layout, parse_layout, play_game
 from pacsim.engine.starts import draw_start, start_cells, with_pacman_start
 from pacsim.errors import AgentError, ConfigError, LayoutError
 from pacsim.runner import InlineExecutor, load_experiment, load_results, run_experiment
-from pacsim.runner.store import TIMING_COLUMNS, ResultStore, load_saved_game
+from pacsim.runner.row import TIMING_COLUMNS
+from pacsim.runner.store import ResultStore, load_saved_game
 
 ROOM = load_layout("openRoom")
 
@@ -77,19 +78,22 @@ def random_start_runs(tmp_path_factory):
     path = experiment_file(tmp_path, ALL_INSTRUMENTS)
     stores = {}
     for name, engine, workers in (("fast", "auto", 1), ("python", "python", 1), ("two", "auto", 2)):
-        os.environ["PACSIM_ENGINE"] = engine
+        os.environ["PACSIM_BACKEND"] = engine
         try:
             executor = InlineExecutor() if workers == 1 else None
             result = run_experiment(load_experiment(path), executor=executor, workers=workers,
                                     store_path=tmp_path / f"{name}.sqlite", quiet=True)
         finally:
-            del os.environ["PACSIM_ENGINE"]
+            del os.environ["PACSIM_BACKEND"]
         stores[name] = result.store
     return stores
 
 
 def comparable(frame):
-    return frame.drop(columns=["id", *TIMING_COLUMNS]).sort_values(["condition_key", "game_index"]).reset_index(drop=True)
+    """A store's rows without what differs between runs of the same games:
+    timing, and ``searched_by`` (the kernel or Python: these runs differ in it on purpose)."""
+    frame = frame.drop(columns=["id", "searched_by", *TIMING_COLUMNS])
+    return frame.sort_values(["condition_key", "game_index"]).reset_index(drop=True)
 
 
 def test_rows_record_random_starts_drawn_per_game_from_the_seed(random_start_runs):
@@ -103,6 +107,8 @@ def test_rows_record_random_starts_drawn_per_game_from_the_seed(random_start_run
 def test_instrument_rows_are_the_same_with_and_without_the_kernel_and_with_two_workers(random_start_runs):
     fast, python, two = (comparable(load_results(random_start_runs[name])) for name in ("fast", "python", "two"))
     assert fast.equals(python) and fast.equals(two)
+    searched_by = {name: set(load_results(random_start_runs[name])["searched_by"].dropna()) for name in ("fast", "python")}
+    assert searched_by == {"fast": {"fast"}, "python": {"python"}}
 
 
 def test_a_stored_random_start_game_replays_as_it_was_played(random_start_runs):
@@ -212,7 +218,7 @@ def test_random_ties_draw_among_equal_root_values_from_the_seed():
 
 def test_random_ties_keep_games_a_function_of_the_seed_with_and_without_the_kernel():
     def game(engine, seed):
-        agents = [make_pacman(f"expectimax:depth=2,eval=careful,ties=random,engine={engine}"), make_ghost("adversarial")]
+        agents = [make_pacman(f"expectimax:depth=2,eval=careful,ties=random,backend={engine}"), make_ghost("adversarial")]
         return play_game(ROOM, agents, seed=seed, max_moves=25).actions
 
     fast = [game("fast", seed) for seed in range(4)]

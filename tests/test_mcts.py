@@ -190,9 +190,9 @@ def test_mcts_pacman_same_seed_same_game_and_records_its_statistics():
     assert first.actions == again.actions and first.score == again.score
     assert first.outcome in ("win", "loss", "timeout")
     stats = first.search_stats[0]
-    assert stats["iterations"] == 60
-    assert stats["simulated"] > 0
-    assert stats["generated"] >= stats["simulated"]
+    assert stats.iterations == 60
+    assert stats.simulated > 0
+    assert stats.generated >= stats.simulated
     assert pacman.last_result is not None
 
 
@@ -228,10 +228,11 @@ def test_analyze_command_prints_visits(capsys):
 
 
 def test_benchmark_reports_mcts_rates():
-    from pacsim import benchmark
+    from pacsim.bench.mcts import mcts_figures
+    from pacsim.bench.report import Report
 
-    report = benchmark.Report()
-    benchmark.mcts_figures(report, iterations=20, count=1)
+    report = Report()
+    mcts_figures(report, iterations=20, count=1)
     found = {figure.name: figure for figure in report.figures}
     assert found["ghosts=chance iterations/s"].unit == "iterations/s"
     assert found["ghosts=min simulated moves/s"].unit == "moves/s"

@@ -77,7 +77,7 @@ def test_a_wheel_installed_in_a_fresh_venv_lists_layouts_and_reproduces(tmp_path
     environment = {key: value for key, value in os.environ.items() if key != "PYTHONPATH"}
     # The pure-Python search: the wheel's kernel would compile from cold (about 11 s of CPU) for a
     # check about shipped files; the kernel's own tests run from the checkout.
-    environment.update(SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy", PACSIM_ENGINE="python")
+    environment.update(SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy", PACSIM_BACKEND="python")
 
     def pacsim(*arguments: str) -> str:
         return run([venv / "bin" / "pacsim", *arguments], cwd=elsewhere, env=environment).stdout

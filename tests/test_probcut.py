@@ -11,7 +11,8 @@ from pacsim.cli import main
 from pacsim.engine import agent_rng, initial_state, load_layout
 from pacsim.errors import AgentError, SearchError
 from pacsim.search import CHANCE, MAX, MIN, ProbCutModel, search
-from pacsim.search.probcut import DepthLine, ValuePair, chance_pairs, fit_by_depth, fit_line, fit_model, load_model, save_model
+from pacsim.search.probcut import DepthLine, load_model, save_model
+from pacsim.search.probcut_fit import ValuePair, chance_pairs, fit_by_depth, fit_line, fit_model
 
 LIMIT = 100
 

@@ -98,10 +98,10 @@ def test_a_probcut_model_edited_during_a_run_ends_its_games_in_error(tmp_path):
     model = tmp_path / "m.json"
     model.write_text(MODEL)
     task = plan_tasks(load_experiment(write_experiment(tmp_path, pacman=PROBCUT_PACMAN.format(model))))[0]
-    assert play_task(task)["outcome"] != "error"
+    assert play_task(task).outcome != "error"
     model.write_text(MODEL.replace('"sigma": 5.0', '"sigma": 7.0'))
     row = play_task(task)
-    assert row["outcome"] == "error" and row["error"] == f"probcut model {model} changed during the run"
+    assert row.outcome == "error" and row.error == f"probcut model {model} changed during the run"
 
 
 def test_a_store_from_before_layout_hashes_resumes_and_says_so(tmp_path, capsys, monkeypatch):

@@ -138,6 +138,12 @@ def test_scare_ends_and_the_ghost_kills_again():
     assert state.legal_actions() == ["Stop"]  # odd timer: waits, timer runs out
     state = state.successor("Stop")
     assert state.scared == (0,)
+    state = state.successor("East").successor("West")  # Pacman and the ghost close in: (1, 3) and (1, 4)
+    assert state.layout.cells[state.ghosts[0]] == (1, 4) and state.status == PLAYING
+    still_scared = state._replace(scared=(2,)).successor("East")
+    assert still_scared.status == PLAYING and still_scared.score == state.score - 1 + 200  # eaten while scared
+    caught = state.successor("East")
+    assert caught.status == LOST and caught.score == state.score - 1 - 500  # the same move now kills Pacman
 
 
 def test_move_order_pacman_then_each_ghost():

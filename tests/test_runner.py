@@ -16,7 +16,7 @@ import pacsim.runner.execute as execute
 from pacsim.cli import main
 from pacsim.errors import ConfigError
 from pacsim.runner import game_seeds, load_experiment, load_results, run_experiment
-from pacsim.runner.store import TIMING_COLUMNS
+from pacsim.runner.row import TIMING_COLUMNS
 
 REPOSITORY = Path(__file__).resolve().parents[1]
 
@@ -467,7 +467,7 @@ def test_ctrl_c_exits_130_and_says_how_to_resume(tmp_path):
     assert not any(alive(worker) for worker in workers)
 
 
-def test_a_worker_keeps_only_the_layouts_its_memory_budget_allows(monkeypatch):
+def test_a_worker_keeps_only_the_layouts_its_memory_budget_allows():
     import gc
     import weakref
 
@@ -484,6 +484,5 @@ def test_a_worker_keeps_only_the_layouts_its_memory_budget_allows(monkeypatch):
     gc.collect()
     assert 1 <= sum(ref() is not None for ref in alive) <= 3 and alive[-1]() is not None
     assert cache.get(("maze19", texts[-1], None), list) is alive[-1]()  # kept, not built again
-    monkeypatch.setattr(execute, "_LAYOUTS", cache)
     condition = load_experiment(REPOSITORY / "experiments" / "optimism_pessimism.toml").conditions
-    assert execute._layout_for(condition[0]) is execute._layout_for(condition[1])  # one maze, one layout
+    assert cache.layout_for(condition[0]) is cache.layout_for(condition[1])  # one maze, one layout

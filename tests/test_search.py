@@ -1,4 +1,4 @@
-"""Worked examples of the seed documents (/work/shared/seeds) as test vectors
+"""Worked examples of the seed documents (the lecture notes pacsim started from) as test vectors
 for pacsim.search, plus argument errors and small behaviour checks."""
 
 from __future__ import annotations
@@ -18,6 +18,8 @@ from pacsim.search import (
     SearchStats,
     SearchTimeout,
     TranspositionTable,
+    deepen,
+    deepest,
     iterative_deepening,
     search,
 )
@@ -485,3 +487,54 @@ def test_iterative_deepening_stops_silently_when_time_runs_out():
     assert results, "the shallow depths finish well inside 0.1 s"
     assert [r.depth for r in results] == list(range(1, len(results) + 1))
     assert len(results) < 30
+
+
+def fake_search_at(finished_depths, calls):
+    """A per-depth search that finishes the depths in ``finished_depths`` and
+    times out on the others (unless it has no deadline), noting each call."""
+    def search_at(depth, deadline):
+        calls.append((depth, deadline))
+        if depth not in finished_depths and deadline is not None:
+            raise SearchTimeout("out of time")
+        return SearchResult(value=depth, action=None, stats=SearchStats(0, 0, 0, 0.0, 0), depth=depth)
+    return search_at
+
+
+def test_deepen_drives_any_per_depth_search_and_stops_at_the_first_timeout():
+    calls = []
+    found = list(deepen(fake_search_at({2, 4, 8}, calls), max_depth=9, step=2, deadline=123.0))
+    assert [result.depth for result in found] == [2, 4]  # 6 timed out: 8 is never tried
+    assert calls == [(2, 123.0), (4, 123.0), (6, 123.0)]
+
+
+def test_deepest_keeps_the_last_finished_search_or_searches_the_first_depth_without_a_deadline():
+    calls = []
+    assert deepest(fake_search_at({3, 6}, calls), max_depth=12, step=3, seconds=60).depth == 6
+    assert [depth for depth, _ in calls] == [3, 6, 9]
+    calls.clear()
+    assert deepest(fake_search_at(set(), calls), max_depth=12, step=3, seconds=60).depth == 3
+    assert calls[0][0] == 3 and calls[0][1] is not None and calls[1] == (3, None)
+
+
+def test_the_search_package_has_no_import_circle():
+    """Imports inside functions and under TYPE_CHECKING count: a circle hidden
+    that way is still a circle to a reader."""
+    import ast
+    from pathlib import Path
+
+    package = Path(__file__).resolve().parents[1] / "pacsim" / "search"
+    imports = {}
+    for path in package.glob("*.py"):
+        if path.name == "__init__.py":  # re-exports everything; not part of a circle
+            continue
+        found = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("pacsim.search."):
+                found.add(node.module.split(".")[2])
+        imports[path.stem] = found
+
+    def reaches(start, target, seen):
+        return any(module == target or (module not in seen and reaches(module, target, seen | {module}))
+                   for module in imports.get(start, ()))
+
+    assert [module for module in imports if reaches(module, module, set())] == []

@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 
 from pacsim.agents import MoveStats, make_ghost, make_pacman
 from pacsim.agents.evaluation import careful, careful_bounds, score_bounds
-from pacsim.agents.search_agents import PacmanGame, SlipperyPacmanGame
+from pacsim.agents.pacman_game import PacmanGame, SlipperyPacmanGame
 from pacsim.engine import agent_rng, apply_move, load_layout, parse_layout, play_game
 from pacsim.engine.state import initial_state
 from pacsim.errors import AgentError
@@ -184,5 +184,5 @@ def test_move_stats_are_a_typed_record_and_reach_the_game_record():
     record = play_game(layout, [pacman, make_ghost("random")], seed=2, max_moves=5)
     assert isinstance(pacman.last_stats, MoveStats)
     assert len(record.search_stats) == record.moves
-    assert record.search_stats[0]["generated"] > 0 and record.search_stats[0]["depth"] == 2
-    assert record.nodes == sum(stats["generated"] for stats in record.search_stats)
+    assert record.search_stats[0].generated > 0 and record.search_stats[0].depth == 2
+    assert record.nodes == sum(stats.generated for stats in record.search_stats)

@@ -1,5 +1,7 @@
 """The results store: replayable rows, export, empty and foreign files."""
 
+import re
+import shutil
 import sqlite3
 
 import pandas
@@ -89,11 +91,14 @@ def test_empty_and_foreign_stores(tmp_path, capsys):
         load_results(garbage)
 
 
-def test_duplicate_rows_are_ignored(store):
+def test_a_game_played_again_is_not_stored_twice(store):
+    from pacsim.runner.execute import plan_tasks, play_task
+
+    task = plan_tasks(load_experiment(store.parent / "exp.toml"))[0]
+    before = load_results(store)
     with ResultStore(store) as writer:
-        row = load_results(store).iloc[0].to_dict()
-        assert writer.add_games([row]) == 0
-    assert len(load_results(store)) == 6
+        assert writer.add_games([play_task(task)]) == 0
+    assert load_results(store).equals(before)
 
 
 def test_results_come_in_grid_order_whatever_order_games_were_stored(store, tmp_path):
@@ -122,3 +127,107 @@ def test_a_stored_spec_gains_only_the_options_it_does_not_give():
         joined = _spec(name, {"depth": 3, "eval": "careful"})
         assert parse_spec(joined).options.keys() >= {"depth", "eval"}
         assert joined.count("depth=") == 1 and joined.startswith(name)
+
+
+# -- provenance and older stores ------------------------------------------------
+
+def test_rows_record_where_and_with_what_code_they_were_played(store):
+    from pacsim.provenance import PACSIM_FOLDER, Machine, RunProvenance, git_commit
+
+    results = load_results(store)
+    machine, run = Machine.here(), RunProvenance.here()
+    for column in ("hostname", "os", "arch", "cores", "python_version"):
+        assert set(results[column]) == {getattr(machine, column)}
+    assert set(results["numba_version"].fillna("none")) == {machine.numba_version or "none"}
+    assert set(results["git_commit"].fillna("none")) == {run.git_commit or "none"}
+    if (PACSIM_FOLDER.parent / ".git").exists() and shutil.which("git"):  # run from pacsim's own checkout
+        assert re.fullmatch(r"[0-9a-f]{40}(-dirty)?", git_commit(PACSIM_FOLDER) or "")
+    assert set(results["searched_by"]) <= {"fast", "python"} and results["searched_by"].notna().all()
+
+
+def test_the_commit_is_none_without_git_or_outside_pacsims_own_checkout(tmp_path, monkeypatch):
+    import subprocess
+
+    from pacsim.provenance import PACSIM_FOLDER, git_commit
+
+    if shutil.which("git") is None:
+        pytest.skip("no git")
+    package = tmp_path / "checkout" / "src" / "pacsim"  # installed inside someone else's repository
+    package.mkdir(parents=True)
+    subprocess.run(["git", "init", "-q", str(tmp_path / "checkout")], check=True)
+    assert git_commit(package) is None
+    assert git_commit(tmp_path) is None  # no checkout at all
+    monkeypatch.setenv("PATH", str(tmp_path / "nowhere"))
+    assert git_commit(PACSIM_FOLDER) is None  # no git at all
+
+
+def test_a_game_is_searched_by_fast_python_or_both():
+    from pacsim.engine.stats import MoveStats
+    from pacsim.errors import AgentError
+    from pacsim.runner.execute import searched_by
+
+    fast, python = MoveStats(backend="fast"), MoveStats()
+    assert [searched_by(moves) for moves in ([fast, fast], [python], [fast, python, fast], [])] == [
+        "fast", "python", "mixed", None]
+    with pytest.raises(AgentError, match="backend='numba' must be one of fast, python"):
+        MoveStats(backend="numba")
+
+
+FIRST_GAMES_TABLE = """CREATE TABLE games (id INTEGER PRIMARY KEY, experiment TEXT NOT NULL,
+    config_hash TEXT NOT NULL, condition_key TEXT NOT NULL, condition TEXT NOT NULL, pacman TEXT NOT NULL,
+    ghosts TEXT NOT NULL, layout TEXT NOT NULL, num_ghosts INTEGER NOT NULL, depth INTEGER, options TEXT NOT NULL,
+    game_index INTEGER NOT NULL, seed INTEGER NOT NULL, outcome TEXT NOT NULL, score INTEGER NOT NULL,
+    moves INTEGER NOT NULL, seconds REAL NOT NULL, move_seconds_mean REAL, move_seconds_max REAL,
+    nodes INTEGER NOT NULL, depth_reached INTEGER, error TEXT, pacsim_version TEXT NOT NULL, machine TEXT NOT NULL,
+    started_at TEXT NOT NULL, actions TEXT NOT NULL, UNIQUE (config_hash, condition_key, game_index))"""
+"""The games table of the first stores (before start, provenance and levels_reached)."""
+
+PROVENANCE = ["arch", "cores", "python_version", "numba_version", "git_commit", "searched_by"]
+
+
+def first_store(store, path, games):
+    """A copy of ``store`` as the first pacsim stores were, with its first ``games`` games of each condition."""
+    path.write_bytes(store.read_bytes())
+    with sqlite3.connect(path) as connection:
+        connection.execute("ALTER TABLE games RENAME TO later")
+        connection.execute(FIRST_GAMES_TABLE)
+        connection.execute(
+            "INSERT INTO games SELECT id, experiment, config_hash, condition_key, condition, pacman, ghosts, layout, "
+            "num_ghosts, depth, options, game_index, seed, outcome, score, moves, seconds, move_seconds_mean, "
+            "move_seconds_max, nodes, levels_reached, error, pacsim_version, hostname || ' (' || os || ')', "
+            "started_at, actions FROM later WHERE game_index < ?", (games,))
+        connection.execute("DROP TABLE later")
+    connection.close()
+    return path
+
+
+def test_a_first_store_reads_as_it_was_then_resumes_migrated_without_losing_a_game(store, tmp_path):
+    old = first_store(store, tmp_path / "old.sqlite", games=2)
+    before = old.read_bytes()
+    now = load_results(store)
+    then = load_results(old)
+    assert main(["report", str(old)]) == 0 and main(["export", str(old), "--out", str(tmp_path / "old.csv")]) == 0
+    assert main(["replay", str(old), "--game", "4", "-q"]) == 0
+    assert old.read_bytes() == before  # reading does not migrate
+    assert list(pandas.read_csv(tmp_path / "old.csv").columns) == list(now.columns)
+    assert list(then.columns) == list(now.columns)
+    kept = now[now["game_index"] < 2].reset_index(drop=True)
+    assert then.drop(columns=PROVENANCE + ["start"]).equals(kept.drop(columns=PROVENANCE + ["start"]))
+    assert then[PROVENANCE + ["start"]].isna().all().all()
+    assert load_saved_game(old, 4).states()[-1].score == then.set_index("id").loc[4, "score"]
+
+    result = run_experiment(load_experiment(store.parent / "exp.toml", store=old), workers=1, quiet=True)
+    assert result.played == 2 and result.skipped == 4  # the stored games kept, the missing ones played
+    with sqlite3.connect(old) as connection:
+        columns = [row[1] for row in connection.execute("PRAGMA table_info(games)")]
+    connection.close()
+    assert "depth_reached" not in columns and "machine" not in columns and "levels_reached" in columns
+    resumed = load_results(old)
+    assert len(resumed) == 6 and not resumed.duplicated(["condition_key", "game_index"]).any()
+    old_rows = resumed["game_index"] < 2
+    newer = PROVENANCE + ["start"]
+    assert resumed[old_rows].drop(columns=newer).reset_index(drop=True).equals(then.drop(columns=newer))  # as they were
+    assert resumed.loc[old_rows, newer].isna().all().all()
+    assert resumed.loc[~old_rows, "searched_by"].notna().all() and resumed.loc[~old_rows, "arch"].notna().all()
+    untimed = ["id", "seconds", "move_seconds_mean", "move_seconds_max", "started_at", *PROVENANCE, "start"]
+    assert resumed.drop(columns=untimed).equals(now.drop(columns=untimed))

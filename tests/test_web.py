@@ -236,7 +236,8 @@ def test_report_html_holds_the_table_comparisons_provenance_and_replays(store, r
     results = load_results(store)
     assert format_summary(summarize(results), "html") in page
     assert "greedy/random/tinyGhostMaze</td>" in page and "Paired comparisons" in page
-    assert pacsim.__version__ in page and results["machine"].iloc[0] in page
+    assert pacsim.__version__ in page and results["hostname"].iloc[0] in page
+    assert f"<td>{results['python_version'].iloc[0]}</td>" in page and "no search</td>" in page  # greedy
     replays = iframe_pages(page)
     captions = re.findall(r"<figcaption>first (loss|win): game (\d+), seed (\d+), score (-?\d+)</figcaption>", page)
     expected = []
@@ -420,3 +421,18 @@ def test_a_record_whose_score_the_replay_disagrees_with_says_so(browser, recorde
     browser.get(page.as_uri() + "#move=end")
     assert f"the record says score {record['score']}" in text_of(browser, "title")
     assert text_of(browser, "score") == str(record["score"] - 1)
+
+
+def test_play_records_options_given_apart_as_one_spec_pacsim_reads_back(tmp_path, capsys):
+    from pacsim.engine.recording import load_game
+
+    path = tmp_path / "g.json"
+    assert main(["play", "-l", "tinyGhostMaze", "-p", "minimax:depth=1", "-a", "eval=careful", "-g", "directional",
+                 "--ghost-args", "attack=0.9", "-q", "--seed", "2", "--max-moves", "6", "--record", str(path)]) == 0
+    saved = load_game(path)
+    assert saved.pacman == "minimax:depth=1,eval=careful"  # once 'minimax:depth=1:eval=careful'
+    assert set(saved.ghosts) == {"directional:attack=0.9"}  # once the -g alone
+    out = tmp_path / "values.html"
+    assert main(["replay", str(path), "--html", str(out), "--html-values"]) == 0  # rebuilds the recorded Pacman
+    assert "matches the recorded score" in capsys.readouterr().out
+    assert embedded_data(out.read_text(encoding="utf-8"))["valuesHeading"][:2] == ["Search values", "minimax, depth 1"]

@@ -1,12 +1,16 @@
 """The agent API: what every agent, built-in or plugin, is.
 
-An agent is a subclass of :class:`Agent` (or :class:`StochasticAgent`):
+An agent is a subclass of :class:`Agent` (or :class:`StochasticAgent`),
+which is what the game loop asks of an agent (:class:`pacsim.engine.game.Agent`):
 
 * ``name``: the short name ``pacsim agents`` lists it under;
 * ``Options``: a frozen dataclass of its options, typed, a docstring under
   each field, checked in ``__post_init__`` (raise :class:`AgentError`);
   ``NoOptions`` when it takes none.  The registry builds it from the
-  command line's strings (``-a depth=3``) by the field types;
+  command line's strings (``-a depth=3``) by the field types.  Declare it
+  once, as the type argument too, and ``self.options`` is typed:
+  ``class Cautious(Agent[CautiousOptions]): Options = CautiousOptions``
+  (a plain ``class Cautious(Agent)`` works as well, its options untyped);
 * ``reset(index, rng)`` runs before every game: the agent's index (0 is
   Pacman, i is ghost i) and its own random stream, so one agent object can
   play many games and each is a pure function of its seed;
@@ -17,6 +21,11 @@ An agent is a subclass of :class:`Agent` (or :class:`StochasticAgent`):
 A :class:`StochasticAgent` defines ``distribution(state)`` instead and
 samples it; a search Pacman can then use it as its ghost model
 (``expectimax:model=my_ghosts.py:Ambusher``).
+
+Two capabilities beyond playing are declared here too, for the tools that
+use them: a :class:`SearchingAgent` (``analyze(state)``: ``pacsim analyze``)
+and a :class:`ValuingAgent` (``action_values(state)`` and
+``values_heading()``: the window's and the HTML player's values panel).
 """
 
 from __future__ import annotations
@@ -28,16 +37,20 @@ import itertools
 import random
 import textwrap
 import typing
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar, runtime_checkable
 
 from pacsim.engine import GameState
 from pacsim.engine.stats import MoveStats
 from pacsim.errors import AgentError
 
+if TYPE_CHECKING:
+    from pacsim.search import SearchResult
+
 __all__ = [
-    "Agent", "StochasticAgent", "NoOptions", "MoveStats", "Distribution", "OptionInfo",
-    "option_info", "sample", "uniform",
+    "Agent", "StochasticAgent", "NoOptions", "MoveStats", "Distribution", "OptionInfo", "GhostMaker",
+    "SearchingAgent", "ValuingAgent", "option_info", "sample", "uniform",
 ]
 
 Distribution = list[tuple[str, float]]
@@ -49,19 +62,30 @@ class NoOptions:
     """The options of an agent that takes none."""
 
 
-class Agent:
+DEFAULT_VALUES_TITLE = "Search values"
+"""The values panel's title when an agent says nothing more."""
+
+OptionsT = TypeVar("OptionsT")
+"""An agent's ``Options`` dataclass."""
+
+
+class Agent(Generic[OptionsT]):
     """Base of every agent.  Subclasses set ``name``, ``Options`` (if they take
     options) and ``get_action``; ``self.options`` is an ``Options`` instance."""
 
     name: ClassVar[str] = "agent"
     Options: ClassVar[type] = NoOptions
+    ghost_model_option: ClassVar[str | None] = None
+    """The option naming a ghost this agent models (``model`` for the search
+    Pacmen): the registry then passes the agent a maker of that ghost, as
+    ``ghost_model=``, unless the option is ``uniform``."""
 
-    def __init__(self, options: Any = None) -> None:
+    def __init__(self, options: OptionsT | None = None) -> None:
         if options is None:
             options = self.Options()
         elif not isinstance(options, self.Options):
             raise AgentError(f"agent {self.name!r} takes {self.Options.__name__}, not {type(options).__name__}")
-        self.options: Any = options
+        self.options: OptionsT = options
         self.index = 0
         self.rng = random.Random(0)
         self.last_stats: MoveStats | None = None
@@ -80,8 +104,38 @@ class Agent:
         """After a game that ended by the rules or the move cap (not by an
         error), with its last state; a learning agent can learn from it here."""
 
+    def values_heading(self) -> tuple[str, ...]:
+        """For an agent with ``action_values`` (a :class:`ValuingAgent`): the
+        values panel's title, then lines saying where the values come from."""
+        return (DEFAULT_VALUES_TITLE,)
 
-class StochasticAgent(Agent):
+
+GhostMaker = Callable[[], Agent[Any]]
+"""Makes a fresh ghost (one a Pacman models): the registry's maker for a spec."""
+
+
+@runtime_checkable
+class SearchingAgent(Protocol):
+    """An agent whose move comes from a search it can show: ``pacsim analyze``."""
+
+    def analyze(self, state: GameState) -> SearchResult:
+        """Search ``state`` as for a move and return the whole result (value,
+        move, each root move's value or visits, statistics), leaving the
+        agent's own random stream and last move untouched."""
+
+
+@runtime_checkable
+class ValuingAgent(Protocol):
+    """An agent that can value each legal action: the values panel."""
+
+    def action_values(self, state: GameState) -> list[tuple[str, float]]:
+        """Each legal action with its value as this agent sees it."""
+
+    def values_heading(self) -> tuple[str, ...]:
+        """The panel's title, then lines saying where the values come from."""
+
+
+class StochasticAgent(Agent[OptionsT]):
     """An agent defined by its move distribution: a Pacman that models it can
     use the true policy, and sampling uses the agent's own random stream."""
 

@@ -27,22 +27,19 @@ it reseeded.
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
 import inspect
 import math
 import random
 import re
 import sys
 import time
-import traceback
-from collections.abc import Iterator
-from contextlib import contextmanager, suppress
+from contextlib import suppress
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from pacsim.agents.api import Agent, Distribution, StochasticAgent
+from pacsim.agents import plugins
+from pacsim.agents.api import Agent, Distribution, MoveStats, OptionInfo, StochasticAgent
 from pacsim.agents.cs188_state import Cs188GameState, SuccessorCounter, distribution_items
 from pacsim.engine import GameState
 from pacsim.errors import AgentError
@@ -79,22 +76,6 @@ def is_cs188_ghost_class(cls: object) -> bool:
 # -- importing course files ------------------------------------------------------------
 
 
-@contextmanager
-def course_folder(folder: Path | None) -> Iterator[None]:
-    """Put ``folder`` first on ``sys.path`` for the duration (course files
-    import their siblings by bare name: ``import util``)."""
-    if folder is None:
-        yield
-        return
-    entry = str(folder)
-    sys.path.insert(0, entry)
-    try:
-        yield
-    finally:
-        with suppress(ValueError):  # the agent's own code may have taken it off
-            sys.path.remove(entry)  # the first occurrence: the one inserted above
-
-
 def import_cs188_file(path: str | Path) -> ModuleType:
     """Import a course file as a module named after it (``multiAgents``), with
     its folder first on ``sys.path``.  Modules of the same names loaded from
@@ -114,18 +95,7 @@ def import_cs188_file(path: str | Path) -> ModuleType:
     if name in sys.modules:  # a module pacsim uses (numpy.py as an agent file): never replace it
         _say_skipped(path, name)
         name = f"pacsim_course_{name}"
-    spec = importlib.util.spec_from_file_location(name, path)
-    if spec is None or spec.loader is None:
-        raise AgentError(f"{path}: cannot be imported as a Python module")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    with course_folder(path.parent):
-        try:
-            spec.loader.exec_module(module)
-        except BaseException as error:  # the user's module: any failure is theirs to see
-            del sys.modules[name]
-            raise AgentError(f"{path}: importing it raised {_describe(error)}") from None
-    return module
+    return plugins.execute_file(path, name, str(path))
 
 
 def _module_file(module: ModuleType) -> Path | None:
@@ -229,7 +199,7 @@ class Cs188Agent(Agent):
         self.source_file = Path(source_file).resolve() if source_file is not None else None
         self.folder = self.source_file.parent if self.source_file is not None else None
         self.class_name = cls.__name__
-        with course_folder(self.folder):
+        with plugins.folder_first(self.folder):
             self.course_agent = _construct(cls, self.course_options, self.where, default_index=self.default_index)
         self._needs_initial_state = True
 
@@ -252,14 +222,14 @@ class Cs188Agent(Agent):
 
     def get_action(self, state: GameState) -> str:
         action, generated, seconds = self._course_action(state, observe=True)
-        self.last_stats = _move_stats(generated, seconds)
+        self.last_stats = MoveStats(generated=generated, seconds=seconds)
         return action
 
     def final(self, state: GameState) -> None:
         """The course agent's ``final(state)``, as CS188's game loop calls it at the end."""
         final = getattr(self.course_agent, "final", None)
         if callable(final):
-            with course_folder(self.folder):
+            with plugins.folder_first(self.folder):
                 final(Cs188GameState(state))
 
     def analyze(self, state: GameState, depth: int | None = None, root_values: bool = True) -> SearchResult:
@@ -280,7 +250,7 @@ class Cs188Agent(Agent):
         counter = SuccessorCounter()
         view: Any = Cs188GameState(state, counter)
         started = time.perf_counter()
-        with course_folder(self.folder):
+        with plugins.folder_first(self.folder):
             if self._needs_initial_state:
                 self._needs_initial_state = False
                 register = getattr(self.course_agent, "registerInitialState", None)
@@ -315,7 +285,7 @@ class Cs188Ghost(Cs188Agent, StochasticAgent):
         """The course ghost's move probabilities in ``state`` for the ghost to
         move, over its legal actions in CS188 order (missing ones get 0)."""
         self._set_index(state.turn)
-        with course_folder(self.folder):
+        with plugins.folder_first(self.folder):
             given = distribution_items(self.course_agent.getDistribution(Cs188GameState(state)))
         legal = state.legal_actions()
         probabilities: dict[str, float] = {}
@@ -329,23 +299,18 @@ class Cs188Ghost(Cs188Agent, StochasticAgent):
         return [(action, probabilities.get(action, 0.0) / total) for action in legal]
 
 
-def _move_stats_class() -> Any:
-    """The agent API's ``MoveStats`` where this pacsim's engine has it (None: the
-    older game loop, which reads a mapping)."""
+def constructor_options(cls: type) -> list[OptionInfo]:
+    """A course class's options, as ``pacsim agents`` shows them: its
+    constructor's keyword arguments (but ``index``, which pacsim passes),
+    each given as a string as CS188's ``-a`` gives it."""
     try:
-        return importlib.import_module("pacsim.engine.stats").MoveStats
-    except ModuleNotFoundError:
-        return None
-
-
-_MOVE_STATS = _move_stats_class()
-
-
-def _move_stats(generated: int, seconds: float) -> Any:
-    """The statistics of one move, in the form the game loop records."""
-    if _MOVE_STATS is None:
-        return {"generated": generated, "seconds": seconds}
-    return _MOVE_STATS(generated=generated, seconds=seconds)
+        parameters = inspect.signature(cls).parameters.values()
+    except (TypeError, ValueError):  # no signature to read
+        return []
+    return [OptionInfo(parameter.name, "str", None if parameter.default is parameter.empty else parameter.default,
+                       "required" if parameter.default is parameter.empty else "")
+            for parameter in parameters
+            if parameter.kind in (parameter.POSITIONAL_OR_KEYWORD, parameter.KEYWORD_ONLY) and parameter.name != "index"]
 
 
 def _construct(cls: type, options: dict[str, str], where: str, default_index: int) -> Any:
@@ -362,22 +327,12 @@ def _construct(cls: type, options: dict[str, str], where: str, default_index: in
                  if parameter.kind in (parameter.POSITIONAL_OR_KEYWORD, parameter.KEYWORD_ONLY)]
         unknown = [key for key in options if key not in named]
         if unknown and not takes_any:
-            raise AgentError(f"{where}: unknown option {unknown[0]!r} (options: {', '.join(named) or 'none'})")
+            raise AgentError(f"{where}: unknown option {unknown[0]!r} (options: {', '.join(named) or 'none'})",
+                             option=unknown[0])
         index = parameters.get("index")
         if index is not None and index.default is index.empty and "index" not in arguments:
             arguments["index"] = default_index
     try:
         return cls(**arguments)
     except Exception as error:
-        raise AgentError(f"{where}: constructing it raised {_describe(error)}") from None
-
-
-def _describe(error: BaseException) -> str:
-    """``Type: message (file:line)`` with the innermost frame of the error."""
-    text = f"{type(error).__name__}: {error}"
-    if isinstance(error, SyntaxError) and error.filename:
-        return f"{text} ({error.filename}:{error.lineno})"
-    frames = traceback.extract_tb(error.__traceback__)
-    if frames:
-        text += f" ({frames[-1].filename}:{frames[-1].lineno})"
-    return text
+        raise AgentError(f"{where}: constructing it raised {plugins.describe_error(error)}") from None

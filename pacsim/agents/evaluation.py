@@ -129,7 +129,14 @@ def get_evaluation(spec: str) -> tuple[Evaluation, Bounds | None]:
 
     A plugin evaluation is checked at every call: a NaN, an infinity (or
     None) ends the game as an error naming it, rather than steering the
-    search silently."""
+    search silently.  An :class:`AgentError` blames the ``eval`` option."""
+    try:
+        return _evaluation(spec)
+    except AgentError as error:
+        raise AgentError(str(error), option="eval") from None
+
+
+def _evaluation(spec: str) -> tuple[Evaluation, Bounds | None]:
     if spec in EVALUATIONS:
         return EVALUATIONS[spec]
     target, colon, name = spec.rpartition(":")

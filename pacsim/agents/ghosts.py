@@ -6,8 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from pacsim.agents.api import Agent, Distribution, StochasticAgent, uniform
-from pacsim.agents.engines import check_engine, prepare, try_chase_values
+from pacsim.agents import backend
+from pacsim.agents.api import Distribution, StochasticAgent, uniform
 from pacsim.engine import PLAYING, GameState, apply_move
 from pacsim.errors import AgentError
 from pacsim.search import MAX, MIN, search
@@ -43,10 +43,10 @@ class DirectionalOptions:
     def __post_init__(self) -> None:
         for option, value in (("attack", self.attack), ("flee", self.flee)):
             if not 0.0 <= value <= 1.0:
-                raise AgentError(f"option {option}={value!r} must be a probability in [0, 1]")
+                raise AgentError(f"option {option}={value!r} must be a probability in [0, 1]", option=option)
 
 
-class DirectionalGhost(StochasticAgent):
+class DirectionalGhost(StochasticAgent[DirectionalOptions]):
     """Prefers moves that approach Pacman (by maze distance) with probability
     ``attack``, or that flee from him with probability ``flee`` while scared;
     the rest of the mass is spread uniformly over all legal moves (as CS188's
@@ -54,7 +54,6 @@ class DirectionalGhost(StochasticAgent):
 
     name = "directional"
     Options = DirectionalOptions
-    options: DirectionalOptions
 
     def distribution(self, state: GameState) -> Distribution:
         moves = state.legal_moves()
@@ -111,20 +110,20 @@ class AdversarialOptions:
 
     depth: int = 2
     """Search depth in rounds (every agent moving once), 1 to 10."""
-    engine: str = "auto"
+    backend: str = "auto"
     """auto (the compiled kernel when numba is installed), fast or python."""
     p: float = 1.0
     """Probability of playing the search's move; otherwise a uniformly random legal move (1: always search, 0: the random ghost)."""
 
     def __post_init__(self) -> None:
         if not 1 <= self.depth <= MAX_GHOST_DEPTH:
-            raise AgentError(f"option depth={self.depth!r} must be in [1, {MAX_GHOST_DEPTH}]")
+            raise AgentError(f"option depth={self.depth!r} must be in [1, {MAX_GHOST_DEPTH}]", option="depth")
         if not 0.0 <= self.p <= 1.0:
-            raise AgentError(f"option p={self.p!r} must be a probability in [0, 1]")
-        check_engine(self.engine)
+            raise AgentError(f"option p={self.p!r} must be a probability in [0, 1]", option="p")
+        backend.check_backend(self.backend)
 
 
-class AdversarialGhost(StochasticAgent):
+class AdversarialGhost(StochasticAgent[AdversarialOptions]):
     """A depth-limited alpha-beta ghost.  One depth is one move of every agent
     (from this ghost round to the same ghost again).  Equally good moves are
     chosen uniformly at random, so games against it differ from seed to seed.
@@ -135,11 +134,10 @@ class AdversarialGhost(StochasticAgent):
 
     name = "adversarial"
     Options = AdversarialOptions
-    options: AdversarialOptions
 
     def __init__(self, options: AdversarialOptions | None = None) -> None:
         super().__init__(options)
-        prepare(self.options.engine)  # load the kernel now, not in the first timed move
+        backend.prepare(self.options.backend)  # load the kernel now, not in the first timed move
         self._searched: dict[GameState, Distribution] = {}
         """The search's best moves by position: a pure function of the
         position, asked again and again when a Pacman models this ghost
@@ -168,12 +166,9 @@ class AdversarialGhost(StochasticAgent):
 
     def _search(self, state: GameState) -> Distribution:
         game = ChaseGame(state.turn)
-        result = try_chase_values(self.options.engine, state, self.options.depth * state.num_agents) or search(
+        result = backend.try_chase_values(self.options.backend, state, self.options.depth * state.num_agents) or search(
             game, state, algorithm="alphabeta", depth=self.options.depth * state.num_agents,
             evaluate=game.evaluate, root_values=True,
         )
         best = [move[0] for move, value in result.action_values if value == result.value]
         return uniform(best)
-
-
-GHOSTS: dict[str, type[Agent]] = {agent.name: agent for agent in (RandomGhost, DirectionalGhost, AdversarialGhost)}

@@ -120,11 +120,10 @@ class LearnedOptions:
     """The weights file ``pacsim train`` wrote (empty: untrained, all values 0)."""
 
 
-class QPacman(Agent):
+class QPacman(Agent[LearnedOptions]):
     """A Pacman that plays the action of highest Q-value (ties at random)."""
 
     Options = LearnedOptions
-    options: LearnedOptions
 
     def __init__(self, options: LearnedOptions | None = None) -> None:
         super().__init__(options)
@@ -145,6 +144,10 @@ class QPacman(Agent):
     def action_values(self, state: GameState) -> list[tuple[str, float]]:
         """Each legal action's Q-value (the window's ``--show-values``)."""
         return [(action, self.q_value(state, action, target)) for action, target in state.legal_moves()]
+
+    def values_heading(self) -> tuple[str, ...]:
+        """What :meth:`action_values` shows, for the values panel."""
+        return ("Q-values", self.name, f"weights: {self.options.weights or 'none (untrained)'}")
 
     def get_action(self, state: GameState) -> str:
         values = self.action_values(state)
@@ -178,4 +181,4 @@ class TabularQPacman(QPacman):
         self.values[key] = self.values.get(key, 0.0) + step
 
 
-LEARNING_PACMEN: dict[str, type[Agent]] = {agent.name: agent for agent in (ApproximateQPacman, TabularQPacman)}
+LEARNING_PACMEN: dict[str, type[QPacman]] = {agent.name: agent for agent in (ApproximateQPacman, TabularQPacman)}

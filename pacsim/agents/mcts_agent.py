@@ -2,7 +2,7 @@
 
 ``-p mcts:iterations=1000,c=1.4,rollout=random,rollout_depth=6,eval=careful,ghosts=chance,model=uniform``
 
-The game tree is :class:`~pacsim.agents.search_agents.PacmanGame`, the one
+The game tree is :class:`~pacsim.agents.pacman_game.PacmanGame`, the one
 the depth-limited Pacmen search, under one of two assumptions about the
 ghosts:
 
@@ -26,11 +26,11 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, ClassVar
 
-from pacsim.agents.api import Agent, MoveStats, sample
+from pacsim.agents.api import Agent, GhostMaker, MoveStats, sample
 from pacsim.agents.evaluation import get_evaluation
-from pacsim.agents.search_agents import PacmanGame, model_ghost_maker
+from pacsim.agents.pacman_game import ModelGhosts, PacmanGame
 from pacsim.engine import GameState, apply_move
 from pacsim.errors import AgentError
 from pacsim.search import CHANCE, MIN, SearchResult, mcts
@@ -66,20 +66,20 @@ class MctsOptions:
 
     def __post_init__(self) -> None:
         if self.iterations < 0:
-            raise AgentError(f"mcts option iterations={self.iterations!r} must be >= 0")
+            raise AgentError(f"mcts option iterations={self.iterations!r} must be >= 0", option="iterations")
         if self.time < 0:
-            raise AgentError(f"mcts option time={self.time!r} must be >= 0")
+            raise AgentError(f"mcts option time={self.time!r} must be >= 0", option="time")
         if self.iterations == 0 and self.time == 0:
             raise AgentError("mcts needs a budget: iterations > 0 or time > 0")
         if not 0 <= self.c < float("inf"):
-            raise AgentError(f"mcts option c={self.c!r} must be a finite number >= 0")
+            raise AgentError(f"mcts option c={self.c!r} must be a finite number >= 0", option="c")
         if self.rollout not in ROLLOUTS:
-            raise AgentError(f"mcts option rollout={self.rollout!r}: known rollouts are {', '.join(ROLLOUTS)}")
+            raise AgentError(f"mcts option rollout={self.rollout!r}: known rollouts are {', '.join(ROLLOUTS)}", option="rollout")
         if self.rollout_depth < 0:
-            raise AgentError(f"mcts option rollout_depth={self.rollout_depth!r} must be >= 0")
+            raise AgentError(f"mcts option rollout_depth={self.rollout_depth!r} must be >= 0", option="rollout_depth")
         get_evaluation(self.eval)  # an unknown one raises its own message
         if self.ghosts not in GHOST_KINDS:
-            raise AgentError(f"mcts option ghosts={self.ghosts!r}: choose chance or min")
+            raise AgentError(f"mcts option ghosts={self.ghosts!r}: choose chance or min", option="ghosts")
 
 
 @dataclass
@@ -91,20 +91,20 @@ class RolloutWork:
     evaluated: int = 0
 
 
-class MctsPacman(Agent):
+class MctsPacman(Agent[MctsOptions]):
     """Monte Carlo tree search Pacman.  Keeps the last :class:`SearchResult`
     in ``last_result``; ``last_stats`` holds its counts, iterations and
-    simulated moves included."""
+    simulated moves included.  ``ghost_model`` makes the ghost that
+    ``model=`` names (the registry passes it)."""
 
     name = "mcts"
     Options = MctsOptions
+    ghost_model_option: ClassVar[str | None] = "model"
 
-    options: MctsOptions
-
-    def __init__(self, options: MctsOptions | None = None) -> None:
+    def __init__(self, options: MctsOptions | None = None, ghost_model: GhostMaker | None = None) -> None:
         super().__init__(options)
         self.evaluate, _ = get_evaluation(self.options.eval)
-        self.model_ghost = None if self.options.model == "uniform" else model_ghost_maker(self.options.model)
+        self.model_ghosts = ModelGhosts(self.options.model, ghost_model)
         self.last_result: SearchResult | None = None
 
     # -- the game as this agent sees it --------------------------------------
@@ -115,9 +115,7 @@ class MctsPacman(Agent):
 
     def ghost_models(self, ghosts: int) -> tuple[Any, ...]:
         """Per ghost, the policy whose distribution the model uses (None: uniform)."""
-        if self.model_ghost is None:
-            return (None,) * ghosts
-        return tuple(self.model_ghost() for _ in range(ghosts))
+        return self.model_ghosts.for_ghosts(ghosts)
 
     def rollout_step(self, ghosts: int, work: RolloutWork) -> RolloutStep:
         """One rollout move: Pacman by the rollout policy, a ghost by the
@@ -146,11 +144,9 @@ class MctsPacman(Agent):
         return step  # type: ignore[return-value]  # states are the game's positions
 
     # -- playing -------------------------------------------------------------
-    def analyze(self, state: GameState, seed: int = 0, **_ignored: Any) -> SearchResult:
+    def analyze(self, state: GameState, seed: int = 0) -> SearchResult:
         """Search ``state`` and return the full result (visits and means of
-        every root action).  ``seed`` fixes the search's random stream;
-        other keywords (``root_values``, ``depth``) are accepted for the
-        callers of the depth-limited Pacmen and ignored."""
+        every root action).  ``seed`` fixes the search's random stream."""
         options = self.options
         # The search's protocol speaks of any hashable position; this
         # game's positions are GameStates, which mypy cannot match up.
@@ -212,7 +208,3 @@ def _greedy_successor(state: GameState, moves, evaluate, rng: random.Random) -> 
         elif value == best_value:
             best.append(successor)
     return best[rng.randrange(len(best))] if len(best) > 1 else best[0]
-
-
-MCTS_PACMEN: dict[str, type[Agent]] = {MctsPacman.name: MctsPacman}
-"""The MCTS Pacman by name, for the registry's Pacman table."""

@@ -32,7 +32,7 @@ import re
 import sys
 import traceback
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
@@ -146,7 +146,7 @@ def _import_file(target: str, spec: str) -> tuple[ModuleType, PluginCode]:
     code = PluginCode(label=target, path=str(path), identity=digest, module=_module_name(path, digest))
     module = _file_modules.get((str(path), digest))
     if module is None:
-        module = _execute_file(path, code.module, spec)
+        module = execute_file(path, code.module, spec)
         _file_modules[(str(path), digest)] = module
     return module, code
 
@@ -158,25 +158,38 @@ def _module_name(path: Path, digest: str) -> str:
     return f"pacsim_plugin_{stem}_{digest.removeprefix('sha256:')}"
 
 
-def _execute_file(path: Path, module_name: str, spec: str) -> ModuleType:
+def execute_file(path: Path, module_name: str, spec: str) -> ModuleType:
+    """Run the file ``path`` as module ``module_name`` (kept in
+    ``sys.modules``), its folder first on ``sys.path`` meanwhile; whatever
+    it raises is an :class:`AgentError` starting with ``spec``."""
     module_spec = importlib.util.spec_from_file_location(module_name, path)
     if module_spec is None or module_spec.loader is None:
         raise AgentError(f"{spec}: cannot import {path}")
     module = importlib.util.module_from_spec(module_spec)
     sys.modules[module_name] = module  # dataclasses and typing look modules up by name
-    folder = str(path.parent)
-    added = folder not in sys.path
-    if added:
-        sys.path.insert(0, folder)
-    try:
-        module_spec.loader.exec_module(module)
-    except (Exception, SystemExit) as error:  # whatever the plugin raises is the user's one-line error
-        del sys.modules[module_name]
-        raise AgentError(f"{spec}: importing {path.name} raised {describe_error(error)}") from None
-    finally:
-        if added and folder in sys.path:
-            sys.path.remove(folder)
+    with folder_first(path.parent):
+        try:
+            module_spec.loader.exec_module(module)
+        except (Exception, SystemExit) as error:  # whatever the plugin raises is the user's one-line error
+            del sys.modules[module_name]
+            raise AgentError(f"{spec}: importing {path.name} raised {describe_error(error)}") from None
     return module
+
+
+@contextmanager
+def folder_first(folder: Path | None) -> Iterator[None]:
+    """Put ``folder`` first on ``sys.path`` for the duration (a file imports
+    its neighbours by bare name: ``import util``)."""
+    if folder is None:
+        yield
+        return
+    entry = str(folder)
+    sys.path.insert(0, entry)
+    try:
+        yield
+    finally:
+        with suppress(ValueError):  # the file's own code may have taken it off
+            sys.path.remove(entry)  # the first occurrence: the one inserted above
 
 
 def _import_module(name: str, spec: str) -> tuple[ModuleType, PluginCode]:

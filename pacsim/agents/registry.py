@@ -28,26 +28,43 @@ from pathlib import Path
 from typing import Any
 
 from pacsim.agents import cs188, plugins
-from pacsim.agents.api import Agent, StochasticAgent
+from pacsim.agents.api import Agent, GhostMaker, StochasticAgent
+from pacsim.agents.ghosts import AdversarialGhost, DirectionalGhost, RandomGhost
+from pacsim.agents.learning import LEARNING_PACMEN
+from pacsim.agents.mcts_agent import MctsPacman
+from pacsim.agents.notes import say_once
+from pacsim.agents.search_agents import AlphaBetaPacman, ExpectimaxPacman, ExpectiminimaxPacman, MinimaxPacman
+from pacsim.agents.simple import GreedyPacman, KeyboardPacman, RandomPacman
 from pacsim.errors import AgentError
 
 PACMAN, GHOST = "Pacman", "ghost"
 """The two roles; built-in names differ by role (``random`` is both)."""
 
 
-def builtin_pacmen() -> dict[str, type[Agent]]:
-    from pacsim.agents.learning import LEARNING_PACMEN
-    from pacsim.agents.mcts_agent import MCTS_PACMEN
-    from pacsim.agents.search_agents import SEARCH_PACMEN
-    from pacsim.agents.simple import PACMEN
+def _by_name(*classes: type[Agent]) -> dict[str, type[Agent]]:
+    return {agent.name: agent for agent in classes}
 
-    return {**PACMEN, **SEARCH_PACMEN, **MCTS_PACMEN, **LEARNING_PACMEN}
+
+BUILTIN_PACMEN = _by_name(
+    RandomPacman, GreedyPacman, KeyboardPacman,
+    MinimaxPacman, AlphaBetaPacman, ExpectimaxPacman, ExpectiminimaxPacman,
+    MctsPacman, *LEARNING_PACMEN.values(),
+)
+"""Every built-in Pacman by name, in the order ``pacsim agents`` lists them."""
+BUILTIN_GHOSTS = _by_name(RandomGhost, DirectionalGhost, AdversarialGhost)
+"""Every built-in ghost by name."""
+
+RENAMED_OPTIONS = {"engine": "backend"}
+"""Old option name -> new: a spec or stored record written before the
+rename still builds its agent (said once per process)."""
+
+
+def builtin_pacmen() -> dict[str, type[Agent]]:
+    return BUILTIN_PACMEN
 
 
 def builtin_ghosts() -> dict[str, type[Agent]]:
-    from pacsim.agents.ghosts import GHOSTS
-
-    return GHOSTS
+    return BUILTIN_GHOSTS
 
 
 def builtins(role: str) -> dict[str, type[Agent]]:
@@ -227,8 +244,9 @@ def make_agent(role: str, spec: str, options: Mapping[str, Any] | None = None,
                                       resolved.source_file)
     name = parsed.target if parsed.attribute is None else spec
     options_value = build_options(resolved.cls, merged, name)
+    makers = _ghost_model(resolved.cls, options_value, folders)
     try:
-        agent = resolved.cls(options_value)
+        agent = resolved.cls(options_value, **makers)
     except AgentError:
         raise
     except (Exception, SystemExit) as error:  # a plugin's constructor: its failure is the user's one line
@@ -240,25 +258,63 @@ def make_agent(role: str, spec: str, options: Mapping[str, Any] | None = None,
     return agent
 
 
+def _ghost_model(cls: type[Agent], options: Any, folders: Sequence[Path] | None) -> dict[str, GhostMaker]:
+    """``{"ghost_model": maker}`` for an agent that models the ghost its
+    options name (:attr:`Agent.ghost_model_option`), else nothing."""
+    option = cls.ghost_model_option
+    spec = getattr(options, option, "uniform") if option else "uniform"
+    if spec == "uniform":
+        return {}
+    return {"ghost_model": model_ghost_maker(spec, option or "model", folders)}
+
+
+def model_ghost_maker(spec: str, option: str = "model", folders: Sequence[Path] | None = None) -> GhostMaker:
+    """A maker of the ghost named by ``spec`` (built-in or plugin), checked
+    once here: it must offer ``distribution(state)``."""
+    try:
+        sample = make_ghost(spec, folders=folders)
+    except AgentError as error:
+        raise AgentError(f"option {option}={spec!r}: {error}", option=option) from None
+    if not callable(getattr(sample, "distribution", None)):
+        raise AgentError(f"option {option}={spec!r}: that ghost has no distribution(state) to model it by",
+                         option=option)
+    return lambda: make_ghost(spec, folders=folders)
+
+
 def build_options(cls: type[Agent], values: Mapping[str, Any], name: str) -> Any:
     """``cls.Options`` from strings (or already typed values), by its field types."""
     options_class = getattr(cls, "Options", None)
     if not (isinstance(options_class, type) and dataclasses.is_dataclass(options_class)):
         raise AgentError(f"agent {name!r}: its Options must be a dataclass (NoOptions when it takes none)")
     fields = {field.name: field for field in dataclasses.fields(options_class)}
+    values = _renamed(values, fields, name)
     hints = _field_types(options_class)
     converted = {}
     for key, value in values.items():
         if key not in fields:
             allowed = ", ".join(fields) or "none"
-            raise AgentError(f"unknown option {key!r} for agent {name!r} (options: {allowed})")
+            raise AgentError(f"unknown option {key!r} for agent {name!r} (options: {allowed})", option=key)
         converted[key] = _coerce(name, key, value, hints.get(key, str))
     try:
         return options_class(**converted)
     except AgentError as error:
-        raise AgentError(f"{error} (agent {name!r})") from None
+        raise AgentError(f"{error} (agent {name!r})", option=error.option) from None
     except TypeError as error:  # a field without a default left out
         raise AgentError(f"agent {name!r}: {error}") from None
+
+
+def _renamed(values: Mapping[str, Any], fields: Mapping[str, Any], name: str) -> Mapping[str, Any]:
+    """``values`` with an option's old name (:data:`RENAMED_OPTIONS`) read
+    as its new one where the agent has the new one and not the old."""
+    renamed = dict(values)
+    for old, new in RENAMED_OPTIONS.items():
+        if old in renamed and old not in fields and new in fields:
+            if new in renamed:
+                raise AgentError(f"agent {name!r}: options {old} and {new} are one option ({new}): give it once",
+                                 option=old)
+            renamed[new] = renamed.pop(old)
+            say_once(f"pacsim: agent option {old}= is now called {new}= (read as {new}={renamed[new]})")
+    return renamed
 
 
 _NAMED_TYPES = {"int": int, "float": float, "bool": bool, "str": str}
@@ -296,7 +352,7 @@ def _coerce(name: str, key: str, value: Any, hint: Any) -> Any:
             return value if isinstance(value, str) else str(value)
     except ValueError:
         kind = "a finite number" if target is float else getattr(target, "__name__", str(target))
-        raise AgentError(f"option {key}={value!r} for agent {name!r} must be {kind}") from None
+        raise AgentError(f"option {key}={value!r} for agent {name!r} must be {kind}", option=key) from None
     return value
 
 

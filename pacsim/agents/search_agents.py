@@ -1,8 +1,8 @@
 """Pacman choosing moves by depth-limited search under an assumption about the ghosts.
 
-:class:`PacmanGame` presents a Pacman state to the game-agnostic
-:mod:`pacsim.search` as a MAX/MIN/CHANCE game.  The *ghost model* is the
-agent's assumption and has nothing to do with the ghosts really playing:
+:class:`~pacsim.agents.pacman_game.PacmanGame` presents a Pacman state to
+the game-agnostic :mod:`pacsim.search` as a MAX/MIN/CHANCE game.  The *ghost
+model* is the agent's assumption and has nothing to do with the ghosts really playing:
 
 * ``minimax`` / ``alphabeta``: every ghost is MIN (pessimism);
 * ``expectimax``: every ghost is CHANCE, uniform by default, or with a ghost
@@ -22,16 +22,16 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any, ClassVar
 
-from pacsim.agents import plugins
-from pacsim.agents.api import Agent, MoveStats
-from pacsim.agents.engines import check_engine, prepare, try_fast_search, unsupported_options
-from pacsim.agents.evaluation import get_evaluation
-from pacsim.engine import PLAYING, STOP, GameState, apply_move
-from pacsim.engine.layout import REVERSE
+from pacsim.agents import backend, plugins
+from pacsim.agents.api import Agent, GhostMaker, MoveStats
+from pacsim.agents.evaluation import EVALUATIONS, get_evaluation
+from pacsim.agents.pacman_game import Intent, ModelGhosts, PacmanGame, SlipperyPacmanGame
+from pacsim.engine import GameState
+from pacsim.engine.stats import FAST, PYTHON
 from pacsim.errors import AgentError, PacsimError
-from pacsim.fast import SUPPORTED_ALGORITHMS, SUPPORTED_EVALUATIONS
+from pacsim.fast.request import SearchRequest, settings_declined
 from pacsim.search import (
     ALGORITHMS,
     CHANCE,
@@ -40,109 +40,10 @@ from pacsim.search import (
     ProbCutModel,
     SearchResult,
     TranspositionTable,
-    iterative_deepening,
+    deepest,
     search,
 )
 from pacsim.search.probcut import load_model
-
-
-class PacmanGame:
-    """A Pacman state as a :class:`pacsim.search.Game`.
-
-    Actions at MAX and MIN nodes are ``(action, target cell)`` pairs taken
-    straight from the layout's move tables, so a successor is one tuple.
-    """
-
-    def __init__(self, kinds: tuple[str, ...], models: tuple[Any, ...] = (), trust: float = 1.0) -> None:
-        self.kinds = (MAX, *kinds)
-        """Node type by agent index: MAX for Pacman, then each ghost's."""
-        self.models = models
-        """Per ghost: an agent with ``distribution(state)``, or None for uniform."""
-        self.trust = trust
-
-    # Positions are typed Any: the search protocol takes any hashable value.
-    def to_move(self, state: Any) -> str:
-        return self.kinds[state.turn]
-
-    def actions(self, state: Any) -> Any:
-        return state.legal_moves()
-
-    def result(self, state: Any, move: Any) -> Any:
-        return apply_move(state, move[0], move[1])
-
-    def outcomes(self, state: Any) -> list[tuple[float, Any]]:
-        moves = state.legal_moves()
-        model = self.models[state.turn - 1] if self.models else None
-        if model is None:
-            share = 1.0 / len(moves)
-            return [(share, apply_move(state, action, target)) for action, target in moves]
-        probabilities = dict(model.distribution(state))
-        uniform_share = (1.0 - self.trust) / len(moves)
-        return [
-            (self.trust * probabilities.get(action, 0.0) + uniform_share, apply_move(state, action, target))
-            for action, target in moves
-        ]
-
-    def is_terminal(self, state: Any) -> bool:
-        return state.status != PLAYING
-
-    def utility(self, state: Any) -> float:
-        return state.score
-
-
-class Intent(NamedTuple):
-    """A slippery Pacman's chosen move before the floor decides: a CHANCE node."""
-
-    state: GameState
-    action: str
-
-
-class SlipperyPacmanGame(PacmanGame):
-    """Pacman's move goes through a CHANCE node: with probability ``slip`` it
-    fails and Pacman stops or steps sideways instead (shared equally)."""
-
-    def __init__(self, kinds: tuple[str, ...], models: tuple[Any, ...] = (), trust: float = 1.0, slip: float = 0.0) -> None:
-        super().__init__(kinds, models, trust)
-        self.slip = slip
-
-    def to_move(self, node: Any) -> str:
-        if type(node) is Intent:
-            return CHANCE
-        return self.kinds[node.turn]
-
-    def actions(self, state: Any) -> Any:
-        if state.turn == 0:
-            return [action for action, _ in state.legal_moves()]
-        return state.legal_moves()
-
-    def result(self, state: Any, move: Any) -> Any:
-        if state.turn == 0:
-            return Intent(state, move)
-        return apply_move(state, move[0], move[1])
-
-    def outcomes(self, node: Any) -> list[tuple[float, Any]]:
-        if type(node) is not Intent:
-            return super().outcomes(node)
-        return [(probability, apply_move(node.state, action, target))
-                for probability, action, target in self.slips(node.state, node.action)]
-
-    def slips(self, state: GameState, chosen: str) -> list[tuple[float, str, int]]:
-        """(probability, action, target) of what Pacman really does."""
-        targets = state.layout.targets[state.pacman]
-        if chosen == STOP:  # standing still never slips
-            return [(1.0, chosen, targets[chosen])]
-        failures = [action for action in targets if action != chosen and action != REVERSE[chosen]]
-        if not failures:
-            return [(1.0, chosen, targets[chosen])]
-        share = self.slip / len(failures)
-        return [(1.0 - self.slip, chosen, targets[chosen])] + [(share, action, targets[action]) for action in failures]
-
-    def is_terminal(self, node: Any) -> bool:
-        return type(node) is not Intent and node.status != PLAYING
-
-    def utility(self, node: Any) -> float:
-        return node.score
-
 
 MAX_DEPTH = 50
 """Deepest search a Pacman takes (rounds); recursion and time rule out more."""
@@ -178,7 +79,7 @@ class SearchOptions:
     """Transposition-table entries (0: no table; at most 10,000,000)."""
     time: float = 0.0
     """Seconds per move for iterative deepening up to ``depth`` (0: search ``depth`` at once; at most 3600)."""
-    engine: str = "auto"
+    backend: str = "auto"
     """auto (the compiled kernel when numba is installed and it covers these options), fast or python."""
     probcut: str = ""
     """ChanceProbCut model file (JSON written by ``pacsim probcut fit``), star2 only: forward pruning at chance nodes, may change moves (empty: exact Star2)."""
@@ -190,41 +91,44 @@ class SearchOptions:
     def __post_init__(self) -> None:
         if not 1 <= self.depth <= MAX_DEPTH:
             bound = "at least 1" if self.depth < 1 else f"at most {MAX_DEPTH} (deeper searches cannot finish)"
-            raise AgentError(f"option depth={self.depth!r} must be {bound}")
+            raise AgentError(f"option depth={self.depth!r} must be {bound}", option="depth")
         if self.algorithm and self.algorithm not in ALGORITHMS:
-            raise AgentError(f"option algorithm={self.algorithm!r} is not one of {', '.join(ALGORITHMS)}")
+            raise AgentError(f"option algorithm={self.algorithm!r} is not one of {', '.join(ALGORITHMS)}", option="algorithm")
         if not self.model:
-            raise AgentError("option model='' must name a ghost or be uniform")
+            raise AgentError("option model='' must name a ghost or be uniform", option="model")
         if not 0.0 <= self.trust <= 1.0:
-            raise AgentError(f"option trust={self.trust!r} must be in [0, 1]")
+            raise AgentError(f"option trust={self.trust!r} must be in [0, 1]", option="trust")
         if self.kinds and set(self.kinds.upper()) - set("MC"):
-            raise AgentError(f"option kinds={self.kinds!r}: one letter per ghost, M (MIN) or C (CHANCE)")
+            raise AgentError(f"option kinds={self.kinds!r}: one letter per ghost, M (MIN) or C (CHANCE)", option="kinds")
         if not 0.0 <= self.slip < 1.0:
-            raise AgentError(f"option slip={self.slip!r} must be in [0, 1)")
+            raise AgentError(f"option slip={self.slip!r} must be in [0, 1)", option="slip")
         if not 0 <= self.table <= MAX_TABLE:
-            raise AgentError(f"option table={self.table!r} must be in [0, {MAX_TABLE}]")
+            raise AgentError(f"option table={self.table!r} must be in [0, {MAX_TABLE}]", option="table")
         if not 0.0 <= self.time <= 3600.0:
-            raise AgentError(f"option time={self.time!r} must be in [0, 3600] seconds")
-        check_engine(self.engine)
+            raise AgentError(f"option time={self.time!r} must be in [0, 3600] seconds", option="time")
+        backend.check_backend(self.backend)
         if self.probcut_t < 0:
-            raise AgentError(f"option probcut_t={self.probcut_t!r} must be positive (or 0: the model file's)")
+            raise AgentError(f"option probcut_t={self.probcut_t!r} must be positive (or 0: the model file's)", option="probcut_t")
         if self.probcut_t and not self.probcut:
-            raise AgentError(f"option probcut_t={self.probcut_t!r} needs probcut=MODEL.json")
+            raise AgentError(f"option probcut_t={self.probcut_t!r} needs probcut=MODEL.json", option="probcut_t")
         if self.ties not in TIES:
-            raise AgentError(f"option ties={self.ties!r} must be one of {', '.join(TIES)}")
+            raise AgentError(f"option ties={self.ties!r} must be one of {', '.join(TIES)}", option="ties")
 
 
-class SearchPacman(Agent):
+class SearchPacman(Agent[SearchOptions]):
     """Depth-limited search Pacman.  Records each move's statistics in
-    ``last_stats`` and keeps the last :class:`SearchResult` for displays."""
+    ``last_stats`` and keeps the last :class:`SearchResult` for displays.
+
+    ``ghost_model`` makes the ghost that ``model=`` names (the registry
+    passes it); without one, ``model`` must be ``uniform``."""
 
     name = "search"
     Options = SearchOptions
-    options: SearchOptions
+    ghost_model_option: ClassVar[str | None] = "model"
     default_kind = MIN
     default_algorithm = "minimax"
 
-    def __init__(self, options: SearchOptions | None = None) -> None:
+    def __init__(self, options: SearchOptions | None = None, ghost_model: GhostMaker | None = None) -> None:
         super().__init__(options)
         options = self.options
         self.depth = options.depth
@@ -234,18 +138,16 @@ class SearchPacman(Agent):
         if self.algorithm.startswith("star") and self.bounds is None:
             raise AgentError(f"algorithm {self.algorithm} needs an evaluation with bounds; {options.eval!r} has none")
         self.kinds = options.kinds.upper()
-        self.model_ghost = None if options.model == "uniform" else model_ghost_maker(options.model)
+        self.model_ghosts = ModelGhosts(options.model, ghost_model)
         self.table = TranspositionTable(max_entries=options.table) if options.table > 0 else None
         self.probcut = self.probcut_model(options)
         self.last_result: SearchResult | None = None
-        self._models: dict[int, tuple[Any, ...]] = {}
         self.check_node_kinds()
-        if options.engine == "fast":  # say it once, not in every game
-            reason = unsupported_options(self)
-            if reason is not None:
-                raise AgentError(f"option engine=fast: {reason}")
-        if self.algorithm in SUPPORTED_ALGORITHMS and options.eval in SUPPORTED_EVALUATIONS:
-            prepare(options.engine)  # load the kernel now, not in the first timed move
+        reason = settings_declined(self.search_request(ghosts=2, levels=1, cells=0))
+        if reason is None:
+            backend.prepare(options.backend)  # load the kernel now, not in the first timed move
+        elif options.backend == "fast":  # say it once, not in every game
+            raise AgentError(f"option backend=fast: {reason}", option="backend")
 
     def check_node_kinds(self) -> None:
         """Raise :class:`AgentError` now, before any game, if the algorithm
@@ -258,19 +160,19 @@ class SearchPacman(Agent):
             raise AgentError(f"algorithm {self.algorithm} cannot search {' and '.join(refused)} nodes ({because}); "
                              f"it handles {' and '.join(sorted(allowed))} nodes")
         if self.options.slip and CHANCE not in allowed:
-            raise AgentError(f"option slip={self.options.slip!r} needs chance nodes, which algorithm {self.algorithm} cannot search")
+            raise AgentError(f"option slip={self.options.slip!r} needs chance nodes, which algorithm {self.algorithm} cannot search", option="slip")
 
     def probcut_model(self, options: SearchOptions) -> ProbCutModel | None:
         """The ChanceProbCut model of ``probcut=``, at ``probcut_t`` if given."""
         if not options.probcut:
             return None
         if self.algorithm != "star2":
-            raise AgentError(f"option probcut={options.probcut!r} needs algorithm=star2, not {self.algorithm}")
+            raise AgentError(f"option probcut={options.probcut!r} needs algorithm=star2, not {self.algorithm}", option="probcut")
         plugins.note_data_file(Path(options.probcut), f"probcut model {options.probcut}")
         try:
             model = load_model(options.probcut)
         except PacsimError as error:
-            raise AgentError(f"option probcut: {error}") from None
+            raise AgentError(f"option probcut: {error}", option="probcut") from None
         return model.with_confidence(options.probcut_t) if options.probcut_t else model
 
     def reset(self, index: int, rng: random.Random) -> None:
@@ -282,23 +184,14 @@ class SearchPacman(Agent):
     def game_for(self, state: GameState) -> PacmanGame:
         ghosts = len(state.ghosts)
         kinds = tuple(self.ghost_kind(ghost) for ghost in range(ghosts))
-        models: tuple[Any, ...] = ()
-        if self.model_ghost is not None and CHANCE in kinds:
-            models = self.models_for(ghosts)
+        models = self.models_for(ghosts) if CHANCE in kinds else ()
         if self.options.slip:
             return SlipperyPacmanGame(kinds, models, self.options.trust, self.options.slip)
         return PacmanGame(kinds, models, self.options.trust)
 
     def models_for(self, ghosts: int) -> tuple[Any, ...]:
-        """One model ghost per ghost, made once: each knows its index, and
-        its random stream is never used (only its distribution is)."""
-        models = self._models.get(ghosts)
-        if models is None:
-            models = tuple(self.model_ghost() for _ in range(ghosts))  # type: ignore[misc]  # not None here
-            for index, model in enumerate(models, start=1):
-                model.reset(index, random.Random(index))
-            self._models[ghosts] = models
-        return models
+        """Per ghost, the model ghost whose distribution the search uses (None: uniform)."""
+        return self.model_ghosts.for_ghosts(ghosts)
 
     def ghost_kind(self, ghost: int) -> str:
         if self.kinds:
@@ -323,46 +216,80 @@ class SearchPacman(Agent):
     # -- playing -------------------------------------------------------------
     def analyze(self, state: GameState, depth: int | None = None, root_values: bool = True) -> SearchResult:
         """Search ``state`` and return the full result (values of every root
-        action): values are floats with either engine."""
-        fast = try_fast_search(self, state, depth, root_values)
+        action): values are floats with either backend.  ``depth`` (rounds)
+        replaces the agent's own and turns ``time`` off."""
+        return self._search_with_backend(state, depth, root_values)[0]
+
+    def _search_with_backend(self, state: GameState, depth: int | None,
+                             root_values: bool) -> tuple[SearchResult, str]:
+        """:meth:`analyze`'s result and which backend searched (the store records it per game)."""
+        request = self.search_request(len(state.ghosts), self.levels(state, depth), state.layout.num_cells,
+                                      root_values, timed=depth is None)
+        fast = backend.try_fast_search(self.name, self.options.backend, request, state)
         if fast is not None:
-            return fast
+            return fast, FAST
         result = self._python_search(state, depth, root_values)
         return replace(result, value=float(result.value),
-                       action_values=tuple((move, float(value)) for move, value in result.action_values))
+                       action_values=tuple((move, float(value)) for move, value in result.action_values)), PYTHON
+
+    def search_request(self, ghosts: int, levels: int, cells: int, root_values: bool = False,
+                       timed: bool = True) -> SearchRequest:
+        """This agent's search of ``levels`` levels with ``ghosts`` ghosts on a
+        maze of ``cells`` open cells, as the kernel would run it."""
+        options = self.options
+        return SearchRequest(
+            algorithm=self.algorithm, kinds=(MAX, *(self.ghost_kind(ghost) for ghost in range(ghosts))),
+            evaluation=self.evaluation_name(), levels=levels, step=ghosts + 1 + (1 if options.slip else 0),
+            cells=cells, model=options.model, trust=options.trust, slip=options.slip, table=options.table,
+            probcut=options.probcut, time=options.time if timed else 0.0, root_values=root_values,
+            own_game=self.own_game(),
+        )
+
+    def evaluation_name(self) -> str:
+        """``eval=`` when this agent evaluates with that built-in evaluation;
+        else a name no backend but Python knows (its own ``evaluate``)."""
+        built_in = EVALUATIONS.get(self.options.eval)
+        if built_in is not None and self.evaluate is not built_in[0]:
+            return f"{type(self).__name__}.evaluate"
+        return self.options.eval
+
+    def own_game(self) -> str:
+        """Which of this agent's methods change the game it searches from
+        the built-in one (a subclass's), or empty."""
+        for method in ("game_for", "levels"):
+            if getattr(type(self), method) is not getattr(SearchPacman, method):
+                return f"a {type(self).__name__} with its own {method}()"
+        return ""
+
+    def backend_note(self, cells: int) -> str | None:
+        """The note that this agent will search in Python on a maze of
+        ``cells`` open cells, or None (see :func:`pacsim.agents.backend.fallback_note`)."""
+        return backend.fallback_note(self.name, self.options.backend, self.search_request(2, 1, cells))
 
     def _python_search(self, state: GameState, depth: int | None, root_values: bool) -> SearchResult:
         game = self.game_for(state)
-        levels = self.levels(state, depth)
         bounds = self.node_bounds if self.algorithm.startswith("star") else None
-        if self.options.time and depth is None:
-            return self._deepening(game, state, bounds, root_values)
-        return search(game, state, algorithm=self.algorithm, depth=levels, evaluate=self.evaluate,
-                      bounds=bounds, table=self.table, root_values=root_values, probcut=self.probcut)
 
-    def _deepening(self, game: PacmanGame, state: GameState, bounds: Any, root_values: bool) -> SearchResult:
-        # The table is shared by every iteration: entries are reused only at equal remaining depth.
-        last = None
-        for result in iterative_deepening(game, state, self.algorithm, self.evaluate, self.levels(state),
-                                          seconds=self.options.time, step=self.levels(state, 1),
-                                          bounds=bounds, table=self.table, root_values=root_values,
-                                          probcut=self.probcut):
-            last = result
-        if last is None:  # not even depth 1 finished: search it anyway
-            last = search(game, state, algorithm=self.algorithm, depth=self.levels(state, 1),
-                          evaluate=self.evaluate, bounds=bounds, table=self.table, root_values=root_values,
-                          probcut=self.probcut)
-        return last
+        def search_at(levels: int, deadline: float | None = None) -> SearchResult:
+            # One table for every iteration: entries are reused only at equal remaining depth.
+            return search(game, state, algorithm=self.algorithm, depth=levels, evaluate=self.evaluate,
+                          bounds=bounds, table=self.table, root_values=root_values, probcut=self.probcut,
+                          deadline=deadline)
+
+        if self.options.time and depth is None:
+            return deepest(search_at, self.levels(state), self.levels(state, 1), self.options.time)
+        return search_at(self.levels(state, depth))
 
     def get_action(self, state: GameState) -> str:
         random_ties = self.options.ties == "random"
-        result = self.analyze(state, root_values=random_ties)  # the values of every root action to choose among
+        # The values of every root action to choose among.
+        result, searched_by = self._search_with_backend(state, None, root_values=random_ties)
         self.last_result = result
         stats = result.stats
         self.last_stats = MoveStats(
             generated=stats.generated, evaluated=stats.evaluated, cutoffs=stats.cutoffs,
             seconds=stats.seconds, depth=result.depth or 0, max_depth=stats.max_depth,
-            value=result.value,
+            value=result.value, backend=searched_by,
         )
         move = self.tied_move(result) if random_ties else result.action
         return move[0] if isinstance(move, tuple) else move
@@ -390,20 +317,6 @@ class SearchPacman(Agent):
             ghosts = f"kinds {self.kinds}" if self.kinds else "first min, others chance"
         budget = f"depth {self.depth}" + (f" in {self.options.time:g} s" if self.options.time else "")
         return ("Search values", f"{self.algorithm}, {budget}", f"ghosts: {ghosts}")
-
-
-def model_ghost_maker(spec: str) -> Callable[[], Agent]:
-    """A maker of the ghost named by ``model=`` (built-in or plugin), checked
-    once here: it must offer ``distribution(state)``."""
-    from pacsim.agents.registry import make_ghost
-
-    try:
-        sample = make_ghost(spec)
-    except AgentError as error:
-        raise AgentError(f"option model={spec!r}: {error}") from None
-    if not callable(getattr(sample, "distribution", None)):
-        raise AgentError(f"option model={spec!r}: that ghost has no distribution(state) to model it by")
-    return lambda: make_ghost(spec)
 
 
 class MinimaxPacman(SearchPacman):
@@ -438,9 +351,3 @@ class ExpectiminimaxPacman(SearchPacman):
         if self.kinds:
             return super().ghost_kind(ghost)
         return MIN if ghost == 0 else CHANCE
-
-
-SEARCH_PACMEN: dict[str, type[Agent]] = {
-    agent.name: agent for agent in (MinimaxPacman, AlphaBetaPacman, ExpectimaxPacman, ExpectiminimaxPacman)
-}
-

@@ -29,16 +29,15 @@ class GreedyOptions:
 
     def __post_init__(self) -> None:
         if not 0 <= self.margin <= 100:
-            raise AgentError(f"option margin={self.margin!r} must be in [0, 100]")
+            raise AgentError(f"option margin={self.margin!r} must be in [0, 100]", option="margin")
 
 
-class GreedyPacman(Agent):
+class GreedyPacman(Agent[GreedyOptions]):
     """Steps toward the nearest food by maze distance, never onto a cell
     next to a non-scared ghost while a safer move exists."""
 
     name = "greedy"
     Options = GreedyOptions
-    options: GreedyOptions
 
     def get_action(self, state: GameState) -> str:
         layout = state.layout
@@ -99,6 +98,3 @@ _TERMINAL_KEYS = {"w": "North", "s": "South", "d": "East", "a": "West", "": None
 def _terminal_keys() -> str | None:
     """Without a window: read w/a/s/d then Enter (Enter alone keeps going)."""
     return _TERMINAL_KEYS.get(input("move (w/a/s/d, Enter keeps going): ").strip().lower()[:1])
-
-
-PACMEN: dict[str, type[Agent]] = {agent.name: agent for agent in (RandomPacman, GreedyPacman, KeyboardPacman)}

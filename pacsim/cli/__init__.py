@@ -32,13 +32,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"pacsim {__version__}")
     subparsers = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     for name in COMMANDS:
-        try:
-            module = importlib.import_module(f"pacsim.cli.{name}")
-        except ModuleNotFoundError as error:
-            if error.name == f"pacsim.cli.{name}":
-                continue  # a command not built yet
-            raise
-        module.add_parser(subparsers)
+        importlib.import_module(f"pacsim.cli.{name}").add_parser(subparsers)
     return parser
 
 

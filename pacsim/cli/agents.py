@@ -7,6 +7,7 @@ from typing import Any
 
 from pacsim.agents import plugins
 from pacsim.agents.api import option_info
+from pacsim.agents.cs188 import constructor_options
 from pacsim.agents.evaluation import EVALUATIONS
 from pacsim.agents.registry import GHOST, PACMAN, builtin_ghosts, builtin_pacmen, resolve
 from pacsim.errors import AgentError
@@ -59,8 +60,9 @@ def describe(spec: str, role: str) -> str:
     lines = [f"{spec}: {_first_line(cls)}"]
     if resolved.cs188:
         lines.append("  a CS188 agent: its constructor's keyword arguments are its options, passed as strings")
-        return "\n".join(lines)
-    infos = option_info(cls.Options)  # type: ignore[attr-defined]  # an Agent subclass
+        infos = constructor_options(cls)
+    else:
+        infos = option_info(cls.Options)  # type: ignore[attr-defined]  # an Agent subclass
     if not infos:
         lines.append("  no options")
         return "\n".join(lines)
@@ -70,7 +72,7 @@ def describe(spec: str, role: str) -> str:
     lines.append(f"  options ({flag} key=value,... or {spec}:key=value,...):")
     for info in infos:
         default = repr(info.default) if info.default != "" else "''"
-        lines.append(f"  {info.name:<{width}}  {info.type:<{type_width}}  default {default:<10} {info.doc}")
+        lines.append(f"  {info.name:<{width}}  {info.type:<{type_width}}  default {default:<10} {info.doc}".rstrip())
     return "\n".join(lines)
 
 

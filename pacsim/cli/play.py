@@ -11,7 +11,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pacsim.agents.registry import PACMAN, make_ghost, make_pacman, resolve
+from pacsim.agents.api import ValuingAgent
+from pacsim.agents.registry import PACMAN, join_spec, make_ghost, make_pacman, parse_options, resolve
 from pacsim.cli.common import add_debug_option, options_given_once, wants_window
 from pacsim.cli.cs188 import add_cs188_options, apply_cs188_options, course_layout_folders, training_games
 from pacsim.engine import DEFAULT_MAX_MOVES, ERROR, GameRecord, check_max_moves, find_layout, play_game, recording
@@ -104,6 +105,13 @@ def build_agents(args: argparse.Namespace, layout: Layout) -> list[Any]:
     return [pacman, *ghosts]
 
 
+def recorded_specs(args: argparse.Namespace, num_ghosts: int) -> tuple[str, list[str]]:
+    """The Pacman and ghost specs a record names: -p with -a, -g with
+    --ghost-args, joined as pacsim reads them back (a replay or an analysis rebuilds the agents)."""
+    pacman = join_spec(args.pacman, parse_options(args.agent_args))
+    return pacman, [join_spec(args.ghosts, parse_options(args.ghost_args))] * num_ghosts
+
+
 def ghost_count(asked: int | None, layout: Layout) -> int:
     """The ghosts -k asks for; more than the layout has means all of them, as
     in CS188 (with a note: the games have fewer ghosts than typed)."""
@@ -169,8 +177,7 @@ def run(args: argparse.Namespace) -> int:
         print(line)
         if args.record:
             save_game(_record_path(args.record, game, games), record, game_layout,
-                      args.pacman + (f":{args.agent_args}" if args.agent_args else ""),
-                      [args.ghosts] * (len(agents) - 1))
+                      *recorded_specs(args, len(agents) - 1))
     print(tally.summary_line())
     if tally.games and tally.errors == tally.games:  # as run: such results mean nothing
         hint = "" if args.debug else " (--debug prints its traceback)"
@@ -241,7 +248,7 @@ def text_display(pacman: Any, show_values: bool, frame_time: float) -> Callable[
     """``--text``: the board after each round, with Pacman's search values
     under it (``--show-values``), ``frame_time`` seconds apart (CS188's
     ``--frameTime`` paces its text display too)."""
-    values = getattr(pacman, "action_values", None) if show_values else None
+    values = pacman.action_values if show_values and isinstance(pacman, ValuingAgent) else None
 
     def show(state: GameState, action: str | None) -> None:
         if not (state.turn == 0 or state.is_terminal):
@@ -267,7 +274,7 @@ def display_notes(args: argparse.Namespace, window: bool, settings: WindowSettin
     shown = window or args.text or settings.exporting
     if args.show_values and not shown:
         notes.append("--show-values: nothing is drawn with -q; use --text, the window, --gif or --save-frames")
-    elif args.show_values and not hasattr(pacman, "action_values"):
+    elif args.show_values and not isinstance(pacman, ValuingAgent):
         notes.append(f"--show-values: Pacman {args.pacman!r} has no search values to show")
     if args.frame_time is not None and not shown:
         notes.append("--frame-time: nothing is drawn with -q, so games run at full speed")

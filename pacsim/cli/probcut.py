@@ -6,7 +6,7 @@ each, chance nodes of the tree the Star2 Pacman ``--for`` would search are
 picked, and every successor of each is searched exactly ``depth -
 reduction`` and ``depth`` levels deep, for every deep depth at which that
 Pacman's search would try a cut there.  A line through these pairs is the
-model (:mod:`pacsim.search.probcut`), saved as JSON with how it was fitted;
+model (:mod:`pacsim.search.probcut_fit`), saved as JSON with how it was fitted;
 ``probcut=FILE`` on a Star2 Pacman uses it.
 """
 
@@ -15,13 +15,15 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from pacsim.agents.registry import make_ghost, make_pacman
+from pacsim.agents.registry import make_pacman
 from pacsim.agents.search_agents import SearchPacman
-from pacsim.engine import GameState, check_max_moves, load_layout, play_game
+from pacsim.bench.positions import sample_positions
+from pacsim.engine import GameState, check_max_moves, load_layout
 from pacsim.errors import ConfigError
 from pacsim.files import check_output
 from pacsim.search import CHANCE
-from pacsim.search.probcut import ProbCutModel, ValuePair, chance_pairs, fit_by_depth, fit_model, save_model
+from pacsim.search.probcut import ProbCutModel, save_model
+from pacsim.search.probcut_fit import ValuePair, chance_pairs, fit_by_depth, fit_model
 
 DEFAULT_FOR = "expectimax:depth=3,eval=careful,algorithm=star2"
 
@@ -99,27 +101,6 @@ def star2_pacman(spec: str) -> SearchPacman:
     if agent.options.probcut:
         raise ConfigError(f"--for {spec}: fit for exact Star2 (without probcut=)")
     return agent
-
-
-def sample_positions(layout_name: str, pacman: str, ghost: str, num_ghosts: int, games: int, seed: int,
-                     per_game: int, max_moves: int = 300) -> list[GameState]:
-    """``per_game`` Pacman-to-move positions of each of ``games`` seeded
-    games, evenly spread over each game (its first move left out: every game
-    starts there)."""
-    layout = load_layout(layout_name)
-    positions: list[GameState] = []
-    for game_seed in range(seed, seed + games):
-        seen: list[GameState] = []
-
-        def keep(state: GameState, action: str | None, seen: list[GameState] = seen) -> None:
-            if state.turn == 0 and not state.is_terminal and action is not None:
-                seen.append(state)
-
-        agents: list[Any] = [make_pacman(pacman)] + [make_ghost(ghost) for _ in range(num_ghosts)]
-        play_game(layout, agents, seed=game_seed, max_moves=max_moves, on_state=keep)
-        step = max(1, len(seen) // per_game)
-        positions += seen[step // 2::step][:per_game]
-    return positions
 
 
 def chance_nodes_below(searcher: SearchPacman, state: GameState) -> list[tuple[Any, int]]:

@@ -17,8 +17,9 @@ from pacsim.cli.common import wants_window
 from pacsim.cli.play import add_display_options, check_outputs
 from pacsim.engine.recording import SavedGame, load_game
 from pacsim.engine.state import GameState
-from pacsim.errors import ConfigError, ReplayError
+from pacsim.errors import ConfigError
 from pacsim.files import check_output
+from pacsim.runner.store import load_saved_game
 from pacsim.viewer.settings import WindowSettings
 from pacsim.web.cli import add_html_options, check_html_options, write_replay_html
 
@@ -40,22 +41,10 @@ def load_replay(path: str, game_id: int | None = None) -> SavedGame:
     if Path(path).suffix.lower() in STORE_SUFFIXES:
         if game_id is None:
             raise ConfigError(f"{path} is a results store: choose a game with --game ID")
-        return load_stored_game(path, game_id)
+        return load_saved_game(path, game_id)
     if game_id is not None:
         raise ConfigError(f"--game {game_id}: only a results store (.sqlite/.db) holds several games")
     return load_game(path)
-
-
-def load_stored_game(path: str, game_id: int) -> SavedGame:
-    """Game ``game_id`` of the results store at ``path`` (imported only when
-    asked for: the store needs modules a JSON replay does not)."""
-    try:
-        from pacsim.runner.store import load_saved_game
-    except ImportError as error:
-        if isinstance(error, ModuleNotFoundError) and not (error.name or "").startswith("pacsim"):
-            raise  # a third-party module missing inside the store: a real bug
-        raise ReplayError(f"{path}: the results store is not available in this pacsim ({error})") from None
-    return load_saved_game(path, game_id)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -76,7 +65,7 @@ def run(args: argparse.Namespace) -> int:
 
         replay_in_window(states, outcome=outcome, options=settings,
                          title=f"pacsim replay: {Path(args.record).name}")
-        final, moves = states[-1], _moves(states)
+        final, moves = _Counted(iter(states), show=False).to_the_end()
     else:
         final, moves = _replay_streamed(saved, iter(states) if states is not None else saved.iter_states(), args,
                                         settings)
@@ -97,11 +86,7 @@ def _replay_streamed(saved: SavedGame, states: Iterator[GameState], args: argpar
         from pacsim.viewer import replay_to_files
 
         replay_to_files(counted, outcome_of=lambda final: replay_outcome(saved, final), options=settings)
-    else:
-        for _ in counted:
-            pass
-    assert counted.final is not None  # a replay has at least its start state
-    return counted.final, counted.moves
+    return counted.to_the_end()
 
 
 class _Counted:
@@ -124,9 +109,12 @@ class _Counted:
                 print(f"score {state.score}\n")
             yield state
 
-
-def _moves(states: list[GameState]) -> int:
-    return sum(1 for state in states[:-1] if state.turn == 0)
+    def to_the_end(self) -> tuple[GameState, int]:
+        """The final state and Pacman's moves, once the states left are passed through."""
+        for _ in self:
+            pass
+        assert self.final is not None  # a replay has at least its start state
+        return self.final, self.moves
 
 
 def replay_outcome(saved: SavedGame, final: GameState) -> str | None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pacsim.cli.run import add_backend_options, execute
+from pacsim.cli.run import add_executor_options, execute
 from pacsim.errors import ConfigError
 from pacsim.shipped import shipped_experiment
 
@@ -25,7 +25,7 @@ def add_parser(subparsers) -> None:
     parser.add_argument("--plot", metavar="FILE.png", default=None,
                         help="also save the table beside the published one as a figure (.png, .pdf or .svg)")
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
-    add_backend_options(parser)
+    add_executor_options(parser)
     parser.set_defaults(run=run)
 
 

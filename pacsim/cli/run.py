@@ -25,28 +25,30 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--store", default=None, help="results store (default: the file's store)")
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress bar and no summary")
     add_debug_option(parser)
-    add_backend_options(parser)
+    add_executor_options(parser)
     parser.set_defaults(run=run)
 
 
-def add_backend_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--backend", choices=("local", "dask"), default="local",
-                        help="local process pool (default) or a Dask cluster")
+def add_executor_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--executor", choices=("local", "dask"), default="local",
+                        help="where the games run: a local process pool (default) or a Dask cluster")
+    # The flag's first name; "backend" now means the search's (the agents' backend= option).
+    parser.add_argument("--backend", dest="executor", choices=("local", "dask"), help=argparse.SUPPRESS)
     parser.add_argument("--scheduler", metavar="tcp://HOST:8786", default=None,
                         help="Dask scheduler address (default: start a LocalCluster)")
 
 
 def execute(experiment: Experiment, args: argparse.Namespace) -> RunResult:
-    """Run ``experiment`` on the backend the options ask for.
+    """Run ``experiment`` on the executor the options ask for.
 
     A run whose every game ended in ``error`` raises :class:`AllGamesFailed`
     (exit status 2): its results would mean nothing."""
     from pacsim.runner import run_experiment
 
-    if args.scheduler and args.backend != "dask":
-        raise ConfigError("--scheduler goes with --backend dask")
-    if args.backend == "dask":
-        from pacsim.runner.dask_backend import dask_executor
+    if args.scheduler and args.executor != "dask":
+        raise ConfigError("--scheduler goes with --executor dask")
+    if args.executor == "dask":
+        from pacsim.runner.dask_executor import dask_executor
 
         with dask_executor(args.scheduler, args.workers) as executor:
             result = run_experiment(experiment, executor=executor, workers=args.workers, quiet=args.quiet)
@@ -75,6 +77,7 @@ def run(args: argparse.Namespace) -> int:
     from pacsim.report import format_summary, summarize
     from pacsim.runner import load_experiment, load_results
     from pacsim.runner.experiment import plugin_notes
+    from pacsim.runner.store import finished_games
 
     if args.workers is not None and args.workers < 1:
         raise ConfigError(f"--workers {args.workers}: must be at least 1")
@@ -83,7 +86,8 @@ def run(args: argparse.Namespace) -> int:
     experiment = load_experiment(find_experiment(args.experiment), games=args.games, overrides=args.overrides, store=args.store)
     for note in experiment.notes:
         print(f"pacsim: note: {note}")
-    for note in plugin_notes(experiment):  # an experiment naming plugins runs their code: say which
+    stored = finished_games(experiment.store, experiment.config_hash)
+    for note in plugin_notes(experiment, stored):  # an experiment naming plugins runs their code: say which
         print(note)
     result = execute(experiment, args)
     if args.quiet:

@@ -14,7 +14,7 @@ import random
 import sysconfig
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from functools import partial
 from traceback import format_exception
 from types import TracebackType
@@ -43,11 +43,20 @@ def check_max_moves(moves: int, where: str) -> int:
 
 
 class Agent(Protocol):
-    """What the game loop needs of an agent (``reset(index, rng)`` before a
-    game and ``final(state)`` after it are called when the agent has them)."""
+    """What the game loop needs of an agent: every agent, built-in or plugin,
+    is one (:class:`pacsim.agents.api.Agent` implements it)."""
+
+    last_stats: MoveStats | None
+    """After a move, its search statistics (recorded for Pacman), or None."""
+
+    def reset(self, index: int, rng: random.Random) -> None:
+        """Before every game: this agent's index (0 is Pacman) and random stream."""
 
     def get_action(self, state: GameState) -> str:
         """The action to play in ``state`` (it is this agent's turn)."""
+
+    def final(self, state: GameState) -> None:
+        """After a game that ended by the rules or the move cap, with its last state."""
 
 
 def agent_rng(seed: int, agent: int) -> random.Random:
@@ -58,12 +67,10 @@ def agent_rng(seed: int, agent: int) -> random.Random:
     return random.Random(f"pacsim:{seed}:{agent}")
 
 
-def start_agents(agents: Sequence[Any], seed: int, first_index: int = 0) -> None:
+def start_agents(agents: Sequence[Agent], seed: int, first_index: int = 0) -> None:
     """Give each agent its index and random stream before a game."""
     for index, agent in enumerate(agents, start=first_index):
-        reset = getattr(agent, "reset", None)
-        if reset is not None:
-            reset(index, agent_rng(seed, index))
+        agent.reset(index, agent_rng(seed, index))
 
 
 @dataclass
@@ -90,12 +97,12 @@ class GameRecord:
     """Wall time of the whole game."""
     move_seconds: list[float] = field(default_factory=list)
     """Pacman's thinking time per move."""
-    search_stats: list[dict[str, Any]] = field(default_factory=list)
-    """Per Pacman move, the :class:`MoveStats` its agent reported (if any), as a dict for the store."""
+    search_stats: list[MoveStats] = field(default_factory=list)
+    """Per Pacman move, the :class:`MoveStats` its agent reported (moves it reported none for are left out)."""
 
     @property
     def nodes(self) -> int:
-        return sum(int(stats.get("generated", 0)) for stats in self.search_stats)
+        return sum(stats.generated for stats in self.search_stats)
 
 
 def play_game(
@@ -164,9 +171,9 @@ def _play(
         if agent_index == 0:
             record.moves += 1
             record.move_seconds.append(elapsed)
-            stats = getattr(agent, "last_stats", None)
-            if isinstance(stats, MoveStats):
-                record.search_stats.append(asdict(stats))
+            stats = agent.last_stats
+            if isinstance(stats, MoveStats):  # a plugin may have set anything
+                record.search_stats.append(stats)
         record.actions.append(action)
         state = apply_move(state, action, target)
         if on_state is not None:
@@ -181,7 +188,7 @@ def _play(
     return record
 
 
-def _start_agents(agents: Sequence[Any], seed: int, record: GameRecord) -> str | None:
+def _start_agents(agents: Sequence[Agent], seed: int, record: GameRecord) -> str | None:
     """:func:`start_agents`, except that an agent failing in ``reset``
     gives the message of a failed game (its traceback kept in ``record``)
     instead of an exception."""
@@ -196,16 +203,13 @@ def _start_agents(agents: Sequence[Any], seed: int, record: GameRecord) -> str |
     return None
 
 
-def _final_agents(agents: Sequence[Any], state: GameState) -> str | None:
-    """Show every agent that has ``final`` the last state of a game that ended
-    by the rules or the move cap (CS188's loop does, and its learning agents
-    learn from it); the message of a failed game if one raises."""
+def _final_agents(agents: Sequence[Agent], state: GameState) -> str | None:
+    """Show every agent the last state of a game that ended by the rules or
+    the move cap (CS188's loop does, and its learning agents learn from it);
+    the message of a failed game if one raises."""
     for index, agent in enumerate(agents):
-        final = getattr(agent, "final", None)
-        if final is None:
-            continue
         try:
-            final(state)
+            agent.final(state)
         except UserInterrupt:
             raise
         except BaseException as error:

@@ -4,7 +4,7 @@ A :class:`GameState` is an immutable, hashable tuple of small ints; the
 layout it refers to holds every table, so a successor is one tuple and never
 a copy of a grid.  The state itself is the transposition-table key.
 
-The rules are CS188's (see ``shared/reference/optimism_pessimism.md``):
+The rules are CS188's (the README's "Rules" states them for users):
 
 * Each round Pacman moves, then every ghost in order.  Pacman may Stop;
   ghosts may not, and may not reverse unless it is their only move.

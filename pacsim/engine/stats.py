@@ -13,6 +13,10 @@ from dataclasses import dataclass, fields
 
 from pacsim.errors import AgentError
 
+FAST, PYTHON = "fast", "python"
+BACKENDS = (FAST, PYTHON)
+"""What can have searched a move: pacsim's compiled kernel or Python code."""
+
 
 @dataclass(frozen=True, slots=True)
 class MoveStats:
@@ -36,6 +40,8 @@ class MoveStats:
     """Iterations run (MCTS playouts, deepening rounds, ...)."""
     simulated: int = 0
     """Moves simulated in playouts (MCTS)."""
+    backend: str = PYTHON
+    """``fast`` when pacsim's compiled kernel searched the move; ``python`` for any Python code."""
 
     def __post_init__(self) -> None:
         """Counts become ints >= 0, seconds a finite float >= 0, the value a
@@ -44,10 +50,15 @@ class MoveStats:
         counts = (self.generated, self.evaluated, self.cutoffs, self.depth, self.max_depth, self.iterations, self.simulated)
         value = self.value
         if (type(self.seconds) is float and 0.0 <= self.seconds < math.inf and set(map(type, counts)) == _INT
-                and min(counts) >= 0 and (value is None or (type(value) is float and math.isfinite(value)))):
+                and min(counts) >= 0 and (value is None or (type(value) is float and math.isfinite(value)))
+                and self.backend in BACKENDS):
             return  # the usual numbers (once per move of every game): nothing to convert
         for item in fields(self):
             given = getattr(self, item.name)
+            if item.name == "backend":
+                if given not in BACKENDS:
+                    raise AgentError(f"MoveStats backend={given!r} must be one of {', '.join(BACKENDS)}")
+                continue
             if item.name == "value":
                 checked = None if given is None else _real(item.name, given)
             elif item.name == "seconds":

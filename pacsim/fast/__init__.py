@@ -5,20 +5,18 @@ are the specification; this package computes the same things over small
 integer arrays, for the configurations it knows, and gives the same
 answers: the same values (bit for bit), moves and node counts.
 
-It knows nothing of agents: :mod:`pacsim.agents.engines` decides, from an
-agent's ``engine`` option and configuration, whether to call
-:func:`pacsim.fast.search.kernel_search` (search Pacmen) and
-:func:`pacsim.fast.search.chase_values` (the adversarial ghost).
+It knows nothing of agents: a search Pacman describes its search as a
+:class:`pacsim.fast.request.SearchRequest`, which the kernel runs or
+declines with a reason (:mod:`pacsim.fast.request` holds what it covers);
+:mod:`pacsim.agents.backend` decides, from an agent's ``backend`` option,
+whether to ask (:func:`pacsim.fast.search.run_request` for search Pacmen,
+:func:`pacsim.fast.search.chase_values` for the adversarial ghost).
 """
 
 from __future__ import annotations
 
 from functools import cache
 
-SUPPORTED_ALGORITHMS = {"minimax": False, "alphabeta": True, "expectimax": False, "expectiminimax": False}
-"""Algorithms the kernel runs, and whether they prune."""
-SUPPORTED_MODELS = ("uniform", "random", "directional")
-SUPPORTED_EVALUATIONS = ("score", "careful")
 MAX_CELLS = 2048
 """Largest maze the kernel takes: its distance tables hold cells**2 entries."""
 

@@ -17,6 +17,7 @@ import numpy as np
 from pacsim.engine import GameState
 from pacsim.engine.layout import ACTIONS
 from pacsim.fast import kernel
+from pacsim.fast.request import COVERED, SearchRequest, chance_model
 from pacsim.fast.tables import layout_tables, state_row, words_for
 from pacsim.search import CHANCE, MAX, MIN, SearchResult, SearchStats, SearchTimeout
 
@@ -57,6 +58,16 @@ def kernel_search(
                          [NODE_KINDS[kind] for kind in kinds])
     weights = np.array([trust, attack, flee, slip], np.float64)
     return _run(state, settings, weights, levels, root_values or not pruned, root_values, started, deadline)
+
+
+def run_request(state: GameState, request: SearchRequest, levels: int | None = None,
+                deadline: float | None = None) -> SearchResult:
+    """:func:`kernel_search` of what ``request`` asks, at ``state`` (a request
+    :func:`~pacsim.fast.request.declined` let through), ``levels`` deep
+    (default the request's)."""
+    return kernel_search(state, request.kinds, request.evaluation, request.levels if levels is None else levels,
+                         pruned=COVERED.algorithms[request.algorithm], model=chance_model(request),
+                         trust=request.trust, root_values=request.root_values, deadline=deadline, slip=request.slip)
 
 
 def chase_values(state: GameState, levels: int) -> SearchResult:
@@ -169,4 +180,4 @@ def _workspace(root: np.ndarray, levels: int) -> _Workspace:
                       np.zeros((size, 3), np.float64), np.zeros(kernel.ROOT_VALUE + 1, np.float64), stats)
 
 
-__all__ = ["ACTIONS", "chase_values", "kernel_search"]
+__all__ = ["ACTIONS", "chase_values", "kernel_search", "run_request"]

@@ -20,6 +20,7 @@ import pandas
 
 from pacsim._version import __version__
 from pacsim.errors import PacsimError
+from pacsim.provenance import short_commit
 from pacsim.report.format import format_summary
 from pacsim.report.summary import Comparison, compare, repetition_notes
 from pacsim.runner.store import load_saved_game
@@ -114,11 +115,20 @@ def provenance_section(results: pandas.DataFrame) -> str:
             "experiment": experiment, "config hash": config_hash, "games": len(games),
             "conditions": games["condition"].nunique(), "seeds": _describe_seeds(seeds),
             "pacsim": ", ".join(sorted(set(games["pacsim_version"]))),
-            "machines": ", ".join(sorted(set(games["machine"]))),
+            "commits": _distinct(games["git_commit"].map(short_commit, na_action="ignore")),
+            "python": _distinct(games["python_version"]), "numba": _distinct(games["numba_version"]),
+            "searched by": _distinct(games["searched_by"], missing="no search"),
+            "machines": ", ".join(sorted(set(games["hostname"] + " (" + games["os"] + ")"))),
             "played": f"{games['started_at'].min()} to {games['started_at'].max()}",
         })
     return (f"<h2>Provenance</h2>\n<p>Report written by pacsim {html.escape(__version__)}.</p>\n"
             + wide(pandas.DataFrame(rows).to_html(index=False)))
+
+
+def _distinct(values: pandas.Series, missing: str = "unknown") -> str:
+    """The different values of a provenance column, ``missing`` standing for its empty cells."""
+    known = sorted(set(values.dropna()))
+    return ", ".join(known + ([missing] if values.isna().any() else []))
 
 
 def _describe_seeds(seeds: list[int]) -> str:

@@ -1,7 +1,7 @@
 """The optimism/pessimism table in the lecture's shape, and its four pattern points.
 
 The published table (seed 002, 5 games a cell) and the pattern it teaches are
-in ``shared/reference/optimism_pessimism.md``.  Each point is checked with a
+in ``experiments/README.md`` ("The four pattern points").  Each point is checked with a
 stated numeric criterion, so "holds" means something a reader can dispute.
 """
 
@@ -148,7 +148,7 @@ def assess(results: pandas.DataFrame) -> Assessment:
 
 
 def pattern_points(table: dict[tuple[str, str], Cell], paired: Comparison) -> list[PatternPoint]:
-    """The four points of ``shared/reference/optimism_pessimism.md``, each with its criterion."""
+    """The four points of the lecture's pattern (``experiments/README.md``), each with its criterion."""
     minimax_adversarial = table[("minimax", "adversarial")]
     minimax_random = table[("minimax", "random")]
     expectimax_adversarial = table[("expectimax", "adversarial")]

@@ -1,7 +1,7 @@
 """Running an experiment: games fan out to an executor, rows come back to the store.
 
 The coordinator (this process) is the only writer of the store.  Workers get
-a small picklable :class:`GameTask` and return a plain dict row, so any
+a small picklable :class:`GameTask` and return a :class:`GameRow`, so any
 ``concurrent.futures.Executor`` works: a process pool by default, an inline
 executor for ``--workers 1``, a Dask ``Client.get_executor()`` later.
 Because each game is a pure function of its condition and seed, the rows do
@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import os
-import platform
 import signal
 import sys
 import threading
@@ -22,16 +21,17 @@ from collections.abc import Callable, Iterator, Set
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from types import FrameType
 from typing import Any
 
 from pacsim._version import __version__
 from pacsim.agents import plugins
-from pacsim.agents.engines import MAX_CELLS, fallback_note, notes_said
+from pacsim.agents.notes import notes_said
 from pacsim.agents.registry import make_ghost, make_pacman
 from pacsim.agents.search_agents import SearchPacman
+from pacsim.agents.whole_game import play_in_kernel
 from pacsim.engine import ERROR, GameRecord, Layout, parse_layout, play_game
 from pacsim.engine.deadline import UserInterrupt
 from pacsim.engine.game import describe_failure
@@ -39,8 +39,12 @@ from pacsim.engine.generate import is_generated, parse_maze_specs
 from pacsim.engine.layout import WALL
 from pacsim.engine.recording import encode_actions
 from pacsim.engine.starts import DEFAULT_START_DISTANCE, LAYOUT, draw_start, with_pacman_start
+from pacsim.engine.stats import MoveStats
 from pacsim.errors import PacsimError, debug_wanted
+from pacsim.fast import MAX_CELLS
+from pacsim.provenance import Machine, RunProvenance
 from pacsim.runner.experiment import Condition, Experiment
+from pacsim.runner.row import MIXED, GameRow
 from pacsim.runner.store import ResultStore, utc_now
 
 
@@ -59,6 +63,8 @@ class GameTask:
     starts: str = LAYOUT
     """Pacman's start: the layout's, or drawn from the game's seed (``random``)."""
     start_distance: int = DEFAULT_START_DISTANCE
+    provenance: RunProvenance = field(default_factory=RunProvenance)
+    """The run's commit and numba version, found once by the coordinator."""
 
 
 @dataclass
@@ -151,23 +157,36 @@ class LayoutCache:
                 total -= self.cost(dropped)
         return layout
 
+    def layout_for(self, condition: Condition, start: int | None = None) -> Layout:
+        """The condition's layout, with Pacman moved to ``start`` if given
+        (a random start has one layout per open cell)."""
+        # A generated maze's name fixes its text: it is built only on a cache miss.
+        name, key = condition.layout, condition.file_text
+        layout = self.get((name, key, None), lambda: parse_layout(condition.layout_text, name=name, source=name))
+        if start is None:
+            return layout
+        return self.get((name, key, start), lambda: with_pacman_start(layout, start))
 
-_LAYOUTS = LayoutCache()
-"""Per worker process: the layouts of recent games."""
+
+PROCESS_LAYOUTS = LayoutCache()
+"""The layouts of the recent games of this process.  A worker's games share
+it through the default of :func:`play_task`: an executor sends the task
+alone, so a cache in it would be a fresh copy for every game."""
 
 
-def play_task(task: GameTask) -> dict[str, Any]:
+def play_task(task: GameTask, layouts: LayoutCache = PROCESS_LAYOUTS) -> GameRow:
     """Play one game and return its store row (runs in a worker)."""
     condition = task.condition
-    layout = _layout_for(condition)
+    layout = layouts.layout_for(condition)
     if task.starts != LAYOUT:
-        layout = _layout_for(condition, draw_start(layout, condition.num_ghosts, task.seed, task.start_distance))
+        start = draw_start(layout, condition.num_ghosts, task.seed, task.start_distance)
+        layout = layouts.layout_for(condition, start)
     started_at = utc_now()
     # Agents are built afresh for every game (microseconds): a search agent's
     # transposition table outlives ``reset``, and a game must not depend on
     # which games the same worker happened to play before it.
     try:
-        with plugins.recording() as used:
+        with plugins.recording() as used, notes_said():  # the coordinator said them (backend_notes, loading)
             agents = [make_pacman(condition.pacman, condition.pacman_options)]
             agents += [make_ghost(condition.ghosts, condition.ghost_options) for _ in range(condition.num_ghosts)]
     except UserInterrupt:
@@ -177,9 +196,9 @@ def play_task(task: GameTask) -> dict[str, Any]:
     changed = _changed_since_planned(condition, used)
     if changed:  # its row would claim the planned content: an error, played again (as the new content) next run
         return failed_row(task, f"{changed} changed during the run", started_at)
-    with notes_said():  # by the coordinator, once for the run (engine_notes)
-        record = play_game(layout, agents, seed=task.seed, max_moves=task.max_moves,
-                           move_time_limit=task.time_limit or None)
+    with notes_said():  # by the coordinator, once for the run (backend_notes)
+        record = play_in_kernel(layout, agents, task.seed, task.max_moves, task.time_limit or None) or play_game(
+            layout, agents, seed=task.seed, max_moves=task.max_moves, move_time_limit=task.time_limit or None)
     if record.error_traceback and debug_wanted():
         print(f"{condition.label}, game {task.game_index}:\n{record.error_traceback}", end="", file=sys.stderr)
     return game_row(task, record, started_at, start=layout.pacman_start)
@@ -195,9 +214,9 @@ def _changed_since_planned(condition: Condition, used: list[plugins.PluginCode])
     return None
 
 
-def engine_notes(experiment: Experiment) -> list[str]:
+def backend_notes(experiment: Experiment) -> list[str]:
     """What the coordinator says once before the games: each search Pacman
-    that will search in Python, and why (a run with ``engine=fast`` that the
+    that will search in Python, and why (a run with ``backend=fast`` that the
     kernel cannot serve fails here, before any game)."""
     notes: dict[str, None] = {}
     by_pacman: dict[str, dict[str, Condition]] = {}
@@ -210,7 +229,7 @@ def engine_notes(experiment: Experiment) -> list[str]:
         except PacsimError:
             continue  # its games say why, one by one
         if isinstance(pacman, SearchPacman):
-            for note in {fallback_note(pacman, _open_cells(condition)) for condition in mazes.values()}:
+            for note in {pacman.backend_note(_open_cells(condition)) for condition in mazes.values()}:
                 if note is not None:
                     notes[note] = None
     return list(notes)
@@ -225,10 +244,10 @@ def _open_cells(condition: Condition) -> int:
         bound = (spec.width - 2) * (spec.height - 2)
     else:
         bound = len(condition.file_text) - condition.file_text.count(WALL) - condition.file_text.count("\n")
-    return bound if bound <= MAX_CELLS else _layout_for(condition).num_cells
+    return bound if bound <= MAX_CELLS else PROCESS_LAYOUTS.layout_for(condition).num_cells
 
 
-def failed_row(task: GameTask, message: str, started_at: str | None = None) -> dict[str, Any]:
+def failed_row(task: GameTask, message: str, started_at: str | None = None) -> GameRow:
     """The row of a game that ended in ``error`` before its first move."""
     record = GameRecord(layout=task.condition.layout, seed=task.seed, num_ghosts=task.condition.num_ghosts,
                         outcome=ERROR, error=message)
@@ -258,66 +277,56 @@ def _exit_when_orphaned(parent: int) -> None:
     os._exit(1)
 
 
-def _layout_for(condition: Condition, start: int | None = None) -> Layout:
-    """The condition's layout, with Pacman moved to ``start`` if given, from
-    the worker's cache (a random start has one layout per open cell)."""
-    # A generated maze's name fixes its text: it is built only on a cache miss.
-    name, key = condition.layout, condition.file_text
-    layout = _LAYOUTS.get((name, key, None), lambda: parse_layout(condition.layout_text, name=name, source=name))
-    if start is None:
-        return layout
-    return _LAYOUTS.get((name, key, start), lambda: with_pacman_start(layout, start))
-
-
-def game_row(task: GameTask, record: GameRecord, started_at: str, start: int | None = None) -> dict[str, Any]:
+def game_row(task: GameTask, record: GameRecord, started_at: str, start: int | None = None) -> GameRow:
+    """The store row of a played (or failed) game."""
     condition = task.condition
-    depths = [stats["depth"] for stats in record.search_stats if isinstance(stats.get("depth"), int)]
+    levels = [stats.depth for stats in record.search_stats]
     move_seconds = record.move_seconds
     other_options = {key: value for key, value in condition.pacman_options.items() if key != "depth"}
-    return {
-        "experiment": task.experiment,
-        "config_hash": task.config_hash,
-        "condition_key": condition.key,
-        "condition": condition.label,
-        "pacman": condition.pacman,
-        "ghosts": condition.ghosts,
-        "layout": condition.layout,
-        "num_ghosts": record.num_ghosts,
-        "depth": condition.depth,
-        "options": json.dumps({"pacman": other_options, "ghost": condition.ghost_options}, sort_keys=True),
-        "game_index": task.game_index,
-        "seed": task.seed,
-        "outcome": record.outcome,
-        "score": record.score,
-        "moves": record.moves,
-        "seconds": record.seconds,
-        "move_seconds_mean": sum(move_seconds) / len(move_seconds) if move_seconds else None,
-        "move_seconds_max": max(move_seconds) if move_seconds else None,
-        "nodes": record.nodes,
-        "depth_reached": max(depths) if depths else None,
-        "error": record.error,
-        "pacsim_version": __version__,
-        "machine": f"{platform.node()} ({platform.platform()})",
-        "started_at": started_at,
-        "actions": encode_actions(record.actions),
-        "start": start,
-    }
+    machine = Machine.here()
+    return GameRow(
+        experiment=task.experiment, config_hash=task.config_hash, condition_key=condition.key,
+        condition=condition.label, pacman=condition.pacman, ghosts=condition.ghosts, layout=condition.layout,
+        num_ghosts=record.num_ghosts, depth=condition.depth,
+        options=json.dumps({"pacman": other_options, "ghost": condition.ghost_options}, sort_keys=True),
+        game_index=task.game_index, seed=task.seed, outcome=record.outcome, score=record.score, moves=record.moves,
+        seconds=record.seconds,
+        move_seconds_mean=sum(move_seconds) / len(move_seconds) if move_seconds else None,
+        move_seconds_max=max(move_seconds) if move_seconds else None,
+        nodes=record.nodes, levels_reached=max(levels) if levels else None, error=record.error,
+        pacsim_version=__version__, hostname=machine.hostname, os=machine.os, arch=machine.arch,
+        cores=machine.cores, python_version=machine.python_version,
+        numba_version=machine.numba_version, git_commit=task.provenance.git_commit,
+        searched_by=searched_by(record.search_stats), started_at=started_at,
+        actions=encode_actions(record.actions), start=start,
+    )
+
+
+def searched_by(search_stats: list[MoveStats]) -> str | None:
+    """``fast`` if the kernel searched every Pacman move that reported a
+    search, ``python`` if it searched none, ``mixed`` otherwise (a maze or
+    option it declined part way); None when no move reported a search."""
+    backends = {stats.backend for stats in search_stats}
+    if len(backends) > 1:
+        return MIXED
+    return backends.pop() if backends else None
 
 
 # -- the coordinator side -------------------------------------------------
 
-def plan_tasks(experiment: Experiment, finished: Set[tuple[str, int]] = frozenset()) -> list[GameTask]:
+def plan_tasks(experiment: Experiment, finished: Set[tuple[str, int]] = frozenset(),
+               provenance: RunProvenance | None = None) -> list[GameTask]:
     """Every game not yet finished, game index outermost so that a partial
-    run has about as many games of each condition."""
-    digest = experiment.config_hash
-    tasks = []
-    for game_index, seed in enumerate(experiment.seeds()):
-        for condition in experiment.conditions:
-            if (condition.key, game_index) not in finished:
-                tasks.append(GameTask(experiment.name, digest, condition, game_index, seed,
-                                      experiment.max_moves, experiment.time_limit,
-                                      experiment.starts, experiment.start_distance))
-    return tasks
+    run has about as many games of each condition (``provenance``: found
+    here if not given)."""
+    pending = [(condition, game_index, seed) for game_index, seed in enumerate(experiment.seeds())
+               for condition in experiment.conditions if (condition.key, game_index) not in finished]
+    if not pending:
+        return []  # nothing to play: no git call either
+    provenance = provenance or RunProvenance.here()
+    return [GameTask(experiment.name, experiment.config_hash, condition, game_index, seed, experiment.max_moves,
+                     experiment.time_limit, experiment.starts, experiment.start_distance, provenance)
+            for condition, game_index, seed in pending]
 
 
 def run_experiment(
@@ -350,7 +359,7 @@ def run_experiment(
         tasks = plan_tasks(experiment, store.finished(digest) - failed_before)
         tally = _Tally()
         if tasks:
-            for note in engine_notes(experiment):
+            for note in backend_notes(experiment):
                 if not quiet:
                     print(note, file=sys.stderr)
             try:
@@ -393,12 +402,12 @@ class _Tally:
     errors: int = 0
     first_error: str | None = None
 
-    def add(self, store: ResultStore, rows: list[dict[str, Any]]) -> None:
+    def add(self, store: ResultStore, rows: list[GameRow]) -> None:
         self.played += store.add_games(rows)  # one transaction per batch of finished games
         for row in rows:
-            if row["outcome"] == ERROR:
+            if row.outcome == ERROR:
                 self.errors += 1
-                self.first_error = self.first_error or row["error"]
+                self.first_error = self.first_error or row.error
 
 
 class _Executors:
@@ -467,7 +476,7 @@ class _Schedule:
             self.alone = None
         return task
 
-    def lost(self, lost: list[GameTask]) -> list[dict[str, Any]]:
+    def lost(self, lost: list[GameTask]) -> list[GameRow]:
         """Put the games of a broken pool back; the rows of those given up."""
         lost = lost + list(self.pending.values())  # the broken pool fails them all
         self.pending.clear()
@@ -512,7 +521,7 @@ def _play_all(executors: _Executors, tasks: list[GameTask], store: ResultStore, 
             executors.close(completed)
 
 
-def _finished_rows(schedule: _Schedule) -> list[dict[str, Any]]:
+def _finished_rows(schedule: _Schedule) -> list[GameRow]:
     """The rows of the games finished but not yet collected; the others are
     cancelled (played again by the next run)."""
     rows = []
@@ -522,7 +531,7 @@ def _finished_rows(schedule: _Schedule) -> list[dict[str, Any]]:
     return rows
 
 
-def _collect(schedule: _Schedule, done: Set[Future]) -> tuple[list[dict[str, Any]], list[GameTask], BaseException | None]:
+def _collect(schedule: _Schedule, done: Set[Future]) -> tuple[list[GameRow], list[GameTask], BaseException | None]:
     """The rows of the finished futures, the games a broken pool lost, and
     the first other failure (a bug in pacsim: raised once the rows are stored)."""
     rows, lost, failure = [], [], None

@@ -81,7 +81,7 @@ class Condition:
 
     def pacman_spec(self) -> str:
         """The Pacman as one spec string, e.g. ``expectimax:depth=4,eval=careful``."""
-        return _spec_with_options(self.pacman, self.pacman_options)
+        return join_spec(self.pacman, self.pacman_options)
 
     @property
     def code(self) -> dict[str, str]:
@@ -520,25 +520,18 @@ def _build_pacman(checker: _Checker, spec: str, options: dict, varied: dict):
     try:
         return make_pacman(spec, options)
     except AgentError as error:
-        # Name the key that caused it: try each option alone.
-        for key, value in options.items():
-            try:
-                make_pacman(spec, {key: value})
-            except AgentError as single:
-                checker.fail(f"grid.{key}" if key in varied else f"pacman_options.{key}", str(single))
-        with_options = f" with {_options_text(options)}" if options else ""
-        checker.fail("grid.pacman", f"{spec}{with_options}: {error}")
+        if error.option in options:  # name the key that caused it
+            checker.fail(f"grid.{error.option}" if error.option in varied else f"pacman_options.{error.option}",
+                         str(error))
+        checker.fail("grid.pacman", f"{join_spec(spec, options)}: {error}")
 
 
 def _build_ghost(checker: _Checker, spec: str, options: dict) -> None:
     try:
         make_ghost(spec, options)
     except AgentError as error:
-        for key, value in options.items():
-            try:
-                make_ghost(spec, {key: value})
-            except AgentError as single:
-                checker.fail(f"ghost_options.{key}", str(single))
+        if error.option in options:
+            checker.fail(f"ghost_options.{error.option}", str(error))
         checker.fail("grid.ghosts", f"{spec}: {error}")
 
 
@@ -551,28 +544,20 @@ def _label(pacman: str, ghosts: str, layout: str, num_ghosts: int | None, varied
     return "/".join(parts)
 
 
-def _spec_with_options(spec: str, options: dict[str, Scalar]) -> str:
-    return join_spec(spec, options)
-
-
-def _options_text(options: dict[str, Scalar]) -> str:
-    return ",".join(f"{key}={value}" for key, value in options.items())
-
-
 def _sort_key(value: Any) -> str:
     return json.dumps(value, sort_keys=True)
 
 
 # -- plugin code and data files -------------------------------------------
 
-def plugin_notes(experiment: Experiment) -> list[str]:
+def plugin_notes(experiment: Experiment, stored: set[tuple[str, int]]) -> list[str]:
     """What ``pacsim run`` says about plugin code and data files: each module
     it imported, and each file whose content differs from the one the games
-    in the store read (those games are played again: the content is part of
-    the condition)."""
+    in the store (``stored``: their condition keys and game indexes) read
+    (those games are played again: the content is part of the condition)."""
     used = {label: identity for condition in experiment.conditions for label, identity in condition.code.items()}
     notes = [f"plugin code: {label} code={code_id(identity)} ({identity})" for label, identity in used.items()]
-    for change, games in identity_changes(experiment, _stored_games(experiment)).items():
+    for change, games in identity_changes(experiment, stored).items():
         notes.append(f"{change}: {games} games to play")
     return notes
 
@@ -634,17 +619,3 @@ def code_id(identity: str) -> str:
     digest = identity.partition("sha256:")[2]
     return digest[:8] if len(digest) >= 8 else hashlib.sha256(identity.encode("utf-8")).hexdigest()[:8]
 
-
-def _stored_games(experiment: Experiment) -> set[tuple[str, int]]:
-    """(condition key, game index) of this config's games already stored (none if no store yet)."""
-    from pacsim.runner.store import open_existing
-
-    if not experiment.store.is_file():
-        return set()
-    connection = open_existing(experiment.store)
-    try:
-        rows = connection.execute("SELECT condition_key, game_index FROM games WHERE config_hash = ?",
-                                  (experiment.config_hash,))
-        return {(key, index) for key, index in rows}
-    finally:
-        connection.close()

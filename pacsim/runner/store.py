@@ -5,6 +5,12 @@ transaction of ``INSERT OR IGNORE`` against a UNIQUE (config hash, condition,
 game index) key, so a run killed at any instant leaves whole rows only, and
 a resumed run can neither duplicate a game nor lose a finished one.  WAL mode
 lets ``pacsim report`` read while a run is writing.
+
+The games table's columns are the fields of
+:class:`~pacsim.runner.row.GameRow`, and this module holds all of pacsim's
+SQL.  A store written by an older pacsim is read as it is (its older forms
+computed, its missing newer columns empty) and rebuilt to the current
+columns, in one transaction, by the first run that opens it.
 """
 
 from __future__ import annotations
@@ -17,55 +23,39 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pacsim.agents.registry import join_spec, parse_spec
+from pacsim.agents.registry import RENAMED_OPTIONS, join_spec, parse_spec
 from pacsim.engine import parse_layout
 from pacsim.engine.recording import SavedGame, check_num_ghosts, decode_actions, describe
 from pacsim.engine.starts import with_pacman_start
 from pacsim.errors import ConfigError, LayoutError, ReplayError, StoreError
+from pacsim.runner.row import GAME_COLUMNS, GameRow
 
 if TYPE_CHECKING:
     import pandas
 
     from pacsim.runner.experiment import Experiment
 
-GAME_COLUMNS: dict[str, str] = {
-    "experiment": "TEXT NOT NULL",
-    "config_hash": "TEXT NOT NULL",
-    "condition_key": "TEXT NOT NULL",
-    "condition": "TEXT NOT NULL",
-    "pacman": "TEXT NOT NULL",
-    "ghosts": "TEXT NOT NULL",
-    "layout": "TEXT NOT NULL",
-    "num_ghosts": "INTEGER NOT NULL",
-    "depth": "INTEGER",
-    "options": "TEXT NOT NULL",
-    "game_index": "INTEGER NOT NULL",
-    "seed": "INTEGER NOT NULL",
-    "outcome": "TEXT NOT NULL",
-    "score": "INTEGER NOT NULL",
-    "moves": "INTEGER NOT NULL",
-    "seconds": "REAL NOT NULL",
-    "move_seconds_mean": "REAL",
-    "move_seconds_max": "REAL",
-    "nodes": "INTEGER NOT NULL",
-    "depth_reached": "INTEGER",
-    "error": "TEXT",
-    "pacsim_version": "TEXT NOT NULL",
-    "machine": "TEXT NOT NULL",
-    "started_at": "TEXT NOT NULL",
-    "actions": "TEXT NOT NULL",
-    "start": "INTEGER",
+NEWER_COLUMNS = ("start", "arch", "cores", "python_version", "numba_version", "git_commit", "searched_by")
+"""Columns newer than the first stores: an older store reads them as empty
+(and gains them, empty, when a run opens it)."""
+
+EARLIER_FORMS: dict[str, tuple[str, str]] = {
+    "levels_reached": ("depth_reached", "depth_reached"),
+    "hostname": ("machine", "CASE WHEN instr(machine, ' (') THEN substr(machine, 1, instr(machine, ' (') - 1) "
+                            "ELSE machine END"),
+    "os": ("machine", "CASE WHEN instr(machine, ' (') THEN substr(machine, instr(machine, ' (') + 2, "
+                      "length(machine) - instr(machine, ' (') - 2) ELSE '' END"),
 }
-"""The columns of a game row, in order (besides the integer primary key ``id``).
-``start`` is Pacman's start cell (the layout's cell number; with random
-starts, the one drawn for the game)."""
+"""Columns that older stores held in another form: column -> (the older
+column, the SQL computing it from that).  ``depth_reached`` was renamed by its
+unit; ``machine`` was the text ``"HOSTNAME (PLATFORM)"``."""
 
-ADDED_COLUMNS = ("start",)
-"""Columns newer than the first stores: an older store gains them (empty)
-when a run opens it, and reads as if they were empty."""
+def _create_games(name: str) -> str:
+    """The CREATE statement of a games table: one column per :class:`GameRow` field."""
+    columns = ", ".join(f"{column} {kind}" for column, kind in GAME_COLUMNS.items())
+    return (f"CREATE TABLE IF NOT EXISTS {name} (id INTEGER PRIMARY KEY, {columns}, "
+            "UNIQUE (config_hash, condition_key, game_index))")
 
-TIMING_COLUMNS = ("seconds", "move_seconds_mean", "move_seconds_max", "started_at", "machine")
-"""Columns that differ between two runs of the same games."""
 
 _SCHEMA = f"""
 CREATE TABLE IF NOT EXISTS experiments (
@@ -82,12 +72,9 @@ CREATE TABLE IF NOT EXISTS conditions (
     layout_text TEXT NOT NULL,
     PRIMARY KEY (config_hash, condition_key)
 );
-CREATE TABLE IF NOT EXISTS games (
-    id INTEGER PRIMARY KEY,
-    {", ".join(f"{name} {kind}" for name, kind in GAME_COLUMNS.items())},
-    UNIQUE (config_hash, condition_key, game_index)
-);
+{_create_games("games")};
 """
+
 
 def utc_now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
@@ -109,8 +96,8 @@ class ResultStore:
             self.connection.execute("PRAGMA synchronous=NORMAL")
             with self.connection:
                 self.connection.executescript(_SCHEMA)
-                _add_missing_columns(self.connection)
-            check_store(self.connection, self.path)  # before a run adds to it
+            check_store(self.connection, self.path)  # before a run adds to it (or migrates it)
+            _migrate(self.connection)
         except (sqlite3.DatabaseError, StoreError) as error:
             self.connection.close()
             if isinstance(error, StoreError):
@@ -148,14 +135,10 @@ class ResultStore:
     def finished(self, config_hash: str, outcome: str | None = None) -> set[tuple[str, int]]:
         """(condition key, game index) of every game already stored for this
         config (with this ``outcome`` only, if given)."""
-        query = "SELECT condition_key, game_index FROM games WHERE config_hash = ?"
-        parameters: tuple[str, ...] = (config_hash,)
-        if outcome is not None:
-            query, parameters = query + " AND outcome = ?", (config_hash, outcome)
         with _reporting(self.path):
-            return {(key, index) for key, index in self.connection.execute(query, parameters)}
+            return _finished(self.connection, config_hash, outcome)
 
-    def add_games(self, rows: Iterable[dict[str, Any]]) -> int:
+    def add_games(self, rows: Iterable[GameRow]) -> int:
         """Insert game rows in one transaction; returns how many were stored.
 
         A game stored as an ``error`` is replaced by its new row (a re-run
@@ -166,25 +149,87 @@ class ResultStore:
                      f"{', '.join(f'{name} = excluded.{name}' for name in names)} WHERE games.outcome = 'error'")
         with _reporting(self.path), self.connection:
             before = self.connection.total_changes
-            self.connection.executemany(statement, [[_stored_value(row[name]) for name in names] for row in rows])
+            self.connection.executemany(statement, [[getattr(row, name) for name in names] for row in rows])
             return self.connection.total_changes - before
 
 
-def _add_missing_columns(connection: sqlite3.Connection) -> None:
-    present = _game_columns(connection)
-    if "actions" not in present:  # not a games table pacsim made: check_store says so
+def _finished(connection: sqlite3.Connection, config_hash: str, outcome: str | None = None) -> set[tuple[str, int]]:
+    query = "SELECT condition_key, game_index FROM games WHERE config_hash = ?"
+    parameters: tuple[str, ...] = (config_hash,)
+    if outcome is not None:
+        query, parameters = query + " AND outcome = ?", (config_hash, outcome)
+    return {(key, index) for key, index in connection.execute(query, parameters)}
+
+
+def finished_games(path: str | Path, config_hash: str) -> set[tuple[str, int]]:
+    """(condition key, game index) of every game of this config already in
+    the store at ``path`` (none if there is no store yet); read only."""
+    if not Path(path).is_file():
+        return set()
+    connection = open_existing(path)
+    try:
+        with _reporting(Path(path)):
+            return _finished(connection, config_hash)
+    finally:
+        connection.close()
+
+
+# -- older stores ---------------------------------------------------------
+
+def _column_sources(present: set[str]) -> dict[str, str] | str:
+    """Each column as SQL over a games table with the ``present`` columns
+    (the column itself, its :data:`EARLIER_FORMS`, or NULL for the
+    :data:`NEWER_COLUMNS`); the first column it lacks if it is no pacsim store's."""
+    sources = {}
+    for name in GAME_COLUMNS:
+        earlier, computed = EARLIER_FORMS.get(name, ("", ""))
+        if name in present:
+            sources[name] = name
+        elif earlier in present:
+            sources[name] = computed
+        elif name in NEWER_COLUMNS:
+            sources[name] = "NULL"
+        else:
+            return name
+    return sources
+
+
+def _games(connection: sqlite3.Connection) -> str:
+    """The games table as the current schema reads it, for a FROM clause:
+    ``games`` itself, or a query computing the columns an older store lacks
+    (check_store has made sure it can)."""
+    sources = _column_sources(_game_columns(connection))
+    assert isinstance(sources, dict)
+    if all(source == name for name, source in sources.items()):
+        return "games"
+    return f"(SELECT id, {', '.join(f'{source} AS {name}' for name, source in sources.items())} FROM games)"
+
+
+def _migrate(connection: sqlite3.Connection) -> None:
+    """Bring an older store's games table to the current columns, in one
+    transaction (a kill leaves the old table or the new one, never half):
+    a copy with every id and value, the older forms computed, the newer columns empty."""
+    if _games(connection) == "games":
         return
-    for name in ADDED_COLUMNS:
-        if name not in present:
-            connection.execute(f"ALTER TABLE games ADD COLUMN {name} {GAME_COLUMNS[name]}")
+    names = ", ".join(GAME_COLUMNS)
+    try:
+        connection.execute("BEGIN IMMEDIATE")
+        games = _games(connection)  # again, under the lock: another run may have migrated it meanwhile
+        if games == "games":
+            connection.rollback()
+            return
+        connection.execute(_create_games("games_migrated"))
+        connection.execute(f"INSERT INTO games_migrated (id, {names}) SELECT id, {names} FROM {games}")
+        connection.execute("DROP TABLE games")
+        connection.execute("ALTER TABLE games_migrated RENAME TO games")
+        connection.commit()
+    except BaseException:
+        connection.rollback()
+        raise
 
 
 def _game_columns(connection: sqlite3.Connection) -> set[str]:
     return {row[1] for row in connection.execute("PRAGMA table_info(games)")}
-def _stored_value(value: Any) -> Any:
-    """A row value as SQLite stores it: ``started_at`` comes back from
-    :func:`load_results` as a datetime and goes in as the text utc_now() writes."""
-    return value.isoformat(timespec="seconds") if isinstance(value, datetime) else value
 
 
 @contextmanager
@@ -217,14 +262,13 @@ def check_store(connection: sqlite3.Connection, path: Path) -> None:
     tables = {name for (name,) in connection.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
     if not {"games", "conditions"} <= tables:
         raise StoreError(f"{path}: not a pacsim results store (no games table)")
-    columns = _game_columns(connection)
-    missing = [name for name in GAME_COLUMNS if name not in columns and name not in ADDED_COLUMNS]
-    if missing:
-        raise StoreError(f"{path}: not a pacsim results store (its games table has no {missing[0]} column)")
-    names = [name for name in GAME_COLUMNS if name in columns]
+    sources = _column_sources(_game_columns(connection))
+    if isinstance(sources, str):
+        raise StoreError(f"{path}: not a pacsim results store (its games table has no {sources} column)")
+    names = [name for name, source in sources.items() if source != "NULL"]
     wrong = " OR ".join(f"typeof({name}) NOT IN ({', '.join(repr(kind) for kind in _allowed_types(GAME_COLUMNS[name]))})"
                         for name in names)
-    row = connection.execute(f"SELECT id, {', '.join(names)} FROM games WHERE {wrong} LIMIT 1").fetchone()
+    row = connection.execute(f"SELECT id, {', '.join(names)} FROM {_games(connection)} WHERE {wrong} LIMIT 1").fetchone()
     if row is not None:
         game_id, *values = row
         for name, value in zip(names, values):
@@ -296,7 +340,9 @@ def load_results(path: str | Path) -> pandas.DataFrame:
     experiment's grid order (not the order parallel workers finished them),
     game by game within each.
 
-    Besides the stored columns, each Pacman option becomes a column of its
+    The columns are ``id`` and the :class:`~pacsim.runner.row.GameRow`
+    fields in order (a store older than some reads them as empty).
+    Besides them, each Pacman option becomes a column of its
     own (``eval``, ``model``, ...) and each ghost option ``ghost_<name>``,
     so that they can be grouped by; ``options`` itself stays the stored JSON
     text, ``{"pacman": {...}, "ghost": {...}}`` (``json.loads`` gives the
@@ -306,15 +352,13 @@ def load_results(path: str | Path) -> pandas.DataFrame:
     connection = open_existing(path)
     try:
         with _reporting(Path(path)):
+            # The columns named: an older store (read, not migrated) gives them in the same order.
             frame = pandas.read_sql_query(
-                "SELECT g.* FROM games g LEFT JOIN conditions c "
-                "ON c.config_hash = g.config_hash AND c.condition_key = g.condition_key "
+                f"SELECT g.id, {', '.join(f'g.{name}' for name in GAME_COLUMNS)} FROM {_games(connection)} g "
+                "LEFT JOIN conditions c ON c.config_hash = g.config_hash AND c.condition_key = g.condition_key "
                 "ORDER BY c.rowid, g.game_index, g.id", connection)
     finally:
         connection.close()
-    for name in ADDED_COLUMNS:
-        if name not in frame.columns:  # a store older than the column
-            frame[name] = None
     # Written by utc_now(); anything else (a hand-edited row) becomes NaT rather than an error.
     frame["started_at"] = pandas.to_datetime(frame["started_at"], utc=True, format="ISO8601", errors="coerce")
     return _expand_options(frame, Path(path))
@@ -349,11 +393,18 @@ def parse_options(text: str, where: str) -> dict[str, dict[str, Any]]:
     return {role: options.get(role, {}) for role in ("pacman", "ghost")}
 
 
+def _current_names(options: dict[str, Any]) -> dict[str, Any]:
+    """Options under their current names: a row stored as ``engine=fast`` and
+    one stored as ``backend=fast`` fall in one column."""
+    return {RENAMED_OPTIONS.get(key, key): value for key, value in options.items()}
+
+
 def _expand_options(frame: pandas.DataFrame, path: Path) -> pandas.DataFrame:
     parsed = [parse_options(text, f"{path}: game {game_id}") for text, game_id in zip(frame["options"], frame["id"])]
     columns: dict[str, list[Any]] = {}
     for row, options in enumerate(parsed):
-        flat = {**options["pacman"], **{f"ghost_{key}": value for key, value in options["ghost"].items()}}
+        pacman, ghost = (_current_names(options[side]) for side in ("pacman", "ghost"))
+        flat = {**pacman, **{f"ghost_{key}": value for key, value in ghost.items()}}
         for key, value in flat.items():
             if key not in frame.columns:
                 columns.setdefault(key, [None] * len(parsed))[row] = value
@@ -398,10 +449,9 @@ def _saved_game_row(connection: sqlite3.Connection, path: Path, game_id: int) ->
     if not count or not low <= game_id <= high:  # also keeps a huge id away from SQLite's 64-bit integers
         known = f"ids {low}..{high}" if count else "the store is empty"
         raise ReplayError(f"{path}: no game {game_id} ({known})")
-    start = "g.start" if "start" in _game_columns(connection) else "NULL"
     row = connection.execute(
         "SELECT g.layout, c.layout_text, g.num_ghosts, g.actions, g.seed, g.pacman, g.ghosts, g.options, "
-        f"g.depth, g.outcome, g.score, {start} FROM games g LEFT JOIN conditions c "
+        f"g.depth, g.outcome, g.score, g.start FROM {_games(connection)} g LEFT JOIN conditions c "
         "ON c.config_hash = g.config_hash AND c.condition_key = g.condition_key WHERE g.id = ?",
         (game_id,)).fetchone()
     if row is None:

@@ -7,24 +7,29 @@ value.
 
 Modules, in reading order:
 
-* :mod:`~pacsim.search.base`   -- node types, the protocol, result records;
+* :mod:`~pacsim.search.base`   -- node types, the algorithms, the protocol, the counters,
+  result records;
 * :mod:`~pacsim.search.table`  -- the bounded transposition table;
 * :mod:`~pacsim.search.plain`  -- minimax, expectimax, expectiminimax;
 * :mod:`~pacsim.search.pruned` -- alpha-beta nodes, tables, leaf checks;
 * :mod:`~pacsim.search.star`   -- Star1 and Star2 at chance nodes;
-* :mod:`~pacsim.search.probcut` -- ChanceProbCut (forward pruning) and its fitting;
-* :mod:`~pacsim.search.api`    -- :func:`search`, :func:`iterative_deepening`;
+* :mod:`~pacsim.search.probcut` -- ChanceProbCut (forward pruning) and its model file;
+* :mod:`~pacsim.search.arguments` -- a search's checked arguments, as its parts receive them;
+* :mod:`~pacsim.search.api`    -- :func:`search` (argument checks, the root) and iterative
+  deepening over any per-depth search (:func:`deepen`, :func:`deepest`, :func:`iterative_deepening`);
+* :mod:`~pacsim.search.probcut_fit` -- fitting a ChanceProbCut model with searches;
 * :mod:`~pacsim.search.mcts`   -- Monte Carlo tree search: :func:`mcts`.
 """
 
-from pacsim.search.api import ALGORITHMS, iterative_deepening, search
-from pacsim.search.base import CHANCE, MAX, MIN, Game, SearchResult, SearchStats, SearchTimeout
+from pacsim.search.api import deepen, deepest, iterative_deepening, search
+from pacsim.search.base import ALGORITHMS, CHANCE, MAX, MIN, Algorithm, Game, SearchResult, SearchStats, SearchTimeout
 from pacsim.search.mcts import mcts, random_rollout, ucb1
 from pacsim.search.probcut import ProbCutModel
 from pacsim.search.table import EXACT, LOWER, UPPER, TranspositionTable
 
 __all__ = [
     "ALGORITHMS",
+    "Algorithm",
     "CHANCE",
     "EXACT",
     "LOWER",
@@ -37,6 +42,8 @@ __all__ = [
     "SearchStats",
     "SearchTimeout",
     "TranspositionTable",
+    "deepen",
+    "deepest",
     "iterative_deepening",
     "mcts",
     "random_rollout",

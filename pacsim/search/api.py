@@ -1,9 +1,15 @@
-"""The two entry points: :func:`search` and :func:`iterative_deepening`.
+"""The entry points: :func:`search`, and iterative deepening over any search.
 
-:func:`search` checks its arguments, builds the recursive searcher of the
-chosen algorithm (:mod:`pacsim.search.plain` or :mod:`pacsim.search.pruned`)
-and runs the root itself, because only the root keeps track of which move
-is best and of the per-move values.
+:func:`search` is three units in turn: :func:`checked_arguments` (every
+check, once), the node function of the chosen algorithm
+(:mod:`pacsim.search.plain` or :mod:`pacsim.search.pruned`), and
+:func:`search_root`, because only the root keeps track of which move is best
+and of the per-move values.  All three count into one
+:class:`~pacsim.search.base.SearchCounters`.
+
+:func:`deepen` deepens any per-depth search (this module's, or the compiled
+kernel's) under one deadline; :func:`iterative_deepening` is it over
+:func:`search`.
 """
 
 from __future__ import annotations
@@ -14,16 +20,22 @@ from time import perf_counter
 from typing import Any
 
 from pacsim.errors import SearchError
+from pacsim.search.arguments import SearchArguments
 from pacsim.search.base import (
+    ALGORITHMS,
     CHANCE,
     MAX,
-    MIN,
     NEGATIVE_INFINITY,
     POSITIVE_INFINITY,
+    Bounds,
+    Evaluate,
     Game,
+    LocalBounds,
+    Order,
+    SearchCounters,
     SearchResult,
-    SearchStats,
     SearchTimeout,
+    ValueFunction,
     no_moves_error,
     node_type_error,
 )
@@ -32,26 +44,16 @@ from pacsim.search.probcut import ProbCutModel
 from pacsim.search.pruned import make_pruned_search
 from pacsim.search.table import EXACT, TranspositionTable
 
-# algorithm -> (node types it handles, pruned?, chance-node mode)
-ALGORITHMS: dict[str, tuple[frozenset[str], bool, str | None]] = {
-    "minimax": (frozenset({MAX, MIN}), False, None),
-    "alphabeta": (frozenset({MAX, MIN}), True, None),
-    "expectimax": (frozenset({MAX, CHANCE}), False, None),
-    "expectiminimax": (frozenset({MAX, MIN, CHANCE}), False, None),
-    "star1": (frozenset({MAX, MIN, CHANCE}), True, "star1"),
-    "star2": (frozenset({MAX, MIN, CHANCE}), True, "star2"),
-}
-
 
 def search(
     game: Game,
     state: Hashable,
     algorithm: str = "expectiminimax",
     depth: int | None = None,
-    evaluate: Callable[[Hashable], Any] | None = None,
-    bounds: tuple[Any, Any] | Callable[[Hashable, Any], tuple[Any, Any]] | None = None,
+    evaluate: Evaluate | None = None,
+    bounds: Bounds | LocalBounds | None = None,
     table: TranspositionTable | None = None,
-    order: Callable[[Hashable, Any], Any] | None = None,
+    order: Order | None = None,
     root_values: bool = False,
     deadline: float | None = None,
     probcut: ProbCutModel | None = None,
@@ -100,100 +102,48 @@ def search(
     :class:`~pacsim.errors.SearchError`.
     """
     started = perf_counter()
-    if deadline is not None and started > deadline:
+    arguments = checked_arguments(game, algorithm, depth, evaluate, bounds, table, order, root_values, deadline,
+                                  probcut, started)
+    counters = SearchCounters()
+    make_search = make_pruned_search if arguments.kind.pruned else make_plain_search
+    value = make_search(arguments, counters)
+    remaining: Any = math.inf if depth is None else depth
+    root_value, action, action_values = search_root(arguments, value, counters, state, remaining)
+    return SearchResult(value=root_value, action=action, stats=counters.stats(perf_counter() - started),
+                        depth=depth, action_values=action_values)
+
+
+# -- argument checking ----------------------------------------------------
+
+def checked_arguments(game: Game, algorithm: str, depth: int | None, evaluate: Evaluate | None,
+                      bounds: Bounds | LocalBounds | None, table: TranspositionTable | None, order: Order | None,
+                      root_values: bool, deadline: float | None, probcut: ProbCutModel | None,
+                      now: float) -> SearchArguments:
+    """:func:`search`'s arguments, checked once here so that the node
+    functions need not; a :class:`SearchError` (or :class:`SearchTimeout`
+    for a deadline already passed) otherwise."""
+    if deadline is not None and now > deadline:
         raise SearchTimeout(f"{algorithm}: deadline already passed")
     if algorithm not in ALGORITHMS:
         raise SearchError(f"unknown search algorithm {algorithm!r}; known: {', '.join(ALGORITHMS)}")
-    allowed, pruned, chance_mode = ALGORITHMS[algorithm]
+    kind = ALGORITHMS[algorithm]
     if depth is not None:
         if isinstance(depth, bool) or not isinstance(depth, int) or depth < 0:
             raise SearchError(f"depth must be None or a non-negative integer, not {depth!r}")
         if evaluate is None:
             raise SearchError(f"{algorithm}: depth={depth} needs an evaluate function for the cut-off positions")
-    if chance_mode is not None:
+    if kind.chance_mode is not None:
         bounds = _checked_bounds(algorithm, bounds)
     if table is not None and not isinstance(table, TranspositionTable):
         raise SearchError(f"table must be a TranspositionTable, not {type(table).__name__}")
     if order is not None and not callable(order):
         raise SearchError("order must be a callable(state, actions) -> actions")
     if probcut is not None:
-        if chance_mode is None:
+        if kind.chance_mode is None:
             raise SearchError(f"{algorithm}: probcut applies to star1 and star2 only")
         if not isinstance(probcut, ProbCutModel):
             raise SearchError(f"probcut must be a ProbCutModel, not {type(probcut).__name__}")
-
-    if pruned:
-        value, counts = make_pruned_search(game, algorithm, chance_mode, evaluate, bounds, table, order, deadline,
-                                           probcut)
-    else:
-        value, plain_counts = make_plain_search(game, algorithm, allowed, evaluate, table, order, deadline)
-
-        def counts() -> tuple[int, int, int, int, int]:
-            return (*plain_counts(), 0)
-    remaining: Any = math.inf if depth is None else depth
-
-    root_generated = 0
-    root_evaluated = 0
-    action = None
-    action_values: tuple[tuple[Any, Any], ...] = ()
-    if game.is_terminal(state):
-        root_evaluated = 1
-        root_value = game.utility(state)
-    elif remaining == 0:
-        root_evaluated = 1
-        root_value = evaluate(state)  # type: ignore[misc]  # checked above
-    else:
-        mover = game.to_move(state)
-        if mover not in allowed:
-            raise node_type_error(algorithm, mover)
-        if mover == CHANCE:
-            root_value = value(state, NEGATIVE_INFINITY, POSITIVE_INFINITY, remaining, 0)
-        else:
-            moves = game.actions(state)
-            if order is not None:
-                moves = order(state, moves)
-            if not moves:
-                raise no_moves_error(state)
-            maximising = mover == MAX
-            # Plain searches ignore windows; pruned ones search each move
-            # against the best so far unless every value must be exact.
-            full_window = root_values or not pruned
-            result = game.result
-            pairs = []
-            best_index = -1
-            root_value = None
-            for index, move in enumerate(moves):
-                child = result(state, move)
-                root_generated += 1
-                if full_window or best_index < 0:
-                    child_value = value(child, NEGATIVE_INFINITY, POSITIVE_INFINITY, remaining - 1, 1)
-                elif maximising:
-                    child_value = value(child, root_value, POSITIVE_INFINITY, remaining - 1, 1)
-                else:
-                    child_value = value(child, NEGATIVE_INFINITY, root_value, remaining - 1, 1)
-                if root_values:
-                    pairs.append((move, child_value))
-                # Strict comparison: ties keep the earlier move.  A pruned
-                # search returns a value <= the best (MAX) for a move that is
-                # not better, so it can never displace the best wrongly.
-                if best_index < 0 or (child_value > root_value if maximising else child_value < root_value):
-                    best_index = index
-                    root_value = child_value
-                    action = move
-            action_values = tuple(pairs)
-            if table is not None:
-                table.put(state, remaining, root_value, EXACT)
-
-    generated, evaluated, cutoffs, deepest, probcuts = counts()
-    stats = SearchStats(
-        generated=generated + root_generated,
-        evaluated=evaluated + root_evaluated,
-        cutoffs=cutoffs,
-        seconds=perf_counter() - started,
-        max_depth=deepest,
-        probcuts=probcuts,
-    )
-    return SearchResult(value=root_value, action=action, stats=stats, depth=depth, action_values=action_values)
+    return SearchArguments(game, algorithm, kind, evaluate, bounds, table, order, deadline, probcut, root_values)
 
 
 def _checked_bounds(algorithm: str, bounds: Any) -> Any:
@@ -212,11 +162,105 @@ def _checked_bounds(algorithm: str, bounds: Any) -> Any:
     return lowest, highest
 
 
+# -- the root --------------------------------------------------------------
+
+RootAnswer = tuple[Any, Any, tuple[tuple[Any, Any], ...]]
+"""``(value, best move or None, per-move values)``."""
+
+
+def search_root(arguments: SearchArguments, value: ValueFunction, counters: SearchCounters, state: Hashable,
+                remaining: Any) -> RootAnswer:
+    """The root's value, and at a MAX or MIN root its best move (and every
+    move's value when asked): the one node that keeps track of moves."""
+    game = arguments.game
+    if game.is_terminal(state):
+        counters.evaluated += 1
+        return game.utility(state), None, ()
+    if remaining == 0:
+        counters.evaluated += 1
+        return arguments.evaluate(state), None, ()  # type: ignore[misc]  # checked: a depth needs one
+    mover = game.to_move(state)
+    if mover not in arguments.kind.node_types:
+        raise node_type_error(arguments.algorithm, mover)
+    if mover == CHANCE:
+        return value(state, NEGATIVE_INFINITY, POSITIVE_INFINITY, remaining, 0), None, ()
+    return _best_root_move(arguments, value, counters, state, remaining, mover == MAX)
+
+
+def _best_root_move(arguments: SearchArguments, value: ValueFunction, counters: SearchCounters, state: Hashable,
+                    remaining: Any, maximising: bool) -> RootAnswer:
+    """Search every root move and keep the best: the first of equal-valued
+    moves in (reordered) move order."""
+    game = arguments.game
+    moves = game.actions(state)
+    if arguments.order is not None:
+        moves = arguments.order(state, moves)
+    if not moves:
+        raise no_moves_error(state)
+    # Plain searches ignore windows; pruned ones search each move against
+    # the best so far unless every value must be exact.
+    full_window = arguments.root_values or not arguments.kind.pruned
+    values = []
+    best_value: Any = None
+    action = None
+    for index, move in enumerate(moves):
+        child = game.result(state, move)
+        counters.generated += 1
+        if full_window or index == 0:
+            child_value = value(child, NEGATIVE_INFINITY, POSITIVE_INFINITY, remaining - 1, 1)
+        elif maximising:
+            child_value = value(child, best_value, POSITIVE_INFINITY, remaining - 1, 1)
+        else:
+            child_value = value(child, NEGATIVE_INFINITY, best_value, remaining - 1, 1)
+        if arguments.root_values:
+            values.append((move, child_value))
+        # Strict comparison: ties keep the earlier move.  A pruned search
+        # returns a value <= the best (MAX) for a move that is not better,
+        # so it can never displace the best wrongly.
+        if index == 0 or (child_value > best_value if maximising else child_value < best_value):
+            best_value = child_value
+            action = move
+    if arguments.table is not None:
+        arguments.table.put(state, remaining, best_value, EXACT)
+    return best_value, action, tuple(values)
+
+
+# -- iterative deepening ----------------------------------------------------
+
+SearchAtDepth = Callable[[int, "float | None"], SearchResult]
+"""``search_at(depth, deadline)``: one search of ``depth`` tree levels that
+raises :class:`SearchTimeout` once the ``perf_counter()`` instant ``deadline`` has passed."""
+
+
+def deepen(search_at: SearchAtDepth, max_depth: int, step: int = 1,
+           deadline: float | None = None) -> Iterator[SearchResult]:
+    """Yield ``search_at(depth, deadline)`` for depth ``step``, ``2*step``,
+    ... up to the largest multiple of ``step`` not above ``max_depth``;
+    stop silently at the first that runs out of time.  Any search can be
+    deepened: :func:`search` here, the compiled kernel's elsewhere."""
+    for depth in range(step, max_depth + 1, step):
+        try:
+            found = search_at(depth, deadline)
+        except SearchTimeout:
+            return
+        yield found
+
+
+def deepest(search_at: SearchAtDepth, max_depth: int, step: int, seconds: float) -> SearchResult:
+    """The deepest of :func:`deepen`'s searches finished within ``seconds``;
+    if not even depth ``step`` finished, depth ``step`` searched without a
+    deadline (a move is always found)."""
+    last = None
+    for found in deepen(search_at, max_depth, step, perf_counter() + seconds):
+        last = found
+    return last if last is not None else search_at(step, None)
+
+
 def iterative_deepening(
     game: Game,
     state: Hashable,
     algorithm: str,
-    evaluate: Callable[[Hashable], Any],
+    evaluate: Evaluate,
     max_depth: int,
     seconds: float | None = None,
     step: int = 1,
@@ -244,9 +288,8 @@ def iterative_deepening(
     if seconds is not None:
         budget_end = perf_counter() + seconds
         deadline = budget_end if deadline is None else min(deadline, budget_end)
-    for depth in range(step, max_depth + 1, step):
-        try:
-            found = search(game, state, algorithm, depth=depth, evaluate=evaluate, deadline=deadline, **kwargs)
-        except SearchTimeout:
-            return
-        yield found
+
+    def search_at(depth: int, deadline: float | None) -> SearchResult:
+        return search(game, state, algorithm, depth=depth, evaluate=evaluate, deadline=deadline, **kwargs)
+
+    return deepen(search_at, max_depth, step, deadline)

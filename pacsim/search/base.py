@@ -1,5 +1,6 @@
-"""Vocabulary shared by every search module: node types, the game protocol,
-result and statistics records, the timeout exception.
+"""Vocabulary shared by every search module: node types, the algorithms, the
+game protocol, a search's counters, result and statistics records, the
+timeout exception.
 
 Nothing here knows about Pacman; a game is anything with the six methods of
 :class:`Game`.
@@ -8,9 +9,9 @@ Nothing here knows about Pacman; a game is anything with the six methods of
 from __future__ import annotations
 
 import math
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 from pacsim.errors import SearchError
 
@@ -22,6 +23,28 @@ CHANCE = "chance"
 """``Game.to_move`` result: nature draws a successor from ``Game.outcomes``."""
 
 NODE_TYPES = (MAX, MIN, CHANCE)
+
+
+class Algorithm(NamedTuple):
+    """What a search algorithm handles and how."""
+
+    node_types: frozenset[str]
+    """The node types it can search."""
+    pruned: bool
+    """Whether it prunes (alpha-beta windows), or searches every node."""
+    chance_mode: str | None
+    """``"star1"`` or ``"star2"``: how a pruned search cuts at chance nodes."""
+
+
+ALGORITHMS: dict[str, Algorithm] = {
+    "minimax": Algorithm(frozenset({MAX, MIN}), False, None),
+    "alphabeta": Algorithm(frozenset({MAX, MIN}), True, None),
+    "expectimax": Algorithm(frozenset({MAX, CHANCE}), False, None),
+    "expectiminimax": Algorithm(frozenset({MAX, MIN, CHANCE}), False, None),
+    "star1": Algorithm(frozenset({MAX, MIN, CHANCE}), True, "star1"),
+    "star2": Algorithm(frozenset({MAX, MIN, CHANCE}), True, "star2"),
+}
+"""Every algorithm :func:`pacsim.search.search` runs, by name."""
 
 NEGATIVE_INFINITY = -math.inf
 POSITIVE_INFINITY = math.inf
@@ -67,6 +90,33 @@ class Game(Protocol):
     def utility(self, state: Hashable) -> Any:
         """MAX's payoff at a terminal ``state`` (a real number)."""
         ...
+
+
+Evaluate = Callable[[Hashable], Any]
+Bounds = tuple[Any, Any]
+LocalBounds = Callable[[Hashable, Any], Bounds]
+Order = Callable[[Hashable, Any], Any]
+ValueFunction = Callable[[Hashable, Any, Any, Any, int], Any]
+"""A search's node function: ``value(state, alpha, beta, remaining, level)``
+(a plain search ignores the window)."""
+
+
+class SearchCounters:
+    """What a search has cost so far, counted by every part of it: the root,
+    the node functions, Star1/Star2 at chance nodes and ChanceProbCut."""
+
+    __slots__ = ("cutoffs", "deepest", "evaluated", "generated", "probcuts")
+
+    def __init__(self) -> None:
+        self.generated = 0
+        self.evaluated = 0
+        self.cutoffs = 0
+        self.deepest = 0
+        self.probcuts = 0
+
+    def stats(self, seconds: float) -> SearchStats:
+        return SearchStats(generated=self.generated, evaluated=self.evaluated, cutoffs=self.cutoffs,
+                           seconds=seconds, max_depth=self.deepest, probcuts=self.probcuts)
 
 
 class SearchTimeout(Exception):

@@ -1,8 +1,12 @@
 """Unpruned search: minimax, expectimax and expectiminimax.
 
 One recursive function handles the three; the algorithm only decides which
-node types are allowed.  These are the reference the pruned searches of
-:mod:`pacsim.search.pruned` must agree with.
+node types are allowed.  This is the reference the pruned searches of
+:mod:`pacsim.search.pruned` must agree with, and the readable statement of
+what every search here computes: a MAX node is worth its best successor, a
+MIN node its worst, a CHANCE node the probability-weighted sum of its
+successors; a terminal position its utility, a position where the depth
+runs out its evaluation.
 """
 
 from __future__ import annotations
@@ -11,6 +15,7 @@ from collections.abc import Callable, Hashable
 from time import perf_counter
 from typing import Any, cast
 
+from pacsim.search.arguments import SearchArguments
 from pacsim.search.base import (
     CHANCE,
     DEADLINE_CHECK_INTERVAL,
@@ -18,125 +23,99 @@ from pacsim.search.base import (
     MIN,
     NEGATIVE_INFINITY,
     POSITIVE_INFINITY,
-    Game,
+    SearchCounters,
     SearchTimeout,
+    ValueFunction,
     no_moves_error,
     node_type_error,
 )
-from pacsim.search.table import EXACT, TranspositionTable
-
-# Signature shared by the plain and pruned searchers:
-# value(state, alpha, beta, remaining, level) -> value
-ValueFunction = Callable[[Hashable, Any, Any, Any, int], Any]
-CountsFunction = Callable[[], tuple[int, int, int, int]]
+from pacsim.search.table import EXACT
 
 
-def make_plain_search(
-    game: Game,
-    algorithm: str,
-    allowed: frozenset[str],
-    evaluate: Callable[[Hashable], Any] | None,
-    table: TranspositionTable | None,
-    order: Callable[[Hashable, Any], Any] | None,
-    deadline: float | None,
-) -> tuple[ValueFunction, CountsFunction]:
-    """Build the recursive value function of an unpruned search.
+def make_plain_search(arguments: SearchArguments, counters: SearchCounters) -> ValueFunction:
+    """The node function of an unpruned search, counting into ``counters``.
 
-    Returns ``(value, counts)``: ``value(state, alpha, beta, remaining,
-    level)`` is the exact value of ``state`` searched ``remaining`` levels
-    deep (``math.inf`` for no limit) at tree level ``level``; ``alpha`` and
-    ``beta`` are accepted for a common signature with the pruned searches
-    and ignored.  ``counts()`` gives ``(generated, evaluated, cutoffs,
-    deepest level)`` so far; a plain search never cuts off.
+    ``value(state, alpha, beta, remaining, level)`` is the exact value of
+    ``state`` searched ``remaining`` levels deep (``math.inf`` for no
+    limit) at tree level ``level``; ``alpha`` and ``beta`` are accepted for
+    a common signature with the pruned searches and ignored.
     """
-    to_move = game.to_move
-    actions = game.actions
-    result = game.result
-    outcomes = game.outcomes
-    is_terminal = game.is_terminal
-    utility = game.utility
-    allow_min = MIN in allowed
-    allow_chance = CHANCE in allowed
+    game = arguments.game
+    to_move, actions, result, outcomes = game.to_move, game.actions, game.result, game.outcomes
+    is_terminal, utility = game.is_terminal, game.utility
     # search() checks that a depth-limited search has an evaluation.
-    evaluate_leaf = cast(Callable[[Hashable], Any], evaluate)
-    table_get = table.get if table is not None else None
-    table_put = table.put if table is not None else None
-
-    generated = 0
-    evaluated = 0
-    deepest = 0
+    evaluate = cast(Callable[[Hashable], Any], arguments.evaluate)
+    algorithm, order, deadline, table = arguments.algorithm, arguments.order, arguments.deadline, arguments.table
+    allow_min = MIN in arguments.kind.node_types
+    allow_chance = CHANCE in arguments.kind.node_types
     countdown = DEADLINE_CHECK_INTERVAL
 
     def value(state: Hashable, remaining: Any, level: int) -> Any:
-        nonlocal generated, evaluated, deepest, countdown
+        nonlocal countdown
         countdown -= 1
         if not countdown:
             countdown = DEADLINE_CHECK_INTERVAL
             if deadline is not None and perf_counter() > deadline:
                 raise SearchTimeout(f"{algorithm}: deadline passed")
-        if level > deepest:
-            deepest = level
-        if is_terminal(state):
-            evaluated += 1
-            return utility(state)
-        if remaining == 0:
-            evaluated += 1
-            return evaluate_leaf(state)
-        if table_get is not None:
-            entry = table_get(state, remaining)
+        # The deepest level is always a leaf's or a table hit's: every other
+        # node goes on to a successor one level deeper.
+        terminal = is_terminal(state)
+        if terminal or remaining == 0:
+            if level > counters.deepest:
+                counters.deepest = level
+            counters.evaluated += 1
+            return utility(state) if terminal else evaluate(state)
+        if table is not None:
+            entry = table.get(state, remaining)
             # A plain search has an infinite window, so only an exact entry
             # (possibly left by a pruned search) can answer it.
             if entry is not None and entry[1] == EXACT:
+                if level > counters.deepest:
+                    counters.deepest = level
                 return entry[0]
 
         mover = to_move(state)
-        child_remaining = remaining - 1
-        child_level = level + 1
+        # MAX and MIN are mirror images, written out: max()/min() over a
+        # generator would cost a third more instructions per node.
         if mover == MAX:
-            moves = actions(state)
-            if order is not None:
-                moves = order(state, moves)
+            moves = actions(state) if order is None else order(state, actions(state))
             if not moves:
                 raise no_moves_error(state)
+            counters.generated += len(moves)
             best = NEGATIVE_INFINITY
-            for action in moves:
-                generated += 1
-                child_value = value(result(state, action), child_remaining, child_level)
+            for move in moves:
+                child_value = value(result(state, move), remaining - 1, level + 1)
                 if child_value > best:
                     best = child_value
         elif mover == MIN and allow_min:
-            moves = actions(state)
-            if order is not None:
-                moves = order(state, moves)
+            moves = actions(state) if order is None else order(state, actions(state))
             if not moves:
                 raise no_moves_error(state)
+            counters.generated += len(moves)
             best = POSITIVE_INFINITY
-            for action in moves:
-                generated += 1
-                child_value = value(result(state, action), child_remaining, child_level)
+            for move in moves:
+                child_value = value(result(state, move), remaining - 1, level + 1)
                 if child_value < best:
                     best = child_value
         elif mover == CHANCE and allow_chance:
             draws = outcomes(state)
             if not draws:
                 raise no_moves_error(state)
-            generated += len(draws)
+            counters.generated += len(draws)
             # Summed in the order given, starting from 0, exactly as the
-            # pruned searches do, so that both produce the same float.
+            # pruned searches do, so that both produce the same float (not
+            # sum(), which may round differently).
             best = 0
             for probability, successor in draws:
-                best += probability * value(successor, child_remaining, child_level)
+                best += probability * value(successor, remaining - 1, level + 1)
         else:
             raise node_type_error(algorithm, mover)
 
-        if table_put is not None:
-            table_put(state, remaining, best, EXACT)
+        if table is not None:
+            table.put(state, remaining, best, EXACT)
         return best
 
     def windowed_value(state: Hashable, alpha: Any, beta: Any, remaining: Any, level: int) -> Any:
         return value(state, remaining, level)
 
-    def counts() -> tuple[int, int, int, int]:
-        return generated, evaluated, 0, deepest
-
-    return windowed_value, counts
+    return windowed_value

@@ -28,6 +28,7 @@ from collections.abc import Callable, Hashable
 from time import perf_counter
 from typing import Any, cast
 
+from pacsim.search.arguments import SearchArguments
 from pacsim.search.base import (
     CHANCE,
     DEADLINE_CHECK_INTERVAL,
@@ -35,179 +36,148 @@ from pacsim.search.base import (
     MIN,
     NEGATIVE_INFINITY,
     POSITIVE_INFINITY,
-    Game,
+    SearchCounters,
     SearchTimeout,
+    ValueFunction,
     no_moves_error,
     node_type_error,
 )
-from pacsim.search.plain import ValueFunction
-from pacsim.search.probcut import ChanceProbCut, ProbCutModel
-from pacsim.search.star import StarSearch, out_of_bounds
-from pacsim.search.table import EXACT, LOWER, UPPER, TranspositionTable
-
-PrunedCounts = Callable[[], tuple[int, int, int, int, int]]
+from pacsim.search.probcut import ChanceProbCut
+from pacsim.search.star import ChanceValue, StarSearch, out_of_bounds
+from pacsim.search.table import EXACT, LOWER, UPPER
 
 
-def make_pruned_search(
-    game: Game,
-    algorithm: str,
-    chance_mode: str | None,
-    evaluate: Callable[[Hashable], Any] | None,
-    bounds: tuple[Any, Any] | Callable[[Hashable, Any], tuple[Any, Any]] | None,
-    table: TranspositionTable | None,
-    order: Callable[[Hashable, Any], Any] | None,
-    deadline: float | None,
-    probcut: ProbCutModel | None = None,
-) -> tuple[ValueFunction, PrunedCounts]:
-    """Build the recursive value function of a pruned search.
+def make_pruned_search(arguments: SearchArguments, counters: SearchCounters) -> ValueFunction:
+    """The node function of a pruned search, counting into ``counters``.
 
-    ``chance_mode`` is ``None`` for alpha-beta (a CHANCE node is an error),
-    ``"star1"`` or ``"star2"``; the latter two need ``bounds``: ``(L, U)``
-    on every leaf value, or a callable ``bounds(state, remaining) -> (L, U)``
-    on every leaf value within ``remaining`` levels below ``state``.  A value
-    found outside its bounds raises :class:`SearchError`.  ``probcut`` (star
-    modes only) tries a ChanceProbCut at chance nodes before the exact
+    Alpha-beta has no chance nodes (one is an error); Star1 and Star2
+    (``arguments.kind.chance_mode``) need ``bounds``: ``(L, U)`` on every
+    leaf value, or a callable ``bounds(state, remaining) -> (L, U)`` on
+    every leaf value within ``remaining`` levels below ``state``.  A value
+    found outside its bounds raises :class:`SearchError`.  A ChanceProbCut
+    model (star modes only) tries a cut at chance nodes before the exact
     search (:mod:`pacsim.search.probcut`); it is wired in once, here, so
     that a search without it runs the very same chance-node code.
 
-    Returns ``(value, counts)`` where ``value(state, alpha, beta,
-    remaining, level)`` follows the window convention of this module and
-    ``counts()`` gives ``(generated, evaluated, cutoffs, deepest level,
-    probcut cuts)``.
+    ``value(state, alpha, beta, remaining, level)`` follows the window
+    convention of this module.
     """
-    to_move = game.to_move
-    actions = game.actions
-    result = game.result
-    outcomes = game.outcomes
-    is_terminal = game.is_terminal
-    utility = game.utility
+    game = arguments.game
+    to_move, actions, result, outcomes = game.to_move, game.actions, game.result, game.outcomes
+    is_terminal, utility = game.is_terminal, game.utility
     # search() checks that a depth-limited search has an evaluation.
-    evaluate_leaf = cast(Callable[[Hashable], Any], evaluate)
-    table_get = table.get if table is not None else None
-    table_put = table.put if table is not None else None
+    evaluate = cast(Callable[[Hashable], Any], arguments.evaluate)
+    algorithm, order, deadline, table = arguments.algorithm, arguments.order, arguments.deadline, arguments.table
     # Leaves are checked against global bounds; local bounds (a callable)
     # are checked where they are used, on every chance node's successors.
-    local_bounds = bounds if callable(bounds) else None
-    check_bounds = chance_mode is not None and local_bounds is None
-    if check_bounds:
-        lowest, highest = cast(tuple[Any, Any], bounds)
-    else:
-        lowest, highest = NEGATIVE_INFINITY, POSITIVE_INFINITY
-
-    generated = 0
-    evaluated = 0
-    cutoffs = 0
-    deepest = 0
+    check_bounds = arguments.kind.chance_mode is not None and not callable(arguments.bounds)
+    lowest, highest = cast(tuple[Any, Any], arguments.bounds) if check_bounds else (None, None)
     countdown = DEADLINE_CHECK_INTERVAL
 
     def value(state: Hashable, alpha: Any, beta: Any, remaining: Any, level: int) -> Any:
-        nonlocal generated, evaluated, cutoffs, deepest, countdown
+        nonlocal countdown
         countdown -= 1
         if not countdown:
             countdown = DEADLINE_CHECK_INTERVAL
             if deadline is not None and perf_counter() > deadline:
                 raise SearchTimeout(f"{algorithm}: deadline passed")
-        if level > deepest:
-            deepest = level
-        if is_terminal(state):
-            evaluated += 1
-            leaf_value = utility(state)
+        # The deepest level is a leaf's, a table hit's or a chance node's
+        # (Star1 may cut one before any successor): a MAX or MIN node always
+        # goes on to a successor one level deeper, so it need not look.
+        terminal = is_terminal(state)
+        if terminal or remaining == 0:
+            if level > counters.deepest:
+                counters.deepest = level
+            counters.evaluated += 1
+            leaf_value = utility(state) if terminal else evaluate(state)
             if check_bounds and (leaf_value < lowest or leaf_value > highest):
                 raise out_of_bounds(algorithm, state, leaf_value, lowest, highest)
             return leaf_value
-        if remaining == 0:
-            evaluated += 1
-            leaf_value = evaluate_leaf(state)
-            if check_bounds and (leaf_value < lowest or leaf_value > highest):
-                raise out_of_bounds(algorithm, state, leaf_value, lowest, highest)
-            return leaf_value
-        if table_get is not None:
-            entry = table_get(state, remaining)
+        if table is not None:
+            entry = table.get(state, remaining)
             if entry is not None:
                 stored, flag = entry
                 # A bound answers the node when it already lies outside the
                 # window, with the same meaning a fresh search would give.
                 if flag == EXACT or (flag == LOWER and stored > beta) or (flag == UPPER and stored < alpha):
+                    if level > counters.deepest:
+                        counters.deepest = level
                     return stored
-        window_alpha = alpha
-        window_beta = beta
+        window_alpha, window_beta = alpha, beta  # the loops below narrow alpha and beta
 
         mover = to_move(state)
-        child_remaining = remaining - 1
-        child_level = level + 1
+        # MAX and MIN are mirror images, written out rather than shared: the
+        # hot path, where a call per node or a test per child costs more
+        # than the lines saved.  ``searched`` is a local, added to the
+        # counters once per node for the same reason.
         if mover == MAX:
-            moves = actions(state)
-            if order is not None:
-                moves = order(state, moves)
+            moves = actions(state) if order is None else order(state, actions(state))
             if not moves:
                 raise no_moves_error(state)
             best = NEGATIVE_INFINITY
-            for action in moves:
-                generated += 1
-                child_value = value(result(state, action), alpha, beta, child_remaining, child_level)
+            searched = 0
+            for move in moves:
+                searched += 1
+                child_value = value(result(state, move), alpha, beta, remaining - 1, level + 1)
                 if child_value > best:
                     best = child_value
                     if best > beta:
-                        cutoffs += 1
+                        counters.cutoffs += 1
                         break
                     if best > alpha:
                         alpha = best
+            counters.generated += searched
         elif mover == MIN:
-            moves = actions(state)
-            if order is not None:
-                moves = order(state, moves)
+            moves = actions(state) if order is None else order(state, actions(state))
             if not moves:
                 raise no_moves_error(state)
             best = POSITIVE_INFINITY
-            for action in moves:
-                generated += 1
-                child_value = value(result(state, action), alpha, beta, child_remaining, child_level)
+            searched = 0
+            for move in moves:
+                searched += 1
+                child_value = value(result(state, move), alpha, beta, remaining - 1, level + 1)
                 if child_value < best:
                     best = child_value
                     if best < alpha:
-                        cutoffs += 1
+                        counters.cutoffs += 1
                         break
                     if best < beta:
                         beta = best
+            counters.generated += searched
         elif mover == CHANCE and chance_value is not None:
+            if level > counters.deepest:
+                counters.deepest = level
             draws = outcomes(state)
             if not draws:
                 raise no_moves_error(state)
-            generated += len(draws)
+            counters.generated += len(draws)
             if len(draws) == 1 and draws[0][0] == 1:
                 # A forced outcome (a ghost in a corridor): the node is its
                 # successor, window and all; asking for bounds would cost
                 # more than the rare cut they allow.
-                best = value(draws[0][1], alpha, beta, child_remaining, child_level)
+                best = value(draws[0][1], alpha, beta, remaining - 1, level + 1)
             else:
-                best = chance_value(state, draws, alpha, beta, child_remaining, child_level)
+                best = chance_value(state, draws, alpha, beta, remaining - 1, level + 1)
         else:
             raise node_type_error(algorithm, mover)
 
-        if table_put is not None:
-            if best < window_alpha:
-                table_put(state, remaining, best, UPPER)
-            elif best > window_beta:
-                table_put(state, remaining, best, LOWER)
-            else:
-                table_put(state, remaining, best, EXACT)
+        if table is not None:
+            table.put(state, remaining, best, UPPER if best < window_alpha else LOWER if best > window_beta else EXACT)
         return best
 
-    chance_value = None
-    probcut_node = None
-    if chance_mode is not None:
-        assert bounds is not None
-        star = StarSearch(game, algorithm, evaluate, bounds, order, value)
-        chance_value = star.star2 if chance_mode == "star2" else star.star1
-        star_counters = star.counters
-        if probcut is not None:
-            chance_value = probcut_node = ChanceProbCut(probcut, star, chance_value)
+    chance_value = chance_node_function(arguments, value, counters)
+    return value
 
-    def counts() -> tuple[int, int, int, int, int]:
-        if chance_mode is None:
-            return generated, evaluated, cutoffs, deepest, 0
-        return (generated + star_counters.generated, evaluated + star_counters.evaluated,
-                cutoffs + star_counters.cutoffs, max(deepest, star_counters.deepest),
-                probcut_node.cuts if probcut_node is not None else 0)
 
-    return value, counts
+def chance_node_function(arguments: SearchArguments, value: ValueFunction,
+                         counters: SearchCounters) -> ChanceValue | None:
+    """What a branching chance node runs: Star1 or Star2 (ChanceProbCut
+    first, with a model), or None for alpha-beta, which has none."""
+    chance_mode = arguments.kind.chance_mode
+    if chance_mode is None:
+        return None
+    assert arguments.bounds is not None  # search() checks that star pruning has them
+    star = StarSearch(arguments.game, arguments.algorithm, arguments.evaluate, arguments.bounds, arguments.order,
+                      value, counters)
+    exact = star.star2 if chance_mode == "star2" else star.star1
+    return exact if arguments.probcut is None else ChanceProbCut(arguments.probcut, star, exact)

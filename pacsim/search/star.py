@@ -45,31 +45,26 @@ from collections.abc import Callable, Hashable, Sequence
 from typing import Any
 
 from pacsim.errors import SearchError
-from pacsim.search.base import MAX, MIN, NEGATIVE_INFINITY, POSITIVE_INFINITY, Game, no_moves_error
+from pacsim.search.base import (
+    MAX,
+    MIN,
+    NEGATIVE_INFINITY,
+    POSITIVE_INFINITY,
+    Bounds,
+    Game,
+    LocalBounds,
+    SearchCounters,
+    ValueFunction,
+    no_moves_error,
+)
 
 ROUNDING = 1e-9
 """Relative slack when a searched value is checked against its bounds."""
 
-Bounds = tuple[Any, Any]
-LocalBounds = Callable[[Hashable, Any], Bounds]
-NodeValue = Callable[[Hashable, Any, Any, Any, int], Any]
-"""``value(state, alpha, beta, remaining, level)`` of the enclosing search."""
 ChanceValue = Callable[[Hashable, Sequence[tuple[Any, Hashable]], Any, Any, Any, int], Any]
 """``chance_value(state, draws, alpha, beta, child_remaining, child_level)``."""
 Prepared = tuple[list[Any], list[Any], Any, Any]
 """A chance node's successor bounds: ``(lower, upper, lower_sum, upper_sum)``."""
-
-
-class StarCounters:
-    """What the chance-node code adds to the search's statistics."""
-
-    __slots__ = ("cutoffs", "deepest", "evaluated", "generated")
-
-    def __init__(self) -> None:
-        self.generated = 0
-        self.evaluated = 0
-        self.cutoffs = 0
-        self.deepest = 0
 
 
 def out_of_bounds(algorithm: str, state: Hashable, found: Any, low: Any, high: Any) -> SearchError:
@@ -93,12 +88,13 @@ class StarSearch:
 
     ``value`` is the enclosing search's node function, used for every
     successor; ``bounds`` is ``(L, U)`` on every leaf or a function
-    ``bounds(state, remaining)`` (see the module docstring).
+    ``bounds(state, remaining)`` (see the module docstring); what the chance
+    nodes cost is counted into the search's ``counters``.
     """
 
     def __init__(self, game: Game, algorithm: str, evaluate: Callable[[Hashable], Any] | None,
                  bounds: Bounds | LocalBounds, order: Callable[[Hashable, Any], Any] | None,
-                 value: NodeValue) -> None:
+                 value: ValueFunction, counters: SearchCounters) -> None:
         self.game = game
         self.algorithm = algorithm
         self.evaluate = evaluate
@@ -106,7 +102,7 @@ class StarSearch:
         self.local_bounds: LocalBounds | None = bounds if callable(bounds) else None
         self.order = order
         self.value = value
-        self.counters = StarCounters()
+        self.counters = counters
         self.exact = True
         """Whether every value is exact, so that one outside its bounds is an error."""
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from pacsim.agents.api import ValuingAgent
 from pacsim.engine.game import DEFAULT_MAX_MOVES, GameRecord, play_game
 from pacsim.engine.layout import Layout
 from pacsim.engine.state import GameState
@@ -33,7 +34,7 @@ def play_to_files(
     ``on_state`` is passed on, for a text display at the same time."""
     settings = WindowSettings.from_options(options)
     pacman = agents[0]
-    valued = pacman if settings.show_values and hasattr(pacman, "action_values") else None
+    valued = pacman if settings.show_values and isinstance(pacman, ValuingAgent) else None
     capture = Capture(settings, layout, panel=valued is not None)
     capture.renderer.heading = values_heading(pacman)
     maker = FrameMaker(valued)

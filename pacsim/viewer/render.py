@@ -11,6 +11,7 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from pacsim.agents.api import DEFAULT_VALUES_TITLE
 from pacsim.engine.layout import ACTIONS, EAST, NORTH, SOUTH, STOP, WEST, Layout
 from pacsim.engine.state import GameState
 from pacsim.viewer import style
@@ -76,7 +77,6 @@ def outcome_banner(outcome: str | None) -> str | None:
     return outcome.upper() if outcome else None
 
 
-DEFAULT_TITLE = style.DEFAULT_VALUES_TITLE
 values_heading = style.values_heading
 
 
@@ -85,7 +85,7 @@ class Renderer:
     redrawing every wall at 60 frames a second would waste the render loop."""
 
     def __init__(self) -> None:
-        self.heading: tuple[str, ...] = (DEFAULT_TITLE,)
+        self.heading: tuple[str, ...] = (DEFAULT_VALUES_TITLE,)
         """The values panel's title and the lines under it (see :func:`values_heading`)."""
         self._walls_key: tuple[Layout, float] | None = None
         self._walls: pygame.Surface | None = None

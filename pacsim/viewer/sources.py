@@ -17,6 +17,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from pacsim.agents.api import ValuingAgent
 from pacsim.engine.game import DEFAULT_MAX_MOVES, GameRecord, play_game
 from pacsim.engine.layout import Layout
 from pacsim.engine.state import GameState
@@ -132,7 +133,7 @@ class LiveGame:
         self.seed = seed
         self.max_moves = max_moves
         self.move_time_limit = move_time_limit
-        self.show_values = show_values and hasattr(agents[0], "action_values")
+        self.show_values = show_values and isinstance(agents[0], ValuingAgent)
         self.record: GameRecord | None = None
         self.finished = False
         self._run: _Run | None = None
@@ -222,7 +223,7 @@ class FrameMaker:
     marks the action it chose.  Used by the window's worker and by headless
     exports alike, so both show the same frames."""
 
-    def __init__(self, valued_agent: Any | None = None) -> None:
+    def __init__(self, valued_agent: ValuingAgent | None = None) -> None:
         self.valued_agent = valued_agent
         """Pacman, when its ``action_values`` should be shown; else None."""
         self.previous: Frame | None = None
@@ -246,7 +247,7 @@ class FrameMaker:
         return frame
 
     @staticmethod
-    def _attach_values(agent: Any, frame: Frame) -> None:
+    def _attach_values(agent: ValuingAgent, frame: Frame) -> None:
         # Computed here, outside play_game's timing of get_action, so the
         # overlay never counts against the move time limit.
         try:

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from pacsim.agents.api import DEFAULT_VALUES_TITLE, ValuingAgent
+
 Color = tuple[int, int, int]
 
 BACKGROUND: Color = (0, 0, 0)
@@ -58,13 +60,10 @@ FLASH_FRAMES = 8
 """Frames per half-period of the flashing."""
 
 
-DEFAULT_VALUES_TITLE = "Search values"
-
-
 def values_heading(agent: Any) -> tuple[str, ...]:
     """The values panel's title and what the values come from, for an agent
-    that says (``values_heading()``: e.g. ``("Visits", "MCTS, 200 iterations",
-    "ghosts: chance, uniform")``); the plain title otherwise.  Here, free of
-    pygame, so the HTML player's panel says the same as the window's."""
-    describe = getattr(agent, "values_heading", None)
-    return tuple(describe()) if callable(describe) else (DEFAULT_VALUES_TITLE,)
+    that shows values (a :class:`~pacsim.agents.api.ValuingAgent`: e.g.
+    ``("Visits", "MCTS, 200 iterations", "ghosts: chance, uniform")``); the
+    plain title otherwise.  Here, free of pygame, so the HTML player's panel
+    says the same as the window's."""
+    return tuple(agent.values_heading()) if isinstance(agent, ValuingAgent) else (DEFAULT_VALUES_TITLE,)

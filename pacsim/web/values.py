@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from pacsim.agents.api import ValuingAgent
 from pacsim.agents.evaluation import EVALUATIONS
 from pacsim.agents.registry import builtin_ghosts, builtin_pacmen, make_pacman, parse_spec
 from pacsim.engine.game import agent_rng
@@ -22,11 +23,9 @@ def recorded_action_values(saved: SavedGame, states: Sequence[GameState]) -> Sea
     the game's seed, so its visits show one search, not necessarily the game's."""
     _refuse_plugin_code(saved.pacman)
     agent = make_pacman(saved.pacman)
-    if not hasattr(agent, "action_values"):
+    if not isinstance(agent, ValuingAgent):
         raise ConfigError(f"--html-values: the recorded Pacman {saved.pacman!r} does not search (no values to show)")
-    reset = getattr(agent, "reset", None)
-    if reset is not None:
-        reset(0, agent_rng(saved.seed or 0, 0))
+    agent.reset(0, agent_rng(saved.seed or 0, 0))
     shown = move_positions(states)
     rows = [None if state.is_terminal or state is shown[-1] else list(agent.action_values(state)) for state in shown]
     return SearchValues(style.values_heading(agent), rows)

@@ -1,4 +1,4 @@
-"""The Dask backend: the same games on a cluster, through Dask's Executor.
+"""The Dask executor: the same games on a cluster, through Dask's Executor.
 
 Only the coordinator writes the store; workers receive picklable game tasks
 (layout text included) and return rows.  When a worker dies, the scheduler
@@ -44,7 +44,7 @@ def dask_executor(scheduler: str | None = None, workers: int | None = None,
     try:
         from distributed import Client
     except ImportError:
-        raise ConfigError(f"the dask backend needs dask.distributed; {install_hint('dask')}") from None
+        raise ConfigError(f"the Dask executor needs dask.distributed; {install_hint('dask')}") from None
     if connect_timeout is None:
         connect_timeout = CONNECT_TIMEOUT_SECONDS
     with _quiet_logs():

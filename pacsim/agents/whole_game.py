@@ -1,0 +1,85 @@
+"""Whole games in the kernel when every agent of a game is covered.
+
+:func:`play_in_kernel` is ``play_game`` for a built-in search Pacman whose
+search the kernel runs (:func:`~pacsim.fast.request.declined` lets its
+request through, and it has no ``time=`` budget) against built-in ghosts
+(random, directional, adversarial with any ``p``), with no per-move time
+limit: the kernel plays the whole game (:mod:`pacsim.fast.game`) and the
+record is the one the Python loop gives, times apart.  Anything else
+returns None and the caller plays the game in Python; no note is needed,
+as the per-move kernel still serves whatever it covers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from pacsim.agents.backend import _enabled
+from pacsim.agents.ghosts import AdversarialGhost, DirectionalGhost, RandomGhost
+from pacsim.agents.search_agents import (
+    AlphaBetaPacman,
+    ExpectimaxPacman,
+    ExpectiminimaxPacman,
+    MinimaxPacman,
+    SearchPacman,
+)
+from pacsim.engine import GameRecord, GameState, Layout, initial_state
+from pacsim.errors import AgentError
+from pacsim.fast.request import SearchRequest, declined
+
+_BUILT_IN_PACMEN = frozenset((MinimaxPacman, AlphaBetaPacman, ExpectimaxPacman, ExpectiminimaxPacman))
+
+
+def play_in_kernel(layout: Layout, agents: Sequence[Any], seed: int, max_moves: int,
+                   move_time_limit: float | None = None) -> GameRecord | None:
+    """The record ``play_game(layout, agents, seed, max_moves,
+    move_time_limit)`` gives, played by the kernel, or None when the game
+    is not covered (then nothing has been asked of the agents)."""
+    if move_time_limit is not None or len(agents) < 1:
+        return None
+    num_ghosts = min(len(agents) - 1, layout.num_ghosts)
+    state = initial_state(layout, num_ghosts)
+    request = pacman_request(agents[0], state)  # None, among other reasons, where numba is missing
+    if request is None:
+        return None
+    ghosts = [ghost_plan(agent) for agent in agents[1:]]
+    if None in ghosts:
+        return None
+    from pacsim.fast.game import play_kernel_game  # numba: loaded only when the kernel plays
+
+    ties_random = agents[0].options.ties == "random"
+    return play_kernel_game(layout, request, ties_random, tuple(ghosts[:num_ghosts]), seed, max_moves)
+
+
+def pacman_request(agent: Any, state: GameState) -> SearchRequest | None:
+    """The request ``agent`` makes for each of its moves in a game from
+    ``state`` (``SearchPacman.get_action``'s), if the kernel runs it; else None."""
+    if type(agent) not in _BUILT_IN_PACMEN:  # a subclass may play differently
+        return None
+    assert isinstance(agent, SearchPacman)
+    options = agent.options
+    if not _enabled(options.backend) or options.time:
+        return None
+    try:
+        levels = agent.levels(state)
+    except AgentError:  # too deep: each move fails in Python, with its message
+        return None
+    request = agent.search_request(len(state.ghosts), levels, state.layout.num_cells,
+                                   root_values=options.ties == "random")
+    return request if declined(request) is None else None
+
+
+def ghost_plan(agent: Any) -> Any:
+    """The kernel's :class:`~pacsim.fast.game.GhostPlan` of a built-in
+    ghost, or None."""
+    from pacsim.fast.game import GhostPlan
+
+    kind = type(agent)
+    if kind is RandomGhost:
+        return GhostPlan("random")
+    if kind is DirectionalGhost:
+        return GhostPlan("directional", attack=agent.options.attack, flee=agent.options.flee)
+    if kind is AdversarialGhost and _enabled(agent.options.backend):
+        return GhostPlan("adversarial", p=agent.options.p, depth=agent.options.depth)
+    return None

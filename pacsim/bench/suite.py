@@ -1,0 +1,38 @@
+"""The whole ``pacsim bench`` run: every group, at full or ``--quick`` sizes."""
+
+from __future__ import annotations
+
+from pacsim.bench.agreement import fast_agreement
+from pacsim.bench.env import env_figures
+from pacsim.bench.fast import fast_end_to_end, fast_figures, fast_perft_rate
+from pacsim.bench.limits import fast_limits
+from pacsim.bench.mcts import mcts_figures
+from pacsim.bench.memory import memory_figures
+from pacsim.bench.report import Report, machine_info
+from pacsim.bench.search import search_figures, successor_rate, table_figures, tuned_expectimax
+from pacsim.bench.throughput import batch_throughput
+from pacsim.fast import available
+
+
+def run(quick: bool = False) -> Report:
+    report = Report(machine=machine_info())
+    for name in ("smallClassic", "wideClassic"):
+        rate, nodes = successor_rate(name, depth=15 if quick else 18)
+        report.add("successors", f"{name} perft", rate, "states/s", f"{nodes} states")
+    search_figures(report, depths=(2, 3) if quick else (2, 3, 4), count=2 if quick else 3)
+    fast_figures(report, depths=(2, 3) if quick else (2, 3, 4), count=2 if quick else 3, deep_count=2 if quick else 5)
+    if available() is None:
+        for name in ("smallClassic", "wideClassic"):
+            rate, nodes = fast_perft_rate(name, depth=15 if quick else 18)
+            report.add("fast path", f"{name} perft fast", rate, "states/s", f"{nodes} states")
+        fast_agreement(report, positions=1000 if quick else 10_000, deep_positions=100 if quick else 500,
+                       chase_positions=200 if quick else 2000, whole_games=40 if quick else 200)
+        fast_limits(report, trials=5 if quick else 20, budget_moves=40 if quick else 200, checked=5 if quick else 30)
+        fast_end_to_end(report, games_per_condition=5 if quick else 20)
+    tuned_expectimax(report, count=2 if quick else 5)
+    mcts_figures(report, iterations=300 if quick else 1000, count=2 if quick else 3)
+    env_figures(report, steps=1000 if quick else 5000)
+    table_figures(report, count=3 if quick else 5)
+    batch_throughput(report, games_per_condition=25 if quick else 100)
+    memory_figures(report, peak_games=1000, long_games=1000 if quick else 10_000)
+    return report

@@ -1,0 +1,45 @@
+"""numba's cache of compiled code, kept fresh across files.
+
+numba checks only the source file of a cached function.  A function that
+calls into another file (the game loop calls the kernel's search) carries
+its own copy of the code it calls, so after that other file changes it
+would load machine code built from the old version.  :func:`flush_when_changed`
+empties the cache of such functions when the files they call into change.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable, Mapping
+from contextlib import suppress
+from pathlib import Path
+from typing import Any
+
+from numba.core.registry import CPUDispatcher
+
+
+def compiled_functions(module: str, namespace: Mapping[str, Any]) -> list[Any]:
+    """The numba functions defined in ``module`` (its ``globals()`` are ``namespace``)."""
+    return [value for value in namespace.values()
+            if isinstance(value, CPUDispatcher) and value.py_func.__module__ == module]
+
+
+def flush_when_changed(name: str, functions: Iterable[Any], sources: Iterable[str]) -> bool:
+    """Flush the cached machine code of ``functions`` unless ``sources``
+    (the files they call into) are as they were when it was last checked;
+    ``name`` names the stamp file kept beside the cache.  True if flushed."""
+    functions = list(functions)
+    if not functions:  # NUMBA_DISABLE_JIT: plain Python functions, nothing cached
+        return False
+    digest = hashlib.sha256(b"".join(Path(source).read_bytes() for source in sources)).hexdigest()
+    stamp = Path(functions[0]._cache.cache_path) / f"{name}.sources"
+    try:
+        if stamp.read_text(encoding="ascii") == digest:
+            return False
+    except OSError:  # no stamp yet (a first run) or an unreadable one: flush to be sure
+        pass
+    for function in functions:
+        function._cache.flush()
+    with suppress(OSError):  # a read-only install: flushed again by the next process (numba cannot cache there either)
+        stamp.write_text(digest, encoding="ascii")
+    return True

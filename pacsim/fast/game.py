@@ -1,0 +1,148 @@
+"""Whole games in the kernel, behind ``pacsim.engine.game``'s record.
+
+:func:`play_kernel_game` plays one game of a search Pacman against the
+built-in ghosts (:mod:`pacsim.fast.gameloop`) and returns the
+:class:`~pacsim.engine.GameRecord` that ``play_game`` returns for the same
+agents and seed: the same actions, outcome, score and per-move search
+statistics; only the times are the kernel's own.  It knows nothing of
+agents: :mod:`pacsim.agents.whole_game` decides when a game is covered and
+describes the Pacman by his :class:`~pacsim.fast.request.SearchRequest` and
+each ghost by a :class:`GhostPlan`.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from pacsim.engine import ACTIONS, LOSS, TIMEOUT, WIN, GameRecord, Layout, initial_state
+from pacsim.engine.game import agent_rng
+from pacsim.engine.stats import FAST, MoveStats
+from pacsim.fast import gameloop, kernel
+from pacsim.fast.request import COVERED, SearchRequest, chance_model
+from pacsim.fast.search import (
+    EVALUATIONS,
+    MODELS,
+    NODE_KINDS,
+    SLICE_SECONDS,
+    SMALLEST_SLICE,
+    _settings,
+    _workspace,
+)
+from pacsim.fast.streams import stream_row
+from pacsim.fast.tables import layout_tables, state_row
+
+GHOST_KINDS = {"random": gameloop.RANDOM_GHOST, "directional": gameloop.DIRECTIONAL_GHOST,
+               "adversarial": gameloop.ADVERSARIAL_GHOST}
+_OUTCOMES = {gameloop.WIN: WIN, gameloop.LOSS: LOSS, gameloop.TIMEOUT: TIMEOUT}
+FIRST_GAME_SLICE = 20_000
+"""Nodes a game plays before it first hands control back (about 10 ms;
+a slice costs about 50 microseconds of calls); later slices are sized
+to about ``SLICE_SECONDS``."""
+
+
+@dataclass(frozen=True)
+class GhostPlan:
+    """One built-in ghost: ``random``, ``directional`` or ``adversarial``."""
+
+    kind: str
+    attack: float = 0.8
+    flee: float = 0.8
+    p: float = 1.0
+    """The adversarial ghost's share of searched moves."""
+    depth: int = 2
+    """The adversarial ghost's search depth in rounds."""
+
+
+def play_kernel_game(layout: Layout, pacman: SearchRequest, ties_random: bool, ghosts: tuple[GhostPlan, ...],
+                     seed: int, max_moves: int) -> GameRecord | None:
+    """The game ``play_game`` plays on ``layout`` and ``seed`` with a search
+    Pacman making ``pacman`` (a request the kernel runs) at every move,
+    breaking ties at random if ``ties_random``, against ``ghosts``; None in
+    the rare position the kernel leaves to Python (a ghost without a legal
+    move)."""
+    started = time.perf_counter()
+    state = initial_state(layout, len(ghosts))
+    tables = layout_tables(layout)
+    tables_tuple = (tables.moves, tables.distance, tables.nearest, tables.ghost_starts)
+    row = state_row(state)
+    progress = np.zeros(gameloop.PROGRESS_SLOTS, np.int64)
+    played = np.empty(max_moves * (len(ghosts) + 1), np.int64)
+    move_stats = np.zeros((max_moves, gameloop.MOVE_COLUMNS), np.int64)
+    move_values = np.zeros(max_moves, np.float64)
+    arguments = (tables_tuple, row, progress, max_moves, *_pacman_arrays(state, pacman, ties_random),
+                 *_ghost_arrays(state, ghosts), _streams(seed, len(ghosts)),
+                 tuple(_workspace(row, max([pacman.levels, *_ghost_levels(state, ghosts)]))),
+                 played, move_stats, move_values)
+    kernel_seconds = _in_slices(arguments)
+    if progress[gameloop.OUTCOME] == gameloop.DECLINED:
+        return None
+    seconds_per_cycle = kernel_seconds / max(int(progress[gameloop.SLICE_CYCLES]), 1)
+    moves = int(progress[gameloop.MOVES])
+    move_seconds = [float(cycles) * seconds_per_cycle for cycles in move_stats[:moves, gameloop.MOVE_TIME]]
+    return GameRecord(
+        layout=layout.name, seed=seed, num_ghosts=len(ghosts), outcome=_OUTCOMES[int(progress[gameloop.OUTCOME])],
+        score=int(row[kernel.SCORE]), moves=moves,
+        actions=[ACTIONS[action] for action in played[:progress[gameloop.ACTIONS_PLAYED]]],
+        seconds=time.perf_counter() - started, move_seconds=move_seconds,
+        search_stats=_search_stats(move_stats[:moves], move_values, move_seconds, pacman.levels),
+    )
+
+
+def _pacman_arrays(state: Any, request: SearchRequest, ties_random: bool) -> tuple[Any, ...]:
+    """``run_request``'s settings for the kernel's search."""
+    pruned = COVERED.algorithms[request.algorithm]
+    settings = _settings(state, EVALUATIONS[request.evaluation], 0, MODELS[chance_model(request)], pruned,
+                         [NODE_KINDS[kind] for kind in request.kinds])
+    weights = np.array([request.trust, 0.8, 0.8, request.slip], np.float64)  # kernel_search's attack and flee
+    full_window = request.root_values or not pruned
+    return settings, weights, request.levels, full_window, ties_random
+
+
+def _ghost_levels(state: Any, ghosts: tuple[GhostPlan, ...]) -> list[int]:
+    """Each ghost's search levels (AdversarialGhost: depth times the agents)."""
+    return [ghost.depth * state.num_agents if ghost.kind == "adversarial" else 0 for ghost in ghosts]
+
+
+def _ghost_arrays(state: Any, ghosts: tuple[GhostPlan, ...]) -> tuple[Any, ...]:
+    count = len(ghosts)
+    chase_kinds = [kernel.MIN_NODE] + [kernel.MAX_NODE] * count  # chase_values' game: ghosts MAX, Pacman MIN
+    settings = [_settings(state, kernel.EVAL_CHASE, index, kernel.MODEL_UNIFORM, True, chase_kinds)
+                for index in range(1, count + 1)]
+    settings_array = np.array(settings, np.int64).reshape(count, len(chase_kinds) + kernel.KINDS)
+    weights = np.array([(ghost.attack, ghost.flee, ghost.p) for ghost in ghosts], np.float64)
+    return (np.array([GHOST_KINDS[ghost.kind] for ghost in ghosts], np.int64), settings_array,
+            np.array(_ghost_levels(state, ghosts), np.int64), weights.reshape(count, gameloop.GHOST_WEIGHTS))
+
+
+def _streams(seed: int, ghosts: int) -> np.ndarray:
+    """Every agent's ``agent_rng`` as a stream row of :mod:`pacsim.fast.streams`."""
+    return np.array([stream_row(agent_rng(seed, agent)) for agent in range(ghosts + 1)], np.int64)
+
+
+def _in_slices(arguments: tuple[Any, ...]) -> float:
+    """Play slice after slice until the game is over; the seconds spent in
+    the kernel.  Between slices Python runs, so a Ctrl-C surfaces here."""
+    play_slice: Any = gameloop.play_slice  # numba's Dispatcher types its calls too narrowly
+    budget = FIRST_GAME_SLICE
+    total = 0.0
+    while True:
+        slice_started = time.perf_counter()
+        finished = play_slice(*arguments, budget)
+        elapsed = time.perf_counter() - slice_started
+        total += elapsed
+        if finished:
+            return total
+        budget = max(SMALLEST_SLICE, min(budget * 4, int(budget * SLICE_SECONDS / max(elapsed, 1e-6))))
+
+
+def _search_stats(move_stats: np.ndarray, move_values: np.ndarray, move_seconds: list[float],
+                  levels: int) -> list[MoveStats]:
+    """Each move's :class:`MoveStats`, as ``SearchPacman.get_action`` reports it."""
+    return [MoveStats(generated=generated, evaluated=evaluated, cutoffs=cutoffs, seconds=seconds, depth=levels,
+                      max_depth=deepest, value=value, backend=FAST)
+            for (generated, evaluated, cutoffs, deepest, _), value, seconds
+            in zip(move_stats.tolist(), move_values.tolist(), move_seconds)]
