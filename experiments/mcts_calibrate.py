@@ -5,9 +5,12 @@ For each maze and depth it plays a few seeded games of plain minimax (its
 tree, and so its generated nodes, is expectimax's too: neither prunes)
 against random ghosts and takes the mean of ``generated`` per move; then a
 few MCTS games give the mean positions generated per iteration (rollout
-moves plus the tree's own).  The iterations are the ratio.  Run:
+moves plus the tree's own; with ``rollout=greedy`` every successor a
+greedy step makes counts too).  The iterations are the ratio.  Run:
 
-    PYTHONPATH=. python experiments/mcts_calibrate.py
+    PYTHONPATH=. python experiments/mcts_calibrate.py [MCTS_OPTIONS [MAZE ...]]
+
+e.g. ``mcts_calibrate.py rollout=greedy pincerMaze`` for greedy rollouts.
 """
 
 from __future__ import annotations
@@ -33,9 +36,10 @@ def per_move(spec: str, maze: str, key: str = "generated") -> float:
     return statistics.mean(values)
 
 
-def main() -> None:
-    for maze in MAZES:
-        probe = "mcts:iterations=200,eval=careful"
+def main(argv: list[str]) -> None:
+    extra = f",{argv[0]}" if argv else ""
+    for maze in argv[1:] or MAZES:
+        probe = f"mcts:iterations=200,eval=careful{extra}"
         per_iteration = per_move(probe, maze) / 200
         for depth in DEPTHS:
             nodes = per_move(f"minimax:depth={depth},eval=careful", maze)
@@ -44,4 +48,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(sys.argv[1:]))

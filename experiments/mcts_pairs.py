@@ -1,7 +1,8 @@
 """The tables of experiments/README.md, "MCTS at equal compute": paired
 comparisons (same seeds) of each MCTS Pacman with its depth-limited analogue
 (ghosts=chance with expectimax, ghosts=min with minimax), and the measured
-compute matching (MCTS generated positions per move over the search's).
+compute matching (MCTS generated positions per move over the search's);
+and MCTS with greedy rollouts at equal compute (mcts_greedy_pincerMaze.toml).
 
     PYTHONPATH=. python experiments/mcts_pairs.py
 """
@@ -51,6 +52,28 @@ def equal_compute(variant: str = "equal", table: dict[str, tuple[int, int]] = EQ
                           f"[{found.difference_low:+.0f}, {found.difference_high:+.0f}] | {found.p_value:.2g} | {ratio:.2f} |")
 
 
+def greedy() -> None:
+    """MCTS with greedy rollouts against depth-3 search at equal compute
+    (every successor a greedy step makes counted), one store."""
+    path = RESULTS / "mcts_greedy_pincerMaze.sqlite"
+    if not path.exists():
+        return
+    results = load_results(path)
+    print()
+    print("| pincerMaze, greedy rollouts | ghosts | MCTS vs analogue | games | wins | score difference [95% CI] | McNemar p | nodes/move ratio |")
+    print("|---|---|---|---|---|---|---|---|")
+    for ghosts in ("random", "adversarial"):
+        for mcts_spec, search_spec in (("mcts:iterations=24,rollout=greedy", "expectimax:depth=3"),
+                                       ("mcts:iterations=24,ghosts=min,rollout=greedy", "minimax:depth=3")):
+            a, b = f"{mcts_spec}/{ghosts}/pincerMaze", f"{search_spec}/{ghosts}/pincerMaze"
+            found = compare(results, a, b)
+            ratio = nodes_per_move(results, a) / nodes_per_move(results, b)
+            kind = "min" if "ghosts=min" in mcts_spec else "chance"
+            print(f"| depth 3 = 24 it. | {ghosts} | MCTS-{kind} vs {search_spec.split(':')[0]} | {found.pairs} "
+                  f"| {found.wins_a} vs {found.wins_b} | {found.difference:+.0f} "
+                  f"[{found.difference_low:+.0f}, {found.difference_high:+.0f}] | {found.p_value:.2g} | {ratio:.2f} |")
+
+
 def optimism() -> None:
     path = RESULTS / "mcts_optimism_pessimism.sqlite"
     if not path.exists():
@@ -79,4 +102,5 @@ if __name__ == "__main__":
     equal_compute()
     print()
     equal_compute("leafeval", LEAF_EVALUATION)
+    greedy()
     optimism()

@@ -1,21 +1,26 @@
 """Read the curve experiment: how much optimism pays as the ghost goes from random to adversarial.
 
-Usage (after ``pacsim run experiments/optimism_curve.toml``, or a smaller
-copy of it)::
+Usage (after ``pacsim run experiments/optimism_curve.toml``, or smaller
+copies of it; experiments/README.md gives the commands actually run)::
 
     python experiments/optimism_curve.py results/optimism_curve.sqlite [MORE.sqlite ...] \
-        --figure experiments/figures/optimism_curve.png
+        --figure experiments/figures/optimism_curve.png --csv experiments/figures/optimism_curve.csv
 
-Per ghost ``p`` (``adversarial:p=P``) and Pacman (minimax; expectimax with
-the uniform model; expectimax modelling the ghost itself, ``model=true``),
-pooled over the store's mazes: win rate (Wilson 95%) and mean score (95%
-t).  Then expectimax (uniform) minus minimax, paired on maze and game, per
+The stores' games fall into two populations: the reproduction maze
+(``optimismHalls``) and the generated mazes (every ``generated:`` layout,
+pooled).  Per population, ghost ``p`` (``adversarial:p=P``) and Pacman
+(minimax; expectimax with the uniform model; expectimax modelling the ghost
+itself, ``model=true``): win rate (Wilson 95%) and mean score (95% t).
+Then expectimax (uniform) minus minimax, paired on maze and game, per
 ``p``: the *crossover* is where that mean difference crosses 0 (linear
 between the measured ``p``), and its interval where the 95% bounds of the
 difference cross 0.  Last, at each ``p``, whether the true-model Pacman is
 best or tied (its paired difference with each other Pacman has an upper
-95% bound at or above 0).  The figure (PNG and PDF) shows both curves with
-their intervals and the crossover band.
+95% bound at or above 0), and, where both were played at ``p = 0``,
+whether its games equal the uniform expectimax's (its model is then the
+uniform one).  The figure (PNG and PDF) has one row per population: both
+curves with their intervals and the crossover band.  ``--csv`` writes the
+per-cell table.
 """
 
 from __future__ import annotations
@@ -23,6 +28,7 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import Any
 
 import pandas
 
@@ -31,13 +37,32 @@ from pacsim.runner import load_results
 
 PACMEN = {"minimax": "minimax (pessimism)", "expectimax": "expectimax, uniform model (optimism)",
           "expectimax:model=true": "expectimax, the true model"}
+COLOURS = {"minimax": "tab:orange", "expectimax": "tab:blue", "expectimax:model=true": "tab:green"}
+"""One colour per Pacman in every panel."""
+
+
+REPRODUCTION = "optimismHalls"
 
 
 def with_keys(results: pandas.DataFrame) -> pandas.DataFrame:
-    """Rows with ``kind`` (the Pacman as the experiment names it) and ``p`` (the ghost's)."""
+    """Rows with ``kind`` (the Pacman as the experiment names it), ``p`` (the
+    ghost's) and ``population`` (the reproduction maze or the generated mazes)."""
     kind = results["condition"].str.split("/").str[0]
     p = results["ghosts"].str.extract(r"p=([0-9.]+)")[0].astype(float).fillna(1.0)
-    return results.assign(kind=kind, p=p)
+    generated = results["layout"].str.startswith("generated:")
+    population = generated.map({True: "generated mazes", False: ""}).where(generated, results["layout"])
+    return results.assign(kind=kind, p=p, population=population)
+
+
+def populations(results: pandas.DataFrame) -> list[tuple[str, pandas.DataFrame]]:
+    """Each population's games, the reproduction maze first, with a label saying how many mazes."""
+    found = []
+    for name, games in sorted(results.groupby("population"), key=lambda pair: pair[0] != REPRODUCTION):
+        mazes = games["layout"].nunique()
+        label = f"{name} ({mazes} mazes)" if mazes > 1 else f"{name} (the reproduction maze)" \
+            if name == REPRODUCTION else name
+        found.append((label, games))
+    return found
 
 
 def curve(results: pandas.DataFrame) -> pandas.DataFrame:
@@ -82,7 +107,26 @@ def crossover(difference: pandas.DataFrame) -> tuple[float | None, float | None,
             zero_crossing(ps, difference["high"].tolist()))
 
 
+def same_games(results: pandas.DataFrame, a: str, b: str, p: float) -> tuple[int, int]:
+    """Of the games both Pacmen played at ``p`` (paired by maze and game),
+    how many have the same start, moves and score; and how many pairs."""
+    sides = [results[(results["kind"] == kind) & (results["p"] == p)][["layout", "game_index", "start", "actions",
+                                                                        "score"]] for kind in (a, b)]
+    both = sides[0].merge(sides[1], on=["layout", "game_index"], suffixes=("_a", "_b"))
+    same = (both["start_a"] == both["start_b"]) & (both["actions_a"] == both["actions_b"]) & \
+        (both["score_a"] == both["score_b"])
+    return int(same.sum()), len(both)
+
+
 def report(results: pandas.DataFrame) -> str:
+    """The printout, one block per population."""
+    blocks = []
+    for label, games in populations(results):
+        blocks.append(f"== {label}: {len(games)} games ==\n" + population_report(games))
+    return "\n\n".join(blocks)
+
+
+def population_report(results: pandas.DataFrame) -> str:
     table = curve(results)
     lines = ["Per Pacman and ghost p, pooled over mazes:"]
     for row in table.itertuples():
@@ -102,6 +146,10 @@ def report(results: pandas.DataFrame) -> str:
             lines.append(f"Crossover (optimism stops paying): p = {middle:.2f}, interval "
                          f"[{_p(early)}, {_p(late)}] (where the 95% bounds of the difference cross 0)")
     if "expectimax:model=true" in kinds:
+        same, pairs = same_games(results, "expectimax:model=true", "expectimax", 0.0)
+        if pairs:
+            lines.append(f"At p=0 the true model is the uniform one: {same} of {pairs} paired games identical "
+                         "(start, moves, score)")
         lines.append("Is the true-model Pacman best or tied (upper 95% bound of its paired difference >= 0)?")
         for other in sorted(kinds - {"expectimax:model=true"}):
             for row in paired(results, "expectimax:model=true", other).itertuples():
@@ -115,20 +163,43 @@ def _p(value: float | None) -> str:
     return "not within the grid" if value is None else f"{value:.2f}"
 
 
-def plot(results: pandas.DataFrame, path: Path) -> None:
+def plot(results: pandas.DataFrame, path: Path, kept: pandas.DataFrame | None = None) -> None:
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
+    found = populations(results)
+    figure, axes = plt.subplots(len(found), 2, figsize=(11, 4.2 * len(found)), squeeze=False)
+    for (label, games), (wins, scores) in zip(found, axes):
+        plot_population(games, label, wins, scores, kept)
+    figure.suptitle("Optimism vs pessimism between the two ghosts (dashed: crossover of expectimax minus minimax, "
+                    "band: its 95% interval)", fontsize=10)
+    figure.tight_layout()
+    figure.savefig(path, dpi=120)
+    figure.savefig(path.with_suffix(".pdf"))
+    plt.close(figure)
+
+
+def plot_population(results: pandas.DataFrame, label: str, wins: Any, scores: Any,
+                    kept: pandas.DataFrame | None = None) -> None:
+    """One population's row: win rate and mean score against p, one line per
+    Pacman; ``kept`` adds cells of Pacmen whose games are not in the stores."""
     table = curve(results)
-    figure, (wins, scores) = plt.subplots(1, 2, figsize=(11, 4.2))
-    for kind, rows in table.groupby("pacman", sort=False):
-        label = PACMEN.get(kind, kind)
+    kept_note = ""
+    if kept is not None:
+        own = kept[(kept["population"] == results["population"].iloc[0]) & ~kept["pacman"].isin(table["pacman"])]
+        table = pandas.concat([table, own.drop(columns="population")], ignore_index=True)
+        if not own.empty:
+            kept_note = f"; {', '.join(PACMEN.get(kind, kind) for kind in own['pacman'].unique())}: a previous run's printout"
+    for kind in sorted(set(table["pacman"]), key=lambda kind: list(PACMEN).index(kind) if kind in PACMEN else 9):
+        rows = table[table["pacman"] == kind].sort_values("p")
+        style = {"marker": "o", "capsize": 3, "label": PACMEN.get(kind, kind), "color": COLOURS.get(kind)}
         wins.errorbar(rows["p"], rows["win_rate"], yerr=[rows["win_rate"] - rows["win_low"],
-                      rows["win_high"] - rows["win_rate"]], marker="o", capsize=3, label=label)
+                      rows["win_high"] - rows["win_rate"]], **style)
         scores.errorbar(rows["p"], rows["score"], yerr=[rows["score"] - rows["score_low"],
-                        rows["score_high"] - rows["score"]], marker="o", capsize=3, label=label)
+                        rows["score_high"] - rows["score"]], **style)
+    title = label
     if {"expectimax", "minimax"} <= set(results["kind"]):
         middle, early, late = crossover(paired(results, "expectimax", "minimax"))
         for axis in (wins, scores):
@@ -136,28 +207,41 @@ def plot(results: pandas.DataFrame, path: Path) -> None:
                 axis.axvline(middle, color="grey", linestyle="--", linewidth=1)
                 axis.axvspan(early if early is not None else 0.0, late if late is not None else 1.0,
                              color="grey", alpha=0.15)
+        if middle is not None:
+            title += f": crossover p = {middle:.2f} [{_p(early)}, {_p(late)}]"
+    sizes = sorted(set(table["games"]))
+    title += f"; {sizes[0]}-{sizes[-1]} games a point" if len(sizes) > 1 else f"; {sizes[0]} games a point"
+    title += kept_note
     wins.set(xlabel="ghost adversarialness p", ylabel="win rate (95% CI)", ylim=(0, 1.05))
+    wins.set_title(title, loc="left", fontsize=9)
     scores.set(xlabel="ghost adversarialness p", ylabel="mean score (95% CI)")
     scores.legend(fontsize=8)
-    mazes, games = results["layout"].nunique(), int(table["games"].min())
-    figure.suptitle(f"Optimism vs pessimism between the two ghosts ({mazes} maze{'s' if mazes > 1 else ''}, "
-                    f">= {games} games a point; dashed: crossover, band: its interval)", fontsize=10)
-    figure.tight_layout()
-    figure.savefig(path, dpi=120)
-    figure.savefig(path.with_suffix(".pdf"))
-    plt.close(figure)
+
+
+def cells(results: pandas.DataFrame) -> pandas.DataFrame:
+    """The per-cell table of every population, for ``--csv``."""
+    return pandas.concat([curve(games).assign(population=label) for label, games in populations(results)],
+                         ignore_index=True)
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("stores", type=Path, nargs="+", help="results stores (several are pooled, e.g. one per Pacman)")
     parser.add_argument("--figure", type=Path, default=None, help="PNG path (a PDF is written beside it)")
+    parser.add_argument("--csv", type=Path, default=None, help="write the per-cell table (population, Pacman, p)")
+    parser.add_argument("--kept-cells", type=Path, default=None,
+                        help="cells (a CSV like --csv writes, '#' comments) of Pacmen whose games are not in the "
+                             "stores, drawn in the figure only: a previous run's printout whose store was not kept")
     args = parser.parse_args(argv)
     results = pandas.concat([load_results(store) for store in args.stores], ignore_index=True)
     results = with_keys(results[results["outcome"] != "error"])
     print(report(results))
+    if args.csv is not None:
+        cells(results).to_csv(args.csv, index=False, float_format="%.4f")
+        print(f"cells: {args.csv}")
     if args.figure is not None:
-        plot(results, args.figure)
+        kept = None if args.kept_cells is None else pandas.read_csv(args.kept_cells, comment="#")
+        plot(results, args.figure, kept)
         print(f"figure: {args.figure} (and {args.figure.with_suffix('.pdf')})")
     return 0
 

@@ -239,3 +239,58 @@ def test_benchmark_reports_mcts_rates():
     assert all(figure.value > 0 for figure in report.figures)
     # A rollout is at most rollout_depth (6) moves, so moves/s <= 6 x iterations/s.
     assert found["ghosts=chance simulated moves/s"].value <= 6 * found["ghosts=chance iterations/s"].value * (1 + 1e-9)
+
+
+class CountingGame:
+    """The agent's game with every position it makes and every utility it
+    reads counted, to check the search's statistics against."""
+
+    def __init__(self, game, counts):
+        self.game, self.counts = game, counts
+
+    def __getattr__(self, name):
+        return getattr(self.game, name)
+
+    def result(self, state, action):
+        self.counts["positions"] += 1
+        return self.game.result(state, action)
+
+    def outcomes(self, state):
+        draws = self.game.outcomes(state)
+        self.counts["positions"] += len(draws)
+        return draws
+
+    def utility(self, state):
+        self.counts["scored"] += 1
+        return self.game.utility(state)
+
+
+@pytest.mark.parametrize("rollout", ["greedy", "random"])
+def test_mcts_pacman_counts_every_position_its_rollouts_make_and_score(monkeypatch, rollout):
+    # A greedy rollout step makes and scores every successor of Pacman's
+    # position: all of them are work, as a depth-limited search counts its
+    # generated and evaluated nodes; a random step makes one position.
+    from pacsim.agents import make_pacman, mcts_agent
+    from pacsim.engine import apply_move, load_layout
+
+    counts = {"positions": 0, "scored": 0}
+
+    def counted_apply_move(*arguments):
+        counts["positions"] += 1
+        return apply_move(*arguments)
+
+    monkeypatch.setattr(mcts_agent, "apply_move", counted_apply_move)
+    pacman = make_pacman(f"mcts:iterations=40,rollout={rollout},rollout_depth=6")
+    real_game_for, real_evaluate = pacman.game_for, pacman.evaluate
+    monkeypatch.setattr(pacman, "game_for", lambda state: CountingGame(real_game_for(state), counts))
+
+    def counted_evaluate(state):
+        counts["scored"] += 1
+        return real_evaluate(state)
+
+    pacman.evaluate = counted_evaluate
+    stats = pacman.analyze(initial_state(load_layout("smallClassic")), seed=3).stats
+    assert stats.generated == counts["positions"]
+    assert stats.evaluated == counts["scored"]
+    per_move = stats.generated / stats.simulated
+    assert per_move > 1.5 if rollout == "greedy" else per_move < 1.5  # greedy pays for its look-ahead

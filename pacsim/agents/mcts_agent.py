@@ -15,15 +15,17 @@ ghosts:
 Rollouts leave the tree: Pacman plays ``rollout=random`` (uniform) or
 ``rollout=greedy`` (the move whose successor ``eval`` scores best, ties at
 random) and every ghost moves as the model says, for ``rollout_depth``
-moves of any agent, after which ``eval`` scores the position.  A rollout
-move applies one move, so it creates one position, like one generated
-node of a depth-limited search.
+moves of any agent, after which ``eval`` scores the position.  A random
+rollout move applies one move, so it creates one position, like one
+generated node of a depth-limited search; a greedy Pacman step creates and
+scores every successor, and all of them are counted (``generated`` and
+``evaluated``), so that equal-node comparisons do not flatter it.
 """
 
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
 from pacsim.agents import backend
@@ -89,6 +91,15 @@ class MctsOptions:
         backend.check_backend(self.backend)
 
 
+@dataclass
+class RolloutWork:
+    """Positions a rollout policy made and scored beyond the one position per
+    rollout move that :func:`~pacsim.search.mcts` counts itself."""
+
+    generated: int = 0
+    evaluated: int = 0
+
+
 class MctsPacman(Agent[MctsOptions]):
     """Monte Carlo tree search Pacman.  Keeps the last :class:`SearchResult`
     in ``last_result``; ``last_stats`` holds its counts, iterations and
@@ -120,8 +131,10 @@ class MctsPacman(Agent[MctsOptions]):
         """Per ghost, the policy whose distribution the model uses (None: uniform)."""
         return self.model_ghosts.for_ghosts(ghosts)
 
-    def rollout_step(self, ghosts: int) -> RolloutStep:
-        """One rollout move: Pacman by the rollout policy, a ghost by the model."""
+    def rollout_step(self, ghosts: int, work: RolloutWork) -> RolloutStep:
+        """One rollout move: Pacman by the rollout policy, a ghost by the
+        model.  A greedy step adds to ``work`` what the search's count of one
+        position per rollout move leaves out."""
         models = self.ghost_models(ghosts)
         greedy = self.options.rollout == "greedy"
         evaluate = self.evaluate
@@ -130,6 +143,8 @@ class MctsPacman(Agent[MctsOptions]):
             moves = state.legal_moves()
             if state.turn == 0:
                 if greedy:
+                    work.generated += len(moves) - 1
+                    work.evaluated += len(moves)
                     return _greedy_successor(state, moves, evaluate, rng)
                 action, target = moves[rng.randrange(len(moves))]
                 return apply_move(state, action, target)
@@ -176,16 +191,20 @@ class MctsPacman(Agent[MctsOptions]):
         # game's positions are GameStates, which mypy cannot match up.
         game: Any = self.game_for(state)
         evaluate: Any = self.evaluate
-        return mcts(
+        work = RolloutWork()
+        result = mcts(
             game, state,
             iterations=options.iterations or None,
             time=options.time or None,
             c=options.c,
-            rollout=self.rollout_step(len(state.ghosts)),
+            rollout=self.rollout_step(len(state.ghosts), work),
             rollout_depth=options.rollout_depth,
             evaluate=evaluate,
             seed=seed,
         )
+        stats = replace(result.stats, generated=result.stats.generated + work.generated,
+                        evaluated=result.stats.evaluated + work.evaluated)
+        return replace(result, stats=stats)
 
     def get_action(self, state: GameState) -> str:
         # The search's seed comes from this agent's own stream, so a game is
