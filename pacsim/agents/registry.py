@@ -59,26 +59,18 @@ RENAMED_OPTIONS = {"engine": "backend"}
 rename still builds its agent (said once per process)."""
 
 
-def builtin_pacmen() -> dict[str, type[Agent]]:
-    return BUILTIN_PACMEN
-
-
-def builtin_ghosts() -> dict[str, type[Agent]]:
-    return BUILTIN_GHOSTS
-
-
 def builtins(role: str) -> dict[str, type[Agent]]:
-    return builtin_pacmen() if role == PACMAN else builtin_ghosts()
+    return BUILTIN_PACMEN if role == PACMAN else BUILTIN_GHOSTS
 
 
 def pacman_names() -> list[str]:
     """Built-in Pacmen, then installed agents."""
-    return [*builtin_pacmen(), *plugins.entry_point_names(plugins.AGENT_GROUP)]
+    return [*BUILTIN_PACMEN, *plugins.entry_point_names(plugins.AGENT_GROUP)]
 
 
 def ghost_names() -> list[str]:
     """Built-in ghosts, then installed agents."""
-    return [*builtin_ghosts(), *plugins.entry_point_names(plugins.AGENT_GROUP)]
+    return [*BUILTIN_GHOSTS, *plugins.entry_point_names(plugins.AGENT_GROUP)]
 
 
 # -- specs ----------------------------------------------------------------

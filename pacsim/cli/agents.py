@@ -9,7 +9,7 @@ from pacsim.agents import plugins
 from pacsim.agents.api import option_info
 from pacsim.agents.cs188 import constructor_options
 from pacsim.agents.evaluation import EVALUATIONS
-from pacsim.agents.registry import GHOST, PACMAN, builtin_ghosts, builtin_pacmen, resolve
+from pacsim.agents.registry import BUILTIN_GHOSTS, BUILTIN_PACMEN, GHOST, PACMAN, resolve
 from pacsim.errors import AgentError
 
 
@@ -36,9 +36,9 @@ def run(args: Any) -> int:
 def listing() -> str:
     """Every built-in and installed agent and evaluation, one line of doc each."""
     lines = ["Pacman agents (-p):"]
-    lines += [_line(name, cls) for name, cls in builtin_pacmen().items()]
+    lines += [_line(name, cls) for name, cls in BUILTIN_PACMEN.items()]
     lines += ["", "Ghost agents (-g):"]
-    lines += [_line(name, cls) for name, cls in builtin_ghosts().items()]
+    lines += [_line(name, cls) for name, cls in BUILTIN_GHOSTS.items()]
     lines += ["", "Evaluations (eval=):"]
     lines += [f"  {name:<16} {EVALUATION_DOCS.get(name) or _first_line(function)}"
               for name, (function, _) in EVALUATIONS.items()]

@@ -9,7 +9,7 @@ import math
 from typing import Any
 
 from pacsim.agents.api import SearchingAgent
-from pacsim.agents.registry import builtin_pacmen, make_pacman
+from pacsim.agents.registry import BUILTIN_PACMEN, make_pacman
 from pacsim.cli.common import options_given_once
 from pacsim.engine import agent_rng, load_layout
 from pacsim.engine.recording import load_game
@@ -37,7 +37,7 @@ def run(args) -> int:
     for spec in args.pacman or ["minimax:depth=2", "expectimax:depth=2"]:
         agent = make_pacman(spec, options_given_once(spec, args.agent_args, "-a"))
         if not isinstance(agent, SearchingAgent):
-            searching = [name for name, kind in builtin_pacmen().items() if issubclass(kind, SearchingAgent)]
+            searching = [name for name, kind in BUILTIN_PACMEN.items() if issubclass(kind, SearchingAgent)]
             raise ConfigError(f"-p {spec}: not a search agent (use {', '.join(searching)}, or a plugin with analyze())")
         agent.reset(0, agent_rng(0, 0))
         result = agent.analyze(state)

@@ -25,7 +25,8 @@ from time import perf_counter
 
 import numpy as np
 
-from pacsim.engine import GameState
+from pacsim.engine import GameState, parse_layout
+from pacsim.engine.state import initial_state
 from pacsim.fast import kernel, streams, table
 from pacsim.fast.cache import compiled_functions, flush_when_changed
 from pacsim.fast.kernel import (
@@ -293,9 +294,6 @@ def run_mcts_request(state: GameState, request: MctsRequest, seed: int) -> Searc
 
 def warm_up() -> None:
     """Load the compiled MCTS now (compiling it on a first run)."""
-    from pacsim.engine import parse_layout
-    from pacsim.engine.state import initial_state
-
     kernel_mcts(initial_state(parse_layout("%%%%%\n%P.G%\n%%%%%\n", name="warm-up")), "chance", "careful", 4)
 
 

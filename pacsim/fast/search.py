@@ -14,8 +14,9 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from pacsim.engine import GameState
+from pacsim.engine import GameState, parse_layout
 from pacsim.engine.layout import ACTIONS
+from pacsim.engine.state import initial_state
 from pacsim.errors import SearchError
 from pacsim.fast import kernel
 from pacsim.fast.request import COVERED, SearchRequest, chance_model
@@ -129,9 +130,6 @@ def warm_up(star: bool = False) -> None:
     """Load the compiled kernel now (compiling it on a first run): a search
     on a small maze, so that the first real move does not pay for it;
     ``star`` loads the Star1/Star2 and table search too."""
-    from pacsim.engine import parse_layout
-    from pacsim.engine.state import initial_state
-
     state = initial_state(parse_layout("%%%%%\n%P.G%\n%%%%%\n", name="warm-up"))
     kernel_search(state, (MAX, MIN), "careful", 2)
     if star:
@@ -148,7 +146,7 @@ def settings_row(state: GameState, evaluation: int, chase_ghost: int, model: int
 def _run(state: GameState, settings: np.ndarray, weights: np.ndarray, levels: int, full_window: bool, root_values: bool,
          started: float, deadline: float | None = None) -> SearchResult:
     """Search with ``settings``; values are Python floats, as a search
-    Pacman's are with either engine."""
+    Pacman's are with either backend."""
     if deadline is not None and started > deadline:
         raise SearchTimeout("kernel search: deadline already passed")
     tables = layout_tables(state.layout)

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 from pacsim.agents.api import ValuingAgent
 from pacsim.agents.evaluation import EVALUATIONS
-from pacsim.agents.registry import builtin_ghosts, builtin_pacmen, make_pacman, parse_spec
+from pacsim.agents.registry import BUILTIN_GHOSTS, BUILTIN_PACMEN, make_pacman, parse_spec
 from pacsim.engine.game import agent_rng
 from pacsim.engine.recording import SavedGame
 from pacsim.engine.state import GameState
@@ -36,8 +36,8 @@ def _refuse_plugin_code(spec: str) -> None:
     Pacmen whose evaluation and ghost model are built in too."""
     parsed = parse_spec(spec)
     model = parsed.options.get("model", "uniform").split(":")[0]
-    built_in = (parsed.target in builtin_pacmen() and parsed.attribute is None
+    built_in = (parsed.target in BUILTIN_PACMEN and parsed.attribute is None
                 and parsed.options.get("eval", "score") in EVALUATIONS
-                and (model == "uniform" or model in builtin_ghosts()))
+                and (model == "uniform" or model in BUILTIN_GHOSTS))
     if not built_in:
         raise ConfigError(f"--html-values: the recorded Pacman {spec!r} runs plugin code, which replay never imports")
