@@ -134,7 +134,7 @@ def test_either_environment_switch_turns_the_kernel_off(variable, monkeypatch):
     monkeypatch.delenv("PACSIM_BACKEND", raising=False)
     monkeypatch.delenv("PACSIM_ENGINE", raising=False)
     monkeypatch.setenv(variable, "python")
-    assert not backend._enabled("auto") and backend._enabled("fast")
+    assert not backend.kernel_wanted("auto") and backend.kernel_wanted("fast")
 
 
 # -- model ghosts --------------------------------------------------------

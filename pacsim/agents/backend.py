@@ -54,7 +54,7 @@ def prepare(backend: str, kernel: str = "plain") -> None:
     will use it: agents call this when they are made, so that loading (or,
     on a first run, compiling) it is not counted against their first move's
     time limit."""
-    if _enabled(backend) and available() is None:
+    if kernel_wanted(backend) and available() is None:
         _warm_up(kernel)
 
 
@@ -92,7 +92,9 @@ def _interrupts_held() -> Iterator[None]:
             signal.raise_signal(signal.SIGINT)
 
 
-def _enabled(backend: str) -> bool:
+def kernel_wanted(backend: str) -> bool:
+    """Whether an agent with this ``backend=`` option should search in the
+    kernel where it can (``auto`` unless the environment switches it off)."""
     if backend == "auto":
         switch = os.environ.get(ENVIRONMENT_SWITCH) or os.environ.get(OLD_ENVIRONMENT_SWITCH) or "auto"
         return switch != "python"
@@ -105,7 +107,7 @@ def fallback_note(who: str, backend: str, request: SearchRequest) -> str | None:
     an :class:`AgentError` instead.  A run's coordinator says these once,
     before its games, and its games then say nothing
     (:func:`pacsim.agents.notes.notes_said`)."""
-    if not _enabled(backend):
+    if not kernel_wanted(backend):
         return None
     reason = declined(request)
     return None if reason is None else _note(who, backend, reason)
@@ -147,7 +149,7 @@ def try_fast_search(who: str, backend: str, request: SearchRequest, state: GameS
     the kernel declines the request (then said once on stderr, naming
     ``who``; with ``backend=fast`` an :class:`AgentError`).  ``table`` holds
     the kernel's table of a request with ``table=`` entries."""
-    if not _enabled(backend):
+    if not kernel_wanted(backend):
         return None
     reason = declined(request)
     if reason is not None:
@@ -172,7 +174,7 @@ def try_fast_mcts(who: str, backend: str, request: MctsRequest, state: GameState
     answer), or ``None`` when ``backend`` asks for Python or the kernel
     declines ``request`` (silently: a run's notes name the search Pacmen's
     fallbacks only; with ``backend=fast`` an :class:`AgentError`)."""
-    if not _enabled(backend):
+    if not kernel_wanted(backend):
         return None
     reason = mcts_declined(request, state.layout.num_cells)
     if reason is not None:
@@ -187,7 +189,7 @@ def try_fast_mcts(who: str, backend: str, request: MctsRequest, state: GameState
 def try_chase_values(backend: str, state: GameState, levels: int) -> SearchResult | None:
     """The adversarial ghost's root search (every root move's exact value)
     by the kernel, or ``None`` when it is off or cannot run."""
-    if not _enabled(backend) or available() is not None:
+    if not kernel_wanted(backend) or available() is not None:
         return None
     if maze_declined(state.layout.num_cells) is not None:
         return None

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from pacsim.agents.backend import _enabled
+from pacsim.agents.backend import kernel_wanted
 from pacsim.agents.ghosts import AdversarialGhost, DirectionalGhost, RandomGhost
 from pacsim.agents.search_agents import (
     AlphaBetaPacman,
@@ -60,7 +60,7 @@ def pacman_request(agent: Any, state: GameState) -> SearchRequest | None:
         return None
     assert isinstance(agent, SearchPacman)
     options = agent.options
-    if not _enabled(options.backend) or options.time:
+    if not kernel_wanted(options.backend) or options.time:
         return None
     try:
         levels = agent.levels(state)
@@ -81,6 +81,6 @@ def ghost_plan(agent: Any) -> Any:
         return GhostPlan("random")
     if kind is DirectionalGhost:
         return GhostPlan("directional", attack=agent.options.attack, flee=agent.options.flee)
-    if kind is AdversarialGhost and _enabled(agent.options.backend):
+    if kind is AdversarialGhost and kernel_wanted(agent.options.backend):
         return GhostPlan("adversarial", p=agent.options.p, depth=agent.options.depth)
     return None
