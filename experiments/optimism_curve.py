@@ -163,7 +163,7 @@ def _p(value: float | None) -> str:
     return "not within the grid" if value is None else f"{value:.2f}"
 
 
-def plot(results: pandas.DataFrame, path: Path, kept: pandas.DataFrame | None = None) -> None:
+def plot(results: pandas.DataFrame, path: Path) -> None:
     import matplotlib
 
     matplotlib.use("Agg")
@@ -172,7 +172,7 @@ def plot(results: pandas.DataFrame, path: Path, kept: pandas.DataFrame | None = 
     found = populations(results)
     figure, axes = plt.subplots(len(found), 2, figsize=(11, 4.2 * len(found)), squeeze=False)
     for (label, games), (wins, scores) in zip(found, axes):
-        plot_population(games, label, wins, scores, kept)
+        plot_population(games, label, wins, scores)
     figure.suptitle("Optimism vs pessimism between the two ghosts (dashed: crossover of expectimax minus minimax, "
                     "band: its 95% interval)", fontsize=10)
     figure.tight_layout()
@@ -181,17 +181,9 @@ def plot(results: pandas.DataFrame, path: Path, kept: pandas.DataFrame | None = 
     plt.close(figure)
 
 
-def plot_population(results: pandas.DataFrame, label: str, wins: Any, scores: Any,
-                    kept: pandas.DataFrame | None = None) -> None:
-    """One population's row: win rate and mean score against p, one line per
-    Pacman; ``kept`` adds cells of Pacmen whose games are not in the stores."""
+def plot_population(results: pandas.DataFrame, label: str, wins: Any, scores: Any) -> None:
+    """One population's row: win rate and mean score against p, one line per Pacman."""
     table = curve(results)
-    kept_note = ""
-    if kept is not None:
-        own = kept[(kept["population"] == results["population"].iloc[0]) & ~kept["pacman"].isin(table["pacman"])]
-        table = pandas.concat([table, own.drop(columns="population")], ignore_index=True)
-        if not own.empty:
-            kept_note = f"; {', '.join(PACMEN.get(kind, kind) for kind in own['pacman'].unique())}: a previous run's printout"
     for kind in sorted(set(table["pacman"]), key=lambda kind: list(PACMEN).index(kind) if kind in PACMEN else 9):
         rows = table[table["pacman"] == kind].sort_values("p")
         style = {"marker": "o", "capsize": 3, "label": PACMEN.get(kind, kind), "color": COLOURS.get(kind)}
@@ -211,7 +203,6 @@ def plot_population(results: pandas.DataFrame, label: str, wins: Any, scores: An
             title += f": crossover p = {middle:.2f} [{_p(early)}, {_p(late)}]"
     sizes = sorted(set(table["games"]))
     title += f"; {sizes[0]}-{sizes[-1]} games a point" if len(sizes) > 1 else f"; {sizes[0]} games a point"
-    title += kept_note
     wins.set(xlabel="ghost adversarialness p", ylabel="win rate (95% CI)", ylim=(0, 1.05))
     wins.set_title(title, loc="left", fontsize=9)
     scores.set(xlabel="ghost adversarialness p", ylabel="mean score (95% CI)")
@@ -229,9 +220,6 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("stores", type=Path, nargs="+", help="results stores (several are pooled, e.g. one per Pacman)")
     parser.add_argument("--figure", type=Path, default=None, help="PNG path (a PDF is written beside it)")
     parser.add_argument("--csv", type=Path, default=None, help="write the per-cell table (population, Pacman, p)")
-    parser.add_argument("--kept-cells", type=Path, default=None,
-                        help="cells (a CSV like --csv writes, '#' comments) of Pacmen whose games are not in the "
-                             "stores, drawn in the figure only: a previous run's printout whose store was not kept")
     args = parser.parse_args(argv)
     results = pandas.concat([load_results(store) for store in args.stores], ignore_index=True)
     results = with_keys(results[results["outcome"] != "error"])
@@ -240,8 +228,7 @@ def main(argv: list[str] | None = None) -> int:
         cells(results).to_csv(args.csv, index=False, float_format="%.4f")
         print(f"cells: {args.csv}")
     if args.figure is not None:
-        kept = None if args.kept_cells is None else pandas.read_csv(args.kept_cells, comment="#")
-        plot(results, args.figure, kept)
+        plot(results, args.figure)
         print(f"figure: {args.figure} (and {args.figure.with_suffix('.pdf')})")
     return 0
 
