@@ -28,6 +28,18 @@ def nodes_per_move(results, condition: str) -> float:
     return float(games["nodes"].sum() / games["moves"].sum())
 
 
+def pair_cells(results, maze: str, ghosts: str, mcts_spec: str, search_spec: str) -> str:
+    """The table cells from "MCTS vs analogue" on: one MCTS Pacman against
+    its search analogue on the same seeds, and their nodes per move."""
+    a, b = f"{mcts_spec}/{ghosts}/{maze}", f"{search_spec}/{ghosts}/{maze}"
+    found = compare(results, a, b)
+    ratio = nodes_per_move(results, a) / nodes_per_move(results, b)
+    kind = "min" if "ghosts=min" in mcts_spec else "chance"
+    return (f"MCTS-{kind} vs {search_spec.split(':')[0]} | {found.pairs} | {found.wins_a} vs {found.wins_b} "
+            f"| {found.difference:+.0f} [{found.difference_low:+.0f}, {found.difference_high:+.0f}] "
+            f"| {found.p_value:.2g} | {ratio:.2f} |")
+
+
 def equal_compute(variant: str = "equal", table: dict[str, tuple[int, int]] = EQUAL) -> None:
     """One table row per maze, budget, ghost and MCTS Pacman; ``variant``
     ``leafeval`` pairs the no-rollout MCTS games with the search games of
@@ -43,13 +55,8 @@ def equal_compute(variant: str = "equal", table: dict[str, tuple[int, int]] = EQ
             for ghosts in GHOSTS:
                 for mcts_spec, search_spec in ((f"mcts:iterations={iterations}", f"expectimax:depth={depth}"),
                                                (f"mcts:iterations={iterations},ghosts=min", f"minimax:depth={depth}")):
-                    a, b = f"{mcts_spec}/{ghosts}/{maze}", f"{search_spec}/{ghosts}/{maze}"
-                    found = compare(results, a, b)
-                    ratio = nodes_per_move(results, a) / nodes_per_move(results, b)
-                    kind = "min" if "ghosts=min" in mcts_spec else "chance"
-                    print(f"| {maze} | depth {depth} = {iterations} it. | {ghosts} | MCTS-{kind} vs {search_spec.split(':')[0]} "
-                          f"| {found.pairs} | {found.wins_a} vs {found.wins_b} | {found.difference:+.0f} "
-                          f"[{found.difference_low:+.0f}, {found.difference_high:+.0f}] | {found.p_value:.2g} | {ratio:.2f} |")
+                    print(f"| {maze} | depth {depth} = {iterations} it. | {ghosts} | "
+                          + pair_cells(results, maze, ghosts, mcts_spec, search_spec))
 
 
 def greedy() -> None:
@@ -65,13 +72,7 @@ def greedy() -> None:
     for ghosts in ("random", "adversarial"):
         for mcts_spec, search_spec in (("mcts:iterations=24,rollout=greedy", "expectimax:depth=3"),
                                        ("mcts:iterations=24,ghosts=min,rollout=greedy", "minimax:depth=3")):
-            a, b = f"{mcts_spec}/{ghosts}/pincerMaze", f"{search_spec}/{ghosts}/pincerMaze"
-            found = compare(results, a, b)
-            ratio = nodes_per_move(results, a) / nodes_per_move(results, b)
-            kind = "min" if "ghosts=min" in mcts_spec else "chance"
-            print(f"| depth 3 = 24 it. | {ghosts} | MCTS-{kind} vs {search_spec.split(':')[0]} | {found.pairs} "
-                  f"| {found.wins_a} vs {found.wins_b} | {found.difference:+.0f} "
-                  f"[{found.difference_low:+.0f}, {found.difference_high:+.0f}] | {found.p_value:.2g} | {ratio:.2f} |")
+            print(f"| depth 3 = 24 it. | {ghosts} | " + pair_cells(results, "pincerMaze", ghosts, mcts_spec, search_spec))
 
 
 def optimism() -> None:
