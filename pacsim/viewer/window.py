@@ -196,9 +196,13 @@ def open_window(size: tuple[int, int], title: str) -> pygame.Surface:
     require_display()
     if not display_available() and hidden_window_allowed():
         os.environ.setdefault("SDL_VIDEODRIVER", "dummy")  # asked for: a window nobody sees
+    # Named before it exists: some window managers read a window's name and
+    # class only when it first appears, and left it blank (or "__main__.py").
+    os.environ.setdefault("SDL_VIDEO_X11_WMCLASS", "pacsim")
     try:
         pygame.display.init()
         pygame.font.init()
+        pygame.display.set_caption(title)
         surface = pygame.display.set_mode(size, pygame.RESIZABLE)
     except pygame.error as error:
         raise ViewerError(f"cannot open a window ({error}); use --text or --quiet") from None
