@@ -196,9 +196,8 @@ def open_window(size: tuple[int, int], title: str) -> pygame.Surface:
     require_display()
     if not display_available() and hidden_window_allowed():
         os.environ.setdefault("SDL_VIDEODRIVER", "dummy")  # asked for: a window nobody sees
-    # Named before it exists: some window managers read a window's name and
-    # class only when it first appears, and left it blank (or "__main__.py").
-    os.environ.setdefault("SDL_VIDEO_X11_WMCLASS", "pacsim")
+    # Named before it exists: some window managers read a window's name only
+    # when it first appears, and showed it blank.
     try:
         pygame.display.init()
         pygame.font.init()
