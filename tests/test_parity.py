@@ -102,6 +102,7 @@ def test_keyboard_agent_is_pacsims_keyboard_pacman(course, monkeypatch, capsys):
     (course / "keyboardAgents.py").write_text("class KeyboardAgent:\n    def getAction(self, state):\n        raise AttributeError('Tk')\n")
     pressed = iter(["d", "", "a"])
     monkeypatch.setattr("builtins.input", lambda prompt="": next(pressed, ""))
+    monkeypatch.setattr("sys.stdin.isatty", lambda: True)  # a person at a terminal
     assert main(["play", "-p", "KeyboardAgent", "-l", "minimaxClassic", "-k", "0", "-q", "--max-moves", "3", "--seed", "1"]) == 0
     out = capsys.readouterr().out
     assert "error" not in out and "game 1/1" in out
