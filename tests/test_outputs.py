@@ -243,10 +243,9 @@ def full_disk(tmp_path):
     try:
         (disk / "out").mkdir()
         (disk / "out" / "OUT.csv").write_bytes(OLD)
-        with open(disk / "filler", "wb", buffering=0) as filler:  # fill it up
-            with pytest.raises(OSError):
-                while True:
-                    filler.write(b"x" * 4096)
+        with open(disk / "filler", "wb", buffering=0) as filler, pytest.raises(OSError):  # fill it up
+            while True:
+                filler.write(b"x" * 4096)
         yield disk
     finally:
         subprocess.run(["umount", str(disk)], check=True)
