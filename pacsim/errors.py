@@ -64,6 +64,12 @@ class SearchError(PacsimError, ValueError):
     does not handle, star pruning without bounds, ...)."""
 
 
+class OutputError(ConfigError):
+    """An output path that cannot be written, or that would destroy a file it
+    must not (an input of the command, a results store).  A :class:`ConfigError`,
+    as the options naming outputs were before it."""
+
+
 class IllegalActionError(PacsimError, ValueError):
     """An action that is not legal in the state it was applied to."""
 

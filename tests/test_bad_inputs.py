@@ -462,7 +462,7 @@ def test_gif_path_is_checked_before_the_game(capsys, tmp_path):
     pytest.importorskip("PIL", reason="the GIF writer is the optional extra pacsim[gif]")
     blocker = tmp_path / "file"
     blocker.write_text("")
-    for target, message in [(tmp_path, "is a directory"), (blocker / "game.gif", "cannot create its folder")]:
+    for target, message in [(tmp_path, "is a directory"), (blocker / "game.gif", f"{blocker} is a file, not a folder")]:
         status = main(["play", "-l", "tinyGhostMaze", "-q", "--max-moves", "3", "--gif", str(target)])
         captured = capsys.readouterr()
         assert status == 2 and captured.out == "" and message in captured.err and captured.err.count("\n") == 1

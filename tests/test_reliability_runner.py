@@ -269,7 +269,7 @@ def outputs(tmp_path_factory) -> dict[str, Path]:
 @pytest.mark.parametrize("command", OUTPUT_COMMANDS)
 def test_an_unwritable_output_path_is_one_line_before_the_work(tmp_path, capsys, outputs, command):
     capsys.readouterr()
-    cases = [(outputs["blocker"] / "out", "cannot create its folder")]
+    cases = [(outputs["blocker"] / "out", f"{outputs['blocker']} is a file, not a folder")]
     if OUTPUT_COMMANDS[command][-1] == "{target}" and "frames" not in command:  # a file's place given as a folder
         cases.append((tmp_path, "is a directory"))
     for target, message in cases:

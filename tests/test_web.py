@@ -103,7 +103,7 @@ def test_an_unwritable_page_is_a_one_line_error(recorded, tmp_path, capsys):
     out = tmp_path / "blocker" / "game.html"
     assert main(["replay", str(recorded), "--html", str(out)]) == 2
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and f"--html {out}" in err and "cannot create its folder" in err
+    assert err.count("\n") == 1 and f"--html {out}" in err and f"{tmp_path / 'blocker'} is a file, not a folder" in err
     assert main(["replay", str(recorded), "--html", str(tmp_path / "new" / "game.html")]) == 0  # made, as for every output
 
 

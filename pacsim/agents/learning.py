@@ -21,7 +21,6 @@ state where Pacman is to move and the action he considers, all divided by
 from __future__ import annotations
 
 import json
-import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -29,8 +28,8 @@ from typing import Any
 from pacsim.agents import plugins
 from pacsim.agents.api import Agent
 from pacsim.engine import GameState
-from pacsim.errors import AgentError, ConfigError
-from pacsim.files import FileRefused, read_bounded
+from pacsim.errors import AgentError
+from pacsim.files import FileRefused, read_bounded, write_atomically
 from pacsim.shipped import shipped_path
 
 FEATURE_SCALE = 10.0
@@ -79,21 +78,17 @@ class Weights:
 
     def save(self, path: str | Path) -> None:
         """Write atomically: an interrupted save leaves the previous file."""
-        path = Path(path)
-        temporary = path.with_name(path.name + ".tmp")
         body = {"format": FORMAT, "kind": self.kind, "episodes": self.episodes, "settings": self.settings or {},
                 "values": self.values}
-        try:
-            temporary.write_text(json.dumps(body, indent=1, sort_keys=True) + "\n", encoding="utf-8")
-            os.replace(temporary, path)
-        except OSError as error:
-            raise ConfigError(f"{path}: cannot write the weights: {error.strerror or error}") from None
+        write_atomically(path, json.dumps(body, indent=1, sort_keys=True) + "\n", "the weights")
 
 
-def load_weights(path: str | Path, kind: str) -> Weights:
-    """A weights file of ``kind``; :class:`AgentError` naming the file if it is not one."""
+def load_weights(path: str | Path, kind: str, resumed: bool = False) -> Weights:
+    """A weights file of ``kind``; :class:`AgentError` naming the file if it is
+    not one.  ``resumed``: read to go on training into it, so not an input
+    that outputs must keep away from."""
     try:
-        body = json.loads(read_bounded(Path(path), MAX_WEIGHTS_BYTES).decode("utf-8"))
+        body = json.loads(read_bounded(Path(path), MAX_WEIGHTS_BYTES, rewritten=resumed).decode("utf-8"))
     except FileRefused as error:
         raise AgentError(f"weights file {path}: {error}") from None
     except (UnicodeDecodeError, json.JSONDecodeError) as error:

@@ -39,6 +39,7 @@ from types import ModuleType
 from typing import Any
 
 from pacsim.errors import AgentError
+from pacsim.files import note_input
 from pacsim.shipped import shipped_path
 
 AGENT_GROUP = "pacsim.agents"
@@ -143,6 +144,7 @@ def _import_file(target: str, spec: str) -> tuple[ModuleType, PluginCode]:
         digest = file_digest(path)
     except OSError as error:
         raise AgentError(f"{spec}: cannot read {target}: {error.strerror or error}") from None
+    note_input(path)
     code = PluginCode(label=target, path=str(path), identity=digest, module=_module_name(path, digest))
     module = _file_modules.get((str(path), digest))
     if module is None:

@@ -139,7 +139,7 @@ def start(settings: TrainingSettings, path: Path) -> Weights:
     """The weights to go on from: the file's, when it exists and matches."""
     if not path.exists():
         return Weights(settings.kind, {}, 0, asdict(settings))
-    weights = load_weights(path, settings.kind)
+    weights = load_weights(path, settings.kind, resumed=True)
     if weights.settings != asdict(settings):
         raise ConfigError(f"{path} was trained with other settings ({_differences(weights.settings or {}, asdict(settings))}); "
                           "give another file to start afresh")

@@ -13,6 +13,7 @@ from typing import Any, NoReturn, TextIO
 
 from pacsim._version import __version__
 from pacsim.errors import PacsimError
+from pacsim.files import inputs_guarded
 from pacsim.runner.execute import RunInterrupted
 
 COMMANDS = ["play", "layouts", "analyze", "replay", "run", "report", "reproduce", "experiments", "export", "bench", "agents", "probcut",
@@ -73,7 +74,7 @@ def main(argv: list[str] | None = None) -> int:
     except SystemExit as exit:  # --help, --version, or a usage error already printed
         return exit.code if isinstance(exit.code, int) else USER_ERROR
     try:
-        with _output_kept_open():
+        with _output_kept_open(), inputs_guarded():  # no output of the command may replace a file it read
             return args.run(args) or 0
     except PacsimError as error:
         print(f"pacsim: error: {error}", file=sys.stderr)

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from pacsim.cli.report import add_run_options, chosen_results
 from pacsim.errors import PacsimError
-from pacsim.files import check_output
+from pacsim.files import atomic_file, check_output
 
 EXPORT_FORMATS = ("parquet", "csv")
 
@@ -23,7 +23,7 @@ def add_parser(subparsers) -> None:
 
 def run(args) -> int:
     style = args.style or _style_from_suffix(args.out)
-    check_output(args.out, "--out")
+    check_output(args.out, "--out", inputs=[args.store])
     results = chosen_results(args, args.store)
     export_results(results, args.out, style)
     print(f"wrote {len(results)} games to {args.out}")
@@ -31,13 +31,11 @@ def run(args) -> int:
 
 
 def export_results(results, path: str | Path, style: str) -> None:
-    try:
+    with atomic_file(path, "the export") as file:
         if style == "parquet":
-            results.to_parquet(path, index=False)
+            results.to_parquet(file, index=False)
         else:
-            results.to_csv(path, index=False)
-    except OSError as error:
-        raise PacsimError(f"{path}: cannot write: {error.strerror or error}") from None
+            results.to_csv(file, index=False, encoding="utf-8")
 
 
 def _style_from_suffix(path: str) -> str:

@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
 from pacsim.engine import find_layout, parse_layout, read_layout, shipped_layouts
 from pacsim.engine.generate import MazeSpec, generate_layout
-from pacsim.errors import PacsimError
-from pacsim.files import check_output
+from pacsim.files import check_output, write_atomically
 
 
 def add_parser(subparsers) -> None:
@@ -67,9 +65,6 @@ def _generate(args) -> int:
     if args.out is None:
         print(text, end="")
         return 0
-    try:
-        Path(args.out).write_text(text, encoding="utf-8")
-    except OSError as error:
-        raise PacsimError(f"{args.out}: cannot write the maze: {error.strerror or error}") from None
+    write_atomically(args.out, text, "the maze")
     print(f"{args.out}: {_describe(parse_layout(text))} ({spec.name()})")
     return 0

@@ -137,18 +137,20 @@ def run(args: argparse.Namespace) -> int:
         args.time_limit = check_time_limit(args.time_limit, f"--time-limit {args.time_limit}") or None
     settings = WindowSettings.from_options(args)
     training = training_games(args, resolve(PACMAN, args.pacman).cs188)
+    unseen = 0 if args.count_training else training  # --count-training: every game shown, counted and recorded
+    games = args.games - unseen
     window = wants_window(args)
-    check_outputs(args)
-    if args.record:
-        check_output(args.record, "--record")
     folders = course_layout_folders(args)
     found = find_layout(args.layout or default_layout(folders), folders)
     if found.note:
         print(f"pacsim: note: {found.note}", file=sys.stderr)
     layout = found.layout
-    agents = build_agents(args, layout)
+    agents = build_agents(args, layout)  # the layout, plugins and weights read: inputs no output may replace
     if isinstance(agents[0], KeyboardPacman) and not window and not sys.stdin.isatty():
         raise ConfigError(f"-p {args.pacman}: {KEYBOARD_NEEDS}")
+    check_outputs(args)
+    if args.record:
+        check_output(_record_path(args.record, 0, games), "--record")
     check_starts(args, layout, len(agents) - 1)
     for note in display_notes(args, window, settings, agents[0]):
         print(f"pacsim: note: {note}", file=sys.stderr)
@@ -157,13 +159,26 @@ def run(args: argparse.Namespace) -> int:
                           f"{args.max_moves * len(agents):,} actions, more than a record holds "
                           f"({recording.MAX_RECORD_ACTIONS:,}); lower --max-moves")
     first_seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
-    unseen = 0 if args.count_training else training  # --count-training: every game shown, counted and recorded
     if unseen:
         _train(args, layout, agents, first_seed, unseen)
-    games = args.games - unseen
     tally = Tally()  # not the records: a million games' records do not fit in memory, their summary does
+    try:
+        _play_games(args, layout, agents, first_seed + unseen, games, window, settings, tally)
+    except KeyboardInterrupt:  # Ctrl-C: what finished is kept, and said
+        print(f"interrupted: {tally.summary_line()}{_records_written(args.record, tally.recorded, games)}")
+        raise
+    print(tally.summary_line())
+    if tally.games and tally.errors == tally.games:  # as run: such results mean nothing
+        hint = "" if args.debug else " (--debug prints its traceback)"
+        raise AllGamesFailed(f"all {tally.games} games ended in error; the first: {tally.first_error}{hint}")
+    return 0
+
+
+def _play_games(args: argparse.Namespace, layout: Layout, agents: list[Any], first_seed: int, games: int,
+                window: bool, settings: WindowSettings, tally: Tally) -> None:
+    """The counted games, one line each, recorded as asked, added to ``tally``."""
     for game in range(games):
-        seed = first_seed + unseen + game
+        seed = first_seed + game
         game_settings = settings.for_game(game, games)
         game_layout = start_layout(args, layout, len(agents) - 1, seed)
         try:
@@ -181,11 +196,17 @@ def run(args: argparse.Namespace) -> int:
         if args.record:
             save_game(_record_path(args.record, game, games), record, game_layout,
                       *recorded_specs(args, len(agents) - 1))
-    print(tally.summary_line())
-    if tally.games and tally.errors == tally.games:  # as run: such results mean nothing
-        hint = "" if args.debug else " (--debug prints its traceback)"
-        raise AllGamesFailed(f"all {tally.games} games ended in error; the first: {tally.first_error}{hint}")
-    return 0
+            tally.recorded += 1
+
+
+def _records_written(record: str | None, recorded: int, games: int) -> str:
+    """Where the records of the finished games are, after Ctrl-C."""
+    if not record or not recorded:
+        return "; no record written" if record else ""
+    if games == 1:
+        return f"; its record is {record}"
+    first, last = _record_path(record, 0, games), _record_path(record, recorded - 1, games)
+    return f"; the record of game 1 is {first}" if recorded == 1 else f"; their records are {first} ... {last}"
 
 
 def check_starts(args: argparse.Namespace, layout: Layout, num_ghosts: int) -> None:
@@ -221,11 +242,12 @@ def _train(args: argparse.Namespace, layout: Layout, agents: list[Any], first_se
     print(line)
 
 
-def check_outputs(args: argparse.Namespace) -> None:
-    """--gif and --save-frames checked before any game is played or replayed."""
+def check_outputs(args: argparse.Namespace, inputs: list[str] | None = None) -> None:
+    """--gif and --save-frames checked before any game is played or replayed
+    (``inputs``: the files read, which they must not replace)."""
     for option, path, folder in (("--gif", args.gif, False), ("--save-frames", args.save_frames, True)):
         if path:
-            check_output(path, option, folder=folder)
+            check_output(path, option, folder=folder, inputs=inputs or [])
 
 
 def _play_one(args: argparse.Namespace, layout: Layout, agents: list[Any], seed: int, window: bool,
@@ -302,6 +324,8 @@ class Tally:
     total_score: int = 0
     errors: int = 0
     first_error: str = ""
+    recorded: int = 0
+    """Games whose record is written (--record)."""
 
     def add(self, record: GameRecord) -> None:
         self.games += 1

@@ -54,7 +54,6 @@ def add_parser(subparsers) -> None:
 
 
 def run_fit(args) -> int:
-    check_output(args.out, "--out")
     check_max_moves(args.max_moves, f"--max-moves {args.max_moves}")
     if args.per_depth < 0:
         raise ConfigError(f"--per-depth {args.per_depth} must not be negative")
@@ -67,6 +66,7 @@ def run_fit(args) -> int:
     if args.num_ghosts > ghosts_there:  # fewer would play, and no search would have the levels fitted for
         raise ConfigError(f"--num-ghosts {args.num_ghosts}: layout {args.layout} has {ghosts_there} ghost start(s)")
     searcher = star2_pacman(args.searcher)
+    check_output(args.out, "--out")  # after the layout and the searcher's files are read: inputs it must not replace
     reduction = args.reduction or args.num_ghosts + 1
     # Checks reduction, confidence and min-depth before any game is played.
     ProbCutModel(reduction, 1.0, 0.0, 0.0, args.confidence, args.min_depth)

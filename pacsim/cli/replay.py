@@ -50,10 +50,10 @@ def load_replay(path: str, game_id: int | None = None) -> SavedGame:
 def run(args: argparse.Namespace) -> int:
     settings = WindowSettings.from_options(args)
     window = (args.window or not args.html) and wants_window(args)  # --html alone: no window
-    check_outputs(args)
+    check_outputs(args, inputs=[args.record])
     check_html_options(args)
     if args.html:
-        check_output(args.html, "--html")
+        check_output(args.html, "--html", inputs=[args.record])
     saved = load_replay(args.record, args.game)
     # The window steps back and forth and a page holds every position: those need all the states at once.
     states = saved.states() if window or args.html or args.html_values else None  # ReplayError at an illegal action

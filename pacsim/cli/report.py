@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
 from pacsim.errors import PacsimError
-from pacsim.files import check_output
+from pacsim.files import check_output, write_atomically
 
 
 def add_parser(subparsers) -> None:
@@ -72,11 +71,9 @@ def run(args) -> int:
         return 0
     if args.plot:
         check_plot_path(args.plot)
-        check_output(args.plot, "--plot")
-    if args.out:
-        check_output(args.out, "--out")
-    if args.html:
-        check_output(args.html, "--html")
+    for option, path in (("--plot", args.plot), ("--out", args.out), ("--html", args.html)):
+        if path:
+            check_output(path, option, inputs=[args.store])
     results = chosen_results(args, args.store, root_seeds=True)
     if args.experiment is not None:
         results = results[results["experiment"] == args.experiment]
@@ -113,7 +110,4 @@ def run(args) -> int:
 
 
 def _write(path: str, text: str) -> None:
-    try:
-        Path(path).write_text(text if text.endswith("\n") else text + "\n", encoding="utf-8")
-    except OSError as error:
-        raise PacsimError(f"{path}: cannot write the report: {error.strerror or error}") from None
+    write_atomically(path, text if text.endswith("\n") else text + "\n", "the report")

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from pacsim.cli.run import add_executor_options, execute
 from pacsim.errors import ConfigError
+from pacsim.files import check_output
 from pacsim.shipped import shipped_experiment
 
 EXPERIMENT = "optimism_pessimism.toml"
@@ -40,6 +41,8 @@ def run(args) -> int:
         check_plot_path(args.plot)
     path = Path(args.experiment) if args.experiment else shipped_experiment(EXPERIMENT)
     experiment = load_experiment(path, games=args.games, overrides=args.overrides, store=args.store)
+    if args.plot:  # before the games: neither a place that cannot be written nor an input (the store, the file)
+        check_output(args.plot, "--plot", inputs=[experiment.store])
     for note in experiment.notes:
         print(f"pacsim: note: {note}")
     result = execute(experiment, args)

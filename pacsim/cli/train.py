@@ -44,7 +44,7 @@ def add_parser(subparsers: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     if args.episodes < 1 or args.save_every < 1:
         raise ConfigError("--episodes and --save-every must be at least 1")
-    check_output(args.out, "--out")
+    check_output(args.out, "--out", inputs=[args.layout])  # the weights file itself is resumed, so not an input here
     settings = TrainingSettings(kind=args.pacman, layout=args.layout, ghosts=args.ghosts, ghost_args=args.ghost_args,
                                 num_ghosts=args.num_ghosts, epsilon=args.epsilon, alpha=args.alpha, gamma=args.gamma,
                                 seed=args.seed, max_moves=args.max_moves)

@@ -20,7 +20,7 @@ from pacsim.engine.game import GameRecord
 from pacsim.engine.layout import ACTIONS, MAX_FILE_BYTES, Layout, parse_layout
 from pacsim.engine.state import GameState, initial_state
 from pacsim.errors import ConfigError, IllegalActionError, LayoutError, ReplayError
-from pacsim.files import FileRefused, read_bounded
+from pacsim.files import FileRefused, read_bounded, write_atomically
 
 FORMAT = "pacsim-game"
 VERSION = 2
@@ -113,10 +113,7 @@ def game_to_dict(record: GameRecord, layout: Layout, pacman: str, ghosts: list[s
 def save_game(path: str | Path, record: GameRecord, layout: Layout, pacman: str, ghosts: list[str]) -> None:
     if len(record.actions) > MAX_RECORD_ACTIONS:  # play checks its move cap first: this is the last guard
         raise ConfigError(f"{path}: {len(record.actions):,} actions, more than a record holds ({MAX_RECORD_ACTIONS:,})")
-    try:
-        Path(path).write_text(json.dumps(game_to_dict(record, layout, pacman, ghosts), indent=1) + "\n", encoding="utf-8")
-    except OSError as error:  # a full disk, say: the place itself was checked before the game (files.check_output)
-        raise ConfigError(f"{path}: cannot write the record: {error.strerror or error}") from None
+    write_atomically(path, json.dumps(game_to_dict(record, layout, pacman, ghosts), indent=1) + "\n", "the record")
 
 
 def game_from_dict(data: Any, source: str = "<record>") -> SavedGame:

@@ -18,6 +18,9 @@ from typing import Any
 
 from numba.core.registry import CPUDispatcher
 
+from pacsim.errors import OutputError
+from pacsim.files import write_atomically
+
 
 def compiled_functions(module: str, namespace: Mapping[str, Any]) -> list[Any]:
     """The numba functions defined in ``module`` (its ``globals()`` are ``namespace``)."""
@@ -41,6 +44,6 @@ def flush_when_changed(name: str, functions: Iterable[Any], sources: Iterable[st
         pass
     for function in functions:
         function._cache.flush()
-    with suppress(OSError):  # a read-only install: flushed again by the next process (numba cannot cache there either)
-        stamp.write_text(digest, encoding="ascii")
+    with suppress(OutputError):  # a read-only install: flushed again by the next process (numba cannot cache there either)
+        write_atomically(stamp, digest)
     return True

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 import pandas
 
 from pacsim.errors import PacsimError, install_hint
+from pacsim.files import atomic_file
 
 if TYPE_CHECKING:
     from pacsim.report.optimism import Assessment
@@ -179,8 +180,7 @@ def _bounds(values: Sequence[float], intervals: Sequence[tuple[float, float]]) -
 
 def _save(figure: Any, pyplot: Any, path: str | Path) -> None:
     try:
-        figure.savefig(path, dpi=DPI)
-    except OSError as error:
-        raise PacsimError(f"{path}: cannot write the plot: {error.strerror or error}") from None
+        with atomic_file(path, "the plot") as file:
+            figure.savefig(file, dpi=DPI, format=Path(path).suffix.lstrip(".").lower())
     finally:
         pyplot.close(figure)

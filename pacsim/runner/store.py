@@ -28,6 +28,7 @@ from pacsim.engine import parse_layout
 from pacsim.engine.recording import SavedGame, check_num_ghosts, decode_actions, describe
 from pacsim.engine.starts import with_pacman_start
 from pacsim.errors import ConfigError, LayoutError, ReplayError, StoreError
+from pacsim.files import note_input
 from pacsim.runner.row import GAME_COLUMNS, GameRow
 
 if TYPE_CHECKING:
@@ -324,6 +325,7 @@ def open_existing(path: str | Path) -> sqlite3.Connection:
     if not path.is_file():
         raise StoreError(f"{path}: no such results store")
     connection = sqlite3.connect(path, timeout=30.0)
+    note_input(path)
     try:
         check_store(connection, path)
     except sqlite3.DatabaseError as error:  # not an SQLite file at all, or a damaged one

@@ -54,7 +54,7 @@ from pathlib import Path
 from typing import Any
 
 from pacsim.errors import ConfigError, SearchError
-from pacsim.files import FileRefused, read_bounded
+from pacsim.files import FileRefused, read_bounded, write_atomically
 from pacsim.search.base import NEGATIVE_INFINITY, POSITIVE_INFINITY
 from pacsim.search.star import ChanceValue, StarSearch
 from pacsim.shipped import shipped_path
@@ -264,7 +264,7 @@ def can_narrow(slope: float, intercept: float, margin: float, low: Any, high: An
 def save_model(path: str | Path, model: ProbCutModel, about: dict[str, Any] | None = None) -> None:
     """Write ``model`` as JSON, with ``about`` (how it was fitted) beside it."""
     document = {"format": FORMAT, "version": 1, "model": asdict(model), "about": about or {}}
-    Path(path).write_text(json.dumps(document, indent=1) + "\n", encoding="utf-8")
+    write_atomically(path, json.dumps(document, indent=1) + "\n", "the model")
 
 
 def load_model(path: str | Path) -> ProbCutModel:

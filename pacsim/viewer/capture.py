@@ -9,7 +9,7 @@ from typing import Any
 from pacsim.engine.layout import Layout
 from pacsim.engine.state import GameState
 from pacsim.errors import install_hint
-from pacsim.files import check_output
+from pacsim.files import atomic_file, check_output
 from pacsim.viewer import ViewerError
 from pacsim.viewer._pygame import pygame
 from pacsim.viewer.render import Renderer, outcome_banner, window_size
@@ -39,8 +39,9 @@ class FrameSaver:
     def capture(self, surface: pygame.Surface) -> None:
         path = self.directory / f"frame-{self.count:05d}.png"
         try:
-            pygame.image.save(surface, str(path))
-        except (pygame.error, OSError) as error:
+            with atomic_file(path, "the frame") as file:
+                pygame.image.save(surface, file, path.name)  # the name says PNG
+        except pygame.error as error:
             raise ViewerError(f"{path}: cannot write the frame: {error}") from None
         self.count += 1
 
@@ -85,8 +86,9 @@ class GifWriter:
             return
         first, *rest = self.images
         try:
-            first.save(self.path, format="GIF", save_all=True, append_images=rest, duration=self.durations, loop=0)
-        except (OSError, ValueError) as error:
+            with atomic_file(self.path, "the GIF") as file:
+                first.save(file, format="GIF", save_all=True, append_images=rest, duration=self.durations, loop=0)
+        except ValueError as error:
             raise ViewerError(f"--gif {self.path}: cannot write the GIF: {error}") from None
         self.reset()
 

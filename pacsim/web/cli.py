@@ -4,11 +4,11 @@ kept here so the replay command itself changes by a few lines."""
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 
 from pacsim.engine.recording import SavedGame
 from pacsim.engine.state import GameState
-from pacsim.errors import ConfigError, PacsimError
+from pacsim.errors import ConfigError
+from pacsim.files import write_atomically
 
 
 def add_html_options(parser: argparse.ArgumentParser) -> None:
@@ -37,8 +37,5 @@ def write_replay_html(args: argparse.Namespace, saved: SavedGame, states: list[G
 
 
 def write_page(path: str, text: str) -> None:
-    """Write an HTML page; a folder that cannot be written is a one-line error."""
-    try:
-        Path(path).write_text(text, encoding="utf-8")
-    except OSError as error:
-        raise PacsimError(f"{path}: cannot write the page: {error.strerror or error}") from None
+    """Write an HTML page (atomically); a folder that cannot be written is a one-line error."""
+    write_atomically(path, text, "the page")
