@@ -278,26 +278,39 @@ def check_store(connection: sqlite3.Connection, path: Path) -> None:
                                  f"not {_EXPECTED[GAME_COLUMNS[name].split()[0]]}: a damaged or foreign store")
     _check_json_column(connection, path, "options", ("pacman", "ghost"), parse_options)
     _check_json_column(connection, path, "condition_key", ("code", "files"), parse_condition_key)  # a resume reads them
+    if "experiments" in tables:  # a report reads each run's seed from its config
+        _check_json_column(connection, path, "config", (), _parse_config, table="experiments", identity="name")
 
 
-def _bad_json_objects(column: str, members: tuple[str, ...]) -> str:
+def _bad_json_objects(column: str, members: tuple[str, ...], table: str, identity: str) -> str:
     """The query of the first row whose ``column`` is not a JSON object whose
     ``members`` (where present) are objects."""
-    inner = " OR ".join(f"coalesce(json_type({column}, '$.{member}'), 'object') != 'object'" for member in members)
-    return (f"SELECT id, {column} FROM games WHERE CASE WHEN json_valid({column}) THEN "
-            f"json_type({column}) != 'object' OR {inner} ELSE 1 END LIMIT 1")
+    inner = "".join(f" OR coalesce(json_type({column}, '$.{member}'), 'object') != 'object'" for member in members)
+    return (f"SELECT {identity}, {column} FROM {table} WHERE CASE WHEN typeof({column}) = 'text' AND json_valid({column}) "
+            f"THEN json_type({column}) != 'object'{inner} ELSE 1 END LIMIT 1")
 
 
 def _check_json_column(connection: sqlite3.Connection, path: Path, column: str, members: tuple[str, ...],
-                       parse: Callable[[str, str], Any]) -> None:
+                       parse: Callable[[str, str], Any], table: str = "games", identity: str = "id") -> None:
     """Every row's JSON ``column`` as ``parse`` wants it: found by SQLite's JSON
     functions, explained by ``parse`` (which raises the one-line error)."""
     try:
-        suspects = connection.execute(_bad_json_objects(column, members)).fetchall()
+        suspects = connection.execute(_bad_json_objects(column, members, table, identity)).fetchall()
     except sqlite3.OperationalError:  # an SQLite without JSON functions: every row in Python
-        suspects = connection.execute(f"SELECT id, {column} FROM games").fetchall()
-    for game_id, text in suspects:
-        parse(text, f"{path}: game {game_id}")
+        suspects = connection.execute(f"SELECT {identity}, {column} FROM {table}").fetchall()
+    for key, text in suspects:
+        parse(text, f"{path}: game {key}" if table == "games" else f"{path}: experiment {key!r}")
+
+
+def _parse_config(text: Any, where: str) -> dict[str, Any]:
+    """An experiment's stored ``config``: a JSON object; anything else is a one-line :class:`StoreError`."""
+    try:
+        config = json.loads(text) if isinstance(text, str) else text
+    except (json.JSONDecodeError, RecursionError):
+        raise StoreError(f"{where}: config is not JSON: {describe(text)}") from None
+    if not isinstance(config, dict):
+        raise StoreError(f"{where}: config must be a JSON object, not {describe(config)}")
+    return config
 
 
 def parse_condition_key(text: str, where: str) -> dict[str, Any]:
