@@ -16,7 +16,9 @@ columns, in one transaction, by the first run that opens it.
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
+import urllib.parse
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
@@ -89,7 +91,7 @@ class ResultStore:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self.connection = sqlite3.connect(self.path, timeout=30.0)
         except (OSError, sqlite3.DatabaseError) as error:
-            raise StoreError(f"{self.path}: cannot open the results store: {error}") from None
+            raise _read_only(self.path, error) or StoreError(f"{self.path}: cannot open the results store: {error}") from None
         try:
             self.connection.execute("PRAGMA journal_mode=WAL")
             # In WAL mode NORMAL survives a killed process (not a power cut) and is much faster than FULL.
@@ -102,7 +104,7 @@ class ResultStore:
             self.connection.close()
             if isinstance(error, StoreError):
                 raise
-            raise StoreError(f"{self.path}: not a results store, or a damaged one ({error})") from None
+            raise _read_only(self.path, error) or _damaged(self.path, error) from None
 
     def __enter__(self) -> ResultStore:
         return self
@@ -238,7 +240,23 @@ def _reporting(path: Path) -> Iterator[None]:
     try:
         yield
     except sqlite3.DatabaseError as error:
-        raise StoreError(f"{path}: the results store cannot be used: {error}") from None
+        raise _read_only(path, error) or StoreError(f"{path}: the results store cannot be used: {error}") from None
+
+
+def _damaged(path: Path, error: sqlite3.Error) -> StoreError:
+    return StoreError(f"{path}: not a results store, or a damaged one ({error})")
+
+
+def _read_only(path: Path, error: Exception) -> StoreError | None:
+    """The error for a store that cannot be written because it, its folder or
+    its file system is read-only (not "damaged"); None for any other error."""
+    name = getattr(error, "sqlite_errorname", "")
+    cannot_open = name == "SQLITE_CANTOPEN" or isinstance(error, OSError)
+    writable = os.access(path.parent, os.W_OK) and (not path.exists() or os.access(path, os.W_OK))
+    if name.startswith("SQLITE_READONLY") or (cannot_open and not writable):
+        return StoreError(f"{path}: the results store is read-only (it, its folder or its disk cannot be written): "
+                          "report, export and replay read it; a run needs a writable copy")
+    return None
 
 
 # -- checking -------------------------------------------------------------
@@ -336,15 +354,38 @@ def open_existing(path: str | Path) -> sqlite3.Connection:
     path = Path(path)
     if not path.is_file():
         raise StoreError(f"{path}: no such results store")
-    connection = sqlite3.connect(path, timeout=30.0)
+    try:
+        connection = _connect_read_only(path)
+    except sqlite3.DatabaseError as error:  # not an SQLite file at all
+        raise _damaged(path, error) from None
     try:
         check_store(connection, path)
     except sqlite3.DatabaseError as error:  # not an SQLite file at all, or a damaged one
         connection.close()
-        raise StoreError(f"{path}: not a results store, or a damaged one ({error})") from None
+        raise _damaged(path, error) from None
     except StoreError:
         connection.close()
         raise
+    return connection
+
+
+def _connect_read_only(path: Path) -> sqlite3.Connection:
+    """A connection that cannot write.  In a read-only folder SQLite cannot
+    create the WAL index beside a store; one without a write-ahead log (a
+    finished run leaves none) is then read as immutable: nothing can be writing it."""
+    uri = "file:" + urllib.parse.quote(str(path.absolute()))
+    connection = sqlite3.connect(uri + "?mode=ro", uri=True, timeout=30.0)
+    try:
+        connection.execute("SELECT count(*) FROM sqlite_master").fetchone()  # opens the file
+    except sqlite3.DatabaseError as error:
+        connection.close()
+        if getattr(error, "sqlite_errorname", "") != "SQLITE_CANTOPEN":
+            raise
+        log = path.with_name(path.name + "-wal")
+        if log.exists() and log.stat().st_size:
+            raise StoreError(f"{path}: cannot read the results store: its folder is read-only and {log.name} "
+                             "holds writes not yet in the store: copy both files to a writable folder") from None
+        connection = sqlite3.connect(uri + "?immutable=1", uri=True)
     return connection
 
 
