@@ -51,6 +51,20 @@ def test_rows_hold_conditions_and_options(store):
     assert (results["nodes"] > 0).all() and results["pacsim_version"].notna().all()
 
 
+def test_a_report_reads_its_columns_and_each_games_line_of_play_not_the_replay_logs(store):
+    from pacsim.engine.recording import line_of_play
+    from pacsim.report.summary import REPORT_READS, lines_of_play
+
+    everything = load_results(store)
+    read = load_results(store, columns=[*REPORT_READS, "pacman", "not_a_column"])
+    assert "actions" not in read and "start" not in read and "hostname" not in read and "started_at" not in read
+    assert set(read.columns) == {"id", *REPORT_READS, "pacman", "eval"}  # eval: from options
+    assert read["id"].tolist() == everything["id"].tolist() and read["score"].tolist() == everything["score"].tolist()
+    assert read["line"].tolist() == [line_of_play(log, ghosts, None if pandas.isna(start) else int(start))
+                                     for log, ghosts, start in zip(everything["actions"], everything["num_ghosts"], everything["start"])]
+    assert lines_of_play(read) == lines_of_play(everything) >= 2
+
+
 def test_every_stored_game_replays_to_its_score(store):
     results = load_results(store)
     for row in results.itertuples():

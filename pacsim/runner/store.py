@@ -19,7 +19,7 @@ import json
 import os
 import sqlite3
 import urllib.parse
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Collection, Iterable, Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 from pacsim.agents.registry import RENAMED_OPTIONS, join_spec, parse_spec
 from pacsim.engine import parse_layout
-from pacsim.engine.recording import SavedGame, check_num_ghosts, decode_actions, describe
+from pacsim.engine.recording import SavedGame, check_num_ghosts, decode_actions, describe, line_of_play
 from pacsim.engine.starts import with_pacman_start
 from pacsim.errors import ConfigError, LayoutError, ReplayError, StoreError
 from pacsim.runner.row import GAME_COLUMNS, GameRow
@@ -389,7 +389,7 @@ def _connect_read_only(path: Path) -> sqlite3.Connection:
     return connection
 
 
-def load_results(path: str | Path) -> pandas.DataFrame:
+def load_results(path: str | Path, columns: Collection[str] | None = None) -> pandas.DataFrame:
     """Every game in the store, one row each: condition by condition in the
     experiment's grid order (not the order parallel workers finished them),
     game by game within each.
@@ -400,38 +400,62 @@ def load_results(path: str | Path) -> pandas.DataFrame:
     own (``eval``, ``model``, ...) and each ghost option ``ghost_<name>``,
     so that they can be grouped by; ``options`` itself stays the stored JSON
     text, ``{"pacman": {...}, "ghost": {...}}`` (``json.loads`` gives the
-    dicts).  ``started_at`` is a timezone-aware (UTC) datetime."""
+    dicts).  ``started_at`` is a timezone-aware (UTC) datetime.
+
+    ``columns`` reads only those of them (and ``id``; other names are
+    ignored), and may name ``line``: each game's
+    :func:`~pacsim.engine.recording.line_of_play`, which a report reads in
+    place of the replay logs that are most of a store."""
     import pandas
 
+    wanted = set(GAME_COLUMNS) if columns is None else set(columns)
+    selected = [f"g.{name}" for name in GAME_COLUMNS if name in wanted]
     connection = open_existing(path)
+    if "line" in wanted:
+        connection.create_function("line_of_play", 3, line_of_play, deterministic=True)
+        selected.append("line_of_play(g.actions, g.num_ghosts, g.start) AS line")
     try:
         with _reporting(Path(path)):
             # The columns named: an older store (read, not migrated) gives them in the same order.
-            frame = pandas.read_sql_query(
-                f"SELECT g.id, {', '.join(f'g.{name}' for name in GAME_COLUMNS)} FROM {_games(connection)} g "
+            frame = _read_frame(connection,
+                f"SELECT g.id, {', '.join(selected)} FROM {_games(connection)} g "
                 "LEFT JOIN conditions c ON c.config_hash = g.config_hash AND c.condition_key = g.condition_key "
-                "ORDER BY c.rowid, g.game_index, g.id", connection)
+                "ORDER BY c.rowid, g.game_index, g.id")
     finally:
         connection.close()
-    # Written by utc_now(); anything else (a hand-edited row) becomes NaT rather than an error.
-    frame["started_at"] = pandas.to_datetime(frame["started_at"], utc=True, format="ISO8601", errors="coerce")
-    return _expand_options(frame, Path(path))
+    if "started_at" in frame:
+        # Written by utc_now(); anything else (a hand-edited row) becomes NaT rather than an error.
+        frame["started_at"] = pandas.to_datetime(frame["started_at"], utc=True, format="ISO8601", errors="coerce")
+    return _expand_options(frame, Path(path)) if "options" in frame else frame
+
+
+def _read_frame(connection: sqlite3.Connection, query: str, rows_at_once: int = 1000) -> pandas.DataFrame:
+    """The rows of ``query`` as a frame, built ``rows_at_once`` rows at a time:
+    a whole store's rows as Python objects would take several times the frame."""
+    import pandas
+
+    cursor = connection.execute(query)
+    names = [column[0] for column in cursor.description]
+    parts = [pandas.DataFrame.from_records(rows, columns=names, coerce_float=True)
+             for rows in iter(lambda: cursor.fetchmany(rows_at_once), [])]
+    if len(parts) <= 1:
+        return parts[0] if parts else pandas.DataFrame.from_records([], columns=names)
+    # A part whose values in a column are all NULL holds it as objects: the types of the whole, as one part would have them.
+    return pandas.concat(parts, ignore_index=True).infer_objects()
 
 
 def load_runs(path: str | Path) -> pandas.DataFrame:
     """One row per run (one config of one experiment) in the store: ``run``
     (its config hash), ``experiment``, ``root_seed``, ``updated_at`` (when a
     run last started on it), ``games`` and ``conditions``, oldest first."""
-    import pandas
-
     connection = open_existing(path)
     try:
         with _reporting(Path(path)):
-            return pandas.read_sql_query(
+            return _read_frame(connection,
                 "SELECT e.config_hash AS run, e.name AS experiment, json_extract(e.config, '$.seed') AS root_seed, "
                 "e.updated_at, count(g.id) AS games, count(DISTINCT g.condition_key) AS conditions "
                 "FROM experiments e LEFT JOIN games g ON g.config_hash = e.config_hash "
-                "GROUP BY e.config_hash ORDER BY e.updated_at, e.rowid", connection)
+                "GROUP BY e.config_hash ORDER BY e.updated_at, e.rowid")
     finally:
         connection.close()
 
@@ -454,16 +478,15 @@ def _current_names(options: dict[str, Any]) -> dict[str, Any]:
 
 
 def _expand_options(frame: pandas.DataFrame, path: Path) -> pandas.DataFrame:
-    parsed = [parse_options(text, f"{path}: game {game_id}") for text, game_id in zip(frame["options"], frame["id"])]
-    columns: dict[str, list[Any]] = {}
-    for row, options in enumerate(parsed):
-        pacman, ghost = (_current_names(options[side]) for side in ("pacman", "ghost"))
-        flat = {**pacman, **{f"ghost_{key}": value for key, value in ghost.items()}}
-        for key, value in flat.items():
-            if key not in frame.columns:
-                columns.setdefault(key, [None] * len(parsed))[row] = value
-    for key, values in columns.items():
-        frame[key] = values
+    flat: dict[str, dict[str, Any]] = {}  # each distinct options text parsed once: a condition's games share it
+    for text, game_id in zip(frame["options"], frame["id"]):
+        if text not in flat:
+            options = parse_options(text, f"{path}: game {game_id}")
+            pacman, ghost = (_current_names(options[side]) for side in ("pacman", "ghost"))
+            flat[text] = {**pacman, **{f"ghost_{key}": value for key, value in ghost.items()}}
+    keys = dict.fromkeys(key for options in flat.values() for key in options if key not in frame.columns)
+    for key in keys:
+        frame[key] = [flat[text].get(key) for text in frame["options"]]
     return frame
 
 
