@@ -262,8 +262,10 @@ def read_only_store(store, tmp_path):
     if os.geteuid() != 0:
         shutil.copy(store, copy)
         folder.chmod(0o555)
-        yield copy
-        folder.chmod(0o755)
+        try:
+            yield copy
+        finally:
+            folder.chmod(0o755)  # or pytest cannot clean the folder up
         return
     if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=4m", "tmpfs", str(folder)], capture_output=True).returncode:
         pytest.skip("root, and no read-only file system to mount here")
