@@ -162,6 +162,15 @@ def test_tabular_q_learning_learns_the_corridor(tmp_path):
     assert state.is_win() and state.score == 515
 
 
+def test_a_q_table_of_another_maze_is_refused_naming_the_file_and_a_key(tmp_path, capsys):
+    weights = tmp_path / "q.json"
+    train(TrainingSettings(kind="qlearn", layout="tinyGhostMaze", max_moves=20), weights, episodes=5)
+    status, _, err = run_cli(capsys, "play", "-l", "tinyGhostMaze", "-p", f"qlearn:weights={weights}", "-q", "-n", "2")
+    assert status == 0, err
+    status, _, err = run_cli(capsys, "play", "-l", "smallClassic", "-p", f"qlearn:weights={weights}", "-q", "-n", "2")
+    assert status == 2 and re.search(rf"weights file {re.escape(str(weights))}: key '\[\d+, .*: not a position of maze smallClassic", err), err
+
+
 def test_an_unwritable_weights_file_is_one_line(tmp_path, capsys):
     (tmp_path / "no").write_text("")  # a file where the folder should be (a missing folder is created, as for every output)
     status, _, err = run_cli(capsys, "train", "-l", "tinyGhostMaze", "-x", "1", "--max-moves", "5", "-o", tmp_path / "no" / "w.json")

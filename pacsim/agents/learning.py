@@ -29,7 +29,7 @@ from typing import Any
 
 from pacsim.agents import plugins
 from pacsim.agents.api import Agent
-from pacsim.engine import ACTIONS, GameState
+from pacsim.engine import ACTIONS, GameState, Layout
 from pacsim.engine.recording import describe
 from pacsim.errors import AgentError, ConfigError
 from pacsim.files import FileRefused, read_bounded
@@ -226,6 +226,28 @@ class TabularQPacman(QPacman):
     """Tabular Q-learning: one value per (state, action) seen in training; 0 elsewhere."""
 
     name = "qlearn"
+
+    def __init__(self, options: LearnedOptions | None = None) -> None:
+        super().__init__(options)
+        self._checked: Layout | None = None
+
+    def action_values(self, state: GameState) -> list[tuple[str, float]]:
+        if state.layout is not self._checked:
+            self._check_maze(state)
+            self._checked = state.layout
+        return super().action_values(state)
+
+    def _check_maze(self, state: GameState) -> None:
+        """Refuse a table of another maze's positions, naming its first key
+        that is none of this maze's: every value would be 0 here, a random
+        Pacman that looks trained."""
+        layout = state.layout
+        for key in self.values:
+            pacman, ghosts, _, _, food, capsules, _ = json.loads(key)  # load_weights checked their form
+            if (len(ghosts) != len(state.ghosts) or max([pacman, *ghosts]) >= layout.num_cells
+                    or food & ~layout.food or capsules & ~layout.capsules):
+                raise AgentError(f"weights file {self.options.weights}: key {describe(key)}: not a position of "
+                                 f"maze {layout.name} ({len(state.ghosts)} ghosts): a table for another maze")
 
     def q_value(self, state: GameState, action: str, target: int) -> float:
         return self.values.get(table_key(state, action), 0.0)
