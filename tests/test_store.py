@@ -65,6 +65,13 @@ def test_a_report_reads_its_columns_and_each_games_line_of_play_not_the_replay_l
     assert lines_of_play(read) == lines_of_play(everything) >= 2
 
 
+def test_a_report_by_an_unknown_column_lists_every_column_though_it_read_fewer(store, capsys):
+    assert main(["report", "--by", "hostnam", str(store)]) == 2
+    error = capsys.readouterr().err
+    assert "unknown column 'hostnam'" in error and all(f" {name}," in error for name in ("hostname", "actions", "eval"))
+    assert main(["report", "--by", "hostname", str(store)]) == 0
+
+
 def test_every_stored_game_replays_to_its_score(store):
     results = load_results(store)
     for row in results.itertuples():

@@ -60,7 +60,8 @@ def chosen_results(args, store: str, root_seeds: bool = False, columns=None):
 def run(args) -> int:
     from pacsim.report import compare, format_summary, summarize
     from pacsim.report.plot import check_plot_path
-    from pacsim.report.summary import REPORT_READS, default_by, repetition_notes
+    from pacsim.report.summary import REPORT_READS, check_columns, default_by, repetition_notes
+    from pacsim.runner.row import GAME_COLUMNS
     if args.store is None and args.by:
         args.store = args.by.pop()  # ``--by pacman depth STORE``
     if args.store is None:
@@ -90,6 +91,7 @@ def run(args) -> int:
         results = results[results["experiment"] == args.experiment]
     if results.empty:
         raise PacsimError(f"{args.store}: no games" + (f" of experiment {args.experiment!r}" if args.experiment else ""))
+    check_columns(results, asked_by, known=["id", *GAME_COLUMNS])  # naming the columns a report did not read too
     by = asked_by or default_by(results)
     comparison = compare(results, *args.compare) if args.compare else None
     summary = summarize(results, by=by)

@@ -45,10 +45,13 @@ def default_by(results: pandas.DataFrame) -> list[str]:
     return ["experiment", "config_hash", "condition"]
 
 
-def check_columns(results: pandas.DataFrame, columns: Sequence[str]) -> None:
+def check_columns(results: pandas.DataFrame, columns: Sequence[str], known: Sequence[str] = ()) -> None:
+    """Refuse a column ``results`` lacks, listing its columns (and the ``known``
+    ones a store holds that were not read)."""
     unknown = [column for column in columns if column not in results.columns]
     if unknown:
-        raise PacsimError(f"unknown column {unknown[0]!r} (columns: {', '.join(results.columns)})")
+        listed = dict.fromkeys([*known, *results.columns])
+        raise PacsimError(f"unknown column {unknown[0]!r} (columns: {', '.join(listed)})")
 
 
 def summarize(results: pandas.DataFrame, by: Sequence[str] | None = None) -> pandas.DataFrame:
