@@ -1,4 +1,5 @@
 import os
+import signal
 import subprocess
 import sys
 import tempfile
@@ -38,3 +39,17 @@ def pytest_sessionstart(session):
                                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) for code in codes]
         for warm_up in warm_ups:
             warm_up.wait()  # a failure shows again, clearly, in the tests that use the kernel
+
+
+@pytest.fixture
+def ctrl_c_delivered():
+    """SIGINT raising KeyboardInterrupt during the test, in this process and
+    in the processes it starts (an exec resets a handler to the default, but
+    keeps an ignored signal ignored): a test suite started with SIGINT ignored
+    (a background job, some CI runners) would otherwise wait forever for a
+    Ctrl-C that never arrives."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)

@@ -385,6 +385,17 @@ def test_a_damaged_row_is_one_line_naming_the_game_everywhere(tmp_path, capsys, 
     assert store.read_bytes() == before  # run refused before writing anything
 
 
+@pytest.mark.parametrize("config,expected", [
+    ("'{oops'", "experiment 'spoil': config is not JSON: '{oops'"),
+    ("'[4]'", "experiment 'spoil': config must be a JSON object, not an array"),
+    ("X'7b7d'", "experiment 'spoil': config must be a JSON object, not b'{}'"),
+], ids=["not JSON", "not an object", "bytes"])
+def test_a_damaged_experiment_config_is_one_line_naming_the_experiment(tmp_path, capsys, good_store, config, expected):
+    store, experiment = spoiled_store(good_store, tmp_path, f"UPDATE experiments SET config = {config}")
+    for command in store_commands(store, experiment, 1).values():
+        assert expected in fails_in_one_line(capsys, command, store)
+
+
 def test_an_unknown_action_letter_is_one_line_naming_the_game(tmp_path, capsys, good_store):
     store, _ = spoiled_store(good_store, tmp_path, "UPDATE games SET actions = 'NQS' WHERE id = 2")
     line = fails_in_one_line(capsys, ["replay", "-q", store, "--game", 2], store)

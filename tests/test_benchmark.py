@@ -7,7 +7,7 @@ import ast
 import json
 from pathlib import Path
 
-from pacsim.bench.memory import memory_figures, run_memory_probe
+from pacsim.bench.memory import memory_figures, report_memory, run_memory_probe
 from pacsim.bench.report import Report, machine_info
 from pacsim.bench.search import search_figures, successor_rate, table_figures
 from pacsim.bench.throughput import THROUGHPUT_EXPERIMENT, batch_throughput
@@ -68,6 +68,14 @@ def test_memory_probe_in_a_fresh_interpreter():
     report = Report()
     memory_figures(report, peak_games=20, long_games=20)
     assert units(report) == {"peak RSS of a 20-game run": "MB", "RSS growth, game 2 to 20": "MB"}
+
+
+def test_report_memory_is_measured_a_stored_game():
+    report = Report()
+    report_memory(report, small=20, large=60)
+    (figure,) = report.figures
+    assert (figure.name, figure.unit) == ("pacsim report, memory a stored game", "KB")
+    assert "with 20 games" in figure.note and "with 60" in figure.note
 
 
 def test_report_text_and_json():

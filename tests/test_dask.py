@@ -154,6 +154,7 @@ layout = ["openRoom"]
 """
 
 
+@pytest.mark.usefixtures("ctrl_c_delivered")
 def test_ctrl_c_during_a_dask_run_is_one_line(tmp_path):
     store = tmp_path / "results.sqlite"
     path = tmp_path / "exp.toml"

@@ -64,6 +64,7 @@ def test_the_move_time_limit_stops_a_kernel_search_outside_the_main_thread():
     assert seconds < 3
 
 
+@pytest.mark.usefixtures("ctrl_c_delivered")
 def test_ctrl_c_stops_a_kernel_search():
     state = initial_state(load_layout("wideClassic"))
     agent = make_pacman(DEEP)
@@ -142,6 +143,7 @@ def test_engine_fast_on_a_maze_the_kernel_cannot_take_fails_before_any_game(tmp_
         run_experiment(load_experiment(path), workers=1, quiet=True)
 
 
+@pytest.mark.usefixtures("ctrl_c_delivered")
 def test_a_ctrl_c_while_the_kernel_loads_is_not_lost(monkeypatch):
     import ctypes
 

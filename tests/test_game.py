@@ -153,6 +153,7 @@ class PressingCtrlC(Agent):
         return "Stop"
 
 
+@pytest.mark.usefixtures("ctrl_c_delivered")
 def test_a_real_ctrl_c_still_stops_the_caller():
     layout = load_layout("pincerMaze")
     with pytest.raises(KeyboardInterrupt):

@@ -8,7 +8,7 @@ import re
 import pytest
 
 from pacsim.agents import make_pacman, plugins
-from pacsim.agents.learning import ApproximateQPacman, simple_features
+from pacsim.agents.learning import FEATURE_NAMES, ApproximateQPacman, Weights, simple_features
 from pacsim.agents.training import TrainingSettings, train
 from pacsim.cli import main
 from pacsim.engine import initial_state, load_layout, parse_layout
@@ -86,6 +86,51 @@ def test_a_bad_weights_file_is_one_line(tmp_path, capsys, content, message):
     assert status == 2 and err.count("\n") == 1 and message.split(" at ")[0] in err
 
 
+TABLE_KEY = '[25, [2], [4, 4], [0], 544768, 0, "North"]'
+"""A Q-table key as table_key writes it (tinyGhostMaze's first state)."""
+
+
+def one_weight(key: str, value: str) -> str:
+    """The JSON text of a values object holding ``key`` with ``value`` written as is (NaN, Infinity, ...)."""
+    return "{" + json.dumps(key) + ": " + value + "}"
+
+
+@pytest.mark.parametrize(("kind", "values", "message"), [
+    ("approxq", one_weight("bias", "NaN"), "key 'bias': the weight nan is not a finite number"),
+    ("approxq", '{"eats-food": 1, "bias": Infinity}', "key 'bias': the weight inf is not a finite number"),
+    ("approxq", one_weight("bias", "-Infinity"), "key 'bias': the weight -inf is not a finite number"),
+    ("approxq", one_weight("bias", "1e999"), "key 'bias': the weight inf is not a finite number"),
+    ("approxq", one_weight("bias", "1" + "0" * 400), "key 'bias': the weight 1000"),
+    ("approxq", '{"bias": 0.5, "distance-to-exit": 0.2}', "key 'distance-to-exit': not a feature of approxq"),
+    ("qlearn", one_weight(TABLE_KEY, "NaN"), "the weight nan is not a finite number"),
+    ("qlearn", one_weight("bias", "0.5"), "key 'bias': not a Q-table key"),
+    ("qlearn", one_weight(TABLE_KEY.replace("North", "Up"), "1.0"), "unknown action 'Up'"),
+    ("qlearn", one_weight(TABLE_KEY.replace("[4, 4]", "[4]"), "1.0"), "with 1 ghosts needs 2 directions"),
+    ("qlearn", one_weight(TABLE_KEY.replace("[2]", "[-2]"), "1.0"), "must be non-negative integers"),
+], ids=["NaN", "Infinity", "-Infinity", "1e999", "huge integer", "another feature", "table NaN", "feature in a table",
+        "unknown action", "ghosts and directions", "negative cell"])
+def test_weights_that_are_not_finite_or_for_other_features_are_refused_naming_the_key(tmp_path, capsys, kind, values, message):
+    path = tmp_path / "w.json"
+    path.write_text(f'{{"format": "pacsim-q-weights/1", "kind": "{kind}", "values": {values}}}')
+    with pytest.raises(AgentError, match=re.escape(f"weights file {path}: ") + ".*" + re.escape(message)):
+        make_pacman(f"{kind}:weights={path}")
+    status, _, err = run_cli(capsys, "play", "-l", "tinyGhostMaze", "-p", f"{kind}:weights={path}", "-q")
+    assert status == 2 and err.count("\n") == 1 and message in err
+
+
+def test_weights_that_diverged_are_not_saved(tmp_path):
+    path = tmp_path / "w.json"
+    with pytest.raises(ConfigError, match="training diverged"):
+        Weights("approxq", {"bias": float("inf")}).save(path)
+    assert not path.exists() and not list(tmp_path.iterdir())
+
+
+def test_every_feature_has_a_weight_name():
+    state = initial_state(load_layout("tinyGhostMaze"))
+    features = {name for action, target in state.legal_moves() for name in simple_features(state, action, target)}
+    assert features <= set(FEATURE_NAMES) and "bias" in features
+
+
 def test_train_then_play_and_run_the_learned_pacman(tmp_path, capsys):
     weights = tmp_path / "aq.json"
     status, out, _ = run_cli(capsys, "train", "-l", "tinyGhostMaze", "-x", "20", "--max-moves", "60", "-o", weights, "-q")
@@ -115,6 +160,15 @@ def test_tabular_q_learning_learns_the_corridor(tmp_path):
     for _ in range(5):
         state = state.successor(agent.get_action(state))
     assert state.is_win() and state.score == 515
+
+
+def test_a_q_table_of_another_maze_is_refused_naming_the_file_and_a_key(tmp_path, capsys):
+    weights = tmp_path / "q.json"
+    train(TrainingSettings(kind="qlearn", layout="tinyGhostMaze", max_moves=20), weights, episodes=5)
+    status, _, err = run_cli(capsys, "play", "-l", "tinyGhostMaze", "-p", f"qlearn:weights={weights}", "-q", "-n", "2")
+    assert status == 0, err
+    status, _, err = run_cli(capsys, "play", "-l", "smallClassic", "-p", f"qlearn:weights={weights}", "-q", "-n", "2")
+    assert status == 2 and re.search(rf"weights file {re.escape(str(weights))}: key '\[\d+, .*: not a position of maze smallClassic", err), err
 
 
 def test_an_unwritable_weights_file_is_one_line(tmp_path, capsys):

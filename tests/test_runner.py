@@ -379,6 +379,7 @@ def test_games_that_ended_in_error_are_played_again_on_resume(tmp_path, monkeypa
     assert (third.played, third.skipped) == (0, 4)
 
 
+@pytest.mark.usefixtures("ctrl_c_delivered")
 def test_ctrl_c_in_a_serial_run_stops_it_and_says_what_is_saved(tmp_path, monkeypatch):
     experiment = plugged_experiment(tmp_path, monkeypatch, "ctrl_c_plugin", "score", "ctrl_c")
     with pytest.raises(execute.RunInterrupted) as interrupted:
@@ -461,6 +462,7 @@ def test_pool_workers_exit_when_the_coordinator_is_killed(tmp_path):
 
 
 @pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="reads /proc")
+@pytest.mark.usefixtures("ctrl_c_delivered")
 def test_ctrl_c_exits_130_and_says_how_to_resume(tmp_path):
     path = write_experiment(tmp_path, SMALL.replace("games = 4", "games = 400"))
     process = start_run(path, "--workers", "2", "--quiet")

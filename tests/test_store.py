@@ -1,17 +1,19 @@
 """The results store: replayable rows, export, empty and foreign files."""
 
+import os
 import re
 import shutil
 import sqlite3
+import subprocess
 
 import pandas
 import pytest
 
 from pacsim.cli import main
 from pacsim.engine.recording import decode_actions, encode_actions
-from pacsim.errors import PacsimError, ReplayError
+from pacsim.errors import PacsimError, ReplayError, StoreError
 from pacsim.runner import load_experiment, load_results, load_saved_game, run_experiment
-from pacsim.runner.store import ResultStore
+from pacsim.runner.store import ResultStore, load_runs
 
 
 @pytest.fixture(scope="module")
@@ -47,6 +49,27 @@ def test_rows_hold_conditions_and_options(store):
     assert set(results["ghosts"]) == {"random", "directional:attack=0.9"}
     assert set(results["outcome"]) <= {"win", "loss", "timeout", "error"}
     assert (results["nodes"] > 0).all() and results["pacsim_version"].notna().all()
+
+
+def test_a_report_reads_its_columns_and_each_games_line_of_play_not_the_replay_logs(store):
+    from pacsim.engine.recording import line_of_play
+    from pacsim.report.summary import REPORT_READS, lines_of_play
+
+    everything = load_results(store)
+    read = load_results(store, columns=[*REPORT_READS, "pacman", "not_a_column"])
+    assert "actions" not in read and "start" not in read and "hostname" not in read and "started_at" not in read
+    assert set(read.columns) == {"id", *REPORT_READS, "pacman", "eval"}  # eval: from options
+    assert read["id"].tolist() == everything["id"].tolist() and read["score"].tolist() == everything["score"].tolist()
+    assert read["line"].tolist() == [line_of_play(log, ghosts, None if pandas.isna(start) else int(start))
+                                     for log, ghosts, start in zip(everything["actions"], everything["num_ghosts"], everything["start"])]
+    assert lines_of_play(read) == lines_of_play(everything) >= 2
+
+
+def test_a_report_by_an_unknown_column_lists_every_column_though_it_read_fewer(store, capsys):
+    assert main(["report", "--by", "hostnam", str(store)]) == 2
+    error = capsys.readouterr().err
+    assert "unknown column 'hostnam'" in error and all(f" {name}," in error for name in ("hostname", "actions", "eval"))
+    assert main(["report", "--by", "hostname", str(store)]) == 0
 
 
 def test_every_stored_game_replays_to_its_score(store):
@@ -231,3 +254,62 @@ def test_a_first_store_reads_as_it_was_then_resumes_migrated_without_losing_a_ga
     assert resumed.loc[~old_rows, "searched_by"].notna().all() and resumed.loc[~old_rows, "arch"].notna().all()
     untimed = ["id", "seconds", "move_seconds_mean", "move_seconds_max", "started_at", *PROVENANCE, "start"]
     assert resumed.drop(columns=untimed).equals(now.drop(columns=untimed))
+
+
+# -- read-only stores ---------------------------------------------------------
+
+@pytest.fixture
+def read_only_store(store, tmp_path):
+    """A copy of the store (WAL mode, closed) in a folder that cannot be written:
+    a read-only tmpfs where this process may mount one (root ignores
+    permission bits), else a folder without write permission."""
+    folder = tmp_path / "read-only"
+    folder.mkdir()
+    copy = folder / store.name
+    if os.geteuid() != 0:
+        shutil.copy(store, copy)
+        folder.chmod(0o555)
+        try:
+            yield copy
+        finally:
+            folder.chmod(0o755)  # or pytest cannot clean the folder up
+        return
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=4m", "tmpfs", str(folder)], capture_output=True).returncode:
+        pytest.skip("root, and no read-only file system to mount here")
+    try:
+        shutil.copy(store, copy)
+        subprocess.run(["mount", "-o", "remount,ro", str(folder)], check=True)
+        yield copy
+    finally:
+        subprocess.run(["umount", str(folder)], check=True)
+
+
+def test_a_store_in_a_read_only_folder_is_read_and_a_run_on_it_is_refused_as_read_only(store, read_only_store, tmp_path, capsys):
+    with sqlite3.connect(store) as connection:
+        assert connection.execute("PRAGMA journal_mode").fetchone() == ("wal",)
+    connection.close()
+    assert main(["report", str(store)]) == 0
+    expected = capsys.readouterr().out
+    assert main(["report", str(read_only_store)]) == 0 and capsys.readouterr().out == expected
+    assert main(["export", str(read_only_store), "--out", str(tmp_path / "games.csv")]) == 0
+    assert main(["replay", "-q", str(read_only_store), "--game", "2"]) == 0
+    pandas.testing.assert_frame_equal(load_results(read_only_store), load_results(store))
+    assert load_runs(read_only_store).equals(load_runs(store))
+    experiment = tmp_path / "more.toml"
+    experiment.write_text(f'name = "more"\ngames = 1\nstore = "{read_only_store}"\n[grid]\npacman = ["greedy"]\n'
+                          'ghosts = ["random"]\nlayout = ["tinyGhostMaze"]\n', encoding="utf-8")
+    capsys.readouterr()
+    assert main(["run", "-q", str(experiment)]) == 2
+    error = capsys.readouterr().err
+    assert error.count("\n") == 1 and f"{read_only_store}: the results store is read-only" in error, error
+
+
+def test_a_store_sqlite_will_not_write_is_read_only_not_damaged(store, tmp_path):
+    copy = tmp_path / "copy.sqlite"
+    shutil.copy(store, copy)
+    before = copy.read_bytes()
+    with ResultStore(copy) as opened:
+        opened.connection.execute("PRAGMA query_only = 1")  # what SQLite says of a file it cannot write
+        with pytest.raises(StoreError, match=re.escape(f"{copy}: the results store is read-only")):
+            opened.register(load_experiment(store.parent / "exp.toml"))
+    assert copy.read_bytes() == before

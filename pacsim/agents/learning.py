@@ -21,14 +21,16 @@ state where Pacman is to move and the action he considers, all divided by
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from pacsim.agents import plugins
 from pacsim.agents.api import Agent
-from pacsim.engine import GameState
-from pacsim.errors import AgentError
+from pacsim.engine import ACTIONS, GameState, Layout
+from pacsim.engine.recording import describe
+from pacsim.errors import AgentError, ConfigError
 from pacsim.files import FileRefused, read_bounded, write_atomically
 from pacsim.shipped import shipped_path
 
@@ -37,6 +39,8 @@ FEATURE_SCALE = 10.0
 MAX_WEIGHTS_BYTES = 64 << 20
 """Largest weights file read (a tabular Q-table of a small maze is well under it)."""
 FORMAT = "pacsim-q-weights/1"
+FEATURE_NAMES = ("bias", "#-of-ghosts-1-step-away", "eats-food", "closest-food")
+"""Every feature :func:`simple_features` can give: an approximate Q-learner's weights are of these only."""
 
 Features = dict[str, float]
 
@@ -80,7 +84,11 @@ class Weights:
         """Write atomically: an interrupted save leaves the previous file."""
         body = {"format": FORMAT, "kind": self.kind, "episodes": self.episodes, "settings": self.settings or {},
                 "values": self.values}
-        write_atomically(path, json.dumps(body, indent=1, sort_keys=True) + "\n", "the weights")
+        try:
+            text = json.dumps(body, indent=1, sort_keys=True, allow_nan=False)
+        except ValueError:  # a file load_weights would refuse
+            raise ConfigError(f"{path}: training diverged (a weight is not a finite number): try a smaller alpha") from None
+        write_atomically(path, text + "\n", "the weights")
 
 
 def load_weights(path: str | Path, kind: str, resumed: bool = False) -> Weights:
@@ -98,11 +106,57 @@ def load_weights(path: str | Path, kind: str, resumed: bool = False) -> Weights:
         raise AgentError(f"weights file {path}: not a pacsim weights file (no {FORMAT!r} format field)")
     if body.get("kind") != kind:
         raise AgentError(f"weights file {path}: holds {body.get('kind')!r} weights, not {kind!r}")
-    values = body["values"]
-    if not all(isinstance(value, (int, float)) and not isinstance(value, bool) for value in values.values()):
-        raise AgentError(f"weights file {path}: every weight must be a number")
-    return Weights(kind, {str(key): float(value) for key, value in values.items()}, int(body.get("episodes", 0)),
-                   dict(body.get("settings") or {}))
+    values = {key: _finite(value, f"weights file {path}: key {describe(key)}") for key, value in body["values"].items()}
+    for key in values:
+        problem = _feature_problem(key) if kind == "approxq" else _table_key_problem(key)
+        if problem:
+            raise AgentError(f"weights file {path}: key {describe(key)}: {problem}")
+    return Weights(kind, values, int(body.get("episodes", 0)), dict(body.get("settings") or {}))
+
+
+def _finite(value: Any, where: str) -> float:
+    """A weight as a float; NaN, an infinity or a number beyond floats is an :class:`AgentError`
+    (JSON's ``NaN`` and ``Infinity`` parse, and would make every comparison of values meaningless)."""
+    if not isinstance(value, (int, float)) or isinstance(value, bool):
+        raise AgentError(f"{where}: the weight {describe(value)} is not a number")
+    try:
+        number = float(value)
+    except OverflowError:
+        number = math.inf
+    if not math.isfinite(number):
+        raise AgentError(f"{where}: the weight {describe(value)} is not a finite number")
+    return number
+
+
+def _feature_problem(key: str) -> str | None:
+    """Why ``key`` is no weight of an approximate Q-learner (one saved for other features), or None."""
+    if key in FEATURE_NAMES:
+        return None
+    return f"not a feature of approxq (its features: {', '.join(FEATURE_NAMES)})"
+
+
+def _table_key_problem(key: str) -> str | None:
+    """Why ``key`` is not one :func:`table_key` writes, or None."""
+    try:
+        parts = json.loads(key)
+    except (json.JSONDecodeError, RecursionError):
+        parts = None
+    if not isinstance(parts, list) or len(parts) != 7:
+        return "not a Q-table key (the JSON list [pacman, ghosts, directions, scared, food, capsules, action])"
+    pacman, ghosts, directions, scared, food, capsules, action = parts
+    cells = [pacman, food, capsules, *_listed(ghosts), *_listed(directions), *_listed(scared)]
+    if not all(isinstance(cell, int) and not isinstance(cell, bool) and cell >= 0 for cell in cells) or not (
+            isinstance(ghosts, list) and isinstance(directions, list) and isinstance(scared, list)):
+        return "a Q-table key's cells, directions, timers and food must be non-negative integers"
+    if len(directions) != len(ghosts) + 1 or len(scared) != len(ghosts):
+        return f"a Q-table key with {len(ghosts)} ghosts needs {len(ghosts) + 1} directions and {len(ghosts)} scared timers"
+    if action not in ACTIONS:
+        return f"unknown action {describe(action)} (actions: {', '.join(ACTIONS)})"
+    return None
+
+
+def _listed(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else []
 
 
 # -- the agents -------------------------------------------------------------
@@ -167,6 +221,28 @@ class TabularQPacman(QPacman):
     """Tabular Q-learning: one value per (state, action) seen in training; 0 elsewhere."""
 
     name = "qlearn"
+
+    def __init__(self, options: LearnedOptions | None = None) -> None:
+        super().__init__(options)
+        self._checked: Layout | None = None
+
+    def action_values(self, state: GameState) -> list[tuple[str, float]]:
+        if state.layout is not self._checked:
+            self._check_maze(state)
+            self._checked = state.layout
+        return super().action_values(state)
+
+    def _check_maze(self, state: GameState) -> None:
+        """Refuse a table of another maze's positions, naming its first key
+        that is none of this maze's: every value would be 0 here, a random
+        Pacman that looks trained."""
+        layout = state.layout
+        for key in self.values:
+            pacman, ghosts, _, _, food, capsules, _ = json.loads(key)  # load_weights checked their form
+            if (len(ghosts) != len(state.ghosts) or max([pacman, *ghosts]) >= layout.num_cells
+                    or food & ~layout.food or capsules & ~layout.capsules):
+                raise AgentError(f"weights file {self.options.weights}: key {describe(key)}: not a position of "
+                                 f"maze {layout.name} ({len(state.ghosts)} ghosts): a table for another maze")
 
     def q_value(self, state: GameState, action: str, target: int) -> float:
         return self.values.get(table_key(state, action), 0.0)

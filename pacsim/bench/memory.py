@@ -4,6 +4,7 @@ searches left behind."""
 
 from __future__ import annotations
 
+import dataclasses
 import gc
 import json
 import os
@@ -18,13 +19,21 @@ from typing import Any
 
 from pacsim.bench.report import Report
 from pacsim.errors import PacsimError
-from pacsim.runner import InlineExecutor, build_experiment, run_experiment
+from pacsim.runner import GameRow, InlineExecutor, ResultStore, build_experiment, load_results, run_experiment
+from pacsim.runner.row import GAME_COLUMNS
 
 MEMORY_RUN = {
     "name": "bench_memory", "games": 1, "seed": 1, "max_moves": 300,
     "grid": {"pacman": ["greedy"], "ghosts": ["random"], "layout": ["tinyGhostMaze"]},
 }
 """A cheap game (about a millisecond), so that ten thousand of them fit in a benchmark."""
+REPORT_GAMES_PLAYED = 20
+REPORT_RUN = {
+    "name": "bench_report_memory", "seed": 1, "max_moves": 300,
+    "grid": {"pacman": ["greedy"], "ghosts": ["random"], "layout": ["smallClassic"]},
+}
+"""Games (:data:`REPORT_GAMES_PLAYED` of them) whose rows a report's store
+repeats: a classic maze's two ghosts and full replay logs, as an experiment's stores hold."""
 
 
 def peak_rss_mb() -> float:
@@ -87,16 +96,74 @@ def memory_probe(games: int) -> dict[str, float]:
 
 def run_memory_probe(games: int) -> dict[str, float]:
     """:func:`memory_probe` in a fresh interpreter."""
+    return _in_fresh_interpreter("memory_probe", games)
+
+
+def _in_fresh_interpreter(probe: str, argument: int | str) -> dict[str, float]:
+    """``probe(argument)``, a function of this module returning figures, run in a fresh interpreter."""
     source_root = str(Path(__file__).resolve().parents[2])
     environment = {**os.environ, "PYTHONPATH": os.pathsep.join(
         filter(None, [source_root, os.environ.get("PYTHONPATH", "")]))}
-    code = "import json, sys; from pacsim.bench.memory import memory_probe; print(json.dumps(memory_probe(int(sys.argv[1]))))"
-    finished = subprocess.run([sys.executable, "-c", code, str(games)], capture_output=True, text=True,
+    code = f"import json; from pacsim.bench.memory import {probe}; print(json.dumps({probe}({argument!r})))"
+    finished = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                               env=environment, timeout=1800)
     if finished.returncode != 0:
         last_line = (finished.stderr.strip().splitlines() or [f"exit status {finished.returncode}"])[-1]
         raise PacsimError(f"the memory probe failed: {last_line}")
     return json.loads(finished.stdout.strip().splitlines()[-1])
+
+
+def report_store(path: Path, games: int) -> None:
+    """A store of ``games`` games: :data:`REPORT_RUN`'s games played once,
+    then stored again and again under new game indices."""
+    experiment = build_experiment({**REPORT_RUN, "games": min(games, REPORT_GAMES_PLAYED)}, source="<bench report memory>")
+    with tempfile.TemporaryDirectory(prefix="pacsim-bench-") as directory:
+        played = run_experiment(experiment, workers=1, store_path=Path(directory) / "played.sqlite", quiet=True)
+        rows = _stored_rows(played.store)
+    with ResultStore(path) as store:
+        store.register(experiment)
+        store.add_games(dataclasses.replace(rows[index % len(rows)], game_index=index) for index in range(games))
+
+
+def _stored_rows(path: Path) -> list[GameRow]:
+    """The store's games as the rows the runner wrote."""
+    games = load_results(path).assign(started_at=lambda frame: frame["started_at"].map(lambda when: when.isoformat()))
+    return [GameRow(**{name: _plain(record[name]) for name in GAME_COLUMNS}) for record in games.to_dict("records")]
+
+
+def _plain(value: Any) -> Any:
+    """A value from a frame as SQLite takes it: numpy's numbers as Python's, missing ones as None."""
+    if value is None or value != value:  # NaN
+        return None
+    return value.item() if hasattr(value, "item") else value
+
+
+def report_probe(store: str) -> dict[str, float]:
+    """RSS figures in MB of ``pacsim report STORE`` in this process: after the
+    report's imports, and the peak."""
+    from pacsim.cli import main
+    from pacsim.report import summarize  # noqa: F401  (its imports are the baseline, not the report's growth)
+
+    gc.collect()
+    baseline = _current_rss_mb()
+    with tempfile.TemporaryDirectory(prefix="pacsim-bench-") as directory:
+        if main(["report", store, "--out", str(Path(directory) / "report.txt")]) != 0:
+            raise PacsimError(f"pacsim report {store} failed")
+    return {"baseline": baseline, "peak": peak_rss_mb()}
+
+
+def report_memory(report: Report, small: int = 2000, large: int = 20_000) -> None:
+    """The memory ``pacsim report`` holds a stored game: its peak RSS on a
+    store of ``large`` games less that on one of ``small``, per game."""
+    peaks = {}
+    with tempfile.TemporaryDirectory(prefix="pacsim-bench-") as directory:
+        for games in (small, large):
+            path = Path(directory) / f"report-{games}.sqlite"
+            report_store(path, games)
+            peaks[games] = _in_fresh_interpreter("report_probe", str(path))["peak"]
+    per_game = (peaks[large] - peaks[small]) * 1024 / (large - small)
+    report.add("memory", "pacsim report, memory a stored game", per_game, "KB",
+               f"peak RSS {peaks[small]:.1f} MB with {small} games, {peaks[large]:.1f} MB with {large}; target < 1 KB")
 
 
 def memory_figures(report: Report, peak_games: int = 1000, long_games: int = 10_000) -> None:

@@ -40,16 +40,17 @@ def add_run_options(parser) -> None:
     chosen.add_argument("--all", dest="all_runs", action="store_true", help="pool every run")
 
 
-def chosen_results(args, store: str, root_seeds: bool = False):
+def chosen_results(args, store: str, root_seeds: bool = False, columns=None):
     """The games of the runs ``args`` choose, saying in one line (on stderr)
-    what was left out; ``root_seeds`` adds each game's run's root seed."""
+    what was left out; ``root_seeds`` adds each game's run's root seed;
+    ``columns``: only these (see :func:`~pacsim.runner.store.load_results`)."""
     from pacsim.report.runs import RunChoice, choose_runs, with_root_seeds
     from pacsim.runner import load_results
     from pacsim.runner.store import load_runs
 
     runs = load_runs(store)
     choice = RunChoice(root_seed=args.root_seed, run=args.run_id, pool=args.all_runs)
-    results, note = choose_runs(load_results(store), runs, choice)
+    results, note = choose_runs(load_results(store, columns), runs, choice)
     if note:
         print(f"pacsim: note: {note}", file=sys.stderr)
     return with_root_seeds(results, runs) if root_seeds else results
@@ -58,7 +59,8 @@ def chosen_results(args, store: str, root_seeds: bool = False):
 def run(args) -> int:
     from pacsim.report import compare, format_summary, summarize
     from pacsim.report.plot import check_plot_path
-    from pacsim.report.summary import default_by, repetition_notes
+    from pacsim.report.summary import REPORT_READS, check_columns, default_by, repetition_notes
+    from pacsim.runner.row import GAME_COLUMNS
     if args.store is None and args.by:
         args.store = args.by.pop()  # ``--by pacman depth STORE``
     if args.store is None:
@@ -74,12 +76,20 @@ def run(args) -> int:
     for option, path in (("--plot", args.plot), ("--out", args.out), ("--html", args.html)):
         if path:
             check_output(path, option, inputs=[args.store])
-    results = chosen_results(args, args.store, root_seeds=True)
+    asked_by = [column for item in args.by for column in item.split(",") if column] if args.by else []
+    # Only the columns the report reads: a store's replay logs and provenance are most of its size.
+    columns = {*REPORT_READS, *asked_by}
+    if args.html:
+        from pacsim.report.html import PROVENANCE_READS
+
+        columns |= set(PROVENANCE_READS)
+    results = chosen_results(args, args.store, root_seeds=True, columns=columns)
     if args.experiment is not None:
         results = results[results["experiment"] == args.experiment]
     if results.empty:
         raise PacsimError(f"{args.store}: no games" + (f" of experiment {args.experiment!r}" if args.experiment else ""))
-    by = [column for item in args.by for column in item.split(",") if column] if args.by else default_by(results)
+    check_columns(results, asked_by, known=["id", *GAME_COLUMNS])  # naming the columns a report did not read too
+    by = asked_by or default_by(results)
     comparison = compare(results, *args.compare) if args.compare else None
     summary = summarize(results, by=by)
     if comparison is not None and "condition" in by:

@@ -8,6 +8,7 @@ names) are still read.  Replays walk the states one at a time
 
 from __future__ import annotations
 
+import hashlib
 import json
 import json.decoder
 import json.scanner
@@ -91,6 +92,25 @@ def decode_actions(text: str) -> list[str]:
     if unknown:
         raise ValueError(f"unknown action letter {min(unknown)!r} in the replay log (known: {''.join(_ACTION)})")
     return [_ACTION[letter] for letter in text]  # the five shared names: 8 bytes an action
+
+
+def pacman_actions(log: str, num_ghosts: int) -> str:
+    """Pacman's moves from a replay log (every agent's actions, Pacman first in each round)."""
+    if not log.startswith("["):  # one letter per action: slicing is enough
+        return log[::num_ghosts + 1]
+    return ",".join(decode_actions(log)[::num_ghosts + 1])
+
+
+def line_of_play(log: str, num_ghosts: int, start: int | None) -> int:
+    """A game's line of play (Pacman's start and his moves; the ghosts' left
+    out) as a 64-bit fingerprint: games of one line share it, two lines
+    share one with odds of 2**-64 a pair.  A damaged log is a line of its own."""
+    try:
+        moves = pacman_actions(log, num_ghosts)
+    except ValueError:
+        moves = log
+    digest = hashlib.blake2b(f"{start}:{moves}".encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big", signed=True)  # signed: an SQLite integer
 
 
 def game_to_dict(record: GameRecord, layout: Layout, pacman: str, ghosts: list[str]) -> dict[str, Any]:

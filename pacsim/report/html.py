@@ -29,6 +29,9 @@ from pacsim.web.player import asset, saved_game_html
 MAX_PAIRED_CONDITIONS = 8
 """Without --compare, every pair of conditions is compared when there are at
 most this many (28 pairs); beyond that the page would be a wall of pairs."""
+PROVENANCE_READS = ("pacsim_version", "git_commit", "python_version", "numba_version", "searched_by",
+                    "hostname", "os", "started_at")
+"""The stored columns the page reads besides a report's (``REPORT_READS``), for its provenance."""
 REPLAYED_OUTCOMES = ("loss", "win")
 """The games replayed per condition: the first of each of these outcomes."""
 

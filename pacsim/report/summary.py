@@ -8,13 +8,22 @@ from dataclasses import asdict, dataclass
 
 import pandas
 
-from pacsim.engine.recording import decode_actions
+from pacsim.engine.recording import line_of_play
 from pacsim.errors import PacsimError
 from pacsim.report.stats import mcnemar_exact, mean_interval, wilson_interval
 
 REPETITIVE_SHARE = 0.1
 """A condition whose distinct lines of play are fewer than this share of its
 games is mostly repetitions of the same game, and the report says so."""
+
+REPORT_READS = (
+    "experiment", "config_hash", "condition", "game_index", "seed", "outcome", "score", "moves",
+    "move_seconds_mean", "nodes", "line", "options",
+)
+"""The stored columns a report reads (``load_results(STORE, columns=...)``),
+besides those it is asked to group by: the summary's (``line`` in place of
+the replay logs), the paired comparison's, the choice of runs', and
+``options`` for the option columns (``eval``, ``ghost_attack``, ...)."""
 
 SUMMARY_COLUMNS = (
     "games", "lines", "wins", "win_rate", "win_low", "win_high", "score_mean", "score_low", "score_high",
@@ -36,10 +45,13 @@ def default_by(results: pandas.DataFrame) -> list[str]:
     return ["experiment", "config_hash", "condition"]
 
 
-def check_columns(results: pandas.DataFrame, columns: Sequence[str]) -> None:
+def check_columns(results: pandas.DataFrame, columns: Sequence[str], known: Sequence[str] = ()) -> None:
+    """Refuse a column ``results`` lacks, listing its columns (and the ``known``
+    ones a store holds that were not read)."""
     unknown = [column for column in columns if column not in results.columns]
     if unknown:
-        raise PacsimError(f"unknown column {unknown[0]!r} (columns: {', '.join(results.columns)})")
+        listed = dict.fromkeys([*known, *results.columns])
+        raise PacsimError(f"unknown column {unknown[0]!r} (columns: {', '.join(listed)})")
 
 
 def summarize(results: pandas.DataFrame, by: Sequence[str] | None = None) -> pandas.DataFrame:
@@ -80,19 +92,16 @@ def _summary_row(games: pandas.DataFrame) -> dict[str, float]:
 def lines_of_play(games: pandas.DataFrame) -> float:
     """Distinct lines of play among ``games``: distinct (Pacman's start,
     Pacman's actions).  Games that are the same line are one game repeated,
-    however many seeds they were played on.  NaN for results without replay logs."""
+    however many seeds they were played on.  Read from the ``line`` column
+    where the store gave it (:data:`REPORT_READS`), else
+    from the replay logs; NaN for results without either."""
+    if "line" in games.columns:
+        return games["line"].nunique()
     if "actions" not in games.columns or "num_ghosts" not in games.columns:
         return math.nan
     starts = games["start"] if "start" in games.columns else [None] * len(games)
-    return len({(None if pandas.isna(start) else int(start), pacman_actions(actions, int(ghosts)))
-                 for start, actions, ghosts in zip(starts, games["actions"], games["num_ghosts"])})
-
-
-def pacman_actions(log: str, num_ghosts: int) -> str:
-    """Pacman's moves from a stored replay log (every agent's actions, Pacman first in each round)."""
-    if not log.startswith("["):  # one letter per action: slicing is enough
-        return log[::num_ghosts + 1]
-    return ",".join(decode_actions(log)[::num_ghosts + 1])
+    return len({line_of_play(actions, int(ghosts), None if pandas.isna(start) else int(start))
+                for start, actions, ghosts in zip(starts, games["actions"], games["num_ghosts"])})
 
 
 def repetition_notes(summary: pandas.DataFrame) -> list[str]:

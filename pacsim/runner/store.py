@@ -16,8 +16,10 @@ columns, in one transaction, by the first run that opens it.
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
-from collections.abc import Callable, Iterable, Iterator
+import urllib.parse
+from collections.abc import Callable, Collection, Iterable, Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
@@ -25,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 from pacsim.agents.registry import RENAMED_OPTIONS, join_spec, parse_spec
 from pacsim.engine import parse_layout
-from pacsim.engine.recording import SavedGame, check_num_ghosts, decode_actions, describe
+from pacsim.engine.recording import SavedGame, check_num_ghosts, decode_actions, describe, line_of_play
 from pacsim.engine.starts import with_pacman_start
 from pacsim.errors import ConfigError, LayoutError, ReplayError, StoreError
 from pacsim.files import note_input
@@ -90,7 +92,7 @@ class ResultStore:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self.connection = sqlite3.connect(self.path, timeout=30.0)
         except (OSError, sqlite3.DatabaseError) as error:
-            raise StoreError(f"{self.path}: cannot open the results store: {error}") from None
+            raise _read_only(self.path, error) or StoreError(f"{self.path}: cannot open the results store: {error}") from None
         try:
             self.connection.execute("PRAGMA journal_mode=WAL")
             # In WAL mode NORMAL survives a killed process (not a power cut) and is much faster than FULL.
@@ -103,7 +105,7 @@ class ResultStore:
             self.connection.close()
             if isinstance(error, StoreError):
                 raise
-            raise StoreError(f"{self.path}: not a results store, or a damaged one ({error})") from None
+            raise _read_only(self.path, error) or _damaged(self.path, error) from None
 
     def __enter__(self) -> ResultStore:
         return self
@@ -239,7 +241,23 @@ def _reporting(path: Path) -> Iterator[None]:
     try:
         yield
     except sqlite3.DatabaseError as error:
-        raise StoreError(f"{path}: the results store cannot be used: {error}") from None
+        raise _read_only(path, error) or StoreError(f"{path}: the results store cannot be used: {error}") from None
+
+
+def _damaged(path: Path, error: sqlite3.Error) -> StoreError:
+    return StoreError(f"{path}: not a results store, or a damaged one ({error})")
+
+
+def _read_only(path: Path, error: Exception) -> StoreError | None:
+    """The error for a store that cannot be written because it, its folder or
+    its file system is read-only (not "damaged"); None for any other error."""
+    name = getattr(error, "sqlite_errorname", "")
+    cannot_open = name == "SQLITE_CANTOPEN" or isinstance(error, OSError)
+    writable = os.access(path.parent, os.W_OK) and (not path.exists() or os.access(path, os.W_OK))
+    if name.startswith("SQLITE_READONLY") or (cannot_open and not writable):
+        return StoreError(f"{path}: the results store is read-only (it, its folder or its disk cannot be written): "
+                          "report, export and replay read it; a run needs a writable copy")
+    return None
 
 
 # -- checking -------------------------------------------------------------
@@ -279,26 +297,39 @@ def check_store(connection: sqlite3.Connection, path: Path) -> None:
                                  f"not {_EXPECTED[GAME_COLUMNS[name].split()[0]]}: a damaged or foreign store")
     _check_json_column(connection, path, "options", ("pacman", "ghost"), parse_options)
     _check_json_column(connection, path, "condition_key", ("code", "files"), parse_condition_key)  # a resume reads them
+    if "experiments" in tables:  # a report reads each run's seed from its config
+        _check_json_column(connection, path, "config", (), _parse_config, table="experiments", identity="name")
 
 
-def _bad_json_objects(column: str, members: tuple[str, ...]) -> str:
+def _bad_json_objects(column: str, members: tuple[str, ...], table: str, identity: str) -> str:
     """The query of the first row whose ``column`` is not a JSON object whose
     ``members`` (where present) are objects."""
-    inner = " OR ".join(f"coalesce(json_type({column}, '$.{member}'), 'object') != 'object'" for member in members)
-    return (f"SELECT id, {column} FROM games WHERE CASE WHEN json_valid({column}) THEN "
-            f"json_type({column}) != 'object' OR {inner} ELSE 1 END LIMIT 1")
+    inner = "".join(f" OR coalesce(json_type({column}, '$.{member}'), 'object') != 'object'" for member in members)
+    return (f"SELECT {identity}, {column} FROM {table} WHERE CASE WHEN typeof({column}) = 'text' AND json_valid({column}) "
+            f"THEN json_type({column}) != 'object'{inner} ELSE 1 END LIMIT 1")
 
 
 def _check_json_column(connection: sqlite3.Connection, path: Path, column: str, members: tuple[str, ...],
-                       parse: Callable[[str, str], Any]) -> None:
+                       parse: Callable[[str, str], Any], table: str = "games", identity: str = "id") -> None:
     """Every row's JSON ``column`` as ``parse`` wants it: found by SQLite's JSON
     functions, explained by ``parse`` (which raises the one-line error)."""
     try:
-        suspects = connection.execute(_bad_json_objects(column, members)).fetchall()
+        suspects = connection.execute(_bad_json_objects(column, members, table, identity)).fetchall()
     except sqlite3.OperationalError:  # an SQLite without JSON functions: every row in Python
-        suspects = connection.execute(f"SELECT id, {column} FROM games").fetchall()
-    for game_id, text in suspects:
-        parse(text, f"{path}: game {game_id}")
+        suspects = connection.execute(f"SELECT {identity}, {column} FROM {table}").fetchall()
+    for key, text in suspects:
+        parse(text, f"{path}: game {key}" if table == "games" else f"{path}: experiment {key!r}")
+
+
+def _parse_config(text: Any, where: str) -> dict[str, Any]:
+    """An experiment's stored ``config``: a JSON object; anything else is a one-line :class:`StoreError`."""
+    try:
+        config = json.loads(text) if isinstance(text, str) else text
+    except (json.JSONDecodeError, RecursionError):
+        raise StoreError(f"{where}: config is not JSON: {describe(text)}") from None
+    if not isinstance(config, dict):
+        raise StoreError(f"{where}: config must be a JSON object, not {describe(config)}")
+    return config
 
 
 def parse_condition_key(text: str, where: str) -> dict[str, Any]:
@@ -324,20 +355,43 @@ def open_existing(path: str | Path) -> sqlite3.Connection:
     path = Path(path)
     if not path.is_file():
         raise StoreError(f"{path}: no such results store")
-    connection = sqlite3.connect(path, timeout=30.0)
+    try:
+        connection = _connect_read_only(path)
+    except sqlite3.DatabaseError as error:  # not an SQLite file at all
+        raise _damaged(path, error) from None
     note_input(path)
     try:
         check_store(connection, path)
     except sqlite3.DatabaseError as error:  # not an SQLite file at all, or a damaged one
         connection.close()
-        raise StoreError(f"{path}: not a results store, or a damaged one ({error})") from None
+        raise _damaged(path, error) from None
     except StoreError:
         connection.close()
         raise
     return connection
 
 
-def load_results(path: str | Path) -> pandas.DataFrame:
+def _connect_read_only(path: Path) -> sqlite3.Connection:
+    """A connection that cannot write.  In a read-only folder SQLite cannot
+    create the WAL index beside a store; one without a write-ahead log (a
+    finished run leaves none) is then read as immutable: nothing can be writing it."""
+    uri = "file:" + urllib.parse.quote(str(path.absolute()))
+    connection = sqlite3.connect(uri + "?mode=ro", uri=True, timeout=30.0)
+    try:
+        connection.execute("SELECT count(*) FROM sqlite_master").fetchone()  # opens the file
+    except sqlite3.DatabaseError as error:
+        connection.close()
+        if getattr(error, "sqlite_errorname", "") != "SQLITE_CANTOPEN":
+            raise
+        log = path.with_name(path.name + "-wal")
+        if log.exists() and log.stat().st_size:
+            raise StoreError(f"{path}: cannot read the results store: its folder is read-only and {log.name} "
+                             "holds writes not yet in the store: copy both files to a writable folder") from None
+        connection = sqlite3.connect(uri + "?immutable=1", uri=True)
+    return connection
+
+
+def load_results(path: str | Path, columns: Collection[str] | None = None) -> pandas.DataFrame:
     """Every game in the store, one row each: condition by condition in the
     experiment's grid order (not the order parallel workers finished them),
     game by game within each.
@@ -348,38 +402,62 @@ def load_results(path: str | Path) -> pandas.DataFrame:
     own (``eval``, ``model``, ...) and each ghost option ``ghost_<name>``,
     so that they can be grouped by; ``options`` itself stays the stored JSON
     text, ``{"pacman": {...}, "ghost": {...}}`` (``json.loads`` gives the
-    dicts).  ``started_at`` is a timezone-aware (UTC) datetime."""
+    dicts).  ``started_at`` is a timezone-aware (UTC) datetime.
+
+    ``columns`` reads only those of them (and ``id``; other names are
+    ignored), and may name ``line``: each game's
+    :func:`~pacsim.engine.recording.line_of_play`, which a report reads in
+    place of the replay logs that are most of a store."""
     import pandas
 
+    wanted = set(GAME_COLUMNS) if columns is None else set(columns)
+    selected = [f"g.{name}" for name in GAME_COLUMNS if name in wanted]
     connection = open_existing(path)
+    if "line" in wanted:
+        connection.create_function("line_of_play", 3, line_of_play, deterministic=True)
+        selected.append("line_of_play(g.actions, g.num_ghosts, g.start) AS line")
     try:
         with _reporting(Path(path)):
             # The columns named: an older store (read, not migrated) gives them in the same order.
-            frame = pandas.read_sql_query(
-                f"SELECT g.id, {', '.join(f'g.{name}' for name in GAME_COLUMNS)} FROM {_games(connection)} g "
+            frame = _read_frame(connection,
+                f"SELECT g.id, {', '.join(selected)} FROM {_games(connection)} g "
                 "LEFT JOIN conditions c ON c.config_hash = g.config_hash AND c.condition_key = g.condition_key "
-                "ORDER BY c.rowid, g.game_index, g.id", connection)
+                "ORDER BY c.rowid, g.game_index, g.id")
     finally:
         connection.close()
-    # Written by utc_now(); anything else (a hand-edited row) becomes NaT rather than an error.
-    frame["started_at"] = pandas.to_datetime(frame["started_at"], utc=True, format="ISO8601", errors="coerce")
-    return _expand_options(frame, Path(path))
+    if "started_at" in frame:
+        # Written by utc_now(); anything else (a hand-edited row) becomes NaT rather than an error.
+        frame["started_at"] = pandas.to_datetime(frame["started_at"], utc=True, format="ISO8601", errors="coerce")
+    return _expand_options(frame, Path(path)) if "options" in frame else frame
+
+
+def _read_frame(connection: sqlite3.Connection, query: str, rows_at_once: int = 1000) -> pandas.DataFrame:
+    """The rows of ``query`` as a frame, built ``rows_at_once`` rows at a time:
+    a whole store's rows as Python objects would take several times the frame."""
+    import pandas
+
+    cursor = connection.execute(query)
+    names = [column[0] for column in cursor.description]
+    parts = [pandas.DataFrame.from_records(rows, columns=names, coerce_float=True)
+             for rows in iter(lambda: cursor.fetchmany(rows_at_once), [])]
+    if len(parts) <= 1:
+        return parts[0] if parts else pandas.DataFrame.from_records([], columns=names)
+    # A part whose values in a column are all NULL holds it as objects: the types of the whole, as one part would have them.
+    return pandas.concat(parts, ignore_index=True).infer_objects()
 
 
 def load_runs(path: str | Path) -> pandas.DataFrame:
     """One row per run (one config of one experiment) in the store: ``run``
     (its config hash), ``experiment``, ``root_seed``, ``updated_at`` (when a
     run last started on it), ``games`` and ``conditions``, oldest first."""
-    import pandas
-
     connection = open_existing(path)
     try:
         with _reporting(Path(path)):
-            return pandas.read_sql_query(
+            return _read_frame(connection,
                 "SELECT e.config_hash AS run, e.name AS experiment, json_extract(e.config, '$.seed') AS root_seed, "
                 "e.updated_at, count(g.id) AS games, count(DISTINCT g.condition_key) AS conditions "
                 "FROM experiments e LEFT JOIN games g ON g.config_hash = e.config_hash "
-                "GROUP BY e.config_hash ORDER BY e.updated_at, e.rowid", connection)
+                "GROUP BY e.config_hash ORDER BY e.updated_at, e.rowid")
     finally:
         connection.close()
 
@@ -402,16 +480,15 @@ def _current_names(options: dict[str, Any]) -> dict[str, Any]:
 
 
 def _expand_options(frame: pandas.DataFrame, path: Path) -> pandas.DataFrame:
-    parsed = [parse_options(text, f"{path}: game {game_id}") for text, game_id in zip(frame["options"], frame["id"])]
-    columns: dict[str, list[Any]] = {}
-    for row, options in enumerate(parsed):
-        pacman, ghost = (_current_names(options[side]) for side in ("pacman", "ghost"))
-        flat = {**pacman, **{f"ghost_{key}": value for key, value in ghost.items()}}
-        for key, value in flat.items():
-            if key not in frame.columns:
-                columns.setdefault(key, [None] * len(parsed))[row] = value
-    for key, values in columns.items():
-        frame[key] = values
+    flat: dict[str, dict[str, Any]] = {}  # each distinct options text parsed once: a condition's games share it
+    for text, game_id in zip(frame["options"], frame["id"]):
+        if text not in flat:
+            options = parse_options(text, f"{path}: game {game_id}")
+            pacman, ghost = (_current_names(options[side]) for side in ("pacman", "ghost"))
+            flat[text] = {**pacman, **{f"ghost_{key}": value for key, value in ghost.items()}}
+    keys = dict.fromkeys(key for options in flat.values() for key in options if key not in frame.columns)
+    for key in keys:
+        frame[key] = [flat[text].get(key) for text in frame["options"]]
     return frame
 
 
