@@ -7,19 +7,17 @@ import json
 import math
 import re
 import shutil
-import tempfile
+import sys
 from pathlib import Path
 
 import pytest
+from optional import needed
 
 import pacsim
 from pacsim.cli import main
 from pacsim.engine import load_layout, parse_layout
 from pacsim.engine.recording import load_game, save_game
 from pacsim.web.frames import SearchValues, game_data, move_positions
-
-CHROMIUM, CHROMEDRIVER = "/usr/bin/chromium", "/usr/bin/chromedriver"
-
 
 CAPSULE_LOOP = """\
 %%%%%%%%%%
@@ -180,9 +178,7 @@ def test_play_refuses_bad_arguments_in_one_line():
 
 
 def test_the_example_notebook_runs_top_to_bottom(tmp_path):
-    nbformat = pytest.importorskip("nbformat")
-    nbclient = pytest.importorskip("nbclient")
-    pytest.importorskip("ipykernel")
+    nbformat, nbclient, _ = (needed(module, "pip install -e '.[notebook]'") for module in ("nbformat", "nbclient", "ipykernel"))
     notebook = nbformat.read(Path(__file__).resolve().parents[1] / "examples" / "notebook.ipynb", as_version=4)
     nbclient.NotebookClient(notebook, timeout=120, resources={"metadata": {"path": str(tmp_path)}}).execute()
     outputs = [output for cell in notebook.cells if cell.cell_type == "code" for output in cell.outputs]
@@ -228,29 +224,70 @@ def iframe_pages(page: str) -> list[str]:
     return [html.unescape(source) for source in re.findall(r'<iframe srcdoc="([^"]*)"', page)]
 
 
+CAPTION = re.compile(r"<figcaption>first (loss|win): game (\d+) of (\d+) \(store id (\d+)\), seed (\d+), score (-?\d+)</figcaption>")
+
+
+def table_cells(page: str, kind: str) -> list[list[str]]:
+    """The text of each row's cells (headings first) of the report's table of ``kind`` (see report.css)."""
+    table = re.search(rf'<div class="wide {kind}">(.*?)</div>', page, re.S)
+    assert table, f"no {kind} table"
+    rows = re.findall(r"<tr[^>]*>(.*?)</tr>", table.group(1), re.S)
+    return [[re.sub(r"<[^>]+>", "", cell).replace("&nbsp;", " ").strip() for cell in re.findall(r"<t[hd][^>]*>(.*?)</t[hd]>", row, re.S)]
+            for row in rows]
+
+
 def test_report_html_holds_the_table_comparisons_provenance_and_replays(store, report_page):
-    from pacsim.report import format_summary, load_results, summarize
+    from pacsim.report import load_results, summarize
+    from pacsim.report.format import readable_summary
     from pacsim.runner.store import load_saved_game
 
     page = report_page.read_text(encoding="utf-8")
     results = load_results(store)
-    assert format_summary(summarize(results), "html") in page
-    assert "greedy/random/tinyGhostMaze</td>" in page and "Paired comparisons" in page
+    expected = readable_summary(summarize(results))
+    heading, *rows = table_cells(page, "conditions")
+    assert heading == list(expected.columns)
+    # Every condition plays random ghosts on tinyGhostMaze: the tables name what differs, the page says the rest once.
+    assert [row[0] for row in rows] == [label.removesuffix("/random/tinyGhostMaze") for label in expected["condition"]]
+    assert [row[4] for row in rows] == list(expected["win rate [95% CI]"]) and "<code>random/tinyGhostMaze</code>" in page
+    assert {(row[0], row[1]) for row in table_cells(page, "pairs")[1:]} == {("greedy", "random"), ("greedy", "alphabeta:depth=1"),
+                                                                            ("random", "alphabeta:depth=1")}
     assert pacsim.__version__ in page and results["hostname"].iloc[0] in page
     assert f"<td>{results['python_version'].iloc[0]}</td>" in page and "no search</td>" in page  # greedy
     replays = iframe_pages(page)
-    captions = re.findall(r"<figcaption>first (loss|win): game (\d+), seed (\d+), score (-?\d+)</figcaption>", page)
-    expected = []
+    captions = CAPTION.findall(page)
+    chosen = []
     for _, games in results.groupby("condition", sort=False):
         for outcome in ("loss", "win"):
-            first = games[games["outcome"] == outcome].sort_values("game_index")["id"].head(1).tolist()
-            expected += [(outcome, str(game_id)) for game_id in first]
-    assert [(outcome, game_id) for outcome, game_id, *_ in captions] == expected  # greedy never lost: its first win only
-    for (outcome, game_id, _, score), replay in zip(captions, replays, strict=True):
+            first = games[games["outcome"] == outcome].sort_values("game_index").head(1)
+            chosen += [(outcome, str(row.game_index + 1), str(len(games)), str(row.id), str(row.seed)) for row in first.itertuples()]
+    assert [caption[:5] for caption in captions] == chosen  # greedy never lost: its first win only
+    for (outcome, _, _, game_id, _, score), replay in zip(captions, replays, strict=True):
         data = embedded_data(replay)
         assert data["outcome"] == outcome and data["score"] == int(score) == load_saved_game(store, int(game_id)).score
+    # Game k of every condition has one seed (a paired design): the captions say so by their game numbers.
+    assert len({seed for *_, seed, _ in captions}) < len(captions)
+    assert len({(number, seed) for _, number, _, _, seed, _ in captions}) == len({seed for *_, seed, _ in captions})
     if importlib.util.find_spec("matplotlib") is not None:
         assert page.count("<svg") == 1
+
+
+def test_report_html_says_it_wrote_the_page_instead_of_printing_the_table(store, tmp_path, capsys):
+    out = tmp_path / "report.html"
+    assert main(["report", str(store), "--html", str(out)]) == 0
+    assert capsys.readouterr().out == f"wrote the HTML report (3 rows) to {out}\n"
+    assert main(["report", str(store), "--html", str(out), "--out", str(tmp_path / "report.txt")]) == 0
+    assert "win rate" in (tmp_path / "report.txt").read_text(encoding="utf-8") and "win rate" not in capsys.readouterr().out
+
+
+def test_report_html_without_matplotlib_says_what_the_figures_need(store, monkeypatch):
+    from pacsim.report import load_results, summarize
+    from pacsim.report.html import figures_section
+
+    monkeypatch.setitem(sys.modules, "matplotlib", None)  # as if not installed
+    results = load_results(store)
+    section = figures_section(results, summarize(results), ["condition"])
+    assert "The figures need matplotlib" in section and "pacsim[plot]" in section
+    assert "--plot" not in section  # nobody asked for --plot
 
 
 def test_values_of_a_stored_game_whose_pacman_spec_gives_its_depth(store, tmp_path):
@@ -272,7 +309,7 @@ def test_a_condition_without_a_loss_or_a_win_shows_its_first_game(store):
     results = results[results["pacman"] == "random"].assign(outcome="timeout")  # as if every game ran out of moves
     section = replays_section(str(store), results)
     first = results.sort_values("game_index").iloc[0]
-    assert f"first game (timeout): game {first['id']}, seed {first['seed']}," in section
+    assert f"first game (timeout): game {first['game_index'] + 1} of {len(results)} (store id {first['id']}), seed {first['seed']}," in section
     assert len(iframe_pages(section)) == 1
 
 
@@ -285,7 +322,7 @@ def test_a_damaged_game_leaves_the_rest_of_the_report(store, tmp_path):
     from pacsim.report.html import chosen_games
 
     results = load_results(store)
-    (label, row), *_ = chosen_games(results[results["pacman"] == "random"])
+    (_, row), *_ = chosen_games(results[results["pacman"] == "random"])
     game_id = int(row["id"])
     with sqlite3.connect(damaged) as connection:
         connection.execute("UPDATE games SET actions = 'not a log' WHERE id = ?", (game_id,))
@@ -293,7 +330,7 @@ def test_a_damaged_game_leaves_the_rest_of_the_report(store, tmp_path):
     out = tmp_path / "report.html"
     assert main(["report", str(damaged), "--html", str(out)]) == 0
     page = out.read_text(encoding="utf-8")
-    assert f"{label}: game {game_id}," in page and page.count("cannot replay:") == 1
+    assert f"(store id {game_id})," in page and page.count("cannot replay:") == 1
     assert len(iframe_pages(page)) == len(re.findall("<figcaption>first ", page)) - 1
 
 
@@ -314,28 +351,7 @@ def test_report_html_to_an_unwritable_folder_is_a_one_line_error(store, tmp_path
     assert err.count("\n") == 1 and f"--html {out}" in err
 
 
-# -- in a real browser (skipped without Chromium, its driver and selenium) --------
-
-@pytest.fixture(scope="module")
-def browser():
-    webdriver = pytest.importorskip("selenium.webdriver")
-    from selenium.webdriver.chrome.service import Service
-
-    if not (Path(CHROMIUM).exists() and Path(CHROMEDRIVER).exists()):
-        pytest.skip(f"no {CHROMIUM} and {CHROMEDRIVER} (apt-get install chromium chromium-driver)")
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for argument in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                     "--disable-component-update", "--disable-sync", "--no-first-run", "--window-size=900,700"):
-        options.add_argument(argument)
-    profile = tempfile.mkdtemp(prefix="pacsim-chromium-")
-    options.add_argument(f"--user-data-dir={profile}")
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    driver = webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=options)
-    yield driver
-    driver.quit()
-    shutil.rmtree(profile, ignore_errors=True)
-
+# -- in a real browser (tests/conftest.py starts it; skipped without it, failed under CI) --------
 
 def text_of(browser, element_id):
     return browser.find_element("id", element_id).text
