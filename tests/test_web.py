@@ -414,17 +414,92 @@ def test_a_stored_game_opened_at_its_end_shows_the_stored_score(browser, store, 
         wait_for_text(browser, "score", str(score))
 
 
-def test_the_report_replays_play_in_chromium(browser, report_page):
+WINDOW_WIDTH = 1200
+"""The width the pages are looked at (tests/conftest.py's browser window)."""
+
+LAYOUT_OF_THE_REPORT = """
+    const lines = (cell) => {  // how many lines a cell's text takes on screen
+        const range = document.createRange(); range.selectNodeContents(cell);
+        return new Set([...range.getClientRects()].map((rect) => Math.round(rect.top))).size;
+    };
+    return {
+        width: window.innerWidth,
+        tables: [...document.querySelectorAll(".wide")].map((box) => [box.className, box.scrollWidth, box.clientWidth]),
+        wrapped: [...document.querySelectorAll(".conditions td, .pairs td")].filter((cell) => lines(cell) > 1).map((cell) => cell.textContent),
+        headingLines: Object.fromEntries([...document.querySelectorAll("th")].map((cell) => [cell.textContent.replace(/\u00a0/g, " "), lines(cell)])),
+        rowTops: [...document.querySelectorAll(".replays")].map((row) => [...row.children].map((figure) => figure.getBoundingClientRect().top)),
+    };"""
+
+WHAT_A_PLAYER_SHOWS = """
+    const board = document.getElementById("board").getBoundingClientRect();
+    const controls = document.querySelector(".controls").getBoundingClientRect();
+    return {
+        board: [board.left, board.right, board.width], controls: [controls.left, controls.right],
+        bottom: document.querySelector(".keys").getBoundingClientRect().bottom, width: window.innerWidth, height: window.innerHeight,
+        picture: document.getElementById("board").toDataURL(), scrollHeight: document.documentElement.scrollHeight,
+    };"""
+
+
+def test_the_report_at_1200_pixels_shows_whole_tables_and_each_game_at_its_end(browser, report_page):
     page = report_page.read_text(encoding="utf-8")
-    final_scores = [embedded_data(replay)["score"] for replay in iframe_pages(page)]
+    games = [embedded_data(replay) for replay in iframe_pages(page)]
     browser.get(report_page.as_uri())
+    layout = browser.execute_script(LAYOUT_OF_THE_REPORT)
+    assert layout["width"] == WINDOW_WIDTH
+    for kind, scrolled, shown in layout["tables"]:
+        assert scrolled <= shown, f"the {kind} table is cut behind a scrollbar at {WINDOW_WIDTH} px"
+    assert layout["wrapped"] == [], "a value broken over lines"
+    assert layout["headingLines"]["win rate [95% CI]"] == 1
+    assert all(len(set(tops)) == 1 for tops in layout["rowTops"]), "a condition's loss and win not side by side"
     frames = browser.find_elements("tag name", "iframe")
-    assert len(frames) == len(final_scores) >= 3
-    for frame, score in zip(frames, final_scores):
+    assert len(frames) == len(games) >= 3
+    pictures = []
+    for frame, game in zip(frames, games, strict=True):
         browser.switch_to.frame(frame)
-        browser.find_element("id", "last").click()
-        assert text_of(browser, "score") == str(score)
+        shown = browser.execute_script(WHAT_A_PLAYER_SHOWS)
+        assert (text_of(browser, "move"), text_of(browser, "score")) == (text_of(browser, "moves"), str(game["score"]))
+        assert text_of(browser, "outcome").lower() == game["outcome"]  # each opens at its end, its outcome shown
+        assert shown["bottom"] <= shown["height"] and shown["board"][1] <= shown["width"], "the player is cut by its frame"
+        pictures.append(shown["picture"])
         browser.switch_to.default_content()
+    assert len(set(pictures)) == len(pictures), "two replays show the same picture"
+
+
+def test_a_replay_in_the_report_plays_to_its_end(browser, report_page):
+    from selenium.webdriver.common.keys import Keys
+
+    from pacsim.viewer import style
+
+    wins = [data for data in map(embedded_data, iframe_pages(report_page.read_text(encoding="utf-8"))) if data["outcome"] == "win"]
+    game = max(wins, key=lambda data: len(data["frames"]))  # the longest: it is still playing when looked at
+    browser.get(report_page.as_uri())
+    frame = next(frame for frame in browser.find_elements("tag name", "iframe") if embedded_data(frame.get_attribute("srcdoc")) == game)
+    browser.switch_to.frame(frame)
+    try:
+        last = len(game["frames"]) - 1
+        browser.find_element("id", "play").click()  # at the end: play starts over
+        assert int(text_of(browser, "move")) < last and text_of(browser, "outcome") == ""
+        browser.find_element("tag name", "body").send_keys(*[Keys.ADD] * 8)  # the fastest speed
+        wait_for_text(browser, "move", str(last))
+        assert text_of(browser, "score") == str(game["score"]) and text_of(browser, "outcome").lower() == "win"
+        assert pixels_of_color(browser, style.WALL) > 0 and pixels_of_color(browser, style.BANNERS["WIN"]) > 0
+    finally:
+        browser.switch_to.default_content()
+
+
+def test_a_replay_page_fills_a_1200_pixel_window_with_the_controls_under_the_board(browser, recorded, tmp_path):
+    from pacsim.viewer import style
+
+    page = tmp_path / "game.html"
+    assert main(["replay", str(recorded), "--html", str(page)]) == 0
+    browser.get(page.as_uri())
+    shown = browser.execute_script(WHAT_A_PLAYER_SHOWS)
+    left, right, width = shown["board"]
+    assert shown["width"] == WINDOW_WIDTH
+    assert width >= 2 * style.CELL_PIXELS * load_game(recorded).layout.width  # grown past the viewer's cell size
+    assert abs(left - (shown["width"] - right)) <= 2, "the board is centred"
+    assert left - 1 <= shown["controls"][0] and shown["controls"][1] <= right + 1, "the slider spans the board, not the page"
+    assert shown["bottom"] <= shown["height"] and shown["scrollHeight"] <= shown["height"], "all of it without scrolling"
 
 
 def test_a_record_whose_score_the_replay_disagrees_with_says_so(browser, recorded, tmp_path):

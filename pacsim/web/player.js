@@ -157,7 +157,7 @@
   }
   function tick() { if (move >= last) { pause(); return; } go(move + 1); }
   function play() {
-    if (move >= last) move = 0;
+    if (move >= last) go(0);  // from the end: over again, shown at once
     playing = true; $("play").textContent = "\u275A\u275A"; $("play").title = "pause (space)";
     clearInterval(timer); timer = setInterval(tick, 1000 / speeds[speed]);
   }
