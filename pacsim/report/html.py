@@ -34,6 +34,7 @@ MAX_PAIRED_CONDITIONS = 8
 """Without --compare, every pair of conditions is compared when there are at
 most this many (28 pairs); beyond that the page would be a wall of pairs."""
 HEADING = re.compile(r"<th>([^<]*)</th>")
+"""A heading cell of a table pandas wrote (its text escaped: no tags inside)."""
 REPLAYED_OUTCOMES = ("loss", "win")
 """The games replayed per condition: the first of each of these outcomes."""
 

@@ -131,20 +131,21 @@
   function resize() {
     // The viewer's cell size in an iframe; a page of its own grows the board to the window (up to GROWTH times).
     const GROWTH = 3, most = game.standalone ? GROWTH * S.CELL_PIXELS : S.CELL_PIXELS;
-    const panel = game.values ? $("values").offsetWidth + 8 : 0;
-    const across = (document.documentElement.clientWidth - 24 - panel) / L.width;
+    const across = (document.documentElement.clientWidth - 24 - panelWidth()) / L.width;
     setCell(Math.min(most, across));
     // What the heading, status and controls take at this width, measured: the board gets the rest of the height.
     const around = document.documentElement.scrollHeight - canvas.offsetHeight;
     setCell(Math.min(cell, (window.innerHeight - around) / L.height));
   }
 
+  const panelWidth = () => (game.values ? $("values").offsetWidth + 8 : 0);  // the values beside the board, and the gap
+
   function setCell(size) {
     cell = Math.max(S.MIN_CELL_PIXELS, Math.floor(size));
-    const ratio = window.devicePixelRatio || 1, panel = game.values ? $("values").offsetWidth + 8 : 0;
+    const ratio = window.devicePixelRatio || 1;
     canvas.width = L.width * cell * ratio; canvas.height = L.height * cell * ratio;
     canvas.style.width = `${L.width * cell}px`; canvas.style.height = `${L.height * cell}px`;
-    $("player").style.width = `${L.width * cell + panel}px`;  // the controls as wide as the board
+    $("player").style.width = `${L.width * cell + panelWidth()}px`;  // the controls as wide as the board
     pen.setTransform(ratio, 0, 0, ratio, 0, 0);
     draw();
   }
