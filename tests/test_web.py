@@ -466,6 +466,8 @@ def test_the_report_at_1200_pixels_shows_whole_tables_and_each_game_at_its_end(b
 
 
 def test_a_replay_in_the_report_plays_to_its_end(browser, report_page):
+    from selenium.webdriver.support.ui import Select
+
     from pacsim.viewer import style
 
     wins = [data for data in map(embedded_data, iframe_pages(report_page.read_text(encoding="utf-8"))) if data["outcome"] == "win"]
@@ -474,12 +476,11 @@ def test_a_replay_in_the_report_plays_to_its_end(browser, report_page):
     frame = next(frame for frame in browser.find_elements("tag name", "iframe") if embedded_data(frame.get_attribute("srcdoc")) == game)
     browser.switch_to.frame(frame)
     try:
-        last, body = len(game["frames"]) - 1, browser.find_element("tag name", "body")
-        body.send_keys("-" * 8)  # the slowest speed: a move a second, so it is seen playing
-        assert browser.find_element("id", "speed").get_attribute("value") == "0"
+        last, speed = len(game["frames"]) - 1, Select(browser.find_element("id", "speed"))
+        speed.select_by_index(0)  # the slowest: a move a second, so it is seen playing
         browser.find_element("id", "play").click()  # at the end: play starts over
         assert int(text_of(browser, "move")) < last and text_of(browser, "outcome") == ""
-        body.send_keys("+" * 8)  # the fastest speed
+        speed.select_by_index(len(speed.options) - 1)  # the fastest
         wait_for_text(browser, "move", str(last))
         assert text_of(browser, "score") == str(game["score"]) and text_of(browser, "outcome").lower() == "win"
         assert pixels_of_color(browser, style.WALL) > 0 and pixels_of_color(browser, style.BANNERS["WIN"]) > 0
