@@ -9,6 +9,7 @@ import gymnasium
 import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
+from optional import needed
 from pettingzoo.test import api_test
 
 import pacsim.env
@@ -138,8 +139,9 @@ def test_the_plain_gymnasium_example_trains():
     assert len(returns) == 3 and all(-1000 < value < 1500 for value in returns)
 
 
-def test_the_stable_baselines3_example_when_installed(monkeypatch, capsys):
-    pytest.importorskip("stable_baselines3")
+@pytest.mark.sb3
+def test_the_stable_baselines3_example(monkeypatch, capsys):
+    needed("stable_baselines3", "pip install stable-baselines3 (it brings torch) and run pytest -m sb3")
     monkeypatch.setattr(sys, "argv", ["sb3_train.py", "128"])
     runpy.run_path(str(EXAMPLES / "sb3_train.py"), run_name="__main__")
     assert "one greedy game after 128 steps" in capsys.readouterr().out

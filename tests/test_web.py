@@ -7,19 +7,17 @@ import json
 import math
 import re
 import shutil
-import tempfile
+import sys
 from pathlib import Path
 
 import pytest
+from optional import needed
 
 import pacsim
 from pacsim.cli import main
 from pacsim.engine import load_layout, parse_layout
 from pacsim.engine.recording import load_game, save_game
 from pacsim.web.frames import SearchValues, game_data, move_positions
-
-CHROMIUM, CHROMEDRIVER = "/usr/bin/chromium", "/usr/bin/chromedriver"
-
 
 CAPSULE_LOOP = """\
 %%%%%%%%%%
@@ -180,9 +178,7 @@ def test_play_refuses_bad_arguments_in_one_line():
 
 
 def test_the_example_notebook_runs_top_to_bottom(tmp_path):
-    nbformat = pytest.importorskip("nbformat")
-    nbclient = pytest.importorskip("nbclient")
-    pytest.importorskip("ipykernel")
+    nbformat, nbclient, _ = (needed(module, "pip install -e '.[notebook]'") for module in ("nbformat", "nbclient", "ipykernel"))
     notebook = nbformat.read(Path(__file__).resolve().parents[1] / "examples" / "notebook.ipynb", as_version=4)
     nbclient.NotebookClient(notebook, timeout=120, resources={"metadata": {"path": str(tmp_path)}}).execute()
     outputs = [output for cell in notebook.cells if cell.cell_type == "code" for output in cell.outputs]
@@ -228,29 +224,70 @@ def iframe_pages(page: str) -> list[str]:
     return [html.unescape(source) for source in re.findall(r'<iframe srcdoc="([^"]*)"', page)]
 
 
+CAPTION = re.compile(r"<figcaption>first (loss|win): game (\d+) of (\d+) \(store id (\d+)\), seed (\d+), score (-?\d+)</figcaption>")
+
+
+def table_cells(page: str, kind: str) -> list[list[str]]:
+    """The text of each row's cells (headings first) of the report's table of ``kind`` (see report.css)."""
+    table = re.search(rf'<div class="wide {kind}">(.*?)</div>', page, re.S)
+    assert table, f"no {kind} table"
+    rows = re.findall(r"<tr[^>]*>(.*?)</tr>", table.group(1), re.S)
+    return [[re.sub(r"<[^>]+>", "", cell).replace("&nbsp;", " ").strip() for cell in re.findall(r"<t[hd][^>]*>(.*?)</t[hd]>", row, re.S)]
+            for row in rows]
+
+
 def test_report_html_holds_the_table_comparisons_provenance_and_replays(store, report_page):
-    from pacsim.report import format_summary, load_results, summarize
+    from pacsim.report import load_results, summarize
+    from pacsim.report.format import readable_summary
     from pacsim.runner.store import load_saved_game
 
     page = report_page.read_text(encoding="utf-8")
     results = load_results(store)
-    assert format_summary(summarize(results), "html") in page
-    assert "greedy/random/tinyGhostMaze</td>" in page and "Paired comparisons" in page
+    expected = readable_summary(summarize(results))
+    heading, *rows = table_cells(page, "conditions")
+    assert heading == list(expected.columns)
+    # Every condition plays random ghosts on tinyGhostMaze: the tables name what differs, the page says the rest once.
+    assert [row[0] for row in rows] == [label.removesuffix("/random/tinyGhostMaze") for label in expected["condition"]]
+    assert [row[4] for row in rows] == list(expected["win rate [95% CI]"]) and "<code>random/tinyGhostMaze</code>" in page
+    assert {(row[0], row[1]) for row in table_cells(page, "pairs")[1:]} == {("greedy", "random"), ("greedy", "alphabeta:depth=1"),
+                                                                            ("random", "alphabeta:depth=1")}
     assert pacsim.__version__ in page and results["hostname"].iloc[0] in page
     assert f"<td>{results['python_version'].iloc[0]}</td>" in page and "no search</td>" in page  # greedy
     replays = iframe_pages(page)
-    captions = re.findall(r"<figcaption>first (loss|win): game (\d+), seed (\d+), score (-?\d+)</figcaption>", page)
-    expected = []
+    captions = CAPTION.findall(page)
+    chosen = []
     for _, games in results.groupby("condition", sort=False):
         for outcome in ("loss", "win"):
-            first = games[games["outcome"] == outcome].sort_values("game_index")["id"].head(1).tolist()
-            expected += [(outcome, str(game_id)) for game_id in first]
-    assert [(outcome, game_id) for outcome, game_id, *_ in captions] == expected  # greedy never lost: its first win only
-    for (outcome, game_id, _, score), replay in zip(captions, replays, strict=True):
+            first = games[games["outcome"] == outcome].sort_values("game_index").head(1)
+            chosen += [(outcome, str(row.game_index + 1), str(len(games)), str(row.id), str(row.seed)) for row in first.itertuples()]
+    assert [caption[:5] for caption in captions] == chosen  # greedy never lost: its first win only
+    for (outcome, _, _, game_id, _, score), replay in zip(captions, replays, strict=True):
         data = embedded_data(replay)
         assert data["outcome"] == outcome and data["score"] == int(score) == load_saved_game(store, int(game_id)).score
+    # Game k of every condition has one seed (a paired design): the captions say so by their game numbers.
+    assert len({seed for *_, seed, _ in captions}) < len(captions)
+    assert len({(number, seed) for _, number, _, _, seed, _ in captions}) == len({seed for *_, seed, _ in captions})
     if importlib.util.find_spec("matplotlib") is not None:
         assert page.count("<svg") == 1
+
+
+def test_report_html_says_it_wrote_the_page_instead_of_printing_the_table(store, tmp_path, capsys):
+    out = tmp_path / "report.html"
+    assert main(["report", str(store), "--html", str(out)]) == 0
+    assert capsys.readouterr().out == f"wrote the HTML report (3 rows) to {out}\n"
+    assert main(["report", str(store), "--html", str(out), "--out", str(tmp_path / "report.txt")]) == 0
+    assert "win rate" in (tmp_path / "report.txt").read_text(encoding="utf-8") and "win rate" not in capsys.readouterr().out
+
+
+def test_report_html_without_matplotlib_says_what_the_figures_need(store, monkeypatch):
+    from pacsim.report import load_results, summarize
+    from pacsim.report.html import figures_section
+
+    monkeypatch.setitem(sys.modules, "matplotlib", None)  # as if not installed
+    results = load_results(store)
+    section = figures_section(results, summarize(results), ["condition"])
+    assert "The figures need matplotlib" in section and "pacsim[plot]" in section
+    assert "--plot" not in section  # nobody asked for --plot
 
 
 def test_values_of_a_stored_game_whose_pacman_spec_gives_its_depth(store, tmp_path):
@@ -272,7 +309,7 @@ def test_a_condition_without_a_loss_or_a_win_shows_its_first_game(store):
     results = results[results["pacman"] == "random"].assign(outcome="timeout")  # as if every game ran out of moves
     section = replays_section(str(store), results)
     first = results.sort_values("game_index").iloc[0]
-    assert f"first game (timeout): game {first['id']}, seed {first['seed']}," in section
+    assert f"first game (timeout): game {first['game_index'] + 1} of {len(results)} (store id {first['id']}), seed {first['seed']}," in section
     assert len(iframe_pages(section)) == 1
 
 
@@ -285,7 +322,7 @@ def test_a_damaged_game_leaves_the_rest_of_the_report(store, tmp_path):
     from pacsim.report.html import chosen_games
 
     results = load_results(store)
-    (label, row), *_ = chosen_games(results[results["pacman"] == "random"])
+    (_, row), *_ = chosen_games(results[results["pacman"] == "random"])
     game_id = int(row["id"])
     with sqlite3.connect(damaged) as connection:
         connection.execute("UPDATE games SET actions = 'not a log' WHERE id = ?", (game_id,))
@@ -293,7 +330,7 @@ def test_a_damaged_game_leaves_the_rest_of_the_report(store, tmp_path):
     out = tmp_path / "report.html"
     assert main(["report", str(damaged), "--html", str(out)]) == 0
     page = out.read_text(encoding="utf-8")
-    assert f"{label}: game {game_id}," in page and page.count("cannot replay:") == 1
+    assert f"(store id {game_id})," in page and page.count("cannot replay:") == 1
     assert len(iframe_pages(page)) == len(re.findall("<figcaption>first ", page)) - 1
 
 
@@ -314,28 +351,7 @@ def test_report_html_to_an_unwritable_folder_is_a_one_line_error(store, tmp_path
     assert err.count("\n") == 1 and f"--html {out}" in err
 
 
-# -- in a real browser (skipped without Chromium, its driver and selenium) --------
-
-@pytest.fixture(scope="module")
-def browser():
-    webdriver = pytest.importorskip("selenium.webdriver")
-    from selenium.webdriver.chrome.service import Service
-
-    if not (Path(CHROMIUM).exists() and Path(CHROMEDRIVER).exists()):
-        pytest.skip(f"no {CHROMIUM} and {CHROMEDRIVER} (apt-get install chromium chromium-driver)")
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for argument in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                     "--disable-component-update", "--disable-sync", "--no-first-run", "--window-size=900,700"):
-        options.add_argument(argument)
-    profile = tempfile.mkdtemp(prefix="pacsim-chromium-")
-    options.add_argument(f"--user-data-dir={profile}")
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    driver = webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=options)
-    yield driver
-    driver.quit()
-    shutil.rmtree(profile, ignore_errors=True)
-
+# -- in a real browser (tests/conftest.py starts it; skipped without it, failed under CI) --------
 
 def text_of(browser, element_id):
     return browser.find_element("id", element_id).text
@@ -398,17 +414,93 @@ def test_a_stored_game_opened_at_its_end_shows_the_stored_score(browser, store, 
         wait_for_text(browser, "score", str(score))
 
 
-def test_the_report_replays_play_in_chromium(browser, report_page):
+WINDOW_WIDTH = 1200
+"""The width the pages are looked at (tests/conftest.py's browser window)."""
+
+LAYOUT_OF_THE_REPORT = """
+    const lines = (cell) => {  // how many lines a cell's text takes on screen
+        const range = document.createRange(); range.selectNodeContents(cell);
+        return new Set([...range.getClientRects()].map((rect) => Math.round(rect.top))).size;
+    };
+    return {
+        width: window.innerWidth,
+        tables: [...document.querySelectorAll(".wide")].map((box) => [box.className, box.scrollWidth, box.clientWidth]),
+        wrapped: [...document.querySelectorAll(".conditions td, .pairs td")].filter((cell) => lines(cell) > 1).map((cell) => cell.textContent),
+        headingLines: Object.fromEntries([...document.querySelectorAll("th")].map((cell) => [cell.textContent.replace(/\u00a0/g, " "), lines(cell)])),
+        rowTops: [...document.querySelectorAll(".replays")].map((row) => [...row.children].map((figure) => figure.getBoundingClientRect().top)),
+    };"""
+
+WHAT_A_PLAYER_SHOWS = """
+    const board = document.getElementById("board").getBoundingClientRect();
+    const controls = document.querySelector(".controls").getBoundingClientRect();
+    return {
+        board: [board.left, board.right, board.width], controls: [controls.left, controls.right],
+        bottom: document.querySelector(".keys").getBoundingClientRect().bottom, width: window.innerWidth, height: window.innerHeight,
+        picture: document.getElementById("board").toDataURL(), scrollHeight: document.documentElement.scrollHeight,
+    };"""
+
+
+def test_the_report_at_1200_pixels_shows_whole_tables_and_each_game_at_its_end(browser, report_page):
     page = report_page.read_text(encoding="utf-8")
-    final_scores = [embedded_data(replay)["score"] for replay in iframe_pages(page)]
+    games = [embedded_data(replay) for replay in iframe_pages(page)]
     browser.get(report_page.as_uri())
+    layout = browser.execute_script(LAYOUT_OF_THE_REPORT)
+    assert layout["width"] == WINDOW_WIDTH
+    for kind, scrolled, shown in layout["tables"]:
+        assert scrolled <= shown, f"the {kind} table is cut behind a scrollbar at {WINDOW_WIDTH} px"
+    assert layout["wrapped"] == [], "a value broken over lines"
+    assert layout["headingLines"]["win rate [95% CI]"] == 1
+    assert all(len(set(tops)) == 1 for tops in layout["rowTops"]), "a condition's loss and win not side by side"
     frames = browser.find_elements("tag name", "iframe")
-    assert len(frames) == len(final_scores) >= 3
-    for frame, score in zip(frames, final_scores):
+    assert len(frames) == len(games) >= 3
+    pictures = []
+    for frame, game in zip(frames, games, strict=True):
         browser.switch_to.frame(frame)
-        browser.find_element("id", "last").click()
-        assert text_of(browser, "score") == str(score)
+        shown = browser.execute_script(WHAT_A_PLAYER_SHOWS)
+        assert (text_of(browser, "move"), text_of(browser, "score")) == (text_of(browser, "moves"), str(game["score"]))
+        assert text_of(browser, "outcome").lower() == game["outcome"]  # each opens at its end, its outcome shown
+        assert shown["bottom"] <= shown["height"] and shown["board"][1] <= shown["width"], "the player is cut by its frame"
+        pictures.append(shown["picture"])
         browser.switch_to.default_content()
+    assert len(set(pictures)) == len(pictures), "two replays show the same picture"
+
+
+def test_a_replay_in_the_report_plays_to_its_end(browser, report_page):
+    from selenium.webdriver.support.ui import Select
+
+    from pacsim.viewer import style
+
+    wins = [data for data in map(embedded_data, iframe_pages(report_page.read_text(encoding="utf-8"))) if data["outcome"] == "win"]
+    game = max(wins, key=lambda data: len(data["frames"]))
+    browser.get(report_page.as_uri())
+    frame = next(frame for frame in browser.find_elements("tag name", "iframe") if embedded_data(frame.get_attribute("srcdoc")) == game)
+    browser.switch_to.frame(frame)
+    try:
+        last, speed = len(game["frames"]) - 1, Select(browser.find_element("id", "speed"))
+        speed.select_by_index(0)  # the slowest: a move a second, so it is seen playing
+        browser.find_element("id", "play").click()  # at the end: play starts over
+        assert int(text_of(browser, "move")) < last and text_of(browser, "outcome") == ""
+        speed.select_by_index(len(speed.options) - 1)  # the fastest
+        wait_for_text(browser, "move", str(last))
+        assert text_of(browser, "score") == str(game["score"]) and text_of(browser, "outcome").lower() == "win"
+        assert pixels_of_color(browser, style.WALL) > 0 and pixels_of_color(browser, style.BANNERS["WIN"]) > 0
+    finally:
+        browser.switch_to.default_content()
+
+
+def test_a_replay_page_fills_a_1200_pixel_window_with_the_controls_under_the_board(browser, recorded, tmp_path):
+    from pacsim.viewer import style
+
+    page = tmp_path / "game.html"
+    assert main(["replay", str(recorded), "--html", str(page)]) == 0
+    browser.get(page.as_uri())
+    shown = browser.execute_script(WHAT_A_PLAYER_SHOWS)
+    left, right, width = shown["board"]
+    assert shown["width"] == WINDOW_WIDTH
+    assert width >= 2 * style.CELL_PIXELS * load_game(recorded).layout.width  # grown past the viewer's cell size
+    assert abs(left - (shown["width"] - right)) <= 2, "the board is centred"
+    assert left - 1 <= shown["controls"][0] and shown["controls"][1] <= right + 1, "the slider spans the board, not the page"
+    assert shown["bottom"] <= shown["height"] and shown["scrollHeight"] <= shown["height"], "all of it without scrolling"
 
 
 def test_a_record_whose_score_the_replay_disagrees_with_says_so(browser, recorded, tmp_path):

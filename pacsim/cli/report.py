@@ -27,7 +27,8 @@ def add_parser(subparsers) -> None:
     parser.add_argument("--runs", dest="list_runs", action="store_true", help="list the runs in the store and stop")
     add_run_options(parser)
     parser.add_argument("--html", metavar="FILE.html", default=None,
-                        help="also write the report as one self-contained HTML page: tables, figures, provenance, replays")
+                        help="write the report as one self-contained HTML page (tables, figures, provenance, replays) "
+                             "instead of printing it (--out still writes the text too)")
     parser.set_defaults(run=run)
 
 
@@ -112,8 +113,10 @@ def run(args) -> int:
     if args.out:
         _write(args.out, text)
         print(f"wrote the {args.style} report ({len(summary)} rows) to {args.out}")
-    else:
+    elif not args.html:  # the page holds the table: printing it too would bury the line that says where the page is
         print(text)
+    if args.html:
+        print(f"wrote the HTML report ({len(summary)} rows) to {args.html}")
     if args.plot:
         print(f"wrote the plot to {args.plot}")
     return 0

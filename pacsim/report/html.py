@@ -10,21 +10,25 @@ from :mod:`pacsim.report`; this module only lays them out.
 from __future__ import annotations
 
 import html
+import importlib.util
 import itertools
+import re
 import tempfile
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pandas
 
 from pacsim._version import __version__
-from pacsim.errors import PacsimError
+from pacsim.errors import PacsimError, install_hint
 from pacsim.provenance import short_commit
 from pacsim.report.format import format_summary
+from pacsim.report.plot import varying_labels
 from pacsim.report.summary import Comparison, compare, repetition_notes
 from pacsim.runner.store import load_saved_game
-from pacsim.web.player import asset, saved_game_html
+from pacsim.web.player import asset, page_size, saved_game_html
 
 MAX_PAIRED_CONDITIONS = 8
 """Without --compare, every pair of conditions is compared when there are at
@@ -32,6 +36,8 @@ most this many (28 pairs); beyond that the page would be a wall of pairs."""
 PROVENANCE_READS = ("pacsim_version", "git_commit", "python_version", "numba_version", "searched_by",
                     "hostname", "os", "started_at")
 """The stored columns the page reads besides a report's (``REPORT_READS``), for its provenance."""
+HEADING = re.compile(r"<th>([^<]*)</th>")
+"""A heading cell of a table pandas wrote (its text escaped: no tags inside)."""
 REPLAYED_OUTCOMES = ("loss", "win")
 """The games replayed per condition: the first of each of these outcomes."""
 
@@ -41,14 +47,15 @@ def report_page(store: str, results: pandas.DataFrame, summary: pandas.DataFrame
     """The whole page; ``comparison`` is the one asked for with --compare
     (else every pair of conditions, see :data:`MAX_PAIRED_CONDITIONS`)."""
     comparisons = [comparison] if comparison is not None else all_pairs(results)
+    labels = ShortLabels.of(summary)
     sections = [
         f"<h1>pacsim report: {html.escape(Path(store).name)}</h1>",
         "<h2>Per condition</h2>",
         "<p>Win rate with its Wilson 95% interval, mean score with its 95% t interval; "
-        "lines: distinct lines of play (start and Pacman's moves) among the games.</p>",
-        wide(format_summary(summary, "html")),
+        f"lines: distinct lines of play (start and Pacman's moves) among the games.{labels.note()}</p>",
+        wide(format_summary(labels.shorten(summary), "html"), "conditions"),
         notes_section(repetition_notes(summary)),
-        comparisons_section(comparisons),
+        comparisons_section(comparisons, labels),
         figures_section(results, summary, by),
         provenance_section(results),
         replays_section(store, results),
@@ -58,6 +65,31 @@ def report_page(store: str, results: pandas.DataFrame, summary: pandas.DataFrame
             f"<title>pacsim report: {html.escape(Path(store).name)}</title>\n<style>\n{asset('report.css')}</style>\n</head>\n<body>\n{body}\n</body>\n</html>\n")
 
 
+@dataclass(frozen=True)
+class ShortLabels:
+    """The tables name conditions by the parts of their labels that differ
+    (``greedy/random`` for ``greedy/random/smallClassic``), as the figure
+    does, so that they fit a 1200-pixel window; the page says the shared part once."""
+
+    short: dict[str, str]
+    shared: str
+
+    @classmethod
+    def of(cls, summary: pandas.DataFrame) -> ShortLabels:
+        if "condition" not in summary.columns:  # grouped --by other columns: no condition labels
+            return cls({}, "")
+        labels = [str(label) for label in summary["condition"]]
+        short, shared = varying_labels(labels)
+        return cls(dict(zip(labels, short, strict=True)), shared)
+
+    def __call__(self, label: str) -> str:
+        return self.short.get(label, label)
+
+    def shorten(self, summary: pandas.DataFrame) -> pandas.DataFrame:
+        return summary.assign(condition=summary["condition"].astype(str).map(self)) if self.shared else summary
+
+    def note(self) -> str:
+        return f" Every condition's label also holds <code>{html.escape(self.shared)}</code>: the tables show the rest." if self.shared else ""
 
 
 def notes_section(notes: list[str]) -> str:
@@ -65,9 +97,13 @@ def notes_section(notes: list[str]) -> str:
     return "".join(f"<p>note: {html.escape(note)}</p>\n" for note in notes)
 
 
-def wide(table: str) -> str:
-    """A table that scrolls sideways on a narrow screen instead of spilling out."""
-    return f'<div class="wide">{table}</div>'
+def wide(table: str, kind: str) -> str:
+    """A table that scrolls sideways on a narrow screen instead of spilling
+    out; ``kind`` (a class of report.css) says which of its columns hold text.
+    Its headings may break after a slash (``nodes/ move``, over a column of
+    short numbers) and keep ``[95% CI]`` whole."""
+    table = HEADING.sub(lambda found: f'<th>{found[1].replace("/", "/<wbr>").replace(" CI]", "&nbsp;CI]")}</th>', table)
+    return f'<div class="wide {kind}">{table}</div>'
 
 
 def all_pairs(results: pandas.DataFrame) -> list[Comparison]:
@@ -84,27 +120,29 @@ def all_pairs(results: pandas.DataFrame) -> list[Comparison]:
     return pairs
 
 
-def comparisons_section(comparisons: list[Comparison]) -> str:
+def comparisons_section(comparisons: list[Comparison], labels: ShortLabels) -> str:
     if not comparisons:
         return ""
-    frame = pandas.concat([comparison.to_frame() for comparison in comparisons], ignore_index=True)
-    frame = frame.rename(columns={"difference": "difference (A - B)", "difference_low": "low", "difference_high": "high",
-                                  "a_only": "only A won", "b_only": "only B won", "p_value": "McNemar p"})
+    rows = [{
+        "A": labels(pair.a), "B": labels(pair.b), "pairs": pair.pairs, "mean A": f"{pair.score_a:.1f}", "mean B": f"{pair.score_b:.1f}",
+        "A - B [95% CI]": f"{pair.difference:+.1f} [{pair.difference_low:+.1f}, {pair.difference_high:+.1f}]",
+        "wins A": pair.wins_a, "wins B": pair.wins_b, "only A won": pair.a_only, "only B won": pair.b_only,
+        "McNemar p": f"{pair.p_value:.4g}",
+    } for pair in comparisons]
     return ("<h2>Paired comparisons</h2>\n<p>Conditions A and B on the same seeds: the mean score difference with "
             "its 95% t interval, and the exact McNemar test on wins.</p>\n"
-            + wide(frame.to_html(index=False, float_format=lambda value: f"{value:.4g}")))
+            + wide(pandas.DataFrame(rows).to_html(index=False), "pairs"))
 
 
 def figures_section(results: pandas.DataFrame, summary: pandas.DataFrame, by: Sequence[str]) -> str:
     """The ``--plot`` figure as inline SVG; a note instead when matplotlib is missing."""
+    if importlib.util.find_spec("matplotlib") is None:  # the page without figures: the tables hold the same numbers
+        return f"<h2>Figures</h2>\n<p>The figures need matplotlib: {html.escape(install_hint('plot'))}.</p>"
     from pacsim.report.plot import plot_summary
 
     with tempfile.TemporaryDirectory(prefix="pacsim-report-") as folder:
         path = Path(folder) / "figure.svg"
-        try:
-            plot_summary(results, summary, by, path)
-        except PacsimError as error:  # matplotlib missing: the page without figures
-            return f"<h2>Figures</h2>\n<p>{html.escape(str(error))}</p>"
+        plot_summary(results, summary, by, path)
         svg = path.read_text(encoding="utf-8")
     return "<h2>Figures</h2>\n" + svg[svg.index("<svg"):]
 
@@ -124,8 +162,10 @@ def provenance_section(results: pandas.DataFrame) -> str:
             "machines": ", ".join(sorted(set(games["hostname"] + " (" + games["os"] + ")"))),
             "played": f"{games['started_at'].min()} to {games['started_at'].max()}",
         })
+    # One column per experiment: its machines and seeds are long texts that a row of columns would squeeze.
+    table = pandas.DataFrame(rows).set_index("experiment").transpose()
     return (f"<h2>Provenance</h2>\n<p>Report written by pacsim {html.escape(__version__)}.</p>\n"
-            + wide(pandas.DataFrame(rows).to_html(index=False)))
+            + wide(table.to_html(index_names=False), "provenance"))
 
 
 def _distinct(values: pandas.Series, missing: str = "unknown") -> str:
@@ -143,13 +183,14 @@ def _describe_seeds(seeds: list[int]) -> str:
 def replays_section(store: str, results: pandas.DataFrame) -> str:
     """The first loss and the first win of each condition, replayed."""
     parts = ["<h2>Games</h2>\n<p>Per condition, its first loss and first win (by game index; with neither, its first "
-             "game), replayed through the rules from the stored actions. Open one alone with "
-             "<code>pacsim replay STORE --game ID --html FILE</code>.</p>"]
+             "game), replayed through the rules from the stored actions; each opens at its end. Every condition "
+             "plays the same seeds in the same order, so game 3 of one condition and game 3 of another share a "
+             "seed. Open one alone with <code>pacsim replay STORE --game ID --html FILE</code> (ID: its store id).</p>"]
     # Condition labels repeat across experiments in one store: then group by both.
     keys = ["experiment", "condition"] if results["config_hash"].nunique() > 1 else ["condition"]
     for key, games in results.groupby(keys, sort=False):
         title = " / ".join(str(part) for part in (key if isinstance(key, tuple) else (key,)))
-        figures = [_replay_figure(store, row, label) for label, row in chosen_games(games)]
+        figures = [_replay_figure(store, row, label, len(games)) for label, row in chosen_games(games)]
         parts.append(f"<h3>{html.escape(title)}</h3>\n<div class=\"replays\">{''.join(figures)}</div>")
     return "\n".join(parts)
 
@@ -164,14 +205,19 @@ def chosen_games(games: pandas.DataFrame) -> list[tuple[str, Any]]:
     return chosen or [(f"first game ({ordered.iloc[0]['outcome']})", ordered.iloc[0])]
 
 
-def _replay_figure(store: str, row: Any, label: str) -> str:
+def _replay_figure(store: str, row: Any, label: str, games: int) -> str:
     game_id = int(row["id"])
-    caption = html.escape(f"{label}: game {game_id}, seed {int(row['seed'])}, score {int(row['score'])}")
+    caption = html.escape(f"{label}: game {int(row['game_index']) + 1} of {games} (store id {game_id}), "
+                          f"seed {int(row['seed'])}, score {int(row['score'])}")
     try:
         saved = load_saved_game(store, game_id)
     except PacsimError as error:  # one damaged game: said where its replay would be, the report still written
         return f"<figure><figcaption>{caption}</figcaption><p>cannot replay: {html.escape(str(error))}</p></figure>"
-    return f"<figure><figcaption>{caption}</figcaption>{saved_game_html(saved)}</figure>"
+    width, _ = page_size(saved.layout.width, saved.layout.height)
+    # Two players side by side on a 1200-pixel page even when each, at the viewer's cell size, is a little wider
+    # (the player shrinks its board to fit); never wider than that size.
+    sizing = f"flex: 1 1 {round(width * 0.8)}px; max-width: {width}px"
+    return f'<figure style="{sizing}"><figcaption>{caption}</figcaption>{saved_game_html(saved)}</figure>'
 
 
 def write_report_page(path: str, store: str, results: pandas.DataFrame, summary: pandas.DataFrame,

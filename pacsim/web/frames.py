@@ -77,7 +77,7 @@ def style_data() -> dict[str, Any]:
     """The pygame viewer's colours and proportions, so both draw the same board."""
     names = ("BACKGROUND", "WALL", "FOOD", "CAPSULE", "PACMAN", "GHOSTS", "SCARED", "SCARED_FLASH", "SCARED_FACE",
              "EYE_WHITE", "PUPIL", "TEXT", "DIM_TEXT", "PANEL", "HIGHLIGHT", "HIGHLIGHT_TEXT", "BANNERS",
-             "CELL_PIXELS", "WALL_THICKNESS", "FOOD_RADIUS", "CAPSULE_RADIUS", "PACMAN_RADIUS", "GHOST_RADIUS",
+             "CELL_PIXELS", "MIN_CELL_PIXELS", "WALL_THICKNESS", "FOOD_RADIUS", "CAPSULE_RADIUS", "PACMAN_RADIUS", "GHOST_RADIUS",
              "MOUTH_DEGREES", "FLASH_TIMER")
     return {name: getattr(style, name) for name in names}
 

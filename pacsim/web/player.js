@@ -129,14 +129,23 @@
   }
 
   function resize() {
-    // As the viewer's window: the viewer's cell size, smaller when the board would not fit.
-    const panel = game.values ? $("values").offsetWidth + 8 : 0;
-    const across = (document.documentElement.clientWidth - 24 - panel) / L.width;
-    const down = (window.innerHeight - 140) / L.height;
-    cell = Math.max(6, Math.floor(Math.min(S.CELL_PIXELS, across, down)));
+    // The viewer's cell size in an iframe; a page of its own grows the board to the window (up to GROWTH times).
+    const GROWTH = 3, most = game.standalone ? GROWTH * S.CELL_PIXELS : S.CELL_PIXELS;
+    const across = (document.documentElement.clientWidth - 24 - panelWidth()) / L.width;
+    setCell(Math.min(most, across));
+    // What the heading, status and controls take at this width, measured: the board gets the rest of the height.
+    const around = document.documentElement.scrollHeight - canvas.offsetHeight;
+    setCell(Math.min(cell, (window.innerHeight - around) / L.height));
+  }
+
+  const panelWidth = () => (game.values ? $("values").offsetWidth + 8 : 0);  // the values beside the board, and the gap
+
+  function setCell(size) {
+    cell = Math.max(S.MIN_CELL_PIXELS, Math.floor(size));
     const ratio = window.devicePixelRatio || 1;
     canvas.width = L.width * cell * ratio; canvas.height = L.height * cell * ratio;
     canvas.style.width = `${L.width * cell}px`; canvas.style.height = `${L.height * cell}px`;
+    $("player").style.width = `${L.width * cell + panelWidth()}px`;  // the controls as wide as the board
     pen.setTransform(ratio, 0, 0, ratio, 0, 0);
     draw();
   }
@@ -145,11 +154,11 @@
     move = Math.max(0, Math.min(last, to));
     if (move === last) pause();
     draw();
-    if (game.linkable) history.replaceState(null, "", `#move=${move}`);
+    if (game.standalone) history.replaceState(null, "", `#move=${move}`);
   }
   function tick() { if (move >= last) { pause(); return; } go(move + 1); }
   function play() {
-    if (move >= last) move = 0;
+    if (move >= last) go(0);  // from the end: over again, shown at once
     playing = true; $("play").textContent = "\u275A\u275A"; $("play").title = "pause (space)";
     clearInterval(timer); timer = setInterval(tick, 1000 / speeds[speed]);
   }
@@ -196,6 +205,7 @@
     event.preventDefault(); action();
   });
   window.addEventListener("resize", resize);
+  if (!game.standalone) move = last;  // see replay_page in player.py: side by side, each shows its end
   resize();
-  if (game.linkable) { window.addEventListener("hashchange", fromHash); fromHash(); }
+  if (game.standalone) { window.addEventListener("hashchange", fromHash); fromHash(); }
 })();

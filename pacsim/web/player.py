@@ -40,19 +40,23 @@ def describe_game(saved: SavedGame, states: Sequence[GameState], outcome: str | 
 
 
 def replay_page(saved: SavedGame, *, outcome: str | None = None, values: SearchValues | None = None,
-                states: list[GameState] | None = None, linkable: bool = True) -> str:
+                states: list[GameState] | None = None, standalone: bool = True) -> str:
     """The HTML page replaying ``saved``; ``outcome`` defaults to the rules'
     verdict (win, loss) or the recorded one; ``values`` are Pacman's action
     values at each shown position (see :mod:`pacsim.web.values`).
-    ``linkable``: the page follows and sets ``#move=N`` in its address (not
-    inside an iframe, whose address is not the reader's)."""
+    ``standalone``: a page of its own, which follows and sets ``#move=N`` in
+    its address, grows the board to fill the window and opens at the start.
+    Else the page goes in an iframe (a report, a notebook), whose address is
+    not the reader's: the board keeps the viewer's cell size at most, and it
+    opens at the last move, so that several players side by side each show
+    how their game ended rather than one same starting position."""
     states = saved.states() if states is None else states
     final = states[-1]
     if outcome is None:
         outcome = "win" if final.is_win() else "loss" if final.is_lose() else saved.outcome
     title = f"pacsim replay: {saved.layout.name}"
     data = game_data(states, title=title, outcome=outcome, recorded_score=saved.score, values=values)
-    data["linkable"] = linkable
+    data["standalone"] = standalone
     return page(data, heading=describe_game(saved, states, outcome))
 
 
@@ -83,4 +87,4 @@ def embedded(page_text: str, size: tuple[int, int]) -> str:
 def saved_game_html(saved: SavedGame) -> str:
     """The player for a recorded game, embedded in another page (a notebook
     cell, the results page)."""
-    return embedded(replay_page(saved, linkable=False), page_size(saved.layout.width, saved.layout.height))
+    return embedded(replay_page(saved, standalone=False), page_size(saved.layout.width, saved.layout.height))
