@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import html
 import importlib.util
+import io
 import itertools
 import re
-import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -140,10 +140,9 @@ def figures_section(results: pandas.DataFrame, summary: pandas.DataFrame, by: Se
         return f"<h2>Figures</h2>\n<p>The figures need matplotlib: {html.escape(install_hint('plot'))}.</p>"
     from pacsim.report.plot import plot_summary
 
-    with tempfile.TemporaryDirectory(prefix="pacsim-report-") as folder:
-        path = Path(folder) / "figure.svg"
-        plot_summary(results, summary, by, path)
-        svg = path.read_text(encoding="utf-8")
+    buffer = io.BytesIO()
+    plot_summary(results, summary, by, buffer)
+    svg = buffer.getvalue().decode("utf-8")
     return "<h2>Figures</h2>\n" + svg[svg.index("<svg"):]
 
 

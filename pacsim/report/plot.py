@@ -7,6 +7,7 @@ groups; what every group shares goes into the title.
 
 from __future__ import annotations
 
+import io
 import math
 from collections.abc import Sequence
 from pathlib import Path
@@ -70,10 +71,11 @@ def _pyplot() -> Any:
     return pyplot
 
 
-def plot_summary(results: pandas.DataFrame, summary: pandas.DataFrame, by: Sequence[str], path: str | Path) -> None:
+def plot_summary(results: pandas.DataFrame, summary: pandas.DataFrame, by: Sequence[str], path: str | Path | io.BytesIO) -> None:
     """Save a two-panel figure: win rate per group with Wilson 95% error bars,
-    and a box plot of the scores per group."""
-    check_plot_path(path)
+    and a box plot of the scores per group; into a buffer (``io.BytesIO``) as SVG."""
+    if not isinstance(path, io.BytesIO):
+        check_plot_path(path)
     pyplot = _pyplot()
     labels, shared = group_names(summary, by)
     scores = [games["score"].to_numpy() for _, games in results.groupby(list(by), sort=False, dropna=False)]
@@ -178,8 +180,11 @@ def _bounds(values: Sequence[float], intervals: Sequence[tuple[float, float]]) -
     return [lows, highs]
 
 
-def _save(figure: Any, pyplot: Any, path: str | Path) -> None:
+def _save(figure: Any, pyplot: Any, path: str | Path | io.BytesIO) -> None:
     try:
+        if isinstance(path, io.BytesIO):  # a page's figure: no file of its own
+            figure.savefig(path, dpi=DPI, format="svg")
+            return
         with atomic_file(path, "the plot") as file:
             figure.savefig(file, dpi=DPI, format=Path(path).suffix.lstrip(".").lower())
     finally:
