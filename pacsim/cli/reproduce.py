@@ -38,7 +38,7 @@ def add_parser(subparsers) -> None:
 
 def run(args) -> int:
     from pacsim.report.lesson import SLIDE_SETTING_SUFFIX, Setting, story
-    from pacsim.report.optimism import assess
+    from pacsim.report.optimism import SLIDE_GAMES, assess
     from pacsim.report.plot import check_plot_path, plot_reproduction
     from pacsim.runner import load_experiment
 
@@ -49,9 +49,10 @@ def run(args) -> int:
     path = Path(args.experiment) if args.experiment else shipped_experiment(EXPERIMENT)
     overrides = args.overrides + ([f"starts={args.starts}"] if args.starts else [])
     experiment = load_experiment(path, games=args.games, overrides=overrides, store=args.store)
-    # The slide's own sample: the maze's own start, 5 games a cell, same root seed, its own run in the store.
-    slide = load_experiment(path, games=5, store=experiment.store, overrides=overrides + [
-        f"starts={LAYOUT}", f"name={experiment.name}{SLIDE_SETTING_SUFFIX}"])
+    # The slide's own sample: the maze's own start, 5 games a cell (fewer if --games
+    # says so), the same root seed, stored as its own experiment beside the measured one.
+    slide = load_experiment(path, games=min(SLIDE_GAMES, experiment.games), store=experiment.store,
+                            overrides=overrides + [f"starts={LAYOUT}", f"name={experiment.name}{SLIDE_SETTING_SUFFIX}"])
     for note in experiment.notes:
         print(f"pacsim: note: {note}")
     slide_games = _play(slide, args)

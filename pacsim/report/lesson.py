@@ -153,6 +153,12 @@ def lesson_section(assessment: Assessment) -> str:
         verdict = "HOLDS" if point.holds else "DOES NOT HOLD"
         lines += textwrap.wrap(f"{number}. {point.text} {verdict}: {point.evidence} (criterion: {point.criterion})",
                                WIDTH, subsequent_indent="   ")
+    held = [str(number) for number, point in enumerate(assessment.points, start=1) if point.holds]
+    failed = [str(number) for number, point in enumerate(assessment.points, start=1) if not point.holds]
+    summary = f"In short: points {', '.join(held) or 'none'} reproduced"
+    if failed:
+        summary += f"; point{'s' if len(failed) > 1 else ''} {', '.join(failed)} not reproduced on these games"
+    lines += textwrap.wrap(summary + ".", WIDTH)
     return "\n".join(lines)
 
 
@@ -165,7 +171,7 @@ SHIPPED_CHOICES = (
     "evaluation (score, minus the distance to the nearest food, minus 300/150/75 for a ghost 1/2/3 steps "
     "away), the adversarial ghost's depth-2 search, a 300-move cap; the criteria of section 5 (95%, more than "
     "half, 400-600 points, 15 moves, 80% on one score).",
-    "Starts: from the maze's own start every cell of expectimax against the adversary is one line of play, so "
+    "Starts: from the maze's own start expectimax's games against the adversary are one line of play, so "
     "the measured table draws Pacman's start from each game's seed (random starts at least 6 steps from the "
     "ghost; start distances 3, 4 and 6 were tried).  Decision starts (--starts decisions: only the cells where "
     "minimax and expectimax part ways) were tried as 3 opening books on selection root seed 101 and do not "
