@@ -168,6 +168,10 @@ def test_reproduce_on_fresh_seeds_with_set(tmp_path, capsys):
     rows = load_results(store)
     assert set(rows["experiment"]) == {"optimism_pessimism", "optimism_pessimism_slide"}
     assert rows["start"].nunique() > 1  # the measured table draws its starts; the slide's is the maze's own
+    assert main(["report", str(store)]) == 0  # the reproduction's store reports the same verdicts
+    reported = capsys.readouterr().out
+    verdicts = out[out.index("4. The slide as a sample"):out.index("6. Choices made")]
+    assert verdicts in reported
     assert main(["reproduce", "--games", "1", "-j", "1", "-q", "--set", "sed=1", "--store", str(store)]) == 2
     error = capsys.readouterr().err
     assert "sed" in error and error.count("\n") == 1

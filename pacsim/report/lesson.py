@@ -211,3 +211,22 @@ def _win_interval(cell: Cell) -> str:
 
 def _score_interval(cell: Cell) -> str:
     return f"{cell.score_mean:.1f} [{cell.score_low:.1f}, {cell.score_high:.1f}]"
+
+
+REPRODUCTION = "optimism_pessimism"
+"""The shipped reproduction's experiment name, as a store records it."""
+
+
+def story_for_store(results: pandas.DataFrame) -> str:
+    """The story of ``pacsim reproduce`` for the reproduction's games in a
+    store's report (empty when it holds none): the same verdicts."""
+    measured = results[results["experiment"] == REPRODUCTION]
+    if measured.empty or not {(pacman, ghost) for pacman in PACMEN for ghost in GHOSTS} <= set(
+            zip(measured["pacman"], measured["ghosts"])):
+        return ""
+    slide = results[results["experiment"] == REPRODUCTION + SLIDE_SETTING_SUFFIX]
+    seeds = measured["root_seed"].dropna().unique() if "root_seed" in measured.columns else []
+    starts = measured["start"].nunique() if "start" in measured.columns else 1
+    setting = Setting(root_seed=int(seeds[0]) if len(seeds) == 1 else None,
+                      starts=f"from {starts} distinct start cell{'' if starts == 1 else 's'}")
+    return story(measured, setting, slide if not slide.empty else None)
