@@ -250,15 +250,15 @@ def test_lines_of_play_count_distinct_starts_and_pacman_moves_and_flag_repetitio
 
 def test_report_and_reproduce_show_lines_of_play(random_start_runs, capsys):
     from pacsim.cli import main
-    from pacsim.report.optimism import render
+    from pacsim.report.lesson import Setting, story
 
     assert main(["report", str(random_start_runs["fast"])]) == 0
     out = capsys.readouterr().out
     assert " lines " in out.splitlines()[0]
     rows = load_results(random_start_runs["fast"])
     table = pandas_concat_as_table(rows)
-    text = render(table)
-    assert "lines of play" in text and "1 distinct in 6 games" in text  # 6 games: too few to flag
+    text = story(table, Setting(root_seed=5, starts="random starts"))
+    assert "lines of play" in text and "1 (the same game 6 times)" in text
 
 
 def pandas_concat_as_table(rows):
