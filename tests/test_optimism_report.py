@@ -175,3 +175,20 @@ def test_reproduce_on_fresh_seeds_with_set(tmp_path, capsys):
     assert main(["reproduce", "--games", "1", "-j", "1", "-q", "--set", "sed=1", "--store", str(store)]) == 2
     error = capsys.readouterr().err
     assert "sed" in error and error.count("\n") == 1
+
+
+def test_reproduce_from_decision_starts_discloses_its_book(tmp_path, capsys):
+    from pacsim.cli import main
+    from pacsim.runner import load_results
+    from pacsim.runner.openings import read_book
+    from pacsim.shipped import shipped_experiment
+
+    store = tmp_path / "decisions.sqlite"
+    assert main(["reproduce", "--games", "2", "-j", "1", "-q", "--starts", "decisions", "--store", str(store)]) == 0
+    book = read_book(shipped_experiment("optimism_pessimism.book.json"))
+    rows = load_results(store)
+    measured = rows[rows["experiment"] == "optimism_pessimism"]
+    assert list(measured["start"]) == [book.cells[index % len(book.cells)] for index in measured["game_index"]]
+    out = capsys.readouterr().out
+    assert "decision starts (the opening book's cells in turn)" in out
+    assert f"This run's opening book: {len(book.cells)} of {book.screened} start cells" in out

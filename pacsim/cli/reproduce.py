@@ -83,6 +83,6 @@ def starts_in_words(experiment) -> str:
     if experiment.starts == LAYOUT:
         return "from the maze's own start"
     if experiment.starts == DECISIONS:
-        return "decision starts (a cell of the opening book, drawn from each game's seed)"
+        return "decision starts (the opening book's cells in turn)"
     return (f"random starts (an empty cell at least {experiment.start_distance} steps from the ghost, "
             "drawn from each game's seed)")

@@ -51,11 +51,13 @@ def draw_start(layout: Layout, num_ghosts: int, seed: int, min_distance: int) ->
     return random.Random(f"pacsim:{seed}:start").choice(cells)
 
 
-def game_start(layout: Layout, num_ghosts: int, seed: int, min_distance: int, book: Sequence[int] = ()) -> int:
-    """Pacman's start cell in the game with ``seed``: uniform over the
-    opening ``book``'s cells if one is given, else :func:`draw_start`."""
+def game_start(layout: Layout, num_ghosts: int, seed: int, game_index: int, min_distance: int,
+               book: Sequence[int] = ()) -> int:
+    """Pacman's start cell in game ``game_index`` (seed ``seed``): the opening
+    ``book``'s cells in turn if one is given (each played equally often, as
+    an engine-testing tool plays its openings), else :func:`draw_start`."""
     if book:
-        return random.Random(f"pacsim:{seed}:book").choice(list(book))
+        return book[game_index % len(book)]
     return draw_start(layout, num_ghosts, seed, min_distance)
 
 

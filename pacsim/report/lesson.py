@@ -174,8 +174,8 @@ SHIPPED_CHOICES = (
     "Starts: from the maze's own start expectimax's games against the adversary are one line of play, so "
     "the measured table draws Pacman's start from each game's seed (random starts at least 6 steps from the "
     "ghost; start distances 3, 4 and 6 were tried).  Decision starts (--starts decisions: only the cells where "
-    "minimax and expectimax part ways) were tried as 3 opening books on selection root seed 101 and do not "
-    "make point 2 hold either: expectimax caught in 26-40% of 100 games, mean +8 to +44 "
+    "minimax and expectimax part ways) were tried as 3 opening books, each played two ways, on selection root "
+    "seed 101 and do not make point 2 hold either: expectimax caught in 26-40 of 100 games, mean +1 to +100 "
     "(experiments/README.md).",
     "Seeds that chose anything: 101 (screens, opening book, decision trials), 2026, 9173 and 60617 (the "
     "maze).  Root seeds that chose nothing and were checked with this output: 29029 (the default) and 4711.",

@@ -8,9 +8,9 @@ from which the Pacmen's games against the ghost differ within their first
 ``moves`` Pacman moves (``moves = 1``: they disagree at the root), found by a
 seeded screen of every such cell.  The screen's numbers (cells screened and
 kept, the Pacmen, the ghost, the seed) travel with the book, so a report can
-disclose the selection.  ``starts = "decisions"`` draws each game's start
-from the book with the game's seed, so every Pacman meets every ghost from
-the same starts.
+disclose the selection.  ``starts = "decisions"`` plays the book's cells in
+turn (game i starts on cell i mod the book's size), so every start is played
+equally often by every Pacman against every ghost.
 """
 
 from __future__ import annotations
