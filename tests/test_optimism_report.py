@@ -89,6 +89,12 @@ def test_the_story_tells_its_sections_in_order_in_plain_words():
     assert max(len(line) for line in text.splitlines()) <= 100
 
 
+def test_the_story_of_cells_without_a_won_game():
+    lost = {key: [("loss", -505, 9), ("timeout", -5, 5)] for key in LECTURE_LIKE}  # a tiny move cap, say
+    text = render(results(lost))
+    assert "won games average nothing (no game won)" in text and "DOES NOT HOLD" in text
+
+
 def test_the_disclosure_says_when_the_root_seed_chose_something():
     chosen = story(results(LECTURE_LIKE), Setting(root_seed=2026, starts="random starts"))
     assert "This run's root seed, 2026, helped choose" in chosen

@@ -141,10 +141,14 @@ def slide_sample_section(assessment: Assessment) -> str:
         f"{published[('minimax', 'adversarial')][1] - published[('expectimax', 'adversarial')][1]:+.0f}, pacsim "
         f"{adversarial_gap.difference:+.1f} [{adversarial_gap.difference_low:+.1f}, "
         f"{adversarial_gap.difference_high:+.1f}].  What does not carry over: the scores themselves.  The slide's "
-        f"maze is not named; pacsim's won games average {min(won):.0f}-{max(won):.0f} where the slide's winning "
-        "cells average 483-503, so a published score far from pacsim's 5-game means says the mazes differ, not "
-        "that the lesson does.", indent="")
+        f"maze is not named; pacsim's won games average {_band(won)} where the slide's winning cells average "
+        "483-503, so a published score far from pacsim's 5-game means says the mazes differ, not that the "
+        "lesson does.", indent="")
     return "\n".join(lines)
+
+
+def _band(values: list[float]) -> str:
+    return f"{min(values):.0f}-{max(values):.0f}" if values else "nothing (no game won)"
 
 
 def lesson_section(assessment: Assessment) -> str:
