@@ -115,8 +115,8 @@ class SlideSample:
         lower = "as low" if self.score_lower else "as high"
         return (f"{name}: {self.wins} {fewer} wins in {SLIDE_GAMES} has probability "
                 f"{_probability(self.wins_probability)}: {verdict(self.wins_consistent)}; a {SLIDE_GAMES}-game mean "
-                f"{lower} as {self.score:.0f}: {_probability(self.score_probability)}, "
-                f"{verdict(self.score_consistent)}.")
+                f"{lower} as {self.score:.0f} (a score: it depends on the maze): "
+                f"{_probability(self.score_probability)}, {verdict(self.score_consistent)}.")
 
 
 def slide_sample(games: pandas.DataFrame, wins: int, score: float) -> SlideSample:
