@@ -1,8 +1,9 @@
 """Random starts: Pacman's start cell drawn per game, a pure function of the game's seed.
 
-Drawn from every empty cell far enough from the ghosts (``random``), or from
-an opening book's cells (``decisions``: where the Pacmen under study part
-ways, see :mod:`pacsim.runner.openings`).
+Drawn from every empty cell far enough from the ghosts (``random``), or taken
+in turn from an opening book's cells (``decisions``: where the Pacmen under
+study part ways, see :mod:`pacsim.runner.openings`; game i on cell i mod the
+book's size).
 
 A fixed start makes every game of a deterministic Pacman against a
 deterministic ghost the same game; drawing the start from the seed turns a
@@ -21,8 +22,8 @@ from pacsim.errors import LayoutError
 
 LAYOUT, RANDOM, DECISIONS = "layout", "random", "decisions"
 STARTS = (LAYOUT, RANDOM, DECISIONS)
-"""Where Pacman starts: the layout's ``P``, a random cell per game, or a
-random cell of an opening book per game."""
+"""Where Pacman starts: the layout's ``P``, a random cell per game, or an
+opening book's cells in turn."""
 DEFAULT_START_DISTANCE = 6
 """Fewest maze steps between a random start and every ghost: six steps are
 more than a depth-4 search's horizon of ghost moves, so no start is lost at

@@ -61,7 +61,8 @@ class GameTask:
     time_limit: float
     """Per-move seconds; 0 means none."""
     starts: str = LAYOUT
-    """Pacman's start: the layout's, or drawn from the game's seed (``random``)."""
+    """Pacman's start: the layout's, drawn from the game's seed (``random``) or
+    the opening book's cells in turn (``decisions``)."""
     start_distance: int = DEFAULT_START_DISTANCE
     book: tuple[int, ...] = ()
     """With ``decisions`` starts, the opening book's cells for this condition's maze."""
@@ -328,7 +329,7 @@ def plan_tasks(experiment: Experiment, finished: Set[tuple[str, int]] = frozense
     provenance = provenance or RunProvenance.here()
     return [GameTask(experiment.name, experiment.config_hash, condition, game_index, seed, experiment.max_moves,
                      experiment.time_limit, experiment.starts, experiment.start_distance,
-                     experiment.book_cells(condition), provenance)
+                     experiment.book_cells(), provenance)
             for condition, game_index, seed in pending]
 
 

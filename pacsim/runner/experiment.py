@@ -112,14 +112,15 @@ class Experiment:
     notes: list[str] = field(default_factory=list)
     """One line for each layout name a local file took over from a shipped layout."""
     starts: str = LAYOUT
-    """Pacman's start: ``layout`` (its ``P``) or ``random`` (drawn per game from the seed)."""
+    """Pacman's start: ``layout`` (its ``P``), ``random`` (drawn per game from the seed)
+    or ``decisions`` (the opening book's cells in turn)."""
     start_distance: int = DEFAULT_START_DISTANCE
     """With random starts, the fewest maze steps between Pacman's start and every ghost."""
     book: OpeningBook | None = None
-    """With ``decisions`` starts, the opening book the starts are drawn from."""
+    """With ``decisions`` starts, the opening book the starts are taken from."""
 
-    def book_cells(self, condition: Condition) -> tuple[int, ...]:
-        """The opening book's start cells for ``condition`` (none without ``decisions`` starts)."""
+    def book_cells(self) -> tuple[int, ...]:
+        """The opening book's start cells (none without ``decisions`` starts)."""
         return self.book.cells if self.book is not None and self.starts == DECISIONS else ()
 
     @property
