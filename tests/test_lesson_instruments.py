@@ -250,15 +250,15 @@ def test_lines_of_play_count_distinct_starts_and_pacman_moves_and_flag_repetitio
 
 def test_report_and_reproduce_show_lines_of_play(random_start_runs, capsys):
     from pacsim.cli import main
-    from pacsim.report.optimism import render
+    from pacsim.report.lesson import Setting, story
 
     assert main(["report", str(random_start_runs["fast"])]) == 0
     out = capsys.readouterr().out
     assert " lines " in out.splitlines()[0]
     rows = load_results(random_start_runs["fast"])
     table = pandas_concat_as_table(rows)
-    text = render(table)
-    assert "lines of play" in text and "1 distinct in 6 games" in text  # 6 games: too few to flag
+    text = story(table, Setting(root_seed=5, starts="random starts"))
+    assert "lines of play" in text and "1 (the same game 6 times)" in text
 
 
 def pandas_concat_as_table(rows):
@@ -292,3 +292,71 @@ def test_a_moved_start_shares_the_mazes_distances():
     moved = with_pacman_start(layout, start_cells(layout, 1, 3)[0])
     assert moved.distances_from(0) is layout.distances_from(0)  # computed once for every start
     assert moved.pacman_start != layout.pacman_start and moved.cells == layout.cells
+
+
+# -- decision starts: an opening book of the cells where the Pacmen part ways --
+
+DECISION_PACMEN = ("minimax:depth=2,eval=careful", "expectimax:depth=2,eval=careful")
+
+
+@pytest.fixture(scope="module")
+def decision_runs(tmp_path_factory):
+    """A screened book on openRoom and one small ``decisions`` experiment,
+    stored with the kernel and in pure Python."""
+    import os
+
+    from pacsim.runner.openings import screen, write_book
+
+    tmp_path = tmp_path_factory.mktemp("decisions")
+    book = screen(ROOM, DECISION_PACMEN, "adversarial", start_distance=3, moves=2, seed=5)
+    write_book(book, tmp_path / "room.book.json")
+    path = experiment_file(tmp_path, RANDOM_STARTS.replace('starts = "random"', 'starts = "decisions"\nbook = "room.book.json"'))
+    stores = {}
+    for engine in ("auto", "python"):
+        os.environ["PACSIM_BACKEND"] = engine
+        try:
+            stores[engine] = run_experiment(load_experiment(path), executor=InlineExecutor(), workers=1,
+                                            store_path=tmp_path / f"{engine}.sqlite", quiet=True).store
+        finally:
+            del os.environ["PACSIM_BACKEND"]
+    return book, path, stores
+
+
+def test_the_book_keeps_the_cells_where_the_pacmen_part_ways(decision_runs):
+    from pacsim.runner.openings import read_book, screen
+
+    book, path, _ = decision_runs
+    assert read_book(path.parent / "room.book.json") == book  # written and read back
+    assert book.screened == len(start_cells(ROOM, 1, 3)) and 0 < len(book.cells) < book.screened
+    assert set(book.cells) <= set(start_cells(ROOM, 1, 3))
+    assert screen(ROOM, DECISION_PACMEN, "adversarial", start_distance=3, moves=2, seed=5) == book  # reproducible
+    same = screen(ROOM, DECISION_PACMEN[:1] * 2, "adversarial", start_distance=3, moves=2, seed=5)
+    assert same.cells == ()  # a Pacman never parts ways with itself
+    assert "of " + str(book.screened) + " start cells" in book.disclosure()
+
+
+def test_decision_starts_are_the_same_games_with_and_without_the_kernel(decision_runs):
+    book, _, stores = decision_runs
+    fast, python = (load_results(stores[engine]) for engine in ("auto", "python"))
+    # The book's cells in turn: every start played by every Pacman, equally often.
+    assert list(fast["start"]) == [book.cells[index % len(book.cells)] for index in fast["game_index"]]
+    assert fast["start"].nunique() == min(len(book.cells), 6)
+    assert comparable(fast).equals(comparable(python))
+    assert set(fast["searched_by"].dropna()) == {"fast"} and set(python["searched_by"].dropna()) == {"python"}
+
+
+def test_a_decisions_experiment_needs_a_matching_book(tmp_path, decision_runs):
+    from pacsim.runner.openings import write_book
+
+    book, path, _ = decision_runs
+    assert load_experiment(path).config["book"] == list(book.cells)  # the cells are part of the run's identity
+    text = path.read_text(encoding="utf-8")
+    for replaced, message in (('book = "room.book.json"\n', "needs an opening book file"),
+                              ('book = "room.book.json"', 'book = "missing.json"'),
+                              ('layout = ["openRoom"]', 'layout = ["tinyGhostMaze"]')):
+        broken = tmp_path / "broken.toml"
+        broken.write_text(text.replace(*((replaced, "") if "\n" in replaced else (replaced, message))), encoding="utf-8")
+        write_book(book, tmp_path / "room.book.json")
+        with pytest.raises(ConfigError) as caught:
+            load_experiment(broken)
+        assert "\n" not in str(caught.value) and "book" in str(caught.value)

@@ -100,6 +100,11 @@ def run(args) -> int:
     text = format_summary(summary, args.style)
     if args.style in ("table", "markdown"):
         text += "".join(f"\nnote: {note}" for note in repetition_notes(summary))
+    if args.style == "table" and comparison is None:
+        from pacsim.report.lesson import story_for_store
+
+        lesson = story_for_store(results)  # the reproduction's store: the verdicts pacsim reproduce printed
+        text += f"\n\n{lesson}" if lesson else ""
     if comparison is not None:
         text += "\n" + (comparison.to_frame().to_csv(index=False) if args.style == "csv" else "\n" + comparison.to_text())
     if args.plot:

@@ -1,5 +1,10 @@
 """Random starts: Pacman's start cell drawn per game, a pure function of the game's seed.
 
+Drawn from every empty cell far enough from the ghosts (``random``), or taken
+in turn from an opening book's cells (``decisions``: where the Pacmen under
+study part ways, see :mod:`pacsim.runner.openings`; game i on cell i mod the
+book's size).
+
 A fixed start makes every game of a deterministic Pacman against a
 deterministic ghost the same game; drawing the start from the seed turns a
 condition's games into a sample of positions while each game stays
@@ -10,13 +15,15 @@ same seed gives the same start whatever agents play.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 
 from pacsim.engine.layout import EMPTY, PACMAN, UNREACHABLE, Layout, parse_layout
 from pacsim.errors import LayoutError
 
-LAYOUT, RANDOM = "layout", "random"
-STARTS = (LAYOUT, RANDOM)
-"""Where Pacman starts: the layout's ``P``, or a random cell per game."""
+LAYOUT, RANDOM, DECISIONS = "layout", "random", "decisions"
+STARTS = (LAYOUT, RANDOM, DECISIONS)
+"""Where Pacman starts: the layout's ``P``, a random cell per game, or an
+opening book's cells in turn."""
 DEFAULT_START_DISTANCE = 6
 """Fewest maze steps between a random start and every ghost: six steps are
 more than a depth-4 search's horizon of ghost moves, so no start is lost at
@@ -43,6 +50,16 @@ def draw_start(layout: Layout, num_ghosts: int, seed: int, min_distance: int) ->
         raise LayoutError(f"no empty cell at least {min_distance} steps from every ghost for a random start",
                           layout.source)
     return random.Random(f"pacsim:{seed}:start").choice(cells)
+
+
+def game_start(layout: Layout, num_ghosts: int, seed: int, game_index: int, min_distance: int,
+               book: Sequence[int] = ()) -> int:
+    """Pacman's start cell in game ``game_index`` (seed ``seed``): the opening
+    ``book``'s cells in turn if one is given (each played equally often, as
+    an engine-testing tool plays its openings), else :func:`draw_start`."""
+    if book:
+        return book[game_index % len(book)]
+    return draw_start(layout, num_ghosts, seed, min_distance)
 
 
 def with_pacman_start(layout: Layout, cell: int) -> Layout:

@@ -8,14 +8,13 @@ stated numeric criterion, so "holds" means something a reader can dispute.
 from __future__ import annotations
 
 import math
-import textwrap
 from dataclasses import dataclass
 
 import pandas
 
 from pacsim.errors import PacsimError
-from pacsim.report.stats import mean_interval, wilson_interval
-from pacsim.report.summary import Comparison, compare, lines_of_play, repetition_note
+from pacsim.report.stats import binomial_tail, mean_interval, mean_of_draws_tail, wilson_interval
+from pacsim.report.summary import Comparison, compare, lines_of_play
 from pacsim.shipped import shipped_experiment
 
 PACMEN = ("minimax", "expectimax")
@@ -33,6 +32,11 @@ PUBLISHED_NUMBERS = {
     ("expectimax", "random"): (5, 503),
 }
 """Wins out of 5 and average score of each published cell."""
+SLIDE_GAMES = 5
+"""Games a cell on the slide."""
+CONSISTENT_AT = 0.05
+"""A published cell is consistent with pacsim's when its result, as
+``SLIDE_GAMES`` games drawn from pacsim's cell, is at least this likely."""
 NEARLY_ALWAYS = 0.95
 """A win rate at least this high counts as winning "(nearly) always"."""
 WIN_BAND = (400.0, 600.0)
@@ -50,15 +54,6 @@ def readme_pointer() -> str:
     """Where to read on: the README shipped beside the experiments (inside the
     installed package when pacsim came from a wheel)."""
     return f"What each point means, and how the maze was found:\n  {shipped_experiment(README)}"
-SHIPPED_CAVEATS = (
-    "Before reading this as the lecture's lesson (the study's README, named below, first section):",
-    "- optimismHalls was chosen from about 3,000 screened mazes; in 100 generated ones it never holds;",
-    "- from its own start (--set starts=layout) the expectimax/adversarial cell is one game repeated;",
-    "  from random starts (this table) expectimax is caught in about 1 game in 10: point 2 fails;",
-    "- from its own start it holds at depth 4 only (depth 3: points 2 and 3 fail; depth 2: point 2);",
-    "- every won game scores exactly 560 - moves: what pessimism costs is extra moves, nothing else.",
-)
-"""The closing lines of ``pacsim reproduce`` on the shipped experiment: the fragility facts."""
 
 
 @dataclass(frozen=True)
@@ -88,6 +83,63 @@ class Cell:
 
 
 @dataclass(frozen=True)
+class SlideSample:
+    """The slide's cell read as five games drawn from pacsim's cell: how
+    likely its wins (exact binomial at pacsim's win rate) and its average
+    (exact distribution of a 5-game mean of pacsim's scores), each in the
+    direction the slide lies from pacsim (``lower``: as few wins, as low a mean)."""
+
+    wins: int
+    score: float
+    wins_probability: float
+    wins_lower: bool
+    score_probability: float
+    score_lower: bool
+
+    @property
+    def wins_consistent(self) -> bool:
+        return self.wins_probability >= CONSISTENT_AT
+
+    @property
+    def score_consistent(self) -> bool:
+        return self.score_probability >= CONSISTENT_AT
+
+    def column_text(self) -> str:
+        """``P(<=1 win) 0.069, P(mean<=-303) 0.010``: the table's column."""
+        wins = f"{'<=' if self.wins_lower else '>='}{self.wins} win{'' if self.wins == 1 else 's'}"
+        score = f"mean{'<=' if self.score_lower else '>='}{self.score:.0f}"
+        return f"P({wins}) {_probability(self.wins_probability)}, P({score}) {_probability(self.score_probability)}"
+
+    def sentence(self, name: str) -> str:
+        """One line in words: consistent or not, at what probability."""
+        def verdict(consistent: bool) -> str:
+            return "consistent" if consistent else f"NOT consistent (below {CONSISTENT_AT})"
+
+        fewer = "or fewer" if self.wins_lower else "or more"
+        lower = "as low" if self.score_lower else "as high"
+        return (f"{name}: {self.wins} {fewer} wins in {SLIDE_GAMES} has probability "
+                f"{_probability(self.wins_probability)}: {verdict(self.wins_consistent)}; a {SLIDE_GAMES}-game mean "
+                f"{lower} as {self.score:.0f} (a score: it depends on the maze): "
+                f"{_probability(self.score_probability)}, {verdict(self.score_consistent)}.")
+
+
+def slide_sample(games: pandas.DataFrame, wins: int, score: float) -> SlideSample:
+    """How likely a published cell (``wins`` of 5, mean ``score``) is as 5 of ``games`` drawn at random."""
+    rate = float((games["outcome"] == "win").mean())
+    scores = games["score"].astype(float).tolist()
+    wins_lower = wins < SLIDE_GAMES * rate
+    score_lower = score < math.fsum(scores) / len(scores)
+    return SlideSample(wins=wins, score=score,
+                       wins_probability=binomial_tail(wins, SLIDE_GAMES, rate, lower=wins_lower), wins_lower=wins_lower,
+                       score_probability=mean_of_draws_tail(scores, SLIDE_GAMES, score, lower=score_lower),
+                       score_lower=score_lower)
+
+
+def _probability(value: float) -> str:
+    return "<0.001" if value < 0.001 else f"{value:.3f}"
+
+
+@dataclass(frozen=True)
 class PatternPoint:
     text: str
     criterion: str
@@ -102,7 +154,11 @@ class Assessment:
     cells: dict[tuple[str, str], Cell]
     paired: Comparison
     """Expectimax against minimax, both against the random ghost, on the same seeds."""
+    paired_adversarial: Comparison
+    """Minimax against expectimax, both against the adversarial ghost, on the same seeds."""
     points: list[PatternPoint]
+    slide: dict[tuple[str, str], SlideSample]
+    """Each published cell read as five games drawn from ours."""
 
     @property
     def all_hold(self) -> bool:
@@ -138,17 +194,20 @@ def _cell_games(results: pandas.DataFrame, pacman: str, ghost: str) -> pandas.Da
     return games
 
 
-def paired_random(results: pandas.DataFrame) -> Comparison:
-    """Expectimax minus minimax against the random ghost, game by game (same seeds)."""
+def paired(results: pandas.DataFrame, a: str, b: str) -> Comparison:
+    """Cell ``a`` minus cell ``b`` (``pacman/ghost``), game by game (same seeds)."""
     frame = results.assign(side=results["pacman"].astype(str) + "/" + results["ghosts"].astype(str))
-    return compare(frame, "expectimax/random", "minimax/random", by="side")
+    return compare(frame, a, b, by="side")
 
 
 def assess(results: pandas.DataFrame) -> Assessment:
     """Cells, the paired test and the four pattern points of one reproduction."""
     table = cells(results)
-    paired = paired_random(results)
-    return Assessment(cells=table, paired=paired, points=pattern_points(table, paired))
+    gain = paired(results, "expectimax/random", "minimax/random")
+    slide = {key: slide_sample(_cell_games(results, *key), *PUBLISHED_NUMBERS[key]) for key in table}
+    return Assessment(cells=table, paired=gain, paired_adversarial=paired(results, "minimax/adversarial",
+                                                                            "expectimax/adversarial"),
+                      points=pattern_points(table, gain), slide=slide)
 
 
 def pattern_points(table: dict[tuple[str, str], Cell], paired: Comparison) -> list[PatternPoint]:
@@ -165,81 +224,42 @@ def pattern_points(table: dict[tuple[str, str], Cell], paired: Comparison) -> li
     randoms = {key: cell for key, cell in table.items() if key[1] == "random"}
     in_band = all(WIN_BAND[0] <= value <= WIN_BAND[1] for value in bands.values() if not math.isnan(value))
     distributions = all(cell.moves_mean >= MIN_MOVES and cell.mode_share <= MAX_MODE_SHARE for cell in randoms.values())
+    caught = expectimax_adversarial.losses / expectimax_adversarial.games
     return [
         PatternPoint(
-            "Minimax wins (nearly) always against both ghosts.",
-            f"win rate >= {NEARLY_ALWAYS} in both minimax cells",
+            "Pessimism is safe: minimax wins (nearly) always against both ghosts.",
+            f"a win rate of at least {NEARLY_ALWAYS:.0%} in both minimax cells",
             rate(minimax_adversarial) >= NEARLY_ALWAYS and rate(minimax_random) >= NEARLY_ALWAYS,
-            f"{rate(minimax_adversarial):.3f} vs adversarial, {rate(minimax_random):.3f} vs random",
+            f"won {rate(minimax_adversarial):.1%} against the adversarial ghost, {rate(minimax_random):.1%} "
+            "against the random one",
         ),
         PatternPoint(
-            "Expectimax against the adversarial ghost: caught in most games, negative mean.",
-            "losses (caught, not timeouts) > half the games and mean score < 0",
-            expectimax_adversarial.losses > expectimax_adversarial.games / 2 and expectimax_adversarial.score_mean < 0,
-            f"{expectimax_adversarial.losses}/{expectimax_adversarial.games} caught, "
-            f"{expectimax_adversarial.timeouts} timeouts, mean score {expectimax_adversarial.score_mean:.0f}",
+            "Optimism is ruinous against an adversary: expectimax is caught by the adversarial ghost in most "
+            "games, with a negative mean.",
+            "caught (not stalled) in more than half the games, and a mean score below 0",
+            caught > 0.5 and expectimax_adversarial.score_mean < 0,
+            f"caught in {caught:.1%} ({expectimax_adversarial.losses} of {expectimax_adversarial.games}; "
+            f"{expectimax_adversarial.timeouts} stalled, {expectimax_adversarial.wins} won), "
+            f"mean {expectimax_adversarial.score_mean:+.0f}",
         ),
         PatternPoint(
-            "Expectimax against the random ghost wins (nearly) always and outscores minimax.",
-            f"win rate >= {NEARLY_ALWAYS}; paired score difference (same seeds) with its 95% interval above 0",
+            "Pessimism costs a little against chance: expectimax wins (nearly) always against the random ghost "
+            "and scores more than minimax.",
+            f"a win rate of at least {NEARLY_ALWAYS:.0%}, and expectimax - minimax on the same seeds with its "
+            "95% interval above 0",
             rate(expectimax_random) >= NEARLY_ALWAYS and paired.difference_low > 0,
-            f"win rate {rate(expectimax_random):.3f}; expectimax - minimax = {paired.difference:+.1f} "
+            f"won {rate(expectimax_random):.1%}; expectimax - minimax = {paired.difference:+.1f} points a game "
             f"[{paired.difference_low:+.1f}, {paired.difference_high:+.1f}] over {paired.pairs} pairs",
         ),
         PatternPoint(
-            "Winning averages in a tiny maze's few-hundreds band; games long enough to vary.",
+            "A tiny maze, and games that vary: winning averages of a few hundred points, random-ghost games "
+            "that are not one game repeated.",
             f"won games average {WIN_BAND[0]:.0f}-{WIN_BAND[1]:.0f} in every cell with wins; random-ghost cells "
-            f">= {MIN_MOVES:.0f} moves a game, <= {MAX_MODE_SHARE:.0%} of games on one score",
+            f"at least {MIN_MOVES:.0f} moves a game and at most {MAX_MODE_SHARE:.0%} of games on one score",
             in_band and distributions,
-            ", ".join(f"{pacman}/{ghost} {value:.0f}" for (pacman, ghost), value in bands.items() if not math.isnan(value))
-            + "; " + ", ".join(f"{pacman}/random {cell.moves_mean:.0f} moves, {cell.mode_share:.0%} on one score"
-                               for (pacman, _), cell in randoms.items()),
+            "won games average " + ", ".join(f"{value:.0f} ({pacman}/{ghost})" for (pacman, ghost), value
+                                             in bands.items() if not math.isnan(value))
+            + "; " + ", ".join(f"{pacman}/random {cell.moves_mean:.0f} moves a game, {cell.mode_share:.0%} on one "
+                               "score" for (pacman, _), cell in randoms.items()),
         ),
     ]
-
-
-def render(results: pandas.DataFrame) -> str:
-    """The table in the slide's shape beside the published one, the paired
-    test of point 3, then the pattern points; lines fit in 100 columns."""
-    assessment = assess(results)
-    table = assessment.cells
-    lines = [f"{'':<18}{'Adversarial ghost':<41}{'Random ghost':<41}".rstrip()]
-    for pacman in PACMEN:
-        lines.append(_row(f"{pacman.capitalize()} Pacman", [table[(pacman, ghost)].slide_text() for ghost in GHOSTS]))
-        lines.append(_row("  win rate 95% CI", [_win_interval(table[(pacman, ghost)]) for ghost in GHOSTS]))
-        lines.append(_row("  score 95% CI", [_score_interval(table[(pacman, ghost)]) for ghost in GHOSTS]))
-        lines.append(_row("  lines of play", [_lines(table[(pacman, ghost)]) for ghost in GHOSTS]))
-        lines.append(_row("  published", [PUBLISHED[(pacman, ghost)] for ghost in GHOSTS]))
-    notes = [repetition_note(f"{pacman}/{ghost}", cell.games, cell.lines) for (pacman, ghost), cell in table.items()]
-    lines += [note for note in notes if note]
-    paired = assessment.paired
-    lines += ["", "Paired test (point 3), against the random ghost on the same seeds:",
-              f"  expectimax - minimax: {paired.difference:+.1f} points a game "
-              f"[95% CI {paired.difference_low:+.1f}, {paired.difference_high:+.1f}] over {paired.pairs} pairs",
-              f"  wins {paired.wins_a} vs {paired.wins_b} (exact McNemar p = {paired.p_value:.3g})", ""]
-    for number, point in enumerate(assessment.points, start=1):
-        verdict = "holds" if point.holds else "does NOT hold"
-        lines.append(f"{number}. {point.text} -- {verdict}")
-        lines += textwrap.wrap(f"criterion: {point.criterion}", 100, initial_indent="   ", subsequent_indent="     ")
-        lines += textwrap.wrap(f"measured: {point.evidence}", 100, initial_indent="   ", subsequent_indent="     ")
-    lines += ["", readme_pointer()]
-    return "\n".join(lines)
-
-
-def _row(title: str, texts: list[str]) -> str:
-    return (f"{title:<18}" + "".join(f"{text:<41}" for text in texts)).rstrip()
-
-
-def _lines(cell: Cell) -> str:
-    """``137 distinct in 500 games``: a sample, or one game repeated."""
-    if math.isnan(cell.lines):
-        return "n/a (no replay logs)"
-    return f"{cell.lines:.0f} distinct in {cell.games} games"
-
-
-def _win_interval(cell: Cell) -> str:
-    return f"{cell.wins / cell.games:.3f} [{cell.win_low:.3f}, {cell.win_high:.3f}]"
-
-
-def _score_interval(cell: Cell) -> str:
-    return f"{cell.score_mean:.1f} [{cell.score_low:.1f}, {cell.score_high:.1f}]"

@@ -126,51 +126,48 @@ def _error_bars(summary: pandas.DataFrame, prefix: str) -> list[list[float]]:
 
 
 def plot_reproduction(assessment: Assessment, path: str | Path) -> None:
-    """The four cells beside the published table: win rates (with Wilson
-    intervals; the published 5 games too) and mean scores (with t intervals)."""
-    from pacsim.report.optimism import GHOSTS, PACMEN, PUBLISHED_NUMBERS
+    """The table in the slide's shape: Pacman rows by ghost columns.  Each
+    panel shows the shares of pacsim's games won, caught and stalled (Wilson
+    intervals) with the published win share marked (its 5-game interval too),
+    and both mean scores in its title; the legend sits below the panels."""
+    from pacsim.report.optimism import GHOSTS, PACMEN, PUBLISHED_NUMBERS, SLIDE_GAMES
     from pacsim.report.stats import wilson_interval
 
     check_plot_path(path)
     pyplot = _pyplot()
-    keys = [(pacman, ghost) for pacman in PACMEN for ghost in GHOSTS]
-    labels = [f"{pacman}\nvs {ghost}" for pacman, ghost in keys]
-    figure, (wins_axis, score_axis) = pyplot.subplots(1, 2, figsize=(11, 4.6))
-    positions = range(len(keys))
-    ours = [assessment.cells[key] for key in keys]
-    games = ours[0].games
-    published_wins = [PUBLISHED_NUMBERS[key][0] for key in keys]
-    published_intervals = [wilson_interval(wins, 5) for wins in published_wins]
-    bar = 0.38
-    left = [position - bar / 2 for position in positions]
-    right = [position + bar / 2 for position in positions]
-    wins_axis.bar(left, [cell.wins / cell.games for cell in ours], bar, color="#f2c200", edgecolor="black",
-                  yerr=_bounds([cell.wins / cell.games for cell in ours], [(c.win_low, c.win_high) for c in ours]),
-                  capsize=4, label=f"pacsim ({games} games a cell)")
-    wins_axis.bar(right, [wins / 5 for wins in published_wins], bar, color="#9fb7d9", edgecolor="black",
-                  yerr=_bounds([wins / 5 for wins in published_wins], published_intervals), capsize=4,
-                  label="published (5 games)")
-    wins_axis.set_ylim(0, 1.05)
-    wins_axis.set_ylabel("share of games won (Wilson 95% interval)")
-    wins_axis.set_title("Win rate")
-    score_axis.bar(left, [cell.score_mean for cell in ours], bar, color="#f2c200", edgecolor="black",
-                   yerr=_bounds([cell.score_mean for cell in ours], [(c.score_low, c.score_high) for c in ours]),
-                   capsize=4, label=f"pacsim ({games} games a cell)")
-    score_axis.bar(right, [PUBLISHED_NUMBERS[key][1] for key in keys], bar, color="#9fb7d9", edgecolor="black",
-                   label="published (5 games)")
-    score_axis.axhline(0, color="black", linewidth=0.8)
-    score_axis.set_ylabel("mean score (95% t interval)")
-    score_axis.set_title("Average score")
-    for axis in (wins_axis, score_axis):
-        axis.set_xticks(list(positions))
-        axis.set_xticklabels(labels, fontsize=8)
-        axis.set_xlabel("Pacman and ghost")
-        axis.legend(fontsize=8, loc="lower left")
+    figure, axes = pyplot.subplots(len(PACMEN), len(GHOSTS), figsize=(9, 6.4), sharey=True)
+    outcomes = ("won", "caught", "stalled")
+    colours = ("#f2c200", "#d9534f", "#9a9a9a")
+    for row, pacman in enumerate(PACMEN):
+        for column, ghost in enumerate(GHOSTS):
+            axis, cell = axes[row][column], assessment.cells[(pacman, ghost)]
+            counts = (cell.wins, cell.losses, cell.timeouts)
+            shares = [count / cell.games for count in counts]
+            intervals = [wilson_interval(count, cell.games) for count in counts]
+            axis.bar(range(3), shares, 0.6, color=colours, edgecolor="black", yerr=_bounds(shares, intervals),
+                     capsize=4)
+            wins, score = PUBLISHED_NUMBERS[(pacman, ghost)]
+            low, high = wilson_interval(wins, SLIDE_GAMES)
+            axis.errorbar([0.4], [wins / SLIDE_GAMES], yerr=[[wins / SLIDE_GAMES - low], [high - wins / SLIDE_GAMES]],
+                          fmt="D", color="#1f4e9c", markersize=9, capsize=6, zorder=3)
+            axis.set_xticks(range(3))
+            axis.set_xticklabels(outcomes)
+            axis.set_ylim(0, 1.08)
+            axis.set_title(f"{pacman.capitalize()} Pacman vs {ghost} ghost\npacsim mean {cell.score_mean:.0f} "
+                           f"[{cell.score_low:.0f}, {cell.score_high:.0f}]; published {score}", fontsize=9)
+            if column == 0:
+                axis.set_ylabel("share of games (95% interval)")
+    handles = [pyplot.Rectangle((0, 0), 1, 1, facecolor=colour, edgecolor="black") for colour in colours]
+    handles.append(pyplot.Line2D([], [], marker="D", color="#1f4e9c", linestyle="none", markersize=8))
+    games = assessment.cells[(PACMEN[0], GHOSTS[0])].games
+    figure.legend(handles, [f"pacsim: {name} ({games} games a cell)" for name in outcomes]
+                  + [f"published: won ({SLIDE_GAMES} games, Wilson 95% interval)"],
+                  loc="lower center", ncol=2, fontsize=8, frameon=False)
     paired = assessment.paired
-    figure.suptitle("Optimism and pessimism: depth-4 Pacman, careful evaluation; expectimax - minimax vs the random "
-                    f"ghost {paired.difference:+.1f} [{paired.difference_low:+.1f}, {paired.difference_high:+.1f}]",
+    figure.suptitle("Optimism and pessimism, in the slide's shape; expectimax - minimax vs the random ghost "
+                    f"{paired.difference:+.1f} [{paired.difference_low:+.1f}, {paired.difference_high:+.1f}]",
                     fontsize=10)
-    figure.tight_layout()
+    figure.tight_layout(rect=(0, 0.09, 1, 1))
     _save(figure, pyplot, path)
 
 

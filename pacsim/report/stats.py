@@ -1,13 +1,16 @@
 """The few statistics the reports need, in plain Python (scipy is not a dependency).
 
-Wilson score interval for win rates, t interval for mean scores, and the
-exact McNemar test for paired wins.
+Wilson score interval for win rates, t interval for mean scores, the
+exact McNemar test for paired wins, and the exact tails a small published
+sample is judged by (a binomial count, the mean of a few draws).
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+
+import numpy
 
 Z_95 = 1.959963984540054
 """The standard normal 97.5% quantile."""
@@ -67,3 +70,26 @@ def mcnemar_exact(a_only: int, b_only: int) -> float:
         return 1.0
     tail = sum(math.comb(discordant, k) for k in range(min(a_only, b_only) + 1)) / 2**discordant
     return min(1.0, 2 * tail)
+
+
+def binomial_tail(successes: int, trials: int, rate: float, lower: bool) -> float:
+    """Exact P(X <= successes) (``lower``) or P(X >= successes) for X ~ Binomial(trials, rate)."""
+    counts = range(0, successes + 1) if lower else range(successes, trials + 1)
+    return min(1.0, math.fsum(math.comb(trials, k) * rate**k * (1 - rate) ** (trials - k) for k in counts))
+
+
+def mean_of_draws_tail(values: Sequence[float], draws: int, threshold: float, lower: bool) -> float:
+    """Exact P(mean of ``draws`` values drawn with replacement from ``values``
+    <= ``threshold``) (``lower``), or >= it: the distribution of the sum,
+    enumerated by convolving the values' frequencies (scores are integers;
+    others are rounded to one)."""
+    integers = numpy.rint(numpy.asarray(values, dtype=float)).astype(numpy.int64)
+    smallest = int(integers.min())
+    single = numpy.bincount(integers - smallest) / len(integers)
+    total = numpy.ones(1)
+    for _ in range(draws):
+        total = numpy.convolve(total, single)
+    sums = numpy.arange(len(total)) + draws * smallest  # total[i] is P(sum == draws * smallest + i)
+    limit = threshold * draws
+    chosen = sums <= limit + 1e-9 if lower else sums >= limit - 1e-9
+    return float(min(1.0, total[chosen].sum()))

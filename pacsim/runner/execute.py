@@ -38,7 +38,7 @@ from pacsim.engine.game import describe_failure
 from pacsim.engine.generate import is_generated, parse_maze_specs
 from pacsim.engine.layout import WALL
 from pacsim.engine.recording import encode_actions
-from pacsim.engine.starts import DEFAULT_START_DISTANCE, LAYOUT, draw_start, with_pacman_start
+from pacsim.engine.starts import DEFAULT_START_DISTANCE, LAYOUT, game_start, with_pacman_start
 from pacsim.engine.stats import MoveStats
 from pacsim.errors import PacsimError, debug_wanted
 from pacsim.fast import MAX_CELLS
@@ -61,8 +61,11 @@ class GameTask:
     time_limit: float
     """Per-move seconds; 0 means none."""
     starts: str = LAYOUT
-    """Pacman's start: the layout's, or drawn from the game's seed (``random``)."""
+    """Pacman's start: the layout's, drawn from the game's seed (``random``) or
+    the opening book's cells in turn (``decisions``)."""
     start_distance: int = DEFAULT_START_DISTANCE
+    book: tuple[int, ...] = ()
+    """With ``decisions`` starts, the opening book's cells for this condition's maze."""
     provenance: RunProvenance = field(default_factory=RunProvenance)
     """The run's commit and numba version, found once by the coordinator."""
 
@@ -179,7 +182,7 @@ def play_task(task: GameTask, layouts: LayoutCache = PROCESS_LAYOUTS) -> GameRow
     condition = task.condition
     layout = layouts.layout_for(condition)
     if task.starts != LAYOUT:
-        start = draw_start(layout, condition.num_ghosts, task.seed, task.start_distance)
+        start = game_start(layout, condition.num_ghosts, task.seed, task.game_index, task.start_distance, task.book)
         layout = layouts.layout_for(condition, start)
     started_at = utc_now()
     # Agents are built afresh for every game (microseconds): a search agent's
@@ -325,7 +328,8 @@ def plan_tasks(experiment: Experiment, finished: Set[tuple[str, int]] = frozense
         return []  # nothing to play: no git call either
     provenance = provenance or RunProvenance.here()
     return [GameTask(experiment.name, experiment.config_hash, condition, game_index, seed, experiment.max_moves,
-                     experiment.time_limit, experiment.starts, experiment.start_distance, provenance)
+                     experiment.time_limit, experiment.starts, experiment.start_distance,
+                     experiment.book_cells(), provenance)
             for condition, game_index, seed in pending]
 
 

@@ -27,12 +27,13 @@ from pacsim.agents.registry import GHOST, PACMAN, join_spec, make_ghost, make_pa
 from pacsim.engine import DEFAULT_MAX_MOVES, MAX_MOVES_LIMIT, Layout, find_layout, parse_layout
 from pacsim.engine.generate import GENERATOR_VERSION, generate_layout, is_generated, maze_count, parse_maze_specs
 from pacsim.engine.layout import layouts_directory
-from pacsim.engine.starts import DEFAULT_START_DISTANCE, LAYOUT, STARTS, start_cells
+from pacsim.engine.starts import DECISIONS, DEFAULT_START_DISTANCE, LAYOUT, STARTS, start_cells
 from pacsim.errors import AgentError, ConfigError, PacsimError
 from pacsim.files import FileRefused, read_bounded
+from pacsim.runner.openings import OpeningBook, check_book, read_book
 
-TOP_LEVEL_KEYS = ("name", "games", "seed", "max_moves", "time_limit", "starts", "start_distance", "store", "grid",
-                  "pacman_options", "ghost_options")
+TOP_LEVEL_KEYS = ("name", "games", "seed", "max_moves", "time_limit", "starts", "start_distance", "book", "store",
+                  "grid", "pacman_options", "ghost_options")
 REQUIRED_GRID_KEYS = ("pacman", "ghosts", "layout")
 AGENT_KEYS = ("pacman", "ghosts", "layout", "num_ghosts")
 """Grid keys that are not Pacman options."""
@@ -111,9 +112,16 @@ class Experiment:
     notes: list[str] = field(default_factory=list)
     """One line for each layout name a local file took over from a shipped layout."""
     starts: str = LAYOUT
-    """Pacman's start: ``layout`` (its ``P``) or ``random`` (drawn per game from the seed)."""
+    """Pacman's start: ``layout`` (its ``P``), ``random`` (drawn per game from the seed)
+    or ``decisions`` (the opening book's cells in turn)."""
     start_distance: int = DEFAULT_START_DISTANCE
     """With random starts, the fewest maze steps between Pacman's start and every ghost."""
+    book: OpeningBook | None = None
+    """With ``decisions`` starts, the opening book the starts are taken from."""
+
+    def book_cells(self) -> tuple[int, ...]:
+        """The opening book's start cells (none without ``decisions`` starts)."""
+        return self.book.cells if self.book is not None and self.starts == DECISIONS else ()
 
     @property
     def config_hash(self) -> str:
@@ -243,6 +251,7 @@ def build_experiment(raw: dict[str, Any], source: str = "<experiment>", default_
     conditions = _expand(checker, grid, layouts, pacman_options, ghost_options)
     if starts != LAYOUT:
         _check_starts(checker, conditions, start_distance)
+    book = _opening_book(checker, raw, conditions) if starts == DECISIONS else None
     config = {
         "name": name, "games": games, "seed": seed, "max_moves": max_moves, "time_limit": time_limit,
         "grid": {key: sorted(values, key=_sort_key) for key, values in grid.items()},
@@ -252,10 +261,30 @@ def build_experiment(raw: dict[str, Any], source: str = "<experiment>", default_
         config["generator_version"] = GENERATOR_VERSION  # a new generator never resumes an old run
     if starts != LAYOUT:  # only then: the hashes (and stored games) of fixed-start experiments stay as they were
         config.update(starts=starts, start_distance=start_distance)
+    if book is not None:  # the cells themselves: another book is another run
+        config.update(book=list(book.cells))
     return Experiment(name=name, games=games, seed=seed, max_moves=max_moves, time_limit=time_limit,
                       store=Path(store), conditions=conditions, config=config, source=source,
                       notes=[found.note for found in layouts.values() if found.note],
-                      starts=starts, start_distance=start_distance)
+                      starts=starts, start_distance=start_distance, book=book)
+
+
+def _opening_book(checker: _Checker, raw: dict[str, Any], conditions: list[Condition]) -> OpeningBook:
+    """The ``book`` file (relative to the experiment file), screened on the
+    experiment's one maze and ghost count (see :mod:`pacsim.runner.openings`)."""
+    if "book" not in raw:
+        checker.fail("book", 'starts = "decisions" needs an opening book file (experiments/optimism_pessimism/screen_decisions.py writes one)')
+    name = checker.string(raw, "book", "")
+    path = Path(checker.source).parent / name if checker.source != "<experiment>" else Path(name)
+    book = read_book(path)
+    mazes = {(condition.layout, condition.num_ghosts): condition for condition in conditions}
+    if len(mazes) != 1:
+        checker.fail("book", "an opening book serves one maze and ghost count; this grid has "
+                             f"{len(mazes)} (split the experiment)")
+    condition = next(iter(mazes.values()))
+    check_book(book, parse_layout(condition.layout_text, name=condition.layout), condition.num_ghosts,
+               f"{checker.source}: book")
+    return book
 
 
 def _check_starts(checker: _Checker, conditions: list[Condition], start_distance: int) -> None:
