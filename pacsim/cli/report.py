@@ -59,6 +59,7 @@ def chosen_results(args, store: str, root_seeds: bool = False, columns=None):
 
 def run(args) -> int:
     from pacsim.report import compare, format_summary, summarize
+    from pacsim.report.lesson import LESSON_READS
     from pacsim.report.plot import check_plot_path
     from pacsim.report.summary import REPORT_READS, check_columns, default_by, repetition_notes
     from pacsim.runner.row import GAME_COLUMNS
@@ -79,7 +80,7 @@ def run(args) -> int:
             check_output(path, option, inputs=[args.store])
     asked_by = [column for item in args.by for column in item.split(",") if column] if args.by else []
     # Only the columns the report reads: a store's replay logs and provenance are most of its size.
-    columns = {*REPORT_READS, *asked_by}
+    columns = {*REPORT_READS, *LESSON_READS, *asked_by}  # the reproduction's story, when the store holds it
     if args.html:
         from pacsim.report.html import PROVENANCE_READS
 

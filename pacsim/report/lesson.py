@@ -219,6 +219,8 @@ def _score_interval(cell: Cell) -> str:
 
 REPRODUCTION = "optimism_pessimism"
 """The shipped reproduction's experiment name, as a store records it."""
+LESSON_READS = ("pacman", "ghosts", "start")
+"""The stored columns the story reads besides a report's (``REPORT_READS``)."""
 
 
 def story_for_store(results: pandas.DataFrame) -> str:
