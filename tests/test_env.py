@@ -20,13 +20,89 @@ TINY = "tinyGhostMaze"
 STOP_INDEX = ACTIONS.index(STOP)
 
 
-def test_gymnasium_checker_passes(monkeypatch):
-    monkeypatch.setenv("PACSIM_HIDDEN_WINDOW", "1")  # the checker also opens the human mode's window
+@pytest.fixture
+def no_display(monkeypatch):
+    """A machine without a display, as CI is: SDL's dummy driver alone (not pacsim's hidden-window switch)."""
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    monkeypatch.delenv("PACSIM_HIDDEN_WINDOW", raising=False)
+    for name in ("DISPLAY", "WAYLAND_DISPLAY"):
+        monkeypatch.delenv(name, raising=False)
+
+
+def test_gymnasium_checker_passes_with_the_dummy_driver_alone(no_display):
+    # The checker also makes the env in every render mode, human included.
     check_env(gymnasium.make("pacsim/TinyGhostMaze-v0", render_mode="rgb_array").unwrapped, skip_render_check=False)
 
 
-def test_pettingzoo_api_test_passes():
+def test_pettingzoo_api_test_passes(no_display):
     api_test(PacmanAECEnv(TINY, max_moves=30), num_cycles=100)
+
+
+@pytest.mark.parametrize("action", [2.5, "2", np.float32(1), 5, -1, None, np.array([1])])
+def test_an_action_outside_the_space_is_refused_not_cast(action):
+    env = pacsim.env.make_env(TINY)
+    env.reset(seed=0)
+    with pytest.raises(board.ActionSpaceError, match="not in the action space"):
+        env.step(action)
+    aec = PacmanAECEnv(TINY)
+    aec.reset(seed=0)
+    with pytest.raises(board.ActionSpaceError):
+        aec.step(action)
+
+
+def test_integer_actions_of_any_integer_type_are_taken():
+    env = pacsim.env.make_env(TINY)
+    env.reset(seed=0)
+    assert env.step(np.int64(STOP_INDEX))[1] == env.step(STOP_INDEX)[1] == -1.0
+
+
+@pytest.mark.parametrize("max_moves", [0, -3, 2.5])
+def test_a_move_cap_below_one_is_refused(max_moves):
+    with pytest.raises(pacsim.errors.ConfigError, match="max_moves"):
+        pacsim.env.make_env(TINY, max_moves=max_moves)
+    with pytest.raises(pacsim.errors.ConfigError, match="max_moves"):
+        PacmanAECEnv(TINY, max_moves=max_moves)
+
+
+def test_a_step_after_the_truncation_is_refused():
+    env = pacsim.env.make_env(TINY, ghosts="directional:attack=0,flee=0", max_moves=1)
+    env.reset(seed=0)
+    assert env.step(STOP_INDEX)[3]
+    with pytest.raises(board.EpisodeOverError, match="reset"):
+        env.step(STOP_INDEX)
+
+
+def finished_aec_game():
+    """An AEC game played to its move cap, every agent then stepping out with None."""
+    env = PacmanAECEnv(TINY, max_moves=2)
+    env.reset(seed=0)
+    for agent in env.agent_iter(100):
+        _, _, terminated, truncated, _ = env.last()
+        env.step(None if terminated or truncated else STOP_INDEX)
+    return env
+
+
+def test_aec_agents_leave_with_none_and_a_step_after_the_end_is_a_clear_error():
+    env = PacmanAECEnv(TINY, max_moves=2)
+    env.reset(seed=0)
+    while not env.truncations[env.agent_selection]:
+        env.step(STOP_INDEX)
+    with pytest.raises(ValueError, match="only valid action is None"):
+        env.step(STOP_INDEX)  # a dead agent steps with None (PettingZoo's own check)
+    env = finished_aec_game()
+    assert env.agents == []
+    with pytest.raises(board.EpisodeOverError, match="call reset"):
+        env.step(None)
+    env.reset(seed=1)
+    assert env.agents == env.possible_agents
+
+
+@pytest.mark.parametrize("seed", [-1, 1.5])
+def test_aec_refuses_a_seed_gymnasium_refuses(seed):
+    with pytest.raises(gymnasium.error.Error):
+        pacsim.env.make_env(TINY).reset(seed=seed)
+    with pytest.raises(gymnasium.error.Error):
+        PacmanAECEnv(TINY).reset(seed=seed)
 
 
 def trajectory(env, seed, actions):
@@ -108,6 +184,23 @@ def test_registered_ids_and_generated_mazes():
     assert generated.unwrapped.layout.name == spec
 
 
+@pytest.mark.parametrize("mode", ["sync", "async"])
+def test_make_vec_steps_copies_seeded_as_single_environments(mode):
+    actions = [STOP_INDEX, 0, 2]
+    vector = gymnasium.make_vec("pacsim/TinyGhostMaze-v0", num_envs=2, vectorization_mode=mode, ghosts="directional")
+    try:
+        observations, infos = vector.reset(seed=3)
+        steps = [vector.step(np.full(2, action)) for action in actions]
+    finally:
+        vector.close()
+    for index in range(2):
+        single = trajectory(pacsim.env.make_env(TINY, ghosts="directional"), 3 + index, actions)
+        assert np.array_equal(observations[index], single[0][0]) and infos["state"][index][1:] == single[0][4][1:]
+        for step, expected in zip(steps, single[1:]):
+            assert np.array_equal(step[0][index], expected[0])
+            assert (step[1][index], step[2][index], step[3][index]) == expected[1:4]
+
+
 def test_vector_env_steps_every_copy():
     vector = pacsim.env.make_vector_env(TINY, num_envs=3)
     observations, _ = vector.reset(seed=0)
@@ -151,5 +244,7 @@ def test_bench_reports_the_vector_env_steps_per_second():
 
     report = Report()
     env_figures(report, steps=16, num_envs=2)
-    [figure] = report.figures
-    assert figure.group == "env" and figure.unit == "steps/s" and figure.value > 0 and "16 steps" in figure.note
+    sync, asynchronous = report.figures
+    for figure, kind in ((sync, "SyncVectorEnv"), (asynchronous, "AsyncVectorEnv")):
+        assert figure.group == "env" and figure.unit == "steps/s" and figure.value > 0 and "16 steps" in figure.note
+        assert figure.name.startswith(kind)
