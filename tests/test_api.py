@@ -18,11 +18,11 @@ TINY = "tinyGhostMaze"
 GRID = {"pacman": ["greedy", "random"], "ghosts": ["random"], "layout": [TINY]}
 CONFIG = {"name": "notebook", "games": 3, "seed": 5, "max_moves": 60, "grid": GRID}
 OWN_MAZE = """\
-%%%%%%%%%%
-%P o . . %
-% %%%%%% %
-%.  G   .%
-%%%%%%%%%%"""
+%%%%%%%
+%P . .%
+% %%% %
+%. G .%
+%%%%%%%"""
 
 
 # -- pacsim.play: its arguments ----------------------------------------------------

@@ -76,7 +76,7 @@ def finished_aec_game():
     """An AEC game played to its move cap, every agent then stepping out with None."""
     env = PacmanAECEnv(TINY, max_moves=2)
     env.reset(seed=0)
-    for agent in env.agent_iter(100):
+    for _ in env.agent_iter(100):
         _, _, terminated, truncated, _ = env.last()
         env.step(None if terminated or truncated else STOP_INDEX)
     return env

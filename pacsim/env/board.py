@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass, field
-
 from typing import Any
 
 import numpy as np
