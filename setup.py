@@ -1,6 +1,6 @@
 """Packaging that pyproject.toml cannot say: the shipped layouts, experiments and examples.
 
-They live at the repository's top level (``layouts/``, ``experiments/``,
+They live at the repository's top level (experiments/ with a folder a study) (``layouts/``, ``experiments/``,
 ``examples/``), and a wheel carries them inside the package as
 ``pacsim/layouts``, ``pacsim/experiments`` and ``pacsim/examples``, where :mod:`pacsim.shipped` finds them through
 ``importlib.resources``.  Everything else is in pyproject.toml.
@@ -14,5 +14,5 @@ setup(
     packages=find_packages(include=["pacsim", "pacsim.*"]) + list(SHIPPED_FOLDERS),
     package_dir=SHIPPED_FOLDERS,
     package_data={"pacsim": ["py.typed"], "pacsim.web": ["*.js", "*.css", "*.html"], "pacsim.layouts": ["*.lay"],
-                  "pacsim.experiments": ["*.toml", "*.md", "*.json", "weights/*.json"], "pacsim.examples": ["*.py"]},
+                  "pacsim.experiments": ["*.md", "*/*.toml", "*/*.md", "*/*.json", "*/weights/*.json"], "pacsim.examples": ["*.py"]},
 )

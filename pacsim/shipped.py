@@ -38,13 +38,25 @@ def shipped_folder(name: str) -> Path:
 
 
 def shipped_experiment(filename: str) -> Path:
-    """A shipped experiment file, e.g. ``optimism_pessimism.toml``."""
-    return shipped_folder(EXPERIMENTS) / filename
+    """A shipped experiment's file by its name, e.g. ``optimism_pessimism.toml``
+    (found in its study's folder, ``experiments/optimism_pessimism/``), or a
+    file of the top folder (``README.md``)."""
+    top = shipped_folder(EXPERIMENTS) / filename
+    return top if top.exists() else _in_a_study(filename) or top
 
 
 def shipped_experiments() -> dict[str, Path]:
-    """Shipped experiment names (``optimism_pessimism``) mapped to their files, sorted by name."""
-    return {path.stem: path for path in sorted(shipped_folder(EXPERIMENTS).glob(f"*{EXPERIMENT_SUFFIX}"))}
+    """Shipped experiment names (``optimism_pessimism``) mapped to their files,
+    sorted by name: every ``.toml`` of every study folder (names are unique
+    across studies: a test holds them so)."""
+    found = shipped_folder(EXPERIMENTS).glob(f"*/*{EXPERIMENT_SUFFIX}")
+    return {path.stem: path for path in sorted(found, key=lambda path: path.stem)}
+
+
+def _in_a_study(filename: str) -> Path | None:
+    """``filename`` in the one study folder that holds it (None: in none)."""
+    matches = sorted(shipped_folder(EXPERIMENTS).glob(f"*/{filename}"))
+    return matches[0] if len(matches) == 1 else None
 
 
 def find_experiment(name: str | Path) -> Path:
@@ -62,7 +74,7 @@ def find_experiment(name: str | Path) -> Path:
 
 def shipped_path(path: str | Path) -> Path:
     """A file a shipped command names relative to the repository
-    (``experiments/probcut_smallClassic_R6.json``, ``examples/cautious_pacman.py``):
+    (``experiments/probcut/probcut_smallClassic_R6.json``, ``examples/cautious_pacman.py``):
     as given when it exists from the current folder, else the shipped copy,
     so the command works from a wheel in any folder."""
     given = Path(path)
@@ -72,4 +84,8 @@ def shipped_path(path: str | Path) -> Path:
         shipped = shipped_folder(given.parts[0]).joinpath(*given.parts[1:])
     except FileNotFoundError:
         return given
+    if not shipped.exists() and given.parts[0] == EXPERIMENTS and len(given.parts) == 2:
+        # A path from before experiments/ had a folder a study
+        # (experiments/probcut_smallClassic_R6.json): the study that holds it.
+        shipped = _in_a_study(given.name) or shipped
     return shipped if shipped.exists() else given

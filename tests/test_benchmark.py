@@ -85,7 +85,7 @@ def test_report_text_and_json():
 
 
 def test_the_throughput_experiment_ships_with_the_source():
-    assert Path(__file__).resolve().parents[1] / "experiments" / "optimism_pessimism.toml" == THROUGHPUT_EXPERIMENT
+    assert Path(__file__).resolve().parents[1] / "experiments" / "optimism_pessimism" / "optimism_pessimism.toml" == THROUGHPUT_EXPERIMENT
     assert THROUGHPUT_EXPERIMENT.is_file()
 
 

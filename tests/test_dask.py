@@ -128,7 +128,7 @@ layout = ["tinyGhostMaze"]
 def test_an_unreachable_scheduler_is_a_one_line_error(tmp_path, capsys, monkeypatch, address):
     monkeypatch.setattr(dask_executor, "CONNECT_TIMEOUT_SECONDS", 1.0)  # nothing listens on port 1
     started = time.monotonic()
-    exit_code = main(["run", str(Path(__file__).parents[1] / "experiments" / "optimism_pessimism.toml"),
+    exit_code = main(["run", str(Path(__file__).parents[1] / "experiments" / "optimism_pessimism" / "optimism_pessimism.toml"),
                       "--executor", "dask", "--scheduler", address, "--store", str(tmp_path / "unused.sqlite")])
     assert exit_code == 2 and time.monotonic() - started < 10
     error = capsys.readouterr().err

@@ -124,6 +124,6 @@ def test_an_unwritable_weights_file_is_one_line(tmp_path, capsys):
 
 
 def test_shipped_weights_are_found_from_any_folder(tmp_path, monkeypatch):
-    monkeypatch.chdir(tmp_path)  # as from a wheel: experiments/weights/... is the shipped copy
-    agent = make_pacman("approxq:weights=experiments/weights/approxq-smallClassic-random.json")
+    monkeypatch.chdir(tmp_path)  # as from a wheel: experiments/learned/weights/... is the shipped copy
+    agent = make_pacman("approxq:weights=experiments/learned/weights/approxq-smallClassic-random.json")
     assert agent.values["#-of-ghosts-1-step-away"] < 0

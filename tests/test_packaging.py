@@ -66,9 +66,9 @@ def test_a_wheel_installed_in_a_fresh_venv_lists_layouts_and_reproduces(tmp_path
     wheel = build_wheel(tmp_path)
     names = set(zipfile.ZipFile(wheel).namelist())
     assert {f"pacsim/layouts/{name}.lay" for name in shipped_layouts()} <= names
-    assert {"pacsim/experiments/optimism_pessimism.toml", "pacsim/py.typed"} <= names
+    assert {"pacsim/experiments/optimism_pessimism/optimism_pessimism.toml", "pacsim/py.typed"} <= names
     # What shipped experiments and the README's commands refer to: model files and the example plugin.
-    assert {"pacsim/experiments/probcut_smallClassic_R6.json", "pacsim/examples/cautious_pacman.py"} <= names
+    assert {"pacsim/experiments/probcut/probcut_smallClassic_R6.json", "pacsim/examples/cautious_pacman.py"} <= names
     assert {"pacsim/web/player.js", "pacsim/web/player.css", "pacsim/web/page.html", "pacsim/web/report.css"} <= names  # the HTML player's files
 
     venv = install_into_fresh_venv(wheel, tmp_path)

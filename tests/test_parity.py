@@ -130,15 +130,17 @@ def test_files_shipped_experiments_name_are_found_from_any_folder(tmp_path, monk
     from pacsim.search.probcut import load_model
 
     monkeypatch.chdir(tmp_path)  # no experiments/ or examples/ here: the shipped copies answer
-    assert load_model("experiments/probcut_smallClassic_R6.json").reduction == 6
+    assert load_model("experiments/probcut/probcut_smallClassic_R6.json").reduction == 6
+    assert load_model("experiments/probcut_smallClassic_R6.json").reduction == 6  # the path before study folders
     assert make_pacman("examples/cautious_pacman.py:CautiousPacman", {}).name
 
 
 def test_reproduce_points_at_the_readme_it_ships_with():
-    from pacsim.report.optimism import readme_pointer
+    from pacsim.report.optimism import README, readme_pointer
     from pacsim.shipped import shipped_experiment
 
-    assert str(shipped_experiment("README.md")) in readme_pointer() and shipped_experiment("README.md").is_file()
+    assert README.startswith("optimism_pessimism/")
+    assert str(shipped_experiment(README)) in readme_pointer() and shipped_experiment(README).is_file()
 
 
 # -- items 7 and 8: several runs in one store, and the games a command asked for --------------
@@ -437,9 +439,9 @@ def test_figures_colour_their_groups_title_what_ran_and_hide_no_data(two_runs, m
     assert len({to_hex(bar.get_facecolor()) for bar in wins_axis.patches}) == 2  # one colour per condition
     assert drawn[0]._suptitle.get_text().startswith("tiny: 4 games in 2 groups")
 
-    monkeypatch.syspath_prepend(str(EXPERIMENTS))
+    monkeypatch.syspath_prepend(str(EXPERIMENTS / "beyond_the_slide"))
     population = __import__("population_report")
-    figure = population.draw(pandas.read_csv(EXPERIMENTS / "figures" / "population_mazes.csv"))
+    figure = population.draw(pandas.read_csv(EXPERIMENTS / "beyond_the_slide" / "population_mazes.csv"))
     spread, settings = figure.axes[1:3]
     assert len(figure.axes) == 5  # the scatter's colour bar
     assert max(bar.get_height() for bar in spread.patches) < 50  # not one bar of zeros dwarfing the rest
@@ -448,7 +450,7 @@ def test_figures_colour_their_groups_title_what_ran_and_hide_no_data(two_runs, m
         assert not axis.get_legend().get_window_extent().overlaps(axis.get_window_extent())
     sys.modules.pop("population_report", None)
 
-    width, height = struct.unpack(">II", (EXPERIMENTS / "mcts_convergence.png").read_bytes()[16:24])
+    width, height = struct.unpack(">II", (EXPERIMENTS / "mcts" / "mcts_convergence.png").read_bytes()[16:24])
     assert (width, height) == (1000, 700)  # 5 x 3.5 inches at 200 dpi
 
 

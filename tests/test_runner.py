@@ -61,9 +61,22 @@ def test_grid_expands_to_labelled_conditions(tmp_path):
 
 
 def test_shipped_experiments_are_valid():
-    for path in sorted((REPOSITORY / "experiments").glob("*.toml")):
+    for path in sorted((REPOSITORY / "experiments").glob("*/*.toml")):
         experiment = load_experiment(path)
         assert experiment.conditions and experiment.games > 0
+
+
+def test_experiments_keep_a_folder_a_study_each_with_its_readme_and_unique_names():
+    folder = REPOSITORY / "experiments"
+    assert len([path for path in folder.iterdir() if path.is_file()]) <= 5  # a handful at the top
+    studies = [path for path in folder.iterdir() if path.is_dir() and path.name != "__pycache__"]
+    assert len(studies) >= 5
+    for study in studies:
+        readme = (study / "README.md").read_text()
+        for heading in ("## The question", "## Rerun it", "## What it found"):
+            assert heading in readme, f"{study.name}/README.md: {heading!r} missing"
+    names = [path.stem for path in folder.glob("*/*.toml")]
+    assert len(names) == len(set(names))  # pacsim run NAME finds one file
 
 
 @pytest.mark.parametrize("change, expected", [
@@ -484,5 +497,5 @@ def test_a_worker_keeps_only_the_layouts_its_memory_budget_allows():
     gc.collect()
     assert 1 <= sum(ref() is not None for ref in alive) <= 3 and alive[-1]() is not None
     assert cache.get(("maze19", texts[-1], None), list) is alive[-1]()  # kept, not built again
-    condition = load_experiment(REPOSITORY / "experiments" / "optimism_pessimism.toml").conditions
+    condition = load_experiment(REPOSITORY / "experiments" / "optimism_pessimism" / "optimism_pessimism.toml").conditions
     assert cache.layout_for(condition[0]) is cache.layout_for(condition[1])  # one maze, one layout

@@ -570,3 +570,105 @@ def test_replay_offers_no_show_values(capsys):
     assert "--show-values" not in capsys.readouterr().out
     assert main(["play", "--help"]) == 0
     assert "--show-values" in capsys.readouterr().out
+
+
+# -- what a person sees ------------------------------------------------------------
+@pytest.mark.parametrize("name", ["tinyGhostMaze", "smallClassic", "classic"])
+def test_the_default_window_is_big_enough_to_see_and_fits_the_screen(name):
+    layout = load_layout(name)
+    for panel in (False, True):
+        width, height = window_size(layout, panel=panel)
+        assert width >= style.MIN_WINDOW[0] or height >= style.MIN_WINDOW[1] - 1
+        assert width <= style.MAX_WINDOW[0] and height <= style.MAX_WINDOW[1]
+    bigger = window_size(layout, zoom=1.5)
+    assert bigger >= window_size(layout) and bigger[0] <= style.MAX_WINDOW[0]
+
+
+def test_pacman_has_an_open_mouth_in_every_frame(small_classic):
+    state = initial_state(small_classic)  # facing East: the start's Stop
+    surface = pygame.Surface(window_size(small_classic))
+    for frame in range(len(style.MOUTH_DEGREES)):
+        place = render(surface, state, frame=frame)
+        pacman_x, pacman_y = place.center(*small_classic.cells[state.pacman])
+        assert pixel(surface, (pacman_x + place.cell * 0.38, pacman_y)) == style.BACKGROUND
+
+
+def test_the_value_panel_keeps_its_text_sizes_whatever_the_number_of_moves(small_classic, monkeypatch):
+    from pacsim.viewer.render import Renderer
+
+    renderer = Renderer()
+    renderer.heading = ("Search values", "expectimax, depth 2", "ghosts: chance, uniform")
+    asked: list[int] = []
+    original = Renderer._font
+    monkeypatch.setattr(Renderer, "_font", lambda self, size: asked.append(size) or original(self, size))
+    surface = pygame.Surface(window_size(small_classic, panel=True))
+    sizes = []
+    for values in ([("East", 1.0), ("West", 2.0)], [("North", 1.0), ("South", 2.0), ("East", 3.0), ("Stop", 0.0)]):
+        asked.clear()
+        renderer.draw(surface, initial_state(small_classic), values=values, chosen="East")
+        sizes.append(sorted(set(asked)))
+    assert sizes[0] == sizes[1]
+
+
+@pytest.mark.parametrize("pacman_row", [1, 2, 3])
+def test_the_outcome_banner_never_hides_pacman(pacman_row):
+    layout = load_layout("tinyGhostMaze")
+    start = initial_state(layout)
+    pacman = next(index for index, (row, _) in enumerate(layout.cells) if row == pacman_row)
+    state = start._replace(pacman=pacman)
+    plain, with_banner = pygame.Surface(window_size(layout)), pygame.Surface(window_size(layout))
+    place = render(plain, state)
+    render(with_banner, state, banner="LOSS")
+    x, y = place.center(*layout.cells[pacman])
+    half = place.cell / 2
+    box = pygame.Rect(round(x - half), round(y - half), round(place.cell), round(place.cell))
+    assert pygame.image.tobytes(plain.subsurface(box), "RGB") == pygame.image.tobytes(with_banner.subsurface(box), "RGB")
+    assert pygame.image.tobytes(plain, "RGB") != pygame.image.tobytes(with_banner, "RGB")
+
+
+def test_the_window_is_named_before_it_opens(fast_window, monkeypatch):
+    named_when_opened = []
+    original = pygame.display.set_mode
+
+    def set_mode(*args, **kwargs):
+        named_when_opened.append(pygame.display.get_caption()[0] if pygame.display.get_init() else "")
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(pygame.display, "set_mode", set_mode)
+    fast_window.open_window((100, 80), "pacsim: tinyGhostMaze (seed 1)")
+    try:
+        assert named_when_opened == ["pacsim: tinyGhostMaze (seed 1)"]
+        assert pygame.display.get_caption()[0] == "pacsim: tinyGhostMaze (seed 1)"
+    finally:
+        pygame.display.quit()
+
+
+def test_the_text_board_comes_with_its_legend(capsys):
+    assert main(["play", "-l", "tinyGhostMaze", "-p", "greedy", "-t", "--seed", "3", "-n", "2"]) == 0
+    out = capsys.readouterr().out
+    from pacsim.engine.state import TEXT_LEGEND
+
+    assert out.count(TEXT_LEGEND) == 2  # once above each game's first board
+    for symbol in "PG.o%":
+        assert f"{symbol} " in TEXT_LEGEND
+
+
+def test_keyboard_play_without_a_terminal_says_what_it_needs(monkeypatch, capsys):
+    import io
+
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))  # a pipe: not a terminal
+    assert main(["play", "-l", "tinyGhostMaze", "-p", "keyboard", "-q"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "needs a terminal" in err and "--window" in err
+
+
+def test_keyboard_input_that_ends_mid_game_ends_it_as_an_error(monkeypatch):
+    import builtins
+
+    def no_more_input(prompt=""):
+        raise EOFError
+
+    monkeypatch.setattr(builtins, "input", no_more_input)
+    layout = load_layout("tinyGhostMaze")
+    record = play_game(layout, [make_pacman("keyboard"), make_ghost("random")], seed=1)
+    assert record.outcome == "error" and "needs a terminal" in record.error

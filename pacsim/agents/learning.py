@@ -129,7 +129,7 @@ class QPacman(Agent[LearnedOptions]):
         super().__init__(options)
         self.values: dict[str, float] = {}
         if self.options.weights:
-            path = shipped_path(self.options.weights)  # experiments/weights/... from a wheel too
+            path = shipped_path(self.options.weights)  # experiments/learned/weights/... from a wheel too
             # The file is part of the condition's identity, like a plugin's code.
             plugins.note_data_file(path, f"weights {self.options.weights}")
             self.values = load_weights(path, self.name).values

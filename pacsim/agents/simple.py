@@ -95,6 +95,13 @@ class KeyboardPacman(Agent):
 _TERMINAL_KEYS = {"w": "North", "s": "South", "d": "East", "a": "West", "": None, " ": STOP}
 
 
+KEYBOARD_NEEDS = "keyboard play needs a terminal (w/a/s/d then Enter) or a window (--window)"
+
+
 def _terminal_keys() -> str | None:
     """Without a window: read w/a/s/d then Enter (Enter alone keeps going)."""
-    return _TERMINAL_KEYS.get(input("move (w/a/s/d, Enter keeps going): ").strip().lower()[:1])
+    try:
+        line = input("move (w/a/s/d, Enter keeps going): ")
+    except EOFError:  # no one is typing: the input is a pipe, a file or closed
+        raise AgentError(f"the keyboard Pacman's input ended: {KEYBOARD_NEEDS}") from None
+    return _TERMINAL_KEYS.get(line.strip().lower()[:1])

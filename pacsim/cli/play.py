@@ -13,6 +13,7 @@ from typing import Any
 
 from pacsim.agents.api import ValuingAgent
 from pacsim.agents.registry import PACMAN, join_spec, make_ghost, make_pacman, parse_options, resolve
+from pacsim.agents.simple import KEYBOARD_NEEDS, KeyboardPacman
 from pacsim.cli.common import add_debug_option, options_given_once, wants_window
 from pacsim.cli.cs188 import add_cs188_options, apply_cs188_options, course_layout_folders, training_games
 from pacsim.engine import DEFAULT_MAX_MOVES, ERROR, GameRecord, check_max_moves, find_layout, play_game, recording
@@ -20,7 +21,7 @@ from pacsim.engine.layout import Layout
 from pacsim.engine.names import local_layout
 from pacsim.engine.recording import save_game
 from pacsim.engine.starts import DEFAULT_START_DISTANCE, LAYOUT, STARTS, draw_start, start_cells, with_pacman_start
-from pacsim.engine.state import GameState
+from pacsim.engine.state import TEXT_LEGEND, GameState
 from pacsim.errors import ConfigError
 from pacsim.files import check_output
 from pacsim.runner.execute import AllGamesFailed
@@ -146,6 +147,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"pacsim: note: {found.note}", file=sys.stderr)
     layout = found.layout
     agents = build_agents(args, layout)
+    if isinstance(agents[0], KeyboardPacman) and not window and not sys.stdin.isatty():
+        raise ConfigError(f"-p {args.pacman}: {KEYBOARD_NEEDS}")
     check_starts(args, layout, len(agents) - 1)
     for note in display_notes(args, window, settings, agents[0]):
         print(f"pacsim: note: {note}", file=sys.stderr)
@@ -253,6 +256,8 @@ def text_display(pacman: Any, show_values: bool, frame_time: float) -> Callable[
     def show(state: GameState, action: str | None) -> None:
         if not (state.turn == 0 or state.is_terminal):
             return
+        if action is None:  # the start of a game
+            print(TEXT_LEGEND)
         print(state.to_text())
         print(f"score {state.score}")
         if values is not None and not state.is_terminal:

@@ -16,7 +16,7 @@ from typing import Any
 from pacsim.cli.common import wants_window
 from pacsim.cli.play import add_display_options, check_outputs
 from pacsim.engine.recording import SavedGame, load_game
-from pacsim.engine.state import GameState
+from pacsim.engine.state import TEXT_LEGEND, GameState
 from pacsim.errors import ConfigError
 from pacsim.files import check_output
 from pacsim.runner.store import load_saved_game
@@ -101,10 +101,13 @@ class _Counted:
 
     def __iter__(self) -> Iterator[GameState]:
         for state in self.states:
+            first = self.final is None
             if self.final is not None and self.final.turn == 0:
                 self.moves += 1
             self.final = state
             if self.show and (state.turn == 0 or state.is_terminal):
+                if first:
+                    print(TEXT_LEGEND)
                 print(state.to_text())
                 print(f"score {state.score}\n")
             yield state

@@ -1,6 +1,6 @@
 """``pacsim reproduce``: run the optimism/pessimism experiment and print the
 lecture's table beside ours, the paired test of point 3, and which of its
-pattern points hold.  ``experiments/README.md`` says what each point means
+pattern points hold.  ``experiments/optimism_pessimism/README.md`` says what each point means
 and how the maze was found."""
 
 from __future__ import annotations

@@ -146,7 +146,7 @@ class GameState(NamedTuple):
         )
 
     def to_text(self) -> str:
-        """The board as layout text, like CS188's text display."""
+        """The board as layout text, like CS188's text display (the symbols: :data:`TEXT_LEGEND`)."""
         layout = self.layout
         grid = [[" "] * layout.width for _ in range(layout.height)]
         for row, column in layout.walls:
@@ -163,6 +163,10 @@ class GameState(NamedTuple):
         row, column = layout.cells[self.pacman]
         grid[row][column] = "P" if self.status != LOST else "X"
         return "\n".join("".join(line).rstrip() for line in grid)
+
+
+TEXT_LEGEND = "P Pacman (X: caught)  G ghost (S: scared)  . food  o capsule  % wall"
+"""What the symbols of :meth:`GameState.to_text` mean, printed once above a text display."""
 
 
 def initial_state(layout: Layout, num_ghosts: int | None = None) -> GameState:

@@ -1,7 +1,7 @@
 """The optimism/pessimism table in the lecture's shape, and its four pattern points.
 
 The published table (seed 002, 5 games a cell) and the pattern it teaches are
-in ``experiments/README.md`` ("The four pattern points").  Each point is checked with a
+in ``experiments/optimism_pessimism/README.md`` ("The four pattern points").  Each point is checked with a
 stated numeric criterion, so "holds" means something a reader can dispute.
 """
 
@@ -42,12 +42,16 @@ MIN_MOVES = 15.0
 distribution of games rather than one line of play repeated."""
 MAX_MODE_SHARE = 0.8
 """Largest share of a random-ghost cell's games that may end on one score."""
+README = "optimism_pessimism/README.md"
+"""The reproduction study's README, in the shipped experiments folder."""
+
+
 def readme_pointer() -> str:
     """Where to read on: the README shipped beside the experiments (inside the
     installed package when pacsim came from a wheel)."""
-    return f"What each point means and how the maze was found: {shipped_experiment('README.md')}"
+    return f"What each point means, and how the maze was found:\n  {shipped_experiment(README)}"
 SHIPPED_CAVEATS = (
-    "Before reading this as the lecture's lesson (experiments/README.md, first section):",
+    "Before reading this as the lecture's lesson (the study's README, named below, first section):",
     "- optimismHalls was chosen from about 3,000 screened mazes; in 100 generated ones it never holds;",
     "- from its own start (--set starts=layout) the expectimax/adversarial cell is one game repeated;",
     "  from random starts (this table) expectimax is caught in about 1 game in 10: point 2 fails;",
@@ -148,7 +152,7 @@ def assess(results: pandas.DataFrame) -> Assessment:
 
 
 def pattern_points(table: dict[tuple[str, str], Cell], paired: Comparison) -> list[PatternPoint]:
-    """The four points of the lecture's pattern (``experiments/README.md``), each with its criterion."""
+    """The four points of the lecture's pattern (``experiments/optimism_pessimism/README.md``), each with its criterion."""
     minimax_adversarial = table[("minimax", "adversarial")]
     minimax_random = table[("minimax", "random")]
     expectimax_adversarial = table[("expectimax", "adversarial")]

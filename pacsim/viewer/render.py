@@ -63,11 +63,15 @@ def geometry(size: tuple[int, int], layout: Layout, panel: bool) -> Geometry:
 
 
 def window_size(layout: Layout, zoom: float = 1.0, panel: bool = False) -> tuple[int, int]:
-    """The default window: ``CELL_PIXELS * zoom`` per cell, shrunk to fit MAX_WINDOW."""
+    """The default window: ``CELL_PIXELS`` per cell, or more when a small maze
+    would leave the window under MIN_WINDOW in both directions; times ``zoom``;
+    shrunk to fit MAX_WINDOW."""
     columns = layout.width + (style.PANEL_CELLS if panel else 0.0)
     rows = layout.height + style.STATUS_CELLS
+    min_width, min_height = style.MIN_WINDOW
     max_width, max_height = style.MAX_WINDOW
-    cell = min(style.CELL_PIXELS * zoom, max_width / columns, max_height / rows)
+    readable = max(style.CELL_PIXELS, min(min_width / columns, min_height / rows))
+    cell = min(readable * zoom, max_width / columns, max_height / rows)
     cell = max(style.MIN_CELL_PIXELS, int(cell))
     return math.ceil(columns * cell), math.ceil(rows * cell)
 
@@ -121,7 +125,7 @@ class Renderer:
         if place.panel_left is not None:
             self._draw_panel(surface, place, values, chosen)
         if banner:
-            self._draw_banner(surface, place, banner)
+            self._draw_banner(surface, place, banner, away_from=state.layout.cells[state.pacman][0])
         return place
 
     # -- the maze --------------------------------------------------------------
@@ -206,7 +210,9 @@ class Renderer:
         pygame.draw.rect(surface, style.PANEL, pygame.Rect(round(left), 0, round(width), round(place.board_height)))
         margin = place.cell * 0.4
         title, *about = self.heading
-        rows = max(1, len(values or []))
+        # Spaced for every action, not for this position's legal ones: the
+        # text keeps its size from frame to frame.
+        rows = len(ACTIONS)
         # The title, the lines about the search, a fifth of a line's gap, the rows.
         line = min(place.cell * 1.1, (place.board_height - 2 * margin) / (rows + len(about) + 2.2))
         font = self._font(round(line * 0.85))
@@ -231,11 +237,16 @@ class Renderer:
             number = font.render(_format_value(value), True, color)
             surface.blit(number, number.get_rect(topright=(round(left + width - place.cell * 0.3), round(top))))
 
-    def _draw_banner(self, surface: pygame.Surface, place: Geometry, banner: str) -> None:
+    def _draw_banner(self, surface: pygame.Surface, place: Geometry, banner: str, away_from: int) -> None:
+        """The outcome word across the board, in the half without Pacman's
+        row (``away_from``): how the game ended stays in sight under it."""
         strip_height = place.cell * 2.2
         strip = pygame.Surface((max(1, round(place.board_width)), max(1, round(strip_height))), pygame.SRCALPHA)
         strip.fill((0, 0, 0, 190))  # darken the board behind the word, keep it visible
-        middle_y = place.top + place.board_height / 2
+        pacman_y = place.top + (away_from + 0.5) * place.cell
+        quarter = place.board_height / 4
+        upper, lower = place.top + quarter, place.top + 3 * quarter
+        middle_y = lower if abs(pacman_y - upper) < abs(pacman_y - lower) else upper
         surface.blit(strip, (round(place.left), round(middle_y - strip_height / 2)))
         color = style.BANNERS.get(banner, style.TEXT)
         word = self._font(round(place.cell * 2)).render(banner, True, color)

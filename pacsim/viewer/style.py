@@ -40,6 +40,9 @@ BANNERS: dict[str, Color] = {
 CELL_PIXELS = 28
 """Cell size at zoom 1."""
 MIN_CELL_PIXELS = 6
+MIN_WINDOW = (720, 480)
+"""The default window grows its cells until it is at least this wide or this
+tall, so a small maze is not a thumbnail (tinyGhostMaze was 252x236)."""
 MAX_WINDOW = (1280, 800)
 """The default window is capped to fit this."""
 STATUS_CELLS = 1.4
@@ -52,8 +55,10 @@ FOOD_RADIUS = 0.1
 CAPSULE_RADIUS = 0.26
 PACMAN_RADIUS = 0.45
 GHOST_RADIUS = 0.42
-MOUTH_DEGREES = (4, 22, 40, 22)
-"""Half-angle of Pacman's mouth, cycled by frame number."""
+MOUTH_DEGREES = (40, 28, 14, 28)
+"""Half-angle of Pacman's mouth, cycled by frame number; never shut, so every
+still frame (the first, a saved PNG) shows a Pacman facing somewhere, as the
+browser's player does."""
 FLASH_TIMER = 6
 """Scared ghosts flash white when this many scared moves or fewer are left."""
 FLASH_FRAMES = 8

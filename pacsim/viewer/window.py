@@ -200,9 +200,12 @@ def open_window(size: tuple[int, int], title: str, unseen_allowed: bool = False)
         require_display()
     if not display_available() and hidden_window_allowed():
         os.environ.setdefault("SDL_VIDEODRIVER", "dummy")  # asked for: a window nobody sees
+    # Named before it exists: some window managers read a window's name only
+    # when it first appears, and showed it blank.
     try:
         pygame.display.init()
         pygame.font.init()
+        pygame.display.set_caption(title)
         surface = pygame.display.set_mode(size, pygame.RESIZABLE)
     except pygame.error as error:
         raise ViewerError(f"cannot open a window ({error}); use --text or --quiet") from None
