@@ -12,9 +12,11 @@ from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test
 
 import pacsim.env
-from pacsim.engine import ACTIONS, STOP
+from pacsim.engine import ACTIONS, STOP, parse_layout
+from pacsim.engine.state import SCARED_TIME
 from pacsim.env import board
 from pacsim.env.aec import PacmanAECEnv
+from pacsim.env.gym_env import PacmanEnv
 
 TINY = "tinyGhostMaze"
 STOP_INDEX = ACTIONS.index(STOP)
@@ -174,6 +176,26 @@ def test_observation_channels_match_the_state():
     assert observation[board.FIXED_CHANNELS, row, column] == 1.0
 
 
+def test_the_scared_channel_and_the_documented_channels():
+    layout = parse_layout("%%%%%%%%\n%Po . G%\n%%%%%%%%", name="capsuleRow")
+    env = pacsim.env.make_env(layout)
+    env.reset(seed=0)
+    observation, _, _, _, info = env.step(ACTIONS.index("East"))  # eats the capsule
+    state = info["state"]
+    assert state.scared[0] > 0
+    row, column = state.position(state.ghosts[0])
+    assert observation[board.FIXED_CHANNELS + 1, row, column] == state.scared[0] / SCARED_TIME
+    assert observation[board.FIXED_CHANNELS + 1].sum() == observation[board.FIXED_CHANNELS + 1, row, column]
+    assert observation[2].sum() == 0  # the capsule channel: eaten
+    learning = (Path(__file__).resolve().parents[1] / "docs" / "learning.md").read_text()
+    for channel in ("[0]`` walls", "[1]`` food", "[2]`` capsules", "[3]`` Pacman", "[4 + i]`` ghost",
+                    "[4 + G + i]`` ghost"):
+        assert channel in PacmanEnv.__doc__
+    for row_text in ("| `0` | walls", "| `1` | food", "| `2` | capsules", "| `3` | Pacman", "| `4 + i` | ghost",
+                     "| `4 + G + i` | ghost"):
+        assert row_text in learning
+
+
 def test_registered_ids_and_generated_mazes():
     assert "pacsim/SmallClassic-v0" in pacsim.env.REGISTERED
     env = gymnasium.make("pacsim/TinyGhostMaze-v0", render_mode="ansi")
@@ -220,6 +242,10 @@ def test_aec_rewards_are_zero_sum():
 def test_bad_num_ghosts_is_one_config_error():
     with pytest.raises(pacsim.errors.ConfigError, match="num_ghosts=5"):
         pacsim.env.make_env(TINY, num_ghosts=5)
+    with pytest.raises(pacsim.errors.ConfigError, match="num_ghosts=0.5: must be an integer"):
+        pacsim.env.make_env(TINY, num_ghosts=0.5)
+    with pytest.raises(pacsim.errors.ConfigError, match="ghosts=3: must be a non-empty string"):
+        pacsim.env.make_env(TINY, ghosts=3)
 
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"

@@ -19,6 +19,7 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
+from pacsim import arguments
 from pacsim.agents import training
 from pacsim.engine import ACTIONS, DEFAULT_MAX_MOVES, Layout
 from pacsim.engine.game import start_agents
@@ -65,7 +66,7 @@ class PacmanEnv(gymnasium.Env):
             raise ValueError(f"render_mode {render_mode!r} is not one of {RENDER_MODES}")
         self.layout = board.load_env_layout(layout)
         count = training.ghost_count(self.layout, num_ghosts)
-        self.ghosts = training.make_ghosts(ghosts, count, ghost_args)
+        self.ghosts = training.make_ghosts(arguments.text(ghosts, "ghosts", "random"), count, ghost_args)
         self.episode = board.Episode(self.layout, count, max_moves)
         self.render_mode = render_mode
         self.observation_space = spaces.Box(0.0, 1.0, board.observation_shape(self.layout, count), dtype=np.float32)
