@@ -242,7 +242,7 @@ def test_aec_rewards_are_zero_sum():
 def test_bad_num_ghosts_is_one_config_error():
     with pytest.raises(pacsim.errors.ConfigError, match="num_ghosts=5"):
         pacsim.env.make_env(TINY, num_ghosts=5)
-    with pytest.raises(pacsim.errors.ConfigError, match="num_ghosts=0.5: must be an integer"):
+    with pytest.raises(pacsim.errors.ConfigError, match=r"num_ghosts=0\.5: must be an integer"):
         pacsim.env.make_env(TINY, num_ghosts=0.5)
     with pytest.raises(pacsim.errors.ConfigError, match="ghosts=3: must be a non-empty string"):
         pacsim.env.make_env(TINY, ghosts=3)
