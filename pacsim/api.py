@@ -38,10 +38,11 @@ from pacsim.web import notebook, player
 if TYPE_CHECKING:
     import pandas
 
-MAX_PLAYED_GAMES = 10_000
+MAX_PLAYED_GAMES = 1_000
 """The most games one :func:`play` call keeps in memory (every record, with
-its replay log and per-move statistics); more games belong in a results
-store: :func:`run` or ``pacsim run``."""
+its replay log and per-move statistics: about 120 KiB a game of alpha-beta
+at depth 2 on smallClassic, so at most a few hundred MB); more games belong
+in a results store: :func:`run` or ``pacsim run``."""
 RANDOM_SEEDS = 2**31
 """``seed=None`` draws from ``0 .. RANDOM_SEEDS - 1``, as ``pacsim play`` without ``--seed`` does."""
 

@@ -34,7 +34,7 @@ OWN_MAZE = """\
     ({"seed": -1}, "seed=-1: must be at least 0"),
     ({"games": 1e7}, "games=10000000.0: must be an integer"),
     ({"games": True}, "games=True: must be an integer, not a bool"),
-    ({"games": 10**7}, "at most 10,000; pacsim.run"),
+    ({"games": 10**7}, "at most 1,000; pacsim.run"),
     ({"num_ghosts": 0.5}, "num_ghosts=0.5: must be an integer"),
     ({"max_moves": 0}, "max_moves=0: must be at least 1"),
     ({"move_time_limit": "1"}, "move_time_limit='1': must be a number"),
