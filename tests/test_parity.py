@@ -102,6 +102,7 @@ def test_keyboard_agent_is_pacsims_keyboard_pacman(course, monkeypatch, capsys):
     (course / "keyboardAgents.py").write_text("class KeyboardAgent:\n    def getAction(self, state):\n        raise AttributeError('Tk')\n")
     pressed = iter(["d", "", "a"])
     monkeypatch.setattr("builtins.input", lambda prompt="": next(pressed, ""))
+    monkeypatch.setattr("sys.stdin.isatty", lambda: True)  # a person at a terminal
     assert main(["play", "-p", "KeyboardAgent", "-l", "minimaxClassic", "-k", "0", "-q", "--max-moves", "3", "--seed", "1"]) == 0
     out = capsys.readouterr().out
     assert "error" not in out and "game 1/1" in out
@@ -476,4 +477,20 @@ def test_the_readme_keeps_its_two_commands_and_its_links_lead_somewhere():
     assert "hypothetical" in readme
     links = re.findall(r"\]\(((?:docs|experiments)/[^)#]+)\)", readme)
     assert links and all((root / link).is_file() for link in links)
-    assert readme.count("\n") < 400  # research-level material lives in docs/
+    assert readme.count("\n") < 250  # a front page: options and research-level material live in docs/
+
+
+def test_the_readme_example_experiment_loads_with_its_grid_options_and_store(tmp_path, monkeypatch):
+    import re
+
+    from pacsim.runner.experiment import load_experiment
+
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+    (example,) = re.findall(r"```toml\n(.*?)```", readme, flags=re.S)
+    path = tmp_path / "my_experiment.toml"
+    path.write_text(example)
+    monkeypatch.chdir(tmp_path)
+    experiment = load_experiment(path)
+    assert len(experiment.conditions) == 16 and experiment.games == 200
+    assert experiment.store.name == "my_experiment.sqlite"
+    assert experiment.conditions[0].pacman_options == {"eval": "careful", "depth": 2}
