@@ -1,13 +1,13 @@
 """pacsim: a Pacman-style testbed for game-tree search.
 
-``pacsim.load_results``, ``pacsim.summarize``, ``pacsim.play`` and
-``pacsim.load_record`` are loaded on first use, so ``import pacsim`` does not
-pull in pandas or the agents.
+``pacsim.play``, ``pacsim.run``, ``pacsim.report``, ``pacsim.load_results``,
+``pacsim.summarize`` and ``pacsim.load_record`` are loaded on first use, so
+``import pacsim`` does not pull in pandas or the agents.
 """
 
 from pacsim._version import __version__
 
-__all__ = ["__version__", "load_results", "summarize", "play", "load_record"]
+__all__ = ["__version__", "play", "run", "report", "load_results", "summarize", "load_record"]
 
 
 def __getattr__(name: str):
@@ -19,7 +19,11 @@ def __getattr__(name: str):
         from pacsim.report.summary import summarize
 
         return summarize
-    if name in ("play", "load_record"):
+    if name == "report":  # the package pacsim.report, callable: pacsim.report(store_or_frame)
+        import pacsim.report
+
+        return pacsim.report
+    if name in ("play", "run", "load_record"):
         from pacsim import api
 
         return getattr(api, name)

@@ -162,7 +162,8 @@ def test_records_and_played_games_show_as_the_player(recorded):
     assert [game.record.actions for game in games] == [game.record.actions for game in pacsim.play("tinyGhostMaze", "greedy", "random", games=2, seed=4)]
     (page,) = iframe_pages(shown[GameRecord](games[1].record))  # a shipped maze is found by its name
     assert embedded_data(page)["score"] == games[1].score
-    assert shown[GameRecord](pacsim.play(parse_layout(CAPSULE_LOOP, name="capsuleLoop"))[0].record) is None
+    (page,) = iframe_pages(shown[GameRecord](pacsim.play(parse_layout(CAPSULE_LOOP, name="capsuleLoop"))[0].record))
+    assert embedded_data(page)["title"].endswith("capsuleLoop")  # a maze played here is found by its name too
     (page,) = iframe_pages(games._repr_html_())
     assert embedded_data(page)["score"] == games[0].score and games._repr_html_().count("<tr>") == 3
 
@@ -185,7 +186,7 @@ def test_the_example_notebook_runs_top_to_bottom(tmp_path):
     assert not [output for output in outputs if output.output_type == "error"]
     shown = [output["data"].get("text/html", "") for output in outputs if "data" in output]
     assert sum("<iframe srcdoc=" in text for text in shown) == 3  # the games, one game, the loaded record
-    assert "<table" in shown[-1] and "win_rate" in shown[-1]  # the summary DataFrame as pandas shows it
+    assert "<table" in shown[-1] and "win rate [95% CI]" in shown[-1]  # pacsim.report as a notebook shows it
 
 
 # -- the results page ----------------------------------------------------------------

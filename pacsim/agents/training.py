@@ -17,6 +17,7 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from pacsim import arguments
 from pacsim.agents.api import Agent
 from pacsim.agents.learning import LEARNING_PACMEN, QPacman, Weights, load_weights
 from pacsim.agents.registry import make_ghost, parse_options
@@ -91,9 +92,10 @@ def ghost_count(layout: Layout, num_ghosts: int | None, option: str = "num_ghost
     """How many of the layout's ghosts play (all of them when ``num_ghosts`` is None)."""
     if num_ghosts is None:
         return layout.num_ghosts
-    if not 0 <= num_ghosts <= layout.num_ghosts:
-        raise ConfigError(f"{option}={num_ghosts}: layout {layout.name!r} has {layout.num_ghosts} ghosts")
-    return num_ghosts
+    count = arguments.integer(num_ghosts, option, minimum=0)
+    if count > layout.num_ghosts:
+        raise ConfigError(f"{option}={count}: layout {layout.name!r} has {layout.num_ghosts} ghosts")
+    return count
 
 
 def make_ghosts(spec: str, count: int, ghost_args: str = "") -> list[Agent]:

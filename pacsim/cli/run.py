@@ -93,9 +93,6 @@ def run(args: argparse.Namespace) -> int:
     if args.quiet:
         return 0
     print(describe(experiment, result))
-    results = load_results(result.store)
-    results = results[results["config_hash"] == result.config_hash]
-    results = results[results["condition_key"].isin([condition.key for condition in experiment.conditions])]  # this code's
-    results = results[results["game_index"] < experiment.games]  # the games asked for, not an earlier longer run's
+    results = experiment.own_games(load_results(result.store))
     print(format_summary(summarize(results, by=["condition"])))
     return 0

@@ -15,6 +15,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 from gymnasium import spaces
+from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 
 from pacsim.agents import training
@@ -43,6 +44,7 @@ class PacmanAECEnv(AECEnv):
         self.episode = board.Episode(self.layout, count, max_moves)
         self.render_mode = render_mode
         self.possible_agents = [agent_name(index) for index in range(count + 1)]
+        self.agents: list[str] = []  # none until reset()
         self._index = {name: index for index, name in enumerate(self.possible_agents)}
         shape = board.observation_shape(self.layout, count)
         self._observation_space = spaces.Box(0.0, 1.0, shape, dtype=np.float32)
@@ -58,6 +60,11 @@ class PacmanAECEnv(AECEnv):
         return board.encode(self.episode.state)
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """Start a game.  Nothing here is random (every agent learns), but
+        ``seed`` is checked and seeds ``np_random`` as Gymnasium does: a
+        negative or non-integer seed is refused."""
+        if seed is not None or not hasattr(self, "np_random"):
+            self.np_random, self.np_random_seed = seeding.np_random(seed)
         self.episode.restart()
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
@@ -68,12 +75,18 @@ class PacmanAECEnv(AECEnv):
         self._select()
 
     def step(self, action: Any) -> None:
+        """Play the selected agent's action; once the game is over each agent
+        steps once more with ``None`` (PettingZoo's convention) and leaves."""
+        if not self.agents:
+            raise board.EpisodeOverError("step() with no agent left: the game is over (or was never reset); "
+                                         "call reset()")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
-            self._was_dead_step(action)
+            self._was_dead_step(action)  # refuses anything but None
             return
+        index = board.checked_action(self._action_space, action)
         self._cumulative_rewards[agent] = 0.0
-        change = float(self.episode.play(int(action)))
+        change = float(self.episode.play(index))
         self.rewards = {name: (change if name == PACMAN else -change) for name in self.agents}
         if self.episode.state.is_terminal or self.episode.truncated:
             ended = self.terminations if self.episode.state.is_terminal else self.truncations

@@ -23,18 +23,38 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
+from pacsim import arguments
 from pacsim.agents.api import Agent
 from pacsim.agents.training import ghost_action
-from pacsim.engine import ACTIONS, STOP, GameState, Layout, apply_move, initial_state, load_layout
+from pacsim.engine import ACTIONS, MAX_MOVES_LIMIT, STOP, GameState, Layout, apply_move, initial_state, load_layout
 from pacsim.engine.state import SCARED_TIME
-from pacsim.errors import AgentError
+from pacsim.errors import AgentError, PacsimError
 
 FIXED_CHANNELS = 4
 """Walls, food, capsules, Pacman: the channels before the ghosts'."""
 ACTION_INDEX = {action: index for index, action in enumerate(ACTIONS)}
+
+
+class ActionSpaceError(PacsimError, ValueError):
+    """An action outside the action space (``2.5``, ``"2"``, ``np.float32(1)``, 7):
+    refused, never cast (an action inside it but illegal is played, see above)."""
+
+
+class EpisodeOverError(PacsimError, RuntimeError):
+    """A step after the episode ended: ``reset()`` starts the next one."""
+
+
+def checked_action(space: Any, action: Any) -> int:
+    """``action`` as an index when ``space`` (Gymnasium's ``Discrete``)
+    contains it: an integer of any integer type, in range."""
+    if not space.contains(action):
+        raise ActionSpaceError(f"action {action!r} ({type(action).__name__}) is not in the action space {space}: "
+                               f"an integer from 0 to {len(ACTIONS) - 1}")
+    return int(action)
 
 
 def channels(num_ghosts: int) -> int:
@@ -108,6 +128,7 @@ class Episode:
     """Pacman moves played."""
 
     def __post_init__(self) -> None:
+        self.max_moves = arguments.integer(self.max_moves, "max_moves", 1, MAX_MOVES_LIMIT)
         self.state = initial_state(self.layout, self.num_ghosts)
 
     def restart(self) -> None:
@@ -126,6 +147,10 @@ class Episode:
     def truncated(self) -> bool:
         """At the move cap, Pacman to move, game not over."""
         return not self.state.is_terminal and self.state.turn == 0 and self.moves >= self.max_moves
+
+    @property
+    def over(self) -> bool:
+        return self.state.is_terminal or self.truncated
 
 
 def load_env_layout(layout: str | Layout) -> Layout:
@@ -149,4 +174,5 @@ def ghosts_move(episode: Episode, ghosts: list[Agent]) -> int:
     return change
 
 
-__all__ = ["ACTIONS", "Episode", "encode", "action_mask", "played_action"]
+__all__ = ["ACTIONS", "ActionSpaceError", "EpisodeOverError", "Episode", "checked_action", "encode", "action_mask",
+           "played_action"]

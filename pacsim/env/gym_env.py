@@ -19,6 +19,7 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
+from pacsim import arguments
 from pacsim.agents import training
 from pacsim.engine import ACTIONS, DEFAULT_MAX_MOVES, Layout
 from pacsim.engine.game import start_agents
@@ -30,7 +31,32 @@ RENDER_MODES = ("human", "rgb_array", "ansi")
 class PacmanEnv(gymnasium.Env):
     """Single-agent Pacman.  ``layout``: a shipped name, a ``.lay`` path, a
     ``generated:`` spec or a :class:`~pacsim.engine.Layout`; ``ghosts``: a
-    ghost spec (``random``, ``directional:attack=0.9``, ``my.py:Ghost``)."""
+    ghost spec (``random``, ``directional:attack=0.9``, ``my.py:Ghost``);
+    ``max_moves``: Pacman moves before the episode is truncated (1 or more).
+
+    **Observation** (``observation_space``: ``Box(0, 1, (4 + 2 * G, H, W), float32)``
+    for ``G`` ghosts on a layout of ``H`` text lines of ``W`` characters;
+    row 0 is the top line, column 0 the left one):
+
+    * ``[0]`` walls: 1 on a wall;
+    * ``[1]`` food: 1 on a dot still to eat;
+    * ``[2]`` capsules: 1 on a capsule still to eat;
+    * ``[3]`` Pacman: 1 on his cell;
+    * ``[4 + i]`` ghost ``i + 1``: 1 on its cell (ghosts in agent order);
+    * ``[4 + G + i]`` ghost ``i + 1`` scared: its scared timer divided by
+      ``SCARED_TIME`` (40), on its cell; 0 everywhere when it is not scared.
+
+    **Info** (from ``reset`` and ``step``): ``action_mask`` an int8 array of
+    shape ``(5,)``, 1 for each legal action in action order; ``state`` the
+    :class:`~pacsim.engine.GameState`; ``score`` the game's score; ``moves``
+    Pacman moves so far; ``seed`` the game seed.
+
+    **Actions**: ``Discrete(5)``, 0 North, 1 South, 2 East, 3 West, 4 Stop;
+    anything else (``2.5``, ``"2"``, ``np.float32(1)``, 7) is refused with
+    :class:`~pacsim.env.board.ActionSpaceError`; an illegal action is played
+    as Stop.  Vector forms (``gymnasium.make_vec``, :func:`pacsim.env.make_vector_env`)
+    stack each array along a first axis of ``num_envs``.
+    """
 
     metadata = {"render_modes": list(RENDER_MODES), "render_fps": 10}  # noqa: RUF012 (Env declares it an instance variable)
 
@@ -40,7 +66,7 @@ class PacmanEnv(gymnasium.Env):
             raise ValueError(f"render_mode {render_mode!r} is not one of {RENDER_MODES}")
         self.layout = board.load_env_layout(layout)
         count = training.ghost_count(self.layout, num_ghosts)
-        self.ghosts = training.make_ghosts(ghosts, count, ghost_args)
+        self.ghosts = training.make_ghosts(arguments.text(ghosts, "ghosts", "random"), count, ghost_args)
         self.episode = board.Episode(self.layout, count, max_moves)
         self.render_mode = render_mode
         self.observation_space = spaces.Box(0.0, 1.0, board.observation_shape(self.layout, count), dtype=np.float32)
@@ -63,9 +89,10 @@ class PacmanEnv(gymnasium.Env):
         return board.encode(self.state), self._info()
 
     def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
-        if self.state.is_terminal:
-            raise RuntimeError("step() after the episode ended: call reset() first")
-        change = self.episode.play(int(action))
+        index = board.checked_action(self.action_space, action)
+        if self.episode.over:
+            raise board.EpisodeOverError("step() after the episode ended (terminated or truncated): call reset() first")
+        change = self.episode.play(index)
         change += board.ghosts_move(self.episode, self.ghosts)
         self._show()
         return board.encode(self.state), float(change), self.state.is_terminal, self.episode.truncated, self._info()

@@ -498,7 +498,7 @@ class _Schedule:
 
 def _play_all(executors: _Executors, tasks: list[GameTask], store: ResultStore, max_pending: int,
               quiet: bool, tally: _Tally) -> None:
-    from tqdm import tqdm
+    from tqdm.auto import tqdm  # a widget in Jupyter (pacsim.run), text on a terminal
 
     schedule = _Schedule(tasks, max_pending)
     completed = False

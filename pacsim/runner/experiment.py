@@ -20,7 +20,7 @@ import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from pacsim.agents import plugins
 from pacsim.agents.registry import GHOST, PACMAN, join_spec, make_ghost, make_pacman, parse_spec, resolve
@@ -31,6 +31,9 @@ from pacsim.engine.starts import DECISIONS, DEFAULT_START_DISTANCE, LAYOUT, STAR
 from pacsim.errors import AgentError, ConfigError, PacsimError
 from pacsim.files import FileRefused, read_bounded
 from pacsim.runner.openings import OpeningBook, check_book, read_book
+
+if TYPE_CHECKING:
+    import pandas
 
 TOP_LEVEL_KEYS = ("name", "games", "seed", "max_moves", "time_limit", "starts", "start_distance", "book", "store",
                   "grid", "pacman_options", "ghost_options")
@@ -129,6 +132,14 @@ class Experiment:
 
     def seeds(self) -> list[int]:
         return game_seeds(self.seed, self.games)
+
+    def own_games(self, results: pandas.DataFrame) -> pandas.DataFrame:
+        """The rows of ``results`` (a loaded store) that are this experiment's
+        games: its configuration, its conditions as this code builds them, and
+        the games asked for (not those of an earlier, longer run)."""
+        keys = [condition.key for condition in self.conditions]
+        mine = (results["config_hash"] == self.config_hash) & results["condition_key"].isin(keys)
+        return results[mine & (results["game_index"] < self.games)]
 
 
 def check_time_limit(seconds: float, where: str) -> float:

@@ -33,10 +33,11 @@ class StateWindow:
         self.clock: pygame.time.Clock | None = None
 
     def show(self, state: GameState, frames_per_second: float) -> None:
-        from pacsim.viewer.window import open_window  # the window module checks the display
+        from pacsim.viewer.window import open_window
 
         if self.surface is None:
-            self.surface = open_window(window_size(state.layout), self.title)
+            # Opened by a program (render_mode="human"): SDL's dummy driver is allowed, as Gymnasium expects.
+            self.surface = open_window(window_size(state.layout), self.title, unseen_allowed=True)
             self.clock = pygame.time.Clock()
         pygame.event.pump()  # a window that never reads its events looks hung
         self.renderer.draw(self.surface, state)

@@ -190,10 +190,14 @@ class ViewerLoop:
             )
 
 
-def open_window(size: tuple[int, int], title: str) -> pygame.Surface:
+def open_window(size: tuple[int, int], title: str, unseen_allowed: bool = False) -> pygame.Surface:
     """The window, or :class:`ViewerError` when nobody could see it (see
-    :mod:`pacsim.viewer.settings` for the rule, and the way tests get round it)."""
-    require_display()
+    :mod:`pacsim.viewer.settings` for the rule, and the way tests get round it).
+    ``unseen_allowed``: a program asked for it (an environment's ``human``
+    render mode), so SDL's invisible drivers are the program's choice, as
+    Gymnasium's checkers run under ``SDL_VIDEODRIVER=dummy``."""
+    if not unseen_allowed:
+        require_display()
     if not display_available() and hidden_window_allowed():
         os.environ.setdefault("SDL_VIDEODRIVER", "dummy")  # asked for: a window nobody sees
     # Named before it exists: some window managers read a window's name only
