@@ -28,14 +28,15 @@ from pacsim.engine import parse_layout
 from pacsim.engine.recording import SavedGame, check_num_ghosts, decode_actions, describe
 from pacsim.engine.starts import with_pacman_start
 from pacsim.errors import ConfigError, LayoutError, ReplayError, StoreError
-from pacsim.runner.row import GAME_COLUMNS, GameRow
+from pacsim.runner.row import GAME_COLUMNS, REPLAYED_OUTCOMES, GameRow
 
 if TYPE_CHECKING:
     import pandas
 
     from pacsim.runner.experiment import Experiment
 
-NEWER_COLUMNS = ("start", "arch", "cores", "python_version", "numba_version", "git_commit", "searched_by")
+NEWER_COLUMNS = ("start", "arch", "cores", "python_version", "numba_version", "git_commit", "searched_by",
+                 "worker_exit")
 """Columns newer than the first stores: an older store reads them as empty
 (and gains them, empty, when a run opens it)."""
 
@@ -74,6 +75,10 @@ CREATE TABLE IF NOT EXISTS conditions (
 );
 {_create_games("games")};
 """
+
+
+_REPLAYED = ", ".join(f"'{outcome}'" for outcome in REPLAYED_OUTCOMES)
+"""The outcomes a resumed run plays again, as an SQL list."""
 
 
 def utc_now() -> str:
@@ -138,15 +143,25 @@ class ResultStore:
         with _reporting(self.path):
             return _finished(self.connection, config_hash, outcome)
 
+    def count_results(self, config_hash: str) -> int:
+        """How many games of this config are stored with a result (an outcome
+        other than ``error`` and ``crash``)."""
+        with _reporting(self.path):
+            (count,) = self.connection.execute(
+                f"SELECT COUNT(*) FROM games WHERE config_hash = ? AND outcome NOT IN ({_REPLAYED})",
+                (config_hash,)).fetchone()
+        return count
+
     def add_games(self, rows: Iterable[GameRow]) -> int:
         """Insert game rows in one transaction; returns how many were stored.
 
-        A game stored as an ``error`` is replaced by its new row (a re-run
-        plays such games again); any other stored game is kept as it is."""
+        A game stored as an ``error`` or a ``crash`` is replaced by its new
+        row (a re-run plays such games again); any other stored game is kept as it is."""
         names = list(GAME_COLUMNS)
         statement = (f"INSERT INTO games ({', '.join(names)}) VALUES ({', '.join('?' * len(names))}) "
                      "ON CONFLICT (config_hash, condition_key, game_index) DO UPDATE SET "
-                     f"{', '.join(f'{name} = excluded.{name}' for name in names)} WHERE games.outcome = 'error'")
+                     f"{', '.join(f'{name} = excluded.{name}' for name in names)} "
+                     f"WHERE games.outcome IN ({_REPLAYED})")
         with _reporting(self.path), self.connection:
             before = self.connection.total_changes
             self.connection.executemany(statement, [[getattr(row, name) for name in names] for row in rows])
