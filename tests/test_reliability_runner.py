@@ -97,7 +97,7 @@ def test_a_probcut_model_edited_during_a_run_ends_its_games_in_error(tmp_path):
 
     model = tmp_path / "m.json"
     model.write_text(MODEL)
-    task = plan_tasks(load_experiment(write_experiment(tmp_path, pacman=PROBCUT_PACMAN.format(model))))[0]
+    task = next(plan_tasks(load_experiment(write_experiment(tmp_path, pacman=PROBCUT_PACMAN.format(model)))))
     assert play_task(task).outcome != "error"
     model.write_text(MODEL.replace('"sigma": 5.0', '"sigma": 7.0'))
     row = play_task(task)
@@ -455,3 +455,90 @@ def test_a_worker_pool_fails_only_the_future_of_the_task_whose_worker_died():
         assert isinstance(raised, ValueError)  # a task's own exception travels back as itself
     finally:
         pool.shutdown()
+
+
+# -- issue 27 item 5: planning is lazy -------------------------------------------
+
+def test_the_first_game_of_a_huge_grid_is_dispatched_before_the_grid_is_enumerated(tmp_path, monkeypatch):
+    from pacsim.runner import execute, load_experiment, run_experiment
+    from pacsim.runner import experiment as experiment_module
+
+    made = []
+    real_condition = experiment_module._condition
+    monkeypatch.setattr(experiment_module, "_condition", lambda *args: made.append(1) or real_condition(*args))
+    experiment = load_experiment(write_experiment(tmp_path, layout="generated:w=9,h=7,seed=0-199999", games=1))
+    assert len(experiment.conditions) == 200_000 and len(made) < 10  # checking the grid makes no condition per maze
+
+    class FirstGameOnly(execute.InlineExecutor):
+        def submit(self, function, /, *args, **kwargs):
+            raise RuntimeError(f"dispatched after making {len(made)} conditions")
+
+    with pytest.raises(RuntimeError, match="dispatched after making") as dispatched:
+        run_experiment(experiment, executor=FirstGameOnly(), quiet=True)
+    assert int(str(dispatched.value).split()[3]) <= 2 * execute.PLAN_BATCH
+
+
+def test_a_resumed_run_looks_its_stored_games_up_batch_by_batch(tmp_path, monkeypatch):
+    import sqlite3
+
+    from pacsim.runner import execute, load_experiment, run_experiment
+    from pacsim.runner import store as store_module
+
+    experiment = load_experiment(write_experiment(tmp_path, layout="generated:w=9,h=7,seed=0-4", games=3))
+    assert run_experiment(experiment, workers=1, quiet=True).played == 15
+    with sqlite3.connect(tmp_path / "results.sqlite") as connection:
+        connection.execute("DELETE FROM games WHERE game_index = 1 AND condition LIKE '%seed=3'")
+        connection.execute("UPDATE games SET outcome = 'crash' WHERE game_index = 2 AND condition LIKE '%seed=0'")
+    connection.close()
+
+    def no_set_of_every_game(*args):
+        raise AssertionError("the resume loaded every stored game")
+
+    monkeypatch.setattr(store_module, "_finished", no_set_of_every_game)
+    monkeypatch.setattr(execute, "PLAN_BATCH", 2)
+    lookups = []
+    real_lookup = store_module.ResultStore.stored_outcomes
+    monkeypatch.setattr(store_module.ResultStore, "stored_outcomes",
+                        lambda store, digest, index, keys: lookups.append(len(keys)) or real_lookup(store, digest, index, keys))
+    result = run_experiment(experiment, workers=1, quiet=True)
+    assert (result.played, result.skipped, result.retried) == (2, 13, 1)
+    assert lookups == [2, 2, 1] * 3  # one query per batch of conditions and game index
+    assert len(store_module.load_results(tmp_path / "results.sqlite")) == 15
+
+
+def test_a_seed_range_keeps_the_config_hash_of_its_listed_mazes(tmp_path):
+    """Stores of earlier runs resume: the hash covers every maze's name, sorted, as when they were listed."""
+    import hashlib
+    import json
+
+    from pacsim.engine.generate import parse_maze_specs
+    from pacsim.runner import load_experiment
+
+    values = ["generated:w=9,h=7,seed=5-123", "tinyGhostMaze", "generated:h=7,w=9,seed=1000-1010",
+              "generated:w=11,h=7,loops=0.5,seed=0-20"]
+    path = write_experiment(tmp_path, layout="', '".join(values))
+    experiment = load_experiment(path)
+    names = [spec.name() for value in values if value.startswith("generated:") for spec in parse_maze_specs(value)]
+    config = {**experiment.config, "grid": {**experiment.config["grid"],
+                                            "layout": sorted([*names, "tinyGhostMaze"], key=json.dumps)}}
+    del config["games"]
+    listed = hashlib.sha256(json.dumps(config, sort_keys=True, separators=(",", ":")).encode()).hexdigest()[:16]
+    assert experiment.config_hash == listed
+    assert len(experiment.conditions) == len(names) + 1 == len(list(experiment.conditions))
+    conditions = list(experiment.conditions)
+    assert [experiment.conditions[index].key for index in (0, 118, 119, -1)] == [
+        conditions[index].key for index in (0, 118, 119, -1)]
+    assert conditions[119].layout == "tinyGhostMaze" and conditions[-1].layout.endswith("loops=0.5,seed=20")
+
+
+@pytest.mark.parametrize("low, high", [(0, 0), (0, 1000), (5, 123), (99, 101), (123456, 130000), (10**9, 10**9 + 25)])
+def test_seeds_come_in_the_order_of_their_names(low, high):
+    from pacsim.runner.experiment import _decimal_order
+
+    assert list(_decimal_order(range(low, high + 1))) == sorted(range(low, high + 1), key=str)
+
+
+def test_overlapping_seed_ranges_are_one_line(tmp_path, capsys):
+    path = write_experiment(tmp_path, layout="generated:w=9,h=7,seed=0-10', 'generated:h=7,w=9,seed=10-12")
+    assert "grid.layout: a generated maze appears twice (overlapping seed ranges?)" in one_line_error(
+        capsys, ["run", "-q", path])

@@ -7,7 +7,7 @@ from pacsim.bench.env import env_figures
 from pacsim.bench.fast import fast_end_to_end, fast_figures, fast_perft_rate, star_figures
 from pacsim.bench.limits import fast_limits
 from pacsim.bench.mcts import mcts_figures
-from pacsim.bench.memory import memory_figures
+from pacsim.bench.memory import memory_figures, planning_figures
 from pacsim.bench.report import Report, machine_info
 from pacsim.bench.search import search_figures, successor_rate, table_figures, tuned_expectimax
 from pacsim.bench.throughput import batch_throughput
@@ -36,4 +36,5 @@ def run(quick: bool = False) -> Report:
     table_figures(report, count=3 if quick else 5)
     batch_throughput(report, games_per_condition=25 if quick else 100)
     memory_figures(report, peak_games=1000, long_games=1000 if quick else 10_000)
+    planning_figures(report, mazes=100_000 if quick else 1_000_000)
     return report

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import functools
 from typing import TYPE_CHECKING
 
 from pacsim.cli.common import add_debug_option
@@ -90,7 +91,7 @@ def run(args: argparse.Namespace) -> int:
     experiment = load_experiment(find_experiment(args.experiment), games=args.games, overrides=args.overrides, store=args.store)
     for note in experiment.notes:
         print(f"pacsim: note: {note}")
-    stored = finished_games(experiment.store, experiment.config_hash)
+    stored = functools.partial(finished_games, experiment.store, experiment.config_hash)
     for note in plugin_notes(experiment, stored):  # an experiment naming plugins runs their code: say which
         print(note)
     result = execute(experiment, args)

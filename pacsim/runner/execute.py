@@ -12,13 +12,14 @@ with the worker's exit status; the other games play on.
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import signal
 import sys
 import threading
 import time
-from collections import OrderedDict, deque
+from collections import OrderedDict
 from collections.abc import Callable, Iterator, Set
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
 from contextlib import contextmanager
@@ -44,9 +45,9 @@ from pacsim.engine.stats import MoveStats
 from pacsim.errors import PacsimError, debug_wanted
 from pacsim.fast import MAX_CELLS
 from pacsim.provenance import Machine, RunProvenance
-from pacsim.runner.experiment import Condition, Experiment
+from pacsim.runner.experiment import Condition, Experiment, chunks
 from pacsim.runner.pool import WorkerDied, WorkerPool
-from pacsim.runner.row import CRASH, MIXED, GameRow
+from pacsim.runner.row import CRASH, MIXED, REPLAYED_OUTCOMES, GameRow
 from pacsim.runner.store import ResultStore, utc_now
 
 
@@ -224,7 +225,7 @@ def backend_notes(experiment: Experiment) -> list[str]:
     kernel cannot serve fails here, before any game)."""
     notes: dict[str, None] = {}
     by_pacman: dict[str, dict[str, Condition]] = {}
-    for condition in experiment.conditions:  # one agent per Pacman, one condition per maze
+    for condition in experiment.conditions.samples():  # one agent per Pacman, one condition per layout value
         by_pacman.setdefault(condition.pacman_spec(), {}).setdefault(condition.layout, condition)
     for mazes in by_pacman.values():
         first = next(iter(mazes.values()))
@@ -327,19 +328,57 @@ def searched_by(search_stats: list[MoveStats]) -> str | None:
 
 # -- the coordinator side -------------------------------------------------
 
-def plan_tasks(experiment: Experiment, finished: Set[tuple[str, int]] = frozenset(),
-               provenance: RunProvenance | None = None) -> list[GameTask]:
-    """Every game not yet finished, game index outermost so that a partial
-    run has about as many games of each condition (``provenance``: found
-    here if not given)."""
-    pending = [(condition, game_index, seed) for game_index, seed in enumerate(experiment.seeds())
-               for condition in experiment.conditions if (condition.key, game_index) not in finished]
-    if not pending:
-        return []  # nothing to play: no git call either
-    provenance = provenance or RunProvenance.here()
-    return [GameTask(experiment.name, experiment.config_hash, condition, game_index, seed, experiment.max_moves,
-                     experiment.time_limit, experiment.starts, experiment.start_distance, provenance)
-            for condition, game_index, seed in pending]
+PLAN_BATCH = 1000
+"""Conditions planned at a time: their layouts recorded in the store and
+their stored games looked up in one query each."""
+
+
+class Plan:
+    """The games of ``experiment`` not yet finished in ``store`` (all of them
+    without one), found as they are asked for: game index outermost, so that
+    a partial run has about as many games of each condition, and a batch of
+    conditions at a time, so that the first game of a million-condition grid
+    starts at once and planning holds no list of its games.  A game stored as
+    an ``error`` or ``crash`` is planned again (``retried`` counts them).
+    ``provenance`` is found when the first game is planned, if not given."""
+
+    def __init__(self, experiment: Experiment, store: ResultStore | None = None,
+                 provenance: RunProvenance | None = None) -> None:
+        self.experiment = experiment
+        self.store = store
+        self.provenance = provenance
+        self.skipped = 0
+        """Games found finished so far."""
+        self.retried = 0
+        """Games planned again so far (an ``error`` or ``crash`` before)."""
+
+    def __iter__(self) -> Iterator[GameTask]:
+        experiment, store = self.experiment, self.store
+        digest = experiment.config_hash
+        resuming = store is not None and store.has_games(digest)
+        for game_index, seed in enumerate(experiment.seeds()):
+            for conditions in chunks(experiment.conditions, PLAN_BATCH):
+                stored: dict[str, str] = {}
+                if store is not None:
+                    if game_index == 0:
+                        store.add_conditions(experiment, conditions)
+                    if resuming:
+                        stored = store.stored_outcomes(digest, game_index, [condition.key for condition in conditions])
+                for condition in conditions:
+                    outcome = stored.get(condition.key)
+                    if outcome is not None and outcome not in REPLAYED_OUTCOMES:
+                        self.skipped += 1
+                        continue
+                    self.retried += outcome is not None
+                    self.provenance = self.provenance or RunProvenance.here()  # a git call: only if a game is played
+                    yield GameTask(experiment.name, digest, condition, game_index, seed, experiment.max_moves,
+                                   experiment.time_limit, experiment.starts, experiment.start_distance,
+                                   self.provenance)
+
+
+def plan_tasks(experiment: Experiment, provenance: RunProvenance | None = None) -> Iterator[GameTask]:
+    """Every game of ``experiment``, as :class:`Plan` finds them without a store."""
+    return iter(Plan(experiment, provenance=provenance))
 
 
 def run_experiment(
@@ -370,22 +409,24 @@ def run_experiment(
     with ResultStore(path) as store:
         store.register(experiment)
         total = experiment.games * len(experiment.conditions)
-        failed_before = store.finished(digest, outcome=ERROR) | store.finished(digest, outcome=CRASH)
-        tasks = plan_tasks(experiment, store.finished(digest) - failed_before)
+        plan = Plan(experiment, store)
+        tasks = iter(plan)
+        first = next(tasks, None)
         tally = _Tally()
-        if tasks:
+        if first is not None:
             for note in backend_notes(experiment):
                 if not quiet:
                     print(note, file=sys.stderr)
+            to_play = max(1, total - store.count_results(digest, games=experiment.games))  # for the progress bar
             try:
                 with _interrupts_stop_the_run():
-                    _play_all(_Executors(executor, workers), tasks, store, max_pending or 4 * workers, quiet, tally)
+                    _play_all(_Executors(executor, workers), itertools.chain([first], tasks), to_play, store,
+                              max_pending or 4 * workers, quiet, tally)
             except KeyboardInterrupt:
                 saved = store.count_results(digest)
                 raise RunInterrupted(path, saved, total) from None
-    retried = sum((task.condition.key, task.game_index) in failed_before for task in tasks)
-    return RunResult(store=path, config_hash=digest, played=tally.played, skipped=total - len(tasks),
-                     seconds=time.perf_counter() - started, retried=retried, errors=tally.errors,
+    return RunResult(store=path, config_hash=digest, played=tally.played, skipped=plan.skipped,
+                     seconds=time.perf_counter() - started, retried=plan.retried, errors=tally.errors,
                      first_error=tally.first_error, crashes=tally.crashes)
 
 
@@ -460,25 +501,27 @@ KEEP_UP_SECONDS = 1.0
 class _Schedule:
     """The games still to play, and the games in flight."""
 
-    def __init__(self, tasks: list[GameTask], max_pending: int) -> None:
-        self.queue: deque[GameTask] = deque(tasks)
+    def __init__(self, tasks: Iterator[GameTask], max_pending: int) -> None:
+        self.tasks = tasks
         self.pending: dict[Future, GameTask] = {}
         self.max_pending = max_pending
 
     def submit_more(self, executor: Executor) -> None:
-        while self.queue and len(self.pending) < self.max_pending:
-            task = self.queue.popleft()
+        while len(self.pending) < self.max_pending:
+            task = next(self.tasks, None)
+            if task is None:
+                return
             self.pending[executor.submit(play_task, task)] = task
 
 
-def _play_all(executors: _Executors, tasks: list[GameTask], store: ResultStore, max_pending: int,
-              quiet: bool, tally: _Tally) -> None:
+def _play_all(executors: _Executors, tasks: Iterator[GameTask], to_play: int, store: ResultStore,
+              max_pending: int, quiet: bool, tally: _Tally) -> None:
     from tqdm import tqdm
 
     schedule = _Schedule(tasks, max_pending)
     completed = False
     # disable=None: tqdm shows the bar only on a terminal.
-    with tqdm(total=len(tasks), unit="game", disable=True if quiet else None, smoothing=0.05) as progress:
+    with tqdm(total=to_play, unit="game", disable=True if quiet else None, smoothing=0.05) as progress:
         try:
             schedule.submit_more(executors.current)
             while schedule.pending:
