@@ -12,6 +12,7 @@ import sys
 import threading
 import time
 from collections.abc import Iterator
+from concurrent.futures import Future
 from pathlib import Path
 
 import pytest
@@ -215,3 +216,31 @@ def test_a_worker_killed_mid_run_loses_no_game(tmp_path, cluster):
     assert len(rows) == total and not rows.duplicated(["condition_key", "game_index"]).any()
     local = local_run(experiment, tmp_path / "local.sqlite")
     assert comparable(store).equals(comparable(local.store))
+
+
+def test_a_game_dask_gives_up_on_is_stored_as_a_crash(tmp_path):
+    """Dask replays the games of a dead worker elsewhere, and gives up on one
+    that killed several (``KilledWorker``): a crash, the other games stored."""
+    from types import SimpleNamespace
+
+    from distributed import KilledWorker
+
+    from pacsim.runner.execute import InlineExecutor, play_task
+
+    class GivesUpOnRandom(InlineExecutor):  # what the client's futures say, without killing real workers
+        def submit(self, function, /, *args, **kwargs):
+            if function is play_task and args[0].condition.pacman == "random":
+                future = Future()
+                future.set_exception(KilledWorker("play_task-1", SimpleNamespace(address="tcp://10.0.0.1:4000"), 3))
+                return future
+            return super().submit(function, *args, **kwargs)
+
+    experiment = build_experiment({**SMALL, "grid": {**SMALL["grid"], "pacman": ["greedy", "random"]}})
+    result = run_experiment(experiment, executor=dask_executor.CrashReporting(GivesUpOnRandom()),
+                            store_path=tmp_path / "dask.sqlite", quiet=True)
+    rows = load_results(result.store)
+    assert len(rows) == result.played == 32 and result.crashes == 16
+    crashed = rows[rows["pacman"] == "random"]
+    assert set(crashed["outcome"]) == {"crash"} and crashed["worker_exit"].isna().all()
+    assert crashed["error"].str.startswith("the worker process died (Attempted to run task").all()
+    assert "crash" not in set(rows[rows["pacman"] == "greedy"]["outcome"])

@@ -97,7 +97,7 @@ def test_a_probcut_model_edited_during_a_run_ends_its_games_in_error(tmp_path):
 
     model = tmp_path / "m.json"
     model.write_text(MODEL)
-    task = plan_tasks(load_experiment(write_experiment(tmp_path, pacman=PROBCUT_PACMAN.format(model))))[0]
+    task = next(plan_tasks(load_experiment(write_experiment(tmp_path, pacman=PROBCUT_PACMAN.format(model)))))
     assert play_task(task).outcome != "error"
     model.write_text(MODEL.replace('"sigma": 5.0', '"sigma": 7.0'))
     row = play_task(task)
@@ -340,3 +340,205 @@ def test_the_record_writer_and_reader_keep_one_limit(tmp_path, capsys, monkeypat
     assert main(["replay", "-q", str(record)]) == 0  # what play writes, replay reads
     assert "41 actions, more than a record holds (40)" in one_line_error(
         capsys, ["replay", "-q", box_record(tmp_path / "long.json", "X" * 41)])
+
+
+# -- issue 27 item 3: a worker killed by its agent costs only its own game ------
+
+KILLERS = """
+import os
+import signal
+from pathlib import Path
+
+from pacsim.agents import Agent
+
+
+class Exits(Agent):
+    def get_action(self, state):
+        if not Path(os.environ["PACSIM_TEST_MARKER"]).exists():  # until the user fixes it
+            os._exit(7)
+        return state.legal_actions()[0]
+
+
+class Killed(Agent):
+    def get_action(self, state):
+        os.kill(os.getpid(), signal.SIGKILL)
+"""
+
+
+def killer_experiment(folder: Path, monkeypatch, games: int = 1) -> Path:
+    """Normal agents and agents that end their worker process, in one grid."""
+    plugin = folder / "killers.py"
+    plugin.write_text(KILLERS)
+    monkeypatch.setenv("PACSIM_TEST_MARKER", str(folder / "fixed"))
+    path = write_experiment(folder, games=games)
+    pacman = f"pacman = ['greedy', '{plugin}:Exits', 'random', '{plugin}:Killed']"
+    path.write_text(path.read_text().replace("pacman = ['greedy']", pacman).replace("max_moves = 30", "max_moves = 5"))
+    return path
+
+
+def check_crash_rows(store: Path, crashed: dict[str, int]) -> None:
+    """One game of each condition, a crash with its exit status where ``crashed`` says so."""
+    from pacsim.runner import load_results
+
+    rows = load_results(store)
+    assert len(rows) == 4 and not rows.duplicated(["condition_key", "game_index"]).any()
+    words = {7: "exited with status 7", -9: "was killed by SIGKILL"}
+    for pacman, row in zip(rows["pacman"], rows.to_dict("records")):
+        status = crashed.get(pacman.rpartition(":")[2])
+        if status is None:
+            assert row["outcome"] in ("win", "loss", "timeout") and pandas_missing(row["worker_exit"])
+        else:
+            assert (row["outcome"], row["worker_exit"]) == ("crash", status)
+            assert row["error"] == f"the worker process {words[status]}"
+
+
+def pandas_missing(value) -> bool:
+    import pandas
+
+    return bool(pandas.isna(value))
+
+
+def test_workers_killed_by_their_agents_are_crashes_and_every_other_game_is_stored(tmp_path, monkeypatch):
+    """The race of a dying worker, many times over one pool (a fresh pool costs more than a run)."""
+    from pacsim.runner import load_experiment, run_experiment
+    from pacsim.runner.execute import start_worker
+    from pacsim.runner.pool import WorkerPool
+
+    experiment = load_experiment(killer_experiment(tmp_path, monkeypatch))
+    pool = WorkerPool(2, initializer=start_worker)
+    try:
+        for attempt in range(20):
+            store = tmp_path / f"run{attempt}.sqlite"
+            result = run_experiment(experiment, executor=pool, store_path=store, quiet=True, max_pending=3)
+            assert (result.played, result.crashes, result.errors) == (4, 2, 0)
+            check_crash_rows(store, {"Exits": 7, "Killed": -9})
+    finally:
+        pool.shutdown()
+
+
+def test_a_run_with_crashing_agents_reports_them_and_replays_them_on_resume(tmp_path, monkeypatch, capsys):
+    from pacsim.report import summarize
+    from pacsim.runner import load_results
+
+    path = killer_experiment(tmp_path, monkeypatch)
+    assert main(["run", str(path), "--workers", "2"]) == 0
+    captured = capsys.readouterr()
+    assert "Traceback" not in captured.err and "crashes" in captured.out  # the summary's column
+    assert "played 4 games" in captured.out
+    assert "2 crashed: the worker process playing them died (played again by the next run)" in captured.out
+    store = tmp_path / "results.sqlite"
+    summary = summarize(load_results(store)).set_index("condition")
+    assert summary["crashes"].to_dict() == {label: int(":Exits/" in label or ":Killed/" in label)
+                                            for label in summary.index}
+    (tmp_path / "fixed").touch()  # the user fixes one agent (its code stays the same: the same condition)
+    assert main(["run", str(path), "--workers", "2"]) == 0
+    assert "played 2 games (2 of them errors or crashes of an earlier run, played again)" in capsys.readouterr().out
+    check_crash_rows(store, {"Killed": -9})  # the crashes replaced, not added to
+
+
+def test_a_worker_pool_fails_only_the_future_of_the_task_whose_worker_died():
+    import os
+
+    from pacsim.runner.pool import WorkerDied, WorkerPool
+
+    pool = WorkerPool(2)
+    try:
+        futures = [pool.submit(os._exit, 3) if index == 2 else pool.submit(pow, index, 2) for index in range(6)]
+        results = []
+        for future in futures:
+            error = future.exception(timeout=30)
+            results.append(error.exit_status if isinstance(error, WorkerDied) else future.result())
+        assert results == [0, 1, 3, 9, 16, 25]
+        assert str(futures[2].exception()) == "the worker process exited with status 3"
+        assert pool.submit(divmod, 7, 2).result(timeout=30) == (3, 1)  # a replacement took the dead worker's place
+        raised = pool.submit(int, "x").exception(timeout=30)
+        assert isinstance(raised, ValueError)  # a task's own exception travels back as itself
+    finally:
+        pool.shutdown()
+
+
+# -- issue 27 item 5: planning is lazy -------------------------------------------
+
+def test_the_first_game_of_a_huge_grid_is_dispatched_before_the_grid_is_enumerated(tmp_path, monkeypatch):
+    from pacsim.runner import execute, load_experiment, run_experiment
+    from pacsim.runner import experiment as experiment_module
+
+    made = []
+    real_condition = experiment_module._condition
+    monkeypatch.setattr(experiment_module, "_condition", lambda *args: made.append(1) or real_condition(*args))
+    experiment = load_experiment(write_experiment(tmp_path, layout="generated:w=9,h=7,seed=0-199999", games=1))
+    assert len(experiment.conditions) == 200_000 and len(made) < 10  # checking the grid makes no condition per maze
+
+    class FirstGameOnly(execute.InlineExecutor):
+        def submit(self, function, /, *args, **kwargs):
+            raise RuntimeError(f"dispatched after making {len(made)} conditions")
+
+    with pytest.raises(RuntimeError, match="dispatched after making") as dispatched:
+        run_experiment(experiment, executor=FirstGameOnly(), quiet=True)
+    assert int(str(dispatched.value).split()[3]) <= 2 * execute.PLAN_BATCH
+
+
+def test_a_resumed_run_looks_its_stored_games_up_batch_by_batch(tmp_path, monkeypatch):
+    import sqlite3
+
+    from pacsim.runner import execute, load_experiment, run_experiment
+    from pacsim.runner import store as store_module
+
+    experiment = load_experiment(write_experiment(tmp_path, layout="generated:w=9,h=7,seed=0-4", games=3))
+    assert run_experiment(experiment, workers=1, quiet=True).played == 15
+    with sqlite3.connect(tmp_path / "results.sqlite") as connection:
+        connection.execute("DELETE FROM games WHERE game_index = 1 AND condition LIKE '%seed=3'")
+        connection.execute("UPDATE games SET outcome = 'crash' WHERE game_index = 2 AND condition LIKE '%seed=0'")
+    connection.close()
+
+    def no_set_of_every_game(*args):
+        raise AssertionError("the resume loaded every stored game")
+
+    monkeypatch.setattr(store_module, "_finished", no_set_of_every_game)
+    monkeypatch.setattr(execute, "PLAN_BATCH", 2)
+    lookups = []
+    real_lookup = store_module.ResultStore.stored_outcomes
+    monkeypatch.setattr(store_module.ResultStore, "stored_outcomes",
+                        lambda store, digest, index, keys: lookups.append(len(keys)) or real_lookup(store, digest, index, keys))
+    result = run_experiment(experiment, workers=1, quiet=True)
+    assert (result.played, result.skipped, result.retried) == (2, 13, 1)
+    assert lookups == [2, 2, 1] * 3  # one query per batch of conditions and game index
+    assert len(store_module.load_results(tmp_path / "results.sqlite")) == 15
+
+
+def test_a_seed_range_keeps_the_config_hash_of_its_listed_mazes(tmp_path):
+    """Stores of earlier runs resume: the hash covers every maze's name, sorted, as when they were listed."""
+    import hashlib
+    import json
+
+    from pacsim.engine.generate import parse_maze_specs
+    from pacsim.runner import load_experiment
+
+    values = ["generated:w=9,h=7,seed=5-123", "tinyGhostMaze", "generated:h=7,w=9,seed=1000-1010",
+              "generated:w=11,h=7,loops=0.5,seed=0-20"]
+    path = write_experiment(tmp_path, layout="', '".join(values))
+    experiment = load_experiment(path)
+    names = [spec.name() for value in values if value.startswith("generated:") for spec in parse_maze_specs(value)]
+    config = {**experiment.config, "grid": {**experiment.config["grid"],
+                                            "layout": sorted([*names, "tinyGhostMaze"], key=json.dumps)}}
+    del config["games"]
+    listed = hashlib.sha256(json.dumps(config, sort_keys=True, separators=(",", ":")).encode()).hexdigest()[:16]
+    assert experiment.config_hash == listed
+    assert len(experiment.conditions) == len(names) + 1 == len(list(experiment.conditions))
+    conditions = list(experiment.conditions)
+    assert [experiment.conditions[index].key for index in (0, 118, 119, -1)] == [
+        conditions[index].key for index in (0, 118, 119, -1)]
+    assert conditions[119].layout == "tinyGhostMaze" and conditions[-1].layout.endswith("loops=0.5,seed=20")
+
+
+@pytest.mark.parametrize("low, high", [(0, 0), (0, 1000), (5, 123), (99, 101), (123456, 130000), (10**9, 10**9 + 25)])
+def test_seeds_come_in_the_order_of_their_names(low, high):
+    from pacsim.runner.experiment import _decimal_order
+
+    assert list(_decimal_order(range(low, high + 1))) == sorted(range(low, high + 1), key=str)
+
+
+def test_overlapping_seed_ranges_are_one_line(tmp_path, capsys):
+    path = write_experiment(tmp_path, layout="generated:w=9,h=7,seed=0-10', 'generated:h=7,w=9,seed=10-12")
+    assert "grid.layout: a generated maze appears twice (overlapping seed ranges?)" in one_line_error(
+        capsys, ["run", "-q", path])

@@ -16,6 +16,7 @@ import pacsim.runner.execute as execute
 from pacsim.cli import main
 from pacsim.errors import ConfigError
 from pacsim.runner import game_seeds, load_experiment, load_results, run_experiment
+from pacsim.runner.pool import WorkerPool
 from pacsim.runner.row import TIMING_COLUMNS
 
 REPOSITORY = Path(__file__).resolve().parents[1]
@@ -338,7 +339,7 @@ def test_a_failure_in_a_batch_keeps_the_batch_finished_rows(tmp_path, monkeypatc
     assert len(load_results(tmp_path / "results.sqlite")) == 6  # ... but the other 6 games of its batch are stored
 
 
-class CountingPool(execute.ProcessPoolExecutor):
+class CountingPool(WorkerPool):
     submitted = 0
 
     def submit(self, *args, **kwargs):
@@ -346,22 +347,20 @@ class CountingPool(execute.ProcessPoolExecutor):
         return super().submit(*args, **kwargs)
 
 
-def test_a_dead_worker_is_replaced_and_only_the_games_in_flight_are_replayed(tmp_path, monkeypatch, capfd):
-    monkeypatch.setattr(execute, "ProcessPoolExecutor", CountingPool)
+def test_a_dead_worker_is_replaced_and_costs_only_its_own_game(tmp_path, monkeypatch, capfd):
+    monkeypatch.setattr(execute, "WorkerPool", CountingPool)
     monkeypatch.setattr(CountingPool, "submitted", 0)
     module = "dying_plugin"
     experiment = plugged_experiment(tmp_path, monkeypatch, module, "score", "dies_once", "always_dies", games=3)
     result = run_experiment(experiment, workers=2, max_pending=3, quiet=True)
     assert (tmp_path / "marker").exists()  # a worker did die
     outcomes, rows = outcomes_by_eval(result.store)
-    assert len(rows) == result.played == 9 and not rows.duplicated(["condition_key", "game_index"]).any()
-    assert "error" not in outcomes["score"] + outcomes[f"{module}:dies_once"]
-    # A game that kills every worker playing it is given up after its third, played alone.
-    assert outcomes[f"{module}:always_dies"] == ["error"] * 3
-    assert set(rows[rows["outcome"] == "error"]["error"]) == {"the worker process playing this game died 3 times"}
-    # Each death loses at most the games in flight (max_pending), never the whole run.
-    deaths = 1 + 3 * 3
-    assert 9 < CountingPool.submitted <= 9 + deaths * 3
+    assert len(rows) == result.played == CountingPool.submitted == 9  # no game played twice
+    assert not rows.duplicated(["condition_key", "game_index"]).any()
+    assert "crash" not in outcomes["score"] and outcomes[f"{module}:dies_once"].count("crash") == 1
+    assert outcomes[f"{module}:always_dies"] == ["crash"] * 3 and result.crashes == 4
+    crashed = rows[rows["outcome"] == "crash"]
+    assert set(crashed["worker_exit"]) == {-9} and set(crashed["error"]) == {"the worker process was killed by SIGKILL"}
     assert "Traceback" not in capfd.readouterr().err
 
 

@@ -117,7 +117,7 @@ def test_empty_and_foreign_stores(tmp_path, capsys):
 def test_a_game_played_again_is_not_stored_twice(store):
     from pacsim.runner.execute import plan_tasks, play_task
 
-    task = plan_tasks(load_experiment(store.parent / "exp.toml"))[0]
+    task = next(plan_tasks(load_experiment(store.parent / "exp.toml")))
     before = load_results(store)
     with ResultStore(store) as writer:
         assert writer.add_games([play_task(task)]) == 0

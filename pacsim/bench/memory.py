@@ -12,6 +12,7 @@ import resource
 import subprocess
 import sys
 import tempfile
+import time
 from collections.abc import Callable
 from concurrent.futures import Executor, Future
 from pathlib import Path
@@ -22,7 +23,7 @@ from pacsim.errors import PacsimError
 from pacsim.runner import GameRow, InlineExecutor, ResultStore, build_experiment, load_results, run_experiment
 from pacsim.runner.row import GAME_COLUMNS
 
-MEMORY_RUN = {
+MEMORY_RUN: dict[str, Any] = {
     "name": "bench_memory", "games": 1, "seed": 1, "max_moves": 300,
     "grid": {"pacman": ["greedy"], "ghosts": ["random"], "layout": ["tinyGhostMaze"]},
 }
@@ -109,7 +110,7 @@ def _in_fresh_interpreter(probe: str, argument: int | str) -> dict[str, float]:
                               env=environment, timeout=1800)
     if finished.returncode != 0:
         last_line = (finished.stderr.strip().splitlines() or [f"exit status {finished.returncode}"])[-1]
-        raise PacsimError(f"the memory probe failed: {last_line}")
+        raise PacsimError(f"the {probe.replace('_', ' ')} failed: {last_line}")
     return json.loads(finished.stdout.strip().splitlines()[-1])
 
 
@@ -164,6 +165,38 @@ def report_memory(report: Report, small: int = 2000, large: int = 20_000) -> Non
     per_game = (peaks[large] - peaks[small]) * 1024 / (large - small)
     report.add("memory", "pacsim report, memory a stored game", per_game, "KB",
                f"peak RSS {peaks[small]:.1f} MB with {small} games, {peaks[large]:.1f} MB with {large}; target < 1 KB")
+
+
+def planning_probe(mazes: int) -> dict[str, float]:
+    """Plan a run of one game on each of ``mazes`` generated mazes up to its
+    first game (checking the grid, recording the config, the first batch of
+    conditions and the resume look-up, in a temporary store) and return the
+    seconds taken and RSS figures in MB: after the imports, and the peak."""
+    from pacsim.runner.execute import Plan
+    from pacsim.runner.store import ResultStore
+
+    raw = {**MEMORY_RUN, "grid": {**MEMORY_RUN["grid"], "layout": [f"generated:w=9,h=7,seed=0-{mazes - 1}"]}}
+    gc.collect()
+    baseline = _current_rss_mb()
+    started = time.perf_counter()
+    experiment = build_experiment(raw, source="<bench planning>")
+    checked = time.perf_counter()
+    with tempfile.TemporaryDirectory(prefix="pacsim-bench-") as directory, \
+            ResultStore(Path(directory) / "planning.sqlite") as store:
+        store.register(experiment)
+        next(iter(Plan(experiment, store)))
+        first_game = time.perf_counter()
+    return {"conditions": len(experiment.conditions), "checking": checked - started,
+            "first_game": first_game - started, "baseline": baseline, "peak": peak_rss_mb()}
+
+
+def planning_figures(report: Report, mazes: int) -> None:
+    """Seconds and peak RSS from an experiment file of ``mazes`` conditions to its first game."""
+    planned = _in_fresh_interpreter("planning_probe", mazes)
+    report.add("memory", f"seconds to the first game of a {mazes:,}-condition grid", planned["first_game"], "s",
+               f"{planned['checking']:.1f} s checking the grid and hashing its config; fresh interpreter")
+    report.add("memory", f"peak RSS planning a {mazes:,}-condition grid", planned["peak"], "MB",
+               f"{planned['baseline']:.1f} MB after imports; flat in the number of conditions")
 
 
 def memory_figures(report: Report, peak_games: int = 1000, long_games: int = 10_000) -> None:

@@ -7,7 +7,7 @@ from pacsim.bench.env import env_figures
 from pacsim.bench.fast import fast_end_to_end, fast_figures, fast_perft_rate, star_figures
 from pacsim.bench.limits import fast_limits
 from pacsim.bench.mcts import mcts_figures
-from pacsim.bench.memory import memory_figures, report_memory
+from pacsim.bench.memory import memory_figures, planning_figures, report_memory
 from pacsim.bench.report import Report, machine_info
 from pacsim.bench.search import search_figures, successor_rate, table_figures, tuned_expectimax
 from pacsim.bench.throughput import batch_throughput
@@ -37,4 +37,5 @@ def run(quick: bool = False) -> Report:
     batch_throughput(report, games_per_condition=25 if quick else 100)
     memory_figures(report, peak_games=1000, long_games=1000 if quick else 10_000)
     report_memory(report, small=500 if quick else 2000, large=5000 if quick else 20_000)
+    planning_figures(report, mazes=100_000 if quick else 1_000_000)
     return report

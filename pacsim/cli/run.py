@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import functools
 from typing import TYPE_CHECKING
 
 from pacsim.cli.common import add_debug_option
@@ -56,6 +57,8 @@ def execute(experiment: Experiment, args: argparse.Namespace) -> RunResult:
         result = run_experiment(experiment, workers=args.workers, quiet=args.quiet)
     if result.played and result.errors == result.played:
         raise AllGamesFailed(f"all {result.played} games played ended in error; the first: {_first_line(result.first_error)}")
+    if result.played and result.crashes == result.played:
+        raise AllGamesFailed(f"all {result.played} games played crashed: their worker process died")
     return result
 
 
@@ -65,11 +68,13 @@ def _first_line(text: str | None) -> str:
 
 def describe(experiment: Experiment, result: RunResult) -> str:
     """The line saying what a run did."""
-    retried = f" ({result.retried} of them errors of an earlier run, played again)" if result.retried else ""
+    retried = f" ({result.retried} of them errors or crashes of an earlier run, played again)" if result.retried else ""
     line = (f"{experiment.name}: played {result.played} games{retried}, {result.skipped} already in {result.store} "
             f"({result.seconds:.1f}s)")
     if result.errors:
         line += f"\n{result.errors} ended in error (played again by the next run); the first: {_first_line(result.first_error)}"
+    if result.crashes:
+        line += f"\n{result.crashes} crashed: the worker process playing them died (played again by the next run)"
     return line
 
 
@@ -86,7 +91,7 @@ def run(args: argparse.Namespace) -> int:
     experiment = load_experiment(find_experiment(args.experiment), games=args.games, overrides=args.overrides, store=args.store)
     for note in experiment.notes:
         print(f"pacsim: note: {note}")
-    stored = finished_games(experiment.store, experiment.config_hash)
+    stored = functools.partial(finished_games, experiment.store, experiment.config_hash)
     for note in plugin_notes(experiment, stored):  # an experiment naming plugins runs their code: say which
         print(note)
     result = execute(experiment, args)

@@ -127,6 +127,14 @@ def maze_count(text: str) -> int:
     return len(seeds)
 
 
+def maze_names(text: str) -> tuple[str, range]:
+    """A spec's mazes without a spec per seed: the canonical name of each is
+    the prefix returned followed by its seed (the seed is the name's last key)."""
+    values, seeds = _parse(text)
+    name = MazeSpec(**values, seed=seeds[0]).name()  # type: ignore[arg-type]  # checks the other keys too
+    return name[:-len(str(seeds[0]))], seeds
+
+
 def _parse(text: str) -> tuple[dict[str, int | float], range]:
     """A spec's keys other than the seed, and its seeds."""
     body = text[len(PREFIX):] if is_generated(text) else text

@@ -27,7 +27,7 @@ the replay logs), the paired comparison's, the choice of runs', and
 
 SUMMARY_COLUMNS = (
     "games", "lines", "wins", "win_rate", "win_low", "win_high", "score_mean", "score_low", "score_high",
-    "score_median", "losses", "timeouts", "errors", "moves_mean", "nodes_per_move", "seconds_per_move",
+    "score_median", "losses", "timeouts", "errors", "crashes", "moves_mean", "nodes_per_move", "seconds_per_move",
 )
 
 
@@ -83,7 +83,8 @@ def _summary_row(games: pandas.DataFrame) -> dict[str, float]:
         "score_mean": score_mean, "score_low": score_low, "score_high": score_high,
         "score_median": float(games["score"].median()),
         "losses": int(outcomes.get("loss", 0)), "timeouts": int(outcomes.get("timeout", 0)),
-        "errors": int(outcomes.get("error", 0)), "moves_mean": float(games["moves"].mean()),
+        "errors": int(outcomes.get("error", 0)), "crashes": int(outcomes.get("crash", 0)),
+        "moves_mean": float(games["moves"].mean()),
         "nodes_per_move": games["nodes"].sum() / moves if moves else math.nan,
         "seconds_per_move": thinking / moves if moves else math.nan,
     }

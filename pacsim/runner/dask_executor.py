@@ -3,7 +3,9 @@
 Only the coordinator writes the store; workers receive picklable game tasks
 (layout text included) and return rows.  When a worker dies, the scheduler
 runs its in-flight tasks again elsewhere (Dask's own retry of lost tasks),
-and since a game is a pure function of its task the rows are the same.
+and since a game is a pure function of its task the rows are the same.  A
+game that kills every worker it runs on is given up by Dask (``KilledWorker``,
+after its allowed failures) and stored as a ``crash``, as in a local run.
 
 A Dask worker plays its games in a thread pool, where no signal arrives: the
 per-move time limit is then enforced by the engine's watchdog thread (see
@@ -18,12 +20,13 @@ import contextlib
 import logging
 import os
 import signal
-from collections.abc import Iterator
-from concurrent.futures import Executor
+from collections.abc import Callable, Iterator
+from concurrent.futures import Executor, Future
 from contextlib import contextmanager
 from typing import Any
 
 from pacsim.errors import ConfigError, install_hint
+from pacsim.runner.pool import WorkerDied
 
 CONNECT_TIMEOUT_SECONDS = 10.0
 """How long to keep trying to reach a scheduler.  Dask retries a refused
@@ -60,11 +63,46 @@ def dask_executor(scheduler: str | None = None, workers: int | None = None,
             client = Client(cluster)
             _ignore_ctrl_c_on_restarted_workers(client)
         try:
-            yield client.get_executor()
+            yield CrashReporting(client.get_executor())
         finally:
             client.close()
             if cluster is not None:
                 cluster.close()
+
+
+class CrashReporting(Executor):
+    """An executor whose futures fail with :class:`WorkerDied` where the
+    ``inner`` one's fail with Dask's ``KilledWorker`` (the runner stores such
+    a game as a ``crash``, rather than stopping on an unknown failure)."""
+
+    def __init__(self, inner: Executor) -> None:
+        self.inner = inner
+
+    def submit(self, function: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future:
+        inner = self.inner.submit(function, *args, **kwargs)
+        outer: Future = Future()
+        outer.add_done_callback(lambda done: inner.cancel() if done.cancelled() else None)
+        inner.add_done_callback(lambda done: _relay(done, outer))
+        return outer
+
+    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+        self.inner.shutdown(wait=wait, cancel_futures=cancel_futures)
+
+
+def _relay(inner: Future, outer: Future) -> None:
+    from distributed import KilledWorker
+
+    if inner.cancelled():
+        outer.cancel()
+    if not outer.set_running_or_notify_cancel():  # cancelled: the waiters on it are told so
+        return
+    error = inner.exception()
+    if isinstance(error, KilledWorker):
+        outer.set_exception(WorkerDied(None, _first_line(error)))
+    elif error is not None:
+        outer.set_exception(error)
+    else:
+        outer.set_result(inner.result())
 
 
 def check_scheduler(address: str, timeout: float) -> None:

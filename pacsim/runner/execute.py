@@ -5,21 +5,23 @@ a small picklable :class:`GameTask` and return a :class:`GameRow`, so any
 ``concurrent.futures.Executor`` works: a process pool by default, an inline
 executor for ``--workers 1``, a Dask ``Client.get_executor()`` later.
 Because each game is a pure function of its condition and seed, the rows do
-not depend on the executor or the number of workers.
+not depend on the executor or the number of workers.  A game whose worker
+process dies (its agent called ``os._exit``, say) is stored as a ``crash``
+with the worker's exit status; the other games play on.
 """
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import signal
 import sys
 import threading
 import time
-from collections import Counter, OrderedDict, deque
+from collections import OrderedDict
 from collections.abc import Callable, Iterator, Set
-from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
-from concurrent.futures.process import BrokenProcessPool
+from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -43,8 +45,9 @@ from pacsim.engine.stats import MoveStats
 from pacsim.errors import PacsimError, debug_wanted
 from pacsim.fast import MAX_CELLS
 from pacsim.provenance import Machine, RunProvenance
-from pacsim.runner.experiment import Condition, Experiment
-from pacsim.runner.row import MIXED, GameRow
+from pacsim.runner.experiment import Condition, Experiment, chunks
+from pacsim.runner.pool import WorkerDied, WorkerPool
+from pacsim.runner.row import CRASH, MIXED, REPLAYED_OUTCOMES, GameRow
 from pacsim.runner.store import ResultStore, utc_now
 
 
@@ -82,11 +85,13 @@ class RunResult:
     """Games already in the store, not replayed."""
     seconds: float
     retried: int = 0
-    """Of the games played, how many had ended in ``error`` in an earlier run."""
+    """Of the games played, how many had ended in ``error`` or ``crash`` in an earlier run."""
     errors: int = 0
     """Of the games played, how many ended in ``error`` this time."""
     first_error: str | None = None
     """The error message of the first of them."""
+    crashes: int = 0
+    """Of the games played, how many ended in ``crash``: their worker process died."""
 
 
 class AllGamesFailed(PacsimError):
@@ -223,7 +228,7 @@ def backend_notes(experiment: Experiment) -> list[str]:
     kernel cannot serve fails here, before any game)."""
     notes: dict[str, None] = {}
     by_pacman: dict[str, dict[str, Condition]] = {}
-    for condition in experiment.conditions:  # one agent per Pacman, one condition per maze
+    for condition in experiment.conditions.samples():  # one agent per Pacman, one condition per layout value
         by_pacman.setdefault(condition.pacman_spec(), {}).setdefault(condition.layout, condition)
     for mazes in by_pacman.values():
         first = next(iter(mazes.values()))
@@ -257,6 +262,14 @@ def failed_row(task: GameTask, message: str, started_at: str | None = None) -> G
     return game_row(task, record, started_at or utc_now(), start=None)
 
 
+def crashed_row(task: GameTask, died: WorkerDied) -> GameRow:
+    """The row of a game whose worker process died while playing it (what it
+    played is lost with the process)."""
+    record = GameRecord(layout=task.condition.layout, seed=task.seed, num_ghosts=task.condition.num_ghosts,
+                        outcome=CRASH, error=str(died))
+    return game_row(task, record, utc_now(), start=None, worker_exit=died.exit_status)
+
+
 def start_worker() -> None:
     """Set up a worker process of the local pool.
 
@@ -280,7 +293,8 @@ def _exit_when_orphaned(parent: int) -> None:
     os._exit(1)
 
 
-def game_row(task: GameTask, record: GameRecord, started_at: str, start: int | None = None) -> GameRow:
+def game_row(task: GameTask, record: GameRecord, started_at: str, start: int | None = None,
+             worker_exit: int | None = None) -> GameRow:
     """The store row of a played (or failed) game."""
     condition = task.condition
     levels = [stats.depth for stats in record.search_stats]
@@ -301,7 +315,7 @@ def game_row(task: GameTask, record: GameRecord, started_at: str, start: int | N
         cores=machine.cores, python_version=machine.python_version,
         numba_version=machine.numba_version, git_commit=task.provenance.git_commit,
         searched_by=searched_by(record.search_stats), started_at=started_at,
-        actions=encode_actions(record.actions), start=start,
+        actions=encode_actions(record.actions), start=start, worker_exit=worker_exit,
     )
 
 
@@ -317,20 +331,57 @@ def searched_by(search_stats: list[MoveStats]) -> str | None:
 
 # -- the coordinator side -------------------------------------------------
 
-def plan_tasks(experiment: Experiment, finished: Set[tuple[str, int]] = frozenset(),
-               provenance: RunProvenance | None = None) -> list[GameTask]:
-    """Every game not yet finished, game index outermost so that a partial
-    run has about as many games of each condition (``provenance``: found
-    here if not given)."""
-    pending = [(condition, game_index, seed) for game_index, seed in enumerate(experiment.seeds())
-               for condition in experiment.conditions if (condition.key, game_index) not in finished]
-    if not pending:
-        return []  # nothing to play: no git call either
-    provenance = provenance or RunProvenance.here()
-    return [GameTask(experiment.name, experiment.config_hash, condition, game_index, seed, experiment.max_moves,
-                     experiment.time_limit, experiment.starts, experiment.start_distance,
-                     experiment.book_cells(), provenance)
-            for condition, game_index, seed in pending]
+PLAN_BATCH = 1000
+"""Conditions planned at a time: their layouts recorded in the store and
+their stored games looked up in one query each."""
+
+
+class Plan:
+    """The games of ``experiment`` not yet finished in ``store`` (all of them
+    without one), found as they are asked for: game index outermost, so that
+    a partial run has about as many games of each condition, and a batch of
+    conditions at a time, so that the first game of a million-condition grid
+    starts at once and planning holds no list of its games.  A game stored as
+    an ``error`` or ``crash`` is planned again (``retried`` counts them).
+    ``provenance`` is found when the first game is planned, if not given."""
+
+    def __init__(self, experiment: Experiment, store: ResultStore | None = None,
+                 provenance: RunProvenance | None = None) -> None:
+        self.experiment = experiment
+        self.store = store
+        self.provenance = provenance
+        self.skipped = 0
+        """Games found finished so far."""
+        self.retried = 0
+        """Games planned again so far (an ``error`` or ``crash`` before)."""
+
+    def __iter__(self) -> Iterator[GameTask]:
+        experiment, store = self.experiment, self.store
+        digest = experiment.config_hash
+        resuming = store is not None and store.has_games(digest)
+        for game_index, seed in enumerate(experiment.seeds()):
+            for conditions in chunks(experiment.conditions, PLAN_BATCH):
+                stored: dict[str, str] = {}
+                if store is not None:
+                    if game_index == 0:
+                        store.add_conditions(experiment, conditions)
+                    if resuming:
+                        stored = store.stored_outcomes(digest, game_index, [condition.key for condition in conditions])
+                for condition in conditions:
+                    outcome = stored.get(condition.key)
+                    if outcome is not None and outcome not in REPLAYED_OUTCOMES:
+                        self.skipped += 1
+                        continue
+                    self.retried += outcome is not None
+                    self.provenance = self.provenance or RunProvenance.here()  # a git call: only if a game is played
+                    yield GameTask(experiment.name, digest, condition, game_index, seed, experiment.max_moves,
+                                   experiment.time_limit, experiment.starts, experiment.start_distance,
+                                   experiment.book_cells(), self.provenance)
+
+
+def plan_tasks(experiment: Experiment, provenance: RunProvenance | None = None) -> Iterator[GameTask]:
+    """Every game of ``experiment``, as :class:`Plan` finds them without a store."""
+    return iter(Plan(experiment, provenance=provenance))
 
 
 def run_experiment(
@@ -347,10 +398,12 @@ def run_experiment(
     an error is a failure to fix, not a result.
 
     ``executor``: any ``concurrent.futures.Executor`` (not shut down here);
-    without one, ``workers`` processes (default: all cores), or this process
-    alone when ``workers == 1``; a process that dies is replaced and its
-    games played again.  At most ``max_pending`` games (default four per
-    worker) are submitted at a time.  Ctrl-C raises :class:`RunInterrupted`.
+    without one, a :class:`~pacsim.runner.pool.WorkerPool` of ``workers``
+    processes (default: all cores), or this process alone when
+    ``workers == 1``.  A game whose future fails with
+    :class:`~pacsim.runner.pool.WorkerDied` is stored as a ``crash``.  At
+    most ``max_pending`` games (default four per worker) are submitted at a
+    time.  Ctrl-C raises :class:`RunInterrupted`.
     """
     started = time.perf_counter()
     workers = workers or os.cpu_count() or 1
@@ -359,23 +412,25 @@ def run_experiment(
     with ResultStore(path) as store:
         store.register(experiment)
         total = experiment.games * len(experiment.conditions)
-        failed_before = store.finished(digest, outcome=ERROR)
-        tasks = plan_tasks(experiment, store.finished(digest) - failed_before)
+        plan = Plan(experiment, store)
+        tasks = iter(plan)
+        first = next(tasks, None)
         tally = _Tally()
-        if tasks:
+        if first is not None:
             for note in backend_notes(experiment):
                 if not quiet:
                     print(note, file=sys.stderr)
+            to_play = max(1, total - store.count_results(digest, games=experiment.games))  # for the progress bar
             try:
                 with _interrupts_stop_the_run():
-                    _play_all(_Executors(executor, workers), tasks, store, max_pending or 4 * workers, quiet, tally)
+                    _play_all(_Executors(executor, workers), itertools.chain([first], tasks), to_play, store,
+                              max_pending or 4 * workers, quiet, tally)
             except KeyboardInterrupt:
-                saved = len(store.finished(digest)) - len(store.finished(digest, outcome=ERROR))
+                saved = store.count_results(digest)
                 raise RunInterrupted(path, saved, total) from None
-    retried = sum((task.condition.key, task.game_index) in failed_before for task in tasks)
-    return RunResult(store=path, config_hash=digest, played=tally.played, skipped=total - len(tasks),
-                     seconds=time.perf_counter() - started, retried=retried, errors=tally.errors,
-                     first_error=tally.first_error)
+    return RunResult(store=path, config_hash=digest, played=tally.played, skipped=plan.skipped,
+                     seconds=time.perf_counter() - started, retried=plan.retried, errors=tally.errors,
+                     first_error=tally.first_error, crashes=tally.crashes)
 
 
 @contextmanager
@@ -405,6 +460,7 @@ class _Tally:
     played: int = 0
     errors: int = 0
     first_error: str | None = None
+    crashes: int = 0
 
     def add(self, store: ResultStore, rows: list[GameRow]) -> None:
         self.played += store.add_games(rows)  # one transaction per batch of finished games
@@ -412,111 +468,73 @@ class _Tally:
             if row.outcome == ERROR:
                 self.errors += 1
                 self.first_error = self.first_error or row.error
+            self.crashes += row.outcome == CRASH
 
 
 class _Executors:
-    """The executor of a run: the caller's, or its own, which it replaces
-    when a worker process dies and stops at the end."""
+    """The executor of a run: the caller's, or its own, which it stops at the end."""
 
     def __init__(self, given: Executor | None, workers: int) -> None:
         self.given = given
-        self.workers = workers
-        self.current = given if given is not None else self._new()
+        self.current = given if given is not None else self._new(workers)
 
-    def _new(self) -> Executor:
-        if self.workers == 1:
+    @staticmethod
+    def _new(workers: int) -> Executor:
+        if workers == 1:
             return InlineExecutor()
-        return ProcessPoolExecutor(max_workers=self.workers, initializer=start_worker)
+        return WorkerPool(workers, initializer=start_worker)
 
-    def replace_broken(self) -> bool:
-        """A fresh pool in place of a broken one; False if it is the caller's."""
-        if self.given is not None:
-            return False
-        self.current.shutdown(wait=True)
-        self.current = self._new()
-        return True
+    def keep_up(self) -> None:
+        """Replace a pool's dead workers (in this thread: a pool never starts them in its own)."""
+        if isinstance(self.current, WorkerPool):
+            self.current.keep_up()
 
     def close(self, completed: bool) -> None:
         if self.given is not None:
             return
-        if not completed:  # workers play on through a Ctrl-C (they ignore it): stop them
-            processes = getattr(self.current, "_processes", None) or {}  # a ProcessPoolExecutor's
-            for process in list(processes.values()):
-                process.terminate()
+        if not completed and isinstance(self.current, WorkerPool):  # workers play on through a Ctrl-C: stop them
+            self.current.terminate()
         self.current.shutdown(wait=True, cancel_futures=True)
 
 
+KEEP_UP_SECONDS = 1.0
+"""How often at most a run replaces its pool's dead workers while no game finishes."""
+
+
 class _Schedule:
-    """The games still to play, and the games in flight.
+    """The games still to play, and the games in flight."""
 
-    When a worker process dies every game in flight is lost (a broken pool
-    fails them all) and goes back to the front of the queue.  A game lost
-    a second time is suspected of killing its worker and is played alone;
-    if it is lost once more, alone, it is stored as an ``error``."""
-
-    def __init__(self, tasks: list[GameTask], max_pending: int) -> None:
-        self.queue: deque[GameTask] = deque(tasks)
-        self.suspects: deque[GameTask] = deque()
+    def __init__(self, tasks: Iterator[GameTask], max_pending: int) -> None:
+        self.tasks = tasks
         self.pending: dict[Future, GameTask] = {}
         self.max_pending = max_pending
-        self.losses: Counter[tuple[str, int]] = Counter()
-        self.alone: GameTask | None = None
 
     def submit_more(self, executor: Executor) -> None:
-        if self.alone is not None:
-            return
-        if self.suspects:
-            if not self.pending:
-                self.alone = self.suspects.popleft()
-                self.pending[executor.submit(play_task, self.alone)] = self.alone
-            return
-        while self.queue and len(self.pending) < self.max_pending:
-            task = self.queue.popleft()
+        while len(self.pending) < self.max_pending:
+            task = next(self.tasks, None)
+            if task is None:
+                return
             self.pending[executor.submit(play_task, task)] = task
 
-    def finished(self, future: Future) -> GameTask:
-        task = self.pending.pop(future)
-        if task is self.alone:
-            self.alone = None
-        return task
 
-    def lost(self, lost: list[GameTask]) -> list[GameRow]:
-        """Put the games of a broken pool back; the rows of those given up."""
-        lost = lost + list(self.pending.values())  # the broken pool fails them all
-        self.pending.clear()
-        self.alone = None
-        given_up = []
-        for task in reversed(lost):
-            key = (task.condition.key, task.game_index)
-            self.losses[key] += 1
-            if self.losses[key] > 2:  # lost again when played alone
-                given_up.append(failed_row(task, f"the worker process playing this game died {self.losses[key]} times"))
-            else:
-                (self.suspects if self.losses[key] == 2 else self.queue).appendleft(task)
-        return given_up
-
-
-def _play_all(executors: _Executors, tasks: list[GameTask], store: ResultStore, max_pending: int,
-              quiet: bool, tally: _Tally) -> None:
+def _play_all(executors: _Executors, tasks: Iterator[GameTask], to_play: int, store: ResultStore,
+              max_pending: int, quiet: bool, tally: _Tally) -> None:
     from tqdm.auto import tqdm  # a widget in Jupyter (pacsim.run), text on a terminal
 
     schedule = _Schedule(tasks, max_pending)
     completed = False
     # disable=None: tqdm shows the bar only on a terminal.
-    with tqdm(total=len(tasks), unit="game", disable=True if quiet else None, smoothing=0.05) as progress:
+    with tqdm(total=to_play, unit="game", disable=True if quiet else None, smoothing=0.05) as progress:
         try:
             schedule.submit_more(executors.current)
             while schedule.pending:
-                done, _ = wait(schedule.pending, return_when=FIRST_COMPLETED)
-                rows, lost, failure = _collect(schedule, done)
-                if lost:
-                    rows += schedule.lost(lost)
+                done, _ = wait(schedule.pending, timeout=KEEP_UP_SECONDS, return_when=FIRST_COMPLETED)
+                executors.keep_up()
+                rows, failure = _collect(schedule, done)
                 tally.add(store, rows)  # every finished game is stored before anything else happens
                 progress.update(len(rows))
                 if failure is not None:
                     raise failure
-                if lost and not executors.replace_broken():
-                    raise BrokenProcessPool("a worker process of the given executor died")
                 schedule.submit_more(executors.current)
             completed = True
         finally:
@@ -535,16 +553,17 @@ def _finished_rows(schedule: _Schedule) -> list[GameRow]:
     return rows
 
 
-def _collect(schedule: _Schedule, done: Set[Future]) -> tuple[list[GameRow], list[GameTask], BaseException | None]:
-    """The rows of the finished futures, the games a broken pool lost, and
-    the first other failure (a bug in pacsim: raised once the rows are stored)."""
-    rows, lost, failure = [], [], None
+def _collect(schedule: _Schedule, done: Set[Future]) -> tuple[list[GameRow], BaseException | None]:
+    """The rows of the finished futures (a crash for a game whose worker
+    died), and the first other failure (a bug in pacsim, or a caller's broken
+    executor: raised once the rows are stored)."""
+    rows, failure = [], None
     for future in done:
-        task = schedule.finished(future)
+        task = schedule.pending.pop(future)
         try:
             rows.append(future.result())
-        except BrokenProcessPool:
-            lost.append(task)
+        except WorkerDied as died:
+            rows.append(crashed_row(task, died))
         except Exception as error:
             failure = failure or error
-    return rows, lost, failure
+    return rows, failure

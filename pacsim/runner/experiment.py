@@ -13,19 +13,21 @@ file and the key.
 from __future__ import annotations
 
 import hashlib
+import heapq
 import itertools
 import json
 import math
 import re
 import tomllib
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn, TypeVar, overload
 
 from pacsim.agents import plugins
 from pacsim.agents.registry import GHOST, PACMAN, join_spec, make_ghost, make_pacman, parse_spec, resolve
 from pacsim.engine import DEFAULT_MAX_MOVES, MAX_MOVES_LIMIT, Layout, find_layout, parse_layout
-from pacsim.engine.generate import GENERATOR_VERSION, generate_layout, is_generated, maze_count, parse_maze_specs
+from pacsim.engine.generate import GENERATOR_VERSION, generate_layout, is_generated, maze_count, maze_names, parse_maze_specs
 from pacsim.engine.layout import layouts_directory
 from pacsim.engine.starts import DECISIONS, DEFAULT_START_DISTANCE, LAYOUT, STARTS, start_cells
 from pacsim.errors import AgentError, ConfigError, PacsimError
@@ -51,6 +53,7 @@ MAX_TIME_LIMIT = 3600.0
 """Largest per-move time limit, in seconds."""
 
 Scalar = str | int | float | bool
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -108,9 +111,12 @@ class Experiment:
     time_limit: float
     """Per-move seconds; 0 means no limit."""
     store: Path
-    conditions: list[Condition]
+    conditions: ConditionGrid
+    """The grid's conditions, each made when asked for."""
     config: dict[str, Any]
-    """The normalised configuration (what the hash covers, plus ``games``)."""
+    """The normalised configuration (what the hash covers, plus ``games``); a
+    generated seed range stays one entry of ``grid.layout`` here, and the hash
+    covers the name of each of its mazes."""
     source: str = "<experiment>"
     notes: list[str] = field(default_factory=list)
     """One line for each layout name a local file took over from a shipped layout."""
@@ -125,10 +131,12 @@ class Experiment:
     def book_cells(self) -> tuple[int, ...]:
         """The opening book's start cells (none without ``decisions`` starts)."""
         return self.book.cells if self.book is not None and self.starts == DECISIONS else ()
+    digest: str = ""
+    """The config hash, found once (a million mazes are hashed by name); empty: from ``config``."""
 
     @property
     def config_hash(self) -> str:
-        return config_hash(self.config)
+        return self.digest or config_hash(self.config)
 
     def seeds(self) -> list[int]:
         return game_seeds(self.seed, self.games)
@@ -257,8 +265,8 @@ def build_experiment(raw: dict[str, Any], source: str = "<experiment>", default_
     if games * count > MAX_TOTAL_GAMES:
         checker.fail("games", f"{games:,} games x {count:,} conditions is more than {MAX_TOTAL_GAMES:,} games "
                               "in one experiment; split it into several")
-    grid["layout"] = _expand_generated(checker, grid["layout"])
-    layouts = {str(name): _load_layout(checker, str(name)) for name in grid["layout"]}
+    layouts = _GridLayouts([_load_layout(checker, str(value)) for value in grid["layout"]])
+    _check_overlaps(checker, layouts)
     conditions = _expand(checker, grid, layouts, pacman_options, ghost_options)
     if starts != LAYOUT:
         _check_starts(checker, conditions, start_distance)
@@ -268,7 +276,7 @@ def build_experiment(raw: dict[str, Any], source: str = "<experiment>", default_
         "grid": {key: sorted(values, key=_sort_key) for key, values in grid.items()},
         "pacman_options": pacman_options, "ghost_options": ghost_options,
     }
-    if any(is_generated(str(name)) for name in grid["layout"]):
+    if any(entry.seeds is not None for entry in layouts.entries):
         config["generator_version"] = GENERATOR_VERSION  # a new generator never resumes an old run
     if starts != LAYOUT:  # only then: the hashes (and stored games) of fixed-start experiments stay as they were
         config.update(starts=starts, start_distance=start_distance)
@@ -276,11 +284,12 @@ def build_experiment(raw: dict[str, Any], source: str = "<experiment>", default_
         config.update(book=list(book.cells))
     return Experiment(name=name, games=games, seed=seed, max_moves=max_moves, time_limit=time_limit,
                       store=Path(store), conditions=conditions, config=config, source=source,
-                      notes=[found.note for found in layouts.values() if found.note],
-                      starts=starts, start_distance=start_distance, book=book)
+                      notes=[entry.note for entry in layouts.entries if entry.note],
+                      starts=starts, start_distance=start_distance, book=book,
+                      digest=_config_digest(config, layouts))
 
 
-def _opening_book(checker: _Checker, raw: dict[str, Any], conditions: list[Condition]) -> OpeningBook:
+def _opening_book(checker: _Checker, raw: dict[str, Any], conditions: Iterable[Condition]) -> OpeningBook:
     """The ``book`` file (relative to the experiment file), screened on the
     experiment's one maze and ghost count (see :mod:`pacsim.runner.openings`)."""
     if "book" not in raw:
@@ -298,9 +307,9 @@ def _opening_book(checker: _Checker, raw: dict[str, Any], conditions: list[Condi
     return book
 
 
-def _check_starts(checker: _Checker, conditions: list[Condition], start_distance: int) -> None:
+def _check_starts(checker: _Checker, conditions: ConditionGrid, start_distance: int) -> None:
     """Every layout has a cell to draw a random start from (once a maze and ghost count)."""
-    for condition in {(condition.layout, condition.num_ghosts): condition for condition in conditions}.values():
+    for condition in conditions.mazes():
         layout = parse_layout(condition.layout_text, name=condition.layout)
         if not start_cells(layout, condition.num_ghosts, start_distance):
             checker.fail("start_distance", f"layout {condition.layout!r} has no empty cell {start_distance} or more "
@@ -390,15 +399,94 @@ class _Checker:
 
 @dataclass(frozen=True)
 class _GridLayout:
-    """What the grid needs of a layout: a generated maze's text is not kept."""
+    """What the grid needs of one of its ``layout`` values: a layout, or a
+    generated spec's mazes (their texts are not kept)."""
 
+    name: str
+    """The layout's name; a generated spec's maze names but for the seed (:func:`maze_names`)."""
     num_ghosts: int
     file_text: str
-    """The text of a layout file; empty for a generated maze."""
+    """The text of a layout file; empty for generated mazes."""
     files: dict[str, str]
     """Its file's content hash, as :func:`_layout_file` gives it."""
     note: str | None = None
     """One line when a local file took over from a shipped layout of the same name."""
+    seeds: range | None = None
+    """A generated spec's seeds (maze ``name + str(seed)`` for each); None for a layout."""
+
+    def __len__(self) -> int:
+        return 1 if self.seeds is None else len(self.seeds)
+
+    def name_at(self, index: int) -> str:
+        return self.name if self.seeds is None else self.name + str(self.seeds[index])
+
+    def sorted_names(self) -> Iterator[str]:
+        """Its maze names in the order of :func:`_sort_key` (for the config hash)."""
+        if self.seeds is None:
+            return iter([self.name])
+        return (self.name + str(seed) for seed in _decimal_order(self.seeds))
+
+
+def _decimal_order(seeds: range) -> Iterator[int]:
+    """A step-1 range of integers >= 0 in the order of their decimal text
+    (0, 1, 10, 100, 11, ..., 2, 20, ...) without listing them: the order the
+    names ending in them sort in.  A walk of the tree of digit prefixes in
+    pre-order, skipping the subtrees that hold no seed."""
+    low, high = seeds.start, seeds.stop - 1
+
+    def reaches(prefix: int) -> bool:  # some seed's digits start with the prefix's
+        width = 1
+        while prefix * width <= high:
+            if (prefix + 1) * width - 1 >= low:
+                return True
+            width *= 10
+        return False
+
+    if low == 0:
+        yield 0
+    current = 1
+    while True:
+        if current <= high and (current >= low or reaches(current)):
+            if current >= low:
+                yield current
+            if current * 10 <= high:
+                current *= 10  # its first child
+                continue
+        while current % 10 == 9 or current + 1 > high:  # no next sibling: up
+            current //= 10
+            if current == 0:
+                return
+        current += 1
+
+
+class _GridLayouts(Sequence[tuple[str, _GridLayout]]):
+    """The grid's layouts, each generated maze a layout of its own: (name, what the grid needs of it)."""
+
+    def __init__(self, entries: list[_GridLayout]) -> None:
+        self.entries = entries
+
+    def __len__(self) -> int:
+        return sum(len(entry) for entry in self.entries)
+
+    @overload
+    def __getitem__(self, index: int) -> tuple[str, _GridLayout]: ...
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[tuple[str, _GridLayout]]: ...
+
+    def __getitem__(self, index: int | slice) -> Any:
+        if isinstance(index, slice):
+            return [self[position] for position in range(len(self))[index]]
+        position = range(len(self))[index]  # IndexError as a list's
+        for entry in self.entries:
+            if position < len(entry):
+                return entry.name_at(position), entry
+            position -= len(entry)
+        raise AssertionError("unreachable")
+
+    def __iter__(self) -> Iterator[tuple[str, _GridLayout]]:
+        for entry in self.entries:
+            for position in range(len(entry)):
+                yield entry.name_at(position), entry
 
 
 @dataclass(frozen=True)
@@ -410,38 +498,106 @@ class _Agents:
     depth: int | None
 
 
-def _expand(checker: _Checker, grid: dict[str, list[Any]], layouts: dict[str, _GridLayout], pacman_options: dict,
-            ghost_options: dict) -> list[Condition]:
+def _expand(checker: _Checker, grid: dict[str, list[Any]], layouts: _GridLayouts, pacman_options: dict,
+            ghost_options: dict) -> ConditionGrid:
+    """The grid's conditions, checked: every agent built once, every layout's
+    ghosts counted once (a generated spec's mazes have the same count)."""
     # list[Any]: the grid's values were checked (_check_grid_value): names are strings, ghost counts integers.
     _check_agent_names(checker, grid)
-    option_keys = [key for key in grid if key not in AGENT_KEYS]
-    ghost_counts = grid.get("num_ghosts", [None])
-    built: dict[tuple[str, str, str], _Agents] = {}  # agents are the same on every maze: built once
-    conditions = []
-    for pacman, ghosts, layout_name, num_ghosts, *option_values in itertools.product(
-            grid["pacman"], grid["ghosts"], grid["layout"], ghost_counts, *(grid[key] for key in option_keys)):
-        varied = dict(zip(option_keys, option_values))
-        layout = layouts[layout_name]
+    conditions = ConditionGrid(grid, layouts, pacman_options, ghost_options)
+    for entry in layouts.entries:
+        for num_ghosts in grid.get("num_ghosts", []):
+            if num_ghosts > entry.num_ghosts:
+                checker.fail("grid.num_ghosts", f"layout {entry.name_at(0)!r} has only {entry.num_ghosts} ghosts, "
+                                                f"not {num_ghosts}")
+    for pacman, ghosts, *option_values in itertools.product(
+            grid["pacman"], grid["ghosts"], *(grid[key] for key in conditions.option_keys)):
+        varied = dict(zip(conditions.option_keys, option_values))
+        pacman_spec, options = _true_model(pacman, {**pacman_options, **varied}, ghosts, ghost_options, checker)
+        agents_key = (pacman_spec, _sort_key(options), ghosts)
+        if agents_key not in conditions.agents:
+            conditions.agents[agents_key] = _build_agents(checker, pacman_spec, options, varied, ghosts, ghost_options)
+    return conditions
+
+
+class ConditionGrid(Sequence[Condition]):
+    """The conditions of a checked grid in grid order, each made when asked
+    for: a million generated mazes cost no memory until their games are
+    planned, one at a time."""
+
+    def __init__(self, grid: dict[str, list[Any]], layouts: _GridLayouts, pacman_options: dict,
+                 ghost_options: dict) -> None:
+        self.grid = grid
+        self.layouts = layouts
+        self.pacman_options = pacman_options
+        self.ghost_options = ghost_options
+        self.option_keys = [key for key in grid if key not in AGENT_KEYS]
+        self.agents: dict[tuple[str, str, str], _Agents] = {}
+        """What each agent combination needs, filled by :func:`_expand` (agents are the same on every maze)."""
+
+    def _axes(self) -> list[Sequence[Any]]:
+        return [self.grid["pacman"], self.grid["ghosts"], self.layouts, self.grid.get("num_ghosts", [None]),
+                *(self.grid[key] for key in self.option_keys)]
+
+    def __len__(self) -> int:
+        return math.prod(len(axis) for axis in self._axes())
+
+    @overload
+    def __getitem__(self, index: int) -> Condition: ...
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[Condition]: ...
+
+    def __getitem__(self, index: int | slice) -> Any:
+        if isinstance(index, slice):
+            return [self[position] for position in range(len(self))[index]]
+        position = range(len(self))[index]  # IndexError as a list's
+        values = []
+        for axis in reversed(self._axes()):  # itertools.product's order: the last axis varies fastest
+            position, offset = divmod(position, len(axis))
+            values.append(axis[offset])
+        return self._condition(*reversed(values))
+
+    def __iter__(self) -> Iterator[Condition]:
+        # itertools.product would hold the layouts (a million generated mazes) in a tuple: they are walked instead.
+        rest = list(itertools.product(self.grid.get("num_ghosts", [None]), *(self.grid[key] for key in self.option_keys)))
+        for pacman, ghosts in itertools.product(self.grid["pacman"], self.grid["ghosts"]):
+            for layout in self.layouts:
+                for values in rest:
+                    yield self._condition(pacman, ghosts, layout, *values)
+
+    def samples(self) -> Iterator[Condition]:
+        """One condition for each agent combination and ``layout`` value (a
+        generated spec's first maze stands for all of its mazes)."""
+        entries = [(entry.name_at(0), entry) for entry in self.layouts.entries]
+        for values in itertools.product(self.grid["pacman"], self.grid["ghosts"], entries,
+                                        self.grid.get("num_ghosts", [None]), *(self.grid[key] for key in self.option_keys)):
+            yield self._condition(*values)
+
+    def mazes(self) -> Iterator[Condition]:
+        """One condition for each layout (each generated maze) and ghost count."""
+        for layout in self.layouts:
+            for num_ghosts in self.grid.get("num_ghosts", [None]):
+                yield self._condition(self.grid["pacman"][0], self.grid["ghosts"][0], layout, num_ghosts,
+                                      *(self.grid[key][0] for key in self.option_keys))
+
+    def _condition(self, pacman: str, ghosts: str, named_layout: tuple[str, _GridLayout], num_ghosts: int | None,
+                   *option_values: Any) -> Condition:
+        layout_name, layout = named_layout
+        varied = dict(zip(self.option_keys, option_values))
+        pacman_spec, options = _true_model(pacman, {**self.pacman_options, **varied}, ghosts, self.ghost_options,
+                                           _Checker("<grid>"))  # checked by _expand: it cannot fail here
+        agents = self.agents[(pacman_spec, _sort_key(options), ghosts)]
+        files = {**layout.files, **agents.files}
+        label = _label(pacman, ghosts, layout_name, num_ghosts, varied)
         if num_ghosts is None:
             num_ghosts = layout.num_ghosts
-        elif num_ghosts > layout.num_ghosts:
-            checker.fail("grid.num_ghosts", f"layout {layout_name!r} has only {layout.num_ghosts} ghosts, not {num_ghosts}")
-        options = {**pacman_options, **varied}
-        pacman_spec, options = _true_model(pacman, options, ghosts, ghost_options, checker)
-        agents_key = (pacman_spec, _sort_key(options), ghosts)
-        if agents_key not in built:
-            built[agents_key] = _build_agents(checker, pacman_spec, options, varied, ghosts, ghost_options)
-        agents = built[agents_key]
-        files = {**layout.files, **agents.files}
-        label = _label(pacman, ghosts, layout_name, num_ghosts if "num_ghosts" in grid else None, varied)
         # Games of edited plugin code or data are another condition: reports must not pool them.
         if agents.code:
             label += f"/code={_code_tag(agents.code)}"
         if files:
             label += f"/files={_code_tag(files)}"
-        conditions.append(_condition(pacman_spec, ghosts, layout_name, layout, num_ghosts, options, ghost_options, label,
-                                     agents, files))
-    return conditions
+        return _condition(pacman_spec, ghosts, layout_name, layout, num_ghosts, options, self.ghost_options, label,
+                          agents, files)
 
 
 TRUE_MODEL = "true"
@@ -507,35 +663,55 @@ def _maze_count(checker: _Checker, name: str) -> int:
         checker.fail("grid.layout", str(error))
 
 
-def _expand_generated(checker: _Checker, names: list[Scalar]) -> list[Scalar]:
-    """Each ``generated:...,seed=A-B`` spec becomes one canonical name per seed."""
-    expanded: list[Scalar] = []
-    for name in names:
-        if not is_generated(str(name)):
-            expanded.append(name)
-            continue
-        try:
-            specs = parse_maze_specs(str(name))
-            generate_layout(specs[0])  # a spec no maze can satisfy fails here, naming the key
-            expanded += [spec.name() for spec in specs]
-        except PacsimError as error:
-            checker.fail("grid.layout", str(error))
-    if len(set(expanded)) != len(expanded):
-        checker.fail("grid.layout", "a generated maze appears twice (overlapping seed ranges?)")
-    return expanded
-
-
 def _load_layout(checker: _Checker, name: str) -> _GridLayout:
-    """What the grid needs of a layout, the name resolved as ``play`` resolves
-    it (:func:`~pacsim.engine.find_layout`): a file is read, a generated maze is not built."""
+    """What the grid needs of a layout value, the name resolved as ``play``
+    resolves it (:func:`~pacsim.engine.find_layout`): a file is read; of a
+    generated spec's mazes only the first is built (a spec no maze can
+    satisfy fails here, naming the key; the others when their games are planned)."""
     try:
-        if is_generated(name):  # built when its games are stored or played (_expand_generated built the first)
-            return _GridLayout(num_ghosts=parse_maze_specs(name)[0].ghosts, file_text="", files={})
+        if is_generated(name):
+            prefix, seeds = maze_names(name)
+            spec = parse_maze_specs(prefix + str(seeds[0]))[0]
+            generate_layout(spec)
+            return _GridLayout(name=prefix, num_ghosts=spec.ghosts, file_text="", files={}, seeds=seeds)
         found = find_layout(name)
     except PacsimError as error:
         checker.fail("grid.layout", str(error))
     layout = found.layout
-    return _GridLayout(num_ghosts=layout.num_ghosts, file_text=layout.text, files=_layout_file(name, layout), note=found.note)
+    return _GridLayout(name=name, num_ghosts=layout.num_ghosts, file_text=layout.text,
+                       files=_layout_file(name, layout), note=found.note)
+
+
+def _check_overlaps(checker: _Checker, layouts: _GridLayouts) -> None:
+    """No generated maze twice: seed ranges of the same spec do not overlap."""
+    ranges = sorted((entry.name, entry.seeds.start, entry.seeds.stop) for entry in layouts.entries if entry.seeds)
+    for (name, _, stop), (next_name, next_start, _) in itertools.pairwise(ranges):
+        if name == next_name and next_start < stop:
+            checker.fail("grid.layout", "a generated maze appears twice (overlapping seed ranges?)")
+
+
+def chunks(items: Iterable[T], size: int) -> Iterator[list[T]]:
+    """``items`` in lists of ``size`` (the last one shorter), taken as needed."""
+    iterator = iter(items)
+    while chunk := list(itertools.islice(iterator, size)):
+        yield chunk
+
+
+def _config_digest(config: dict[str, Any], layouts: _GridLayouts) -> str:
+    """:func:`config_hash` of the config with ``grid.layout`` the sorted name
+    of every maze (what it was before seed ranges stayed one entry, so that
+    stores of earlier runs resume), streamed rather than listed."""
+    marker = "\x00layouts\x00"
+    text = json.dumps({key: value for key, value in config.items() if key != "games"} |
+                      {"grid": {**config["grid"], "layout": marker}}, sort_keys=True, separators=(",", ":"))
+    before, _, after = text.partition(json.dumps(marker))
+    digest = hashlib.sha256(before.encode("utf-8") + b"[")
+    streams = [entry.sorted_names() for entry in layouts.entries]
+    names = streams[0] if len(streams) == 1 else heapq.merge(*streams, key=json.dumps)  # a name's _sort_key
+    for index, chunk in enumerate(chunks(names, 10_000)):
+        digest.update((("," if index else "") + json.dumps(chunk, separators=(",", ":"))[1:-1]).encode("utf-8"))
+    digest.update(b"]" + after.encode("utf-8"))
+    return digest.hexdigest()[:16]
 
 
 def _layout_file(name: str, layout: Layout) -> dict[str, str]:
@@ -590,19 +766,20 @@ def _sort_key(value: Any) -> str:
 
 # -- plugin code and data files -------------------------------------------
 
-def plugin_notes(experiment: Experiment, stored: set[tuple[str, int]]) -> list[str]:
+def plugin_notes(experiment: Experiment, stored: Callable[[], set[tuple[str, int]]]) -> list[str]:
     """What ``pacsim run`` says about plugin code and data files: each module
     it imported, and each file whose content differs from the one the games
-    in the store (``stored``: their condition keys and game indexes) read
-    (those games are played again: the content is part of the condition)."""
-    used = {label: identity for condition in experiment.conditions for label, identity in condition.code.items()}
+    in the store (``stored()``: their condition keys and game indexes, asked
+    only of a grid with such files) read (those games are played again: the
+    content is part of the condition)."""
+    used = {label: identity for condition in experiment.conditions.samples() for label, identity in condition.code.items()}
     notes = [f"plugin code: {label} code={code_id(identity)} ({identity})" for label, identity in used.items()]
     for change, games in identity_changes(experiment, stored).items():
         notes.append(f"{change}: {games} games to play")
     return notes
 
 
-def identity_changes(experiment: Experiment, stored: set[tuple[str, int]]) -> dict[str, int]:
+def identity_changes(experiment: Experiment, stored_games: Callable[[], set[tuple[str, int]]]) -> dict[str, int]:
     """What changed -> games to play, for each plugin or data file whose
     content differs from the one stored games of the same condition (same
     config, same condition but for the files) ran with.
@@ -610,6 +787,9 @@ def identity_changes(experiment: Experiment, stored: set[tuple[str, int]]) -> di
     Stored games from before data files were recorded (no ``files`` in their
     key) are another condition too: their content is unknown, so they are
     said to predate the check rather than silently kept or silently replaced."""
+    if not any(condition.code or condition.files for condition in experiment.conditions.samples()):
+        return {}  # nothing to compare (a grid of a million shipped or generated mazes is not walked)
+    stored = stored_games()
     stored_versions: dict[str, list[dict[str, dict[str, str]]]] = {}
     for key in {key for key, _ in stored}:
         base, versions = _split_identity(key)

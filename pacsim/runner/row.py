@@ -12,6 +12,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from typing import get_type_hints
 
+CRASH = "crash"
+""":attr:`GameRow.outcome` of a game whose worker process died while playing it
+(besides the engine's outcomes, :data:`~pacsim.engine.game.OUTCOMES`)."""
+REPLAYED_OUTCOMES = ("error", CRASH)
+"""Outcomes that are no result: a resumed run plays these games again (their rows replaced)."""
+
 MIXED = "mixed"
 """:attr:`GameRow.searched_by` of a game searched partly by the kernel (besides
 :data:`~pacsim.engine.stats.FAST` and :data:`~pacsim.engine.stats.PYTHON`)."""
@@ -76,6 +82,10 @@ class GameRow:
     """The replay log: every agent's action in order, one letter each."""
     start: int | None
     """Pacman's start cell (the layout's cell number; with random starts, the one drawn for the game)."""
+    worker_exit: int | None = None
+    """How the worker process of a ``crash`` ended: its exit code, or minus the
+    signal that killed it (``-9``: SIGKILL); None for every other game, and
+    when the executor cannot tell (a Dask worker)."""
 
 
 TIMING_COLUMNS = ("seconds", "move_seconds_mean", "move_seconds_max", "started_at",

@@ -31,14 +31,15 @@ from pacsim.engine.recording import SavedGame, check_num_ghosts, decode_actions,
 from pacsim.engine.starts import with_pacman_start
 from pacsim.errors import ConfigError, LayoutError, ReplayError, StoreError
 from pacsim.files import note_input
-from pacsim.runner.row import GAME_COLUMNS, GameRow
+from pacsim.runner.row import GAME_COLUMNS, REPLAYED_OUTCOMES, GameRow
 
 if TYPE_CHECKING:
     import pandas
 
-    from pacsim.runner.experiment import Experiment
+    from pacsim.runner.experiment import Condition, Experiment
 
-NEWER_COLUMNS = ("start", "arch", "cores", "python_version", "numba_version", "git_commit", "searched_by")
+NEWER_COLUMNS = ("start", "arch", "cores", "python_version", "numba_version", "git_commit", "searched_by",
+                 "worker_exit")
 """Columns newer than the first stores: an older store reads them as empty
 (and gains them, empty, when a run opens it)."""
 
@@ -79,6 +80,10 @@ CREATE TABLE IF NOT EXISTS conditions (
 """
 
 
+_REPLAYED = ", ".join(f"'{outcome}'" for outcome in REPLAYED_OUTCOMES)
+"""The outcomes a resumed run plays again, as an SQL list."""
+
+
 def utc_now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
@@ -117,51 +122,71 @@ class ResultStore:
         self.connection.close()
 
     def register(self, experiment: Experiment) -> None:
-        """Record the experiment's config and each condition's layout text (once)."""
-        digest = experiment.config_hash
+        """Record the experiment's config (its conditions are recorded as their games are planned)."""
         with _reporting(self.path), self.connection:
             self.connection.execute(
                 "INSERT INTO experiments VALUES (?, ?, ?, ?) ON CONFLICT(config_hash) DO UPDATE SET "
                 "config = excluded.config, updated_at = excluded.updated_at",
-                (digest, experiment.name, json.dumps(experiment.config, sort_keys=True), utc_now()))
+                (experiment.config_hash, experiment.name, json.dumps(experiment.config, sort_keys=True), utc_now()))
+
+    def add_conditions(self, experiment: Experiment, conditions: list[Condition]) -> None:
+        """Record each condition's layout text, once per store, in one transaction
+        (a generated maze's text is built here, only for a condition not yet recorded)."""
+        digest = experiment.config_hash
+        with _reporting(self.path), self.connection:
             known = {key for (key,) in self.connection.execute(
-                "SELECT condition_key FROM conditions WHERE config_hash = ?", (digest,))}
-            # A generator: a generated maze's text is built here, one at a time, and only once per store.
+                f"SELECT condition_key FROM conditions WHERE config_hash = ? AND condition_key IN "
+                f"({', '.join('?' * len(conditions))})", (digest, *(condition.key for condition in conditions)))}
             try:
                 self.connection.executemany(
                     "INSERT OR IGNORE INTO conditions VALUES (?, ?, ?, ?, ?)",
                     ((digest, condition.key, condition.label, condition.layout, condition.layout_text)
-                     for condition in experiment.conditions if condition.key not in known))
-            except ConfigError as error:  # a seed whose maze cannot be made (nothing is stored: a rollback)
+                     for condition in conditions if condition.key not in known))
+            except ConfigError as error:  # a seed whose maze cannot be made (none of these is stored: a rollback)
                 raise ConfigError(f"{experiment.source}: grid.layout: {error}") from None
 
-    def finished(self, config_hash: str, outcome: str | None = None) -> set[tuple[str, int]]:
-        """(condition key, game index) of every game already stored for this
-        config (with this ``outcome`` only, if given)."""
+    def stored_outcomes(self, config_hash: str, game_index: int, keys: list[str]) -> dict[str, str]:
+        """Condition key -> outcome of game ``game_index`` of these conditions, for those stored
+        (one query per batch of a run's planning: a resume holds no set of every stored game)."""
         with _reporting(self.path):
-            return _finished(self.connection, config_hash, outcome)
+            return dict(self.connection.execute(
+                f"SELECT condition_key, outcome FROM games WHERE config_hash = ? AND game_index = ? AND "
+                f"condition_key IN ({', '.join('?' * len(keys))})", (config_hash, game_index, *keys)))
+
+    def has_games(self, config_hash: str) -> bool:
+        """Whether any game of this config is stored."""
+        with _reporting(self.path):
+            return self.connection.execute("SELECT 1 FROM games WHERE config_hash = ? LIMIT 1",
+                                           (config_hash,)).fetchone() is not None
+
+    def count_results(self, config_hash: str, games: int | None = None) -> int:
+        """How many games of this config (of its first ``games`` game indexes,
+        if given) are stored with a result (an outcome other than ``error`` and ``crash``)."""
+        with _reporting(self.path):
+            (count,) = self.connection.execute(
+                f"SELECT COUNT(*) FROM games WHERE config_hash = ? AND game_index < ? AND outcome NOT IN ({_REPLAYED})",
+                (config_hash, games if games is not None else 1 << 62)).fetchone()
+        return count
 
     def add_games(self, rows: Iterable[GameRow]) -> int:
         """Insert game rows in one transaction; returns how many were stored.
 
-        A game stored as an ``error`` is replaced by its new row (a re-run
-        plays such games again); any other stored game is kept as it is."""
+        A game stored as an ``error`` or a ``crash`` is replaced by its new
+        row (a re-run plays such games again); any other stored game is kept as it is."""
         names = list(GAME_COLUMNS)
         statement = (f"INSERT INTO games ({', '.join(names)}) VALUES ({', '.join('?' * len(names))}) "
                      "ON CONFLICT (config_hash, condition_key, game_index) DO UPDATE SET "
-                     f"{', '.join(f'{name} = excluded.{name}' for name in names)} WHERE games.outcome = 'error'")
+                     f"{', '.join(f'{name} = excluded.{name}' for name in names)} "
+                     f"WHERE games.outcome IN ({_REPLAYED})")
         with _reporting(self.path), self.connection:
             before = self.connection.total_changes
             self.connection.executemany(statement, [[getattr(row, name) for name in names] for row in rows])
             return self.connection.total_changes - before
 
 
-def _finished(connection: sqlite3.Connection, config_hash: str, outcome: str | None = None) -> set[tuple[str, int]]:
+def _finished(connection: sqlite3.Connection, config_hash: str) -> set[tuple[str, int]]:
     query = "SELECT condition_key, game_index FROM games WHERE config_hash = ?"
-    parameters: tuple[str, ...] = (config_hash,)
-    if outcome is not None:
-        query, parameters = query + " AND outcome = ?", (config_hash, outcome)
-    return {(key, index) for key, index in connection.execute(query, parameters)}
+    return {(key, index) for key, index in connection.execute(query, (config_hash,))}
 
 
 def finished_games(path: str | Path, config_hash: str) -> set[tuple[str, int]]:
