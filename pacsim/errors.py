@@ -8,6 +8,8 @@ that escapes is a bug in pacsim and keeps its traceback.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 
 class PacsimError(Exception):
     """Root of every error caused by user input."""
@@ -85,3 +87,15 @@ def debug_wanted() -> bool:
     import os
 
     return os.environ.get(DEBUG_VARIABLE, "") not in ("", "0")
+
+
+def did_you_mean(word: str, known: Iterable[str]) -> str:
+    """``"; did you mean 'optimism_pessimism'?"`` for the known name nearest
+    ``word`` (by :mod:`difflib`), or ``""`` when none is near enough: the
+    tail of a message about an unknown name."""
+    from difflib import get_close_matches  # only when a mistake is being reported
+
+    names = list(known)
+    close = [name for name in names if name.lower() == word.lower()][:1]  # case alone: always near
+    close = close or get_close_matches(word, names, n=1, cutoff=0.6)
+    return f"; did you mean {close[0]!r}?" if close else ""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import inspect
 from typing import Any
 
@@ -13,12 +14,10 @@ from pacsim.agents.registry import BUILTIN_GHOSTS, BUILTIN_PACMEN, GHOST, PACMAN
 from pacsim.errors import AgentError
 
 
-def add_parser(subparsers: Any) -> None:
-    parser = subparsers.add_parser("agents", help="list the agents (built-in and installed), or one agent's options")
+def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("name", nargs="?", metavar="NAME",
                         help="an agent name or spec (e.g. expectimax, my_agents.py:Cautious) to show its options")
     parser.add_argument("--ghost", action="store_true", help="NAME is a ghost (random is both a Pacman and a ghost)")
-    parser.set_defaults(run=run)
 
 
 EVALUATION_DOCS = {"score": "The game score: CS188's default evaluation."}

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 
 
-def add_parser(subparsers) -> None:
-    parser = subparsers.add_parser("bench", help="measure successor and search rates, batch throughput, memory")
+def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
     parser.add_argument("--quick", action="store_true", help="smaller depths and counts (a smoke run)")
-    parser.set_defaults(run=run)
 
 
 def run(args) -> int:

@@ -6,7 +6,6 @@ import argparse
 import os
 from typing import Any
 
-from pacsim.agents.registry import parse_options, parse_spec
 from pacsim.errors import DEBUG_VARIABLE, AgentError, debug_wanted
 from pacsim.viewer.settings import display_available, require_display
 
@@ -38,6 +37,8 @@ def options_given_once(spec: str, text: str, flag: str) -> dict[str, str]:
     """The options of ``flag TEXT`` (``-a depth=3``) for the agent ``spec``;
     an option the spec sets too (``expectimax:depth=2``) is an error naming
     both places, since neither silently wins."""
+    from pacsim.agents.registry import parse_options, parse_spec  # the agents, only for a command that makes some
+
     options = parse_options(text)
     twice = [key for key in parse_spec(spec).options if key in options]
     if twice:

@@ -36,8 +36,6 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from pacsim.agents.cs188 import GHOST_ALIASES, PACMAN_ALIASES, find_cs188_class
-from pacsim.agents.registry import ghost_names, pacman_names, parse_options
 from pacsim.errors import AgentError, ConfigError
 
 FIXED_SEED = 0
@@ -75,6 +73,9 @@ def apply_cs188_options(args: argparse.Namespace) -> list[str]:
     :class:`ConfigError` for a ``--cs188`` folder that does not exist and
     :class:`AgentError` for a CS188 class name no ``*gents.py`` file defines.
     """
+    from pacsim.agents.cs188 import GHOST_ALIASES, PACMAN_ALIASES
+    from pacsim.agents.registry import ghost_names, pacman_names
+
     notes: list[str] = []
     _map_display(args)
     if getattr(args, "cs188_fix_seed", False) and getattr(args, "seed", None) is None:
@@ -133,6 +134,8 @@ def course_layout_folders(args: argparse.Namespace) -> list[Path]:
 def _resolve_class_name(spec: str, role: str, known: list[str], folders: list[Path]) -> str:
     """``MinimaxAgent`` -> ``/abs/multiAgents.py:MinimaxAgent``; any other spec unchanged.
     CS188 class names are capitalised, pacsim's agent names are not."""
+    from pacsim.agents.cs188 import find_cs188_class
+
     if spec in known or not (spec.isidentifier() and spec[0].isupper()):
         return spec  # a pacsim name or a typo of one, a spec with options, a path or a module
     found = find_cs188_class(spec, folders)
@@ -150,6 +153,8 @@ def training_games(args: argparse.Namespace, course_pacman: bool) -> int:
     As the course's ``pacman.py`` does, a course Pacman is also constructed
     with ``numTraining=N`` (unless ``-a`` gives it), which is how its
     reinforcement agents know when to stop exploring."""
+    from pacsim.agents.registry import parse_options
+
     training = getattr(args, "cs188_training", None) or 0
     if training < 0:
         raise ConfigError(f"-x {training}: the number of training games cannot be negative")

@@ -7,14 +7,12 @@ import re
 import shutil
 import textwrap
 from pathlib import Path
-from typing import Any
 
 from pacsim.shipped import EXPERIMENTS, shipped_experiments, shipped_folder
 
 
-def add_parser(subparsers: Any) -> None:
-    parser = subparsers.add_parser("experiments", help="list the shipped experiments (run one with: pacsim run NAME)")
-    parser.set_defaults(run=run)
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """No options of its own (the common ones only)."""
 
 
 def run(args: argparse.Namespace) -> int:

@@ -1,4 +1,10 @@
-"""``pacsim play``: play games and print how they went, like CS188's pacman.py."""
+"""``pacsim play``: play games and print how they went, like CS188's pacman.py.
+
+The agents, the runner and the viewer are imported where they are used, not
+at the top: ``pacsim play --help`` and a short game start as fast as CS188's
+own ``pacman.py`` (``pacsim bench`` measures it), and pygame loads only when a
+window opens.
+"""
 
 from __future__ import annotations
 
@@ -11,8 +17,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pacsim.agents.api import ValuingAgent
-from pacsim.agents.registry import PACMAN, join_spec, make_ghost, make_pacman, parse_options, resolve
 from pacsim.cli.common import add_debug_option, options_given_once, wants_window
 from pacsim.cli.cs188 import add_cs188_options, apply_cs188_options, course_layout_folders, training_games
 from pacsim.engine import DEFAULT_MAX_MOVES, ERROR, GameRecord, check_max_moves, find_layout, play_game, recording
@@ -23,16 +27,7 @@ from pacsim.engine.starts import DEFAULT_START_DISTANCE, LAYOUT, STARTS, draw_st
 from pacsim.engine.state import GameState
 from pacsim.errors import ConfigError
 from pacsim.files import check_output
-from pacsim.runner.execute import AllGamesFailed
-from pacsim.runner.experiment import MAX_GAMES, check_time_limit
-from pacsim.viewer import ViewerClosed
 from pacsim.viewer.settings import WindowSettings
-
-
-def add_parser(subparsers: Any) -> None:
-    parser = subparsers.add_parser("play", help="play games (in a window when a display is available)")
-    add_arguments(parser)
-    parser.set_defaults(run=run)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -99,6 +94,8 @@ def default_layout(course_folders: list[Path]) -> str:
 
 def build_agents(args: argparse.Namespace, layout: Layout) -> list[Any]:
     """Pacman and the ghosts asked for by -p, -g, -k, -a and --ghost-args."""
+    from pacsim.agents.registry import make_ghost, make_pacman
+
     pacman = make_pacman(args.pacman, options_given_once(args.pacman, args.agent_args, "-a"))
     ghost_options = options_given_once(args.ghosts, args.ghost_args, "--ghost-args")
     ghosts = [make_ghost(args.ghosts, ghost_options) for _ in range(ghost_count(args.num_ghosts, layout))]
@@ -108,6 +105,8 @@ def build_agents(args: argparse.Namespace, layout: Layout) -> list[Any]:
 def recorded_specs(args: argparse.Namespace, num_ghosts: int) -> tuple[str, list[str]]:
     """The Pacman and ghost specs a record names: -p with -a, -g with
     --ghost-args, joined as pacsim reads them back (a replay or an analysis rebuilds the agents)."""
+    from pacsim.agents.registry import join_spec, parse_options
+
     pacman = join_spec(args.pacman, parse_options(args.agent_args))
     return pacman, [join_spec(args.ghosts, parse_options(args.ghost_args))] * num_ghosts
 
@@ -127,6 +126,10 @@ def ghost_count(asked: int | None, layout: Layout) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
+    from pacsim.agents.registry import PACMAN, resolve
+    from pacsim.runner.experiment import MAX_GAMES, check_time_limit
+    from pacsim.viewer import ViewerClosed
+
     for note in apply_cs188_options(args):
         print(f"pacsim: note: {note}", file=sys.stderr)
     if not 1 <= args.games <= MAX_GAMES:
@@ -180,6 +183,8 @@ def run(args: argparse.Namespace) -> int:
                       *recorded_specs(args, len(agents) - 1))
     print(tally.summary_line())
     if tally.games and tally.errors == tally.games:  # as run: such results mean nothing
+        from pacsim.runner.execute import AllGamesFailed
+
         hint = "" if args.debug else " (--debug prints its traceback)"
         raise AllGamesFailed(f"all {tally.games} games ended in error; the first: {tally.first_error}{hint}")
     return 0
@@ -248,6 +253,8 @@ def text_display(pacman: Any, show_values: bool, frame_time: float) -> Callable[
     """``--text``: the board after each round, with Pacman's search values
     under it (``--show-values``), ``frame_time`` seconds apart (CS188's
     ``--frameTime`` paces its text display too)."""
+    from pacsim.agents.api import ValuingAgent
+
     values = pacman.action_values if show_values and isinstance(pacman, ValuingAgent) else None
 
     def show(state: GameState, action: str | None) -> None:
@@ -270,6 +277,8 @@ def _value_text(value: float) -> str:
 
 def display_notes(args: argparse.Namespace, window: bool, settings: WindowSettings, pacman: Any) -> list[str]:
     """Display options that cannot do what they ask here, each said once."""
+    from pacsim.agents.api import ValuingAgent
+
     notes = []
     shown = window or args.text or settings.exporting
     if args.show_values and not shown:

@@ -12,6 +12,7 @@ model (:mod:`pacsim.search.probcut_fit`), saved as JSON with how it was fitted;
 
 from __future__ import annotations
 
+import argparse
 import random
 from typing import Any
 
@@ -28,8 +29,7 @@ from pacsim.search.probcut_fit import ValuePair, chance_pairs, fit_by_depth, fit
 DEFAULT_FOR = "expectimax:depth=3,eval=careful,algorithm=star2"
 
 
-def add_parser(subparsers) -> None:
-    parser = subparsers.add_parser("probcut", help="fit a ChanceProbCut model for a Star2 Pacman")
+def add_arguments(parser: argparse.ArgumentParser) -> None:
     actions = parser.add_subparsers(dest="probcut_command", required=True, parser_class=type(parser))
     fit = actions.add_parser("fit", help="fit slope, intercept and sigma on positions from seeded games")
     fit.add_argument("-l", "--layout", default="wideClassic", help="shipped layout name or .lay path")

@@ -11,7 +11,6 @@ from __future__ import annotations
 import argparse
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 from pacsim.cli.common import wants_window
 from pacsim.cli.play import add_display_options, check_outputs
@@ -19,26 +18,25 @@ from pacsim.engine.recording import SavedGame, load_game
 from pacsim.engine.state import GameState
 from pacsim.errors import ConfigError
 from pacsim.files import check_output
-from pacsim.runner.store import load_saved_game
 from pacsim.viewer.settings import WindowSettings
 from pacsim.web.cli import add_html_options, check_html_options, write_replay_html
 
 STORE_SUFFIXES = (".sqlite", ".db")
 
 
-def add_parser(subparsers: Any) -> None:
-    parser = subparsers.add_parser("replay", help="replay a recorded game (JSON record or results store)")
+def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("record", help="a game record (.json) or a results store (.sqlite/.db, with --game)")
     parser.add_argument("--game", type=int, default=None, help="the game's id in a results store")
     # No --show-values: a replay has no agents to search (pacsim analyze --game F --move N does).
     add_display_options(parser, quiet_help="only the final line", show_values=False)
     add_html_options(parser)
-    parser.set_defaults(run=run)
 
 
 def load_replay(path: str, game_id: int | None = None) -> SavedGame:
     """A recorded game from a JSON file, or game ``game_id`` of a results store."""
     if Path(path).suffix.lower() in STORE_SUFFIXES:
+        from pacsim.runner.store import load_saved_game  # the runner: only for a store
+
         if game_id is None:
             raise ConfigError(f"{path} is a results store: choose a game with --game ID")
         return load_saved_game(path, game_id)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import sys
 from pathlib import Path
 
@@ -9,10 +10,9 @@ from pacsim.errors import PacsimError
 from pacsim.files import check_output
 
 
-def add_parser(subparsers) -> None:
+def add_arguments(parser: argparse.ArgumentParser) -> None:
     from pacsim.report.format import FORMATS
 
-    parser = subparsers.add_parser("report", help="summarize a results store")
     # nargs="?": ``--by a b STORE`` lets --by swallow STORE; run() takes it back.
     parser.add_argument("store", metavar="STORE", nargs="?", help="a results store (.sqlite) written by pacsim run")
     parser.add_argument("--by", nargs="+", default=None, metavar="COLUMN",
@@ -29,7 +29,6 @@ def add_parser(subparsers) -> None:
     add_run_options(parser)
     parser.add_argument("--html", metavar="FILE.html", default=None,
                         help="also write the report as one self-contained HTML page: tables, figures, provenance, replays")
-    parser.set_defaults(run=run)
 
 
 def add_run_options(parser) -> None:

@@ -7,15 +7,13 @@ from typing import TYPE_CHECKING
 
 from pacsim.cli.common import add_debug_option
 from pacsim.errors import ConfigError
-from pacsim.runner.execute import AllGamesFailed
 from pacsim.shipped import find_experiment
 
 if TYPE_CHECKING:
     from pacsim.runner import Experiment, RunResult
 
 
-def add_parser(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser("run", help="run an experiment file (all cores, resumable) and print its summary")
+def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("experiment", metavar="EXP.toml", help="the experiment file, or a shipped experiment's name (pacsim experiments lists them)")
     parser.add_argument("-j", "--workers", type=int, default=None,
                         help="worker processes (default: all cores; 1 plays in this process)")
@@ -26,7 +24,6 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress bar and no summary")
     add_debug_option(parser)
     add_executor_options(parser)
-    parser.set_defaults(run=run)
 
 
 def add_executor_options(parser: argparse.ArgumentParser) -> None:
@@ -44,6 +41,7 @@ def execute(experiment: Experiment, args: argparse.Namespace) -> RunResult:
     A run whose every game ended in ``error`` raises :class:`AllGamesFailed`
     (exit status 2): its results would mean nothing."""
     from pacsim.runner import run_experiment
+    from pacsim.runner.execute import AllGamesFailed
 
     if args.scheduler and args.executor != "dask":
         raise ConfigError("--scheduler goes with --executor dask")
