@@ -34,9 +34,12 @@ ships (:mod:`pacsim.engine.names`).  ``-n/--numGames``,
 from __future__ import annotations
 
 import argparse
+import re
+from collections.abc import Callable
+from contextlib import suppress
 from pathlib import Path
 
-from pacsim.errors import AgentError, ConfigError
+from pacsim.errors import AgentError, ConfigError, did_you_mean
 
 FIXED_SEED = 0
 """The first game's seed under ``-f`` (CS188 seeds its generator with 'cs188')."""
@@ -94,10 +97,10 @@ def apply_cs188_options(args: argparse.Namespace) -> list[str]:
     folders = _lookup_folders(args)
     if hasattr(args, "pacman"):
         pacman = PACMAN_ALIASES.get(args.pacman, args.pacman)
-        args.pacman = _resolve_class_name(pacman, "Pacman", pacman_names(), folders)
+        args.pacman = _resolve_class_name(pacman, "Pacman", pacman_names, folders)
     if hasattr(args, "ghosts"):
         ghosts = GHOST_ALIASES.get(args.ghosts, args.ghosts)
-        args.ghosts = _resolve_class_name(ghosts, "ghost", ghost_names(), folders)
+        args.ghosts = _resolve_class_name(ghosts, "ghost", ghost_names, folders)
     return notes
 
 
@@ -131,20 +134,43 @@ def course_layout_folders(args: argparse.Namespace) -> list[Path]:
     return [] if folder is None else [Path(folder)]
 
 
-def _resolve_class_name(spec: str, role: str, known: list[str], folders: list[Path]) -> str:
+def _resolve_class_name(spec: str, role: str, names: Callable[[], list[str]], folders: list[Path]) -> str:
     """``MinimaxAgent`` -> ``/abs/multiAgents.py:MinimaxAgent``; any other spec unchanged.
-    CS188 class names are capitalised, pacsim's agent names are not."""
+    CS188 class names are capitalised, pacsim's agent names are not.
+
+    The course's files are looked in first and pacsim's names (``names()``:
+    built-in and installed, which reads every package's entry points) only
+    when they define no such class: a course command starts without them."""
     from pacsim.agents.cs188 import find_cs188_class
 
-    if spec in known or not (spec.isidentifier() and spec[0].isupper()):
+    if not (spec.isidentifier() and spec[0].isupper()):
         return spec  # a pacsim name or a typo of one, a spec with options, a path or a module
     found = find_cs188_class(spec, folders)
-    if found is None:
-        where = ", ".join(str(folder) for folder in folders)
-        raise AgentError(f"unknown {role} agent {spec!r}: not a pacsim agent ({', '.join(known)}) "
-                         f"and no *gents.py file in {where} defines class {spec}")
-    path, _ = found
-    return f"{path}:{spec}"
+    if found is not None:
+        path, _ = found
+        return f"{path}:{spec}"
+    known = names()
+    if spec in known:
+        return spec
+    where = ", ".join(str(folder) for folder in folders)
+    raise AgentError(f"unknown {role} agent {spec!r}: not a pacsim agent ({', '.join(known)}) "
+                     f"and no *gents.py file in {where} defines class {spec}"
+                     f"{did_you_mean(spec, [*known, *_course_class_names(folders)])}")
+
+
+def _course_class_names(folders: list[Path]) -> list[str]:
+    """The classes the course's ``*gents.py`` files define (read as text, nothing imported)."""
+    from pacsim.agents.cs188 import AGENT_FILE_PATTERN
+
+    names = []
+    for folder in folders:
+        for path in sorted(Path(folder).glob(AGENT_FILE_PATTERN)):
+            with suppress(OSError):
+                names += CLASS_LINE.findall(path.read_text(encoding="utf-8", errors="replace"))
+    return names
+
+
+CLASS_LINE = re.compile(r"^class\s+(\w+)", re.MULTILINE)
 
 
 def training_games(args: argparse.Namespace, course_pacman: bool) -> int:

@@ -13,7 +13,7 @@ import secrets
 import sys
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +25,7 @@ from pacsim.engine.names import local_layout
 from pacsim.engine.recording import save_game
 from pacsim.engine.starts import DEFAULT_START_DISTANCE, LAYOUT, STARTS, draw_start, start_cells, with_pacman_start
 from pacsim.engine.state import GameState
+from pacsim.engine.stats import FAST, PYTHON
 from pacsim.errors import ConfigError
 from pacsim.files import check_output
 from pacsim.viewer.settings import WindowSettings
@@ -102,6 +103,38 @@ def build_agents(args: argparse.Namespace, layout: Layout) -> list[Any]:
     return [pacman, *ghosts]
 
 
+KERNEL_LOAD_SECONDS = 0.7
+"""What loading the compiled searches costs a process (numba's cache warm),
+measured as ``play -p minimax -a depth=1`` with backend auto against python."""
+PYTHON_SECONDS_PER_LEAF = 6e-6
+"""A Python search game's seconds per ``3 ** levels`` of its depth (a game
+of a hundred-odd moves; measured at depths 2 to 4 on smallClassic)."""
+
+
+def search_in_python(args: argparse.Namespace, num_ghosts: int) -> bool:
+    """Search in Python (``-a backend=python`` added) when the games asked
+    for would take less time there than loading the compiled kernel takes;
+    False when the kernel is left to decide (a longer run, a backend or a
+    time per move given, the environment's switch, an agent without a
+    depth).  The last line says where the searches ran."""
+    from pacsim.agents.backend import kernel_wanted
+    from pacsim.agents.registry import PACMAN, build_options, parse_spec, resolve
+
+    spec = parse_spec(args.pacman)
+    given = {**spec.options, **options_given_once(args.pacman, args.agent_args, "-a")}
+    resolved = resolve(PACMAN, spec)
+    if resolved.cs188 or {"backend", "engine"} & set(given) or not kernel_wanted("auto"):
+        return False
+    options = build_options(resolved.cls, given, spec.target if spec.attribute is None else args.pacman)
+    if getattr(options, "backend", None) != "auto" or getattr(options, "time", 0) or not hasattr(options, "depth"):
+        return False
+    python_seconds = args.games * PYTHON_SECONDS_PER_LEAF * 3 ** (options.depth * (num_ghosts + 1))
+    if python_seconds >= KERNEL_LOAD_SECONDS:
+        return False
+    args.agent_args = ",".join(filter(None, [args.agent_args, "backend=python"]))
+    return True
+
+
 def recorded_specs(args: argparse.Namespace, num_ghosts: int) -> tuple[str, list[str]]:
     """The Pacman and ghost specs a record names: -p with -a, -g with
     --ghost-args, joined as pacsim reads them back (a replay or an analysis rebuilds the agents)."""
@@ -111,14 +144,16 @@ def recorded_specs(args: argparse.Namespace, num_ghosts: int) -> tuple[str, list
     return pacman, [join_spec(args.ghosts, parse_options(args.ghost_args))] * num_ghosts
 
 
-def ghost_count(asked: int | None, layout: Layout) -> int:
+def ghost_count(asked: int | None, layout: Layout, quiet: bool = False) -> int:
     """The ghosts -k asks for; more than the layout has means all of them, as
-    in CS188 (with a note: the games have fewer ghosts than typed)."""
+    in CS188 (with a note, unless ``quiet``: the games have fewer ghosts than typed)."""
     if asked is None:
         return layout.num_ghosts
     if asked < 0:
         raise ConfigError(f"-k {asked}: the number of ghosts cannot be negative")
     if asked > layout.num_ghosts:
+        if quiet:
+            return layout.num_ghosts
         print(f"pacsim: note: -k {asked}: layout {layout.name!r} has {layout.num_ghosts} ghosts; "
               f"playing with those {layout.num_ghosts}, as CS188 does", file=sys.stderr)
         return layout.num_ghosts
@@ -148,6 +183,7 @@ def run(args: argparse.Namespace) -> int:
     if found.note:
         print(f"pacsim: note: {found.note}", file=sys.stderr)
     layout = found.layout
+    search_in_python(args, ghost_count(args.num_ghosts, layout, quiet=True))
     agents = build_agents(args, layout)
     check_starts(args, layout, len(agents) - 1)
     for note in display_notes(args, window, settings, agents[0]):
@@ -306,9 +342,12 @@ class Tally:
     total_score: int = 0
     errors: int = 0
     first_error: str = ""
+    backends: set[str] = field(default_factory=set)
+    """Where Pacman's searches ran (the compiled kernel, Python): none for an agent that does not search."""
 
     def add(self, record: GameRecord) -> None:
         self.games += 1
+        self.backends.update(stats.backend for stats in record.search_stats)
         self.wins += record.outcome == "win"
         self.total_score += record.score
         if record.outcome == ERROR:
@@ -320,8 +359,14 @@ class Tally:
         if not self.games:
             return "no game finished"
         games = "1 game" if self.games == 1 else f"{self.games} games"
-        return (f"{games}, {self.wins} win{'' if self.wins == 1 else 's'}, win rate {self.wins / self.games:.2f}, "
+        line = (f"{games}, {self.wins} win{'' if self.wins == 1 else 's'}, win rate {self.wins / self.games:.2f}, "
                 f"average score {self.total_score / self.games:.1f}")
+        if self.backends:
+            line += "; Pacman searched in " + " and ".join(BACKEND_NAMES[backend] for backend in sorted(self.backends))
+        return line
+
+
+BACKEND_NAMES = {FAST: "the compiled kernel", PYTHON: "Python"}
 
 
 def _record_path(name: str, game: int, games: int) -> Path:

@@ -1,13 +1,20 @@
 """Reading results: per-condition summaries with intervals, paired comparisons, tables and plots.
 
-The names below are loaded on first use: ``from pacsim.report.format import
-FORMATS`` (``pacsim report --help``) must not import pandas.
+Its names are imported on first use (:mod:`pacsim.lazy`): ``pacsim report
+--help`` reads :data:`~pacsim.report.format.FORMATS` without pandas.
 """
 
 from __future__ import annotations
 
-import importlib
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+from pacsim.lazy import lazy_attribute
+
+if TYPE_CHECKING:
+    from pacsim.report.format import FORMATS, format_summary, markdown_table, readable_summary
+    from pacsim.report.stats import mcnemar_exact, mean_interval, t_quantile_975, wilson_interval
+    from pacsim.report.summary import SUMMARY_COLUMNS, Comparison, compare, default_by, summarize
+    from pacsim.runner.store import load_results
 
 _HOMES = {
     "pacsim.report.format": ("FORMATS", "format_summary", "markdown_table", "readable_summary"),
@@ -15,7 +22,6 @@ _HOMES = {
     "pacsim.report.summary": ("SUMMARY_COLUMNS", "Comparison", "compare", "default_by", "summarize"),
     "pacsim.runner.store": ("load_results",),
 }
-_HOME_OF = {name: module for module, names in _HOMES.items() for name in names}
 
 __all__ = [
     "load_results", "summarize", "compare", "Comparison", "default_by", "SUMMARY_COLUMNS",
@@ -25,10 +31,4 @@ __all__ = [
 
 
 def __getattr__(name: str) -> Any:
-    if name in _HOME_OF:
-        return getattr(importlib.import_module(_HOME_OF[name]), name)
-    raise AttributeError(f"module 'pacsim.report' has no attribute {name!r}")
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *__all__})
+    return lazy_attribute(__name__, name, _HOMES)
