@@ -91,11 +91,18 @@ def debug_wanted() -> bool:
 
 def did_you_mean(word: str, known: Iterable[str]) -> str:
     """``"; did you mean 'optimism_pessimism'?"`` for the known name nearest
-    ``word`` (by :mod:`difflib`), or ``""`` when none is near enough: the
-    tail of a message about an unknown name."""
+    ``word``, or ``""`` when none is near enough: the tail of a message
+    about an unknown name."""
+    close = nearest(word, known)
+    return f"; did you mean {close!r}?" if close is not None else ""
+
+
+def nearest(word: str, known: Iterable[str]) -> str | None:
+    """The name of ``known`` nearest ``word`` (the same but for case, else by
+    :mod:`difflib`), or None when none is near enough."""
     from difflib import get_close_matches  # only when a mistake is being reported
 
     names = list(known)
-    close = [name for name in names if name.lower() == word.lower()][:1]  # case alone: always near
-    close = close or get_close_matches(word, names, n=1, cutoff=0.6)
-    return f"; did you mean {close[0]!r}?" if close else ""
+    same = [name for name in names if name.lower() == word.lower()]
+    close = same or get_close_matches(word, names, n=1, cutoff=0.6)
+    return close[0] if close else None

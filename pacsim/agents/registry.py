@@ -189,6 +189,17 @@ def resolve(role: str, spec: str | AgentSpec, folders: Sequence[Path] | None = N
                      f"module:Class){did_you_mean(parsed.target, names)}")
 
 
+def option_names(resolved: Resolved) -> set[str]:
+    """The options an agent class takes, under their names and any older
+    name (:data:`RENAMED_OPTIONS`); a CS188 class's are its constructor's
+    keyword arguments."""
+    if resolved.cs188:
+        names = {info.name for info in cs188.constructor_options(resolved.cls)}
+    else:
+        names = {field.name for field in dataclasses.fields(resolved.cls.Options)}  # type: ignore[attr-defined]
+    return names | {old for old, new in RENAMED_OPTIONS.items() if new in names}
+
+
 def _classify(found: Any, spec: AgentSpec, source_file: str | None) -> Resolved:
     if isinstance(found, type) and issubclass(found, Agent):
         return Resolved(found)

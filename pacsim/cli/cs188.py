@@ -21,7 +21,8 @@ CS188                             pacsim
                                   ``error`` and the others go on (a note)
 ``-x 2000 -n 2010``               as in CS188: 2000 training games, unseen and
                                   not counted, then 10 (see :func:`training_games`)
-``-r``, ``--replay``              no meaning here (a note naming pacsim's way)
+``--replay FILE``                 ``pacsim replay FILE`` (a game pacsim recorded)
+``-r``                            no meaning here (a note naming pacsim's way)
 ================================  =============================================
 
 ``-l minimaxClassic`` finds ``./minimaxClassic.lay`` or
@@ -61,7 +62,8 @@ def add_cs188_options(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--cs188", dest="cs188_folder", metavar="DIR",
                        help="folder whose *gents.py files -p/-g ClassName are looked up in (default: the current folder)")
     group.add_argument("-r", "--recordActions", dest="cs188_record", action="store_true", help="accepted with a note: use --record FILE")
-    group.add_argument("--replay", dest="cs188_replay", metavar="FILE", help="accepted with a note: use pacsim replay FILE")
+    group.add_argument("--replay", dest="cs188_replay", metavar="FILE",
+                       help="replay a game pacsim recorded (as pacsim replay FILE; CS188's own recordings are not read)")
     group.add_argument("-x", "--numTraining", dest="cs188_training", type=int, metavar="N",
                        help="the first N of the -n games train the Pacman: played unseen, not counted (as in CS188)")
     group.add_argument("--count-training", action="store_true",
@@ -92,8 +94,6 @@ def apply_cs188_options(args: argparse.Namespace) -> list[str]:
         notes.append("-c: pacsim always catches agent exceptions; such a game ends as 'error' and the others go on")
     if getattr(args, "cs188_record", False):
         notes.append("-r: pacsim records with --record FILE (JSON), replayed by 'pacsim replay FILE'")
-    if getattr(args, "cs188_replay", None):
-        notes.append(f"--replay {args.cs188_replay}: CS188's recordings cannot be replayed here; pacsim replays its own with 'pacsim replay FILE'")
     folders = _lookup_folders(args)
     if hasattr(args, "pacman"):
         pacman = PACMAN_ALIASES.get(args.pacman, args.pacman)

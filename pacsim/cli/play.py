@@ -167,6 +167,8 @@ def run(args: argparse.Namespace) -> int:
 
     for note in apply_cs188_options(args):
         print(f"pacsim: note: {note}", file=sys.stderr)
+    if args.cs188_replay:
+        return replay_instead(args)
     if not 1 <= args.games <= MAX_GAMES:
         raise ConfigError(f"-n {args.games}: the number of games must be from 1 to {MAX_GAMES:,} (as in an experiment)")
     check_max_moves(args.max_moves, f"--max-moves {args.max_moves}")
@@ -224,6 +226,23 @@ def run(args: argparse.Namespace) -> int:
         hint = "" if args.debug else " (--debug prints its traceback)"
         raise AllGamesFailed(f"all {tally.games} games ended in error; the first: {tally.first_error}{hint}")
     return 0
+
+
+REPLAY_DISPLAY = ("quiet", "text", "window", "frame_time", "zoom", "save_frames", "gif")
+"""The display options ``play --replay FILE`` passes on to the replay."""
+
+
+def replay_instead(args: argparse.Namespace) -> int:
+    """CS188's ``--replay FILE``: replay that file, shown as play's display
+    options ask (``pacsim replay FILE`` with them)."""
+    from pacsim.cli import replay
+
+    parser = argparse.ArgumentParser()
+    replay.add_arguments(parser)
+    replay_args = parser.parse_args([args.cs188_replay])
+    for name in REPLAY_DISPLAY:
+        setattr(replay_args, name, getattr(args, name))
+    return replay.run(replay_args)
 
 
 def check_starts(args: argparse.Namespace, layout: Layout, num_ghosts: int) -> None:

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pacsim.cli.common import add_debug_option
-from pacsim.errors import ConfigError
-from pacsim.shipped import find_experiment
+from pacsim.errors import ConfigError, did_you_mean
+from pacsim.shipped import find_experiment, shipped_experiments
 
 if TYPE_CHECKING:
     from pacsim.runner import Experiment, RunResult
@@ -71,6 +72,18 @@ def describe(experiment: Experiment, result: RunResult) -> str:
     return line
 
 
+def experiment_file(name: str) -> Path:
+    """The file ``pacsim run NAME`` reads: a file, else a shipped experiment;
+    neither is one line naming both places looked in and the nearest
+    shipped name."""
+    path = find_experiment(name)
+    if path.exists():
+        return path
+    shipped = shipped_experiments()
+    raise ConfigError(f"{name}: no such file, and no shipped experiment of that name "
+                      f"(pacsim experiments lists them){did_you_mean(Path(name).stem, shipped)}")
+
+
 def run(args: argparse.Namespace) -> int:
     from pacsim.report import format_summary, summarize
     from pacsim.runner import load_experiment, load_results
@@ -81,7 +94,8 @@ def run(args: argparse.Namespace) -> int:
         raise ConfigError(f"--workers {args.workers}: must be at least 1")
     if args.games is not None and args.games < 1:
         raise ConfigError(f"--games {args.games}: must be at least 1")
-    experiment = load_experiment(find_experiment(args.experiment), games=args.games, overrides=args.overrides, store=args.store)
+    experiment = load_experiment(experiment_file(args.experiment), games=args.games, overrides=args.overrides,
+                                 store=args.store)
     for note in experiment.notes:
         print(f"pacsim: note: {note}")
     stored = finished_games(experiment.store, experiment.config_hash)

@@ -23,12 +23,22 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from pacsim.agents import plugins
-from pacsim.agents.registry import GHOST, PACMAN, join_spec, make_ghost, make_pacman, parse_spec, resolve
+from pacsim.agents.registry import (
+    GHOST,
+    PACMAN,
+    RENAMED_OPTIONS,
+    join_spec,
+    make_ghost,
+    make_pacman,
+    option_names,
+    parse_spec,
+    resolve,
+)
 from pacsim.engine import DEFAULT_MAX_MOVES, MAX_MOVES_LIMIT, Layout, find_layout, parse_layout
 from pacsim.engine.generate import GENERATOR_VERSION, generate_layout, is_generated, maze_count, parse_maze_specs
 from pacsim.engine.layout import layouts_directory
 from pacsim.engine.starts import DEFAULT_START_DISTANCE, LAYOUT, STARTS, start_cells
-from pacsim.errors import AgentError, ConfigError, PacsimError
+from pacsim.errors import AgentError, ConfigError, PacsimError, did_you_mean, nearest
 from pacsim.files import FileRefused, read_bounded
 
 TOP_LEVEL_KEYS = ("name", "games", "seed", "max_moves", "time_limit", "starts", "start_distance", "store", "grid",
@@ -322,7 +332,8 @@ class _Checker:
         grid: dict[str, list[Scalar]] = {}
         for key in REQUIRED_GRID_KEYS:
             if key not in table:
-                self.fail(f"grid.{key}", "missing (required)")
+                typo = nearest(key, [other for other in table if other not in AGENT_KEYS])
+                self.fail(f"grid.{key}", "missing (required)" + (f"; is grid.{typo} a typo of it?" if typo else ""))
         for key, values in table.items():
             if not isinstance(values, list):
                 values = [values]  # a single value is a one-element list
@@ -370,17 +381,20 @@ class _Agents:
     depth: int | None
 
 
-def _expand(checker: _Checker, grid: dict[str, list[Any]], layouts: dict[str, _GridLayout], pacman_options: dict,
+def _expand(checker: _Checker, grid: dict[str, list[Any]], layouts: dict[str, _GridLayout], all_pacman_options: dict,
             ghost_options: dict) -> list[Condition]:
     # list[Any]: the grid's values were checked (_check_grid_value): names are strings, ghost counts integers.
     _check_agent_names(checker, grid)
     option_keys = [key for key in grid if key not in AGENT_KEYS]
+    declared = _declared_options(checker, grid["pacman"], option_keys, all_pacman_options)
     ghost_counts = grid.get("num_ghosts", [None])
     built: dict[tuple[str, str, str], _Agents] = {}  # agents are the same on every maze: built once
-    conditions = []
+    conditions: dict[str, Condition] = {}
     for pacman, ghosts, layout_name, num_ghosts, *option_values in itertools.product(
             grid["pacman"], grid["ghosts"], grid["layout"], ghost_counts, *(grid[key] for key in option_keys)):
-        varied = dict(zip(option_keys, option_values))
+        # An option applies to the Pacmen that declare it: the others play one condition, not one per value.
+        varied = {key: value for key, value in zip(option_keys, option_values) if key in declared[pacman]}
+        pacman_options = {key: value for key, value in all_pacman_options.items() if key in declared[pacman]}
         layout = layouts[layout_name]
         if num_ghosts is None:
             num_ghosts = layout.num_ghosts
@@ -399,9 +413,26 @@ def _expand(checker: _Checker, grid: dict[str, list[Any]], layouts: dict[str, _G
             label += f"/code={_code_tag(agents.code)}"
         if files:
             label += f"/files={_code_tag(files)}"
-        conditions.append(_condition(pacman_spec, ghosts, layout_name, layout, num_ghosts, options, ghost_options, label,
-                                     agents, files))
-    return conditions
+        condition = _condition(pacman_spec, ghosts, layout_name, layout, num_ghosts, options, ghost_options, label,
+                               agents, files)
+        conditions.setdefault(condition.key, condition)
+    return list(conditions.values())
+
+
+def _declared_options(checker: _Checker, pacmen: list[Any], option_keys: list[str],
+                      pacman_options: dict) -> dict[Any, set[str]]:
+    """Each Pacman spec's options (:func:`~pacsim.agents.registry.option_names`);
+    an option of the grid or of [pacman_options] that none of them declares
+    is an error naming the key and the nearest option they have."""
+    declared = {pacman: option_names(resolve(PACMAN, str(pacman))) for pacman in pacmen}
+    known = set().union(*declared.values())
+    for key, where in [*((key, f"grid.{key}") for key in option_keys),
+                       *((key, f"pacman_options.{key}") for key in pacman_options)]:
+        if key not in known:
+            checker.fail(where, f"no Pacman of the grid takes option {key!r} "
+                                f"(their options: {', '.join(sorted(known - set(RENAMED_OPTIONS))) or 'none'})"
+                                f"{did_you_mean(key, [*known, *AGENT_KEYS])}")
+    return declared
 
 
 TRUE_MODEL = "true"
@@ -537,11 +568,20 @@ def _build_ghost(checker: _Checker, spec: str, options: dict) -> None:
 
 def _label(pacman: str, ghosts: str, layout: str, num_ghosts: int | None, varied: dict) -> str:
     """Readable and shell-friendly: the agent names, the layout, then each grid option."""
-    parts = [pacman, ghosts, layout]
+    parts = [_agent_label(pacman), _agent_label(ghosts), layout]
     if num_ghosts is not None:
         parts.append(f"k{num_ghosts}")
     parts += [f"{key}={value}" for key, value in varied.items()]
     return "/".join(parts)
+
+
+def _agent_label(spec: str) -> str:
+    """A spec as a label names it: a plugin file by its stem (``cautious:Cautious``),
+    not by the absolute path the experiment's folder made of it."""
+    parsed = parse_spec(spec)
+    if parsed.attribute is None or not plugins.is_file_target(parsed.target):
+        return spec
+    return Path(parsed.target).stem + spec[spec.index(parsed.target) + len(parsed.target):]
 
 
 def _sort_key(value: Any) -> str:
