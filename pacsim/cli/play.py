@@ -93,11 +93,12 @@ def default_layout(course_folders: list[Path]) -> str:
     return DEFAULT_LAYOUT if local_layout(COURSE_DEFAULT_LAYOUT, course_folders) is None else COURSE_DEFAULT_LAYOUT
 
 
-def build_agents(args: argparse.Namespace, layout: Layout) -> list[Any]:
-    """Pacman and the ghosts asked for by -p, -g, -k, -a and --ghost-args."""
+def build_agents(args: argparse.Namespace, layout: Layout, chosen: dict[str, str] | None = None) -> list[Any]:
+    """Pacman and the ghosts asked for by -p, -g, -k, -a and --ghost-args;
+    ``chosen``: Pacman options pacsim chose (not recorded: a replay rebuilds what was asked for)."""
     from pacsim.agents.registry import make_ghost, make_pacman
 
-    pacman = make_pacman(args.pacman, options_given_once(args.pacman, args.agent_args, "-a"))
+    pacman = make_pacman(args.pacman, {**options_given_once(args.pacman, args.agent_args, "-a"), **(chosen or {})})
     ghost_options = options_given_once(args.ghosts, args.ghost_args, "--ghost-args")
     ghosts = [make_ghost(args.ghosts, ghost_options) for _ in range(ghost_count(args.num_ghosts, layout))]
     return [pacman, *ghosts]
@@ -112,8 +113,8 @@ of a hundred-odd moves; measured at depths 2 to 4 on smallClassic)."""
 
 
 def search_in_python(args: argparse.Namespace, num_ghosts: int) -> bool:
-    """Search in Python (``-a backend=python`` added) when the games asked
-    for would take less time there than loading the compiled kernel takes;
+    """Whether Pacman should search in Python (``backend=python``): when the
+    games asked for would take less time there than loading the compiled kernel takes;
     False when the kernel is left to decide (a longer run, a backend or a
     time per move given, the environment's switch, an agent without a
     depth).  The last line says where the searches ran."""
@@ -129,10 +130,7 @@ def search_in_python(args: argparse.Namespace, num_ghosts: int) -> bool:
     if getattr(options, "backend", None) != "auto" or getattr(options, "time", 0) or not hasattr(options, "depth"):
         return False
     python_seconds = args.games * PYTHON_SECONDS_PER_LEAF * 3 ** (options.depth * (num_ghosts + 1))
-    if python_seconds >= KERNEL_LOAD_SECONDS:
-        return False
-    args.agent_args = ",".join(filter(None, [args.agent_args, "backend=python"]))
-    return True
+    return python_seconds < KERNEL_LOAD_SECONDS
 
 
 def recorded_specs(args: argparse.Namespace, num_ghosts: int) -> tuple[str, list[str]]:
@@ -185,8 +183,8 @@ def run(args: argparse.Namespace) -> int:
     if found.note:
         print(f"pacsim: note: {found.note}", file=sys.stderr)
     layout = found.layout
-    search_in_python(args, ghost_count(args.num_ghosts, layout, quiet=True))
-    agents = build_agents(args, layout)
+    in_python = search_in_python(args, ghost_count(args.num_ghosts, layout, quiet=True))
+    agents = build_agents(args, layout, {"backend": "python"} if in_python else {})
     check_starts(args, layout, len(agents) - 1)
     for note in display_notes(args, window, settings, agents[0]):
         print(f"pacsim: note: {note}", file=sys.stderr)

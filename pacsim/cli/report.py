@@ -50,15 +50,17 @@ def chosen_results(args, store: str, root_seeds: bool = False):
     runs = load_runs(store)
     choice = RunChoice(root_seed=args.root_seed, run=args.run_id, pool=args.all_runs)
     results, note = choose_runs(load_results(store), runs, choice)
-    if note:
+    if note and not args.quiet:
         print(f"pacsim: note: {note}", file=sys.stderr)
     return with_root_seeds(results, runs) if root_seeds else results
 
 
 def run(args) -> int:
-    from pacsim.report import compare, format_summary, summarize
+    from pacsim.report import compare, summarize
+    from pacsim.report.format import replay_list, summary_text, terminal_width
     from pacsim.report.plot import check_plot_path
-    from pacsim.report.summary import default_by, repetition_notes
+    from pacsim.report.summary import default_by
+
     if args.store is None and args.by:
         args.store = args.by.pop()  # ``--by pacman depth STORE``
     if args.store is None:
@@ -88,9 +90,9 @@ def run(args) -> int:
         # The two compared conditions' own rows and games (the figure and the HTML page too), not the whole grid's.
         summary = summary[summary["condition"].astype(str).isin(args.compare)].reset_index(drop=True)
         results = results[results["condition"].astype(str).isin(args.compare)]
-    text = format_summary(summary, args.style)
-    if args.style in ("table", "markdown"):
-        text += "".join(f"\nnote: {note}" for note in repetition_notes(summary))
+    text = summary_text(summary, args.style, None if args.out else terminal_width(), notes=not args.quiet)
+    if args.style == "table" and comparison is None and not args.quiet:
+        text += "\n\n" + replay_list(results, args.store)
     if comparison is not None:
         text += "\n" + (comparison.to_frame().to_csv(index=False) if args.style == "csv" else "\n" + comparison.to_text())
     if args.plot:
@@ -103,10 +105,11 @@ def run(args) -> int:
         write_report_page(args.html, args.store, results, summary, by, comparison)
     if args.out:
         _write(args.out, text)
-        print(f"wrote the {args.style} report ({len(summary)} rows) to {args.out}")
+        if not args.quiet:
+            print(f"wrote the {args.style} report ({len(summary)} rows) to {args.out}")
     else:
         print(text)
-    if args.plot:
+    if args.plot and not args.quiet:
         print(f"wrote the plot to {args.plot}")
     return 0
 

@@ -85,7 +85,8 @@ def experiment_file(name: str) -> Path:
 
 
 def run(args: argparse.Namespace) -> int:
-    from pacsim.report import format_summary, summarize
+    from pacsim.report import summarize
+    from pacsim.report.format import summary_text, terminal_width
     from pacsim.runner import load_experiment, load_results
     from pacsim.runner.experiment import plugin_notes
     from pacsim.runner.store import finished_games
@@ -109,5 +110,5 @@ def run(args: argparse.Namespace) -> int:
     results = results[results["config_hash"] == result.config_hash]
     results = results[results["condition_key"].isin([condition.key for condition in experiment.conditions])]  # this code's
     results = results[results["game_index"] < experiment.games]  # the games asked for, not an earlier longer run's
-    print(format_summary(summarize(results, by=["condition"])))
+    print(summary_text(summarize(results, by=["condition"]), width=terminal_width()))
     return 0
