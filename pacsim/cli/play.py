@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pacsim.cli.common import add_debug_option, options_given_once, wants_window
+from pacsim.cli.common import add_debug_option, add_display_options, check_outputs, options_given_once, wants_window
 from pacsim.cli.cs188 import add_cs188_options, apply_cs188_options, course_layout_folders, training_games
 from pacsim.engine import DEFAULT_MAX_MOVES, ERROR, GameRecord, check_max_moves, find_layout, play_game, recording
 from pacsim.engine.layout import Layout
@@ -42,17 +42,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_cs188_options(parser)
 
 
-def add_display_options(parser: argparse.ArgumentParser, quiet_help: str, show_values: bool = True) -> None:
-    """How a game is shown: quiet, text, or a window (the default with a
-    display); ``show_values`` offers --show-values (not to replays, which
-    have no agents to search)."""
-    shown = parser.add_mutually_exclusive_group()
-    shown.add_argument("-q", "--quiet", action="store_true", help=quiet_help)
-    shown.add_argument("-t", "--text", action="store_true", help="draw the board in the terminal")
-    shown.add_argument("-w", "--window", action="store_true", help="watch in a pygame window (default when a display is available)")
-    add_window_options(parser, show_values)
-
-
 def add_game_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("-l", "--layout", default=None,
                         help="NAME (./NAME.lay, ./layouts/NAME.lay, then shipped), a .lay path or generated:w=9,h=7,... "
@@ -69,18 +58,6 @@ def add_game_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--start-distance", type=int, default=DEFAULT_START_DISTANCE, metavar="STEPS",
                         help=f"with --starts random, the fewest maze steps from every ghost (default {DEFAULT_START_DISTANCE})")
     add_debug_option(parser)
-
-
-def add_window_options(parser: argparse.ArgumentParser, show_values: bool = True) -> None:
-    parser.add_argument("--frame-time", type=float, default=None,
-                        help="seconds between frames in the window and the GIF (default 0.1), and between boards with --text (default 0)")
-    parser.add_argument("--zoom", type=float, default=1.0, help="scale of the window and of saved frames (default 1.0)")
-    if show_values:
-        parser.add_argument("--show-values", action="store_true", help="show the search value of each Pacman action")
-    parser.add_argument("--save-frames", metavar="DIR", help="write every frame as a PNG into DIR (DIR/game-i with several games); "
-                        "without a window, off-screen at full speed")
-    parser.add_argument("--gif", metavar="FILE", help="write the game as an animated GIF (FILE-i.gif with several games); "
-                        "without a window, off-screen at full speed")
 
 
 DEFAULT_LAYOUT = "wideClassic"
@@ -274,13 +251,6 @@ def _train(args: argparse.Namespace, layout: Layout, agents: list[Any], first_se
     if tally.errors:
         line += f"; {tally.errors} ended in error, the first: {tally.first_error}"
     print(line)
-
-
-def check_outputs(args: argparse.Namespace) -> None:
-    """--gif and --save-frames checked before any game is played or replayed."""
-    for option, path, folder in (("--gif", args.gif, False), ("--save-frames", args.save_frames, True)):
-        if path:
-            check_output(path, option, folder=folder)
 
 
 def _play_one(args: argparse.Namespace, layout: Layout, agents: list[Any], seed: int, window: bool,

@@ -12,8 +12,7 @@ import argparse
 from collections.abc import Iterator
 from pathlib import Path
 
-from pacsim.cli.common import wants_window
-from pacsim.cli.play import add_display_options, check_outputs
+from pacsim.cli.common import add_display_options, check_outputs, wants_window
 from pacsim.engine.recording import SavedGame, load_game
 from pacsim.engine.state import GameState
 from pacsim.errors import ConfigError

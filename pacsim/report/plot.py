@@ -112,8 +112,8 @@ def _facet(wins_axis: Any, score_axis: Any, summary: pandas.DataFrame, scores: l
     wins_axis.barh(positions, summary["win_rate"], xerr=_error_bars(summary, "win"), capsize=3,
                    color=colours, edgecolor="black")
     wins_axis.set_xlim(0, 1.05)
-    boxes = score_axis.boxplot(scores, positions=positions, vert=False, patch_artist=True,
-                               medianprops={"color": "black"})
+    boxes = score_axis.boxplot(scores, positions=positions, patch_artist=True, medianprops={"color": "black"},
+                               **_horizontal())
     for box, colour in zip(boxes["boxes"], colours):
         box.set_facecolor(colour)
     for axis in (wins_axis, score_axis):
@@ -121,6 +121,14 @@ def _facet(wins_axis: Any, score_axis: Any, summary: pandas.DataFrame, scores: l
         axis.set_yticklabels(labels, fontsize=8)
         axis.invert_yaxis()
     score_axis.set_yticklabels([])  # the win rate panel beside it names the groups
+
+
+def _horizontal() -> dict[str, Any]:
+    """Horizontal boxes, in the words of this matplotlib (``vert`` is deprecated from 3.10 on)."""
+    import matplotlib
+
+    major, minor = (int(part) for part in matplotlib.__version__.split(".")[:2])
+    return {"orientation": "horizontal"} if (major, minor) >= (3, 10) else {"vert": False}
 
 
 def facet_rows(results: pandas.DataFrame, by: Sequence[str]) -> dict[tuple[str, tuple[str, ...]], list[int]]:
