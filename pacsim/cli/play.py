@@ -334,7 +334,7 @@ class Tally:
 
     def add(self, record: GameRecord) -> None:
         self.games += 1
-        self.backends.update(stats.backend for stats in record.search_stats)
+        self.backends.update(stats.backend for stats in record.search_stats if stats.generated)  # searches only
         self.wins += record.outcome == "win"
         self.total_score += record.score
         if record.outcome == ERROR:
