@@ -103,6 +103,8 @@ def test_every_command_builds_alone_with_the_common_options():
 def test_options_without_a_command_play_as_cs188_does(capsys):
     assert main(["-p", "greedy", "-l", "openRoom", "-q", "--seed", "4", "--max-moves", "5"]) == 0
     assert capsys.readouterr().out.startswith("game 1/1 (seed 4): ")
+    assert main(["--vers"]) == 0  # the top level's own options, abbreviated as argparse allows, stay its own
+    assert capsys.readouterr().out.startswith("pacsim ")
 
 
 def test_cs188_replay_option_replays_the_file(capsys, tmp_path):

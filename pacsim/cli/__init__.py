@@ -75,7 +75,9 @@ def command_of(argv: list[str]) -> str | None:
     first = argv[0]
     if first in COMMANDS:
         return first
-    if first.startswith("-") and first.split("=")[0] not in TOP_LEVEL_OPTIONS:
+    option = first.split("=")[0]
+    top_level = any(known.startswith(option) for known in TOP_LEVEL_OPTIONS if option.startswith("--"))
+    if first.startswith("-") and option not in TOP_LEVEL_OPTIONS and not top_level:  # --vers: argparse's abbreviation
         return DEFAULT_COMMAND
     return None
 
