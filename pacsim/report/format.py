@@ -89,7 +89,7 @@ def readable_summary(summary: pandas.DataFrame) -> pandas.DataFrame:
 
 
 READABLE_COLUMNS = ("games", "lines", "wins", "win rate [95% CI]", "mean score [95% CI]", "median", "losses",
-                    "timeouts", "errors", "moves", "nodes/move", "ms/move")
+                    "timeouts", "errors", "crashes", "moves", "nodes/move", "ms/move")
 """The readable table's columns after the groups."""
 
 
