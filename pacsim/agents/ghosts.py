@@ -10,6 +10,8 @@ from pacsim.agents import backend
 from pacsim.agents.api import Distribution, StochasticAgent, uniform
 from pacsim.engine import PLAYING, GameState, apply_move
 from pacsim.errors import AgentError
+from pacsim.fast.kinds import GhostKind
+from pacsim.fast.policies import Distances, ghost_probabilities, pacman_move_rows, parameters_of
 from pacsim.search import MAX, MIN, search
 
 MAX_GHOST_DEPTH = 10
@@ -56,18 +58,21 @@ class DirectionalGhost(StochasticAgent[DirectionalOptions]):
     Options = DirectionalOptions
 
     def distribution(self, state: GameState) -> Distribution:
-        moves = state.legal_moves()
-        distances = state.layout.distances_from(state.pacman)
-        scared = state.scared[state.turn - 1] > 0
-        keyed = [(-distances[target] if scared else distances[target]) for _, target in moves]
-        best_key = min(keyed)
-        best = [action for (action, _), key in zip(moves, keyed) if key == best_key]
-        focus = self.options.flee if scared else self.options.attack
-        spread = (1.0 - focus) / len(moves)
-        return [
-            (action, spread + (focus / len(best) if action in best else 0.0))
-            for action, _ in moves
-        ]
+        return policy_distribution(GhostKind.DIRECTIONAL, parameters_of(self.options), state)
+
+
+def policy_distribution(kind: GhostKind, parameters: tuple[float, ...], state: GameState) -> Distribution:
+    """The distribution of the ghost to move under the policy ``kind``:
+    :func:`pacsim.fast.policies.ghost_probabilities`, the function the
+    kernel compiles, called here as plain Python."""
+    moves = state.legal_moves()
+    count = len(moves)
+    probabilities = [0.0] * count
+    layout = state.layout
+    ghost_probabilities(kind, Distances(layout), pacman_move_rows(layout), state.pacman, state.directions[0],
+                        state.scared[state.turn - 1] > 0, [target for _, target in moves], count, parameters,
+                        probabilities)
+    return [(action, probability) for (action, _), probability in zip(moves, probabilities)]
 
 
 class ChaseGame:

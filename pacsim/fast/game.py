@@ -22,11 +22,10 @@ from pacsim.engine import ACTIONS, LOSS, TIMEOUT, WIN, GameRecord, Layout, initi
 from pacsim.engine.game import agent_rng
 from pacsim.engine.stats import FAST, MoveStats
 from pacsim.fast import gameloop, kernel
-from pacsim.fast.request import COVERED, SearchRequest, chance_model
+from pacsim.fast.kinds import KERNEL_ALGORITHMS, KERNEL_EVALUATIONS, KERNEL_GHOSTS, KERNEL_MODELS, NODE_KINDS, Evaluation, GhostKind, NodeKind
+from pacsim.fast.policies import DEFAULT_PARAMETERS
+from pacsim.fast.request import SearchRequest, chance_model
 from pacsim.fast.search import (
-    EVALUATIONS,
-    MODELS,
-    NODE_KINDS,
     SLICE_SECONDS,
     SMALLEST_SLICE,
     _workspace,
@@ -35,8 +34,6 @@ from pacsim.fast.search import (
 from pacsim.fast.streams import stream_row
 from pacsim.fast.tables import layout_tables, state_row
 
-GHOST_KINDS = {"random": gameloop.RANDOM_GHOST, "directional": gameloop.DIRECTIONAL_GHOST,
-               "adversarial": gameloop.ADVERSARIAL_GHOST}
 _OUTCOMES = {gameloop.WIN: WIN, gameloop.LOSS: LOSS, gameloop.TIMEOUT: TIMEOUT}
 FIRST_GAME_SLICE = 20_000
 """Nodes a game plays before it first hands control back (about 10 ms;
@@ -46,13 +43,12 @@ to about ``SLICE_SECONDS``."""
 
 @dataclass(frozen=True)
 class GhostPlan:
-    """One built-in ghost: ``random``, ``directional`` or ``adversarial``."""
+    """One built-in ghost, as the game loop plays it."""
 
     kind: str
-    attack: float = 0.8
-    flee: float = 0.8
-    p: float = 1.0
-    """The adversarial ghost's share of searched moves."""
+    """A name in :data:`pacsim.fast.kinds.KERNEL_GHOSTS`."""
+    parameters: tuple[float, ...] = DEFAULT_PARAMETERS
+    """Its numbers (:data:`pacsim.fast.policies.PARAMETERS`)."""
     depth: int = 2
     """The adversarial ghost's search depth in rounds."""
 
@@ -94,10 +90,10 @@ def play_kernel_game(layout: Layout, pacman: SearchRequest, ties_random: bool, g
 
 def _pacman_arrays(state: Any, request: SearchRequest, ties_random: bool) -> tuple[Any, ...]:
     """``run_request``'s settings for the kernel's search."""
-    pruned = COVERED.algorithms[request.algorithm]
-    settings = settings_row(state, EVALUATIONS[request.evaluation], 0, MODELS[chance_model(request)], pruned,
+    pruned = KERNEL_ALGORITHMS[request.algorithm][0]
+    settings = settings_row(state, KERNEL_EVALUATIONS[request.evaluation], 0, KERNEL_MODELS[chance_model(request)], pruned,
                          [NODE_KINDS[kind] for kind in request.kinds])
-    weights = np.array([request.trust, 0.8, 0.8, request.slip], np.float64)  # kernel_search's attack and flee
+    weights = np.array([request.trust, request.slip, *DEFAULT_PARAMETERS], np.float64)  # the model by name: its defaults
     full_window = request.root_values or not pruned
     return settings, weights, request.levels, full_window, ties_random
 
@@ -109,12 +105,12 @@ def _ghost_levels(state: Any, ghosts: tuple[GhostPlan, ...]) -> list[int]:
 
 def _ghost_arrays(state: Any, ghosts: tuple[GhostPlan, ...]) -> tuple[Any, ...]:
     count = len(ghosts)
-    chase_kinds = [kernel.MIN_NODE] + [kernel.MAX_NODE] * count  # chase_values' game: ghosts MAX, Pacman MIN
-    settings = [settings_row(state, kernel.EVAL_CHASE, index, kernel.MODEL_UNIFORM, True, chase_kinds)
+    chase_kinds = [NodeKind.MIN] + [NodeKind.MAX] * count  # chase_values' game: ghosts MAX, Pacman MIN
+    settings = [settings_row(state, Evaluation.CHASE, index, GhostKind.UNIFORM, True, chase_kinds)
                 for index in range(1, count + 1)]
     settings_array = np.array(settings, np.int64).reshape(count, len(chase_kinds) + kernel.KINDS)
-    weights = np.array([(ghost.attack, ghost.flee, ghost.p) for ghost in ghosts], np.float64)
-    return (np.array([GHOST_KINDS[ghost.kind] for ghost in ghosts], np.int64), settings_array,
+    weights = np.array([ghost.parameters for ghost in ghosts], np.float64)
+    return (np.array([KERNEL_GHOSTS[ghost.kind] for ghost in ghosts], np.int64), settings_array,
             np.array(_ghost_levels(state, ghosts), np.int64), weights.reshape(count, gameloop.GHOST_WEIGHTS))
 
 

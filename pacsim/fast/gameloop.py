@@ -29,9 +29,11 @@ from llvmlite import ir
 from numba import njit, types
 from numba.extending import intrinsic
 
-from pacsim.fast import kernel, streams
+from pacsim.fast import kernel, kinds, policies, streams
 from pacsim.fast.cache import compiled_functions, flush_when_changed
 from pacsim.fast.kernel import BEST_MOVE, GENERATED, PAUSED_AT, ROOT_VALUE, STATUS, TURN, legal_moves, search_root
+from pacsim.fast.kinds import GhostKind
+from pacsim.fast.policies import PARAMETERS, SEARCHED_SHARE, ghost_probabilities, sample_index, uniform_probabilities
 from pacsim.fast.streams import random_below, random_float
 
 # -- a clock: the time-stamp counter (numba has no clock of its own) ------------
@@ -54,11 +56,8 @@ PLAYING, WIN, LOSS, TIMEOUT, DECLINED = 0, 1, 2, 3, 4
 legal move: the Python agents raise); Python plays the game instead."""
 
 # -- ghosts ------------------------------------------------------------------
-RANDOM_GHOST, DIRECTIONAL_GHOST, ADVERSARIAL_GHOST = 0, 1, 2
-ATTACK, FLEE, SEARCHED_SHARE = 0, 1, 2
-"""Slots of a ghost's float weights: the directional ghost's attack and
-flee, and the adversarial ghost's ``p``."""
-GHOST_WEIGHTS = 3
+GHOST_WEIGHTS = len(PARAMETERS)
+"""A ghost's float weights are its :data:`pacsim.fast.policies.PARAMETERS`."""
 
 # -- per Pacman move statistics (int64 columns) -----------------------------
 MOVE_GENERATED, MOVE_EVALUATED, MOVE_CUTOFFS, MOVE_DEEPEST, MOVE_TIME = 0, 1, 2, 3, 4
@@ -92,46 +91,6 @@ def _search(tables, state, settings, weights, levels, full_window, work, progres
     if finished:
         progress[SEARCHING] = 0
     return finished
-
-
-@njit(cache=True)
-def _sample(stream, probabilities, count):
-    """``pacsim.agents.api.sample``: one uniform number, the first move
-    whose running total passes it (else the last)."""
-    point = random_float(stream)
-    total = 0.0
-    for index in range(count):
-        total += probabilities[index]
-        if point < total:
-            return index
-    return count - 1
-
-
-@njit(cache=True)
-def _uniform(count, out):
-    """``pacsim.agents.api.uniform``."""
-    share = 1.0 / count
-    for index in range(count):
-        out[index] = share
-
-
-@njit(cache=True)
-def _directional(distance, state, num_ghosts, count, targets, attack, flee, out):
-    """DirectionalGhost.distribution, operation for operation."""
-    scared = state[kernel.scared_slot(num_ghosts) + state[TURN] - 1] > 0
-    sign = -1 if scared else 1
-    distances = distance[state[kernel.PACMAN]]
-    best_key = sign * distances[targets[0]]
-    for index in range(count):
-        best_key = min(best_key, sign * distances[targets[index]])
-    best = 0
-    for index in range(count):
-        if sign * distances[targets[index]] == best_key:
-            best += 1
-    focus = flee if scared else attack
-    spread = (1.0 - focus) / count
-    for index in range(count):
-        out[index] = spread + (focus / best if sign * distances[targets[index]] == best_key else 0.0)
 
 
 @njit(cache=True)
@@ -200,16 +159,18 @@ def _ghost_move(tables, state, num_ghosts, count, targets, kind, settings, level
     size = count
     for index in range(count):
         chosen[index] = index
-    if kind == RANDOM_GHOST or (kind == ADVERSARIAL_GHOST and weights[SEARCHED_SHARE] == 0.0):
-        _uniform(count, probabilities)
-    elif kind == DIRECTIONAL_GHOST:
-        _directional(tables[1], state, num_ghosts, count, targets, weights[ATTACK], weights[FLEE], probabilities)
-    else:
+    if kind == GhostKind.ADVERSARIAL and weights[SEARCHED_SHARE] == 0.0:  # the random ghost: no search
+        uniform_probabilities(count, probabilities)
+    elif kind == GhostKind.ADVERSARIAL:
         no_weights = np.zeros(kernel.WEIGHTS, np.float64)
         if not _search(tables, state, settings, no_weights, levels, True, work, progress, budget):
             return -1
         size = _adversarial(work[6], count, weights[SEARCHED_SHARE], chosen, probabilities)
-    return chosen[_sample(stream, probabilities, size)]
+    else:
+        scared = state[kernel.scared_slot(num_ghosts) + state[TURN] - 1] > 0
+        ghost_probabilities(kind, tables[1], tables[0][:, kernel.PACMAN_TABLE], state[kernel.PACMAN],
+                            state[kernel.directions_slot(num_ghosts)], scared, targets, count, weights, probabilities)
+    return chosen[sample_index(random_float(stream), probabilities, size)]
 
 
 @njit(cache=True)
@@ -254,7 +215,7 @@ def play_slice(tables, state, progress, max_moves, pacman_settings, pacman_weigh
             move = _ghost_move(tables, state, num_ghosts, count, targets, kind, ghost_settings[turn - 1],
                                ghost_levels[turn - 1], ghost_weights[turn - 1], streams[turn], work, progress, budget,
                                probabilities, chosen)
-            searched = kind == ADVERSARIAL_GHOST and ghost_weights[turn - 1, SEARCHED_SHARE] > 0.0
+            searched = kind == GhostKind.ADVERSARIAL and ghost_weights[turn - 1, SEARCHED_SHARE] > 0.0
             budget -= stats[GENERATED] - searched_before if searched else 1
         if move < 0:
             break
@@ -270,4 +231,4 @@ def play_slice(tables, state, progress, max_moves, pacman_settings, pacman_weigh
 
 # The functions above carry compiled copies of the kernel's search and of the
 # random streams: their cache must go when those files change.
-flush_when_changed("gameloop", compiled_functions(__name__, globals()), [kernel.__file__, streams.__file__])
+flush_when_changed("gameloop", compiled_functions(__name__, globals()), [kernel.__file__, streams.__file__, kinds.__file__, policies.__file__])

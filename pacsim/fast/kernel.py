@@ -29,6 +29,13 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from pacsim.fast import kinds, policies
+from pacsim.fast.cache import compiled_functions, flush_when_changed
+from pacsim.fast.kinds import Evaluation, GhostKind, NodeKind
+from pacsim.fast.policies import PARAMETERS, compile_rules, ghost_probabilities
+
+compile_rules()
+
 # -- state slots (the order of pacsim.engine.state.GameState's int fields) --
 PACMAN, TURN, STATUS, SCORE, FOOD_LEFT = 0, 1, 2, 3, 4
 FIRST_GHOST = 5
@@ -52,11 +59,7 @@ LOSS_SCORE = 500
 GHOST_SCORE = 200
 UNREACHABLE = 1 << 20
 
-# -- node kinds, evaluations, ghost models ----------------------------------
-MAX_NODE, MIN_NODE, CHANCE_NODE = 0, 1, 2
-EVAL_SCORE, EVAL_CAREFUL, EVAL_CHASE = 0, 1, 2
-MODEL_UNIFORM, MODEL_RANDOM, MODEL_DIRECTIONAL = 0, 1, 2
-
+# -- the careful evaluation's and the chasing ghost's numbers ------------------
 TROUBLE = 300.0
 TROUBLE_REACH = 3
 HUNT = 100.0
@@ -75,11 +78,11 @@ ROOT_VALUE = 5
 # -- settings slots: what a search assumes (int64 array, then float64) -----
 EVALUATION, CHASE_GHOST, MODEL, PRUNED, NUM_GHOSTS, WORDS, KINDS = 0, 1, 2, 3, 4, 5, 6
 """``settings[KINDS + agent]`` is the node kind of each agent (Pacman first)."""
-TRUST, ATTACK, FLEE, SLIP = 0, 1, 2, 3
-"""Slots of the float ``weights``: the model's trust, the directional
-ghost's attack and flee probabilities, and a slippery Pacman's slip (0: he
-never slips)."""
-WEIGHTS = 4
+TRUST, SLIP, MODEL_PARAMETERS = 0, 1, 2
+"""Slots of the float ``weights``: the model's trust, a slippery Pacman's
+slip (0: he never slips), then the model ghost's parameters
+(:data:`pacsim.fast.policies.PARAMETERS`)."""
+WEIGHTS = MODEL_PARAMETERS + len(PARAMETERS)
 
 # -- move table: moves[cell, table] = [count, action, target, action, target, ...]
 PACMAN_TABLE = 0
@@ -249,7 +252,7 @@ def perft(moves, ghost_starts, num_ghosts, words, root, levels):
 @njit(cache=True, inline="always")
 def utility(settings, state):
     """The value of a finished game: the score, or the chasing ghosts' payoff."""
-    if settings[EVALUATION] == EVAL_CHASE:
+    if settings[EVALUATION] == Evaluation.CHASE:
         return float(CAUGHT_VALUE if state[STATUS] == -1 else -CAUGHT_VALUE)
     return float(state[SCORE])
 
@@ -258,10 +261,10 @@ def utility(settings, state):
 def evaluate(distance, nearest, settings, state):
     """``score``, ``careful`` or the chasing ghost's distance term."""
     evaluation = settings[EVALUATION]
-    if evaluation == EVAL_SCORE:
+    if evaluation == Evaluation.SCORE:
         return float(state[SCORE])
     num_ghosts = settings[NUM_GHOSTS]
-    if evaluation == EVAL_CHASE:
+    if evaluation == Evaluation.CHASE:
         ghost = settings[CHASE_GHOST] - 1
         between = distance[state[PACMAN], state[FIRST_GHOST + ghost]]
         return float(between if state[scared_slot(num_ghosts) + ghost] else -between)
@@ -297,40 +300,26 @@ def careful(distance, nearest, num_ghosts, state):
 # -- ghost models ------------------------------------------------------------
 
 @njit(cache=True)
-def chance_probabilities(distance, settings, weights, state, count, targets, out):
+def chance_probabilities(moves, distance, settings, weights, state, count, targets, out):
     """The searching Pacman's probabilities of the ghost's ``count`` moves,
-    as ``PacmanGame.outcomes`` computes them (same float operations)."""
+    as ``PacmanGame.outcomes`` computes them (same float operations): the
+    model ghost's own (:func:`pacsim.fast.policies.ghost_probabilities`)
+    mixed with uniform by ``trust``; no model, uniform."""
     model = settings[MODEL]
-    if model == MODEL_UNIFORM:
+    if model == GhostKind.UNIFORM:
         share = 1.0 / count
         for index in range(count):
             out[index] = share
         return
+    turn = state[TURN]
+    num_ghosts = settings[NUM_GHOSTS]
+    scared = state[scared_slot(num_ghosts) + turn - 1] > 0
+    ghost_probabilities(model, distance, moves[:, PACMAN_TABLE], state[PACMAN], state[directions_slot(num_ghosts)],
+                        scared, targets, count, weights[MODEL_PARAMETERS:], out)
     trust = weights[TRUST]
     uniform_share = (1.0 - trust) / count
-    if model == MODEL_RANDOM:
-        share = 1.0 / count
-        for index in range(count):
-            out[index] = trust * share + uniform_share
-        return
-    # The directional ghost: its best moves by maze distance to Pacman.
-    scared = state[scared_slot(settings[NUM_GHOSTS]) + state[TURN] - 1] > 0
-    sign = -1 if scared else 1
-    distances = distance[state[PACMAN]]
-    best_key = sign * distances[targets[0]]
-    best_count = 0
     for index in range(count):
-        key = sign * distances[targets[index]]
-        if key < best_key:
-            best_key = key
-            best_count = 0
-        if key == best_key:
-            best_count += 1
-    focus = weights[FLEE] if scared else weights[ATTACK]
-    spread = (1.0 - focus) / count
-    for index in range(count):
-        probability = spread + (focus / best_count if sign * distances[targets[index]] == best_key else 0.0)
-        out[index] = trust * probability + uniform_share
+        out[index] = trust * out[index] + uniform_share
 
 
 # -- search ------------------------------------------------------------------
@@ -343,7 +332,7 @@ def step_down(ghost_starts, num_ghosts, words, weights, states, actions, targets
     noted: SlipperyPacmanGame's Intent, a chance node."""
     parent = states[level]
     child = states[level + 1]
-    if kind == MAX_NODE and weights[SLIP] > 0.0 and parent[TURN] == 0:
+    if kind == NodeKind.MAX and weights[SLIP] > 0.0 and parent[TURN] == 0:
         for slot in range(parent.shape[0]):
             child[slot] = parent[slot]
         frames[level + 1, CHOSEN] = actions[level, move]
@@ -429,21 +418,22 @@ def node_value(moves, distance, nearest, ghost_starts, settings, weights,
             if chosen >= 0:  # SlipperyPacmanGame's Intent: the floor decides what Pacman does
                 count = slip_outcomes(moves, weights[SLIP], state, chosen, actions[level], targets[level],
                                       probabilities[level])
-                kind = CHANCE_NODE
+                kind = NodeKind.CHANCE
             else:
                 count = legal_moves(moves, num_ghosts, state, actions[level], targets[level])
                 kind = settings[KINDS + state[TURN]]
             frames[level, COUNT] = count
             frames[level, KIND] = kind
             frames[level, INDEX] = 0
-            if kind == CHANCE_NODE:
+            if kind == NodeKind.CHANCE:
                 stats[GENERATED] += count
                 if chosen < 0:
-                    chance_probabilities(distance, settings, weights, state, count, targets[level], probabilities[level])
+                    chance_probabilities(moves, distance, settings, weights, state, count, targets[level],
+                                         probabilities[level])
                 windows[level, BEST] = 0.0  # summed in move order from 0, as the Python search does
             else:
                 stats[GENERATED] += 1
-                windows[level, BEST] = -np.inf if kind == MAX_NODE else np.inf
+                windows[level, BEST] = -np.inf if kind == NodeKind.MAX else np.inf
             step_down(ghost_starts, num_ghosts, words, weights, states, actions, targets, frames, level, 0, kind)
             windows[level + 1, ALPHA] = windows[level, ALPHA]
             windows[level + 1, BETA] = windows[level, BETA]
@@ -455,9 +445,9 @@ def node_value(moves, distance, nearest, ghost_starts, settings, weights,
             move = frames[level, INDEX]
             kind = frames[level, KIND]
             finished = move + 1 >= frames[level, COUNT]
-            if kind == CHANCE_NODE:
+            if kind == NodeKind.CHANCE:
                 windows[level, BEST] += probabilities[level, move] * value
-            elif kind == MAX_NODE:
+            elif kind == NodeKind.MAX:
                 if value > windows[level, BEST]:
                     windows[level, BEST] = value
                     if pruned:
@@ -479,7 +469,7 @@ def node_value(moves, distance, nearest, ghost_starts, settings, weights,
                 continue
             move += 1
             frames[level, INDEX] = move
-            if kind != CHANCE_NODE:
+            if kind != NodeKind.CHANCE:
                 stats[GENERATED] += 1
             step_down(ghost_starts, num_ghosts, words, weights, states, actions, targets, frames, level, move, kind)
             windows[level + 1, ALPHA] = windows[level, ALPHA]
@@ -553,7 +543,7 @@ def root_move_level(ghost_starts, settings, weights, full_window, states, action
     stats[GENERATED] += 1
     windows[1, ALPHA], windows[1, BETA] = -np.inf, np.inf
     if not full_window and stats[BEST_MOVE] >= 0:
-        if kind == MAX_NODE:
+        if kind == NodeKind.MAX:
             windows[1, ALPHA] = values[ROOT_VALUE]
         else:
             windows[1, BETA] = values[ROOT_VALUE]
@@ -566,7 +556,7 @@ def root_move_searched(settings, states, values, stats, found):
     if it beats it (ties keep the earlier move); on to the next."""
     index = stats[NEXT_MOVE]
     best_index = stats[BEST_MOVE]
-    maximising = settings[KINDS + states[0, TURN]] == MAX_NODE
+    maximising = settings[KINDS + states[0, TURN]] == NodeKind.MAX
     values[index] = found
     if best_index < 0 or (found > values[ROOT_VALUE] if maximising else found < values[ROOT_VALUE]):
         stats[BEST_MOVE] = index
@@ -596,3 +586,7 @@ def breadth_first_distances(moves):
                     frontier[tail] = target
                     tail += 1
     return distance
+
+
+# The kernel compiles the kinds' numbers in (pacsim.fast.cache): its cache must go when they change.
+flush_when_changed("kernel", compiled_functions(__name__, globals()), [kinds.__file__, policies.__file__])

@@ -27,12 +27,10 @@ import numpy as np
 
 from pacsim.engine import GameState, parse_layout
 from pacsim.engine.state import initial_state
-from pacsim.fast import kernel, streams, table
+from pacsim.fast import kernel, kinds, streams, table
 from pacsim.fast.cache import compiled_functions, flush_when_changed
 from pacsim.fast.kernel import (
-    CHANCE_NODE,
     KINDS,
-    MAX_NODE,
     NUM_GHOSTS,
     STATUS,
     TURN,
@@ -42,14 +40,16 @@ from pacsim.fast.kernel import (
     legal_moves,
     utility,
 )
+from pacsim.fast.kinds import KERNEL_EVALUATIONS, NODE_KINDS, NodeKind
 from pacsim.fast.request import MctsRequest
-from pacsim.fast.search import EVALUATIONS, NODE_KINDS, settings_row
+from pacsim.fast.search import settings_row
 from pacsim.fast.streams import random_below, random_float, stream_row
 from pacsim.fast.table import uncounted
 from pacsim.fast.tables import layout_tables, state_row
 from pacsim.search import SearchResult, SearchStats
 
-TERMINAL_NODE = 3
+TERMINAL_NODE = len(NodeKind)
+"""A node kind of MCTS's own: a finished game."""
 # -- slots of ``counts`` ----------------------------------------------------------
 ITERATIONS, GENERATED, EVALUATED, SIMULATED, NODES, DEEPEST = 0, 1, 2, 3, 4, 5
 COUNT_SLOTS = 6
@@ -81,7 +81,7 @@ def new_node(moves, distance, nearest, settings, states, node_ints, node_floats,
     node_ints[node, KIND] = kind
     count = legal_moves(moves, settings[NUM_GHOSTS], state, actions[node], targets[node])
     node_ints[node, MOVE_COUNT] = count
-    if kind == CHANCE_NODE:
+    if kind == NodeKind.CHANCE:
         counts[GENERATED] += count
         share = 1.0 / count  # PacmanGame.outcomes without a model
         running = 0.0
@@ -151,7 +151,7 @@ def select(node_ints, node_floats, children, node, low, high, c):
     span = high - low
     if not span > 0:  # every value so far equal (or none yet): explore only
         span = 1.0
-    maximising = node_ints[node, KIND] == MAX_NODE
+    maximising = node_ints[node, KIND] == NodeKind.MAX
     parent_visits = node_ints[node, VISITS]
     best = -1
     best_score = -np.inf
@@ -189,7 +189,7 @@ def mcts_iterations(moves, distance, nearest, ghost_starts, settings, iterations
             if kind == TERMINAL_NODE:
                 value = node_floats[node, VALUE]
                 break
-            if kind == CHANCE_NODE:
+            if kind == NodeKind.CHANCE:
                 index = draw_outcome(cumulative, node, node_ints[node, MOVE_COUNT], rng)
                 child = children[node, index]
                 if child < 0:
@@ -247,8 +247,8 @@ def kernel_mcts(state: GameState, ghost_kind: str, evaluation: str, iterations: 
     ``chance`` or ``min``, ``evaluation`` ``score`` or ``careful``."""
     started = perf_counter()
     num_ghosts = len(state.ghosts)
-    settings = settings_row(state, EVALUATIONS[evaluation], 0, 0, False,
-                         [MAX_NODE] + [NODE_KINDS[ghost_kind]] * num_ghosts)
+    settings = settings_row(state, KERNEL_EVALUATIONS[evaluation], 0, 0, False,
+                         [NodeKind.MAX] + [NODE_KINDS[ghost_kind]] * num_ghosts)
     tables = layout_tables(state.layout)
     row = state_row(state)
     capacity = iterations + 1  # an iteration makes one node at most
@@ -299,4 +299,4 @@ def warm_up() -> None:
 
 # MCTS inlines the kernel's rules, the table's helpers and the random
 # streams (pacsim.fast.cache): its cache must go when those files change.
-flush_when_changed("mcts", compiled_functions(__name__, globals()), [kernel.__file__, table.__file__, streams.__file__])
+flush_when_changed("mcts", compiled_functions(__name__, globals()), [kernel.__file__, table.__file__, streams.__file__, kinds.__file__])

@@ -19,33 +19,26 @@ from pacsim.engine.layout import ACTIONS
 from pacsim.engine.state import initial_state
 from pacsim.errors import SearchError
 from pacsim.fast import kernel
-from pacsim.fast.request import COVERED, SearchRequest, chance_model
+from pacsim.fast.kinds import KERNEL_ALGORITHMS, KERNEL_EVALUATIONS, KERNEL_MODELS, NODE_KINDS, ChanceMode, Evaluation, GhostKind, NodeKind
+from pacsim.fast.policies import DEFAULT_PARAMETERS, SEARCHED_SHARE
+from pacsim.fast.request import SearchRequest, chance_model
 from pacsim.fast.star import FRAME_COLUMNS as STAR_FRAME_COLUMNS
 from pacsim.fast.star import (
-    MODEL_ADVERSARIAL,
     OUT_OF_BOUNDS,
-    PLAIN,
-    STAR1,
-    STAR2,
     STAR_STATS_SLOTS,
     WINDOW_COLUMNS,
     star_search_root,
 )
 from pacsim.fast.table import KernelTable, empty_arrays
 from pacsim.fast.tables import layout_tables, state_row, words_for
-from pacsim.search import ALGORITHMS, CHANCE, MAX, MIN, SearchResult, SearchStats, SearchTimeout
+from pacsim.search import CHANCE, MAX, MIN, SearchResult, SearchStats, SearchTimeout
 
-NODE_KINDS = {MAX: kernel.MAX_NODE, MIN: kernel.MIN_NODE, CHANCE: kernel.CHANCE_NODE}
-EVALUATIONS = {"score": kernel.EVAL_SCORE, "careful": kernel.EVAL_CAREFUL}
 DEFAULT_ADVERSARY = (2, 1.0)
 """The adversarial ghost's default ``(depth, p)``."""
-STAR_MODES = {None: PLAIN, "star1": STAR1, "star2": STAR2}
 TABLE_ARGUMENT = 8
 """Where the table's arrays are in ``star_search_root``'s arguments."""
 NO_TABLE = empty_arrays()
 """The table arrays passed when a search has no table (numba compiles one signature)."""
-MODELS = {"uniform": kernel.MODEL_UNIFORM, "random": kernel.MODEL_RANDOM, "directional": kernel.MODEL_DIRECTIONAL,
-          "adversarial": MODEL_ADVERSARIAL}
 
 
 def kernel_search(
@@ -90,15 +83,15 @@ def kernel_search(
     """
     started = perf_counter()
     pruned = pruned or star is not None
-    settings = settings_row(state, EVALUATIONS[evaluation], 0, MODELS[model], pruned,
+    settings = settings_row(state, KERNEL_EVALUATIONS[evaluation], 0, KERNEL_MODELS[model], pruned,
                          [NODE_KINDS[kind] for kind in kinds])
-    weights = np.array([trust, attack, flee, slip], np.float64)
+    weights = np.array([trust, slip, attack, flee, *DEFAULT_PARAMETERS[SEARCHED_SHARE:]], np.float64)
     full_window = root_values or not pruned
     if star is None and table is None and model != "adversarial":
         return _run(state, settings, weights, levels, full_window, root_values, started, deadline)
     adversary_rows = NO_ADVERSARY if model != "adversarial" else _adversary(state, *adversary)
     return _run_star(state, settings, weights, levels, full_window, root_values, started, deadline,
-                     STAR_MODES[star], table, adversary_rows)
+                     ChanceMode[star.upper()] if star else ChanceMode.PLAIN, table, adversary_rows)
 
 
 def run_request(state: GameState, request: SearchRequest, levels: int | None = None,
@@ -109,10 +102,11 @@ def run_request(state: GameState, request: SearchRequest, levels: int | None = N
     with ``table=`` entries (kept by the caller between searches)."""
     if request.table and table is None:
         raise ValueError("run_request: a request with table entries needs the caller's KernelTable")
+    pruned, mode = KERNEL_ALGORITHMS[request.algorithm]
     return kernel_search(state, request.kinds, request.evaluation, request.levels if levels is None else levels,
-                         pruned=COVERED.algorithms[request.algorithm], model=chance_model(request),
+                         pruned=pruned, model=chance_model(request),
                          trust=request.trust, root_values=request.root_values, deadline=deadline, slip=request.slip,
-                         star=ALGORITHMS[request.algorithm].chance_mode, table=table if request.table else None,
+                         star=mode.label, table=table if request.table else None,
                          adversary=request.adversary or DEFAULT_ADVERSARY)
 
 
@@ -121,8 +115,8 @@ def chase_values(state: GameState, levels: int) -> SearchResult:
     MAX, Pacman MIN) from ``state``, a ghost to move, with every root move
     searched exactly (``root_values=True``)."""
     started = perf_counter()
-    settings = settings_row(state, kernel.EVAL_CHASE, state.turn, kernel.MODEL_UNIFORM, True,
-                         [kernel.MIN_NODE] + [kernel.MAX_NODE] * len(state.ghosts))
+    settings = settings_row(state, Evaluation.CHASE, state.turn, GhostKind.UNIFORM, True,
+                         [NodeKind.MIN] + [NodeKind.MAX] * len(state.ghosts))
     return _run(state, settings, np.zeros(kernel.WEIGHTS, np.float64), levels, True, True, started)
 
 
@@ -137,10 +131,10 @@ def warm_up(star: bool = False) -> None:
 
 
 def settings_row(state: GameState, evaluation: int, chase_ghost: int, model: int, pruned: bool,
-              kinds: list[int]) -> np.ndarray:
+              kinds: Sequence[int]) -> np.ndarray:
     """The kernel's int64 settings row (slots named in :mod:`pacsim.fast.kernel`)."""
     head = [evaluation, chase_ghost, model, int(pruned), len(state.ghosts), words_for(state.layout)]
-    return np.array(head + kinds, np.int64)
+    return np.array([*head, *kinds], np.int64)
 
 
 def _run(state: GameState, settings: np.ndarray, weights: np.ndarray, levels: int, full_window: bool, root_values: bool,
@@ -186,8 +180,8 @@ def _adversary(state: GameState, depth: int, mix: float) -> tuple[np.ndarray, ..
     settings (the chasing ghost set at each chance node), weights, levels
     (``depth`` rounds), ``p`` and a workspace."""
     levels = depth * state.num_agents
-    settings = settings_row(state, kernel.EVAL_CHASE, 1, kernel.MODEL_UNIFORM, True,
-                            [kernel.MIN_NODE] + [kernel.MAX_NODE] * len(state.ghosts))
+    settings = settings_row(state, Evaluation.CHASE, 1, GhostKind.UNIFORM, True,
+                            [NodeKind.MIN] + [NodeKind.MAX] * len(state.ghosts))
     return (settings, np.zeros(kernel.WEIGHTS, np.float64), np.array([levels], np.int64), np.array([mix], np.float64),
             *_workspace(state_row(state), levels))
 

@@ -32,20 +32,18 @@ from __future__ import annotations
 
 import numpy as np
 
-from pacsim.fast import kernel, table
+from pacsim.fast import kernel, kinds, policies, table
 from pacsim.fast.cache import compiled_functions, flush_when_changed
 from pacsim.fast.kernel import (
     ALPHA,
     BEST,
     BEST_MOVE,
     BETA,
-    CHANCE_NODE,
     CHASE_GHOST,
     CHOSEN,
     COUNT,
     CUTOFFS,
     DEEPEST,
-    EVAL_CAREFUL,
     EVALUATED,
     EVALUATION,
     FOOD_LEFT,
@@ -57,7 +55,6 @@ from pacsim.fast.kernel import (
     KIND,
     KINDS,
     LOSS_SCORE,
-    MAX_NODE,
     MODEL,
     NEXT_MOVE,
     NUM_GHOSTS,
@@ -89,11 +86,8 @@ from pacsim.fast.kernel import (
     step_down,
     utility,
 )
+from pacsim.fast.kinds import ChanceMode, Evaluation, GhostKind, NodeKind
 from pacsim.fast.table import EXACT, LOWER, UPPER, needs_room, table_get, table_put, uncounted
-
-# -- chance-node modes (the ``star`` argument) -------------------------------
-PLAIN, STAR1, STAR2 = 0, 1, 2
-"""Chance nodes summed in full (plain searches), or Ballard's Star1/Star2."""
 
 # -- more columns of ``frames`` (after the kernel's COUNT, INDEX, KIND, CHOSEN)
 PHASE, CALLER, PROBED = 4, 5, 6
@@ -117,9 +111,6 @@ STAR_STATS_SLOTS = STATS_SLOTS + 1
 ROUNDING = 1e-9
 """pacsim.search.star.ROUNDING."""
 
-MODEL_ADVERSARIAL = 3
-"""``settings[MODEL]``: the adversarial ghost's own distribution (after the
-kernel's uniform, random and directional models)."""
 # -- the adversary's workspace (a tuple): its chase search's settings, weights, levels and p, then its rows
 CHASE_SETTINGS, CHASE_WEIGHTS, CHASE_LEVELS, MIX = 0, 1, 2, 3
 
@@ -161,7 +152,7 @@ def leaf_bounds(distance, settings, state, remaining):
     low = score - moves * TIME_PENALTY - LOSS_SCORE * num_ghosts
     high = score + (FOOD_SCORE - TIME_PENALTY) * min(food, moves) + (WIN_SCORE if food <= moves else 0)
     high += GHOST_SCORE * (scared_now + num_ghosts * capsules_reached)
-    if settings[EVALUATION] != EVAL_CAREFUL:
+    if settings[EVALUATION] != Evaluation.CAREFUL:
         return float(low), float(high)
     huntable = num_ghosts if capsules_reached else scared_now
     return float(low) - TROUBLE * num_ghosts - (distance.shape[0] - 1), float(high) + HUNT * huntable
@@ -269,23 +260,23 @@ def _expand(distance, nearest, ghost_starts, moves, settings, weights, star, adv
     chosen = frames[level, CHOSEN]
     if chosen >= 0:  # SlipperyPacmanGame's Intent: the floor decides what Pacman does
         count = slip_outcomes(moves, weights[SLIP], state, chosen, actions[level], targets[level], probabilities[level])
-        kind = CHANCE_NODE
+        kind = NodeKind.CHANCE
     else:
         count = legal_moves(moves, settings[NUM_GHOSTS], state, actions[level], targets[level])
         kind = settings[KINDS + state[TURN]]
     frames[level, COUNT] = count
     frames[level, KIND] = kind
     frames[level, INDEX] = 0
-    if kind != CHANCE_NODE:
+    if kind != NodeKind.CHANCE:
         frames[level, PHASE] = MOVES
-        windows[level, BEST] = -np.inf if kind == MAX_NODE else np.inf
+        windows[level, BEST] = -np.inf if kind == NodeKind.MAX else np.inf
         return
     stats[GENERATED] += count
-    if chosen < 0 and settings[MODEL] == MODEL_ADVERSARIAL:
+    if chosen < 0 and settings[MODEL] == GhostKind.ADVERSARIAL:
         adversarial_probabilities(moves, distance, nearest, ghost_starts, weights, adversary, state, count,
                                   probabilities[level])
     elif chosen < 0:
-        chance_probabilities(distance, settings, weights, state, count, targets[level], probabilities[level])
+        chance_probabilities(moves, distance, settings, weights, state, count, targets[level], probabilities[level])
     if settings[PRUNED] == 0:
         frames[level, PHASE] = SUM
         windows[level, BEST] = 0.0  # summed in move order from 0, as the Python search does
@@ -303,7 +294,7 @@ def _expand(distance, nearest, ghost_starts, moves, settings, weights, star, adv
         upper[level, index] = high
     windows[level, LOWER_SUM] = mass * low
     windows[level, UPPER_SUM] = mass * high
-    if star == STAR2:
+    if star == ChanceMode.STAR2:
         frames[level, PHASE] = PROBING
         if level + 1 > stats[DEEPEST]:
             stats[DEEPEST] = level + 1
@@ -363,7 +354,7 @@ def _receive(pruned, probabilities, lower, upper, frames, windows, level, value,
     index = frames[level, INDEX]
     frames[level, INDEX] = index + 1
     if phase == MOVES:
-        if frames[level, KIND] == MAX_NODE:
+        if frames[level, KIND] == NodeKind.MAX:
             if value > windows[level, BEST]:
                 windows[level, BEST] = value
                 if pruned:
@@ -389,7 +380,7 @@ def _receive(pruned, probabilities, lower, upper, frames, windows, level, value,
     probability = probabilities[level, index]
     low, high = lower[level, index], upper[level, index]
     if phase == PROBING:
-        if frames[level, PROBED] == MAX_NODE:
+        if frames[level, PROBED] == NodeKind.MAX:
             # Unless it failed low, the first move's value bounds the MAX successor from below.
             if value >= windows[level, CHILD_ALPHA]:
                 if beyond(value, low, high):
@@ -468,7 +459,7 @@ def _next_child(moves, distance, nearest, ghost_starts, settings, weights, star,
         successor = states[child]
         if phase == PROBING:
             step_down(ghost_starts, num_ghosts, words, weights, states, actions, targets, frames, level, index,
-                      CHANCE_NODE)
+                      NodeKind.CHANCE)
             if successor[STATUS] != 0 or child == bottom:
                 # A leaf costs as much to probe as to search: pinned to its value.
                 stats[EVALUATED] += 1
@@ -485,8 +476,8 @@ def _next_child(moves, distance, nearest, ghost_starts, settings, weights, star,
                 mover = settings[KINDS + successor[TURN]]
                 # A MAX successor's probe can only cut if the node may still end
                 # above beta, a MIN one's if it may end below alpha.
-                if (mover == MAX_NODE and windows[level, UPPER_SUM] > beta) or (
-                        mover != MAX_NODE and mover != CHANCE_NODE and windows[level, LOWER_SUM] < alpha):
+                if (mover == NodeKind.MAX and windows[level, UPPER_SUM] > beta) or (
+                        mover != NodeKind.MAX and mover != NodeKind.CHANCE and windows[level, LOWER_SUM] < alpha):
                     _probe(moves, ghost_starts, settings, weights, states, actions, targets, frames, windows, level,
                            index, probability, low, high, mover, stats)
                     frames[level, INDEX] = index
@@ -514,7 +505,7 @@ def _next_child(moves, distance, nearest, ghost_starts, settings, weights, star,
             index += 1
             continue
         step_down(ghost_starts, num_ghosts, words, weights, states, actions, targets, frames, level, index,
-                  CHANCE_NODE)
+                  NodeKind.CHANCE)
         windows[level, CHILD_ALPHA] = child_alpha
         windows[level, CHILD_BETA] = child_beta
         # Clipped to the successor's bounds; only leaving the unclipped window
@@ -575,4 +566,4 @@ def star_search_root(moves, distance, nearest, ghost_starts, settings, weights, 
 
 # The star search inlines the kernel's rules and the table's operations
 # (pacsim.fast.cache): its cache must go when those files change.
-flush_when_changed("star", compiled_functions(__name__, globals()), [kernel.__file__, table.__file__])
+flush_when_changed("star", compiled_functions(__name__, globals()), [kernel.__file__, table.__file__, kinds.__file__, policies.__file__])
