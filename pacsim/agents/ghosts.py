@@ -61,6 +61,35 @@ class DirectionalGhost(StochasticAgent[DirectionalOptions]):
         return policy_distribution(GhostKind.DIRECTIONAL, parameters_of(self.options), state)
 
 
+@dataclass(frozen=True)
+class AmbusherOptions:
+    """Options of the ambusher."""
+
+    attack: float = 0.8
+    """Probability mass on the moves that approach its aim most (by maze distance), in [0, 1]."""
+    flee: float = 0.8
+    """Probability mass on the moves that flee from Pacman most while scared, in [0, 1]."""
+    ahead: int = 4
+    """How many cells ahead of Pacman it aims, along his last direction (stopping at a wall), 0 to 10."""
+
+    def __post_init__(self) -> None:
+        DirectionalOptions(self.attack, self.flee)  # the same checks
+        if not 0 <= self.ahead <= 10:
+            raise AgentError(f"option ahead={self.ahead!r} must be in [0, 10]", option="ahead")
+
+
+class AmbusherGhost(StochasticAgent[AmbusherOptions]):
+    """The arcade's ambusher (Pinky): the directional ghost aiming ``ahead``
+    cells in front of Pacman rather than at him, to cut him off; while
+    scared it flees Pacman as the directional ghost does."""
+
+    name = "ambusher"
+    Options = AmbusherOptions
+
+    def distribution(self, state: GameState) -> Distribution:
+        return policy_distribution(GhostKind.AMBUSHER, parameters_of(self.options), state)
+
+
 def policy_distribution(kind: GhostKind, parameters: tuple[float, ...], state: GameState) -> Distribution:
     """The distribution of the ghost to move under the policy ``kind``:
     :func:`pacsim.fast.policies.ghost_probabilities`, the function the

@@ -32,6 +32,7 @@ class GhostKind(IntEnum):
     RANDOM = 1
     DIRECTIONAL = 2
     ADVERSARIAL = 3
+    AMBUSHER = 4
 
     @property
     def label(self) -> str:

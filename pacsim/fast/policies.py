@@ -93,6 +93,9 @@ def ghost_probabilities(kind, distance, pacman_moves, pacman, heading, scared, t
         focused_probabilities(distance[pacman], targets, count, -1, parameters[FLEE], out)
     elif kind == GhostKind.DIRECTIONAL:
         focused_probabilities(distance[pacman], targets, count, 1, parameters[ATTACK], out)
+    elif kind == GhostKind.AMBUSHER:  # the arcade's Pinky: aims a few cells ahead of Pacman
+        aim = cell_ahead(pacman_moves, pacman, heading, int(parameters[AHEAD]))
+        focused_probabilities(distance[aim], targets, count, 1, parameters[ATTACK], out)
     else:
         uniform_probabilities(count, out)
 
