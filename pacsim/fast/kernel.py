@@ -325,11 +325,15 @@ def chance_probabilities(moves, distance, settings, weights, state, count, targe
 # -- search ------------------------------------------------------------------
 
 @njit(cache=True, inline="always")
-def step_down(ghost_starts, num_ghosts, words, weights, states, actions, targets, frames, level, move, kind):
+def step_down(ghost_starts, settings, weights, work, level, move, kind):
     """Write the child of the node at ``level`` by its ``move`` into the row
     below: the successor, or for a slippery Pacman's choice (a MAX node of
     Pacman with ``weights[SLIP]``) the same state with the chosen action
-    noted: SlipperyPacmanGame's Intent, a chance node."""
+    noted: SlipperyPacmanGame's Intent, a chance node.  ``work`` is a
+    :class:`~pacsim.fast.bundles.Workspace` or ``StarWorkspace``."""
+    num_ghosts = settings[NUM_GHOSTS]
+    words = settings[WORDS]
+    states, actions, targets, frames = work.states, work.actions, work.targets, work.frames
     parent = states[level]
     child = states[level + 1]
     if kind == NodeKind.MAX and weights[SLIP] > 0.0 and parent[TURN] == 0:
@@ -377,8 +381,7 @@ def slip_outcomes(moves, slip, state, chosen, actions, targets, probabilities):
 # argument took about nine tenths of a search's time (bench: expectimax at
 # depth 4, careful, 1.5 million nodes/s before, 17 to 20 million after).
 @njit(cache=True, _nrt=False)  # type: ignore[call-overload]
-def node_value(moves, distance, nearest, ghost_starts, settings, weights,
-               states, actions, targets, probabilities, frames, windows, top, level, bottom, budget, stats):
+def node_value(maze, model, work, top, level, bottom, budget):
     """The value of ``states[top]`` searched down to level ``bottom``: the
     recursive ``value`` of pacsim.search.plain (``settings[PRUNED]`` 0) or
     of pacsim.search.pruned's alpha-beta (fail-soft, strict cut-offs).
@@ -394,9 +397,13 @@ def node_value(moves, distance, nearest, ghost_starts, settings, weights,
     everything it needs in the arrays, and a call with that ``level`` goes
     on exactly where it stopped.  Numba code cannot see signals or clocks,
     so pausing is how the caller gets to check its deadline and let a
-    Ctrl-C through."""
+    Ctrl-C through.  (``maze`` is a :class:`~pacsim.fast.tables.Tables`,
+    ``model`` and ``work`` bundles of :mod:`pacsim.fast.bundles`.)"""
+    moves, distance, nearest, ghost_starts = maze.moves, maze.distance, maze.nearest, maze.ghost_starts
+    settings, weights = model.settings, model.weights
+    states, actions, targets, probabilities = work.states, work.actions, work.targets, work.probabilities
+    frames, windows, stats = work.frames, work.windows, work.stats
     num_ghosts = settings[NUM_GHOSTS]
-    words = settings[WORDS]
     pruned = settings[PRUNED] != 0
     entered = 0
     while True:
@@ -434,7 +441,7 @@ def node_value(moves, distance, nearest, ghost_starts, settings, weights,
             else:
                 stats[GENERATED] += 1
                 windows[level, BEST] = -np.inf if kind == NodeKind.MAX else np.inf
-            step_down(ghost_starts, num_ghosts, words, weights, states, actions, targets, frames, level, 0, kind)
+            step_down(ghost_starts, settings, weights, work, level, 0, kind)
             windows[level + 1, ALPHA] = windows[level, ALPHA]
             windows[level + 1, BETA] = windows[level, BETA]
             level += 1
@@ -471,7 +478,7 @@ def node_value(moves, distance, nearest, ghost_starts, settings, weights,
             frames[level, INDEX] = move
             if kind != NodeKind.CHANCE:
                 stats[GENERATED] += 1
-            step_down(ghost_starts, num_ghosts, words, weights, states, actions, targets, frames, level, move, kind)
+            step_down(ghost_starts, settings, weights, work, level, move, kind)
             windows[level + 1, ALPHA] = windows[level, ALPHA]
             windows[level + 1, BETA] = windows[level, BETA]
             level += 1
@@ -481,8 +488,7 @@ def node_value(moves, distance, nearest, ghost_starts, settings, weights,
 
 
 @njit(cache=True, _nrt=False)  # type: ignore[call-overload]
-def search_root(moves, distance, nearest, ghost_starts, settings, weights, levels, full_window,
-                states, actions, targets, probabilities, frames, windows, values, stats, budget):
+def search_root(maze, model, levels, full_window, work, budget):
     """pacsim.search.search's root, from ``states[0]``, in slices of at most
     ``budget`` nodes: True once finished, False when paused (call again
     with the same arrays to go on).  When finished, ``stats[BEST_MOVE]`` is
@@ -495,16 +501,15 @@ def search_root(moves, distance, nearest, ghost_starts, settings, weights, level
     the earlier move.  The root must be a MAX or MIN node.  The arrays have
     ``levels + 2`` rows; ``stats`` starts with ``NEXT_MOVE`` 0,
     ``BEST_MOVE`` and ``PAUSED_AT`` -1."""
-    if root_leaf_value(distance, nearest, settings, states[0], levels, values, stats):
+    settings, states, values, stats = model.settings, work.states, work.values, work.stats
+    if root_leaf_value(maze.distance, maze.nearest, settings, states[0], levels, values, stats):
         return True
     # The root is a MAX or MIN node (a Pacman to move, or a chasing ghost):
     # node_value is called from one place only, which halves compilation.
-    count = legal_moves(moves, settings[NUM_GHOSTS], states[0], actions[0], targets[0])
+    count = legal_moves(maze.moves, settings[NUM_GHOSTS], states[0], work.actions[0], work.targets[0])
     while stats[NEXT_MOVE] < count:
-        level = root_move_level(ghost_starts, settings, weights, full_window, states, actions, targets, frames, windows,
-                                values, stats)
-        found, paused = node_value(moves, distance, nearest, ghost_starts, settings, weights, states, actions, targets,
-                                   probabilities, frames, windows, 1, level, levels, budget, stats)
+        level = root_move_level(maze.ghost_starts, model, full_window, work)
+        found, paused = node_value(maze, model, work, 1, level, levels, budget)
         stats[PAUSED_AT] = paused
         if paused >= 0:
             return False
@@ -528,18 +533,17 @@ def root_leaf_value(distance, nearest, settings, root, levels, values, stats):
 
 
 @njit(cache=True, inline="always")
-def root_move_level(ghost_starts, settings, weights, full_window, states, actions, targets, frames, windows, values,
-                    stats):
+def root_move_level(ghost_starts, model, full_window, work):
     """The level at which the search of root move ``stats[NEXT_MOVE]``
     goes on: where it paused, or 1 for a move not yet started (its child
     then written below the root, with its window: a pruned search searches
     each move after the first against the best so far)."""
+    settings, stats, windows, values = model.settings, work.stats, work.windows, work.values
     level = stats[PAUSED_AT]
     if level >= 0:
         return level
-    kind = settings[KINDS + states[0, TURN]]
-    step_down(ghost_starts, settings[NUM_GHOSTS], settings[WORDS], weights, states, actions, targets, frames, 0,
-              stats[NEXT_MOVE], kind)
+    kind = settings[KINDS + work.states[0, TURN]]
+    step_down(ghost_starts, settings, model.weights, work, 0, stats[NEXT_MOVE], kind)
     stats[GENERATED] += 1
     windows[1, ALPHA], windows[1, BETA] = -np.inf, np.inf
     if not full_window and stats[BEST_MOVE] >= 0:
