@@ -32,8 +32,7 @@ from numba.extending import intrinsic
 from pacsim.fast import kernel, kinds, policies, streams
 from pacsim.fast.bundles import Model
 from pacsim.fast.cache import compiled_functions, flush_when_changed
-from pacsim.fast.kernel import BEST_MOVE, GENERATED, PAUSED_AT, ROOT_VALUE, STATUS, TURN, legal_moves, search_root
-from pacsim.fast.kinds import GhostKind
+from pacsim.fast.kernel import BEST_MOVE, GENERATED, MODEL_ADVERSARIAL, PAUSED_AT, ROOT_VALUE, STATUS, TURN, legal_moves, search_root
 from pacsim.fast.policies import PARAMETERS, SEARCHED_SHARE, ghost_probabilities, sample_index, uniform_probabilities
 from pacsim.fast.streams import random_below, random_float
 
@@ -158,9 +157,9 @@ def _ghost_move(maze, game, count, ghosts, turn, work, budget, scratch):
     size = count
     for index in range(count):
         chosen[index] = index
-    if kind == GhostKind.ADVERSARIAL and weights[SEARCHED_SHARE] == 0.0:  # the random ghost: no search
+    if kind == MODEL_ADVERSARIAL and weights[SEARCHED_SHARE] == 0.0:  # the random ghost: no search
         uniform_probabilities(count, probabilities)
-    elif kind == GhostKind.ADVERSARIAL:
+    elif kind == MODEL_ADVERSARIAL:
         model = Model(ghosts.settings[turn - 1], np.zeros(kernel.WEIGHTS, np.float64))
         if not _search(maze, state, model, ghosts.levels[turn - 1], True, work, game.progress, budget):
             return -1
@@ -207,7 +206,7 @@ def play_slice(maze, game, max_moves, pacman, ghosts, work, scratch, budget):
             budget -= stats[GENERATED] - searched_before
         else:
             move = _ghost_move(maze, game, count, ghosts, turn, work, budget, scratch)
-            searched = ghosts.kinds[turn - 1] == GhostKind.ADVERSARIAL and ghosts.weights[turn - 1, SEARCHED_SHARE] > 0.0
+            searched = ghosts.kinds[turn - 1] == MODEL_ADVERSARIAL and ghosts.weights[turn - 1, SEARCHED_SHARE] > 0.0
             budget -= stats[GENERATED] - searched_before if searched else 1
         if move < 0:
             break

@@ -27,7 +27,8 @@ into the row below its parent, so it allocates nothing per node.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import njit, types
+from numba.extending import intrinsic
 
 from pacsim.fast import kinds, policies
 from pacsim.fast.cache import compiled_functions, flush_when_changed
@@ -35,6 +36,13 @@ from pacsim.fast.kinds import Evaluation, GhostKind, NodeKind
 from pacsim.fast.policies import PARAMETERS, compile_rules, ghost_probabilities
 
 compile_rules()
+
+# The kinds' numbers as plain ints for compiled code: numba folds a module's
+# int globals into constants, as it would not an enum member in every case
+# (bench: a search comparing with enum members ran a fifth slower).
+MAX_NODE, MIN_NODE, CHANCE_NODE = int(NodeKind.MAX), int(NodeKind.MIN), int(NodeKind.CHANCE)
+EVAL_SCORE, EVAL_CAREFUL, EVAL_CHASE = int(Evaluation.SCORE), int(Evaluation.CAREFUL), int(Evaluation.CHASE)
+MODEL_UNIFORM, MODEL_ADVERSARIAL = int(GhostKind.UNIFORM), int(GhostKind.ADVERSARIAL)
 
 # -- state slots (the order of pacsim.engine.state.GameState's int fields) --
 PACMAN, TURN, STATUS, SCORE, FOOD_LEFT = 0, 1, 2, 3, 4
@@ -252,7 +260,7 @@ def perft(moves, ghost_starts, num_ghosts, words, root, levels):
 @njit(cache=True, inline="always")
 def utility(settings, state):
     """The value of a finished game: the score, or the chasing ghosts' payoff."""
-    if settings[EVALUATION] == Evaluation.CHASE:
+    if settings[EVALUATION] == EVAL_CHASE:
         return float(CAUGHT_VALUE if state[STATUS] == -1 else -CAUGHT_VALUE)
     return float(state[SCORE])
 
@@ -261,10 +269,10 @@ def utility(settings, state):
 def evaluate(distance, nearest, settings, state):
     """``score``, ``careful`` or the chasing ghost's distance term."""
     evaluation = settings[EVALUATION]
-    if evaluation == Evaluation.SCORE:
+    if evaluation == EVAL_SCORE:
         return float(state[SCORE])
     num_ghosts = settings[NUM_GHOSTS]
-    if evaluation == Evaluation.CHASE:
+    if evaluation == EVAL_CHASE:
         ghost = settings[CHASE_GHOST] - 1
         between = distance[state[PACMAN], state[FIRST_GHOST + ghost]]
         return float(between if state[scared_slot(num_ghosts) + ghost] else -between)
@@ -299,23 +307,41 @@ def careful(distance, nearest, num_ghosts, state):
 
 # -- ghost models ------------------------------------------------------------
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def chance_probabilities(moves, distance, settings, weights, state, count, targets, out):
     """The searching Pacman's probabilities of the ghost's ``count`` moves,
-    as ``PacmanGame.outcomes`` computes them (same float operations): the
-    model ghost's own (:func:`pacsim.fast.policies.ghost_probabilities`)
-    mixed with uniform by ``trust``; no model, uniform."""
-    model = settings[MODEL]
-    if model == GhostKind.UNIFORM:
+    as ``PacmanGame.outcomes`` computes them (same float operations):
+    uniform without a model, else :func:`modelled_probabilities`."""
+    if settings[MODEL] == MODEL_UNIFORM:  # the common case, kept small enough to inline
         share = 1.0 / count
         for index in range(count):
             out[index] = share
         return
+    modelled_probabilities(moves, distance, settings, weights, state, count, targets, out)
+
+
+@intrinsic
+def never_inlined(typing_context):
+    """Keep the compiled function that calls this out of its callers: numba
+    has no ``noinline``, so this sets LLVM's on the function being compiled."""
+    def generate(context, builder, signature, arguments):
+        builder.function.attributes.add("noinline")
+        return context.get_dummy_value()
+    return types.none(), generate
+
+
+@njit(cache=True, _nrt=False)  # type: ignore[call-overload]
+def modelled_probabilities(moves, distance, settings, weights, state, count, targets, out):
+    """The model ghost's own probabilities
+    (:func:`pacsim.fast.policies.ghost_probabilities`) mixed with uniform by
+    ``trust``.  Never inlined: in the search loops its code slowed alpha-beta
+    by a third (bench: depth 6, careful), though it runs at chance nodes only."""
+    never_inlined()
     turn = state[TURN]
     num_ghosts = settings[NUM_GHOSTS]
     scared = state[scared_slot(num_ghosts) + turn - 1] > 0
-    ghost_probabilities(model, distance, moves[:, PACMAN_TABLE], state[PACMAN], state[directions_slot(num_ghosts)],
-                        scared, targets, count, weights[MODEL_PARAMETERS:], out)
+    ghost_probabilities(settings[MODEL], distance, moves[:, PACMAN_TABLE], state[PACMAN],
+                        state[directions_slot(num_ghosts)], scared, targets, count, weights[MODEL_PARAMETERS:], out)
     trust = weights[TRUST]
     uniform_share = (1.0 - trust) / count
     for index in range(count):
@@ -336,7 +362,7 @@ def step_down(ghost_starts, settings, weights, work, level, move, kind):
     states, actions, targets, frames = work.states, work.actions, work.targets, work.frames
     parent = states[level]
     child = states[level + 1]
-    if kind == NodeKind.MAX and weights[SLIP] > 0.0 and parent[TURN] == 0:
+    if kind == MAX_NODE and weights[SLIP] > 0.0 and parent[TURN] == 0:
         for slot in range(parent.shape[0]):
             child[slot] = parent[slot]
         frames[level + 1, CHOSEN] = actions[level, move]
@@ -425,14 +451,14 @@ def node_value(maze, model, work, top, level, bottom, budget):
             if chosen >= 0:  # SlipperyPacmanGame's Intent: the floor decides what Pacman does
                 count = slip_outcomes(moves, weights[SLIP], state, chosen, actions[level], targets[level],
                                       probabilities[level])
-                kind = NodeKind.CHANCE
+                kind = CHANCE_NODE
             else:
                 count = legal_moves(moves, num_ghosts, state, actions[level], targets[level])
                 kind = settings[KINDS + state[TURN]]
             frames[level, COUNT] = count
             frames[level, KIND] = kind
             frames[level, INDEX] = 0
-            if kind == NodeKind.CHANCE:
+            if kind == CHANCE_NODE:
                 stats[GENERATED] += count
                 if chosen < 0:
                     chance_probabilities(moves, distance, settings, weights, state, count, targets[level],
@@ -440,7 +466,7 @@ def node_value(maze, model, work, top, level, bottom, budget):
                 windows[level, BEST] = 0.0  # summed in move order from 0, as the Python search does
             else:
                 stats[GENERATED] += 1
-                windows[level, BEST] = -np.inf if kind == NodeKind.MAX else np.inf
+                windows[level, BEST] = -np.inf if kind == MAX_NODE else np.inf
             step_down(ghost_starts, settings, weights, work, level, 0, kind)
             windows[level + 1, ALPHA] = windows[level, ALPHA]
             windows[level + 1, BETA] = windows[level, BETA]
@@ -452,9 +478,9 @@ def node_value(maze, model, work, top, level, bottom, budget):
             move = frames[level, INDEX]
             kind = frames[level, KIND]
             finished = move + 1 >= frames[level, COUNT]
-            if kind == NodeKind.CHANCE:
+            if kind == CHANCE_NODE:
                 windows[level, BEST] += probabilities[level, move] * value
-            elif kind == NodeKind.MAX:
+            elif kind == MAX_NODE:
                 if value > windows[level, BEST]:
                     windows[level, BEST] = value
                     if pruned:
@@ -476,7 +502,7 @@ def node_value(maze, model, work, top, level, bottom, budget):
                 continue
             move += 1
             frames[level, INDEX] = move
-            if kind != NodeKind.CHANCE:
+            if kind != CHANCE_NODE:
                 stats[GENERATED] += 1
             step_down(ghost_starts, settings, weights, work, level, move, kind)
             windows[level + 1, ALPHA] = windows[level, ALPHA]
@@ -547,7 +573,7 @@ def root_move_level(ghost_starts, model, full_window, work):
     stats[GENERATED] += 1
     windows[1, ALPHA], windows[1, BETA] = -np.inf, np.inf
     if not full_window and stats[BEST_MOVE] >= 0:
-        if kind == NodeKind.MAX:
+        if kind == MAX_NODE:
             windows[1, ALPHA] = values[ROOT_VALUE]
         else:
             windows[1, BETA] = values[ROOT_VALUE]
@@ -560,7 +586,7 @@ def root_move_searched(settings, states, values, stats, found):
     if it beats it (ties keep the earlier move); on to the next."""
     index = stats[NEXT_MOVE]
     best_index = stats[BEST_MOVE]
-    maximising = settings[KINDS + states[0, TURN]] == NodeKind.MAX
+    maximising = settings[KINDS + states[0, TURN]] == MAX_NODE
     values[index] = found
     if best_index < 0 or (found > values[ROOT_VALUE] if maximising else found < values[ROOT_VALUE]):
         stats[BEST_MOVE] = index

@@ -92,7 +92,7 @@ def kernel_search(
         return _run(state, settings, weights, levels, full_window, root_values, started, deadline)
     adversary_rows = NO_ADVERSARY if model != "adversarial" else _adversary(state, *adversary)
     return _run_star(state, settings, weights, levels, full_window, root_values, started, deadline,
-                     ChanceMode[star.upper()] if star else ChanceMode.PLAIN, table, adversary_rows)
+                     int(ChanceMode[star.upper()] if star else ChanceMode.PLAIN), table, adversary_rows)
 
 
 def run_request(state: GameState, request: SearchRequest, levels: int | None = None,

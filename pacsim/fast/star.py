@@ -39,11 +39,13 @@ from pacsim.fast.kernel import (
     BEST,
     BEST_MOVE,
     BETA,
+    CHANCE_NODE,
     CHASE_GHOST,
     CHOSEN,
     COUNT,
     CUTOFFS,
     DEEPEST,
+    EVAL_CAREFUL,
     EVALUATED,
     EVALUATION,
     FOOD_LEFT,
@@ -55,7 +57,9 @@ from pacsim.fast.kernel import (
     KIND,
     KINDS,
     LOSS_SCORE,
+    MAX_NODE,
     MODEL,
+    MODEL_ADVERSARIAL,
     NEXT_MOVE,
     NUM_GHOSTS,
     PACMAN,
@@ -86,7 +90,7 @@ from pacsim.fast.kernel import (
     step_down,
     utility,
 )
-from pacsim.fast.kinds import ChanceMode, Evaluation, GhostKind, NodeKind
+from pacsim.fast.kinds import ChanceMode
 from pacsim.fast.table import EXACT, LOWER, UPPER, needs_room, table_get, table_put, uncounted
 
 # -- more columns of ``frames`` (after the kernel's COUNT, INDEX, KIND, CHOSEN)
@@ -114,6 +118,7 @@ ROUNDING = 1e-9
 
 ENTER, UP, NEXT = 0, 1, 2
 FAILED = -2
+STAR2 = int(ChanceMode.STAR2)
 """``star_value``'s paused level when a value left its bounds."""
 
 
@@ -150,7 +155,7 @@ def leaf_bounds(distance, settings, state, remaining):
     low = score - moves * TIME_PENALTY - LOSS_SCORE * num_ghosts
     high = score + (FOOD_SCORE - TIME_PENALTY) * min(food, moves) + (WIN_SCORE if food <= moves else 0)
     high += GHOST_SCORE * (scared_now + num_ghosts * capsules_reached)
-    if settings[EVALUATION] != Evaluation.CAREFUL:
+    if settings[EVALUATION] != EVAL_CAREFUL:
         return float(low), float(high)
     huntable = num_ghosts if capsules_reached else scared_now
     return float(low) - TROUBLE * num_ghosts - (distance.shape[0] - 1), float(high) + HUNT * huntable
@@ -260,19 +265,19 @@ def _expand(maze, model, plan, work, bottom, level):
     chosen = frames[level, CHOSEN]
     if chosen >= 0:  # SlipperyPacmanGame's Intent: the floor decides what Pacman does
         count = slip_outcomes(moves, weights[SLIP], state, chosen, actions[level], targets[level], probabilities[level])
-        kind = NodeKind.CHANCE
+        kind = CHANCE_NODE
     else:
         count = legal_moves(moves, settings[NUM_GHOSTS], state, actions[level], targets[level])
         kind = settings[KINDS + state[TURN]]
     frames[level, COUNT] = count
     frames[level, KIND] = kind
     frames[level, INDEX] = 0
-    if kind != NodeKind.CHANCE:
+    if kind != CHANCE_NODE:
         frames[level, PHASE] = MOVES
-        windows[level, BEST] = -np.inf if kind == NodeKind.MAX else np.inf
+        windows[level, BEST] = -np.inf if kind == MAX_NODE else np.inf
         return
     stats[GENERATED] += count
-    if chosen < 0 and settings[MODEL] == GhostKind.ADVERSARIAL:
+    if chosen < 0 and settings[MODEL] == MODEL_ADVERSARIAL:
         adversarial_probabilities(maze, weights, plan.adversary, state, count, probabilities[level])
     elif chosen < 0:
         chance_probabilities(moves, distance, settings, weights, state, count, targets[level], probabilities[level])
@@ -293,7 +298,7 @@ def _expand(maze, model, plan, work, bottom, level):
         upper[level, index] = high
     windows[level, LOWER_SUM] = mass * low
     windows[level, UPPER_SUM] = mass * high
-    if plan.star == ChanceMode.STAR2:
+    if plan.star == STAR2:
         frames[level, PHASE] = PROBING
         if level + 1 > stats[DEEPEST]:
             stats[DEEPEST] = level + 1
@@ -351,7 +356,7 @@ def _receive(pruned, probabilities, lower, upper, frames, windows, level, value,
     index = frames[level, INDEX]
     frames[level, INDEX] = index + 1
     if phase == MOVES:
-        if frames[level, KIND] == NodeKind.MAX:
+        if frames[level, KIND] == MAX_NODE:
             if value > windows[level, BEST]:
                 windows[level, BEST] = value
                 if pruned:
@@ -377,7 +382,7 @@ def _receive(pruned, probabilities, lower, upper, frames, windows, level, value,
     probability = probabilities[level, index]
     low, high = lower[level, index], upper[level, index]
     if phase == PROBING:
-        if frames[level, PROBED] == NodeKind.MAX:
+        if frames[level, PROBED] == MAX_NODE:
             # Unless it failed low, the first move's value bounds the MAX successor from below.
             if value >= windows[level, CHILD_ALPHA]:
                 if beyond(value, low, high):
@@ -455,7 +460,7 @@ def _next_child(maze, model, star, work, level, bottom):
         low, high = lower[level, index], upper[level, index]
         successor = states[child]
         if phase == PROBING:
-            step_down(ghost_starts, settings, weights, work, level, index, NodeKind.CHANCE)
+            step_down(ghost_starts, settings, weights, work, level, index, CHANCE_NODE)
             if successor[STATUS] != 0 or child == bottom:
                 # A leaf costs as much to probe as to search: pinned to its value.
                 stats[EVALUATED] += 1
@@ -472,8 +477,8 @@ def _next_child(maze, model, star, work, level, bottom):
                 mover = settings[KINDS + successor[TURN]]
                 # A MAX successor's probe can only cut if the node may still end
                 # above beta, a MIN one's if it may end below alpha.
-                if (mover == NodeKind.MAX and windows[level, UPPER_SUM] > beta) or (
-                        mover != NodeKind.MAX and mover != NodeKind.CHANCE and windows[level, LOWER_SUM] < alpha):
+                if (mover == MAX_NODE and windows[level, UPPER_SUM] > beta) or (
+                        mover != MAX_NODE and mover != CHANCE_NODE and windows[level, LOWER_SUM] < alpha):
                     _probe(maze, model, work, level, index, probability, low, high, mover)
                     frames[level, INDEX] = index
                     return 0, 0.0, child + 1
@@ -499,7 +504,7 @@ def _next_child(maze, model, star, work, level, bottom):
             windows[level, BEST] = total + probability * low
             index += 1
             continue
-        step_down(ghost_starts, settings, weights, work, level, index, NodeKind.CHANCE)
+        step_down(ghost_starts, settings, weights, work, level, index, CHANCE_NODE)
         windows[level, CHILD_ALPHA] = child_alpha
         windows[level, CHILD_BETA] = child_beta
         # Clipped to the successor's bounds; only leaving the unclipped window
