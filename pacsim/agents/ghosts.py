@@ -11,7 +11,7 @@ from pacsim.agents.api import Distribution, StochasticAgent, uniform
 from pacsim.engine import PLAYING, GameState, apply_move
 from pacsim.errors import AgentError
 from pacsim.fast.kinds import GhostKind
-from pacsim.fast.policies import Distances, ghost_probabilities, pacman_move_rows, parameters_of
+from pacsim.fast.policies import Distances, ghost_probabilities, pacman_move_rows, parameters_of, searched_probabilities
 from pacsim.search import MAX, MIN, search
 
 MAX_GHOST_DEPTH = 10
@@ -172,25 +172,24 @@ class AdversarialGhost(StochasticAgent[AdversarialOptions]):
     def __init__(self, options: AdversarialOptions | None = None) -> None:
         super().__init__(options)
         backend.prepare(self.options.backend)  # load the kernel now, not in the first timed move
-        self._searched: dict[GameState, Distribution] = {}
-        """The search's best moves by position: a pure function of the
+        self._searched: dict[GameState, tuple[tuple[float, ...], float]] = {}
+        """The search's root values by position: a pure function of the
         position, asked again and again when a Pacman models this ghost
         (successive searches share most of their trees)."""
 
     def distribution(self, state: GameState) -> Distribution:
         p = self.options.p
-        if p == 0.0:  # the random ghost: no search needed
-            return uniform(state.legal_actions())
-        searched = self.searched_distribution(state)
-        if p == 1.0:
-            return searched
-        chosen = dict(searched)
         legal = state.legal_actions()
-        spread = (1.0 - p) / len(legal)
-        return [(action, p * chosen.get(action, 0.0) + spread) for action in legal]
+        if p == 0.0:  # the random ghost: no search needed
+            return uniform(legal)
+        values, best_value = self.searched_values(state)
+        count = len(legal)
+        chosen, probabilities = [0] * count, [0.0] * count
+        size = searched_probabilities(values, best_value, count, p, chosen, probabilities)
+        return [(legal[chosen[index]], probabilities[index]) for index in range(size)]
 
-    def searched_distribution(self, state: GameState) -> Distribution:
-        """Uniform over the moves the depth-limited search values best."""
+    def searched_values(self, state: GameState) -> tuple[tuple[float, ...], float]:
+        """The depth-limited search's value of each legal move (in move order), and the best."""
         known = self._searched.get(state)
         if known is None:
             if len(self._searched) >= SEARCHED_POSITIONS:
@@ -198,11 +197,10 @@ class AdversarialGhost(StochasticAgent[AdversarialOptions]):
             known = self._searched[state] = self._search(state)
         return known
 
-    def _search(self, state: GameState) -> Distribution:
+    def _search(self, state: GameState) -> tuple[tuple[float, ...], float]:
         game = ChaseGame(state.turn)
         result = backend.try_chase_values(self.options.backend, state, self.options.depth * state.num_agents) or search(
             game, state, algorithm="alphabeta", depth=self.options.depth * state.num_agents,
             evaluate=game.evaluate, root_values=True,
         )
-        best = [move[0] for move, value in result.action_values if value == result.value]
-        return uniform(best)
+        return tuple(value for _, value in result.action_values), result.value

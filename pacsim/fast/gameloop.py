@@ -33,7 +33,14 @@ from pacsim.fast import kernel, kinds, policies, streams
 from pacsim.fast.bundles import Model
 from pacsim.fast.cache import compiled_functions, flush_when_changed
 from pacsim.fast.kernel import BEST_MOVE, GENERATED, MODEL_ADVERSARIAL, PAUSED_AT, ROOT_VALUE, STATUS, TURN, legal_moves, search_root
-from pacsim.fast.policies import PARAMETERS, SEARCHED_SHARE, ghost_probabilities, sample_index, uniform_probabilities
+from pacsim.fast.policies import (
+    PARAMETERS,
+    SEARCHED_SHARE,
+    ghost_probabilities,
+    sample_index,
+    searched_probabilities,
+    uniform_probabilities,
+)
 from pacsim.fast.streams import random_below, random_float
 
 # -- a clock: the time-stamp counter (numba has no clock of its own) ------------
@@ -102,26 +109,6 @@ def _best_moves(values, count, best_value, out):
 
 
 @njit(cache=True)
-def _adversarial(values, count, p, chosen, out):
-    """AdversarialGhost.distribution from its search's root ``values``:
-    with ``p`` 1, uniform over the best moves only (their indices into
-    ``chosen``); else ``p`` times that plus ``1 - p`` spread over every
-    legal move.  Returns the number of entries of the distribution."""
-    best_value = values[ROOT_VALUE]
-    best = _best_moves(values, count, best_value, chosen)
-    share = 1.0 / best
-    if p == 1.0:
-        for index in range(best):
-            out[index] = share
-        return best
-    spread = (1.0 - p) / count
-    for index in range(count):
-        out[index] = p * (share if values[index] == best_value else 0.0) + spread
-        chosen[index] = index
-    return count
-
-
-@njit(cache=True)
 def _pacman_move(maze, game, count, pacman, work, budget, tied):
     """Pacman's search and choice (SearchPacman.get_action): the index of
     his move among his ``count`` legal ones, or -1 when the search paused."""
@@ -163,7 +150,8 @@ def _ghost_move(maze, game, count, ghosts, turn, work, budget, scratch):
         model = Model(ghosts.settings[turn - 1], np.zeros(kernel.WEIGHTS, np.float64))
         if not _search(maze, state, model, ghosts.levels[turn - 1], True, work, game.progress, budget):
             return -1
-        size = _adversarial(work.values, count, weights[SEARCHED_SHARE], chosen, probabilities)
+        size = searched_probabilities(work.values, work.values[ROOT_VALUE], count, weights[SEARCHED_SHARE], chosen,
+                                      probabilities)
     else:
         scared = state[kernel.scared_slot(num_ghosts) + turn - 1] > 0
         ghost_probabilities(kind, maze.distance, maze.moves[:, kernel.PACMAN_TABLE], state[kernel.PACMAN],

@@ -100,6 +100,29 @@ def ghost_probabilities(kind, distance, pacman_moves, pacman, heading, scared, t
         uniform_probabilities(count, out)
 
 
+def searched_probabilities(values, best_value, count, p, chosen, out):
+    """The adversarial ghost's distribution from its search's root
+    ``values`` (one per legal move, in move order): with ``p`` 1, uniform
+    over the moves worth ``best_value`` (their indices into ``chosen``);
+    else ``p`` times that plus ``1 - p`` spread over every legal move
+    (``chosen`` then every index).  Returns the number of entries."""
+    best = 0
+    for index in range(count):
+        if values[index] == best_value:
+            chosen[best] = index
+            best += 1
+    share = 1.0 / best
+    if p == 1.0:
+        for index in range(best):
+            out[index] = share
+        return best
+    spread = (1.0 - p) / count
+    for index in range(count):
+        out[index] = p * (share if values[index] == best_value else 0.0) + spread
+        chosen[index] = index
+    return count
+
+
 def sample_index(point, probabilities, count):
     """``pacsim.agents.api.sample`` given its uniform ``point``: the first
     move whose running total passes it (else the last)."""
@@ -111,7 +134,7 @@ def sample_index(point, probabilities, count):
     return count - 1
 
 
-RULES = (uniform_probabilities, focused_probabilities, cell_ahead, ghost_probabilities, sample_index)
+RULES = (uniform_probabilities, focused_probabilities, cell_ahead, ghost_probabilities, searched_probabilities, sample_index)
 """Every function here, in the order they call each other (callees first)."""
 
 

@@ -91,7 +91,7 @@ def kernel_search(
     if star is None and table is None and model != "adversarial":
         return _run(state, settings, weights, levels, full_window, root_values, started, deadline)
     adversary_rows = NO_ADVERSARY if model != "adversarial" else _adversary(state, *adversary)
-    return _run_star(state, settings, weights, levels, full_window, root_values, started, deadline,
+    return _run_star(state, Model(settings, weights), levels, full_window, root_values, started, deadline,
                      int(ChanceMode[star.upper()] if star else ChanceMode.PLAIN), table, adversary_rows)
 
 
@@ -150,7 +150,7 @@ def _run(state: GameState, settings: np.ndarray, weights: np.ndarray, levels: in
     return _result(state, weights, work.stats, work.values, levels, root_values, started)
 
 
-def _run_star(state: GameState, settings: np.ndarray, weights: np.ndarray, levels: int, full_window: bool,
+def _run_star(state: GameState, model: Model, levels: int, full_window: bool,
               root_values: bool, started: float, deadline: float | None, star: int,
               table: KernelTable | None, adversary: Adversary) -> SearchResult:
     """:func:`_run` with Star1/Star2 chance nodes or a transposition table."""
@@ -160,7 +160,7 @@ def _run_star(state: GameState, settings: np.ndarray, weights: np.ndarray, level
     work = star_workspace(row, levels)
     table_arrays = NO_TABLE if table is None else table.bound_to(state.layout, row.shape[0], levels)
     plan = StarPlan(star, table is not None, table_arrays, adversary)
-    arguments = (layout_tables(state.layout), Model(settings, weights), plan, levels, full_window, work)
+    arguments = (layout_tables(state.layout), model, plan, levels, full_window, work)
 
     def with_room(arguments: tuple[object, ...]) -> tuple[object, ...]:
         if table is None:
@@ -170,7 +170,7 @@ def _run_star(state: GameState, settings: np.ndarray, weights: np.ndarray, level
     _in_slices(star_search_root, arguments, deadline, with_room)
     if work.stats[OUT_OF_BOUNDS]:
         raise SearchError("kernel search: a value lies outside its evaluation's bounds; Star pruning would be wrong")
-    return _result(state, weights, work.stats, work.values, levels, root_values, started)
+    return _result(state, model.weights, work.stats, work.values, levels, root_values, started)
 
 
 def _adversary(state: GameState, depth: int, mix: float) -> Adversary:
