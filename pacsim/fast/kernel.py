@@ -33,7 +33,7 @@ from numba.extending import intrinsic
 from pacsim.fast import kinds, policies
 from pacsim.fast.cache import compiled_functions, flush_when_changed
 from pacsim.fast.kinds import Evaluation, GhostKind, NodeKind
-from pacsim.fast.policies import PARAMETERS, compile_rules, ghost_probabilities
+from pacsim.fast.policies import PARAMETERS, compile_rules, ghost_probabilities, slip_outcomes
 
 compile_rules()
 
@@ -371,36 +371,6 @@ def step_down(ghost_starts, settings, weights, work, level, move, kind):
         frames[level + 1, CHOSEN] = -1
 
 
-@njit(cache=True)
-def slip_outcomes(moves, slip, state, chosen, actions, targets, probabilities):
-    """SlipperyPacmanGame.slips: what Pacman really does when he chose
-    ``chosen``: it with ``1 - slip``, else Stop or a sideways move, shared
-    equally (standing still never slips).  Returns their number."""
-    row = moves[state[PACMAN], PACMAN_TABLE]
-    count = 0
-    for index in range(row[0]):
-        if row[1 + 2 * index] == chosen:
-            actions[0] = chosen
-            targets[0] = row[2 + 2 * index]
-    probabilities[0] = 1.0
-    if chosen == STOP:
-        return 1
-    reverse = chosen ^ 1  # North 0 and South 1, East 2 and West 3
-    for index in range(row[0]):
-        action = row[1 + 2 * index]
-        if action != chosen and action != reverse:
-            count += 1
-            actions[count] = action
-            targets[count] = row[2 + 2 * index]
-    if count == 0:
-        return 1
-    share = slip / count
-    probabilities[0] = 1.0 - slip
-    for index in range(1, count + 1):
-        probabilities[index] = share
-    return count + 1
-
-
 # node_value and search_root allocate nothing, so they are compiled without
 # numba's reference counting (its private ``_nrt=False``): the caller holds
 # every array for the whole call, and the atomic counts of each row view and
@@ -449,7 +419,8 @@ def node_value(maze, model, work, top, level, bottom, budget):
         else:
             chosen = frames[level, CHOSEN]
             if chosen >= 0:  # SlipperyPacmanGame's Intent: the floor decides what Pacman does
-                count = slip_outcomes(moves, weights[SLIP], state, chosen, actions[level], targets[level],
+                count = slip_outcomes(moves[state[PACMAN], PACMAN_TABLE], weights[SLIP], chosen, actions[level],
+                                      targets[level],
                                       probabilities[level])
                 kind = CHANCE_NODE
             else:

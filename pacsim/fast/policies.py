@@ -123,6 +123,35 @@ def searched_probabilities(values, best_value, count, p, chosen, out):
     return count
 
 
+def slip_outcomes(row, slip, chosen, actions, targets, probabilities):
+    """SlipperyPacmanGame.slips: what Pacman really does when he chose
+    ``chosen`` (an action index) on a cell whose moves are ``row``: it with
+    ``1 - slip``, else Stop or a sideways move, shared equally (standing
+    still never slips).  Writes them, returns their number."""
+    count = 0
+    for index in range(row[0]):
+        if row[1 + 2 * index] == chosen:
+            actions[0] = chosen
+            targets[0] = row[2 + 2 * index]
+    probabilities[0] = 1.0
+    if chosen == STOP_INDEX:
+        return 1
+    reverse = chosen ^ 1  # North 0 and South 1, East 2 and West 3
+    for index in range(row[0]):
+        action = row[1 + 2 * index]
+        if action != chosen and action != reverse:
+            count += 1
+            actions[count] = action
+            targets[count] = row[2 + 2 * index]
+    if count == 0:
+        return 1
+    share = slip / count
+    probabilities[0] = 1.0 - slip
+    for index in range(1, count + 1):
+        probabilities[index] = share
+    return count + 1
+
+
 def sample_index(point, probabilities, count):
     """``pacsim.agents.api.sample`` given its uniform ``point``: the first
     move whose running total passes it (else the last)."""
@@ -134,7 +163,8 @@ def sample_index(point, probabilities, count):
     return count - 1
 
 
-RULES = (uniform_probabilities, focused_probabilities, cell_ahead, ghost_probabilities, searched_probabilities, sample_index)
+RULES = (uniform_probabilities, focused_probabilities, cell_ahead, ghost_probabilities, searched_probabilities, slip_outcomes,
+         sample_index)
 """Every function here, in the order they call each other (callees first)."""
 
 

@@ -63,6 +63,7 @@ from pacsim.fast.kernel import (
     NEXT_MOVE,
     NUM_GHOSTS,
     PACMAN,
+    PACMAN_TABLE,
     PAUSED_AT,
     PRUNED,
     ROOT_VALUE,
@@ -86,11 +87,11 @@ from pacsim.fast.kernel import (
     root_move_searched,
     scared_slot,
     search_root,
-    slip_outcomes,
     step_down,
     utility,
 )
 from pacsim.fast.kinds import ChanceMode
+from pacsim.fast.policies import slip_outcomes
 from pacsim.fast.table import EXACT, LOWER, UPPER, needs_room, table_get, table_put, uncounted
 
 # -- more columns of ``frames`` (after the kernel's COUNT, INDEX, KIND, CHOSEN)
@@ -264,7 +265,8 @@ def _expand(maze, model, plan, work, bottom, level):
     state = states[level]
     chosen = frames[level, CHOSEN]
     if chosen >= 0:  # SlipperyPacmanGame's Intent: the floor decides what Pacman does
-        count = slip_outcomes(moves, weights[SLIP], state, chosen, actions[level], targets[level], probabilities[level])
+        count = slip_outcomes(moves[state[PACMAN], PACMAN_TABLE], weights[SLIP], chosen, actions[level], targets[level],
+                              probabilities[level])
         kind = CHANCE_NODE
     else:
         count = legal_moves(moves, settings[NUM_GHOSTS], state, actions[level], targets[level])
