@@ -366,3 +366,15 @@ def test_every_kind_is_numbered_once():
 
     for table in (kinds.GhostKind, kinds.Evaluation, kinds.NodeKind, kinds.ChanceMode):
         assert sorted(member.value for member in table) == list(range(len(table))), table
+
+
+def test_no_compiled_function_takes_more_than_ten_parameters():
+    # Named bundles (pacsim.fast.bundles), not walls of arrays.
+    import inspect
+
+    from pacsim.fast import gameloop, mcts, star
+    from pacsim.fast.cache import compiled_functions
+
+    for module in (kernel, star, mcts, gameloop):
+        for function in compiled_functions(module.__name__, vars(module)):
+            assert len(inspect.signature(function.py_func).parameters) <= 10, function.py_func.__name__
