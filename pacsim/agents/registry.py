@@ -29,7 +29,7 @@ from typing import Any
 
 from pacsim.agents import cs188, plugins
 from pacsim.agents.api import Agent, GhostMaker, StochasticAgent
-from pacsim.agents.ghosts import AdversarialGhost, DirectionalGhost, RandomGhost
+from pacsim.agents.ghosts import AdversarialGhost, AmbusherGhost, DirectionalGhost, RandomGhost
 from pacsim.agents.learning import LEARNING_PACMEN
 from pacsim.agents.mcts_agent import MctsPacman
 from pacsim.agents.notes import say_once
@@ -51,7 +51,7 @@ BUILTIN_PACMEN = _by_name(
     MctsPacman, *LEARNING_PACMEN.values(),
 )
 """Every built-in Pacman by name, in the order ``pacsim agents`` lists them."""
-BUILTIN_GHOSTS = _by_name(RandomGhost, DirectionalGhost, AdversarialGhost)
+BUILTIN_GHOSTS = _by_name(RandomGhost, DirectionalGhost, AdversarialGhost, AmbusherGhost)
 """Every built-in ghost by name."""
 
 RENAMED_OPTIONS = {"engine": "backend"}
