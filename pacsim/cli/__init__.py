@@ -16,7 +16,7 @@ from pacsim.errors import PacsimError
 from pacsim.files import inputs_guarded
 from pacsim.runner.execute import RunInterrupted
 
-COMMANDS = ["play", "layouts", "analyze", "replay", "run", "report", "reproduce", "experiments", "export", "bench", "agents", "probcut",
+COMMANDS = ["play", "layouts", "analyze", "replay", "run", "report", "reproduce", "experiments", "export", "bench", "agents", "probcut", "tournament",
             "train"]
 USER_ERROR = 2
 INTERRUPTED = 130
