@@ -5,8 +5,9 @@ from __future__ import annotations
 import argparse
 
 from pacsim.cli.common import add_debug_option
-from pacsim.cli.run import add_executor_options, execute
+from pacsim.cli.run import add_executor_options, describe, execute
 from pacsim.errors import ConfigError
+from pacsim.runner.execute import AllGamesFailed
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -72,17 +73,19 @@ def run(args: argparse.Namespace) -> int:
     for entrant in tournament.refused:
         print(f"pacsim: not played: {entrant.name}: {entrant.error}")
     save_drawn(tournament)  # before any game: a resumed run plays the same mazes and starts
-    result = execute(experiment, args)
-    if not args.quiet:
-        from pacsim.cli.run import describe
-
-        print(describe(experiment, result))
-    results = experiment.own_games(load_results(result.store))
+    try:
+        result = execute(experiment, args)
+    except AllGamesFailed as failed:  # an entrant's faults are its results: the board says whose
+        print(f"pacsim: note: {failed}")
+    else:
+        if not args.quiet:
+            print(describe(experiment, result))
+    results = experiment.own_games(load_results(experiment.store))
     pacmen = tournament.names(PACMAN)
     board = build_leaderboard(results, pacmen, tournament.names(GHOST),
                               [(entrant.name, entrant.error or "") for entrant in tournament.refused])
     print(format_leaderboard(board))
     if args.html:
-        write_leaderboard_page(args.html, board, experiment.name, str(result.store), results, pacmen)
+        write_leaderboard_page(args.html, board, experiment.name, str(experiment.store), results, pacmen)
         print(f"wrote {args.html}")
     return 0
