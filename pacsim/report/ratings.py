@@ -75,7 +75,7 @@ def position_wins(values: numpy.ndarray) -> numpy.ndarray:
     return wins
 
 
-def fit(wins: numpy.ndarray, prior_games: float = PRIOR_GAMES) -> numpy.ndarray:
+def fit(wins: numpy.ndarray, prior_games: float = PRIOR_GAMES, start: numpy.ndarray | None = None) -> numpy.ndarray:
     """Bradley-Terry log-strengths (mean 0) maximising the likelihood of
     ``wins`` (``[i, j]``: wins of ``i`` over ``j``) with ``prior_games``
     drawn games of each against a reference at 0."""
@@ -93,8 +93,21 @@ def fit(wins: numpy.ndarray, prior_games: float = PRIOR_GAMES) -> numpy.ndarray:
             gradient = gradient + prior_games * (special.expit(strengths) - 0.5)
         return float(value), gradient
 
-    result = optimize.minimize(negative_log_likelihood, numpy.zeros(entrants), jac=True, method="L-BFGS-B",
-                               options={"gtol": 1e-10, "ftol": 1e-14, "maxiter": 10_000})
+    games = wins + wins.T
+
+    def hessian(strengths: numpy.ndarray) -> numpy.ndarray:
+        beats = special.expit(strengths[:, None] - strengths[None, :])
+        spread = games * beats * (1 - beats)
+        matrix = numpy.diag(spread.sum(axis=1)) - spread
+        if prior_games:
+            prior = special.expit(strengths)
+            matrix += numpy.diag(prior_games * prior * (1 - prior))
+        return matrix
+
+    # Newton steps in a trust region: a handful of iterations for a model this small (bootstraps fit it hundreds of times).
+    initial = numpy.zeros(entrants) if start is None else start
+    result = optimize.minimize(negative_log_likelihood, initial, jac=True, hess=hessian, method="trust-exact",
+                               options={"gtol": 1e-9})
     strengths = numpy.asarray(result.x, dtype=float)
     return strengths - strengths.mean()
 
@@ -107,7 +120,8 @@ def rate(entrants: Sequence[str], per_position: numpy.ndarray, samples: int = BO
     wins = per_position.sum(axis=0)
     strengths = fit(wins)
     draws = numpy.random.default_rng(seed).integers(0, len(per_position), size=(samples, len(per_position)))
-    sampled = numpy.array([fit(numpy.tensordot(numpy.bincount(draw, minlength=len(per_position)), per_position, axes=1))
+    sampled = numpy.array([fit(numpy.tensordot(numpy.bincount(draw, minlength=len(per_position)), per_position, axes=1),
+                                start=strengths)
                            for draw in draws]) if len(per_position) else numpy.zeros((0, len(entrants)))
     tail = (1 - INTERVAL) / 2 * 100
     low, high = (numpy.percentile(sampled, [tail, 100 - tail], axis=0) if samples else (strengths, strengths))
@@ -117,7 +131,7 @@ def rate(entrants: Sequence[str], per_position: numpy.ndarray, samples: int = BO
     comparisons = (wins + wins.T).sum(axis=1)  # a comparison is one win, or two halves
     ratings = [Rating(entrant=name, rating=float(strengths[index] * ELO_SCALE), low=float(low[index] * ELO_SCALE),
                       high=float(high[index] * ELO_SCALE), rank=int(ranks[index]), best_rank=int(best[index]),
-                      worst_rank=int(worst[index]), comparisons=int(round(comparisons[index])),
+                      worst_rank=int(worst[index]), comparisons=round(float(comparisons[index])),
                       wins=float(wins[index].sum()))
                for index, name in enumerate(entrants)]
     return sorted(ratings, key=lambda rating: (rating.rank, rating.entrant))
