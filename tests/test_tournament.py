@@ -182,3 +182,17 @@ def test_ratings_do_not_depend_on_the_order_of_the_games(students, tmp_path, cap
     assert [standing.rating for standing in board.ghosts] == [standing.rating for standing in shuffled.ghosts]
     assert board.positions == 2 * 3 * 2
     assert all(abs(standing.rating.rating) < 10 * ELO_SCALE for standing in board.pacmen)
+
+
+def test_the_dask_executor_plays_the_same_tournament(students, tmp_path, capsys):
+    distributed = pytest.importorskip("distributed")
+    common = ["tournament", "--pacman", str(students / "alice"), str(students / "bob"), "greedy",
+              "--layout", "tinyGhostMaze", "--pairs", "2", "--seed", "3", "--no-sandbox", "-q"]
+    assert main([*common, "--store", str(tmp_path / "local.sqlite"), "-j", "1"]) == 0
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True, dashboard_address=":0") as cluster:
+        assert main([*common, "--store", str(tmp_path / "dask.sqlite"), "--executor", "dask",
+                     "--scheduler", cluster.scheduler_address]) == 0
+    boards = capsys.readouterr().out.split("Pacmen (")
+    assert len(boards) == 3 and boards[1] == boards[2]  # the same games give the same board
+    local, remote = (_rows(tmp_path / name).drop(columns=["id", *TIMING_COLUMNS]) for name in ("local.sqlite", "dask.sqlite"))
+    assert local.equals(remote)
