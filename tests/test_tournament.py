@@ -2,7 +2,13 @@
 
 import json
 import math
+import os
+import signal
 import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
 
 import numpy
 import pytest
@@ -196,3 +202,57 @@ def test_the_dask_executor_plays_the_same_tournament(students, tmp_path, capsys)
     assert len(boards) == 3 and boards[1] == boards[2]  # the same games give the same board
     local, remote = (_rows(tmp_path / name).drop(columns=["id", *TIMING_COLUMNS]) for name in ("local.sqlite", "dask.sqlite"))
     assert local.equals(remote)
+
+
+SLOW_PACMAN = """import time
+from pacsim.agents import Agent
+
+class Slow(Agent):
+    def get_action(self, state):
+        time.sleep(0.01)
+        return self.rng.choice(state.legal_actions())
+"""
+
+
+def test_a_tournament_killed_with_sigkill_resumes_exactly_and_leaves_no_worker(tmp_path, capsys):
+    (tmp_path / "slow.py").write_text(SLOW_PACMAN)
+    common = ["tournament", "--pacman", str(tmp_path / "slow.py"), "greedy", "--layout", "tinyGhostMaze",
+              "--pairs", "6", "--seed", "11", "--no-sandbox", "-q", "-j", "2"]
+    killed = tmp_path / "killed.sqlite"
+    root = str(Path(__file__).resolve().parent.parent)
+    process = subprocess.Popen([sys.executable, "-m", "pacsim", *common, "--store", str(killed)],
+                               env={**os.environ, "PYTHONPATH": root}, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and not (killed.exists() and _stored(killed) >= 2):
+        time.sleep(0.05)
+    children = Path(f"/proc/{process.pid}/task/{process.pid}/children")
+    workers = [int(pid) for pid in children.read_text().split()] if children.exists() else []
+    assert workers, "the run's worker processes were not found"
+    os.kill(process.pid, signal.SIGKILL)
+    process.wait()
+    assert _stored(killed) < 12, "the run finished before it was killed"
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and any(Path(f"/proc/{pid}").exists() and "Z" not in _state(pid) for pid in workers):
+        time.sleep(0.1)
+    assert not [pid for pid in workers if Path(f"/proc/{pid}").exists() and "Z" not in _state(pid)]
+    assert main([*common, "--store", str(killed)]) == 0
+    assert main([*common, "--store", str(tmp_path / "whole.sqlite")]) == 0
+    capsys.readouterr()
+    resumed, whole = (_rows(path).drop(columns=["id", *TIMING_COLUMNS]) for path in (killed, tmp_path / "whole.sqlite"))
+    assert resumed.equals(whole)
+
+
+def _stored(store):
+    try:
+        with sqlite3.connect(store) as connection:
+            return connection.execute("SELECT count(*) FROM games").fetchone()[0]
+    except sqlite3.Error:
+        return 0
+
+
+def _state(pid):
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return "Z"
