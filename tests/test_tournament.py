@@ -97,6 +97,7 @@ def test_faults_are_charged_to_the_agent_named():
     assert fault_of("error", "agent 2 played illegal action 'Up'; legal: []") == ("ghosts", "illegal")
     assert fault_of("error", "agent 0 raised ValueError at a.py:3: no") == ("pacman", "exception")
     assert fault_of("error", "building the agents raised ImportError") == ("both", "exception")
+    assert fault_of("memory", "agent 0 used more than 512 MB") == ("pacman", "memory")  # a kind a sandbox adds
 
 
 def test_entrants_from_folders_files_and_names(students, tmp_path):
@@ -137,7 +138,7 @@ def test_tournament_plays_rates_resumes_and_replays_changed_code(students, tmp_p
     for name in ("alice", "bob", "greedy"):
         assert f" {name} " in board
     assert "not played: carol" in board and "not played: dave" in board
-    assert "Crosstable" in board and "directional" in board
+    assert "Crosstable" in board and "directional" in board and "Head to head" in board
     drawn = json.loads(drawn_path(store).read_text())
     assert len(drawn["mazes"]) == 1 and "seed=" in next(iter(drawn["mazes"].values()))
     first = _rows(store)
@@ -256,3 +257,31 @@ def _state(pid):
             return stat.read().rsplit(")", 1)[1].split()[0]
     except OSError:
         return "Z"
+
+
+def test_a_tournament_file_names_entrants_and_mazes_from_its_folder(students, tmp_path, capsys):
+    ghost = tmp_path / "ghosts" / "lurker.py"
+    ghost.parent.mkdir()
+    ghost.write_text("from pacsim.agents import Agent\n\nclass Base(Agent):\n    pass\n\n"
+                     "class Lurker(Agent):\n    def get_action(self, state):\n        return state.legal_actions()[0]\n\n"
+                     "GHOST = Lurker\n")
+    (tmp_path / "contest.toml").write_text(
+        'pacman = ["students/alice", "students/bob"]\nghosts = ["ghosts/lurker.py", "random"]\n'
+        'layouts = ["tinyGhostMaze"]\npairs = 2\nseed = 4\nsandbox = false\nstore = "out/contest.sqlite"\n')
+    assert main(["tournament", str(tmp_path / "contest.toml"), "-j", "1", "-q"]) == 0
+    board = capsys.readouterr().out
+    assert "lurker" in board and " alice " in board
+    assert len(load_results(tmp_path / "out" / "contest.sqlite")) == 2 * 2 * 2
+    (tmp_path / "typo.toml").write_text('pacmen = ["students"]\n')
+    assert main(["tournament", str(tmp_path / "typo.toml"), "--no-sandbox"]) == 2
+    assert "typo.toml: pacmen: unknown key" in capsys.readouterr().err
+
+
+def test_the_tournament_bench_group_at_toy_size():
+    from pacsim.bench.report import Report
+    from pacsim.bench.tournament import tournament_speed
+
+    report = Report()
+    tournament_speed(report, entrants=2, mazes=1, pairs=2, workers=1)
+    figures = {figure.name: figure for figure in report.figures}
+    assert figures["whole tournament"].note == "4 games" and figures["games"].value > 0

@@ -25,7 +25,7 @@ from pathlib import Path
 import numpy
 import pandas
 
-from pacsim.engine.game import LOSS, TIMEOUT, WIN
+from pacsim.engine.game import ERROR, LOSS, TIMEOUT, WIN
 from pacsim.report.ratings import Rating, position_wins, rate
 from pacsim.runner.row import CRASH
 
@@ -56,20 +56,23 @@ class Leaderboard:
     ghosts: list[Standing]
     crosstable: pandas.DataFrame
     """Pacman (rows) x ghost (columns): win rate and mean score of the Pacman."""
+    head_to_head: pandas.DataFrame = field(default_factory=pandas.DataFrame)
+    """Pacman (row) against Pacman (column) on the positions both played: wins-losses of the row."""
     refused: list[tuple[str, str]] = field(default_factory=list)
     """(entrant, why it could not play) of the entrants that got no games."""
     positions: int = 0
+    """Positions the Pacmen were compared on (maze, ghost, game), those left out for a ghost's fault aside."""
 
 
 def fault_of(outcome: str, error: object) -> tuple[str, str] | None:
     """(side, kind) of a failed game, None for a played one."""
     if outcome in (WIN, LOSS, TIMEOUT):
         return None
-    if outcome == CRASH:
-        return BOTH_SIDES, "crash"
     message = error if isinstance(error, str) else ""
     match = _AGENT.match(message)
     side = BOTH_SIDES if match is None else PACMAN_SIDE if match.group(1) == "0" else GHOST_SIDE
+    if outcome != ERROR:  # a crash, or a kind of failure a sandbox tells apart: counted under its own name
+        return side, outcome
     if "time limit" in message:
         return side, "time"
     if "illegal action" in message or "not an action name" in message:
@@ -87,42 +90,73 @@ def build_leaderboard(results: pandas.DataFrame, pacmen: dict[str, str], ghosts:
     faults = [fault_of(outcome, error) for outcome, error in zip(games["outcome"], games["error"])]
     games["fault_side"] = [fault[0] if fault else None for fault in faults]
     games["fault_kind"] = [fault[1] if fault else None for fault in faults]
+    kinds = [*FAULT_KINDS, *sorted({fault[1] for fault in faults if fault} - set(FAULT_KINDS))]
     pacman_position = ["layout", "num_ghosts", "ghosts", "game_index"]
     ghost_position = ["layout", "num_ghosts", "pacman", "game_index"]
+    pacman_side = _Side(PACMAN_SIDE, "pacman_name", pacman_position, _PACMAN_RANKS, 1)
+    ghost_side = _Side(GHOST_SIDE, "ghost_name", ghost_position, _GHOST_RANKS, -1)
+    pacman_names, pacman_values = pacman_side.values(games)
+    pacman_wins = position_wins(pacman_values)
     return Leaderboard(
-        pacmen=_standings(games, "pacman_name", pacman_position, PACMAN_SIDE, _PACMAN_RANKS, 1),
-        ghosts=_standings(games, "ghost_name", ghost_position, GHOST_SIDE, _GHOST_RANKS, -1),
+        pacmen=pacman_side.standings(games, pacman_names, pacman_wins, kinds),
+        ghosts=ghost_side.standings(games, *_wins_of(ghost_side.values(games)), kinds),
         crosstable=_crosstable(games), refused=list(refused),
-        positions=int(games.groupby(pacman_position).ngroups) if len(games) else 0)
+        head_to_head=_head_to_head(pacman_names, pacman_wins.sum(axis=0)),
+        positions=len(pacman_values))
 
 
-def _standings(games: pandas.DataFrame, entrant: str, position: list[str], side: str, ranks: dict[str, int],
-               sign: int) -> list[Standing]:
-    names = sorted(games[entrant].unique())
-    if not names:
-        return []
-    own_fault = games["fault_side"].isin([side, BOTH_SIDES])
-    other_fault = games["fault_side"].notna() & ~own_fault
-    rank = games["outcome"].map(ranks).where(~own_fault, FAULT_RANK)
-    usable = games.assign(rank=rank, signed=sign * games["score"].where(~own_fault, 0))[~other_fault]
-    keys = sorted(usable.groupby(position).groups)  # a fixed order of positions: the bootstrap's draws mean the same
-    values = numpy.full((len(keys), len(names), 2), numpy.nan)
-    row_of = {key: index for index, key in enumerate(keys)}
-    column_of = {name: index for index, name in enumerate(names)}
-    for key, name, value, score in zip(usable[position].itertuples(index=False, name=None), usable[entrant],
-                                       usable["rank"], usable["signed"]):
-        values[row_of[key], column_of[name]] = (value, score)
-    ratings = rate(names, position_wins(values)) if len(names) > 1 else []
-    by_name = {rating.entrant: rating for rating in ratings}
-    standings = []
-    for name in names:
-        own = games[games[entrant] == name]
-        kinds = own["fault_kind"][own["fault_side"].isin([side, BOTH_SIDES])]
-        won = int((own["outcome"] == (WIN if side == PACMAN_SIDE else LOSS)).sum())
-        rating = by_name.get(name) or Rating(name, 0.0, 0.0, 0.0, 1, 1, 1, 0, 0.0)
-        standings.append(Standing(rating=rating, games=len(own), wins=won, mean_score=float(own["score"].mean()),
-                                  faults={kind: int((kinds == kind).sum()) for kind in FAULT_KINDS}))
-    return sorted(standings, key=lambda standing: (standing.rating.rank, standing.rating.entrant))
+def _wins_of(named: tuple[list[str], numpy.ndarray]) -> tuple[list[str], numpy.ndarray]:
+    names, values = named
+    return names, position_wins(values)
+
+
+@dataclass(frozen=True)
+class _Side:
+    """How one side's entrants are compared: its name, its entrant column, what a position is, its outcome ranks."""
+
+    side: str
+    entrant: str
+    position: list[str]
+    ranks: dict[str, int]
+    sign: int
+    """+1: a higher score is better for this side; -1: lower."""
+
+    def values(self, games: pandas.DataFrame) -> tuple[list[str], numpy.ndarray]:
+        """The entrants, and per position and entrant its (outcome rank, signed score), NaN without a game."""
+        names = sorted(games[self.entrant].unique())
+        own_fault = games["fault_side"].isin([self.side, BOTH_SIDES])
+        other_fault = games["fault_side"].notna() & ~own_fault
+        rank = games["outcome"].map(self.ranks).where(~own_fault, FAULT_RANK)
+        usable = games.assign(rank=rank, signed=self.sign * games["score"].where(~own_fault, 0))[~other_fault]
+        keys = sorted(usable.groupby(self.position).groups) if len(usable) else []  # a fixed order: the bootstrap's draws mean the same
+        values = numpy.full((len(keys), len(names), 2), numpy.nan)
+        row_of = {key: index for index, key in enumerate(keys)}
+        column_of = {name: index for index, name in enumerate(names)}
+        for key, name, value, score in zip(usable[self.position].itertuples(index=False, name=None),
+                                           usable[self.entrant], usable["rank"], usable["signed"]):
+            values[row_of[key], column_of[name]] = (value, score)
+        return names, values
+
+    def standings(self, games: pandas.DataFrame, names: list[str], per_position: numpy.ndarray,
+                  kinds: Sequence[str]) -> list[Standing]:
+        ratings = rate(names, per_position) if len(names) > 1 else []
+        by_name = {rating.entrant: rating for rating in ratings}
+        standings = []
+        for name in names:
+            own = games[games[self.entrant] == name]
+            faults = own["fault_kind"][own["fault_side"].isin([self.side, BOTH_SIDES])]
+            won = int((own["outcome"] == (WIN if self.side == PACMAN_SIDE else LOSS)).sum())
+            rating = by_name.get(name) or Rating(name, 0.0, 0.0, 0.0, 1, 1, 1, 0, 0.0)
+            standings.append(Standing(rating=rating, games=len(own), wins=won, mean_score=float(own["score"].mean()),
+                                      faults={kind: int((faults == kind).sum()) for kind in kinds}))
+        return sorted(standings, key=lambda standing: (standing.rating.rank, standing.rating.entrant))
+
+
+def _head_to_head(names: Sequence[str], wins: numpy.ndarray) -> pandas.DataFrame:
+    """Row against column over their shared positions: wins-losses (draws a half each)."""
+    cells = [[f"{wins[row, column]:g}-{wins[column, row]:g}" if row != column else "" for column in range(len(names))]
+             for row in range(len(names))]
+    return pandas.DataFrame(cells, index=pandas.Index(names, name="pacman"), columns=list(names))
 
 
 def _crosstable(games: pandas.DataFrame) -> pandas.DataFrame:
@@ -145,7 +179,7 @@ def standings_frame(standings: Sequence[Standing], role: str) -> pandas.DataFram
         rows.append({"rank": rating.rank, role: rating.entrant, "rating": f"{rating.rating:+.0f}",
                      "95% interval": f"[{rating.low:+.0f}, {rating.high:+.0f}]", "rank 95%": ranks,
                      "games": standing.games, "wins": standing.wins, "mean score": f"{standing.mean_score:.1f}",
-                     **{kind: standing.faults[kind] for kind in FAULT_KINDS}})
+                     **standing.faults})
     return pandas.DataFrame(rows)
 
 
@@ -154,10 +188,15 @@ EXPLANATION = ("Ratings: Bradley-Terry on the Elo scale (mean 0) from paired com
                "Entrants whose rank ranges overlap are not separated by these games.")
 
 
+HEAD_TO_HEAD = "Head to head: the row Pacman's wins-losses against the column's on the positions both played"
+
+
 def format_leaderboard(board: Leaderboard) -> str:
     parts = [f"Pacmen ({board.positions} positions)", standings_frame(board.pacmen, "pacman").to_string(index=False)]
     if len(board.ghosts) > 1:
         parts += ["", "Ghosts", standings_frame(board.ghosts, "ghosts").to_string(index=False)]
+    if len(board.head_to_head) > 1:
+        parts += ["", HEAD_TO_HEAD, board.head_to_head.to_string()]
     if not board.crosstable.empty:
         parts += ["", "Crosstable: the Pacman's win rate (mean score) against each ghost",
                   board.crosstable.to_string()]
@@ -186,6 +225,8 @@ def leaderboard_page(board: Leaderboard, name: str, store: str, results: pandas.
     sections += [f"<p>{html.escape(line)}</p>" for line in _unseparated(board.pacmen)]
     if len(board.ghosts) > 1:
         sections += ["<h2>Ghosts</h2>", standings_frame(board.ghosts, "ghosts").to_html(index=False)]
+    if len(board.head_to_head) > 1:
+        sections += [f"<h2>Head to head</h2><p>{html.escape(HEAD_TO_HEAD)}</p>", board.head_to_head.to_html()]
     if not board.crosstable.empty:
         sections += ["<h2>Crosstable</h2><p>The Pacman's win rate (mean score) against each ghost.</p>",
                      board.crosstable.to_html()]
