@@ -29,7 +29,7 @@ from pacsim.engine.game import ERROR, LOSS, TIMEOUT, WIN
 from pacsim.report.ratings import Rating, position_wins, rate
 from pacsim.runner.row import CRASH
 
-FAULT_KINDS = ("crash", "time", "illegal", "exception")
+FAULT_KINDS = (CRASH, "time", "illegal", "exception")
 PACMAN_SIDE, GHOST_SIDE, BOTH_SIDES = "pacman", "ghosts", "both"
 _AGENT = re.compile(r"agent (\d+) ")
 _PACMAN_RANKS = {WIN: 3, TIMEOUT: 2, LOSS: 1}
