@@ -70,13 +70,13 @@ def run(args: argparse.Namespace) -> int:
     experiment = tournament.experiment
     if args.html:
         check_output(args.html, "--html", inputs=[experiment.store])
-    for entrant in tournament.refused:
-        print(f"pacsim: not played: {entrant.name}: {entrant.error}")
+    for entrant in tournament.refused if not args.quiet else []:  # said now, before a long run; the board says it again
+        print(f"pacsim: note: {entrant.name} gets no games: {entrant.error}")
     save_drawn(tournament)  # before any game: a resumed run plays the same mazes and starts
     try:
         result = execute(experiment, args)
-    except AllGamesFailed as failed:  # an entrant's faults are its results: the board says whose
-        print(f"pacsim: note: {failed}")
+    except AllGamesFailed:  # an entrant's faults are its results: the board charges each to its entrant
+        print("pacsim: note: every game this run played (those not already stored) failed; see the faults below")
     else:
         if not args.quiet:
             print(describe(experiment, result))

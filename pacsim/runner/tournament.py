@@ -36,10 +36,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pacsim.agents.registry import GHOST, PACMAN, make_agent
+from pacsim.agents.registry import GHOST, PACMAN
 from pacsim.engine.generate import is_generated
 from pacsim.engine.starts import RANDOM
-from pacsim.errors import AgentError, ConfigError, PacsimError
+from pacsim.errors import AgentError, ConfigError
 from pacsim.files import read_bounded, write_atomically
 from pacsim.runner.experiment import TOP_LEVEL_KEYS, Experiment, build_experiment, read_toml
 
@@ -56,6 +56,9 @@ SANDBOX_KEY = "sandbox"
 AGENT_FILE = "agent.py"
 MAX_SOURCE_BYTES = 1 << 20
 """Largest entrant file read to find its class."""
+CHECK_OPPONENTS = {PACMAN: "greedy", GHOST: "random"}
+CHECK_LAYOUT = "tinyGhostMaze"
+"""An entrant is checked in an experiment of its own, against the built-in opponent, on this shipped maze."""
 SEED_BOUND = 1 << 31
 """Drawn seeds are below this (a generated maze's seed range must fit the store's integers)."""
 
@@ -141,8 +144,9 @@ def build_tournament(settings: dict[str, Any], source: str = "<tournament>", san
     store = Path(settings.get("store") or f"results/{name}.sqlite")
     if not settings.get("pacman"):
         raise ConfigError(f"{source}: pacman: no Pacman entrants (give files or folders)")
-    pacmen = _loaded(discover(settings["pacman"], PACMAN), PACMAN)
-    ghosts = _loaded(discover(settings.get("ghosts") or list(DEFAULT_GHOSTS), GHOST), GHOST)
+    sandbox = sandbox_settings(bool(settings.get("sandbox", sandboxed)))  # refused before any entrant's code runs
+    pacmen = _loaded(discover(settings["pacman"], PACMAN), PACMAN, sandbox)
+    ghosts = _loaded(discover(settings.get("ghosts") or list(DEFAULT_GHOSTS), GHOST), GHOST, sandbox)
     for role, entrants in ((PACMAN, pacmen), (GHOST, ghosts)):
         if not any(entrant.error is None for entrant in entrants):
             raise ConfigError(f"{source}: no {role} entrant loads; the first: {entrants[0].name}: {entrants[0].error}")
@@ -158,7 +162,7 @@ def build_tournament(settings: dict[str, Any], source: str = "<tournament>", san
                  "ghosts": [entrant.spec for entrant in ghosts if entrant.error is None],
                  "layout": layouts},
         **{key: settings[key] for key in ("max_moves", "time_limit", "start_distance") if key in settings},
-        **sandbox_settings(bool(settings.get("sandbox", sandboxed))),
+        **sandbox,
     }
     experiment = build_experiment(raw, source, default_name=name)
     return Tournament(experiment=experiment, pacmen=pacmen, ghosts=ghosts, drawn=drawn)
@@ -290,14 +294,22 @@ def _names_agent(base: ast.expr) -> bool:
     return name.endswith("Agent")
 
 
-def _loaded(entrants: Sequence[Entrant], role: str) -> list[Entrant]:
-    """``entrants`` with the error of each that cannot be built (it gets no games; the others play)."""
+def _loaded(entrants: Sequence[Entrant], role: str, sandbox: dict[str, Any]) -> list[Entrant]:
+    """``entrants`` with the error of each that cannot be built (it gets no games; the others play).
+
+    Each is checked as the tournament's experiment will build it: an
+    experiment of it alone (against a built-in opponent), sandboxed as the
+    tournament is, so an entrant's code runs nowhere the tournament's would not."""
     checked = []
     for entrant in entrants:
         if entrant.error is None:
+            grid = {"pacman": [CHECK_OPPONENTS[PACMAN]], "ghosts": [CHECK_OPPONENTS[GHOST]], "layout": [CHECK_LAYOUT]}
+            grid["pacman" if role == PACMAN else "ghosts"] = [entrant.spec]
+            source = f"entrant {entrant.name}"
             try:
-                make_agent(role, entrant.spec)
-            except PacsimError as error:
-                entrant = Entrant(entrant.name, entrant.spec, str(error))
+                build_experiment({"name": "check", "games": 1, "grid": grid, **sandbox}, source)
+            except ConfigError as error:
+                reason = str(error).removeprefix(f"{source}: grid.{'pacman' if role == PACMAN else 'ghosts'}: ")
+                entrant = Entrant(entrant.name, entrant.spec, reason)
         checked.append(entrant)
     return checked
