@@ -165,7 +165,8 @@ def _crosstable(games: pandas.DataFrame) -> pandas.DataFrame:
     grouped = games.groupby(["pacman_name", "ghost_name"])
     cells = grouped.apply(lambda cell: f"{(cell['outcome'] == WIN).mean():.0%} ({cell['score'].mean():.0f})",
                           include_groups=False)
-    return cells.unstack("ghost_name").fillna("")
+    table = cells.unstack("ghost_name").fillna("")
+    return table.rename_axis(index="pacman", columns="ghost")
 
 
 # -- text -----------------------------------------------------------------
