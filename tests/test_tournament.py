@@ -275,6 +275,9 @@ def test_a_tournament_file_names_entrants_and_mazes_from_its_folder(students, tm
     (tmp_path / "typo.toml").write_text('pacmen = ["students"]\n')
     assert main(["tournament", str(tmp_path / "typo.toml"), "--no-sandbox"]) == 2
     assert "typo.toml: pacmen: unknown key" in capsys.readouterr().err
+    (tmp_path / "pairs.toml").write_text('pacman = ["greedy"]\npairs = "many"\n')
+    assert main(["tournament", str(tmp_path / "pairs.toml"), "--no-sandbox"]) == 2
+    assert "pairs.toml: pairs: must be a whole number" in capsys.readouterr().err
 
 
 def test_the_tournament_bench_group_at_toy_size():

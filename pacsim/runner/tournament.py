@@ -118,15 +118,28 @@ def read_tournament(path: str | Path) -> dict[str, Any]:
     if unknown:
         raise ConfigError(f"{path}: {unknown[0]}: unknown key (known: {', '.join(TOURNAMENT_KEYS)})")
     raw.setdefault("name", path.stem)
+    _check_types(raw, str(path))
     for key in ("pacman", "ghosts", "layouts"):
         values = raw.get(key, [])
         values = [values] if isinstance(values, str) else values
         if not isinstance(values, list) or not all(isinstance(value, str) and value for value in values):
             raise ConfigError(f"{path}: {key}: must be a list of non-empty strings, not {raw.get(key)!r}")
         raw[key] = [_from_folder(value, path.parent) for value in values]
-    if "store" in raw and isinstance(raw["store"], str):
+    if "store" in raw:
         raw["store"] = str(path.parent / raw["store"])
     return raw
+
+
+def _check_types(raw: dict[str, Any], source: str) -> None:
+    """The keys the experiment does not check under the same name (the others it does: seed, max_moves, ...)."""
+    pairs = raw.get("pairs", DEFAULT_PAIRS)
+    if isinstance(pairs, bool) or not isinstance(pairs, int) or pairs < 1:
+        raise ConfigError(f"{source}: pairs: must be a whole number of paired starts, at least 1, not {pairs!r}")
+    if not isinstance(raw.get("sandbox", True), bool):
+        raise ConfigError(f"{source}: sandbox: must be true or false, not {raw['sandbox']!r}")
+    for key in ("name", "store"):
+        if key in raw and (not isinstance(raw[key], str) or not raw[key]):
+            raise ConfigError(f"{source}: {key}: must be a non-empty string, not {raw[key]!r}")
 
 
 def _from_folder(value: str, folder: Path) -> str:
