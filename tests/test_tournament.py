@@ -105,7 +105,7 @@ def test_entrants_from_folders_files_and_names(students, tmp_path):
     alone.write_text(RANDOM_PACMAN.format(name="Erin", tail=""))
     entrants = {entrant.name: entrant for entrant in discover([str(students), str(alone), "greedy"], PACMAN)}
     assert list(entrants) == ["alice", "bob", "carol", "dave", "erin", "greedy"]
-    assert entrants["alice"].spec.endswith("alice/agent.py:Alice")
+    assert entrants["alice"].spec.endswith("alice/agent.py:Alice")  # without snapshots: the file itself
     assert entrants["bob"].spec.endswith("bob/agent.py:Still")  # PACMAN = names it among two classes
     assert "PACMAN = ClassName" in entrants["carol"].error
     assert entrants["greedy"].spec == "greedy" and entrants["greedy"].error is None
@@ -156,8 +156,8 @@ def test_tournament_plays_rates_resumes_and_replays_changed_code(students, tmp_p
     resumed = _rows(store)
     assert resumed.drop(columns=["id", *TIMING_COLUMNS]).equals(first.drop(columns=["id", *TIMING_COLUMNS]))
 
-    # Alice edits her agent: her games (and only hers) are played again, as the new code.
-    (students / "alice" / "agent.py").write_text(RANDOM_PACMAN.format(name="Alice", tail="\n\n# version 2\n"))
+    # Alice edits a file of her folder other than her agent's: her games (and only hers) are played again.
+    (students / "alice" / "helper.py").write_text("DEPTH = 2\n")
     before = set(zip(first["condition_key"], first["game_index"]))
     main(["tournament", "--pacman", str(students), "greedy", "--ghosts", "random", "directional",
           "--layout", "tinyGhostMaze", "generated:w=7,h=7,food=3,ghosts=1,mazes=2", "--pairs", "2",
@@ -166,7 +166,7 @@ def test_tournament_plays_rates_resumes_and_replays_changed_code(students, tmp_p
     assert "played 12 games" in said
     after = _rows(store)
     new = after[[(key, index) not in before for key, index in zip(after["condition_key"], after["game_index"])]]
-    assert len(new) == 12 and set(new["pacman"].str.rsplit("/", n=2).str[-2]) == {"alice"}
+    assert len(new) == 12 and set(new["pacman"].str.rsplit("/", n=2).str[-2].str.rpartition("-")[0]) == {"alice"}
 
 
 def _rows(store):
@@ -201,8 +201,11 @@ def test_the_dask_executor_plays_the_same_tournament(students, tmp_path, capsys)
                      "--scheduler", cluster.scheduler_address]) == 0
     boards = capsys.readouterr().out.split("Pacmen (")
     assert len(boards) == 3 and boards[1] == boards[2]  # the same games give the same board
-    local, remote = (_rows(tmp_path / name).drop(columns=["id", *TIMING_COLUMNS]) for name in ("local.sqlite", "dask.sqlite"))
-    assert local.equals(remote)
+    # Each store has its own snapshots of the folder entrants: compare the games, not the paths.
+    played = ["ghosts", "layout", "game_index", "seed", "outcome", "score", "moves", "actions", "start"]
+    local, remote = (_rows(tmp_path / name) for name in ("local.sqlite", "dask.sqlite"))
+    assert local[played].sort_values(played).reset_index(drop=True).equals(
+        remote[played].sort_values(played).reset_index(drop=True))
 
 
 SLOW_PACMAN = """import time
@@ -288,3 +291,19 @@ def test_the_tournament_bench_group_at_toy_size():
     tournament_speed(report, entrants=2, mazes=1, pairs=2, workers=1)
     figures = {figure.name: figure for figure in report.figures}
     assert figures["whole tournament"].note == "4 games" and figures["games"].value > 0
+
+
+def test_a_folder_entrant_plays_a_snapshot_named_by_its_folder_and_hashed_over_its_files(students, tmp_path):
+    snapshots = tmp_path / "store.sqlite.entrants"
+    (alice,) = discover([str(students / "alice")], PACMAN, snapshots)
+    path = Path(alice.spec.rpartition(":")[0])
+    assert path.parent.parent == snapshots.resolve() and path.name == "agent.py"
+    first = path.read_bytes()
+    assert first.startswith((students / "alice" / "agent.py").read_bytes())
+    (again,) = discover([str(students / "alice")], PACMAN, snapshots)
+    assert again.spec == alice.spec and path.read_bytes() == first  # unchanged: the same copy
+    (students / "alice" / "notes.txt").write_text("weights, say")
+    (changed,) = discover([str(students / "alice")], PACMAN, snapshots)
+    assert changed.spec == alice.spec  # the same place: the tournament's configuration stays
+    assert path.read_bytes() != first and (path.parent / "notes.txt").read_text() == "weights, say"
+    assert [child.name for child in snapshots.iterdir()] == [path.parent.name]  # no temporary left

@@ -29,8 +29,11 @@ plays the same mazes and starts.
 from __future__ import annotations
 
 import ast
+import hashlib
 import json
+import os
 import secrets
+import shutil
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -40,7 +43,7 @@ from pacsim.agents.registry import GHOST, PACMAN
 from pacsim.engine.generate import is_generated
 from pacsim.engine.starts import RANDOM
 from pacsim.errors import AgentError, ConfigError
-from pacsim.files import read_bounded, write_atomically
+from pacsim.files import FileRefused, read_bounded, write_atomically
 from pacsim.runner.experiment import TOP_LEVEL_KEYS, Experiment, build_experiment, read_toml
 
 TOURNAMENT_KEYS = ("name", "pairs", "seed", "max_moves", "time_limit", "store", "sandbox", "pacman", "ghosts",
@@ -59,6 +62,9 @@ MAX_SOURCE_BYTES = 1 << 20
 CHECK_OPPONENTS = {PACMAN: "greedy", GHOST: "random"}
 CHECK_LAYOUT = "tinyGhostMaze"
 """An entrant is checked in an experiment of its own, against the built-in opponent, on this shipped maze."""
+MAX_SNAPSHOT_FILES = 1000
+MAX_SNAPSHOT_BYTES = 64 << 20
+"""Most files, and largest file, of an entrant's folder copied for its games."""
 SEED_BOUND = 1 << 31
 """Drawn seeds are below this (a generated maze's seed range must fit the store's integers)."""
 
@@ -158,8 +164,9 @@ def build_tournament(settings: dict[str, Any], source: str = "<tournament>", san
     if not settings.get("pacman"):
         raise ConfigError(f"{source}: pacman: no Pacman entrants (give files or folders)")
     sandbox = sandbox_settings(bool(settings.get("sandbox", sandboxed)))  # refused before any entrant's code runs
-    pacmen = _loaded(discover(settings["pacman"], PACMAN), PACMAN, sandbox)
-    ghosts = _loaded(discover(settings.get("ghosts") or list(DEFAULT_GHOSTS), GHOST), GHOST, sandbox)
+    snapshots = snapshots_folder(store)
+    pacmen = _loaded(discover(settings["pacman"], PACMAN, snapshots), PACMAN, sandbox)
+    ghosts = _loaded(discover(settings.get("ghosts") or list(DEFAULT_GHOSTS), GHOST, snapshots), GHOST, sandbox)
     for role, entrants in ((PACMAN, pacmen), (GHOST, ghosts)):
         if not any(entrant.error is None for entrant in entrants):
             raise ConfigError(f"{source}: no {role} entrant loads; the first: {entrants[0].name}: {entrants[0].error}")
@@ -233,9 +240,10 @@ def _maze_count(layout: str) -> int:
 
 # -- entrants -------------------------------------------------------------
 
-def discover(values: Iterable[str], role: str) -> list[Entrant]:
-    """The entrants that ``values`` (paths or agent specs) name, in order, their names unique."""
-    entrants = [entrant for value in values for entrant in _entrants_of(value, role)]
+def discover(values: Iterable[str], role: str, snapshots: Path | None = None) -> list[Entrant]:
+    """The entrants that ``values`` (paths or agent specs) name, in order, their names unique;
+    with ``snapshots``, each folder entrant plays from its snapshot there (:func:`snapshot`)."""
+    entrants = [entrant for value in values for entrant in _entrants_of(value, role, snapshots)]
     seen: dict[str, int] = {}
     unique = []
     for entrant in entrants:
@@ -244,15 +252,15 @@ def discover(values: Iterable[str], role: str) -> list[Entrant]:
     return unique
 
 
-def _entrants_of(value: str, role: str) -> list[Entrant]:
+def _entrants_of(value: str, role: str, snapshots: Path | None) -> list[Entrant]:
     path = Path(value)
     if path.is_dir():
         if _python_files(path):
-            return [_folder_entrant(path, role)]
+            return [_folder_entrant(path, role, snapshots)]
         folders = sorted(child for child in path.iterdir() if child.is_dir() and not child.name.startswith((".", "_")))
         if not folders:
             return [Entrant(path.name, "", f"{path}: no .py file and no folders in it")]
-        return [_folder_entrant(folder, role) for folder in folders]
+        return [_folder_entrant(folder, role, snapshots) for folder in folders]
     if path.suffix == ".py":
         return [_file_entrant(path, path.stem, role)]
     return [Entrant(value, value)]  # an agent spec: checked when loaded
@@ -262,13 +270,62 @@ def _python_files(folder: Path) -> list[Path]:
     return sorted(child for child in folder.glob("*.py") if child.is_file())
 
 
-def _folder_entrant(folder: Path, role: str) -> Entrant:
+def _folder_entrant(folder: Path, role: str, snapshots: Path | None) -> Entrant:
     files = _python_files(folder)
     chosen = [file for file in files if file.name == AGENT_FILE] or files
     if len(chosen) != 1:
         found = "no .py file" if not chosen else f"{len(chosen)} .py files and no {AGENT_FILE}"
         return Entrant(folder.name, "", f"{folder}: {found} (an entrant's folder holds {AGENT_FILE})")
-    return _file_entrant(chosen[0], folder.name, role)
+    entrant = _file_entrant(chosen[0], folder.name, role)
+    if entrant.error is not None or snapshots is None:
+        return entrant
+    try:
+        copy = snapshot(folder, chosen[0].name, snapshots)
+    except (OSError, FileRefused) as error:
+        return Entrant(entrant.name, "", f"{folder}: cannot copy it to {snapshots}: {error}")
+    return Entrant(entrant.name, f"{copy / chosen[0].name}:{entrant.spec.rpartition(':')[2]}")
+
+
+def snapshots_folder(store: Path) -> Path:
+    """Where a tournament keeps its folder entrants' snapshots: beside its store."""
+    return store.with_name(store.name + ".entrants")
+
+
+def snapshot(folder: Path, agent_file: str, snapshots: Path) -> Path:
+    """A copy of an entrant's folder in ``snapshots``, which its games play.
+
+    Its place depends on the folder alone (so the tournament's configuration
+    does not change), its agent file ends in a comment with a hash of every
+    file of the folder: an edit to any of them (a helper module, a weights
+    file) changes the agent file's code identity, so that entrant's games,
+    and only its, are played again; an unchanged folder keeps its copy."""
+    files = [path for path in sorted(folder.rglob("*")) if path.is_file() and not _hidden(path.relative_to(folder))]
+    if len(files) > MAX_SNAPSHOT_FILES:
+        raise FileRefused(f"more than {MAX_SNAPSHOT_FILES} files")
+    contents = {path.relative_to(folder).as_posix(): read_bounded(path, MAX_SNAPSHOT_BYTES) for path in files}
+    digest = hashlib.sha256()
+    for name, content in contents.items():
+        digest.update(f"{name}\0{len(content)}\0".encode() + content)
+    contents[agent_file] += f"\n# pacsim tournament: a copy of {folder.resolve()}, sha256 {digest.hexdigest()}\n".encode()
+    where = hashlib.sha256(str(folder.resolve()).encode()).hexdigest()[:8]
+    target = (snapshots / f"{folder.name}-{where}").resolve()
+    if (target / agent_file).is_file() and (target / agent_file).read_bytes() == contents[agent_file]:
+        return target
+    temporary = snapshots / f".{target.name}.{secrets.token_hex(4)}.tmp"
+    for name, content in contents.items():
+        (temporary / name).parent.mkdir(parents=True, exist_ok=True)
+        (temporary / name).write_bytes(content)
+    # Swapped in by renames: a run killed half-way leaves the old copy, or none (made again next run), never a mix.
+    old = snapshots / f".{target.name}.{secrets.token_hex(4)}.old"
+    if target.exists():
+        os.rename(target, old)
+    os.rename(temporary, target)
+    shutil.rmtree(old, ignore_errors=True)
+    return target
+
+
+def _hidden(relative: Path) -> bool:
+    return any(part.startswith(".") or part == "__pycache__" for part in relative.parts)
 
 
 def _file_entrant(path: Path, name: str, role: str) -> Entrant:
