@@ -307,3 +307,12 @@ def test_a_folder_entrant_plays_a_snapshot_named_by_its_folder_and_hashed_over_i
     assert changed.spec == alice.spec  # the same place: the tournament's configuration stays
     assert path.read_bytes() != first and (path.parent / "notes.txt").read_text() == "weights, say"
     assert [child.name for child in snapshots.iterdir()] == [path.parent.name]  # no temporary left
+
+
+def test_helper_modules_two_entrants_hold_by_the_same_name_are_pointed_out(students, tmp_path):
+    (students / "alice" / "util.py").write_text("SIDE = 'alice'\n")
+    (students / "bob" / "util.py").write_text("SIDE = 'bob'\n")
+    tournament = build_tournament({"pacman": [str(students)], "layouts": ["tinyGhostMaze"], "pairs": 1,
+                                   "store": str(tmp_path / "t.sqlite")}, sandboxed=False)
+    (note,) = tournament.notes
+    assert note.startswith("alice, bob each have their own util.py")

@@ -70,6 +70,8 @@ def run(args: argparse.Namespace) -> int:
     experiment = tournament.experiment
     if args.html:
         check_output(args.html, "--html", inputs=[experiment.store])
+    for note in tournament.notes:
+        print(f"pacsim: note: {note}")
     for entrant in tournament.refused if not args.quiet else []:  # said now, before a long run; the board says it again
         print(f"pacsim: note: {entrant.name} gets no games: {entrant.error}")
     save_drawn(tournament)  # before any game: a resumed run plays the same mazes and starts

@@ -39,6 +39,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from pacsim.agents import plugins
 from pacsim.agents.registry import GHOST, PACMAN
 from pacsim.engine.generate import is_generated
 from pacsim.engine.starts import RANDOM
@@ -89,6 +90,8 @@ class Tournament:
     ghosts: list[Entrant]
     drawn: dict[str, Any] = field(default_factory=dict)
     """What was drawn afresh for it (the root seed, generated mazes' seeds), as kept beside the store."""
+    notes: list[str] = field(default_factory=list)
+    """What the instructor should know before the games (modules two entrants share by name)."""
 
     def names(self, role: str) -> dict[str, str]:
         """Agent spec -> entrant name, for the entrants of ``role`` that play."""
@@ -185,7 +188,26 @@ def build_tournament(settings: dict[str, Any], source: str = "<tournament>", san
         **sandbox,
     }
     experiment = build_experiment(raw, source, default_name=name)
-    return Tournament(experiment=experiment, pacmen=pacmen, ghosts=ghosts, drawn=drawn)
+    return Tournament(experiment=experiment, pacmen=pacmen, ghosts=ghosts, drawn=drawn,
+                      notes=module_clashes([*pacmen, *ghosts]))
+
+
+def module_clashes(entrants: Sequence[Entrant]) -> list[str]:
+    """One line per module name that entrants' folders hold with different
+    contents (``util.py``, say): an agent file imports its neighbours by bare
+    name, so in one process the first imported serves every entrant."""
+    versions: dict[str, dict[str, list[str]]] = {}
+    for entrant in entrants:
+        if entrant.error is not None or not plugins.is_file_target(entrant.spec.rpartition(":")[0]):
+            continue
+        agent_file = Path(entrant.spec.rpartition(":")[0])
+        for module in _python_files(agent_file.parent):
+            if module != agent_file:
+                digest = hashlib.sha256(module.read_bytes()).hexdigest()
+                versions.setdefault(module.name, {}).setdefault(digest, []).append(entrant.name)
+    return [f"{', '.join(sorted(name for names in found.values() for name in names))} each have their own {module}: "
+            "in one process Python imports only the first (sandbox the tournament, or have them rename it)"
+            for module, found in sorted(versions.items()) if len(found) > 1]
 
 
 def drawn_path(store: Path) -> Path:
