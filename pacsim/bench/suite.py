@@ -14,6 +14,7 @@ from pacsim.bench.report import Report, machine_info
 from pacsim.bench.search import search_figures, successor_rate, table_figures, tuned_expectimax
 from pacsim.bench.startup import startup_figures
 from pacsim.bench.throughput import batch_throughput
+from pacsim.bench.tournament import tournament_speed
 from pacsim.fast import available
 
 
@@ -43,6 +44,7 @@ def run(quick: bool = False, course: Path | None = None, startup_only: bool = Fa
     env_figures(report, steps=1000 if quick else 5000)
     table_figures(report, count=3 if quick else 5)
     batch_throughput(report, games_per_condition=25 if quick else 100)
+    tournament_speed(report, entrants=6 if quick else 30, mazes=3 if quick else 10, pairs=4 if quick else 20)
     memory_figures(report, peak_games=1000, long_games=1000 if quick else 10_000)
     report_memory(report, small=500 if quick else 2000, large=5000 if quick else 20_000)
     planning_figures(report, mazes=100_000 if quick else 1_000_000)

@@ -189,7 +189,7 @@ def replays_section(store: str, results: pandas.DataFrame) -> str:
     keys = ["experiment", "condition"] if results["config_hash"].nunique() > 1 else ["condition"]
     for key, games in results.groupby(keys, sort=False):
         title = " / ".join(str(part) for part in (key if isinstance(key, tuple) else (key,)))
-        figures = [_replay_figure(store, row, label, len(games)) for label, row in chosen_games(games)]
+        figures = [replay_figure(store, row, label, len(games)) for label, row in chosen_games(games)]
         parts.append(f"<h3>{html.escape(title)}</h3>\n<div class=\"replays\">{''.join(figures)}</div>")
     return "\n".join(parts)
 
@@ -204,7 +204,7 @@ def chosen_games(games: pandas.DataFrame) -> list[tuple[str, Any]]:
     return chosen or [(f"first game ({ordered.iloc[0]['outcome']})", ordered.iloc[0])]
 
 
-def _replay_figure(store: str, row: Any, label: str, games: int) -> str:
+def replay_figure(store: str, row: Any, label: str, games: int) -> str:
     game_id = int(row["id"])
     caption = html.escape(f"{label}: game {int(row['game_index']) + 1} of {games} (store id {game_id}), "
                           f"seed {int(row['seed'])}, score {int(row['score'])}")

@@ -1,0 +1,89 @@
+"""``pacsim tournament [FILE.toml] [--pacman PATH...]``: entrants against each other on the same mazes and starts."""
+
+from __future__ import annotations
+
+import argparse
+
+from pacsim.cli.common import add_debug_option
+from pacsim.cli.run import add_executor_options, describe, execute
+from pacsim.errors import ConfigError
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("file", metavar="FILE.toml", nargs="?", default=None,
+                        help="a tournament file (docs/tournament.md); the options below override it")
+    parser.add_argument("--pacman", nargs="+", metavar="PATH", default=None,
+                        help="Pacman entrants: .py files, folders (one per student, or one holding them), agent names")
+    parser.add_argument("--ghosts", nargs="+", metavar="PATH", default=None,
+                        help="ghost entrants or built-in ghosts (default: random)")
+    parser.add_argument("--layout", nargs="+", metavar="LAYOUT", default=None,
+                        help="mazes: shipped names, .lay files, generated:...,mazes=N (seeds drawn afresh)")
+    parser.add_argument("--pairs", type=int, default=None, help="paired starts per Pacman, ghost and maze (default: 10)")
+    parser.add_argument("--store", default=None, help="results store (default: results/NAME.sqlite)")
+    parser.add_argument("--name", default=None, help="the tournament's name (default: the file's, or 'tournament')")
+    parser.add_argument("--seed", type=int, default=None, help="root seed of the starts (default: drawn afresh)")
+    parser.add_argument("--time-limit", type=float, default=None, help="seconds per move (0: none)")
+    parser.add_argument("--max-moves", type=int, default=None, help="Pacman moves before a game is a timeout")
+    parser.add_argument("--no-sandbox", dest="sandbox", action="store_false", default=None,
+                        help="play entrants in pacsim's own worker processes (trusted code only)")
+    parser.add_argument("--html", metavar="FILE", default=None, help="also write the leaderboard as one HTML page")
+    parser.add_argument("-j", "--workers", type=int, default=None, help="worker processes (default: all cores)")
+    parser.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+    add_debug_option(parser)
+    add_executor_options(parser)
+
+
+OPTION_KEYS = {"pacman": "pacman", "ghosts": "ghosts", "layout": "layouts", "pairs": "pairs", "store": "store",
+               "name": "name", "seed": "seed", "time_limit": "time_limit", "max_moves": "max_moves", "sandbox": "sandbox"}
+"""Command-line option -> tournament file key."""
+
+
+def settings_of(args: argparse.Namespace) -> dict:
+    from pacsim.runner.tournament import read_tournament
+
+    settings = read_tournament(args.file) if args.file else {}
+    for option, key in OPTION_KEYS.items():
+        value = getattr(args, option)
+        if value is not None:
+            settings[key] = value
+    return settings
+
+
+def run(args: argparse.Namespace) -> int:
+    from pacsim.agents.registry import GHOST, PACMAN
+    from pacsim.files import check_output
+    from pacsim.report.leaderboard import build_leaderboard, format_leaderboard, write_leaderboard_page
+    from pacsim.runner import load_results
+    from pacsim.runner.execute import AllGamesFailed
+    from pacsim.runner.tournament import build_tournament, save_drawn
+
+    if args.workers is not None and args.workers < 1:
+        raise ConfigError(f"--workers {args.workers}: must be at least 1")
+    if args.pairs is not None and args.pairs < 1:
+        raise ConfigError(f"--pairs {args.pairs}: must be at least 1")
+    settings = settings_of(args)
+    tournament = build_tournament(settings, source=args.file or "pacsim tournament")
+    experiment = tournament.experiment
+    if args.html:
+        check_output(args.html, "--html", inputs=[experiment.store])
+    for note in tournament.notes:
+        print(f"pacsim: note: {note}")
+    for entrant in tournament.refused if not args.quiet else []:  # said now, before a long run; the board says it again
+        print(f"pacsim: note: {entrant.name} gets no games: {entrant.error}")
+    save_drawn(tournament)  # before any game: a resumed run plays the same mazes and starts
+    try:
+        result = execute(experiment, args)
+    except AllGamesFailed:  # an entrant's faults are its results: the board charges each to its entrant
+        print("pacsim: note: every game this run played (those not already stored) failed; see the faults below")
+    else:
+        if not args.quiet:
+            print(describe(experiment, result))
+    results = experiment.own_games(load_results(experiment.store))
+    pacmen = tournament.names(PACMAN)
+    board = build_leaderboard(results, pacmen, tournament.names(GHOST),
+                              [(entrant.name, entrant.error or "") for entrant in tournament.refused])
+    print(format_leaderboard(board))
+    if args.html:
+        write_leaderboard_page(args.html, board, experiment.name, str(experiment.store), results, pacmen)
+        print(f"wrote {args.html}")
+    return 0
