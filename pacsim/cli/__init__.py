@@ -17,7 +17,7 @@ from pacsim.files import inputs_guarded
 from pacsim.runner.execute import RunInterrupted
 
 COMMANDS = ["play", "layouts", "analyze", "replay", "run", "report", "reproduce", "experiments", "export", "bench", "agents", "probcut",
-            "train"]
+            "train", "compare"]
 USER_ERROR = 2
 INTERRUPTED = 130
 """Exit status after Ctrl-C: 128 + SIGINT, as a shell reports it."""
