@@ -29,6 +29,7 @@ pair by pair whatever the batches the games were played in.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 import numpy
@@ -40,8 +41,8 @@ EMPTY_CELL = 1e-3
 H0, H1, CONTINUE = "H0", "H1", ""
 """Decisions of the test."""
 
-_BISECTIONS = 200
-"""Halvings of theta's interval: far past float precision, for any interval."""
+_BISECTIONS = 64
+"""Halvings of theta's interval: the interval, at most 1/s + 1/(1 - s) wide, down to about 1e-18."""
 
 
 @dataclass(frozen=True)
@@ -205,7 +206,7 @@ OUTCOME_RANK = {"loss": 0, "timeout": 1, "win": 2}
 """Pacman's outcomes from worst to best: caught, still going at the move cap, cleared the maze."""
 
 
-def pair_results(outcomes_a: ArrayLike, scores_a: ArrayLike, outcomes_b: ArrayLike, scores_b: ArrayLike,
+def pair_results(outcomes_a: Iterable[str], scores_a: ArrayLike, outcomes_b: Iterable[str], scores_b: ArrayLike,
                  better_by: str = BY_RESULT) -> NDArray[numpy.int64]:
     """Each pair's result for A, from Pacman's side: 1 if A's game went better,
     0 if equally, -1 if worse.  ``result``: the better outcome (win, then
