@@ -2,10 +2,17 @@
 numbers and against simulation) and the command end to end."""
 
 import math
+import os
+import signal
 import sqlite3
+import subprocess
+import sys
+from pathlib import Path
 
 import numpy
 import pytest
+from storetools import wait_for_rows
+from test_runner import REPOSITORY, alive, pool_workers, stop_group
 
 from pacsim.cli import main
 from pacsim.report.sprt import (
@@ -187,6 +194,30 @@ def test_an_interrupted_comparison_resumes_to_the_same_decision(tmp_path, capsys
     assert "5 pairs already in" in resumed  # pairs 0-4; pairs 6-8 and 10-11 wait for the missing games
     assert decision_lines(resumed)[-1] == decision_lines(out)[-1]
     assert decision_lines(resumed)[-2] == decision_lines(out)[-2]  # the same pair, counts and LLR
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="reads /proc")
+@pytest.mark.usefixtures("ctrl_c_delivered")
+def test_ctrl_c_stops_the_workers_and_says_how_to_resume(tmp_path, capsys):
+    store = tmp_path / "c.sqlite"
+    # Two Pacmen close in strength: the test runs long enough to be interrupted.
+    arguments = ["compare", "alphabeta:depth=1", "expectimax:depth=1", "-l", "smallClassic", "-j", "2",
+                 "--h1", "1", "--store", str(store)]
+    process = subprocess.Popen([sys.executable, "-m", "pacsim", *arguments], env={**os.environ, "PYTHONPATH": str(REPOSITORY)},
+                               start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        wait_for_rows(store, 6, lambda: None if process.poll() is None else process.stderr.read())
+        workers = pool_workers(process.pid)
+        os.killpg(process.pid, signal.SIGINT)  # a terminal's Ctrl-C: the whole foreground group
+        _, error = process.communicate(timeout=20)
+    finally:
+        stop_group(process)
+    assert process.returncode == 130, error
+    assert error.startswith("pacsim: interrupted: ") and error.endswith(f"resume with: pacsim {' '.join(arguments)}\n")
+    assert not any(alive(worker) for worker in workers)
+    status, out, _ = compare(capsys, "alphabeta:depth=1", "expectimax:depth=1", "-l", "smallClassic", "-j", "1",
+                             "--store", str(store), "--pairs", "8")  # the same pairs: the interrupted run's games count
+    assert status == 0 and "pairs 8: A better" in out
 
 
 def test_fixed_count_reports_the_paired_difference(tmp_path, capsys):

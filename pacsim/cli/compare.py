@@ -27,6 +27,7 @@ from pacsim.engine import DEFAULT_MAX_MOVES
 from pacsim.engine.starts import DEFAULT_START_DISTANCE, LAYOUT, RANDOM
 from pacsim.errors import ConfigError, PacsimError
 from pacsim.report.sprt import BETTER_BY, BY_RESULT, BY_WIN, H1, Hypotheses, PairCounts, SprtState, pair_results, sequential_test
+from pacsim.runner.execute import RunInterrupted
 
 if TYPE_CHECKING:
     from concurrent.futures import Executor
@@ -102,8 +103,8 @@ class CompletedPairs:
 
     results: numpy.ndarray
     """Each pair's result for A (-1, 0, 1), in game index order."""
-    frame: pandas.DataFrame
-    """The two conditions' rows of those pairs."""
+    frame: pandas.DataFrame | None
+    """The two conditions' rows of those pairs (None before the store exists)."""
     failure: str | None
     """What stops the prefix, if it is a game that ended in error or crashed."""
 
@@ -116,13 +117,25 @@ def run(args: argparse.Namespace) -> int:
     for note in _backend_notes(comparison.experiment):
         print(note, file=sys.stderr)
     workers = args.workers or os.cpu_count() or 1
-    with _executor(workers) as executor:
-        if args.pairs is not None:
-            _play(comparison, args.pairs, executor, workers, quiet=False)
-            _report_fixed(comparison, completed_pairs(comparison, args.pairs))
-        else:
-            _run_sequential(comparison, hypotheses, limit, executor, workers, args.batch or 2 * workers)
+    try:
+        with _executor(workers) as executor:
+            if args.pairs is not None:
+                _play(comparison, args.pairs, executor, workers, quiet=False)
+                _report_fixed(comparison, completed_pairs(comparison, args.pairs))
+            else:
+                _run_sequential(comparison, hypotheses, limit, executor, workers, args.batch or 2 * workers)
+    except KeyboardInterrupt:  # in a batch or between two: either way the command resumes
+        raise _interrupted(comparison, limit) from None
     return 0
+
+
+def _interrupted(comparison: _Comparison, limit: int) -> RunInterrupted:
+    """What a Ctrl-C says: the comparison's games in the store, of the most it may play."""
+    from pacsim.runner.store import finished_games
+
+    stored = finished_games(comparison.experiment.store, comparison.experiment.config_hash)
+    saved = sum(key in comparison.keys and index < limit for key, index in stored)
+    return RunInterrupted(comparison.experiment.store, saved, 2 * limit)
 
 
 def _hypotheses(args: argparse.Namespace) -> Hypotheses:
@@ -333,7 +346,7 @@ def _print_comparison(comparison: _Comparison, pairs: CompletedPairs, count: int
     """Win rates and scores of the counted pairs, paired (report --compare's text)."""
     from pacsim.report import compare
 
-    if count < 1:
+    if count < 1 or pairs.frame is None:
         return
     frame = pairs.frame[pairs.frame["game_index"] < count]
     print(compare(frame, *comparison.labels).to_text())
