@@ -80,7 +80,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
                         help="no sequential test: play N pairs and report the paired difference with its interval")
     parser.add_argument("-j", "--workers", type=int, default=None, help="worker processes (default: all cores; 1 plays in this process)")
     parser.add_argument("--batch", type=int, default=None, metavar="PAIRS",
-                        help="pairs played between two looks at the test (default 2 per worker); the decision does not depend on it")
+                        help="pairs played between two looks at the test (default: 2 per worker, or an eighth of the pairs "
+                             "counted when more); the decision does not depend on it")
     add_debug_option(parser)
     parser.set_defaults(run=run)
 
@@ -123,7 +124,7 @@ def run(args: argparse.Namespace) -> int:
                 _play(comparison, args.pairs, executor, workers, quiet=False)
                 _report_fixed(comparison, completed_pairs(comparison, args.pairs))
             else:
-                _run_sequential(comparison, hypotheses, limit, executor, workers, args.batch or 2 * workers)
+                _run_sequential(comparison, hypotheses, limit, executor, workers, args.batch)
     except KeyboardInterrupt:  # in a batch or between two: either way the command resumes
         raise _interrupted(comparison, limit) from None
     return 0
@@ -275,8 +276,19 @@ def _failure(comparison: _Comparison, sides: list[pandas.DataFrame], index: int)
     return None
 
 
+GROWTH = 8
+"""Without ``--batch``, a batch is at least the pairs counted so far over this:
+each look costs a read of the store and a planning pass (half a second at
+2,000 pairs), and a test that decides late plays at most an eighth more."""
+
+
+def _batch(asked: int | None, workers: int, tested: int) -> int:
+    """The pairs to play before the next look at the test."""
+    return asked if asked is not None else max(2 * workers, tested // GROWTH)
+
+
 def _run_sequential(comparison: _Comparison, hypotheses: Hypotheses, limit: int, executor: Executor,
-                    workers: int, batch: int) -> None:
+                    workers: int, batch: int | None) -> None:
     tested = 0  # pairs tested without a decision
     pairs = completed_pairs(comparison, limit)
     if len(pairs.results):
@@ -295,7 +307,7 @@ def _run_sequential(comparison: _Comparison, hypotheses: Hypotheses, limit: int,
         if pairs.failure is not None:
             raise ComparisonStopped(f"{pairs.failure}; the test counts pairs whose two games both finished: "
                                     "fix the agent and run the same command again (such games are played again)")
-        _play(comparison, min(limit, tested + batch), executor, workers, quiet=True)
+        _play(comparison, min(limit, tested + _batch(batch, workers, tested)), executor, workers, quiet=True)
         pairs = completed_pairs(comparison, limit)
 
 
