@@ -262,10 +262,13 @@ def test_a_game_in_error_stops_the_comparison(tmp_path, capsys):
     (["greedy", "random", "--h0", "10", "--h1", "5"], "H0 < H1"),
     (["random", "directional", "--role", "ghosts", "--ghosts", "random"], "--ghosts names the Pacmen's opponents"),
     (["greedy", "random", "--pacman", "greedy"], "--pacman names the ghosts' opponent"),
-    (["greedy", "nosuchagent"], "unknown Pacman agent 'nosuchagent'"),
+    (["greedy", "nosuchagent"], "A/B: unknown Pacman agent 'nosuchagent'"),
+    (["greedy", "random", "-l", "nosuch"], "--layout: nosuch: no layout named 'nosuch'"),
+    (["greedy", "random", "--max-pairs", "100001"], "--pairs/--max-pairs: must be at most 100,000"),
+    (["random", "directional", "--role", "ghosts", "--pacman", "nosuch"], "--pacman: unknown Pacman agent"),
     (["greedy", "random", "--max-pairs", "0"], "--max-pairs 0: must be at least 1"),
 ])
 def test_bad_input_is_one_line(tmp_path, capsys, arguments, message):
-    status, _, err = compare(capsys, *arguments, *TINY, "--store", str(tmp_path / "c.sqlite"))
+    status, _, err = compare(capsys, *TINY, *arguments, "--store", str(tmp_path / "c.sqlite"))
     assert status == 2
     assert message in err and len(err.strip().splitlines()) == 1

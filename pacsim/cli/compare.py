@@ -173,9 +173,25 @@ def _comparison(args: argparse.Namespace, limit: int) -> _Comparison:
     raw = {"name": "compare", "games": limit, "seed": args.seed, "max_moves": args.max_moves,
            "time_limit": args.time_limit, "starts": args.starts, "start_distance": args.start_distance,
            "store": args.store, "grid": grid}
-    experiment = build_experiment(raw, source="pacsim compare")
+    try:
+        experiment = build_experiment(raw, source=SOURCE)
+    except ConfigError as error:
+        raise ConfigError(_in_flags(str(error), ghosts_compared)) from None
     first, second = experiment.conditions[0], experiment.conditions[1]  # grid order: A, then B
     return _Comparison(experiment, (first.key, second.key), (first.label, second.label), ghosts_compared, args.better_by)
+
+
+SOURCE = "pacsim compare"
+"""How the experiment's own messages name it (``pacsim compare: grid.layout: ...``)."""
+
+
+def _in_flags(message: str, ghosts_compared: bool) -> str:
+    """An experiment's message with its key put as the option the user typed (``--layout: ...``)."""
+    flags = {"grid.pacman": "--pacman" if ghosts_compared else "A/B", "grid.ghosts": "A/B" if ghosts_compared else "--ghosts",
+             "grid.layout": "--layout", "grid.num_ghosts": "--num-ghosts", "start_distance": "--start-distance",
+             "max_moves": "--max-moves", "time_limit": "--time-limit", "seed": "--seed", "games": "--pairs/--max-pairs"}
+    key, colon, rest = message.removeprefix(f"{SOURCE}: ").partition(": ")
+    return f"{flags[key]}: {rest}" if colon and key in flags else message
 
 
 def _header(comparison: _Comparison, hypotheses: Hypotheses, fixed: bool) -> str:
