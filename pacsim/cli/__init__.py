@@ -34,6 +34,7 @@ COMMANDS = {
     "bench": "measure start-up, successor and search rates, batch throughput, memory",
     "agents": "list the agents (built-in and installed), or one agent's options",
     "probcut": "fit a ChanceProbCut model for a Star2 Pacman",
+    "compare": "two Pacmen (or ghosts) on the same seeds until a sequential test (SPRT) decides (resumable)",
     "tournament": "play entrants (files or folders, one per student) against ghosts, rate them, print the leaderboard",
     "train": "train a learning Pacman (approxq, qlearn) into a weights file",
 }
