@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
-import dataclasses
 import functools
 import json
 import os
@@ -63,6 +62,8 @@ LEVELS = (BUBBLEWRAP, LIMITS)
 """What isolated an entrant: bubblewrap namespaces and the limits, or the limits and a separate process alone."""
 AUTO = "auto"
 """Bubblewrap where it works, else the limits alone."""
+BWRAP_SIGNALLED = 128
+"""bwrap exits with this plus the signal that killed the entrant's process."""
 REPLY_BYTES = 1 << 16
 """The longest answer the parent reads from a child: an entrant that sends more has broken the protocol."""
 
@@ -275,6 +276,8 @@ class SandboxedAgent:
         assert self._process is not None
         status = self._process.wait()
         self.stop()
+        if self.level == BUBBLEWRAP and status > BWRAP_SIGNALLED:  # bwrap passes on a signal's death as 128 + signal
+            status = BWRAP_SIGNALLED - status
         if status == MEMORY_EXIT:
             raise AgentFault("memory", f"ran out of its {self.limits.memory_mb} MB of memory")
         if status == -signal.SIGXCPU:

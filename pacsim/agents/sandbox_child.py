@@ -67,11 +67,11 @@ def serve(requests: BinaryIO, replies: BinaryIO) -> None:
             elif kind == "layout":
                 layout = request[1]
             elif kind == "move":
-                assert agent is not None
+                assert agent is not None and layout is not None
                 action = agent.get_action(GameState(layout, *request[1]))
                 answer(replies, _move_reply(action, agent.last_stats))
             elif kind == "final":
-                assert agent is not None
+                assert agent is not None and layout is not None
                 agent.final(GameState(layout, *request[1]))
                 answer(replies, {"done": True})
         except BaseException as error:  # the entrant's failure is its own result: say what it was, then end

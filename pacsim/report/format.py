@@ -48,7 +48,7 @@ def readable_summary(summary: pandas.DataFrame) -> pandas.DataFrame:
             "mean score [95% CI]": f"{row['score_mean']:.1f} {_interval(row['score_low'], row['score_high'], 1)}",
             "median": _number(row["score_median"], 1),
             "losses": row["losses"], "timeouts": row["timeouts"], "errors": row["errors"],
-            "crashes": row["crashes"],
+            "crashes": row["crashes"], "faults": row["faults"],
             "moves": _number(row["moves_mean"], 1),
             "nodes/move": _number(row["nodes_per_move"], 0),
             "ms/move": _number(row["seconds_per_move"] * 1000, 2),

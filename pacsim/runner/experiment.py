@@ -12,6 +12,7 @@ file and the key.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import heapq
 import itertools
@@ -26,6 +27,7 @@ from typing import TYPE_CHECKING, Any, NoReturn, TypeVar, overload
 
 from pacsim.agents import plugins
 from pacsim.agents.registry import GHOST, PACMAN, join_spec, make_ghost, make_pacman, parse_spec, resolve
+from pacsim.agents.sandbox import Limits
 from pacsim.engine import DEFAULT_MAX_MOVES, MAX_MOVES_LIMIT, Layout, find_layout, parse_layout
 from pacsim.engine.generate import GENERATOR_VERSION, generate_layout, is_generated, maze_count, maze_names, parse_maze_specs
 from pacsim.engine.layout import layouts_directory
@@ -38,7 +40,7 @@ if TYPE_CHECKING:
     import pandas
 
 TOP_LEVEL_KEYS = ("name", "games", "seed", "max_moves", "time_limit", "starts", "start_distance", "book", "store",
-                  "grid", "pacman_options", "ghost_options")
+                  "sandbox", "grid", "pacman_options", "ghost_options")
 REQUIRED_GRID_KEYS = ("pacman", "ghosts", "layout")
 AGENT_KEYS = ("pacman", "ghosts", "layout", "num_ghosts")
 """Grid keys that are not Pacman options."""
@@ -127,6 +129,9 @@ class Experiment:
     """With random starts, the fewest maze steps between Pacman's start and every ghost."""
     book: OpeningBook | None = None
     """With ``decisions`` starts, the opening book the starts are taken from."""
+    sandbox: Limits | None = None
+    """The limits every plugin agent plays under, each in its own sandboxed
+    process (:mod:`pacsim.agents.sandbox`); None: plugins play in the worker."""
 
     def book_cells(self) -> tuple[int, ...]:
         """The opening book's start cells (none without ``decisions`` starts)."""
@@ -271,6 +276,7 @@ def build_experiment(raw: dict[str, Any], source: str = "<experiment>", default_
     if starts != LAYOUT:
         _check_starts(checker, conditions, start_distance)
     book = _opening_book(checker, raw, conditions) if starts == DECISIONS else None
+    sandbox = checker.sandbox(raw)
     config = {
         "name": name, "games": games, "seed": seed, "max_moves": max_moves, "time_limit": time_limit,
         "grid": {key: sorted(values, key=_sort_key) for key, values in grid.items()},
@@ -282,10 +288,12 @@ def build_experiment(raw: dict[str, Any], source: str = "<experiment>", default_
         config.update(starts=starts, start_distance=start_distance)
     if book is not None:  # the cells themselves: another book is another run
         config.update(book=list(book.cells))
+    if sandbox is not None:  # only then, as for starts: other limits can change an entrant's results
+        config.update(sandbox=dataclasses.asdict(sandbox))
     return Experiment(name=name, games=games, seed=seed, max_moves=max_moves, time_limit=time_limit,
                       store=Path(store), conditions=conditions, config=config, source=source,
                       notes=[entry.note for entry in layouts.entries if entry.note],
-                      starts=starts, start_distance=start_distance, book=book,
+                      starts=starts, start_distance=start_distance, book=book, sandbox=sandbox,
                       digest=_config_digest(config, layouts))
 
 
@@ -354,6 +362,25 @@ class _Checker:
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             self.fail(key, f"must be a number, not {value!r}")
         return float(value)
+
+    def sandbox(self, raw: dict) -> Limits | None:
+        """``sandbox = true`` (the default limits), ``false``, or a table of
+        :class:`~pacsim.agents.sandbox.Limits` fields to change."""
+        value = raw.get("sandbox", False)
+        if isinstance(value, bool):
+            return Limits() if value else None
+        if not isinstance(value, dict):
+            self.fail("sandbox", f"must be true, false or a table of limits, not {value!r}")
+        known = [item.name for item in dataclasses.fields(Limits)]
+        for key, given in value.items():
+            if key not in known:
+                self.fail(f"sandbox.{key}", f"unknown limit (known: {', '.join(known)})")
+            if isinstance(given, bool) or not isinstance(given, (int, float, str)):
+                self.fail(f"sandbox.{key}", f"must be a number (isolation: a name), not {given!r}")
+        try:
+            return Limits(**value)
+        except ConfigError as error:
+            self.fail("sandbox", str(error))
 
     def options(self, raw: dict, key: str) -> dict[str, Scalar]:
         table = raw.get(key, {})

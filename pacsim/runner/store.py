@@ -39,7 +39,7 @@ if TYPE_CHECKING:
     from pacsim.runner.experiment import Condition, Experiment
 
 NEWER_COLUMNS = ("start", "arch", "cores", "python_version", "numba_version", "git_commit", "searched_by",
-                 "worker_exit")
+                 "worker_exit", "fault", "sandbox")
 """Columns newer than the first stores: an older store reads them as empty
 (and gains them, empty, when a run opens it)."""
 
