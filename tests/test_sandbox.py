@@ -19,6 +19,8 @@ from pacsim.agents.sandbox import BUBBLEWRAP, LIMITS, Limits, SandboxedAgent, bu
 from pacsim.engine import parse_layout
 from pacsim.engine.game import GameRecord, play_game
 from pacsim.errors import ConfigError
+from pacsim.report.summary import summarize
+from pacsim.runner import load_experiment, load_results, run_experiment
 
 MAZE = parse_layout(textwrap.dedent("""\
     %%%%%%%%%
@@ -209,3 +211,41 @@ def test_only_code_from_outside_pacsim_needs_a_sandbox(tmp_path):
 def test_bad_limits_are_one_line_errors(given):
     with pytest.raises(ConfigError, match="sandbox"):
         Limits(**given)
+
+
+def test_a_sandboxed_run_stores_each_fault_as_a_result_and_reports_it(tmp_path):
+    good = entrant(tmp_path, "good", WELL_BEHAVED)
+    raiser = entrant(tmp_path, "raiser", hostile("raise ValueError('no idea')"))
+    experiment = tmp_path / "exp.toml"
+    experiment.write_text(textwrap.dedent(f"""\
+        name = "sandboxed"
+        games = 2
+        max_moves = 20
+        store = "{tmp_path / 'results.sqlite'}"
+        sandbox = {{ move_seconds = 2.0, memory_mb = 256 }}
+        [grid]
+        pacman = ["{good}", "{raiser}", "greedy"]
+        ghosts = ["random"]
+        layout = ["smallClassic"]
+        """))
+    first = run_experiment(load_experiment(experiment), workers=1, quiet=True)
+    rows = load_results(first.store)
+    by_pacman = {pacman: games for pacman, games in rows.groupby("pacman")}
+    assert set(by_pacman[raiser]["fault"]) == {"crash"} and set(by_pacman[raiser]["outcome"]) == {"loss"}
+    assert by_pacman[good]["fault"].isna().all() and by_pacman["greedy"]["sandbox"].isna().all()
+    assert set(by_pacman[good]["sandbox"]) == {BUBBLEWRAP if bubblewrap_works() else LIMITS}
+    assert list(summarize(rows, by=["pacman"]).set_index("pacman")["faults"][[good, raiser, "greedy"]]) == [0, 2, 0]
+    again = run_experiment(load_experiment(experiment), workers=1, quiet=True)
+    assert again.played == 0  # a fault is a result: a resumed run does not play it again
+
+
+def test_the_sandbox_key_takes_true_or_limits(tmp_path):
+    base = 'games = 1\n[grid]\npacman = ["greedy"]\nghosts = ["random"]\nlayout = ["smallClassic"]\n'
+    for given, expected in (("true", Limits()), ("{ memory_mb = 512 }", Limits(memory_mb=512)), ("false", None)):
+        (tmp_path / "exp.toml").write_text(f"sandbox = {given}\n" + base)
+        assert load_experiment(tmp_path / "exp.toml").sandbox == expected
+    for given, said in (("{ memroy_mb = 1 }", "sandbox.memroy_mb: unknown limit"), ("3", "must be true, false"),
+                        ("{ move_seconds = -1 }", "move_seconds must be above 0")):
+        (tmp_path / "exp.toml").write_text(f"sandbox = {given}\n" + base)
+        with pytest.raises(ConfigError, match=said):
+            load_experiment(tmp_path / "exp.toml")
