@@ -16,6 +16,7 @@ import pytest
 from pacsim.agents import make_ghost, make_pacman
 from pacsim.agents.registry import GHOST, PACMAN
 from pacsim.agents.sandbox import BUBBLEWRAP, LIMITS, Limits, SandboxedAgent, bubblewrap_works, needs_sandbox, sandboxed
+from pacsim.cli import main
 from pacsim.engine import parse_layout
 from pacsim.engine.game import GameRecord, play_game
 from pacsim.errors import ConfigError
@@ -249,3 +250,15 @@ def test_the_sandbox_key_takes_true_or_limits(tmp_path):
         (tmp_path / "exp.toml").write_text(f"sandbox = {given}\n" + base)
         with pytest.raises(ConfigError, match=said):
             load_experiment(tmp_path / "exp.toml")
+
+
+def test_run_and_play_take_sandbox_on_the_command_line(tmp_path, capsys):
+    good = entrant(tmp_path, "good", WELL_BEHAVED)
+    experiment = tmp_path / "exp.toml"
+    experiment.write_text(f'games = 1\nmax_moves = 10\nstore = "{tmp_path / "r.sqlite"}"\n'
+                          f'[grid]\npacman = ["{good}"]\nghosts = ["random"]\nlayout = ["smallClassic"]\n')
+    assert main(["run", str(experiment), "--sandbox", "--workers", "1", "--quiet"]) == 0
+    assert list(load_results(tmp_path / "r.sqlite")["sandbox"]) == [BUBBLEWRAP if bubblewrap_works() else LIMITS]
+    spinner = entrant(tmp_path, "spinner", hostile("while True:\n    pass"))
+    assert main(["play", "-p", spinner, "-l", "smallClassic", "--sandbox", "-q", "--seed", "1", "--max-moves", "5"]) == 0
+    assert "overran the 1.0s move limit" in capsys.readouterr().out

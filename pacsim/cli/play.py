@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from pacsim.agents.api import ValuingAgent
-from pacsim.agents.registry import PACMAN, join_spec, make_ghost, make_pacman, parse_options, resolve
+from pacsim.agents.registry import GHOST, PACMAN, join_spec, make_ghost, make_pacman, parse_options, resolve
 from pacsim.agents.simple import KEYBOARD_NEEDS, KeyboardPacman
 from pacsim.cli.common import add_debug_option, options_given_once, wants_window
 from pacsim.cli.cs188 import add_cs188_options, apply_cs188_options, course_layout_folders, training_games
@@ -43,6 +43,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("-n", "--games", "--numGames", dest="games", type=int, default=1, help="number of games (default 1)")
     parser.add_argument("--seed", type=int, default=None, help="seed of the first game (game i uses seed+i); random if omitted")
     parser.add_argument("--record", metavar="FILE", help="save the game as JSON (FILE-i.json for each game when -n > 1)")
+    parser.add_argument("--sandbox", action="store_true",
+                        help="play each plugin agent in its own sandboxed process, under the default limits (docs/sandbox.md)")
     add_display_options(parser, quiet_help="no board, one line per game")
     add_cs188_options(parser)
 
@@ -100,10 +102,16 @@ def default_layout(course_folders: list[Path]) -> str:
 
 def build_agents(args: argparse.Namespace, layout: Layout) -> list[Any]:
     """Pacman and the ghosts asked for by -p, -g, -k, -a and --ghost-args."""
-    pacman = make_pacman(args.pacman, options_given_once(args.pacman, args.agent_args, "-a"))
+    pacman_options = options_given_once(args.pacman, args.agent_args, "-a")
     ghost_options = options_given_once(args.ghosts, args.ghost_args, "--ghost-args")
-    ghosts = [make_ghost(args.ghosts, ghost_options) for _ in range(ghost_count(args.num_ghosts, layout))]
-    return [pacman, *ghosts]
+    ghost_number = ghost_count(args.num_ghosts, layout)
+    if getattr(args, "sandbox", False):
+        from pacsim.agents.sandbox import Limits, sandboxed
+        pacman = sandboxed(PACMAN, args.pacman, pacman_options, Limits()) or make_pacman(args.pacman, pacman_options)
+        return [pacman] + [sandboxed(GHOST, args.ghosts, ghost_options, Limits()) or make_ghost(args.ghosts, ghost_options)
+                           for _ in range(ghost_number)]
+    pacman = make_pacman(args.pacman, pacman_options)
+    return [pacman, *[make_ghost(args.ghosts, ghost_options) for _ in range(ghost_number)]]
 
 
 def recorded_specs(args: argparse.Namespace, num_ghosts: int) -> tuple[str, list[str]]:
