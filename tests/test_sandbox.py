@@ -16,6 +16,8 @@ import pytest
 from pacsim.agents import make_ghost, make_pacman
 from pacsim.agents.registry import GHOST, PACMAN
 from pacsim.agents.sandbox import BUBBLEWRAP, LIMITS, Limits, SandboxedAgent, bubblewrap_works, needs_sandbox, sandboxed
+from pacsim.bench.report import Report
+from pacsim.bench.sandbox import sandbox_figures
 from pacsim.cli import main
 from pacsim.engine import parse_layout
 from pacsim.engine.game import GameRecord, play_game
@@ -262,3 +264,11 @@ def test_run_and_play_take_sandbox_on_the_command_line(tmp_path, capsys):
     spinner = entrant(tmp_path, "spinner", hostile("while True:\n    pass"))
     assert main(["play", "-p", spinner, "-l", "smallClassic", "--sandbox", "-q", "--seed", "1", "--max-moves", "5"]) == 0
     assert "overran the 1.0s move limit" in capsys.readouterr().out
+
+
+def test_the_bench_measures_the_sandbox_against_the_plain_plugin():
+    report = Report(machine={})
+    sandbox_figures(report, games=1, max_moves=5)
+    figures = {figure.name: figure.value for figure in report.figures if figure.group == "sandbox"}
+    assert figures["plain plugin game"] > 0 and figures["sandboxed / plain (limits)"] > 0
+    assert ("sandboxed / plain (bubblewrap)" in figures) == bubblewrap_works()

@@ -9,6 +9,7 @@ from pacsim.bench.limits import fast_limits
 from pacsim.bench.mcts import mcts_figures
 from pacsim.bench.memory import memory_figures, planning_figures, report_memory
 from pacsim.bench.report import Report, machine_info
+from pacsim.bench.sandbox import sandbox_figures
 from pacsim.bench.search import search_figures, successor_rate, table_figures, tuned_expectimax
 from pacsim.bench.throughput import batch_throughput
 from pacsim.fast import available
@@ -33,6 +34,7 @@ def run(quick: bool = False) -> Report:
     tuned_expectimax(report, count=2 if quick else 5)
     mcts_figures(report, iterations=300 if quick else 1000, count=2 if quick else 3)
     env_figures(report, steps=1000 if quick else 5000)
+    sandbox_figures(report, games=5 if quick else 20)
     table_figures(report, count=3 if quick else 5)
     batch_throughput(report, games_per_condition=25 if quick else 100)
     memory_figures(report, peak_games=1000, long_games=1000 if quick else 10_000)
