@@ -281,3 +281,27 @@ def test_the_bench_measures_the_sandbox_against_the_plain_plugin():
     figures = {figure.name: figure.value for figure in report.figures if figure.group == "sandbox"}
     assert figures["plain plugin game"] > 0 and figures["sandboxed / plain (limits)"] > 0
     assert ("sandboxed / plain (bubblewrap)" in figures) == bubblewrap_works()
+
+
+def test_a_sandboxed_run_never_imports_an_entrant_in_pacsims_own_process(tmp_path):
+    witness = tmp_path / "imported_by.txt"
+    spec = entrant(tmp_path, "importer", f"open({str(witness)!r}, 'a').write(f'{{os.getpid()}}\\n')\n" + WELL_BEHAVED)
+    text = (f'games = 1\nmax_moves = 5\nstore = "{tmp_path / "r.sqlite"}"\n'
+            f'[grid]\npacman = ["{spec}"]\nghosts = ["random"]\nlayout = ["smallClassic"]\n')
+    (tmp_path / "plain.toml").write_text(text)
+    (tmp_path / "sandboxed.toml").write_text("sandbox = { isolation = 'limits', move_seconds = 2.0 }\n" + text)
+    sandboxed_run = load_experiment(tmp_path / "sandboxed.toml")
+    run_experiment(sandboxed_run, workers=1, quiet=True)
+    importers = set(witness.read_text().split())
+    assert importers and str(os.getpid()) not in importers  # only its sandboxes imported it
+    plain_code = load_experiment(tmp_path / "plain.toml").conditions[0].code
+    assert sandboxed_run.conditions[0].code == plain_code and list(plain_code) == [spec.rpartition(":")[0]]
+
+
+def test_a_sandboxed_entrants_bad_option_fails_the_experiment_in_one_line(tmp_path):
+    spec = entrant(tmp_path, "good", WELL_BEHAVED)
+    (tmp_path / "exp.toml").write_text(f'sandbox = true\ngames = 1\n[grid]\npacman = ["{spec}:depth=2"]\n'
+                                       'ghosts = ["random"]\nlayout = ["smallClassic"]\n')
+    with pytest.raises(ConfigError, match=r"exp.toml: grid.pacman: agent .* in its sandbox: .*depth") as caught:
+        load_experiment(tmp_path / "exp.toml")
+    assert "\n" not in str(caught.value)

@@ -169,9 +169,7 @@ class SandboxedAgent:
         self._send(("start", self.role, self.child_spec, self.options, index, rng), self.limits.startup_seconds)
 
     def get_action(self, state: GameState) -> str:
-        if not self._ready:
-            self._receive(self.limits.startup_seconds, "startup_timeout", "start")
-            self._ready = True
+        self._started()
         started = time.monotonic()
         allowed = self.limits.move_seconds + self._bank
         if state.layout is not self._layout:
@@ -181,6 +179,24 @@ class SandboxedAgent:
         reply = self._receive(allowed - (time.monotonic() - started), "move_timeout", "move")
         self._bank -= max(0.0, time.monotonic() - started - self.limits.move_seconds)
         return self._checked_action(reply, state)
+
+    def _started(self) -> dict[str, Any]:
+        """Wait (within the start-up limit) for the child to have built its agent; its answer, once."""
+        if self._ready:
+            return {}
+        reply = self._receive(self.limits.startup_seconds, "startup_timeout", "start")
+        self._ready = True
+        return reply
+
+    def check(self) -> Checked:
+        """Build the entrant in its sandbox, as the planner does before any game
+        (its spec and options checked without importing it here), and end it."""
+        self.reset(0, random.Random(0))
+        try:
+            reply = self._started()
+        finally:
+            self.stop()
+        return checked_reply(reply, self.spec)
 
     def final(self, state: GameState) -> None:
         """Show the child the last state, then end it; a failure here changes no result."""
@@ -294,6 +310,42 @@ class SandboxedAgent:
             raise AgentFault("illegal", f"played illegal action {shown}; legal: {legal}")
         self.last_stats = move_stats(reply.get("stats"))
         return str(action)
+
+
+@dataclass(frozen=True)
+class Checked:
+    """What the planner needs of an entrant built in its sandbox."""
+
+    code: dict[str, str]
+    """Its plugin code, label -> identity (the entrant's own file hashed here, not taken from the child)."""
+    files: dict[str, str]
+    """The data files it read, label -> identity, as the child reported them."""
+    depth: int | None
+
+
+def checked_reply(reply: dict[str, Any], spec: str) -> Checked:
+    code: dict[str, str] = {}
+    files: dict[str, str] = {}
+    parsed = parse_spec(spec)
+    own = Path(parsed.target).expanduser().resolve() if plugins.is_file_target(parsed.target) else None
+    used = reply.get("used")
+    for item in used if isinstance(used, list) else []:
+        if not (isinstance(item, list) and len(item) == 4 and all(isinstance(part, str) for part in item)):
+            continue
+        label, path, identity, kind = item
+        if own is not None and Path(path) == own:
+            label, identity = parsed.target, plugins.file_digest(own)
+        (files if kind == plugins.DATA else code)[label[:200]] = identity[:200]
+    depth = reply.get("depth")
+    return Checked(code, files, depth if type(depth) is int else None)
+
+
+def check_in_sandbox(role: str, spec: str, options: Mapping[str, Any], limits: Limits) -> Checked:
+    """:meth:`SandboxedAgent.check` of the entrant ``spec``; an :class:`AgentError` naming it if it fails."""
+    try:
+        return SandboxedAgent(role, spec, dict(options), limits).check()
+    except AgentFault as fault:
+        raise AgentError(f"agent {spec!r} in its sandbox: {fault}") from None
 
 
 def move_stats(fields: Any) -> MoveStats | None:

@@ -50,6 +50,7 @@ def private_channels() -> tuple[BinaryIO, BinaryIO]:
 
 def serve(requests: BinaryIO, replies: BinaryIO) -> None:
     """Answer requests until the parent closes the pipe or the agent fails."""
+    from pacsim.agents import plugins
     from pacsim.agents.registry import make_agent
     from pacsim.engine.game import describe_failure
     from pacsim.engine.state import GameState
@@ -61,9 +62,12 @@ def serve(requests: BinaryIO, replies: BinaryIO) -> None:
         try:
             if kind == "start":
                 _, role, spec, options, index, rng = request
-                agent = make_agent(role, spec, options)
+                with plugins.recording() as used:
+                    agent = make_agent(role, spec, options)
                 agent.reset(index, rng)
-                answer(replies, {"ready": True})
+                depth = getattr(agent, "depth", None)
+                answer(replies, {"ready": True, "depth": depth if type(depth) is int else None,
+                                 "used": [[item.label, item.path, item.identity, item.kind] for item in used]})
             elif kind == "layout":
                 layout = request[1]
             elif kind == "move":

@@ -32,7 +32,7 @@ from pacsim._version import __version__
 from pacsim.agents import plugins
 from pacsim.agents.notes import notes_said
 from pacsim.agents.registry import GHOST, PACMAN, make_ghost, make_pacman
-from pacsim.agents.sandbox import LIMITS, Limits, SandboxedAgent, sandboxed
+from pacsim.agents.sandbox import LIMITS, Limits, SandboxedAgent, needs_sandbox, sandboxed
 from pacsim.agents.search_agents import SearchPacman
 from pacsim.agents.whole_game import play_in_kernel
 from pacsim.engine import ERROR, GameRecord, Layout, parse_layout, play_game
@@ -251,6 +251,8 @@ def backend_notes(experiment: Experiment) -> list[str]:
         by_pacman.setdefault(condition.pacman_spec(), {}).setdefault(condition.layout, condition)
     for mazes in by_pacman.values():
         first = next(iter(mazes.values()))
+        if experiment.sandbox is not None and needs_sandbox(first.pacman):
+            continue  # a sandboxed plugin is never built here
         try:
             pacman = make_pacman(first.pacman, first.pacman_options)
         except PacsimError:

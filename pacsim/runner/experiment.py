@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any, NoReturn, TypeVar, overload
 
 from pacsim.agents import plugins
 from pacsim.agents.registry import GHOST, PACMAN, join_spec, make_ghost, make_pacman, parse_spec, resolve
-from pacsim.agents.sandbox import Limits
+from pacsim.agents.sandbox import Limits, check_in_sandbox, needs_sandbox
 from pacsim.engine import DEFAULT_MAX_MOVES, MAX_MOVES_LIMIT, Layout, find_layout, parse_layout
 from pacsim.engine.generate import GENERATOR_VERSION, generate_layout, is_generated, maze_count, maze_names, parse_maze_specs
 from pacsim.engine.layout import layouts_directory
@@ -272,11 +272,11 @@ def build_experiment(raw: dict[str, Any], source: str = "<experiment>", default_
                               "in one experiment; split it into several")
     layouts = _GridLayouts([_load_layout(checker, str(value)) for value in grid["layout"]])
     _check_overlaps(checker, layouts)
-    conditions = _expand(checker, grid, layouts, pacman_options, ghost_options)
+    sandbox = checker.sandbox(raw)
+    conditions = _expand(checker, grid, layouts, pacman_options, ghost_options, sandbox)
     if starts != LAYOUT:
         _check_starts(checker, conditions, start_distance)
     book = _opening_book(checker, raw, conditions) if starts == DECISIONS else None
-    sandbox = checker.sandbox(raw)
     config = {
         "name": name, "games": games, "seed": seed, "max_moves": max_moves, "time_limit": time_limit,
         "grid": {key: sorted(values, key=_sort_key) for key, values in grid.items()},
@@ -526,11 +526,12 @@ class _Agents:
 
 
 def _expand(checker: _Checker, grid: dict[str, list[Any]], layouts: _GridLayouts, pacman_options: dict,
-            ghost_options: dict) -> ConditionGrid:
-    """The grid's conditions, checked: every agent built once, every layout's
-    ghosts counted once (a generated spec's mazes have the same count)."""
+            ghost_options: dict, sandbox: Limits | None = None) -> ConditionGrid:
+    """The grid's conditions, checked: every agent built once (a plugin in
+    its sandbox when ``sandbox`` is set), every layout's ghosts counted once
+    (a generated spec's mazes have the same count)."""
     # list[Any]: the grid's values were checked (_check_grid_value): names are strings, ghost counts integers.
-    _check_agent_names(checker, grid)
+    _check_agent_names(checker, grid, sandbox)
     conditions = ConditionGrid(grid, layouts, pacman_options, ghost_options)
     for entry in layouts.entries:
         for num_ghosts in grid.get("num_ghosts", []):
@@ -543,7 +544,8 @@ def _expand(checker: _Checker, grid: dict[str, list[Any]], layouts: _GridLayouts
         pacman_spec, options = _true_model(pacman, {**pacman_options, **varied}, ghosts, ghost_options, checker)
         agents_key = (pacman_spec, _sort_key(options), ghosts)
         if agents_key not in conditions.agents:
-            conditions.agents[agents_key] = _build_agents(checker, pacman_spec, options, varied, ghosts, ghost_options)
+            conditions.agents[agents_key] = _build_agents(checker, pacman_spec, options, varied, ghosts, ghost_options,
+                                                          sandbox)
     return conditions
 
 
@@ -648,7 +650,9 @@ def _true_model(pacman: str, options: dict, ghosts: str, ghost_options: dict,
 
 
 def _build_agents(checker: _Checker, pacman: str, options: dict, varied: dict, ghosts: str,
-                  ghost_options: dict) -> _Agents:
+                  ghost_options: dict, sandbox: Limits | None = None) -> _Agents:
+    if sandbox is not None and (needs_sandbox(pacman) or needs_sandbox(ghosts)):
+        return _checked_in_sandbox(checker, pacman, options, varied, ghosts, ghost_options, sandbox)
     with plugins.recording() as used:  # the plugin code and data files these agents read are part of the condition
         agent = _build_pacman(checker, pacman, options, varied)
         _build_ghost(checker, ghosts, ghost_options)
@@ -656,6 +660,31 @@ def _build_agents(checker: _Checker, pacman: str, options: dict, varied: dict, g
     return _Agents(code={item.label: item.identity for item in used if item.kind == plugins.CODE},
                    files={item.label: item.identity for item in used if item.kind == plugins.DATA},
                    depth=depth if isinstance(depth, int) else None)
+
+
+def _checked_in_sandbox(checker: _Checker, pacman: str, options: dict, varied: dict, ghosts: str,
+                        ghost_options: dict, sandbox: Limits) -> _Agents:
+    """:func:`_build_agents` for a sandboxed run: each plugin built in its
+    sandbox (never imported here), a built-in agent here as ever."""
+    code: dict[str, str] = {}
+    files: dict[str, str] = {}
+    depth = None
+    for key, role, spec, spec_options in (("grid.pacman", PACMAN, pacman, options),
+                                          ("grid.ghosts", GHOST, ghosts, ghost_options)):
+        if needs_sandbox(spec):
+            try:
+                checked = check_in_sandbox(role, spec, spec_options, sandbox)
+            except AgentError as error:
+                checker.fail(key, str(error))
+            code.update(checked.code)
+            files.update(checked.files)
+            depth = checked.depth if role == PACMAN else depth
+        elif role == PACMAN:
+            built = getattr(_build_pacman(checker, spec, spec_options, varied), "depth", None)
+            depth = built if isinstance(built, int) else None
+        else:
+            _build_ghost(checker, spec, spec_options)
+    return _Agents(code=code, files=files, depth=depth)
 
 
 def _condition(pacman, ghosts, layout_name, layout: _GridLayout, num_ghosts, options, ghost_options, label,
@@ -749,10 +778,13 @@ def _layout_file(name: str, layout: Layout) -> dict[str, str]:
     return {f"layout {name}": "sha256:" + hashlib.sha256(layout.text.encode("utf-8")).hexdigest()[:16]}
 
 
-def _check_agent_names(checker: _Checker, grid: dict[str, list[Any]]) -> None:
-    """Every agent spec names an agent (importing its plugin code if it has some)."""
+def _check_agent_names(checker: _Checker, grid: dict[str, list[Any]], sandbox: Limits | None = None) -> None:
+    """Every agent spec names an agent (importing its plugin code if it has
+    some; a sandboxed run's plugins are checked in their sandboxes instead)."""
     for key, role in (("pacman", PACMAN), ("ghosts", GHOST)):
         for spec in grid[key]:
+            if sandbox is not None and needs_sandbox(str(spec)):
+                continue
             try:
                 resolve(role, str(spec))
             except AgentError as error:
