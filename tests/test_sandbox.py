@@ -270,9 +270,12 @@ def test_run_and_play_take_sandbox_on_the_command_line(tmp_path, capsys):
                           f'[grid]\npacman = ["{good}"]\nghosts = ["random"]\nlayout = ["smallClassic"]\n')
     assert main(["run", str(experiment), "--sandbox", "--workers", "1", "--quiet"]) == 0
     assert list(load_results(tmp_path / "r.sqlite")["sandbox"]) == [BUBBLEWRAP if bubblewrap_works() else LIMITS]
-    spinner = entrant(tmp_path, "spinner", hostile("while True:\n    pass"))
+    witness = tmp_path / "imported_by.txt"
+    spinner = entrant(tmp_path, "spinner", f"open({str(witness)!r}, 'a').write(f'{{os.getpid()}}\\n')\n" +
+                      hostile("while True:\n    pass"))
     assert main(["play", "-p", spinner, "-l", "smallClassic", "--sandbox", "-q", "--seed", "1", "--max-moves", "5"]) == 0
     assert "overran the 1.0s move limit" in capsys.readouterr().out
+    assert not witness.exists() or str(os.getpid()) not in witness.read_text().split()  # (bubblewrap: it wrote its own /tmp)
 
 
 def test_the_bench_measures_the_sandbox_against_the_plain_plugin():

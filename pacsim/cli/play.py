@@ -13,6 +13,7 @@ from typing import Any
 
 from pacsim.agents.api import ValuingAgent
 from pacsim.agents.registry import GHOST, PACMAN, join_spec, make_ghost, make_pacman, parse_options, resolve
+from pacsim.agents.sandbox import Limits, needs_sandbox, sandboxed
 from pacsim.agents.simple import KEYBOARD_NEEDS, KeyboardPacman
 from pacsim.cli.common import add_debug_option, options_given_once, wants_window
 from pacsim.cli.cs188 import add_cs188_options, apply_cs188_options, course_layout_folders, training_games
@@ -106,7 +107,6 @@ def build_agents(args: argparse.Namespace, layout: Layout) -> list[Any]:
     ghost_options = options_given_once(args.ghosts, args.ghost_args, "--ghost-args")
     ghost_number = ghost_count(args.num_ghosts, layout)
     if getattr(args, "sandbox", False):
-        from pacsim.agents.sandbox import Limits, sandboxed
         pacman = sandboxed(PACMAN, args.pacman, pacman_options, Limits()) or make_pacman(args.pacman, pacman_options)
         return [pacman] + [sandboxed(GHOST, args.ghosts, ghost_options, Limits()) or make_ghost(args.ghosts, ghost_options)
                            for _ in range(ghost_number)]
@@ -144,7 +144,8 @@ def run(args: argparse.Namespace) -> int:
     if args.time_limit is not None:  # 0 means no limit, as in an experiment file
         args.time_limit = check_time_limit(args.time_limit, f"--time-limit {args.time_limit}") or None
     settings = WindowSettings.from_options(args)
-    training = training_games(args, resolve(PACMAN, args.pacman).cs188)
+    sandboxed_pacman = getattr(args, "sandbox", False) and needs_sandbox(args.pacman)  # never imported here: no CS188 training
+    training = training_games(args, not sandboxed_pacman and resolve(PACMAN, args.pacman).cs188)
     unseen = 0 if args.count_training else training  # --count-training: every game shown, counted and recorded
     games = args.games - unseen
     window = wants_window(args)
