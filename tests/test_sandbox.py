@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import json
 import os
 import socket
 import sqlite3
@@ -20,11 +21,14 @@ from pacsim.agents.sandbox import BUBBLEWRAP, LIMITS, Limits, SandboxedAgent, bu
 from pacsim.bench.report import Report
 from pacsim.bench.sandbox import sandbox_figures
 from pacsim.cli import main
+from pacsim.cli.replay import summary
 from pacsim.engine import parse_layout
 from pacsim.engine.game import GameRecord, play_game
+from pacsim.engine.recording import game_from_dict, save_game
 from pacsim.errors import ConfigError
 from pacsim.report.summary import summarize
 from pacsim.runner import load_experiment, load_results, run_experiment
+from pacsim.runner.store import load_saved_game
 
 MAZE = parse_layout(textwrap.dedent("""\
     %%%%%%%%%
@@ -249,6 +253,16 @@ def test_a_sandboxed_run_stores_each_fault_as_a_result_and_reports_it(tmp_path):
     assert list(summarize(rows, by=["pacman"]).set_index("pacman")["faults"][[good, raiser, "greedy"]]) == [0, 2, 0]
     again = run_experiment(load_experiment(experiment), workers=1, quiet=True)
     assert again.played == 0  # a fault is a result: a resumed run does not play it again
+    faulted = load_saved_game(first.store, int(by_pacman[raiser]["id"].iloc[0]))
+    assert summary(faulted, faulted.states()[-1], 0)[1]  # its replay agrees with the stored loss
+
+
+def test_a_recorded_faulted_game_replays_as_recorded(tmp_path):
+    record, _ = play(entrant(tmp_path, "jumper", hostile("return 'Jump'")))
+    save_game(tmp_path / "game.json", record, MAZE, "jumper", ["random"])
+    saved = game_from_dict(json.loads((tmp_path / "game.json").read_text()))
+    assert (saved.fault, saved.outcome) == ("illegal", "loss")
+    assert summary(saved, saved.states()[-1], record.moves)[1]
 
 
 def test_the_sandbox_key_takes_true_or_limits(tmp_path):
