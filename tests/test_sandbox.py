@@ -283,7 +283,9 @@ def test_run_and_play_take_sandbox_on_the_command_line(tmp_path, capsys):
     experiment.write_text(f'games = 1\nmax_moves = 10\nstore = "{tmp_path / "r.sqlite"}"\n'
                           f'[grid]\npacman = ["{good}"]\nghosts = ["random"]\nlayout = ["smallClassic"]\n')
     assert main(["run", str(experiment), "--sandbox", "--workers", "1", "--quiet"]) == 0
-    assert list(load_results(tmp_path / "r.sqlite")["sandbox"]) == [BUBBLEWRAP if bubblewrap_works() else LIMITS]
+    level = BUBBLEWRAP if bubblewrap_works() else LIMITS
+    assert f"isolated by {level}" in capsys.readouterr().out
+    assert list(load_results(tmp_path / "r.sqlite")["sandbox"]) == [level]
     witness = tmp_path / "imported_by.txt"
     spinner = entrant(tmp_path, "spinner", f"open({str(witness)!r}, 'a').write(f'{{os.getpid()}}\\n')\n" +
                       hostile("while True:\n    pass"))
