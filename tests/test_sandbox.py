@@ -26,6 +26,7 @@ from pacsim.engine import parse_layout
 from pacsim.engine.game import GameRecord, play_game
 from pacsim.engine.recording import game_from_dict, save_game
 from pacsim.errors import ConfigError
+from pacsim.report.format import readable_summary
 from pacsim.report.summary import summarize
 from pacsim.runner import load_experiment, load_results, run_experiment
 from pacsim.runner.store import load_saved_game
@@ -251,6 +252,8 @@ def test_a_sandboxed_run_stores_each_fault_as_a_result_and_reports_it(tmp_path):
     assert by_pacman[good]["fault"].isna().all() and by_pacman["greedy"]["sandbox"].isna().all()
     assert set(by_pacman[good]["sandbox"]) == {BUBBLEWRAP if bubblewrap_works() else LIMITS}
     assert list(summarize(rows, by=["pacman"]).set_index("pacman")["faults"][[good, raiser, "greedy"]]) == [0, 2, 0]
+    assert "faults" in readable_summary(summarize(rows, by=["pacman"])).columns
+    assert "faults" not in readable_summary(summarize(rows[rows["pacman"] == good], by=["pacman"])).columns
     again = run_experiment(load_experiment(experiment), workers=1, quiet=True)
     assert again.played == 0  # a fault is a result: a resumed run does not play it again
     faulted = load_saved_game(first.store, int(by_pacman[raiser]["id"].iloc[0]))

@@ -53,7 +53,10 @@ def readable_summary(summary: pandas.DataFrame) -> pandas.DataFrame:
             "nodes/move": _number(row["nodes_per_move"], 0),
             "ms/move": _number(row["seconds_per_move"] * 1000, 2),
         })
-    return pandas.DataFrame(rows)
+    frame = pandas.DataFrame(rows)
+    if "faults" in frame.columns and not frame["faults"].any():  # only sandboxed entrants have them: no empty column
+        frame = frame.drop(columns="faults")
+    return frame
 
 
 def _interval(low: float, high: float, digits: int) -> str:
