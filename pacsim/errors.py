@@ -8,6 +8,8 @@ that escapes is a bug in pacsim and keeps its traceback.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 
 class PacsimError(Exception):
     """Root of every error caused by user input."""
@@ -91,3 +93,22 @@ def debug_wanted() -> bool:
     import os
 
     return os.environ.get(DEBUG_VARIABLE, "") not in ("", "0")
+
+
+def did_you_mean(word: str, known: Iterable[str]) -> str:
+    """``"; did you mean 'optimism_pessimism'?"`` for the known name nearest
+    ``word``, or ``""`` when none is near enough: the tail of a message
+    about an unknown name."""
+    close = nearest(word, known)
+    return f"; did you mean {close!r}?" if close is not None else ""
+
+
+def nearest(word: str, known: Iterable[str]) -> str | None:
+    """The name of ``known`` nearest ``word`` (the same but for case, else by
+    :mod:`difflib`), or None when none is near enough."""
+    from difflib import get_close_matches  # only when a mistake is being reported
+
+    names = list(known)
+    same = [name for name in names if name.lower() == word.lower()]
+    close = same or get_close_matches(word, names, n=1, cutoff=0.6)
+    return close[0] if close else None

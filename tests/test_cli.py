@@ -1,8 +1,18 @@
 """The command line: output shape, one-line errors with exit status 2."""
 
 import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pandas
+import pytest
 
 from pacsim.cli import main
+
+REPOSITORY = Path(__file__).resolve().parents[1]
 
 
 def test_play_prints_each_game_and_a_summary(capsys, tmp_path):
@@ -55,3 +65,244 @@ def test_analyze_shows_pessimism_and_optimism(capsys):
     for action, value in minimax["actions"].items():
         assert expectimax["actions"][action] >= value
     assert minimax["generated"] > 0 and minimax["levels"] == 2 * 3  # two rounds of three agents
+
+
+# -- issue 30: a command line that starts at once ----------------------------------------------
+
+HEAVY = ("pandas", "numpy", "numba", "pygame", "pyarrow", "pacsim.agents.registry", "pacsim.runner.execute")
+
+
+def modules_after(argv, cwd=None):
+    """The heavy modules (of HEAVY) a fresh interpreter holds after ``pacsim ARGV``."""
+    code = ("import sys\nfrom pacsim.cli import main\ntry:\n    main(sys.argv[1:])\nexcept SystemExit:\n    pass\n"
+            f"print(' '.join(name for name in {HEAVY!r} if name in sys.modules), file=sys.stderr)")
+    environment = dict(os.environ, PYTHONPATH=str(REPOSITORY), SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy")
+    finished = subprocess.run([sys.executable, "-c", code, *argv], capture_output=True, text=True, cwd=cwd,
+                              env=environment, check=True)
+    return set(finished.stderr.strip().splitlines()[-1].split()) if finished.stderr.strip() else set()
+
+
+def test_help_imports_no_command_and_play_no_pandas_nor_pygame(tmp_path):
+    assert modules_after(["--help"]) == set()
+    assert modules_after(["report", "--help"]) == set()  # FORMATS without pandas
+    assert modules_after(["play", "--help"]) == set()
+    played = modules_after(["play", "-q", "-l", "openRoom", "--seed", "1", "--max-moves", "5"], cwd=tmp_path)
+    assert not played & {"pandas", "pyarrow", "pygame", "numba", "pacsim.runner.execute"}, played
+
+
+def test_every_command_builds_alone_with_the_common_options():
+    from pacsim.cli import COMMANDS, build_parser
+
+    for command in COMMANDS:
+        parser = build_parser([command])
+        choices = parser._subparsers._group_actions[0].choices  # the command's own parser
+        options = choices[command]._option_string_actions
+        assert {"-q", "--quiet", "--debug"} <= set(options), command
+
+
+def test_options_without_a_command_play_as_cs188_does(capsys):
+    assert main(["-p", "greedy", "-l", "openRoom", "-q", "--seed", "4", "--max-moves", "5"]) == 0
+    assert capsys.readouterr().out.startswith("game 1/1 (seed 4): ")
+    assert main(["--vers"]) == 0  # the top level's own options, abbreviated as argparse allows, stay its own
+    assert capsys.readouterr().out.startswith("pacsim ")
+
+
+def test_cs188_replay_option_replays_the_file(capsys, tmp_path):
+    record = tmp_path / "game.json"
+    assert main(["play", "-l", "openRoom", "-q", "--seed", "4", "--max-moves", "8", "--record", str(record)]) == 0
+    capsys.readouterr()
+    assert main(["--replay", str(record), "-q"]) == 0
+    captured = capsys.readouterr()
+    assert captured.out.startswith("replay openRoom: ") and "matches the recorded score" in captured.out
+    assert "note" not in captured.err
+
+
+def test_a_short_search_run_stays_in_python_and_says_where_pacman_searched(capsys):
+    import argparse
+
+    from pacsim.cli.play import search_in_python
+
+    def asked(pacman, agent_args="", games=1):
+        return argparse.Namespace(pacman=pacman, agent_args=agent_args, games=games)
+
+    assert search_in_python(asked("minimax:depth=2"), num_ghosts=2)
+    assert not search_in_python(asked("minimax", "depth=4", games=50), num_ghosts=3)  # worth loading the kernel
+    assert not search_in_python(asked("minimax:depth=1,backend=fast"), num_ghosts=1)  # asked for
+    assert not search_in_python(asked("greedy"), num_ghosts=1)  # searches nothing
+    assert main(["play", "-p", "minimax:depth=1", "-l", "openRoom", "-q", "--seed", "2", "--max-moves", "5"]) == 0
+    assert capsys.readouterr().out.splitlines()[-1].endswith("; Pacman searched in Python")
+
+
+def test_bench_startup_measures_ratios_against_importing_numpy_and_a_course(tmp_path, monkeypatch):
+    import shutil
+
+    from pacsim.bench import startup
+    from pacsim.bench.report import Report
+
+    course = tmp_path / "course"
+    shutil.copytree(REPOSITORY / "tests" / "cs188_agents", course)
+    monkeypatch.setattr(startup, "HELP_COMMANDS", ("",))
+    monkeypatch.setattr(startup, "PLAY_ONE", ("play", "-n", "1", "-q", "-l", "openRoom", "--max-moves", "5"))
+    monkeypatch.setattr(startup, "COURSE_COMMANDS", {"reflex": (("-p", "ReflexAgent", "-l", "tinyGrid", "-q"), 1.0)})
+    report = Report()
+    startup.startup_figures(report, repeats=1, course=course)
+    names = [figure.name for figure in report.figures]
+    assert names == ["pacsim --help", "pacsim play -n 1 -q -l openRoom --max-moves 5",
+                     "pacsim -p ReflexAgent -l tinyGrid -q", "reflex"], (names, report.skipped)
+    assert all(figure.value > 0 and figure.unit == "ratio" for figure in report.figures)
+    assert "target 2x" in report.figures[0].note and "target parity" in report.figures[-1].note
+    without = Report()
+    monkeypatch.setattr(startup, "PLAY_ONE", ("play", "-l", "noSuchMaze"))
+    startup.startup_figures(without, repeats=1)
+    assert [figure.name for figure in without.figures] == ["pacsim --help"]
+    assert "noSuchMaze" in without.skipped[0]  # a failing command is skipped, not timed
+
+
+# -- issue 30: mistakes met halfway ------------------------------------------------------------
+
+def test_unknown_names_get_the_nearest_known_one(capsys, tmp_path):
+    cases = [
+        (["rn", "x.toml"], "did you mean 'run'?"),
+        (["play", "--gams", "3"], "did you mean '--games'?"),
+        (["report", "x.sqlite", "--format", "mardown"], "did you mean 'markdown'?"),
+        (["play", "-p", "minimx", "-q"], "did you mean 'minimax'?"),
+        (["play", "-p", "minimax:dpth=2", "-q"], "did you mean 'depth'?"),
+        (["play", "-l", "smalClassic", "-q"], "did you mean 'smallClassic'?"),
+        (["run", "optimism_pesimism"], "no shipped experiment of that name (pacsim experiments lists them); "
+                                       "did you mean 'optimism_pessimism'?"),
+        (["play", "-p", "ReflexAgnt", "--cs188", str(REPOSITORY / "tests" / "cs188_agents"), "-q"],
+         "did you mean 'ReflexAgent'?"),
+    ]
+    for argv, message in cases:
+        assert main(argv) == 2, argv
+        err = capsys.readouterr().err
+        assert message in err and err.count("\n") == 1, (argv, err)
+
+
+GRID = """
+name = "grid"
+games = 2
+seed = 1
+max_moves = 10
+store = "{store}"
+[pacman_options]
+eval = "careful"
+[grid]
+pacman = ["greedy", "minimax", "{plugin}:CautiousPacman"]
+ghosts = ["random"]
+layout = ["openRoom"]
+depth = [1, 2]
+"""
+
+
+def grid_file(tmp_path, text=GRID):
+    path = tmp_path / "grid.toml"
+    path.write_text(text.format(store=tmp_path / "grid.sqlite", plugin=REPOSITORY / "examples" / "cautious_pacman.py"),
+                    encoding="utf-8")
+    return path
+
+
+def test_an_option_applies_to_the_pacmen_that_declare_it(tmp_path):
+    from pacsim.runner import load_experiment
+
+    experiment = load_experiment(grid_file(tmp_path))
+    labels = [condition.label for condition in experiment.conditions]
+    assert labels[:3] == ["greedy/random/openRoom", "minimax/random/openRoom/depth=1", "minimax/random/openRoom/depth=2"]
+    assert labels[3].startswith("cautious_pacman:CautiousPacman/random/openRoom/")  # its file's stem, not its path
+    assert len(labels) == 4
+    minimax = experiment.conditions[1]
+    assert minimax.pacman_options == {"eval": "careful", "depth": 1}
+    assert experiment.conditions[0].pacman_options == {}
+
+
+def test_an_option_no_pacman_declares_and_a_grid_key_typo_are_named(tmp_path, capsys):
+    cases = [
+        (GRID.replace('eval = "careful"', 'evl = "careful"'),
+         "pacman_options.evl: no Pacman of the grid takes option 'evl'", "did you mean 'eval'?"),
+        (GRID.replace("depth = [1, 2]", "layouts = [1, 2]"), "grid.layouts: no Pacman of the grid takes option",
+         "did you mean 'layout'?"),
+        (GRID.replace("pacman = [", "pacmen = ["), "grid.pacman: missing (required)", "is grid.pacmen a typo of it?"),
+    ]
+    for text, *messages in cases:
+        assert main(["run", str(grid_file(tmp_path, text)), "-q"]) == 2
+        err = capsys.readouterr().err
+        assert all(message in err for message in messages) and err.count("\n") == 1, err
+
+
+# -- issue 30: text output ---------------------------------------------------------------------
+
+REPEATED = """
+name = "repeated"
+games = 12
+seed = 1
+max_moves = 20
+store = "{store}"
+[grid]
+pacman = ["greedy"]
+ghosts = ["random"]
+layout = ["openRoom"]
+num_ghosts = [0]
+"""
+
+
+def test_run_and_report_say_the_same_notes_and_report_lists_games_to_replay(tmp_path, capsys):
+    experiment = tmp_path / "repeated.toml"
+    store = tmp_path / "repeated.sqlite"
+    experiment.write_text(REPEATED.format(store=store), encoding="utf-8")
+    assert main(["run", str(experiment), "-j", "1"]) == 0
+    ran = capsys.readouterr().out
+    assert "note: greedy/random/openRoom/k0: 12 games, 1 line of play" in ran
+    assert "\\" not in ran  # never pandas' wrapped blocks
+    assert main(["report", str(store)]) == 0
+    reported = capsys.readouterr().out
+    assert "note: greedy/random/openRoom/k0: 12 games, 1 line of play" in reported
+    assert f"games worth replaying (pacsim replay {store} --game ID):" in reported
+    listed = re.search(r"\n  first win, longest  game (\d+) +win ", reported)
+    assert listed, reported
+    assert main(["replay", str(store), "--list"]) == 0
+    assert listed.group(0) in "\n" + capsys.readouterr().out
+    assert main(["replay", str(store), "--game", listed.group(1), "-q"]) == 0  # the id replays that game
+    assert "matches the recorded score" in capsys.readouterr().out
+    assert main(["report", str(store), "-q"]) == 0  # the common options, on report too
+    quiet = capsys.readouterr()
+    assert "note:" not in quiet.out and "games worth replaying" not in quiet.out and "win rate" in quiet.out
+    assert main(["report", str(store), "--format", "markdown"]) == 0
+    assert capsys.readouterr().out.splitlines()[1].startswith("|---|---:|")
+
+
+def test_agents_and_experiments_print_plain_whole_sentences(capsys):
+    assert main(["agents"]) == 0
+    listing = capsys.readouterr().out
+    assert "``" not in listing and ":func:" not in listing and ":class:" not in listing
+    assert "(kinds=MC;" in listing and "weighted sum of simple_features" in listing
+    assert main(["experiments"]) == 0  # in a pipe: every description whole, one line each
+    lines = capsys.readouterr().out.splitlines()
+    learned = next(line for line in lines if line.startswith("learned_optimism "))
+    assert learned.endswith(".") and "..." not in learned and len(learned) > 200
+
+
+def test_the_grid_figure_has_a_row_per_ghost_and_layout_and_stays_readable(tmp_path):
+    pytest.importorskip("matplotlib")
+    from PIL import Image
+
+    from pacsim.report import summarize
+    from pacsim.report.plot import facet_rows, plot_summary
+
+    rows = []
+    for pacman in ("greedy", "random", "minimax:depth=2", "expectimax:depth=2", "mcts", "alphabeta:depth=3"):
+        for ghost in ("random", "directional"):
+            for layout in ("openRoom", "smallClassic", "pincerMaze"):
+                for index in range(3):
+                    rows.append({"experiment": "big", "config_hash": "h", "condition": f"{pacman}/{ghost}/{layout}",
+                                 "pacman": pacman, "ghosts": ghost, "layout": layout, "game_index": index,
+                                 "seed": index, "outcome": ("win", "loss", "timeout")[index], "score": 10 * index,
+                                 "moves": 10, "nodes": 5, "move_seconds_mean": 0.001})
+    results = pandas.DataFrame(rows)
+    summary = summarize(results)
+    facets = facet_rows(results, ["condition"])
+    assert len(summary) == 36 and len(facets) == 6
+    assert ("ghosts=random, layout=openRoom", ("random", "openRoom")) in facets
+    path = tmp_path / "grid.png"
+    plot_summary(results, summary, ["condition"], path)
+    width, height = Image.open(path).size
+    assert width <= 2600 and height < 6000  # once 36 bars side by side: over 10,000 px wide

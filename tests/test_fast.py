@@ -350,3 +350,31 @@ def test_a_slippery_pacman_plays_the_same_game_with_the_fast_path_on_and_off():
     untimed = [[replace(stats, seconds=0.0, backend="python") for stats in record.search_stats] for record in records]
     assert fast.actions == python.actions and untimed[0] == untimed[1] and fast.moves > 10
     assert all(stats.depth == 4 for stats in fast.search_stats)  # Pacman, his slip, two ghosts
+
+
+def test_the_kernels_algorithm_table_agrees_with_the_searchs():
+    # Declared beside the kernel (pacsim.fast.kinds); the readable search has its own record.
+    from pacsim.fast.kinds import KERNEL_ALGORITHMS
+    from pacsim.search import ALGORITHMS
+
+    for name, (pruned, mode) in KERNEL_ALGORITHMS.items():
+        assert (ALGORITHMS[name].pruned, ALGORITHMS[name].chance_mode) == (pruned, mode.label), name
+
+
+def test_every_kind_is_numbered_once():
+    from pacsim.fast import kinds
+
+    for table in (kinds.GhostKind, kinds.Evaluation, kinds.NodeKind, kinds.ChanceMode):
+        assert sorted(member.value for member in table) == list(range(len(table))), table
+
+
+def test_no_compiled_function_takes_more_than_ten_parameters():
+    # Named bundles (pacsim.fast.bundles), not walls of arrays.
+    import inspect
+
+    from pacsim.fast import gameloop, mcts, star
+    from pacsim.fast.cache import compiled_functions
+
+    for module in (kernel, star, mcts, gameloop):
+        for function in compiled_functions(module.__name__, vars(module)):
+            assert len(inspect.signature(function.py_func).parameters) <= 10, function.py_func.__name__

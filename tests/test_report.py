@@ -174,11 +174,18 @@ def test_report_by_several_columns_before_the_store(store, capsys):
     assert [line.split()[0] for line in lines[1:4]] == ["greedy", "random", "alphabeta:depth=1"]
 
 
-def test_terminal_tables_fit_in_100_columns(store, capsys):
+def test_terminal_tables_fit_the_terminal_and_a_pipe_gets_whole_lines(store, capsys, monkeypatch):
+    assert main(["report", str(store)]) == 0  # capsys: a pipe, never wrapped into blocks of columns
+    piped = capsys.readouterr().out.splitlines()
+    assert "ms/move" in piped[0] and max(len(line) for line in piped) > 100
+    assert sum("alphabeta" in line for line in piped) == 1
+    monkeypatch.setattr("pacsim.report.format.terminal_width", lambda: 100)
     assert main(["report", str(store)]) == 0
     lines = capsys.readouterr().out.splitlines()
+    lines = lines[:lines.index("")]  # the table, before the games worth replaying (their store's path is long)
     assert max(len(line) for line in lines) <= 100
     assert sum("alphabeta" in line for line in lines) == 1  # every condition still named in full
+    assert any(line.startswith("(left out to fit the terminal: lines") for line in lines)
 
 
 @pytest.mark.parametrize("suffix, magic", [(".png", b"\x89PNG"), (".pdf", b"%PDF"), (".svg", b"<?xml")])

@@ -290,7 +290,8 @@ def test_a_store_in_a_read_only_folder_is_read_and_a_run_on_it_is_refused_as_rea
     connection.close()
     assert main(["report", str(store)]) == 0
     expected = capsys.readouterr().out
-    assert main(["report", str(read_only_store)]) == 0 and capsys.readouterr().out == expected
+    assert main(["report", str(read_only_store)]) == 0  # the same report, the store's own path aside
+    assert capsys.readouterr().out.replace(str(read_only_store), "STORE") == expected.replace(str(store), "STORE")
     assert main(["export", str(read_only_store), "--out", str(tmp_path / "games.csv")]) == 0
     assert main(["replay", "-q", str(read_only_store), "--game", "2"]) == 0
     pandas.testing.assert_frame_equal(load_results(read_only_store), load_results(store))

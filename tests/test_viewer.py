@@ -11,7 +11,6 @@ import numpy
 import pygame
 import pytest
 
-import pacsim.cli.replay
 from pacsim.agents import Agent, make_ghost, make_pacman
 from pacsim.cli import main
 from pacsim.engine import load_layout, play_game, replay
@@ -284,7 +283,7 @@ def test_replay_from_a_results_store(tmp_path, capsys, monkeypatch):
     assert main(["replay", str(store), "-q"]) == 2  # which game?
     assert "--game" in capsys.readouterr().err
     asked = []
-    monkeypatch.setattr(pacsim.cli.replay, "load_saved_game",
+    monkeypatch.setattr("pacsim.runner.store.load_saved_game",
                         lambda where, game: asked.append((where, game)) or load_game(path))
     assert main(["replay", str(store), "--game", "17", "-q"]) == 0
     assert asked == [(str(store), 17)] and "matches the recorded score" in capsys.readouterr().out

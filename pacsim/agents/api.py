@@ -44,6 +44,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar, run
 from pacsim.engine import GameState
 from pacsim.engine.stats import MoveStats
 from pacsim.errors import AgentError
+from pacsim.fast.policies import sample_index
 
 if TYPE_CHECKING:
     from pacsim.search import SearchResult
@@ -148,14 +149,10 @@ class StochasticAgent(Agent[OptionsT]):
 
 
 def sample(distribution: Distribution, rng: random.Random) -> str:
-    """Draw an action; one uniform number per draw, so streams stay aligned."""
+    """Draw an action; one uniform number per draw, so streams stay aligned
+    (:func:`pacsim.fast.policies.sample_index`, the kernel's draw too)."""
     point = rng.random()
-    total = 0.0
-    for action, probability in distribution:
-        total += probability
-        if point < total:
-            return action
-    return distribution[-1][0]
+    return distribution[sample_index(point, [probability for _, probability in distribution], len(distribution))][0]
 
 
 def uniform(actions: list[str]) -> Distribution:

@@ -10,6 +10,8 @@ from pacsim.agents import backend
 from pacsim.agents.api import Distribution, StochasticAgent, uniform
 from pacsim.engine import PLAYING, GameState, apply_move
 from pacsim.errors import AgentError
+from pacsim.fast.kinds import GhostKind
+from pacsim.fast.policies import Distances, ghost_probabilities, pacman_move_rows, parameters_of, searched_probabilities
 from pacsim.search import MAX, MIN, search
 
 MAX_GHOST_DEPTH = 10
@@ -56,18 +58,50 @@ class DirectionalGhost(StochasticAgent[DirectionalOptions]):
     Options = DirectionalOptions
 
     def distribution(self, state: GameState) -> Distribution:
-        moves = state.legal_moves()
-        distances = state.layout.distances_from(state.pacman)
-        scared = state.scared[state.turn - 1] > 0
-        keyed = [(-distances[target] if scared else distances[target]) for _, target in moves]
-        best_key = min(keyed)
-        best = [action for (action, _), key in zip(moves, keyed) if key == best_key]
-        focus = self.options.flee if scared else self.options.attack
-        spread = (1.0 - focus) / len(moves)
-        return [
-            (action, spread + (focus / len(best) if action in best else 0.0))
-            for action, _ in moves
-        ]
+        return policy_distribution(GhostKind.DIRECTIONAL, parameters_of(self.options), state)
+
+
+@dataclass(frozen=True)
+class AmbusherOptions:
+    """Options of the ambusher."""
+
+    attack: float = 0.8
+    """Probability mass on the moves that approach its aim most (by maze distance), in [0, 1]."""
+    flee: float = 0.8
+    """Probability mass on the moves that flee from Pacman most while scared, in [0, 1]."""
+    ahead: int = 4
+    """How many cells ahead of Pacman it aims, along his last direction (stopping at a wall), 0 to 10."""
+
+    def __post_init__(self) -> None:
+        DirectionalOptions(self.attack, self.flee)  # the same checks
+        if not 0 <= self.ahead <= 10:
+            raise AgentError(f"option ahead={self.ahead!r} must be in [0, 10]", option="ahead")
+
+
+class AmbusherGhost(StochasticAgent[AmbusherOptions]):
+    """The arcade's ambusher (Pinky): the directional ghost aiming ``ahead``
+    cells in front of Pacman rather than at him, to cut him off; while
+    scared it flees Pacman as the directional ghost does."""
+
+    name = "ambusher"
+    Options = AmbusherOptions
+
+    def distribution(self, state: GameState) -> Distribution:
+        return policy_distribution(GhostKind.AMBUSHER, parameters_of(self.options), state)
+
+
+def policy_distribution(kind: GhostKind, parameters: tuple[float, ...], state: GameState) -> Distribution:
+    """The distribution of the ghost to move under the policy ``kind``:
+    :func:`pacsim.fast.policies.ghost_probabilities`, the function the
+    kernel compiles, called here as plain Python."""
+    moves = state.legal_moves()
+    count = len(moves)
+    probabilities = [0.0] * count
+    layout = state.layout
+    ghost_probabilities(kind, Distances(layout), pacman_move_rows(layout), state.pacman, state.directions[0],
+                        state.scared[state.turn - 1] > 0, [target for _, target in moves], count, parameters,
+                        probabilities)
+    return [(action, probability) for (action, _), probability in zip(moves, probabilities)]
 
 
 class ChaseGame:
@@ -138,25 +172,24 @@ class AdversarialGhost(StochasticAgent[AdversarialOptions]):
     def __init__(self, options: AdversarialOptions | None = None) -> None:
         super().__init__(options)
         backend.prepare(self.options.backend)  # load the kernel now, not in the first timed move
-        self._searched: dict[GameState, Distribution] = {}
-        """The search's best moves by position: a pure function of the
+        self._searched: dict[GameState, tuple[tuple[float, ...], float]] = {}
+        """The search's root values by position: a pure function of the
         position, asked again and again when a Pacman models this ghost
         (successive searches share most of their trees)."""
 
     def distribution(self, state: GameState) -> Distribution:
         p = self.options.p
-        if p == 0.0:  # the random ghost: no search needed
-            return uniform(state.legal_actions())
-        searched = self.searched_distribution(state)
-        if p == 1.0:
-            return searched
-        chosen = dict(searched)
         legal = state.legal_actions()
-        spread = (1.0 - p) / len(legal)
-        return [(action, p * chosen.get(action, 0.0) + spread) for action in legal]
+        if p == 0.0:  # the random ghost: no search needed
+            return uniform(legal)
+        values, best_value = self.searched_values(state)
+        count = len(legal)
+        chosen, probabilities = [0] * count, [0.0] * count
+        size = searched_probabilities(values, best_value, count, p, chosen, probabilities)
+        return [(legal[chosen[index]], probabilities[index]) for index in range(size)]
 
-    def searched_distribution(self, state: GameState) -> Distribution:
-        """Uniform over the moves the depth-limited search values best."""
+    def searched_values(self, state: GameState) -> tuple[tuple[float, ...], float]:
+        """The depth-limited search's value of each legal move (in move order), and the best."""
         known = self._searched.get(state)
         if known is None:
             if len(self._searched) >= SEARCHED_POSITIONS:
@@ -164,11 +197,10 @@ class AdversarialGhost(StochasticAgent[AdversarialOptions]):
             known = self._searched[state] = self._search(state)
         return known
 
-    def _search(self, state: GameState) -> Distribution:
+    def _search(self, state: GameState) -> tuple[tuple[float, ...], float]:
         game = ChaseGame(state.turn)
         result = backend.try_chase_values(self.options.backend, state, self.options.depth * state.num_agents) or search(
             game, state, algorithm="alphabeta", depth=self.options.depth * state.num_agents,
             evaluate=game.evaluate, root_values=True,
         )
-        best = [move[0] for move, value in result.action_values if value == result.value]
-        return uniform(best)
+        return tuple(value for _, value in result.action_values), result.value

@@ -14,9 +14,10 @@ import random
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
-from pacsim.engine import PLAYING, STOP, GameState, apply_move
-from pacsim.engine.layout import REVERSE
+from pacsim.engine import PLAYING, GameState, apply_move
+from pacsim.engine.layout import ACTIONS, DIRECTION_INDEX
 from pacsim.errors import AgentError
+from pacsim.fast.policies import pacman_move_rows, slip_outcomes
 from pacsim.search import CHANCE, MAX
 
 
@@ -101,15 +102,12 @@ class SlipperyPacmanGame(PacmanGame):
                 for probability, action, target in self.slips(node.state, node.action)]
 
     def slips(self, state: GameState, chosen: str) -> list[tuple[float, str, int]]:
-        """(probability, action, target) of what Pacman really does."""
-        targets = state.layout.targets[state.pacman]
-        if chosen == STOP:  # standing still never slips
-            return [(1.0, chosen, targets[chosen])]
-        failures = [action for action in targets if action != chosen and action != REVERSE[chosen]]
-        if not failures:
-            return [(1.0, chosen, targets[chosen])]
-        share = self.slip / len(failures)
-        return [(1.0 - self.slip, chosen, targets[chosen])] + [(share, action, targets[action]) for action in failures]
+        """(probability, action, target) of what Pacman really does
+        (:func:`pacsim.fast.policies.slip_outcomes`, the kernel's rule too)."""
+        row = pacman_move_rows(state.layout)[state.pacman]
+        actions, targets, probabilities = [0] * 5, [0] * 5, [0.0] * 5
+        count = slip_outcomes(row, self.slip, DIRECTION_INDEX[chosen], actions, targets, probabilities)
+        return [(probabilities[index], ACTIONS[actions[index]], targets[index]) for index in range(count)]
 
     def is_terminal(self, node: Any) -> bool:
         return type(node) is not Intent and node.status != PLAYING

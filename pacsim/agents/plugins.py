@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import hashlib
 import importlib
-import importlib.metadata
 import importlib.util
 import re
 import sys
@@ -228,14 +227,22 @@ def describe_error(error: BaseException) -> str:
 
 # -- entry points ---------------------------------------------------------
 
+def _entry_points(group: str) -> Any:
+    """``group``'s entry points; importlib.metadata (and the email package
+    under it) is imported only when a name is looked up there."""
+    import importlib.metadata
+
+    return importlib.metadata.entry_points(group=group)
+
+
 def entry_point_names(group: str) -> list[str]:
     """Names installed packages register in ``group`` (nothing is imported)."""
-    return sorted({entry.name for entry in importlib.metadata.entry_points(group=group)})
+    return sorted({entry.name for entry in _entry_points(group)})
 
 
 def load_entry_point(group: str, name: str, spec: str) -> Any | None:
     """The object an installed package registers as ``name`` in ``group``, or None."""
-    entries = [entry for entry in importlib.metadata.entry_points(group=group) if entry.name == name]
+    entries = [entry for entry in _entry_points(group) if entry.name == name]
     if not entries:
         return None
     entry = entries[0]

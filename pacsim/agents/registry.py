@@ -29,13 +29,13 @@ from typing import Any
 
 from pacsim.agents import cs188, plugins
 from pacsim.agents.api import Agent, GhostMaker, StochasticAgent
-from pacsim.agents.ghosts import AdversarialGhost, DirectionalGhost, RandomGhost
+from pacsim.agents.ghosts import AdversarialGhost, AmbusherGhost, DirectionalGhost, RandomGhost
 from pacsim.agents.learning import LEARNING_PACMEN
 from pacsim.agents.mcts_agent import MctsPacman
 from pacsim.agents.notes import say_once
 from pacsim.agents.search_agents import AlphaBetaPacman, ExpectimaxPacman, ExpectiminimaxPacman, MinimaxPacman
 from pacsim.agents.simple import GreedyPacman, KeyboardPacman, RandomPacman
-from pacsim.errors import AgentError
+from pacsim.errors import AgentError, did_you_mean
 
 PACMAN, GHOST = "Pacman", "ghost"
 """The two roles; built-in names differ by role (``random`` is both)."""
@@ -51,7 +51,7 @@ BUILTIN_PACMEN = _by_name(
     MctsPacman, *LEARNING_PACMEN.values(),
 )
 """Every built-in Pacman by name, in the order ``pacsim agents`` lists them."""
-BUILTIN_GHOSTS = _by_name(RandomGhost, DirectionalGhost, AdversarialGhost)
+BUILTIN_GHOSTS = _by_name(RandomGhost, DirectionalGhost, AdversarialGhost, AmbusherGhost)
 """Every built-in ghost by name."""
 
 RENAMED_OPTIONS = {"engine": "backend"}
@@ -184,8 +184,20 @@ def resolve(role: str, spec: str | AgentSpec, folders: Sequence[Path] | None = N
         path, cls = located
         plugins.note_file(Path(path), Path(path).name)  # its code is part of the condition too
         return Resolved(cls, cs188=True, source_file=str(path))
-    names = ", ".join([*known, *plugins.entry_point_names(plugins.AGENT_GROUP)])
-    raise AgentError(f"unknown {role} agent {parsed.target!r} (known: {names}; or file.py:Class, module:Class)")
+    names = [*known, *plugins.entry_point_names(plugins.AGENT_GROUP)]
+    raise AgentError(f"unknown {role} agent {parsed.target!r} (known: {', '.join(names)}; or file.py:Class, "
+                     f"module:Class){did_you_mean(parsed.target, names)}")
+
+
+def option_names(resolved: Resolved) -> set[str]:
+    """The options an agent class takes, under their names and any older
+    name (:data:`RENAMED_OPTIONS`); a CS188 class's are its constructor's
+    keyword arguments."""
+    if resolved.cs188:
+        names = {info.name for info in cs188.constructor_options(resolved.cls)}
+    else:
+        names = {field.name for field in dataclasses.fields(resolved.cls.Options)}  # type: ignore[attr-defined]
+    return names | {old for old, new in RENAMED_OPTIONS.items() if new in names}
 
 
 def _classify(found: Any, spec: AgentSpec, source_file: str | None) -> Resolved:
@@ -285,7 +297,8 @@ def build_options(cls: type[Agent], values: Mapping[str, Any], name: str) -> Any
     for key, value in values.items():
         if key not in fields:
             allowed = ", ".join(fields) or "none"
-            raise AgentError(f"unknown option {key!r} for agent {name!r} (options: {allowed})", option=key)
+            raise AgentError(f"unknown option {key!r} for agent {name!r} (options: {allowed})"
+                             f"{did_you_mean(key, fields)}", option=key)
         converted[key] = _coerce(name, key, value, hints.get(key, str))
     try:
         return options_class(**converted)

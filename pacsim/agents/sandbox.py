@@ -321,6 +321,8 @@ class Checked:
     files: dict[str, str]
     """The data files it read, label -> identity, as the child reported them."""
     depth: int | None
+    options: frozenset[str] = frozenset()
+    """The option names its class takes."""
 
 
 def checked_reply(reply: dict[str, Any], spec: str) -> Checked:
@@ -337,7 +339,9 @@ def checked_reply(reply: dict[str, Any], spec: str) -> Checked:
             label, identity = parsed.target, plugins.file_digest(own)
         (files if kind == plugins.DATA else code)[label[:200]] = identity[:200]
     depth = reply.get("depth")
-    return Checked(code, files, depth if type(depth) is int else None)
+    names = reply.get("options")
+    options = frozenset(name[:100] for name in names if isinstance(name, str)) if isinstance(names, list) else frozenset()
+    return Checked(code, files, depth if type(depth) is int else None, options)
 
 
 def check_in_sandbox(role: str, spec: str, options: Mapping[str, Any], limits: Limits) -> Checked:

@@ -51,7 +51,7 @@ def private_channels() -> tuple[BinaryIO, BinaryIO]:
 def serve(requests: BinaryIO, replies: BinaryIO) -> None:
     """Answer requests until the parent closes the pipe or the agent fails."""
     from pacsim.agents import plugins
-    from pacsim.agents.registry import make_agent
+    from pacsim.agents.registry import make_agent, option_names, resolve
     from pacsim.engine.game import describe_failure
     from pacsim.engine.state import GameState
 
@@ -67,6 +67,7 @@ def serve(requests: BinaryIO, replies: BinaryIO) -> None:
                 agent.reset(index, rng)
                 depth = getattr(agent, "depth", None)
                 answer(replies, {"ready": True, "depth": depth if type(depth) is int else None,
+                                 "options": sorted(option_names(resolve(role, spec))),
                                  "used": [[item.label, item.path, item.identity, item.kind] for item in used]})
             elif kind == "layout":
                 layout = request[1]

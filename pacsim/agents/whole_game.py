@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from pacsim.agents.backend import kernel_wanted
-from pacsim.agents.ghosts import AdversarialGhost, DirectionalGhost, RandomGhost
+from pacsim.agents.registry import BUILTIN_GHOSTS
 from pacsim.agents.search_agents import (
     AlphaBetaPacman,
     ExpectimaxPacman,
@@ -27,6 +27,7 @@ from pacsim.agents.search_agents import (
 )
 from pacsim.engine import GameRecord, GameState, Layout, initial_state
 from pacsim.errors import AgentError
+from pacsim.fast.kinds import KERNEL_GHOSTS
 from pacsim.fast.request import SearchRequest, game_loop_declined
 
 _BUILT_IN_PACMEN = frozenset((MinimaxPacman, AlphaBetaPacman, ExpectimaxPacman, ExpectiminimaxPacman))
@@ -75,12 +76,12 @@ def ghost_plan(agent: Any) -> Any:
     """The kernel's :class:`~pacsim.fast.game.GhostPlan` of a built-in
     ghost, or None."""
     from pacsim.fast.game import GhostPlan
+    from pacsim.fast.policies import parameters_of
 
     kind = type(agent)
-    if kind is RandomGhost:
-        return GhostPlan("random")
-    if kind is DirectionalGhost:
-        return GhostPlan("directional", attack=agent.options.attack, flee=agent.options.flee)
-    if kind is AdversarialGhost and kernel_wanted(agent.options.backend):
-        return GhostPlan("adversarial", p=agent.options.p, depth=agent.options.depth)
-    return None
+    if kind not in BUILTIN_GHOSTS.values() or kind.name not in KERNEL_GHOSTS:  # a subclass may play differently
+        return None
+    options = agent.options
+    if not kernel_wanted(getattr(options, "backend", "auto")):
+        return None
+    return GhostPlan(kind.name, parameters_of(options), getattr(options, "depth", 2))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from pacsim.bench.agreement import fast_agreement
 from pacsim.bench.env import env_figures
 from pacsim.bench.fast import fast_end_to_end, fast_figures, fast_perft_rate, star_figures
@@ -11,12 +13,18 @@ from pacsim.bench.memory import memory_figures, planning_figures, report_memory
 from pacsim.bench.report import Report, machine_info
 from pacsim.bench.sandbox import sandbox_figures
 from pacsim.bench.search import search_figures, successor_rate, table_figures, tuned_expectimax
+from pacsim.bench.startup import startup_figures
 from pacsim.bench.throughput import batch_throughput
 from pacsim.fast import available
 
 
-def run(quick: bool = False) -> Report:
+def run(quick: bool = False, course: Path | None = None, startup_only: bool = False) -> Report:
+    """Every group, or (``startup_only``) the start-up group alone; ``course``:
+    a CS188 course folder for the start-up group's course commands."""
     report = Report(machine=machine_info())
+    startup_figures(report, repeats=3 if quick else 7, course=course, quick=quick)
+    if startup_only:
+        return report
     for name in ("smallClassic", "wideClassic"):
         rate, nodes = successor_rate(name, depth=15 if quick else 18)
         report.add("successors", f"{name} perft", rate, "states/s", f"{nodes} states")

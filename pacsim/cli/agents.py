@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import argparse
 import inspect
+import re
 from typing import Any
 
 from pacsim.agents import plugins
@@ -13,12 +15,10 @@ from pacsim.agents.registry import BUILTIN_GHOSTS, BUILTIN_PACMEN, GHOST, PACMAN
 from pacsim.errors import AgentError
 
 
-def add_parser(subparsers: Any) -> None:
-    parser = subparsers.add_parser("agents", help="list the agents (built-in and installed), or one agent's options")
+def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("name", nargs="?", metavar="NAME",
                         help="an agent name or spec (e.g. expectimax, my_agents.py:Cautious) to show its options")
     parser.add_argument("--ghost", action="store_true", help="NAME is a ghost (random is both a Pacman and a ghost)")
-    parser.set_defaults(run=run)
 
 
 EVALUATION_DOCS = {"score": "The game score: CS188's default evaluation."}
@@ -49,7 +49,7 @@ def listing() -> str:
         lines += [_installed_line(name, plugins.AGENT_GROUP) for name in installed]
         lines += [_installed_line(name, plugins.EVALUATION_GROUP) for name in evaluations]
     lines += ["", "Your own: -p path/to/file.py:Class or -p package.module:Class (see README, 'Your own agents');",
-              "`pacsim agents NAME` shows an agent's options."]
+              "'pacsim agents NAME' shows an agent's options."]
     return "\n".join(lines)
 
 
@@ -72,7 +72,7 @@ def describe(spec: str, role: str) -> str:
     lines.append(f"  options ({flag} key=value,... or {spec}:key=value,...):")
     for info in infos:
         default = repr(info.default) if info.default != "" else "''"
-        lines.append(f"  {info.name:<{width}}  {info.type:<{type_width}}  default {default:<10} {info.doc}".rstrip())
+        lines.append(f"  {info.name:<{width}}  {info.type:<{type_width}}  default {default:<10} {plain_text(info.doc)}".rstrip())
     return "\n".join(lines)
 
 
@@ -89,7 +89,18 @@ def _installed_line(name: str, group: str) -> str:
 
 
 def _first_line(thing: object) -> str:
-    """The first sentence of the docstring."""
-    doc = " ".join((inspect.getdoc(thing) or "").split())
+    """The first sentence of the docstring, as plain text."""
+    doc = plain_text(" ".join((inspect.getdoc(thing) or "").split()))
     sentence, period, _ = doc.partition(". ")
     return sentence + period.strip()
+
+
+ROLE = re.compile(r":[a-z]+:`~?([^`<]*?)(?:\s*<[^>]*>)?`")
+"""A reST role (``:func:`simple_features```, ``:class:`~pacsim.x.Y```, ``:mod:`text <target>```)."""
+
+
+def plain_text(text: str) -> str:
+    """Docstring reST as a terminal shows it: roles by their name (the last
+    dotted part after ``~``), literals without their backquotes."""
+    text = ROLE.sub(lambda match: match.group(1).rsplit(".", 1)[-1] if "~" in match.group(0) else match.group(1), text)
+    return text.replace("``", "").replace("`", "")

@@ -4,12 +4,11 @@ pessimism and optimism in numbers."""
 
 from __future__ import annotations
 
+import argparse
 import json
 import math
 from typing import Any
 
-from pacsim.agents.api import SearchingAgent
-from pacsim.agents.registry import BUILTIN_PACMEN, make_pacman
 from pacsim.cli.common import options_given_once
 from pacsim.engine import agent_rng, load_layout
 from pacsim.engine.recording import load_game
@@ -17,8 +16,7 @@ from pacsim.engine.state import initial_state
 from pacsim.errors import ConfigError
 
 
-def add_parser(subparsers) -> None:
-    parser = subparsers.add_parser("analyze", help="search a position and show each action's value")
+def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("-l", "--layout", default="tinyGhostMaze", help="shipped layout name or .lay path (default tinyGhostMaze)")
     parser.add_argument("-p", "--pacman", action="append", default=None,
                         help="search Pacman spec, e.g. minimax:depth=4,eval=careful (repeat to compare)")
@@ -28,10 +26,12 @@ def add_parser(subparsers) -> None:
     parser.add_argument("--move", type=int, default=0, help="with --game: the position before Pacman's move N (0: the start), as play counts moves")
     parser.add_argument("--json", action="store_true",
                         help="print JSON (a value that is not a finite number, such as a CS188 agent's unknown one, is null)")
-    parser.set_defaults(run=run)
 
 
 def run(args) -> int:
+    from pacsim.agents.api import SearchingAgent  # the agents: for the search, not for --help
+    from pacsim.agents.registry import BUILTIN_PACMEN, make_pacman
+
     state = _position(args)
     rows = []
     for spec in args.pacman or ["minimax:depth=2", "expectimax:depth=2"]:

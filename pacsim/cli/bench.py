@@ -2,19 +2,28 @@
 
 from __future__ import annotations
 
+import argparse
 import json
+from pathlib import Path
+
+from pacsim.errors import ConfigError
 
 
-def add_parser(subparsers) -> None:
-    parser = subparsers.add_parser("bench", help="measure successor and search rates, batch throughput, memory")
+def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
     parser.add_argument("--quick", action="store_true", help="smaller depths and counts (a smoke run)")
-    parser.set_defaults(run=run)
+    parser.add_argument("--startup", action="store_true", help="only the start-up group (whole-process times of commands)")
+    parser.add_argument("--course", metavar="DIR", default=None,
+                        help="a CS188 course folder (its pacman.py): the start-up group times the course's commands "
+                             "there, through pacsim and through the course's own code")
 
 
 def run(args) -> int:
     from pacsim.bench.suite import run as run_bench  # the benchmark's imports, only when asked for
 
-    report = run_bench(quick=args.quick)
+    course = Path(args.course) if args.course else None
+    if course is not None and not course.is_dir():
+        raise ConfigError(f"--course {args.course}: not a folder")
+    report = run_bench(quick=args.quick, course=course, startup_only=args.startup)
     print(json.dumps(report.to_dict(), indent=1) if args.json else report.to_text())
     return 0

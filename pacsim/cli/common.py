@@ -6,8 +6,8 @@ import argparse
 import os
 from typing import Any
 
-from pacsim.agents.registry import parse_options, parse_spec
 from pacsim.errors import DEBUG_VARIABLE, AgentError, debug_wanted
+from pacsim.files import check_output
 from pacsim.viewer.settings import display_available, require_display
 
 
@@ -38,6 +38,8 @@ def options_given_once(spec: str, text: str, flag: str) -> dict[str, str]:
     """The options of ``flag TEXT`` (``-a depth=3``) for the agent ``spec``;
     an option the spec sets too (``expectimax:depth=2``) is an error naming
     both places, since neither silently wins."""
+    from pacsim.agents.registry import parse_options, parse_spec  # the agents, only for a command that makes some
+
     options = parse_options(text)
     twice = [key for key in parse_spec(spec).options if key in options]
     if twice:
@@ -45,4 +47,36 @@ def options_given_once(spec: str, text: str, flag: str) -> dict[str, str]:
     return options
 
 
-__all__ = ["add_debug_option", "display_available", "options_given_once", "wants_window"]
+def add_display_options(parser: argparse.ArgumentParser, quiet_help: str, show_values: bool = True) -> None:
+    """How a game is shown: quiet, text, or a window (the default with a
+    display); ``show_values`` offers --show-values (not to replays, which
+    have no agents to search)."""
+    shown = parser.add_mutually_exclusive_group()
+    shown.add_argument("-q", "--quiet", action="store_true", help=quiet_help)
+    shown.add_argument("-t", "--text", action="store_true", help="draw the board in the terminal")
+    shown.add_argument("-w", "--window", action="store_true", help="watch in a pygame window (default when a display is available)")
+    add_window_options(parser, show_values)
+
+
+def add_window_options(parser: argparse.ArgumentParser, show_values: bool = True) -> None:
+    parser.add_argument("--frame-time", type=float, default=None,
+                        help="seconds between frames in the window and the GIF (default 0.1), and between boards with --text (default 0)")
+    parser.add_argument("--zoom", type=float, default=1.0, help="scale of the window and of saved frames (default 1.0)")
+    if show_values:
+        parser.add_argument("--show-values", action="store_true", help="show the search value of each Pacman action")
+    parser.add_argument("--save-frames", metavar="DIR", help="write every frame as a PNG into DIR (DIR/game-i with several games); "
+                        "without a window, off-screen at full speed")
+    parser.add_argument("--gif", metavar="FILE", help="write the game as an animated GIF (FILE-i.gif with several games); "
+                        "without a window, off-screen at full speed")
+
+
+def check_outputs(args: argparse.Namespace, inputs: list[str] | None = None) -> None:
+    """--gif and --save-frames checked before any game is played or replayed
+    (``inputs``: the files read, which they must not replace)."""
+    for option, path, folder in (("--gif", args.gif, False), ("--save-frames", args.save_frames, True)):
+        if path:
+            check_output(path, option, folder=folder, inputs=inputs or [])
+
+
+__all__ = ["add_debug_option", "add_display_options", "add_window_options", "check_outputs", "display_available",
+           "options_given_once", "wants_window"]

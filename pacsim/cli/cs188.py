@@ -21,7 +21,8 @@ CS188                             pacsim
                                   ``error`` and the others go on (a note)
 ``-x 2000 -n 2010``               as in CS188: 2000 training games, unseen and
                                   not counted, then 10 (see :func:`training_games`)
-``-r``, ``--replay``              no meaning here (a note naming pacsim's way)
+``--replay FILE``                 ``pacsim replay FILE`` (a game pacsim recorded)
+``-r``                            no meaning here (a note naming pacsim's way)
 ================================  =============================================
 
 ``-l minimaxClassic`` finds ``./minimaxClassic.lay`` or
@@ -34,11 +35,12 @@ ships (:mod:`pacsim.engine.names`).  ``-n/--numGames``,
 from __future__ import annotations
 
 import argparse
+import re
+from collections.abc import Callable
+from contextlib import suppress
 from pathlib import Path
 
-from pacsim.agents.cs188 import GHOST_ALIASES, PACMAN_ALIASES, find_cs188_class
-from pacsim.agents.registry import ghost_names, pacman_names, parse_options
-from pacsim.errors import AgentError, ConfigError
+from pacsim.errors import AgentError, ConfigError, did_you_mean
 
 FIXED_SEED = 0
 """The first game's seed under ``-f`` (CS188 seeds its generator with 'cs188')."""
@@ -60,7 +62,8 @@ def add_cs188_options(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--cs188", dest="cs188_folder", metavar="DIR",
                        help="folder whose *gents.py files -p/-g ClassName are looked up in (default: the current folder)")
     group.add_argument("-r", "--recordActions", dest="cs188_record", action="store_true", help="accepted with a note: use --record FILE")
-    group.add_argument("--replay", dest="cs188_replay", metavar="FILE", help="accepted with a note: use pacsim replay FILE")
+    group.add_argument("--replay", dest="cs188_replay", metavar="FILE",
+                       help="replay a game pacsim recorded (as pacsim replay FILE; CS188's own recordings are not read)")
     group.add_argument("-x", "--numTraining", dest="cs188_training", type=int, metavar="N",
                        help="the first N of the -n games train the Pacman: played unseen, not counted (as in CS188)")
     group.add_argument("--count-training", action="store_true",
@@ -75,6 +78,9 @@ def apply_cs188_options(args: argparse.Namespace) -> list[str]:
     :class:`ConfigError` for a ``--cs188`` folder that does not exist and
     :class:`AgentError` for a CS188 class name no ``*gents.py`` file defines.
     """
+    from pacsim.agents.cs188 import GHOST_ALIASES, PACMAN_ALIASES
+    from pacsim.agents.registry import ghost_names, pacman_names
+
     notes: list[str] = []
     _map_display(args)
     if getattr(args, "cs188_fix_seed", False) and getattr(args, "seed", None) is None:
@@ -88,15 +94,13 @@ def apply_cs188_options(args: argparse.Namespace) -> list[str]:
         notes.append("-c: pacsim always catches agent exceptions; such a game ends as 'error' and the others go on")
     if getattr(args, "cs188_record", False):
         notes.append("-r: pacsim records with --record FILE (JSON), replayed by 'pacsim replay FILE'")
-    if getattr(args, "cs188_replay", None):
-        notes.append(f"--replay {args.cs188_replay}: CS188's recordings cannot be replayed here; pacsim replays its own with 'pacsim replay FILE'")
     folders = _lookup_folders(args)
     if hasattr(args, "pacman"):
         pacman = PACMAN_ALIASES.get(args.pacman, args.pacman)
-        args.pacman = _resolve_class_name(pacman, "Pacman", pacman_names(), folders)
+        args.pacman = _resolve_class_name(pacman, "Pacman", pacman_names, folders)
     if hasattr(args, "ghosts"):
         ghosts = GHOST_ALIASES.get(args.ghosts, args.ghosts)
-        args.ghosts = _resolve_class_name(ghosts, "ghost", ghost_names(), folders)
+        args.ghosts = _resolve_class_name(ghosts, "ghost", ghost_names, folders)
     return notes
 
 
@@ -130,18 +134,43 @@ def course_layout_folders(args: argparse.Namespace) -> list[Path]:
     return [] if folder is None else [Path(folder)]
 
 
-def _resolve_class_name(spec: str, role: str, known: list[str], folders: list[Path]) -> str:
+def _resolve_class_name(spec: str, role: str, names: Callable[[], list[str]], folders: list[Path]) -> str:
     """``MinimaxAgent`` -> ``/abs/multiAgents.py:MinimaxAgent``; any other spec unchanged.
-    CS188 class names are capitalised, pacsim's agent names are not."""
-    if spec in known or not (spec.isidentifier() and spec[0].isupper()):
+    CS188 class names are capitalised, pacsim's agent names are not.
+
+    The course's files are looked in first and pacsim's names (``names()``:
+    built-in and installed, which reads every package's entry points) only
+    when they define no such class: a course command starts without them."""
+    from pacsim.agents.cs188 import find_cs188_class
+
+    if not (spec.isidentifier() and spec[0].isupper()):
         return spec  # a pacsim name or a typo of one, a spec with options, a path or a module
     found = find_cs188_class(spec, folders)
-    if found is None:
-        where = ", ".join(str(folder) for folder in folders)
-        raise AgentError(f"unknown {role} agent {spec!r}: not a pacsim agent ({', '.join(known)}) "
-                         f"and no *gents.py file in {where} defines class {spec}")
-    path, _ = found
-    return f"{path}:{spec}"
+    if found is not None:
+        path, _ = found
+        return f"{path}:{spec}"
+    known = names()
+    if spec in known:
+        return spec
+    where = ", ".join(str(folder) for folder in folders)
+    raise AgentError(f"unknown {role} agent {spec!r}: not a pacsim agent ({', '.join(known)}) "
+                     f"and no *gents.py file in {where} defines class {spec}"
+                     f"{did_you_mean(spec, [*known, *_course_class_names(folders)])}")
+
+
+def _course_class_names(folders: list[Path]) -> list[str]:
+    """The classes the course's ``*gents.py`` files define (read as text, nothing imported)."""
+    from pacsim.agents.cs188 import AGENT_FILE_PATTERN
+
+    names = []
+    for folder in folders:
+        for path in sorted(Path(folder).glob(AGENT_FILE_PATTERN)):
+            with suppress(OSError):
+                names += CLASS_LINE.findall(path.read_text(encoding="utf-8", errors="replace"))
+    return names
+
+
+CLASS_LINE = re.compile(r"^class\s+(\w+)", re.MULTILINE)
 
 
 def training_games(args: argparse.Namespace, course_pacman: bool) -> int:
@@ -150,6 +179,8 @@ def training_games(args: argparse.Namespace, course_pacman: bool) -> int:
     As the course's ``pacman.py`` does, a course Pacman is also constructed
     with ``numTraining=N`` (unless ``-a`` gives it), which is how its
     reinforcement agents know when to stop exploring."""
+    from pacsim.agents.registry import parse_options
+
     training = getattr(args, "cs188_training", None) or 0
     if training < 0:
         raise ConfigError(f"-x {training}: the number of training games cannot be negative")

@@ -4,26 +4,28 @@ from __future__ import annotations
 
 import argparse
 import re
-import shutil
 import textwrap
 from pathlib import Path
-from typing import Any
 
+from pacsim.report.format import terminal_width
 from pacsim.shipped import EXPERIMENTS, shipped_experiments, shipped_folder
 
 
-def add_parser(subparsers: Any) -> None:
-    parser = subparsers.add_parser("experiments", help="list the shipped experiments (run one with: pacsim run NAME)")
-    parser.set_defaults(run=run)
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """No options of its own (the common ones only)."""
 
 
 def run(args: argparse.Namespace) -> int:
     experiments = shipped_experiments()
     width = max(map(len, experiments), default=4)
     print(f"{'name':<{width}}  {'games':>6}  what it measures")
-    room = max(shutil.get_terminal_size().columns - width - 10, 30)
+    indent = " " * (width + 10)
+    columns = terminal_width()
     for name, path in experiments.items():
-        print(f"{name:<{width}}  {_games(path):>6}  {textwrap.shorten(first_sentence(path), room, placeholder='...')}")
+        line = f"{name:<{width}}  {_games(path):>6}  {first_sentence(path)}"
+        # Whole sentences: wrapped under their column in a terminal, one line each in a pipe.
+        print("\n".join(textwrap.wrap(line, max(columns, len(indent) + 30), subsequent_indent=indent))
+              if columns else line)
     print(f"\nRun one with: pacsim run NAME (results in ./results/); the files and what they found: {shipped_folder(EXPERIMENTS)}")
     return 0
 

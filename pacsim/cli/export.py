@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 from pathlib import Path
 
 from pacsim.cli.report import add_run_options, chosen_results
@@ -11,14 +12,12 @@ from pacsim.files import atomic_file, check_output
 EXPORT_FORMATS = ("parquet", "csv")
 
 
-def add_parser(subparsers) -> None:
-    parser = subparsers.add_parser("export", help="export a results store to Parquet or CSV")
+def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("store", metavar="STORE", help="a results store (.sqlite)")
     parser.add_argument("--format", dest="style", choices=EXPORT_FORMATS, default=None,
                         help="parquet or csv (default: from the --out suffix)")
     parser.add_argument("--out", metavar="FILE", required=True, help="the file to write")
     add_run_options(parser)
-    parser.set_defaults(run=run)
 
 
 def run(args) -> int:

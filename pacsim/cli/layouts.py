@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import sys
 
 from pacsim.engine import find_layout, parse_layout, read_layout, shipped_layouts
@@ -9,8 +10,7 @@ from pacsim.engine.generate import MazeSpec, generate_layout
 from pacsim.files import check_output, write_atomically
 
 
-def add_parser(subparsers) -> None:
-    parser = subparsers.add_parser("layouts", help="list shipped layouts, check a layout file or generate a maze")
+def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--check", metavar="FILE", nargs="+", help="validate layouts: files, or names found as play finds them")
     generate = parser.add_argument_group(
         "generating", "pacsim layouts --generate --width 9 --height 7 --food 4 --ghosts 1 --loops 0.5 --seed 3 "
@@ -26,7 +26,6 @@ def add_parser(subparsers) -> None:
         generate.add_argument(f"--{option}", type=kind, default=getattr(defaults, option),
                               help=f"{help_text} (default {getattr(defaults, option)})")
     generate.add_argument("--out", metavar="FILE.lay", default=None, help="write the maze here instead of printing it")
-    parser.set_defaults(run=run)
 
 
 def run(args) -> int:

@@ -1,4 +1,10 @@
-"""``pacsim play``: play games and print how they went, like CS188's pacman.py."""
+"""``pacsim play``: play games and print how they went, like CS188's pacman.py.
+
+The agents, the runner and the viewer are imported where they are used, not
+at the top: ``pacsim play --help`` and a short game start as fast as CS188's
+own ``pacman.py`` (``pacsim bench`` measures it), and pygame loads only when a
+window opens.
+"""
 
 from __future__ import annotations
 
@@ -7,15 +13,11 @@ import secrets
 import sys
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pacsim.agents.api import ValuingAgent
-from pacsim.agents.registry import GHOST, PACMAN, join_spec, make_ghost, make_pacman, parse_options, resolve
-from pacsim.agents.sandbox import Limits, needs_sandbox, sandboxed
-from pacsim.agents.simple import KEYBOARD_NEEDS, KeyboardPacman
-from pacsim.cli.common import add_debug_option, options_given_once, wants_window
+from pacsim.cli.common import add_debug_option, add_display_options, check_outputs, options_given_once, wants_window
 from pacsim.cli.cs188 import add_cs188_options, apply_cs188_options, course_layout_folders, training_games
 from pacsim.engine import DEFAULT_MAX_MOVES, ERROR, GameRecord, check_max_moves, find_layout, play_game, recording
 from pacsim.engine.layout import Layout
@@ -23,18 +25,10 @@ from pacsim.engine.names import local_layout
 from pacsim.engine.recording import save_game
 from pacsim.engine.starts import DEFAULT_START_DISTANCE, LAYOUT, STARTS, draw_start, start_cells, with_pacman_start
 from pacsim.engine.state import TEXT_LEGEND, GameState
+from pacsim.engine.stats import FAST, PYTHON
 from pacsim.errors import ConfigError
 from pacsim.files import check_output
-from pacsim.runner.execute import AllGamesFailed
-from pacsim.runner.experiment import MAX_GAMES, check_time_limit
-from pacsim.viewer import ViewerClosed
 from pacsim.viewer.settings import WindowSettings
-
-
-def add_parser(subparsers: Any) -> None:
-    parser = subparsers.add_parser("play", help="play games (in a window when a display is available)")
-    add_arguments(parser)
-    parser.set_defaults(run=run)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -48,17 +42,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="play each plugin agent in its own sandboxed process, under the default limits (docs/sandbox.md)")
     add_display_options(parser, quiet_help="no board, one line per game")
     add_cs188_options(parser)
-
-
-def add_display_options(parser: argparse.ArgumentParser, quiet_help: str, show_values: bool = True) -> None:
-    """How a game is shown: quiet, text, or a window (the default with a
-    display); ``show_values`` offers --show-values (not to replays, which
-    have no agents to search)."""
-    shown = parser.add_mutually_exclusive_group()
-    shown.add_argument("-q", "--quiet", action="store_true", help=quiet_help)
-    shown.add_argument("-t", "--text", action="store_true", help="draw the board in the terminal")
-    shown.add_argument("-w", "--window", action="store_true", help="watch in a pygame window (default when a display is available)")
-    add_window_options(parser, show_values)
 
 
 def add_game_options(parser: argparse.ArgumentParser) -> None:
@@ -79,18 +62,6 @@ def add_game_options(parser: argparse.ArgumentParser) -> None:
     add_debug_option(parser)
 
 
-def add_window_options(parser: argparse.ArgumentParser, show_values: bool = True) -> None:
-    parser.add_argument("--frame-time", type=float, default=None,
-                        help="seconds between frames in the window and the GIF (default 0.1), and between boards with --text (default 0)")
-    parser.add_argument("--zoom", type=float, default=1.0, help="scale of the window and of saved frames (default 1.0)")
-    if show_values:
-        parser.add_argument("--show-values", action="store_true", help="show the search value of each Pacman action")
-    parser.add_argument("--save-frames", metavar="DIR", help="write every frame as a PNG into DIR (DIR/game-i with several games); "
-                        "without a window, off-screen at full speed")
-    parser.add_argument("--gif", metavar="FILE", help="write the game as an animated GIF (FILE-i.gif with several games); "
-                        "without a window, off-screen at full speed")
-
-
 DEFAULT_LAYOUT = "wideClassic"
 COURSE_DEFAULT_LAYOUT = "mediumClassic"
 """CS188's default maze, which pacsim does not ship (its own differs)."""
@@ -101,12 +72,16 @@ def default_layout(course_folders: list[Path]) -> str:
     return DEFAULT_LAYOUT if local_layout(COURSE_DEFAULT_LAYOUT, course_folders) is None else COURSE_DEFAULT_LAYOUT
 
 
-def build_agents(args: argparse.Namespace, layout: Layout) -> list[Any]:
-    """Pacman and the ghosts asked for by -p, -g, -k, -a and --ghost-args."""
-    pacman_options = options_given_once(args.pacman, args.agent_args, "-a")
+def build_agents(args: argparse.Namespace, layout: Layout, chosen: dict[str, str] | None = None) -> list[Any]:
+    """Pacman and the ghosts asked for by -p, -g, -k, -a and --ghost-args;
+    ``chosen``: Pacman options pacsim chose (not recorded: a replay rebuilds what was asked for)."""
+    from pacsim.agents.registry import GHOST, PACMAN, make_ghost, make_pacman
+    from pacsim.agents.sandbox import Limits, sandboxed
+
+    pacman_options = {**options_given_once(args.pacman, args.agent_args, "-a"), **(chosen or {})}
     ghost_options = options_given_once(args.ghosts, args.ghost_args, "--ghost-args")
     ghost_number = ghost_count(args.num_ghosts, layout)
-    if getattr(args, "sandbox", False):
+    if getattr(args, "sandbox", False):  # docs/sandbox.md: each plugin agent in its own process
         pacman = sandboxed(PACMAN, args.pacman, pacman_options, Limits()) or make_pacman(args.pacman, pacman_options)
         return [pacman] + [sandboxed(GHOST, args.ghosts, ghost_options, Limits()) or make_ghost(args.ghosts, ghost_options)
                            for _ in range(ghost_number)]
@@ -114,21 +89,63 @@ def build_agents(args: argparse.Namespace, layout: Layout) -> list[Any]:
     return [pacman, *[make_ghost(args.ghosts, ghost_options) for _ in range(ghost_number)]]
 
 
+def sandboxed_pacman(args: argparse.Namespace) -> bool:
+    """Whether Pacman plays in a sandbox (``--sandbox`` and a plugin): it is never imported here."""
+    from pacsim.agents.sandbox import needs_sandbox
+
+    return getattr(args, "sandbox", False) and needs_sandbox(args.pacman)
+
+
+KERNEL_LOAD_SECONDS = 0.7
+"""What loading the compiled searches costs a process (numba's cache warm),
+measured as ``play -p minimax -a depth=1`` with backend auto against python."""
+PYTHON_SECONDS_PER_LEAF = 6e-6
+"""A Python search game's seconds per ``3 ** levels`` of its depth (a game
+of a hundred-odd moves; measured at depths 2 to 4 on smallClassic)."""
+
+
+def search_in_python(args: argparse.Namespace, num_ghosts: int) -> bool:
+    """Whether Pacman should search in Python (``backend=python``): when the
+    games asked for would take less time there than loading the compiled kernel takes;
+    False when the kernel is left to decide (a longer run, a backend or a
+    time per move given, the environment's switch, an agent without a
+    depth).  The last line says where the searches ran."""
+    from pacsim.agents.backend import kernel_wanted
+    from pacsim.agents.registry import PACMAN, build_options, parse_spec, resolve
+
+    if sandboxed_pacman(args):
+        return False
+    spec = parse_spec(args.pacman)
+    given = {**spec.options, **options_given_once(args.pacman, args.agent_args, "-a")}
+    resolved = resolve(PACMAN, spec)
+    if resolved.cs188 or {"backend", "engine"} & set(given) or not kernel_wanted("auto"):
+        return False
+    options = build_options(resolved.cls, given, spec.target if spec.attribute is None else args.pacman)
+    if getattr(options, "backend", None) != "auto" or getattr(options, "time", 0) or not hasattr(options, "depth"):
+        return False
+    python_seconds = args.games * PYTHON_SECONDS_PER_LEAF * 3 ** (options.depth * (num_ghosts + 1))
+    return python_seconds < KERNEL_LOAD_SECONDS
+
+
 def recorded_specs(args: argparse.Namespace, num_ghosts: int) -> tuple[str, list[str]]:
     """The Pacman and ghost specs a record names: -p with -a, -g with
     --ghost-args, joined as pacsim reads them back (a replay or an analysis rebuilds the agents)."""
+    from pacsim.agents.registry import join_spec, parse_options
+
     pacman = join_spec(args.pacman, parse_options(args.agent_args))
     return pacman, [join_spec(args.ghosts, parse_options(args.ghost_args))] * num_ghosts
 
 
-def ghost_count(asked: int | None, layout: Layout) -> int:
+def ghost_count(asked: int | None, layout: Layout, quiet: bool = False) -> int:
     """The ghosts -k asks for; more than the layout has means all of them, as
-    in CS188 (with a note: the games have fewer ghosts than typed)."""
+    in CS188 (with a note, unless ``quiet``: the games have fewer ghosts than typed)."""
     if asked is None:
         return layout.num_ghosts
     if asked < 0:
         raise ConfigError(f"-k {asked}: the number of ghosts cannot be negative")
     if asked > layout.num_ghosts:
+        if quiet:
+            return layout.num_ghosts
         print(f"pacsim: note: -k {asked}: layout {layout.name!r} has {layout.num_ghosts} ghosts; "
               f"playing with those {layout.num_ghosts}, as CS188 does", file=sys.stderr)
         return layout.num_ghosts
@@ -136,16 +153,20 @@ def ghost_count(asked: int | None, layout: Layout) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
+    from pacsim.agents.registry import PACMAN, resolve
+    from pacsim.runner.experiment import MAX_GAMES, check_time_limit
+
     for note in apply_cs188_options(args):
         print(f"pacsim: note: {note}", file=sys.stderr)
+    if args.cs188_replay:
+        return replay_instead(args)
     if not 1 <= args.games <= MAX_GAMES:
         raise ConfigError(f"-n {args.games}: the number of games must be from 1 to {MAX_GAMES:,} (as in an experiment)")
     check_max_moves(args.max_moves, f"--max-moves {args.max_moves}")
     if args.time_limit is not None:  # 0 means no limit, as in an experiment file
         args.time_limit = check_time_limit(args.time_limit, f"--time-limit {args.time_limit}") or None
     settings = WindowSettings.from_options(args)
-    sandboxed_pacman = getattr(args, "sandbox", False) and needs_sandbox(args.pacman)  # never imported here: no CS188 training
-    training = training_games(args, not sandboxed_pacman and resolve(PACMAN, args.pacman).cs188)
+    training = training_games(args, not sandboxed_pacman(args) and resolve(PACMAN, args.pacman).cs188)
     unseen = 0 if args.count_training else training  # --count-training: every game shown, counted and recorded
     games = args.games - unseen
     window = wants_window(args)
@@ -154,9 +175,9 @@ def run(args: argparse.Namespace) -> int:
     if found.note:
         print(f"pacsim: note: {found.note}", file=sys.stderr)
     layout = found.layout
-    agents = build_agents(args, layout)  # the layout, plugins and weights read: inputs no output may replace
-    if isinstance(agents[0], KeyboardPacman) and not window and not sys.stdin.isatty():
-        raise ConfigError(f"-p {args.pacman}: {KEYBOARD_NEEDS}")
+    in_python = search_in_python(args, ghost_count(args.num_ghosts, layout, quiet=True))
+    agents = build_agents(args, layout, {"backend": "python"} if in_python else {})  # inputs no output may replace
+    check_keyboard(args, agents[0], window)
     check_outputs(args)
     if args.record:
         check_output(_record_path(args.record, 0, games), "--record")
@@ -178,14 +199,26 @@ def run(args: argparse.Namespace) -> int:
         raise
     print(tally.summary_line())
     if tally.games and tally.errors == tally.games:  # as run: such results mean nothing
+        from pacsim.runner.execute import AllGamesFailed
+
         hint = "" if args.debug else " (--debug prints its traceback)"
         raise AllGamesFailed(f"all {tally.games} games ended in error; the first: {tally.first_error}{hint}")
     return 0
 
 
+def check_keyboard(args: argparse.Namespace, pacman: Any, window: bool) -> None:
+    """A keyboard Pacman needs a person at a window or a terminal: said before the game, not as an EOFError in it."""
+    from pacsim.agents.simple import KEYBOARD_NEEDS, KeyboardPacman
+
+    if isinstance(pacman, KeyboardPacman) and not window and not sys.stdin.isatty():
+        raise ConfigError(f"-p {args.pacman}: {KEYBOARD_NEEDS}")
+
+
 def _play_games(args: argparse.Namespace, layout: Layout, agents: list[Any], first_seed: int, games: int,
                 window: bool, settings: WindowSettings, tally: Tally) -> None:
     """The counted games, one line each, recorded as asked, added to ``tally``."""
+    from pacsim.viewer import ViewerClosed
+
     for game in range(games):
         seed = first_seed + game
         game_settings = settings.for_game(game, games)
@@ -216,6 +249,23 @@ def _records_written(record: str | None, recorded: int, games: int) -> str:
         return f"; its record is {record}"
     first, last = _record_path(record, 0, games), _record_path(record, recorded - 1, games)
     return f"; the record of game 1 is {first}" if recorded == 1 else f"; their records are {first} ... {last}"
+
+
+REPLAY_DISPLAY = ("quiet", "text", "window", "frame_time", "zoom", "save_frames", "gif")
+"""The display options ``play --replay FILE`` passes on to the replay."""
+
+
+def replay_instead(args: argparse.Namespace) -> int:
+    """CS188's ``--replay FILE``: replay that file, shown as play's display
+    options ask (``pacsim replay FILE`` with them)."""
+    from pacsim.cli import replay
+
+    parser = argparse.ArgumentParser()
+    replay.add_arguments(parser)
+    replay_args = parser.parse_args([args.cs188_replay])
+    for name in REPLAY_DISPLAY:
+        setattr(replay_args, name, getattr(args, name))
+    return replay.run(replay_args)
 
 
 def check_starts(args: argparse.Namespace, layout: Layout, num_ghosts: int) -> None:
@@ -251,14 +301,6 @@ def _train(args: argparse.Namespace, layout: Layout, agents: list[Any], first_se
     print(line)
 
 
-def check_outputs(args: argparse.Namespace, inputs: list[str] | None = None) -> None:
-    """--gif and --save-frames checked before any game is played or replayed
-    (``inputs``: the files read, which they must not replace)."""
-    for option, path, folder in (("--gif", args.gif, False), ("--save-frames", args.save_frames, True)):
-        if path:
-            check_output(path, option, folder=folder, inputs=inputs or [])
-
-
 def _play_one(args: argparse.Namespace, layout: Layout, agents: list[Any], seed: int, window: bool,
               settings: WindowSettings) -> GameRecord:
     """One game, shown as asked: in the window, or played at full speed with
@@ -282,6 +324,8 @@ def text_display(pacman: Any, show_values: bool, frame_time: float) -> Callable[
     """``--text``: the board after each round, with Pacman's search values
     under it (``--show-values``), ``frame_time`` seconds apart (CS188's
     ``--frameTime`` paces its text display too)."""
+    from pacsim.agents.api import ValuingAgent
+
     values = pacman.action_values if show_values and isinstance(pacman, ValuingAgent) else None
 
     def show(state: GameState, action: str | None) -> None:
@@ -306,6 +350,8 @@ def _value_text(value: float) -> str:
 
 def display_notes(args: argparse.Namespace, window: bool, settings: WindowSettings, pacman: Any) -> list[str]:
     """Display options that cannot do what they ask here, each said once."""
+    from pacsim.agents.api import ValuingAgent
+
     notes = []
     shown = window or args.text or settings.exporting
     if args.show_values and not shown:
@@ -335,9 +381,12 @@ class Tally:
     first_error: str = ""
     recorded: int = 0
     """Games whose record is written (--record)."""
+    backends: set[str] = field(default_factory=set)
+    """Where Pacman's searches ran (the compiled kernel, Python): none for an agent that does not search."""
 
     def add(self, record: GameRecord) -> None:
         self.games += 1
+        self.backends.update(stats.backend for stats in record.search_stats if stats.generated)  # searches only
         self.wins += record.outcome == "win"
         self.total_score += record.score
         if record.outcome == ERROR:
@@ -349,8 +398,14 @@ class Tally:
         if not self.games:
             return "no game finished"
         games = "1 game" if self.games == 1 else f"{self.games} games"
-        return (f"{games}, {self.wins} win{'' if self.wins == 1 else 's'}, win rate {self.wins / self.games:.2f}, "
+        line = (f"{games}, {self.wins} win{'' if self.wins == 1 else 's'}, win rate {self.wins / self.games:.2f}, "
                 f"average score {self.total_score / self.games:.1f}")
+        if self.backends:
+            line += "; Pacman searched in " + " and ".join(BACKEND_NAMES[backend] for backend in sorted(self.backends))
+        return line
+
+
+BACKEND_NAMES = {FAST: "the compiled kernel", PYTHON: "Python"}
 
 
 def _record_path(name: str, game: int, games: int) -> Path:

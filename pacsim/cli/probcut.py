@@ -12,24 +12,22 @@ model (:mod:`pacsim.search.probcut_fit`), saved as JSON with how it was fitted;
 
 from __future__ import annotations
 
+import argparse
 import random
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from pacsim.agents.registry import make_pacman
-from pacsim.agents.search_agents import SearchPacman
-from pacsim.bench.positions import sample_positions
 from pacsim.engine import GameState, check_max_moves, load_layout
 from pacsim.errors import ConfigError
 from pacsim.files import check_output
-from pacsim.search import CHANCE
-from pacsim.search.probcut import ProbCutModel, save_model
-from pacsim.search.probcut_fit import ValuePair, chance_pairs, fit_by_depth, fit_model
+
+if TYPE_CHECKING:  # the agents and the fitting: imported by the fit, not by --help
+    from pacsim.agents.search_agents import SearchPacman
+    from pacsim.search.probcut_fit import ValuePair
 
 DEFAULT_FOR = "expectimax:depth=3,eval=careful,algorithm=star2"
 
 
-def add_parser(subparsers) -> None:
-    parser = subparsers.add_parser("probcut", help="fit a ChanceProbCut model for a Star2 Pacman")
+def add_arguments(parser: argparse.ArgumentParser) -> None:
     actions = parser.add_subparsers(dest="probcut_command", required=True, parser_class=type(parser))
     fit = actions.add_parser("fit", help="fit slope, intercept and sigma on positions from seeded games")
     fit.add_argument("-l", "--layout", default="wideClassic", help="shipped layout name or .lay path")
@@ -54,6 +52,10 @@ def add_parser(subparsers) -> None:
 
 
 def run_fit(args) -> int:
+    from pacsim.bench.positions import sample_positions
+    from pacsim.search.probcut import ProbCutModel, save_model
+    from pacsim.search.probcut_fit import fit_by_depth, fit_model
+
     check_max_moves(args.max_moves, f"--max-moves {args.max_moves}")
     if args.per_depth < 0:
         raise ConfigError(f"--per-depth {args.per_depth} must not be negative")
@@ -95,6 +97,9 @@ def run_fit(args) -> int:
 
 def star2_pacman(spec: str) -> SearchPacman:
     """The Star2 search Pacman ``spec`` names (its game, evaluation and bounds are fitted for)."""
+    from pacsim.agents.registry import make_pacman
+    from pacsim.agents.search_agents import SearchPacman
+
     agent = make_pacman(spec)
     if not isinstance(agent, SearchPacman) or agent.algorithm != "star2":
         raise ConfigError(f"--for {spec}: not a Star2 search Pacman (e.g. {DEFAULT_FOR})")
@@ -106,6 +111,8 @@ def star2_pacman(spec: str) -> SearchPacman:
 def chance_nodes_below(searcher: SearchPacman, state: GameState) -> list[tuple[Any, int]]:
     """The chance nodes of the first two chance levels below ``state`` in
     ``searcher``'s tree, with their tree level."""
+    from pacsim.search import CHANCE
+
     game = searcher.game_for(state)
     found = []
     frontier = [(game.result(state, move), 1) for move in game.actions(state)]
@@ -124,6 +131,8 @@ def fitting_pairs(searcher: SearchPacman, positions: list[GameState], reduction:
     """Shallow/deep pairs below ``nodes_per_position`` chance nodes of each
     position (picked at random with ``seed``), at every deep depth a search
     of ``searcher``'s depth would try a cut at."""
+    from pacsim.search.probcut_fit import chance_pairs
+
     rng = random.Random(seed)
     first_depth = min_depth or reduction + 2
     pairs: list[ValuePair] = []

@@ -11,36 +11,35 @@ from __future__ import annotations
 import argparse
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
-from pacsim.cli.common import wants_window
-from pacsim.cli.play import add_display_options, check_outputs
+from pacsim.cli.common import add_display_options, check_outputs, wants_window
 from pacsim.engine.recording import SavedGame, load_game
 from pacsim.engine.state import TEXT_LEGEND, GameState
 from pacsim.errors import ConfigError
 from pacsim.files import check_output
-from pacsim.runner.store import load_saved_game
 from pacsim.viewer.settings import WindowSettings
 from pacsim.web.cli import add_html_options, check_html_options, write_replay_html
 
 STORE_SUFFIXES = (".sqlite", ".db")
 
 
-def add_parser(subparsers: Any) -> None:
-    parser = subparsers.add_parser("replay", help="replay a recorded game (JSON record or results store)")
+def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("record", help="a game record (.json) or a results store (.sqlite/.db, with --game)")
     parser.add_argument("--game", type=int, default=None, help="the game's id in a results store")
+    parser.add_argument("--list", dest="list_games", action="store_true",
+                        help="with a results store: list games worth replaying (first win, first loss, longest) and their ids")
     # No --show-values: a replay has no agents to search (pacsim analyze --game F --move N does).
     add_display_options(parser, quiet_help="only the final line", show_values=False)
     add_html_options(parser)
-    parser.set_defaults(run=run)
 
 
 def load_replay(path: str, game_id: int | None = None) -> SavedGame:
     """A recorded game from a JSON file, or game ``game_id`` of a results store."""
     if Path(path).suffix.lower() in STORE_SUFFIXES:
+        from pacsim.runner.store import load_saved_game  # the runner: only for a store
+
         if game_id is None:
-            raise ConfigError(f"{path} is a results store: choose a game with --game ID")
+            raise ConfigError(f"{path} is a results store: choose a game with --game ID (--list names some)")
         return load_saved_game(path, game_id)
     if game_id is not None:
         raise ConfigError(f"--game {game_id}: only a results store (.sqlite/.db) holds several games")
@@ -48,6 +47,8 @@ def load_replay(path: str, game_id: int | None = None) -> SavedGame:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.list_games:
+        return list_games(args.record)
     settings = WindowSettings.from_options(args)
     window = (args.window or not args.html) and wants_window(args)  # --html alone: no window
     check_outputs(args, inputs=[args.record])
@@ -74,6 +75,17 @@ def run(args: argparse.Namespace) -> int:
         line += f"  ({settings.describe_exports()})"
     print(line)
     return 0 if matches else 1
+
+
+def list_games(store: str) -> int:
+    """``--list``: the games of a results store worth replaying, with their ids."""
+    if Path(store).suffix.lower() not in STORE_SUFFIXES:
+        raise ConfigError(f"--list: {store} is not a results store (.sqlite/.db); a record holds one game")
+    from pacsim.report.format import replay_list
+    from pacsim.runner.store import load_results
+
+    print(replay_list(load_results(store), store))
+    return 0
 
 
 def _replay_streamed(saved: SavedGame, states: Iterator[GameState], args: argparse.Namespace,

@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
+import argparse
 import sys
 
 from pacsim.errors import PacsimError
 from pacsim.files import check_output, write_atomically
 
 
-def add_parser(subparsers) -> None:
+def add_arguments(parser: argparse.ArgumentParser) -> None:
     from pacsim.report.format import FORMATS
 
-    parser = subparsers.add_parser("report", help="summarize a results store")
     # nargs="?": ``--by a b STORE`` lets --by swallow STORE; run() takes it back.
     parser.add_argument("store", metavar="STORE", nargs="?", help="a results store (.sqlite) written by pacsim run")
     parser.add_argument("--by", nargs="+", default=None, metavar="COLUMN",
@@ -29,7 +29,6 @@ def add_parser(subparsers) -> None:
     parser.add_argument("--html", metavar="FILE.html", default=None,
                         help="write the report as one self-contained HTML page (tables, figures, provenance, replays) "
                              "instead of printing it (--out still writes the text too)")
-    parser.set_defaults(run=run)
 
 
 def add_run_options(parser) -> None:
@@ -52,17 +51,19 @@ def chosen_results(args, store: str, root_seeds: bool = False, columns=None):
     runs = load_runs(store)
     choice = RunChoice(root_seed=args.root_seed, run=args.run_id, pool=args.all_runs)
     results, note = choose_runs(load_results(store, columns), runs, choice)
-    if note:
+    if note and not args.quiet:
         print(f"pacsim: note: {note}", file=sys.stderr)
     return with_root_seeds(results, runs) if root_seeds else results
 
 
 def run(args) -> int:
-    from pacsim.report import compare, format_summary, summarize
+    from pacsim.report import compare, summarize
+    from pacsim.report.format import replay_list, summary_text, terminal_width
     from pacsim.report.lesson import LESSON_READS
     from pacsim.report.plot import check_plot_path
-    from pacsim.report.summary import REPORT_READS, check_columns, default_by, repetition_notes
+    from pacsim.report.summary import REPORT_READS, check_columns, default_by
     from pacsim.runner.row import GAME_COLUMNS
+
     if args.store is None and args.by:
         args.store = args.by.pop()  # ``--by pacman depth STORE``
     if args.store is None:
@@ -98,14 +99,14 @@ def run(args) -> int:
         # The two compared conditions' own rows and games (the figure and the HTML page too), not the whole grid's.
         summary = summary[summary["condition"].astype(str).isin(args.compare)].reset_index(drop=True)
         results = results[results["condition"].astype(str).isin(args.compare)]
-    text = format_summary(summary, args.style)
-    if args.style in ("table", "markdown"):
-        text += "".join(f"\nnote: {note}" for note in repetition_notes(summary))
+    text = summary_text(summary, args.style, None if args.out else terminal_width(), notes=not args.quiet)
     if args.style == "table" and comparison is None:
         from pacsim.report.lesson import story_for_store
 
         lesson = story_for_store(results)  # the reproduction's store: the verdicts pacsim reproduce printed
         text += f"\n\n{lesson}" if lesson else ""
+        if not args.quiet:
+            text += "\n\n" + replay_list(results, args.store)
     if comparison is not None:
         text += "\n" + (comparison.to_frame().to_csv(index=False) if args.style == "csv" else "\n" + comparison.to_text())
     if args.plot:
@@ -118,12 +119,13 @@ def run(args) -> int:
         write_report_page(args.html, args.store, results, summary, by, comparison)
     if args.out:
         _write(args.out, text)
-        print(f"wrote the {args.style} report ({len(summary)} rows) to {args.out}")
+        if not args.quiet:
+            print(f"wrote the {args.style} report ({len(summary)} rows) to {args.out}")
     elif not args.html:  # the page holds the table: printing it too would bury the line that says where the page is
         print(text)
-    if args.html:
+    if args.html and not args.quiet:
         print(f"wrote the HTML report ({len(summary)} rows) to {args.html}")
-    if args.plot:
+    if args.plot and not args.quiet:
         print(f"wrote the plot to {args.plot}")
     return 0
 

@@ -7,6 +7,7 @@ lesson point by point, and every choice made.
 
 from __future__ import annotations
 
+import argparse
 from pathlib import Path
 
 from pacsim.cli.run import add_executor_options, execute
@@ -18,8 +19,7 @@ from pacsim.shipped import shipped_experiment
 EXPERIMENT = "optimism_pessimism.toml"
 
 
-def add_parser(subparsers) -> None:
-    parser = subparsers.add_parser("reproduce", help="run and report the optimism/pessimism table in one go")
+def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("-n", "--games", type=int, default=None, help="games per cell (default: the file's, 500)")
     parser.add_argument("-j", "--workers", type=int, default=None, help="worker processes (default: all cores)")
     parser.add_argument("--store", default=None, help="results store (default results/optimism_pessimism.sqlite)")
@@ -34,7 +34,6 @@ def add_parser(subparsers) -> None:
                         help="also save the table beside the published one as a figure (.png, .pdf or .svg)")
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     add_executor_options(parser)
-    parser.set_defaults(run=run)
 
 
 def run(args) -> int:

@@ -4,19 +4,18 @@ from __future__ import annotations
 
 import argparse
 import functools
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pacsim.cli.common import add_debug_option
-from pacsim.errors import ConfigError
-from pacsim.runner.execute import AllGamesFailed
-from pacsim.shipped import find_experiment
+from pacsim.errors import ConfigError, did_you_mean
+from pacsim.shipped import find_experiment, shipped_experiments
 
 if TYPE_CHECKING:
     from pacsim.runner import Experiment, RunResult
 
 
-def add_parser(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser("run", help="run an experiment file (all cores, resumable) and print its summary")
+def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("experiment", metavar="EXP.toml", help="the experiment file, or a shipped experiment's name (pacsim experiments lists them)")
     parser.add_argument("-j", "--workers", type=int, default=None,
                         help="worker processes (default: all cores; 1 plays in this process)")
@@ -29,7 +28,6 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
                         help="play each plugin agent in its own sandboxed process (as sandbox = true in the file; docs/sandbox.md)")
     add_debug_option(parser)
     add_executor_options(parser)
-    parser.set_defaults(run=run)
 
 
 def add_executor_options(parser: argparse.ArgumentParser) -> None:
@@ -47,6 +45,7 @@ def execute(experiment: Experiment, args: argparse.Namespace) -> RunResult:
     A run whose every game ended in ``error`` raises :class:`AllGamesFailed`
     (exit status 2): its results would mean nothing."""
     from pacsim.runner import run_experiment
+    from pacsim.runner.execute import AllGamesFailed
 
     if args.scheduler and args.executor != "dask":
         raise ConfigError("--scheduler goes with --executor dask")
@@ -80,8 +79,21 @@ def describe(experiment: Experiment, result: RunResult) -> str:
     return line
 
 
+def experiment_file(name: str) -> Path:
+    """The file ``pacsim run NAME`` reads: a file, else a shipped experiment;
+    neither is one line naming both places looked in and the nearest
+    shipped name."""
+    path = find_experiment(name)
+    if path.exists():
+        return path
+    shipped = shipped_experiments()
+    raise ConfigError(f"{name}: no such file, and no shipped experiment of that name "
+                      f"(pacsim experiments lists them){did_you_mean(Path(name).stem, shipped)}")
+
+
 def run(args: argparse.Namespace) -> int:
-    from pacsim.report import format_summary, summarize
+    from pacsim.report import summarize
+    from pacsim.report.format import summary_text, terminal_width
     from pacsim.runner import load_experiment, load_results
     from pacsim.runner.experiment import plugin_notes
     from pacsim.runner.store import finished_games
@@ -90,7 +102,8 @@ def run(args: argparse.Namespace) -> int:
         raise ConfigError(f"--workers {args.workers}: must be at least 1")
     if args.games is not None and args.games < 1:
         raise ConfigError(f"--games {args.games}: must be at least 1")
-    experiment = load_experiment(find_experiment(args.experiment), games=args.games, overrides=[*args.overrides, *(["sandbox=true"] * args.sandbox)], store=args.store)
+    experiment = load_experiment(experiment_file(args.experiment), games=args.games,
+                                 overrides=[*args.overrides, *(["sandbox=true"] * args.sandbox)], store=args.store)
     for note in experiment.notes:
         print(f"pacsim: note: {note}")
     stored = functools.partial(finished_games, experiment.store, experiment.config_hash)
@@ -104,5 +117,5 @@ def run(args: argparse.Namespace) -> int:
         return 0
     print(describe(experiment, result))
     results = experiment.own_games(load_results(result.store))
-    print(format_summary(summarize(results, by=["condition"])))
+    print(summary_text(summarize(results, by=["condition"]), width=terminal_width()))
     return 0

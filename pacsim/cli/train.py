@@ -10,7 +10,6 @@ from __future__ import annotations
 import argparse
 from collections import deque
 from pathlib import Path
-from typing import Any
 
 from pacsim.agents.training import KINDS, TrainingSettings, train
 from pacsim.engine import DEFAULT_MAX_MOVES, GameState
@@ -21,8 +20,7 @@ RECENT = 100
 """Episodes the closing win rate is taken over."""
 
 
-def add_parser(subparsers: Any) -> None:
-    parser = subparsers.add_parser("train", help="train a learning Pacman (approxq, qlearn) into a weights file")
+def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("-p", "--pacman", default="approxq", choices=KINDS, help="what to train (default approxq)")
     parser.add_argument("-l", "--layout", default="smallClassic", help="shipped name, .lay path or generated: spec")
     parser.add_argument("-g", "--ghosts", default="random", help="ghost spec (default random)")
@@ -38,7 +36,6 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument("--save-every", type=int, default=100, help="episodes between saves (default 100)")
     parser.add_argument("-o", "--out", required=True, help="the weights file (resumed when it exists)")
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
-    parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -23,7 +23,7 @@ from pathlib import Path
 
 from pacsim.engine.generate import generate_layout, is_generated, maze_count, parse_maze_specs
 from pacsim.engine.layout import Layout, parse_layout, read_layout, shipped_layouts
-from pacsim.errors import LayoutError
+from pacsim.errors import LayoutError, did_you_mean
 
 COURSE_LAYOUTS = "layouts"
 """The folder of a CS188 course folder that holds its ``.lay`` files."""
@@ -93,5 +93,5 @@ def _unknown(stem: str, shipped: dict[str, Path], course_folders: Sequence[Path]
     where = ", ".join(["./", f"./{COURSE_LAYOUTS}/", *(f"{folder}/{COURSE_LAYOUTS}/" for folder in course_folders)])
     message = f"no layout named {stem!r} (no {stem}.lay in {where}; shipped layouts: {', '.join(shipped) or 'none'})"
     if stem in RENAMED:
-        message += f"; pacsim's own {stem} is now called {RENAMED[stem]} (CS188's {stem} is a different maze)"
-    return message
+        return message + f"; pacsim's own {stem} is now called {RENAMED[stem]} (CS188's {stem} is a different maze)"
+    return message + did_you_mean(stem, shipped)

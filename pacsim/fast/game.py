@@ -22,21 +22,19 @@ from pacsim.engine import ACTIONS, LOSS, TIMEOUT, WIN, GameRecord, Layout, initi
 from pacsim.engine.game import agent_rng
 from pacsim.engine.stats import FAST, MoveStats
 from pacsim.fast import gameloop, kernel
-from pacsim.fast.request import COVERED, SearchRequest, chance_model
+from pacsim.fast.bundles import GameArrays, GhostTeam, Model, PacmanPlan, Scratch
+from pacsim.fast.kinds import KERNEL_ALGORITHMS, KERNEL_EVALUATIONS, KERNEL_GHOSTS, KERNEL_MODELS, NODE_KINDS, Evaluation, GhostKind, NodeKind
+from pacsim.fast.policies import DEFAULT_PARAMETERS
+from pacsim.fast.request import SearchRequest, chance_model
 from pacsim.fast.search import (
-    EVALUATIONS,
-    MODELS,
-    NODE_KINDS,
     SLICE_SECONDS,
     SMALLEST_SLICE,
-    _workspace,
     settings_row,
+    workspace,
 )
 from pacsim.fast.streams import stream_row
 from pacsim.fast.tables import layout_tables, state_row
 
-GHOST_KINDS = {"random": gameloop.RANDOM_GHOST, "directional": gameloop.DIRECTIONAL_GHOST,
-               "adversarial": gameloop.ADVERSARIAL_GHOST}
 _OUTCOMES = {gameloop.WIN: WIN, gameloop.LOSS: LOSS, gameloop.TIMEOUT: TIMEOUT}
 FIRST_GAME_SLICE = 20_000
 """Nodes a game plays before it first hands control back (about 10 ms;
@@ -46,13 +44,12 @@ to about ``SLICE_SECONDS``."""
 
 @dataclass(frozen=True)
 class GhostPlan:
-    """One built-in ghost: ``random``, ``directional`` or ``adversarial``."""
+    """One built-in ghost, as the game loop plays it."""
 
     kind: str
-    attack: float = 0.8
-    flee: float = 0.8
-    p: float = 1.0
-    """The adversarial ghost's share of searched moves."""
+    """A name in :data:`pacsim.fast.kinds.KERNEL_GHOSTS`."""
+    parameters: tuple[float, ...] = DEFAULT_PARAMETERS
+    """Its numbers (:data:`pacsim.fast.policies.PARAMETERS`)."""
     depth: int = 2
     """The adversarial ghost's search depth in rounds."""
 
@@ -66,17 +63,16 @@ def play_kernel_game(layout: Layout, pacman: SearchRequest, ties_random: bool, g
     move)."""
     started = time.perf_counter()
     state = initial_state(layout, len(ghosts))
-    tables = layout_tables(layout)
-    tables_tuple = (tables.moves, tables.distance, tables.nearest, tables.ghost_starts)
     row = state_row(state)
     progress = np.zeros(gameloop.PROGRESS_SLOTS, np.int64)
     played = np.empty(max_moves * (len(ghosts) + 1), np.int64)
     move_stats = np.zeros((max_moves, gameloop.MOVE_COLUMNS), np.int64)
     move_values = np.zeros(max_moves, np.float64)
-    arguments = (tables_tuple, row, progress, max_moves, *_pacman_arrays(state, pacman, ties_random),
-                 *_ghost_arrays(state, ghosts), _streams(seed, len(ghosts)),
-                 tuple(_workspace(row, max([pacman.levels, *_ghost_levels(state, ghosts)]))),
-                 played, move_stats, move_values)
+    game = GameArrays(row, progress, _streams(seed, len(ghosts)), played, move_stats, move_values)
+    scratch = Scratch(np.empty(5, np.int64), np.empty(5, np.int64), np.empty(5, np.float64), np.empty(5, np.int64))
+    work = workspace(row, max([pacman.levels, *_ghost_levels(state, ghosts)]))
+    arguments = (layout_tables(layout), game, max_moves, _pacman_plan(state, pacman, ties_random),
+                 _ghost_team(state, ghosts), work, scratch)
     kernel_seconds = _in_slices(arguments)
     if progress[gameloop.OUTCOME] == gameloop.DECLINED:
         return None
@@ -92,14 +88,14 @@ def play_kernel_game(layout: Layout, pacman: SearchRequest, ties_random: bool, g
     )
 
 
-def _pacman_arrays(state: Any, request: SearchRequest, ties_random: bool) -> tuple[Any, ...]:
+def _pacman_plan(state: Any, request: SearchRequest, ties_random: bool) -> PacmanPlan:
     """``run_request``'s settings for the kernel's search."""
-    pruned = COVERED.algorithms[request.algorithm]
-    settings = settings_row(state, EVALUATIONS[request.evaluation], 0, MODELS[chance_model(request)], pruned,
+    pruned = KERNEL_ALGORITHMS[request.algorithm][0]
+    settings = settings_row(state, KERNEL_EVALUATIONS[request.evaluation], 0, KERNEL_MODELS[chance_model(request)], pruned,
                          [NODE_KINDS[kind] for kind in request.kinds])
-    weights = np.array([request.trust, 0.8, 0.8, request.slip], np.float64)  # kernel_search's attack and flee
+    weights = np.array([request.trust, request.slip, *DEFAULT_PARAMETERS], np.float64)  # the model by name: its defaults
     full_window = request.root_values or not pruned
-    return settings, weights, request.levels, full_window, ties_random
+    return PacmanPlan(Model(settings, weights), request.levels, full_window, ties_random)
 
 
 def _ghost_levels(state: Any, ghosts: tuple[GhostPlan, ...]) -> list[int]:
@@ -107,15 +103,15 @@ def _ghost_levels(state: Any, ghosts: tuple[GhostPlan, ...]) -> list[int]:
     return [ghost.depth * state.num_agents if ghost.kind == "adversarial" else 0 for ghost in ghosts]
 
 
-def _ghost_arrays(state: Any, ghosts: tuple[GhostPlan, ...]) -> tuple[Any, ...]:
+def _ghost_team(state: Any, ghosts: tuple[GhostPlan, ...]) -> GhostTeam:
     count = len(ghosts)
-    chase_kinds = [kernel.MIN_NODE] + [kernel.MAX_NODE] * count  # chase_values' game: ghosts MAX, Pacman MIN
-    settings = [settings_row(state, kernel.EVAL_CHASE, index, kernel.MODEL_UNIFORM, True, chase_kinds)
+    chase_kinds = [NodeKind.MIN] + [NodeKind.MAX] * count  # chase_values' game: ghosts MAX, Pacman MIN
+    settings = [settings_row(state, Evaluation.CHASE, index, GhostKind.UNIFORM, True, chase_kinds)
                 for index in range(1, count + 1)]
     settings_array = np.array(settings, np.int64).reshape(count, len(chase_kinds) + kernel.KINDS)
-    weights = np.array([(ghost.attack, ghost.flee, ghost.p) for ghost in ghosts], np.float64)
-    return (np.array([GHOST_KINDS[ghost.kind] for ghost in ghosts], np.int64), settings_array,
-            np.array(_ghost_levels(state, ghosts), np.int64), weights.reshape(count, gameloop.GHOST_WEIGHTS))
+    weights = np.array([ghost.parameters for ghost in ghosts], np.float64)
+    return GhostTeam(np.array([KERNEL_GHOSTS[ghost.kind] for ghost in ghosts], np.int64), settings_array,
+                     np.array(_ghost_levels(state, ghosts), np.int64), weights.reshape(count, gameloop.GHOST_WEIGHTS))
 
 
 def _streams(seed: int, ghosts: int) -> np.ndarray:

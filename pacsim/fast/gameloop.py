@@ -29,9 +29,18 @@ from llvmlite import ir
 from numba import njit, types
 from numba.extending import intrinsic
 
-from pacsim.fast import kernel, streams
+from pacsim.fast import kernel, kinds, policies, streams
+from pacsim.fast.bundles import Model
 from pacsim.fast.cache import compiled_functions, flush_when_changed
-from pacsim.fast.kernel import BEST_MOVE, GENERATED, PAUSED_AT, ROOT_VALUE, STATUS, TURN, legal_moves, search_root
+from pacsim.fast.kernel import BEST_MOVE, GENERATED, MODEL_ADVERSARIAL, PAUSED_AT, ROOT_VALUE, STATUS, TURN, legal_moves, search_root
+from pacsim.fast.policies import (
+    PARAMETERS,
+    SEARCHED_SHARE,
+    ghost_probabilities,
+    sample_index,
+    searched_probabilities,
+    uniform_probabilities,
+)
 from pacsim.fast.streams import random_below, random_float
 
 # -- a clock: the time-stamp counter (numba has no clock of its own) ------------
@@ -54,11 +63,8 @@ PLAYING, WIN, LOSS, TIMEOUT, DECLINED = 0, 1, 2, 3, 4
 legal move: the Python agents raise); Python plays the game instead."""
 
 # -- ghosts ------------------------------------------------------------------
-RANDOM_GHOST, DIRECTIONAL_GHOST, ADVERSARIAL_GHOST = 0, 1, 2
-ATTACK, FLEE, SEARCHED_SHARE = 0, 1, 2
-"""Slots of a ghost's float weights: the directional ghost's attack and
-flee, and the adversarial ghost's ``p``."""
-GHOST_WEIGHTS = 3
+GHOST_WEIGHTS = len(PARAMETERS)
+"""A ghost's float weights are its :data:`pacsim.fast.policies.PARAMETERS`."""
 
 # -- per Pacman move statistics (int64 columns) -----------------------------
 MOVE_GENERATED, MOVE_EVALUATED, MOVE_CUTOFFS, MOVE_DEEPEST, MOVE_TIME = 0, 1, 2, 3, 4
@@ -67,7 +73,7 @@ MOVE_COLUMNS = 5
 
 @njit(cache=True)
 def _begin_search(state, states, frames, windows, values, stats):
-    """A fresh workspace with ``state`` at its root (``fast.search._workspace``)."""
+    """A fresh workspace with ``state`` at its root (``fast.search.workspace``)."""
     for slot in range(state.shape[0]):
         states[0, slot] = state[slot]
     frames[:, :] = 0
@@ -79,59 +85,15 @@ def _begin_search(state, states, frames, windows, values, stats):
 
 
 @njit(cache=True)
-def _search(tables, state, settings, weights, levels, full_window, work, progress, budget):
-    """Search ``state`` (or go on with the search paused in ``work``): True
-    once finished.  ``tables`` is (moves, distance, nearest, ghost_starts)."""
-    states, actions, targets, probabilities, frames, windows, values, stats = work
+def _search(maze, state, model, levels, full_window, work, progress, budget):
+    """Search ``state`` (or go on with the search paused in ``work``): True once finished."""
     if progress[SEARCHING] == 0:
-        _begin_search(state, states, frames, windows, values, stats)
+        _begin_search(state, work.states, work.frames, work.windows, work.values, work.stats)
         progress[SEARCHING] = 1
-    moves, distance, nearest, ghost_starts = tables
-    finished = search_root(moves, distance, nearest, ghost_starts, settings, weights, levels, full_window,
-                           states, actions, targets, probabilities, frames, windows, values, stats, budget)
+    finished = search_root(maze, model, levels, full_window, work, budget)
     if finished:
         progress[SEARCHING] = 0
     return finished
-
-
-@njit(cache=True)
-def _sample(stream, probabilities, count):
-    """``pacsim.agents.api.sample``: one uniform number, the first move
-    whose running total passes it (else the last)."""
-    point = random_float(stream)
-    total = 0.0
-    for index in range(count):
-        total += probabilities[index]
-        if point < total:
-            return index
-    return count - 1
-
-
-@njit(cache=True)
-def _uniform(count, out):
-    """``pacsim.agents.api.uniform``."""
-    share = 1.0 / count
-    for index in range(count):
-        out[index] = share
-
-
-@njit(cache=True)
-def _directional(distance, state, num_ghosts, count, targets, attack, flee, out):
-    """DirectionalGhost.distribution, operation for operation."""
-    scared = state[kernel.scared_slot(num_ghosts) + state[TURN] - 1] > 0
-    sign = -1 if scared else 1
-    distances = distance[state[kernel.PACMAN]]
-    best_key = sign * distances[targets[0]]
-    for index in range(count):
-        best_key = min(best_key, sign * distances[targets[index]])
-    best = 0
-    for index in range(count):
-        if sign * distances[targets[index]] == best_key:
-            best += 1
-    focus = flee if scared else attack
-    spread = (1.0 - focus) / count
-    for index in range(count):
-        out[index] = spread + (focus / best if sign * distances[targets[index]] == best_key else 0.0)
 
 
 @njit(cache=True)
@@ -147,91 +109,73 @@ def _best_moves(values, count, best_value, out):
 
 
 @njit(cache=True)
-def _adversarial(values, count, p, chosen, out):
-    """AdversarialGhost.distribution from its search's root ``values``:
-    with ``p`` 1, uniform over the best moves only (their indices into
-    ``chosen``); else ``p`` times that plus ``1 - p`` spread over every
-    legal move.  Returns the number of entries of the distribution."""
-    best_value = values[ROOT_VALUE]
-    best = _best_moves(values, count, best_value, chosen)
-    share = 1.0 / best
-    if p == 1.0:
-        for index in range(best):
-            out[index] = share
-        return best
-    spread = (1.0 - p) / count
-    for index in range(count):
-        out[index] = p * (share if values[index] == best_value else 0.0) + spread
-        chosen[index] = index
-    return count
-
-
-@njit(cache=True)
-def _pacman_move(tables, state, count, settings, weights, levels, full_window, ties_random, stream, work, progress,
-                 budget, move_stats, move_values, tied):
+def _pacman_move(maze, game, count, pacman, work, budget, tied):
     """Pacman's search and choice (SearchPacman.get_action): the index of
     his move among his ``count`` legal ones, or -1 when the search paused."""
+    progress = game.progress
     before = cycles()
-    finished = _search(tables, state, settings, weights, levels, full_window, work, progress, budget)
+    finished = _search(maze, game.state, pacman.model, pacman.levels, pacman.full_window, work, progress, budget)
     progress[MOVE_CYCLES] += cycles() - before
     if not finished:
         return -1
-    values, stats = work[6], work[7]
+    values, stats, move_stats = work.values, work.stats, game.move_stats
     move = progress[MOVES]
     move_stats[move, MOVE_GENERATED] = stats[GENERATED]
     move_stats[move, MOVE_EVALUATED] = stats[kernel.EVALUATED]
     move_stats[move, MOVE_CUTOFFS] = stats[kernel.CUTOFFS]
     move_stats[move, MOVE_DEEPEST] = stats[kernel.DEEPEST]
     move_stats[move, MOVE_TIME] = progress[MOVE_CYCLES]
-    move_values[move] = values[ROOT_VALUE]
+    game.move_values[move] = values[ROOT_VALUE]
     progress[MOVE_CYCLES] = 0
-    if ties_random:  # SearchPacman.tied_move: random.choice among the root moves worth the root's value
+    if pacman.ties_random:  # SearchPacman.tied_move: random.choice among the root moves worth the root's value
         found = _best_moves(values, count, values[ROOT_VALUE], tied)
         if found > 0:
-            return tied[random_below(stream, found)]
+            return tied[random_below(game.streams[0], found)]
     return stats[BEST_MOVE]
 
 
 @njit(cache=True)
-def _ghost_move(tables, state, num_ghosts, count, targets, kind, settings, levels, weights, stream, work, progress,
-                budget, probabilities, chosen):
-    """Ghost ``state[TURN]``'s move (StochasticAgent.get_action): an index
-    among its ``count`` legal moves, or -1 when its search paused."""
+def _ghost_move(maze, game, count, ghosts, turn, work, budget, scratch):
+    """Ghost ``turn``'s move (StochasticAgent.get_action): an index among
+    its ``count`` legal moves, or -1 when its search paused."""
+    state, probabilities, chosen = game.state, scratch.probabilities, scratch.chosen
+    kind, weights = ghosts.kinds[turn - 1], ghosts.weights[turn - 1]
+    num_ghosts = ghosts.kinds.shape[0]
     size = count
     for index in range(count):
         chosen[index] = index
-    if kind == RANDOM_GHOST or (kind == ADVERSARIAL_GHOST and weights[SEARCHED_SHARE] == 0.0):
-        _uniform(count, probabilities)
-    elif kind == DIRECTIONAL_GHOST:
-        _directional(tables[1], state, num_ghosts, count, targets, weights[ATTACK], weights[FLEE], probabilities)
-    else:
-        no_weights = np.zeros(kernel.WEIGHTS, np.float64)
-        if not _search(tables, state, settings, no_weights, levels, True, work, progress, budget):
+    if kind == MODEL_ADVERSARIAL and weights[SEARCHED_SHARE] == 0.0:  # the random ghost: no search
+        uniform_probabilities(count, probabilities)
+    elif kind == MODEL_ADVERSARIAL:
+        model = Model(ghosts.settings[turn - 1], np.zeros(kernel.WEIGHTS, np.float64))
+        if not _search(maze, state, model, ghosts.levels[turn - 1], True, work, game.progress, budget):
             return -1
-        size = _adversarial(work[6], count, weights[SEARCHED_SHARE], chosen, probabilities)
-    return chosen[_sample(stream, probabilities, size)]
+        size = searched_probabilities(work.values, work.values[ROOT_VALUE], count, weights[SEARCHED_SHARE], chosen,
+                                      probabilities)
+    else:
+        scared = state[kernel.scared_slot(num_ghosts) + turn - 1] > 0
+        ghost_probabilities(kind, maze.distance, maze.moves[:, kernel.PACMAN_TABLE], state[kernel.PACMAN],
+                            state[kernel.directions_slot(num_ghosts)], scared, scratch.targets, count, weights,
+                            probabilities)
+    return chosen[sample_index(random_float(game.streams[turn]), probabilities, size)]
 
 
 @njit(cache=True)
-def play_slice(tables, state, progress, max_moves, pacman_settings, pacman_weights, pacman_levels, full_window,
-               ties_random, ghost_kinds, ghost_settings, ghost_levels, ghost_weights, streams, work, played,
-               move_stats, move_values, budget):
-    """Play the game in ``state`` on, move by move, as
+def play_slice(maze, game, max_moves, pacman, ghosts, work, scratch, budget):
+    """Play the game in ``game.state`` on, move by move, as
     ``pacsim.engine.game._play`` plays it with the built-in agents: True
-    once it is over (``progress[OUTCOME]``), False when paused after
-    ``budget`` nodes (call again with the same arrays to go on).
-    ``played`` receives every action's index, in order; ``move_stats`` and
-    ``move_values`` each Pacman move's search statistics and value."""
+    once it is over (``game.progress[OUTCOME]``), False when paused after
+    ``budget`` nodes (call again with the same arguments to go on).
+    ``game.played`` receives every action's index, in order;
+    ``game.move_stats`` and ``game.move_values`` each Pacman move's search
+    statistics and value.  (The bundles are :mod:`pacsim.fast.bundles`'.)"""
     start = cycles()
-    moves, ghost_starts = tables[0], tables[3]
-    num_ghosts = ghost_kinds.shape[0]
-    words = pacman_settings[kernel.WORDS]
-    actions = np.empty(5, np.int64)
-    targets = np.empty(5, np.int64)
-    probabilities = np.empty(5, np.float64)
-    chosen = np.empty(5, np.int64)
+    state, progress = game.state, game.progress
+    num_ghosts = ghosts.kinds.shape[0]
+    words = pacman.model.settings[kernel.WORDS]
+    actions, targets = scratch.actions, scratch.targets
     parent = np.empty_like(state)
-    stats = work[7]
+    stats = work.stats
     while budget > 0:
         if state[STATUS] != 0:
             progress[OUTCOME] = WIN if state[STATUS] == 1 else LOSS
@@ -240,34 +184,30 @@ def play_slice(tables, state, progress, max_moves, pacman_settings, pacman_weigh
         if turn == 0 and progress[MOVES] >= max_moves:
             progress[OUTCOME] = TIMEOUT
             break
-        count = legal_moves(moves, num_ghosts, state, actions, targets)
+        count = legal_moves(maze.moves, num_ghosts, state, actions, targets)
         if count == 0:
             progress[OUTCOME] = DECLINED
             break
         searched_before = stats[GENERATED] if progress[SEARCHING] else 0
         if turn == 0:
-            move = _pacman_move(tables, state, count, pacman_settings, pacman_weights, pacman_levels, full_window,
-                                ties_random, streams[0], work, progress, budget, move_stats, move_values, chosen)
+            move = _pacman_move(maze, game, count, pacman, work, budget, scratch.chosen)
             budget -= stats[GENERATED] - searched_before
         else:
-            kind = ghost_kinds[turn - 1]
-            move = _ghost_move(tables, state, num_ghosts, count, targets, kind, ghost_settings[turn - 1],
-                               ghost_levels[turn - 1], ghost_weights[turn - 1], streams[turn], work, progress, budget,
-                               probabilities, chosen)
-            searched = kind == ADVERSARIAL_GHOST and ghost_weights[turn - 1, SEARCHED_SHARE] > 0.0
+            move = _ghost_move(maze, game, count, ghosts, turn, work, budget, scratch)
+            searched = ghosts.kinds[turn - 1] == MODEL_ADVERSARIAL and ghosts.weights[turn - 1, SEARCHED_SHARE] > 0.0
             budget -= stats[GENERATED] - searched_before if searched else 1
         if move < 0:
             break
         if turn == 0:
             progress[MOVES] += 1
-        played[progress[ACTIONS_PLAYED]] = actions[move]
+        game.played[progress[ACTIONS_PLAYED]] = actions[move]
         progress[ACTIONS_PLAYED] += 1
         parent[:] = state
-        kernel.apply_move(ghost_starts, num_ghosts, words, parent, state, actions[move], targets[move])
+        kernel.apply_move(maze.ghost_starts, num_ghosts, words, parent, state, actions[move], targets[move])
     progress[SLICE_CYCLES] += cycles() - start
     return progress[OUTCOME] != PLAYING
 
 
 # The functions above carry compiled copies of the kernel's search and of the
 # random streams: their cache must go when those files change.
-flush_when_changed("gameloop", compiled_functions(__name__, globals()), [kernel.__file__, streams.__file__])
+flush_when_changed("gameloop", compiled_functions(__name__, globals()), [kernel.__file__, streams.__file__, kinds.__file__, policies.__file__])

@@ -27,7 +27,22 @@ into the row below its parent, so it allocates nothing per node.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import njit, types
+from numba.extending import intrinsic
+
+from pacsim.fast import kinds, policies
+from pacsim.fast.cache import compiled_functions, flush_when_changed
+from pacsim.fast.kinds import Evaluation, GhostKind, NodeKind
+from pacsim.fast.policies import PARAMETERS, compile_rules, ghost_probabilities, slip_outcomes
+
+compile_rules()
+
+# The kinds' numbers as plain ints for compiled code: numba folds a module's
+# int globals into constants, as it would not an enum member in every case
+# (bench: a search comparing with enum members ran a fifth slower).
+MAX_NODE, MIN_NODE, CHANCE_NODE = int(NodeKind.MAX), int(NodeKind.MIN), int(NodeKind.CHANCE)
+EVAL_SCORE, EVAL_CAREFUL, EVAL_CHASE = int(Evaluation.SCORE), int(Evaluation.CAREFUL), int(Evaluation.CHASE)
+MODEL_UNIFORM, MODEL_ADVERSARIAL = int(GhostKind.UNIFORM), int(GhostKind.ADVERSARIAL)
 
 # -- state slots (the order of pacsim.engine.state.GameState's int fields) --
 PACMAN, TURN, STATUS, SCORE, FOOD_LEFT = 0, 1, 2, 3, 4
@@ -52,11 +67,7 @@ LOSS_SCORE = 500
 GHOST_SCORE = 200
 UNREACHABLE = 1 << 20
 
-# -- node kinds, evaluations, ghost models ----------------------------------
-MAX_NODE, MIN_NODE, CHANCE_NODE = 0, 1, 2
-EVAL_SCORE, EVAL_CAREFUL, EVAL_CHASE = 0, 1, 2
-MODEL_UNIFORM, MODEL_RANDOM, MODEL_DIRECTIONAL = 0, 1, 2
-
+# -- the careful evaluation's and the chasing ghost's numbers ------------------
 TROUBLE = 300.0
 TROUBLE_REACH = 3
 HUNT = 100.0
@@ -75,11 +86,11 @@ ROOT_VALUE = 5
 # -- settings slots: what a search assumes (int64 array, then float64) -----
 EVALUATION, CHASE_GHOST, MODEL, PRUNED, NUM_GHOSTS, WORDS, KINDS = 0, 1, 2, 3, 4, 5, 6
 """``settings[KINDS + agent]`` is the node kind of each agent (Pacman first)."""
-TRUST, ATTACK, FLEE, SLIP = 0, 1, 2, 3
-"""Slots of the float ``weights``: the model's trust, the directional
-ghost's attack and flee probabilities, and a slippery Pacman's slip (0: he
-never slips)."""
-WEIGHTS = 4
+TRUST, SLIP, MODEL_PARAMETERS = 0, 1, 2
+"""Slots of the float ``weights``: the model's trust, a slippery Pacman's
+slip (0: he never slips), then the model ghost's parameters
+(:data:`pacsim.fast.policies.PARAMETERS`)."""
+WEIGHTS = MODEL_PARAMETERS + len(PARAMETERS)
 
 # -- move table: moves[cell, table] = [count, action, target, action, target, ...]
 PACMAN_TABLE = 0
@@ -296,51 +307,59 @@ def careful(distance, nearest, num_ghosts, state):
 
 # -- ghost models ------------------------------------------------------------
 
-@njit(cache=True)
-def chance_probabilities(distance, settings, weights, state, count, targets, out):
+@njit(cache=True, inline="always")
+def chance_probabilities(moves, distance, settings, weights, state, count, targets, out):
     """The searching Pacman's probabilities of the ghost's ``count`` moves,
-    as ``PacmanGame.outcomes`` computes them (same float operations)."""
-    model = settings[MODEL]
-    if model == MODEL_UNIFORM:
+    as ``PacmanGame.outcomes`` computes them (same float operations):
+    uniform without a model, else :func:`modelled_probabilities`."""
+    if settings[MODEL] == MODEL_UNIFORM:  # the common case, kept small enough to inline
         share = 1.0 / count
         for index in range(count):
             out[index] = share
         return
+    modelled_probabilities(moves, distance, settings, weights, state, count, targets, out)
+
+
+@intrinsic
+def never_inlined(typing_context):
+    """Keep the compiled function that calls this out of its callers: numba
+    has no ``noinline``, so this sets LLVM's on the function being compiled."""
+    def generate(context, builder, signature, arguments):
+        builder.function.attributes.add("noinline")
+        return context.get_dummy_value()
+    return types.none(), generate
+
+
+@njit(cache=True, _nrt=False)  # type: ignore[call-overload]
+def modelled_probabilities(moves, distance, settings, weights, state, count, targets, out):
+    """The model ghost's own probabilities
+    (:func:`pacsim.fast.policies.ghost_probabilities`) mixed with uniform by
+    ``trust``.  Never inlined: in the search loops its code slowed alpha-beta
+    by a third (bench: depth 6, careful), though it runs at chance nodes only."""
+    never_inlined()
+    turn = state[TURN]
+    num_ghosts = settings[NUM_GHOSTS]
+    scared = state[scared_slot(num_ghosts) + turn - 1] > 0
+    ghost_probabilities(settings[MODEL], distance, moves[:, PACMAN_TABLE], state[PACMAN],
+                        state[directions_slot(num_ghosts)], scared, targets, count, weights[MODEL_PARAMETERS:], out)
     trust = weights[TRUST]
     uniform_share = (1.0 - trust) / count
-    if model == MODEL_RANDOM:
-        share = 1.0 / count
-        for index in range(count):
-            out[index] = trust * share + uniform_share
-        return
-    # The directional ghost: its best moves by maze distance to Pacman.
-    scared = state[scared_slot(settings[NUM_GHOSTS]) + state[TURN] - 1] > 0
-    sign = -1 if scared else 1
-    distances = distance[state[PACMAN]]
-    best_key = sign * distances[targets[0]]
-    best_count = 0
     for index in range(count):
-        key = sign * distances[targets[index]]
-        if key < best_key:
-            best_key = key
-            best_count = 0
-        if key == best_key:
-            best_count += 1
-    focus = weights[FLEE] if scared else weights[ATTACK]
-    spread = (1.0 - focus) / count
-    for index in range(count):
-        probability = spread + (focus / best_count if sign * distances[targets[index]] == best_key else 0.0)
-        out[index] = trust * probability + uniform_share
+        out[index] = trust * out[index] + uniform_share
 
 
 # -- search ------------------------------------------------------------------
 
 @njit(cache=True, inline="always")
-def step_down(ghost_starts, num_ghosts, words, weights, states, actions, targets, frames, level, move, kind):
+def step_down(ghost_starts, settings, weights, work, level, move, kind):
     """Write the child of the node at ``level`` by its ``move`` into the row
     below: the successor, or for a slippery Pacman's choice (a MAX node of
     Pacman with ``weights[SLIP]``) the same state with the chosen action
-    noted: SlipperyPacmanGame's Intent, a chance node."""
+    noted: SlipperyPacmanGame's Intent, a chance node.  ``work`` is a
+    :class:`~pacsim.fast.bundles.Workspace` or ``StarWorkspace``."""
+    num_ghosts = settings[NUM_GHOSTS]
+    words = settings[WORDS]
+    states, actions, targets, frames = work.states, work.actions, work.targets, work.frames
     parent = states[level]
     child = states[level + 1]
     if kind == MAX_NODE and weights[SLIP] > 0.0 and parent[TURN] == 0:
@@ -352,44 +371,13 @@ def step_down(ghost_starts, num_ghosts, words, weights, states, actions, targets
         frames[level + 1, CHOSEN] = -1
 
 
-@njit(cache=True)
-def slip_outcomes(moves, slip, state, chosen, actions, targets, probabilities):
-    """SlipperyPacmanGame.slips: what Pacman really does when he chose
-    ``chosen``: it with ``1 - slip``, else Stop or a sideways move, shared
-    equally (standing still never slips).  Returns their number."""
-    row = moves[state[PACMAN], PACMAN_TABLE]
-    count = 0
-    for index in range(row[0]):
-        if row[1 + 2 * index] == chosen:
-            actions[0] = chosen
-            targets[0] = row[2 + 2 * index]
-    probabilities[0] = 1.0
-    if chosen == STOP:
-        return 1
-    reverse = chosen ^ 1  # North 0 and South 1, East 2 and West 3
-    for index in range(row[0]):
-        action = row[1 + 2 * index]
-        if action != chosen and action != reverse:
-            count += 1
-            actions[count] = action
-            targets[count] = row[2 + 2 * index]
-    if count == 0:
-        return 1
-    share = slip / count
-    probabilities[0] = 1.0 - slip
-    for index in range(1, count + 1):
-        probabilities[index] = share
-    return count + 1
-
-
 # node_value and search_root allocate nothing, so they are compiled without
 # numba's reference counting (its private ``_nrt=False``): the caller holds
 # every array for the whole call, and the atomic counts of each row view and
 # argument took about nine tenths of a search's time (bench: expectimax at
 # depth 4, careful, 1.5 million nodes/s before, 17 to 20 million after).
 @njit(cache=True, _nrt=False)  # type: ignore[call-overload]
-def node_value(moves, distance, nearest, ghost_starts, settings, weights,
-               states, actions, targets, probabilities, frames, windows, top, level, bottom, budget, stats):
+def node_value(maze, model, work, top, level, bottom, budget):
     """The value of ``states[top]`` searched down to level ``bottom``: the
     recursive ``value`` of pacsim.search.plain (``settings[PRUNED]`` 0) or
     of pacsim.search.pruned's alpha-beta (fail-soft, strict cut-offs).
@@ -405,9 +393,13 @@ def node_value(moves, distance, nearest, ghost_starts, settings, weights,
     everything it needs in the arrays, and a call with that ``level`` goes
     on exactly where it stopped.  Numba code cannot see signals or clocks,
     so pausing is how the caller gets to check its deadline and let a
-    Ctrl-C through."""
+    Ctrl-C through.  (``maze`` is a :class:`~pacsim.fast.tables.Tables`,
+    ``model`` and ``work`` bundles of :mod:`pacsim.fast.bundles`.)"""
+    moves, distance, nearest, ghost_starts = maze.moves, maze.distance, maze.nearest, maze.ghost_starts
+    settings, weights = model.settings, model.weights
+    states, actions, targets, probabilities = work.states, work.actions, work.targets, work.probabilities
+    frames, windows, stats = work.frames, work.windows, work.stats
     num_ghosts = settings[NUM_GHOSTS]
-    words = settings[WORDS]
     pruned = settings[PRUNED] != 0
     entered = 0
     while True:
@@ -427,7 +419,8 @@ def node_value(moves, distance, nearest, ghost_starts, settings, weights,
         else:
             chosen = frames[level, CHOSEN]
             if chosen >= 0:  # SlipperyPacmanGame's Intent: the floor decides what Pacman does
-                count = slip_outcomes(moves, weights[SLIP], state, chosen, actions[level], targets[level],
+                count = slip_outcomes(moves[state[PACMAN], PACMAN_TABLE], weights[SLIP], chosen, actions[level],
+                                      targets[level],
                                       probabilities[level])
                 kind = CHANCE_NODE
             else:
@@ -439,12 +432,13 @@ def node_value(moves, distance, nearest, ghost_starts, settings, weights,
             if kind == CHANCE_NODE:
                 stats[GENERATED] += count
                 if chosen < 0:
-                    chance_probabilities(distance, settings, weights, state, count, targets[level], probabilities[level])
+                    chance_probabilities(moves, distance, settings, weights, state, count, targets[level],
+                                         probabilities[level])
                 windows[level, BEST] = 0.0  # summed in move order from 0, as the Python search does
             else:
                 stats[GENERATED] += 1
                 windows[level, BEST] = -np.inf if kind == MAX_NODE else np.inf
-            step_down(ghost_starts, num_ghosts, words, weights, states, actions, targets, frames, level, 0, kind)
+            step_down(ghost_starts, settings, weights, work, level, 0, kind)
             windows[level + 1, ALPHA] = windows[level, ALPHA]
             windows[level + 1, BETA] = windows[level, BETA]
             level += 1
@@ -481,7 +475,7 @@ def node_value(moves, distance, nearest, ghost_starts, settings, weights,
             frames[level, INDEX] = move
             if kind != CHANCE_NODE:
                 stats[GENERATED] += 1
-            step_down(ghost_starts, num_ghosts, words, weights, states, actions, targets, frames, level, move, kind)
+            step_down(ghost_starts, settings, weights, work, level, move, kind)
             windows[level + 1, ALPHA] = windows[level, ALPHA]
             windows[level + 1, BETA] = windows[level, BETA]
             level += 1
@@ -491,8 +485,7 @@ def node_value(moves, distance, nearest, ghost_starts, settings, weights,
 
 
 @njit(cache=True, _nrt=False)  # type: ignore[call-overload]
-def search_root(moves, distance, nearest, ghost_starts, settings, weights, levels, full_window,
-                states, actions, targets, probabilities, frames, windows, values, stats, budget):
+def search_root(maze, model, levels, full_window, work, budget):
     """pacsim.search.search's root, from ``states[0]``, in slices of at most
     ``budget`` nodes: True once finished, False when paused (call again
     with the same arrays to go on).  When finished, ``stats[BEST_MOVE]`` is
@@ -505,16 +498,15 @@ def search_root(moves, distance, nearest, ghost_starts, settings, weights, level
     the earlier move.  The root must be a MAX or MIN node.  The arrays have
     ``levels + 2`` rows; ``stats`` starts with ``NEXT_MOVE`` 0,
     ``BEST_MOVE`` and ``PAUSED_AT`` -1."""
-    if root_leaf_value(distance, nearest, settings, states[0], levels, values, stats):
+    settings, states, values, stats = model.settings, work.states, work.values, work.stats
+    if root_leaf_value(maze.distance, maze.nearest, settings, states[0], levels, values, stats):
         return True
     # The root is a MAX or MIN node (a Pacman to move, or a chasing ghost):
     # node_value is called from one place only, which halves compilation.
-    count = legal_moves(moves, settings[NUM_GHOSTS], states[0], actions[0], targets[0])
+    count = legal_moves(maze.moves, settings[NUM_GHOSTS], states[0], work.actions[0], work.targets[0])
     while stats[NEXT_MOVE] < count:
-        level = root_move_level(ghost_starts, settings, weights, full_window, states, actions, targets, frames, windows,
-                                values, stats)
-        found, paused = node_value(moves, distance, nearest, ghost_starts, settings, weights, states, actions, targets,
-                                   probabilities, frames, windows, 1, level, levels, budget, stats)
+        level = root_move_level(maze.ghost_starts, model, full_window, work)
+        found, paused = node_value(maze, model, work, 1, level, levels, budget)
         stats[PAUSED_AT] = paused
         if paused >= 0:
             return False
@@ -538,18 +530,17 @@ def root_leaf_value(distance, nearest, settings, root, levels, values, stats):
 
 
 @njit(cache=True, inline="always")
-def root_move_level(ghost_starts, settings, weights, full_window, states, actions, targets, frames, windows, values,
-                    stats):
+def root_move_level(ghost_starts, model, full_window, work):
     """The level at which the search of root move ``stats[NEXT_MOVE]``
     goes on: where it paused, or 1 for a move not yet started (its child
     then written below the root, with its window: a pruned search searches
     each move after the first against the best so far)."""
+    settings, stats, windows, values = model.settings, work.stats, work.windows, work.values
     level = stats[PAUSED_AT]
     if level >= 0:
         return level
-    kind = settings[KINDS + states[0, TURN]]
-    step_down(ghost_starts, settings[NUM_GHOSTS], settings[WORDS], weights, states, actions, targets, frames, 0,
-              stats[NEXT_MOVE], kind)
+    kind = settings[KINDS + work.states[0, TURN]]
+    step_down(ghost_starts, settings, model.weights, work, 0, stats[NEXT_MOVE], kind)
     stats[GENERATED] += 1
     windows[1, ALPHA], windows[1, BETA] = -np.inf, np.inf
     if not full_window and stats[BEST_MOVE] >= 0:
@@ -596,3 +587,7 @@ def breadth_first_distances(moves):
                     frontier[tail] = target
                     tail += 1
     return distance
+
+
+# The kernel compiles the kinds' numbers in (pacsim.fast.cache): its cache must go when they change.
+flush_when_changed("kernel", compiled_functions(__name__, globals()), [kinds.__file__, policies.__file__])

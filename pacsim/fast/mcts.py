@@ -22,12 +22,13 @@ from __future__ import annotations
 import math
 import random
 from time import perf_counter
+from typing import NamedTuple
 
 import numpy as np
 
 from pacsim.engine import GameState, parse_layout
 from pacsim.engine.state import initial_state
-from pacsim.fast import kernel, streams, table
+from pacsim.fast import kernel, kinds, streams, table
 from pacsim.fast.cache import compiled_functions, flush_when_changed
 from pacsim.fast.kernel import (
     CHANCE_NODE,
@@ -42,17 +43,56 @@ from pacsim.fast.kernel import (
     legal_moves,
     utility,
 )
+from pacsim.fast.kinds import KERNEL_EVALUATIONS, NODE_KINDS, NodeKind
 from pacsim.fast.request import MctsRequest
-from pacsim.fast.search import EVALUATIONS, NODE_KINDS, settings_row
+from pacsim.fast.search import settings_row
 from pacsim.fast.streams import random_below, random_float, stream_row
 from pacsim.fast.table import uncounted
 from pacsim.fast.tables import layout_tables, state_row
 from pacsim.search import SearchResult, SearchStats
 
-TERMINAL_NODE = 3
+TERMINAL_NODE = len(NodeKind)
+"""A node kind of MCTS's own: a finished game."""
 # -- slots of ``counts`` ----------------------------------------------------------
 ITERATIONS, GENERATED, EVALUATED, SIMULATED, NODES, DEEPEST = 0, 1, 2, 3, 4, 5
 COUNT_SLOTS = 6
+
+
+class Tree(NamedTuple):
+    """The search tree, one row per node in creation order (the root is node 0)."""
+
+    states: np.ndarray
+    node_ints: np.ndarray
+    """Columns KIND, MOVE_COUNT, CHILD_COUNT, UNTRIED_COUNT, VISITS."""
+    node_floats: np.ndarray
+    """Columns TOTAL, VALUE."""
+    actions: np.ndarray
+    targets: np.ndarray
+    children: np.ndarray
+    child_moves: np.ndarray
+    untried: np.ndarray
+    cumulative: np.ndarray
+    """A chance node's running probabilities."""
+    path: np.ndarray
+    """The nodes of the current iteration, root first."""
+
+
+class MctsRun(NamedTuple):
+    """What the iterations do and count."""
+
+    iterations: int
+    c: float
+    rollout_depth: int
+    rng: np.ndarray
+    """The search's random stream (:mod:`pacsim.fast.streams`)."""
+    scratch: np.ndarray
+    """Two state rows a rollout plays in."""
+    scratch_moves: np.ndarray
+    bounds: np.ndarray
+    """The running low and high values."""
+    counts: np.ndarray
+
+
 # -- columns of the per-node int table ``node_ints`` -------------------------------
 KIND, MOVE_COUNT, CHILD_COUNT, UNTRIED_COUNT, VISITS = 0, 1, 2, 3, 4
 NODE_INT_COLUMNS = 5
@@ -62,9 +102,9 @@ NODE_FLOAT_COLUMNS = 2
 
 
 @uncounted()
-def new_node(moves, distance, nearest, settings, states, node_ints, node_floats, actions, targets, children, untried,
-             cumulative, counts, node, level):
-    """``_Searcher.new_node`` for the state already in ``states[node]``."""
+def new_node(maze, settings, tree, counts, node, level):
+    """``_Searcher.new_node`` for the state already in ``tree.states[node]``."""
+    states, node_ints, node_floats, children = tree.states, tree.node_ints, tree.node_floats, tree.children
     counts[NODES] += 1
     if level > counts[DEEPEST]:
         counts[DEEPEST] = level
@@ -79,7 +119,7 @@ def new_node(moves, distance, nearest, settings, states, node_ints, node_floats,
         return
     kind = settings[KINDS + state[TURN]]
     node_ints[node, KIND] = kind
-    count = legal_moves(moves, settings[NUM_GHOSTS], state, actions[node], targets[node])
+    count = legal_moves(maze.moves, settings[NUM_GHOSTS], state, tree.actions[node], tree.targets[node])
     node_ints[node, MOVE_COUNT] = count
     if kind == CHANCE_NODE:
         counts[GENERATED] += count
@@ -87,12 +127,12 @@ def new_node(moves, distance, nearest, settings, states, node_ints, node_floats,
         running = 0.0
         for index in range(count):
             running += share  # itertools.accumulate of the probabilities
-            cumulative[node, index] = running
+            tree.cumulative[node, index] = running
             children[node, index] = -1
         return
     node_ints[node, UNTRIED_COUNT] = count
     for index in range(count):
-        untried[node, index] = index
+        tree.untried[node, index] = index
 
 
 @uncounted(inline=True)
@@ -106,10 +146,11 @@ def draw_outcome(cumulative, node, count, rng):
 
 
 @uncounted()
-def rollout(moves, distance, nearest, ghost_starts, settings, states, scratch, scratch_moves, rollout_depth, counts,
-            rng, node):
+def rollout(maze, settings, states, run, node):
     """``_Searcher.rollout`` with ``MctsPacman.rollout_step`` (a random move
-    for every agent) from ``states[node]``, played in the ``scratch`` rows."""
+    for every agent) from ``states[node]``, played in ``run.scratch``'s rows."""
+    moves, distance, nearest, ghost_starts = maze.moves, maze.distance, maze.nearest, maze.ghost_starts
+    scratch, scratch_moves, rollout_depth, counts, rng = run.scratch, run.scratch_moves, run.rollout_depth, run.counts, run.rng
     num_ghosts = settings[NUM_GHOSTS]
     words = settings[WORDS]
     for slot in range(scratch.shape[1]):
@@ -135,13 +176,11 @@ def rollout(moves, distance, nearest, ghost_starts, settings, states, scratch, s
 
 
 @uncounted(inline=True)
-def rollout_value(moves, distance, nearest, ghost_starts, settings, states, node_ints, node_floats, scratch,
-                  scratch_moves, rollout_depth, counts, rng, node):
+def rollout_value(maze, settings, tree, run, node):
     """A new node's value: its utility if terminal (counted when it was made), else a rollout's."""
-    if node_ints[node, KIND] == TERMINAL_NODE:
-        return node_floats[node, VALUE]
-    return rollout(moves, distance, nearest, ghost_starts, settings, states, scratch, scratch_moves, rollout_depth,
-                   counts, rng, node)
+    if tree.node_ints[node, KIND] == TERMINAL_NODE:
+        return tree.node_floats[node, VALUE]
+    return rollout(maze, settings, tree.states, run, node)
 
 
 @uncounted(inline=True)
@@ -171,12 +210,14 @@ def select(node_ints, node_floats, children, node, low, high, c):
 
 
 @uncounted()
-def mcts_iterations(moves, distance, nearest, ghost_starts, settings, iterations, c, rollout_depth, rng, states,
-                    node_ints, node_floats, actions, targets, children, child_moves, untried, cumulative, path,
-                    scratch, scratch_moves, bounds, counts):
-    """Run ``iterations`` iterations of ``_Searcher.iterate`` from the root
-    (node 0, made by the caller with :func:`new_node`).  ``bounds`` holds the
-    running low and high values."""
+def mcts_iterations(maze, settings, tree, run):
+    """Run ``run.iterations`` iterations of ``_Searcher.iterate`` from the
+    root (node 0, made by the caller with :func:`new_node`).  ``run.bounds``
+    holds the running low and high values."""
+    ghost_starts = maze.ghost_starts
+    states, node_ints, node_floats, actions, targets = tree.states, tree.node_ints, tree.node_floats, tree.actions, tree.targets
+    children, child_moves, untried, cumulative, path = tree.children, tree.child_moves, tree.untried, tree.cumulative, tree.path
+    iterations, c, rng, bounds, counts = run.iterations, run.c, run.rng, run.bounds, run.counts
     num_ghosts = settings[NUM_GHOSTS]
     words = settings[WORDS]
     for _ in range(iterations):
@@ -196,13 +237,11 @@ def mcts_iterations(moves, distance, nearest, ghost_starts, settings, iterations
                     child = counts[NODES]
                     apply_move(ghost_starts, num_ghosts, words, states[node], states[child], actions[node, index],
                                targets[node, index])
-                    new_node(moves, distance, nearest, settings, states, node_ints, node_floats, actions, targets,
-                             children, untried, cumulative, counts, child, length)
+                    new_node(maze, settings, tree, counts, child, length)
                     children[node, index] = child
                     path[length] = child
                     length += 1
-                    value = rollout_value(moves, distance, nearest, ghost_starts, settings, states, node_ints,
-                                          node_floats, scratch, scratch_moves, rollout_depth, counts, rng, child)
+                    value = rollout_value(maze, settings, tree, run, child)
                     break
             elif node_ints[node, UNTRIED_COUNT] > 0:
                 remaining = node_ints[node, UNTRIED_COUNT]
@@ -214,16 +253,14 @@ def mcts_iterations(moves, distance, nearest, ghost_starts, settings, iterations
                 child = counts[NODES]
                 apply_move(ghost_starts, num_ghosts, words, states[node], states[child], actions[node, move],
                            targets[node, move])
-                new_node(moves, distance, nearest, settings, states, node_ints, node_floats, actions, targets,
-                         children, untried, cumulative, counts, child, length)
+                new_node(maze, settings, tree, counts, child, length)
                 rank = node_ints[node, CHILD_COUNT]
                 children[node, rank] = child
                 child_moves[node, rank] = move
                 node_ints[node, CHILD_COUNT] = rank + 1
                 path[length] = child
                 length += 1
-                value = rollout_value(moves, distance, nearest, ghost_starts, settings, states, node_ints, node_floats,
-                                      scratch, scratch_moves, rollout_depth, counts, rng, child)
+                value = rollout_value(maze, settings, tree, run, child)
                 break
             else:
                 child = select(node_ints, node_floats, children, node, bounds[0], bounds[1], c)
@@ -247,7 +284,7 @@ def kernel_mcts(state: GameState, ghost_kind: str, evaluation: str, iterations: 
     ``chance`` or ``min``, ``evaluation`` ``score`` or ``careful``."""
     started = perf_counter()
     num_ghosts = len(state.ghosts)
-    settings = settings_row(state, EVALUATIONS[evaluation], 0, 0, False,
+    settings = settings_row(state, KERNEL_EVALUATIONS[evaluation], 0, 0, False,
                          [MAX_NODE] + [NODE_KINDS[ghost_kind]] * num_ghosts)
     tables = layout_tables(state.layout)
     row = state_row(state)
@@ -260,13 +297,13 @@ def kernel_mcts(state: GameState, ghost_kind: str, evaluation: str, iterations: 
     cumulative = np.zeros((capacity, 5), np.float64)
     counts = np.zeros(COUNT_SLOTS, np.int64)
     rng = stream_row(random.Random(seed))
-    new_node(tables.moves, tables.distance, tables.nearest, settings, states, node_ints, node_floats, actions, targets,
-             children, untried, cumulative, counts, 0, 0)
+    tree = Tree(states, node_ints, node_floats, actions, targets, children, child_moves, untried, cumulative,
+                np.zeros(capacity + 1, np.int64))
+    new_node(tables, settings, tree, counts, 0, 0)
     if node_ints[0, KIND] != TERMINAL_NODE:
-        mcts_iterations(tables.moves, tables.distance, tables.nearest, tables.ghost_starts, settings, iterations, c,
-                        rollout_depth, rng, states, node_ints, node_floats, actions, targets, children, child_moves,
-                        untried, cumulative, np.zeros(capacity + 1, np.int64), np.zeros((2, row.shape[0]), np.int64),
-                        np.zeros((2, 5), np.int64), np.array([np.inf, -np.inf]), counts)
+        run = MctsRun(iterations, c, rollout_depth, rng, np.zeros((2, row.shape[0]), np.int64),
+                      np.zeros((2, 5), np.int64), np.array([np.inf, -np.inf]), counts)
+        mcts_iterations(tables, settings, tree, run)
     stats = SearchStats(generated=int(counts[GENERATED]), evaluated=int(counts[EVALUATED]), cutoffs=0,
                         seconds=perf_counter() - started, max_depth=int(counts[DEEPEST]),
                         iterations=int(counts[ITERATIONS]), simulated=int(counts[SIMULATED]),
@@ -299,4 +336,4 @@ def warm_up() -> None:
 
 # MCTS inlines the kernel's rules, the table's helpers and the random
 # streams (pacsim.fast.cache): its cache must go when those files change.
-flush_when_changed("mcts", compiled_functions(__name__, globals()), [kernel.__file__, table.__file__, streams.__file__])
+flush_when_changed("mcts", compiled_functions(__name__, globals()), [kernel.__file__, table.__file__, streams.__file__, kinds.__file__])

@@ -3,9 +3,9 @@
 A search Pacman describes the search it wants as a :class:`SearchRequest`
 (one field per search setting, agent-free); :func:`declined` says why the
 kernel cannot run it, or ``None``, and :func:`pacsim.fast.search.run_request`
-runs it.  What the kernel covers is :data:`COVERED`, derived from the one
-record of algorithms, :data:`pacsim.search.ALGORITHMS`.  To cover a new
-setting, widen :data:`COVERED` (or the rule in :func:`declined`) and teach
+runs it.  What the kernel covers is :data:`COVERED`, read from the tables
+:mod:`pacsim.fast.kinds` declares beside the kernel; to cover a new setting,
+widen those (or the rule in :func:`declined`) and teach
 :func:`~pacsim.fast.search.run_request` to pass it on.
 
 Importing this module needs neither numba nor numpy.
@@ -16,9 +16,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from pacsim.fast import MAX_CELLS, available
+from pacsim.fast.kinds import KERNEL_ALGORITHMS, KERNEL_EVALUATIONS, KERNEL_MODELS, ChanceMode, GhostKind
 from pacsim.search import ALGORITHMS, CHANCE
 
-ADVERSARIAL = "adversarial"
+ADVERSARIAL = GhostKind.ADVERSARIAL.label
 """The built-in adversarial ghost as a chance model (``model=adversarial``)."""
 
 
@@ -75,11 +76,10 @@ class Coverage:
 
 
 COVERED = Coverage(
-    # Every algorithm, with or without a table: Star1/Star2 (whose chance_mode the
-    # star search follows) with the local bounds of the evaluations below.
-    algorithms={name: algorithm.pruned for name, algorithm in ALGORITHMS.items()},
-    evaluations=("score", "careful"),
-    models=("uniform", "random", "directional", ADVERSARIAL),
+    # Every algorithm, with or without a table: Star1/Star2 with the local bounds of the evaluations below.
+    algorithms={name: pruned for name, (pruned, _) in KERNEL_ALGORITHMS.items()},
+    evaluations=tuple(KERNEL_EVALUATIONS),
+    models=tuple(KERNEL_MODELS),
     max_cells=MAX_CELLS,
 )
 
@@ -121,7 +121,7 @@ def star_search(request: SearchRequest) -> bool:
     """Whether the kernel runs ``request`` with its star search
     (:mod:`pacsim.fast.star`): Star1/Star2 chance nodes, a transposition
     table or the adversarial model; else the plain one (:mod:`pacsim.fast.kernel`)."""
-    return (ALGORITHMS[request.algorithm].chance_mode is not None or request.table > 0
+    return (KERNEL_ALGORITHMS[request.algorithm][1] != ChanceMode.PLAIN or request.table > 0
             or chance_model(request) == ADVERSARIAL)
 
 

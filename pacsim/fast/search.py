@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from time import perf_counter
-from typing import Any, NamedTuple
+from typing import Any
 
 import numpy as np
 
@@ -19,33 +19,27 @@ from pacsim.engine.layout import ACTIONS
 from pacsim.engine.state import initial_state
 from pacsim.errors import SearchError
 from pacsim.fast import kernel
-from pacsim.fast.request import COVERED, SearchRequest, chance_model
+from pacsim.fast.bundles import Adversary, Model, StarPlan, StarWorkspace, Workspace
+from pacsim.fast.kinds import KERNEL_ALGORITHMS, KERNEL_EVALUATIONS, KERNEL_MODELS, NODE_KINDS, ChanceMode, Evaluation, GhostKind, NodeKind
+from pacsim.fast.policies import DEFAULT_PARAMETERS, SEARCHED_SHARE
+from pacsim.fast.request import SearchRequest, chance_model
 from pacsim.fast.star import FRAME_COLUMNS as STAR_FRAME_COLUMNS
 from pacsim.fast.star import (
-    MODEL_ADVERSARIAL,
     OUT_OF_BOUNDS,
-    PLAIN,
-    STAR1,
-    STAR2,
     STAR_STATS_SLOTS,
     WINDOW_COLUMNS,
     star_search_root,
 )
 from pacsim.fast.table import KernelTable, empty_arrays
 from pacsim.fast.tables import layout_tables, state_row, words_for
-from pacsim.search import ALGORITHMS, CHANCE, MAX, MIN, SearchResult, SearchStats, SearchTimeout
+from pacsim.search import CHANCE, MAX, MIN, SearchResult, SearchStats, SearchTimeout
 
-NODE_KINDS = {MAX: kernel.MAX_NODE, MIN: kernel.MIN_NODE, CHANCE: kernel.CHANCE_NODE}
-EVALUATIONS = {"score": kernel.EVAL_SCORE, "careful": kernel.EVAL_CAREFUL}
 DEFAULT_ADVERSARY = (2, 1.0)
 """The adversarial ghost's default ``(depth, p)``."""
-STAR_MODES = {None: PLAIN, "star1": STAR1, "star2": STAR2}
-TABLE_ARGUMENT = 8
-"""Where the table's arrays are in ``star_search_root``'s arguments."""
+PLAN_ARGUMENT = 2
+"""Where the :class:`~pacsim.fast.bundles.StarPlan` (with the table's arrays) is in ``star_search_root``'s arguments."""
 NO_TABLE = empty_arrays()
 """The table arrays passed when a search has no table (numba compiles one signature)."""
-MODELS = {"uniform": kernel.MODEL_UNIFORM, "random": kernel.MODEL_RANDOM, "directional": kernel.MODEL_DIRECTIONAL,
-          "adversarial": MODEL_ADVERSARIAL}
 
 
 def kernel_search(
@@ -90,15 +84,15 @@ def kernel_search(
     """
     started = perf_counter()
     pruned = pruned or star is not None
-    settings = settings_row(state, EVALUATIONS[evaluation], 0, MODELS[model], pruned,
+    settings = settings_row(state, KERNEL_EVALUATIONS[evaluation], 0, KERNEL_MODELS[model], pruned,
                          [NODE_KINDS[kind] for kind in kinds])
-    weights = np.array([trust, attack, flee, slip], np.float64)
+    weights = np.array([trust, slip, attack, flee, *DEFAULT_PARAMETERS[SEARCHED_SHARE:]], np.float64)
     full_window = root_values or not pruned
     if star is None and table is None and model != "adversarial":
         return _run(state, settings, weights, levels, full_window, root_values, started, deadline)
     adversary_rows = NO_ADVERSARY if model != "adversarial" else _adversary(state, *adversary)
-    return _run_star(state, settings, weights, levels, full_window, root_values, started, deadline,
-                     STAR_MODES[star], table, adversary_rows)
+    return _run_star(state, Model(settings, weights), levels, full_window, root_values, started, deadline,
+                     int(ChanceMode[star.upper()] if star else ChanceMode.PLAIN), table, adversary_rows)
 
 
 def run_request(state: GameState, request: SearchRequest, levels: int | None = None,
@@ -109,10 +103,11 @@ def run_request(state: GameState, request: SearchRequest, levels: int | None = N
     with ``table=`` entries (kept by the caller between searches)."""
     if request.table and table is None:
         raise ValueError("run_request: a request with table entries needs the caller's KernelTable")
+    pruned, mode = KERNEL_ALGORITHMS[request.algorithm]
     return kernel_search(state, request.kinds, request.evaluation, request.levels if levels is None else levels,
-                         pruned=COVERED.algorithms[request.algorithm], model=chance_model(request),
+                         pruned=pruned, model=chance_model(request),
                          trust=request.trust, root_values=request.root_values, deadline=deadline, slip=request.slip,
-                         star=ALGORITHMS[request.algorithm].chance_mode, table=table if request.table else None,
+                         star=mode.label, table=table if request.table else None,
                          adversary=request.adversary or DEFAULT_ADVERSARY)
 
 
@@ -121,8 +116,8 @@ def chase_values(state: GameState, levels: int) -> SearchResult:
     MAX, Pacman MIN) from ``state``, a ghost to move, with every root move
     searched exactly (``root_values=True``)."""
     started = perf_counter()
-    settings = settings_row(state, kernel.EVAL_CHASE, state.turn, kernel.MODEL_UNIFORM, True,
-                         [kernel.MIN_NODE] + [kernel.MAX_NODE] * len(state.ghosts))
+    settings = settings_row(state, Evaluation.CHASE, state.turn, GhostKind.UNIFORM, True,
+                         [NodeKind.MIN] + [NodeKind.MAX] * len(state.ghosts))
     return _run(state, settings, np.zeros(kernel.WEIGHTS, np.float64), levels, True, True, started)
 
 
@@ -137,10 +132,10 @@ def warm_up(star: bool = False) -> None:
 
 
 def settings_row(state: GameState, evaluation: int, chase_ghost: int, model: int, pruned: bool,
-              kinds: list[int]) -> np.ndarray:
+              kinds: Sequence[int]) -> np.ndarray:
     """The kernel's int64 settings row (slots named in :mod:`pacsim.fast.kernel`)."""
     head = [evaluation, chase_ghost, model, int(pruned), len(state.ghosts), words_for(state.layout)]
-    return np.array(head + kinds, np.int64)
+    return np.array([*head, *kinds], np.int64)
 
 
 def _run(state: GameState, settings: np.ndarray, weights: np.ndarray, levels: int, full_window: bool, root_values: bool,
@@ -149,47 +144,44 @@ def _run(state: GameState, settings: np.ndarray, weights: np.ndarray, levels: in
     Pacman's are with either backend."""
     if deadline is not None and started > deadline:
         raise SearchTimeout("kernel search: deadline already passed")
-    tables = layout_tables(state.layout)
-    work = _workspace(state_row(state), levels)
-    arguments = (tables.moves, tables.distance, tables.nearest, tables.ghost_starts, settings, weights, levels,
-                 full_window, *work)
+    work = workspace(state_row(state), levels)
+    arguments = (layout_tables(state.layout), Model(settings, weights), levels, full_window, work)
     _in_slices(kernel.search_root, arguments, deadline)
     return _result(state, weights, work.stats, work.values, levels, root_values, started)
 
 
-def _run_star(state: GameState, settings: np.ndarray, weights: np.ndarray, levels: int, full_window: bool,
+def _run_star(state: GameState, model: Model, levels: int, full_window: bool,
               root_values: bool, started: float, deadline: float | None, star: int,
-              table: KernelTable | None, adversary: tuple[np.ndarray, ...]) -> SearchResult:
+              table: KernelTable | None, adversary: Adversary) -> SearchResult:
     """:func:`_run` with Star1/Star2 chance nodes or a transposition table."""
     if deadline is not None and started > deadline:
         raise SearchTimeout("kernel search: deadline already passed")
-    tables = layout_tables(state.layout)
     row = state_row(state)
-    work = _star_workspace(row, levels)
+    work = star_workspace(row, levels)
     table_arrays = NO_TABLE if table is None else table.bound_to(state.layout, row.shape[0], levels)
-    arguments = (tables.moves, tables.distance, tables.nearest, tables.ghost_starts, settings, weights, star,
-                 table is not None, table_arrays, adversary, levels, full_window, *work)
+    plan = StarPlan(star, table is not None, table_arrays, adversary)
+    arguments = (layout_tables(state.layout), model, plan, levels, full_window, work)
 
     def with_room(arguments: tuple[object, ...]) -> tuple[object, ...]:
         if table is None:
             return arguments
-        return (*arguments[:TABLE_ARGUMENT], table.with_room(levels), *arguments[TABLE_ARGUMENT + 1:])
+        return (*arguments[:PLAN_ARGUMENT], plan._replace(table=table.with_room(levels)), *arguments[PLAN_ARGUMENT + 1:])
 
     _in_slices(star_search_root, arguments, deadline, with_room)
     if work.stats[OUT_OF_BOUNDS]:
         raise SearchError("kernel search: a value lies outside its evaluation's bounds; Star pruning would be wrong")
-    return _result(state, weights, work.stats, work.values, levels, root_values, started)
+    return _result(state, model.weights, work.stats, work.values, levels, root_values, started)
 
 
-def _adversary(state: GameState, depth: int, mix: float) -> tuple[np.ndarray, ...]:
+def _adversary(state: GameState, depth: int, mix: float) -> Adversary:
     """The adversarial ghost's chase search, ready in its own rows: its
     settings (the chasing ghost set at each chance node), weights, levels
     (``depth`` rounds), ``p`` and a workspace."""
     levels = depth * state.num_agents
-    settings = settings_row(state, kernel.EVAL_CHASE, 1, kernel.MODEL_UNIFORM, True,
-                            [kernel.MIN_NODE] + [kernel.MAX_NODE] * len(state.ghosts))
-    return (settings, np.zeros(kernel.WEIGHTS, np.float64), np.array([levels], np.int64), np.array([mix], np.float64),
-            *_workspace(state_row(state), levels))
+    settings = settings_row(state, Evaluation.CHASE, 1, GhostKind.UNIFORM, True,
+                            [NodeKind.MIN] + [NodeKind.MAX] * len(state.ghosts))
+    return Adversary(Model(settings, np.zeros(kernel.WEIGHTS, np.float64)), np.array([levels], np.int64),
+                     np.array([mix], np.float64), workspace(state_row(state), levels))
 
 
 def _result(state: GameState, weights: np.ndarray, stats: np.ndarray, values: np.ndarray, levels: int,
@@ -245,61 +237,33 @@ def _in_slices(root_search: Any, arguments: tuple[object, ...], deadline: float 
         budget = max(SMALLEST_SLICE, min(budget * 4, int(budget * SLICE_SECONDS / elapsed)))
 
 
-class _Workspace(NamedTuple):
-    """The arrays a kernel search keeps between slices (one row per tree level)."""
-
-    states: np.ndarray
-    actions: np.ndarray
-    targets: np.ndarray
-    probabilities: np.ndarray
-    frames: np.ndarray
-    windows: np.ndarray
-    values: np.ndarray
-    stats: np.ndarray
-
-
-
-def _workspace(root: np.ndarray, levels: int) -> _Workspace:
+def workspace(root: np.ndarray, levels: int) -> Workspace:
+    """A fresh :class:`~pacsim.fast.bundles.Workspace` with ``root`` at its top, for ``levels`` levels."""
     size = levels + 2
     states = np.empty((size, root.shape[0]), np.int64)
     states[0] = root
     stats = np.zeros(kernel.STATS_SLOTS, np.int64)
     stats[kernel.BEST_MOVE] = stats[kernel.PAUSED_AT] = -1
-    return _Workspace(states, np.empty((size, 5), np.int64), np.empty((size, 5), np.int64),
-                      np.empty((size, 5), np.float64), np.zeros((size, kernel.FRAME_COLUMNS), np.int64),
-                      np.zeros((size, 3), np.float64), np.zeros(kernel.ROOT_VALUE + 1, np.float64), stats)
+    return Workspace(states, np.empty((size, 5), np.int64), np.empty((size, 5), np.int64),
+                     np.empty((size, 5), np.float64), np.zeros((size, kernel.FRAME_COLUMNS), np.int64),
+                     np.zeros((size, 3), np.float64), np.zeros(kernel.ROOT_VALUE + 1, np.float64), stats)
 
 
-class _StarWorkspace(NamedTuple):
-    """:class:`_Workspace` with the chance nodes' successor bounds, and the
-    star search's wider frames and windows."""
-
-    states: np.ndarray
-    actions: np.ndarray
-    targets: np.ndarray
-    probabilities: np.ndarray
-    lower: np.ndarray
-    upper: np.ndarray
-    frames: np.ndarray
-    windows: np.ndarray
-    values: np.ndarray
-    stats: np.ndarray
-
-
-def _star_workspace(root: np.ndarray, levels: int) -> _StarWorkspace:
-    plain = _workspace(root, levels)
+def star_workspace(root: np.ndarray, levels: int) -> StarWorkspace:
+    """A fresh :class:`~pacsim.fast.bundles.StarWorkspace` (see :func:`workspace`)."""
+    plain = workspace(root, levels)
     size = levels + 2
     stats = np.zeros(STAR_STATS_SLOTS, np.int64)
     stats[:kernel.STATS_SLOTS] = plain.stats
-    return _StarWorkspace(plain.states, plain.actions, plain.targets, plain.probabilities,
-                          np.zeros((size, 5), np.float64), np.zeros((size, 5), np.float64),
-                          np.zeros((size, STAR_FRAME_COLUMNS), np.int64), np.zeros((size, WINDOW_COLUMNS), np.float64),
-                          plain.values, stats)
+    return StarWorkspace(plain.states, plain.actions, plain.targets, plain.probabilities,
+                         np.zeros((size, 5), np.float64), np.zeros((size, 5), np.float64),
+                         np.zeros((size, STAR_FRAME_COLUMNS), np.int64), np.zeros((size, WINDOW_COLUMNS), np.float64),
+                         plain.values, stats)
 
 
-NO_ADVERSARY = (np.zeros(kernel.KINDS + 1, np.int64), np.zeros(kernel.WEIGHTS, np.float64), np.zeros(1, np.int64),
-                np.ones(1, np.float64), *_workspace(np.zeros(1, np.int64), 0))
-"""The adversary's arrays passed when no chance node models it (one compiled signature)."""
+NO_ADVERSARY = Adversary(Model(np.zeros(kernel.KINDS + 1, np.int64), np.zeros(kernel.WEIGHTS, np.float64)),
+                         np.zeros(1, np.int64), np.ones(1, np.float64), workspace(np.zeros(1, np.int64), 0))
+"""The adversary passed when no chance node models it (one compiled signature)."""
 
 
 __all__ = ["ACTIONS", "KernelTable", "chase_values", "kernel_search", "run_request"]

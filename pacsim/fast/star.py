@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from pacsim.fast import kernel, table
+from pacsim.fast import kernel, kinds, policies, table
 from pacsim.fast.cache import compiled_functions, flush_when_changed
 from pacsim.fast.kernel import (
     ALPHA,
@@ -59,9 +59,11 @@ from pacsim.fast.kernel import (
     LOSS_SCORE,
     MAX_NODE,
     MODEL,
+    MODEL_ADVERSARIAL,
     NEXT_MOVE,
     NUM_GHOSTS,
     PACMAN,
+    PACMAN_TABLE,
     PAUSED_AT,
     PRUNED,
     ROOT_VALUE,
@@ -85,15 +87,12 @@ from pacsim.fast.kernel import (
     root_move_searched,
     scared_slot,
     search_root,
-    slip_outcomes,
     step_down,
     utility,
 )
+from pacsim.fast.kinds import ChanceMode
+from pacsim.fast.policies import slip_outcomes
 from pacsim.fast.table import EXACT, LOWER, UPPER, needs_room, table_get, table_put, uncounted
-
-# -- chance-node modes (the ``star`` argument) -------------------------------
-PLAIN, STAR1, STAR2 = 0, 1, 2
-"""Chance nodes summed in full (plain searches), or Ballard's Star1/Star2."""
 
 # -- more columns of ``frames`` (after the kernel's COUNT, INDEX, KIND, CHOSEN)
 PHASE, CALLER, PROBED = 4, 5, 6
@@ -117,14 +116,10 @@ STAR_STATS_SLOTS = STATS_SLOTS + 1
 ROUNDING = 1e-9
 """pacsim.search.star.ROUNDING."""
 
-MODEL_ADVERSARIAL = 3
-"""``settings[MODEL]``: the adversarial ghost's own distribution (after the
-kernel's uniform, random and directional models)."""
-# -- the adversary's workspace (a tuple): its chase search's settings, weights, levels and p, then its rows
-CHASE_SETTINGS, CHASE_WEIGHTS, CHASE_LEVELS, MIX = 0, 1, 2, 3
 
 ENTER, UP, NEXT = 0, 1, 2
 FAILED = -2
+STAR2 = int(ChanceMode.STAR2)
 """``star_value``'s paused level when a value left its bounds."""
 
 
@@ -177,14 +172,17 @@ def beyond(found, low, high):
 
 
 @uncounted()
-def star_value(moves, distance, nearest, ghost_starts, settings, weights, star, use_table, table, adversary,
-               states, actions, targets, probabilities, lower, upper, frames, windows, top, level, bottom, budget,
-               stats):
+def star_value(maze, model, plan, work, top, level, bottom, budget):
     """The value of ``states[top]`` (window ``windows[top, ALPHA/BETA]``),
     searched to level ``bottom``: ``(value, -1)``; ``(0.0, level)`` when
     paused before entering the node at ``level`` after ``budget`` nodes
     (call again with that level to go on); ``(nan, FAILED)`` when a value
-    left its bounds (``stats[OUT_OF_BOUNDS]`` set)."""
+    left its bounds (``stats[OUT_OF_BOUNDS]`` set).  ``work`` is a
+    :class:`~pacsim.fast.bundles.StarWorkspace`, ``plan`` a ``StarPlan``."""
+    distance, nearest, settings = maze.distance, maze.nearest, model.settings
+    states, probabilities, lower, upper = work.states, work.probabilities, work.lower, work.upper
+    frames, windows, stats = work.frames, work.windows, work.stats
+    use_table, table = plan.use_table, plan.table
     pruned = settings[PRUNED] != 0
     entered = 0
     mode = ENTER
@@ -215,8 +213,7 @@ def star_value(moves, distance, nearest, ghost_starts, settings, weights, star, 
                         continue
             windows[level, ENTRY_ALPHA] = windows[level, ALPHA]
             windows[level, ENTRY_BETA] = windows[level, BETA]
-            _expand(distance, nearest, ghost_starts, moves, settings, weights, star, adversary, bottom, states, actions,
-                    targets, probabilities, lower, upper, frames, windows, level, stats)
+            _expand(maze, model, plan, work, bottom, level)
             mode = NEXT
             continue
         if mode == UP:
@@ -232,9 +229,7 @@ def star_value(moves, distance, nearest, ghost_starts, settings, weights, star, 
                 _store(use_table, pruned, table, states, frames, windows, level, bottom, value)
             continue
         # mode == NEXT: the node at `level` enters its next child, or finishes.
-        finished, value, child = _next_child(moves, distance, nearest, ghost_starts, settings, weights, star,
-                                             states, actions, targets, probabilities, lower, upper, frames,
-                                             windows, level, bottom, stats)
+        finished, value, child = _next_child(maze, model, plan.star, work, level, bottom)
         if finished < 0:
             stats[OUT_OF_BOUNDS] = 1
             return np.nan, FAILED
@@ -262,13 +257,16 @@ def _store(use_table, pruned, table, states, frames, windows, level, bottom, val
 
 
 @uncounted(inline=True)
-def _expand(distance, nearest, ghost_starts, moves, settings, weights, star, adversary, bottom, states, actions,
-            targets, probabilities, lower, upper, frames, windows, level, stats):
+def _expand(maze, model, plan, work, bottom, level):
     """Set up the node at ``level``: its moves or outcomes, and its phase."""
+    moves, distance, settings, weights = maze.moves, maze.distance, model.settings, model.weights
+    states, actions, targets, probabilities = work.states, work.actions, work.targets, work.probabilities
+    lower, upper, frames, windows, stats = work.lower, work.upper, work.frames, work.windows, work.stats
     state = states[level]
     chosen = frames[level, CHOSEN]
     if chosen >= 0:  # SlipperyPacmanGame's Intent: the floor decides what Pacman does
-        count = slip_outcomes(moves, weights[SLIP], state, chosen, actions[level], targets[level], probabilities[level])
+        count = slip_outcomes(moves[state[PACMAN], PACMAN_TABLE], weights[SLIP], chosen, actions[level], targets[level],
+                              probabilities[level])
         kind = CHANCE_NODE
     else:
         count = legal_moves(moves, settings[NUM_GHOSTS], state, actions[level], targets[level])
@@ -282,10 +280,9 @@ def _expand(distance, nearest, ghost_starts, moves, settings, weights, star, adv
         return
     stats[GENERATED] += count
     if chosen < 0 and settings[MODEL] == MODEL_ADVERSARIAL:
-        adversarial_probabilities(moves, distance, nearest, ghost_starts, weights, adversary, state, count,
-                                  probabilities[level])
+        adversarial_probabilities(maze, weights, plan.adversary, state, count, probabilities[level])
     elif chosen < 0:
-        chance_probabilities(distance, settings, weights, state, count, targets[level], probabilities[level])
+        chance_probabilities(moves, distance, settings, weights, state, count, targets[level], probabilities[level])
     if settings[PRUNED] == 0:
         frames[level, PHASE] = SUM
         windows[level, BEST] = 0.0  # summed in move order from 0, as the Python search does
@@ -303,7 +300,7 @@ def _expand(distance, nearest, ghost_starts, moves, settings, weights, star, adv
         upper[level, index] = high
     windows[level, LOWER_SUM] = mass * low
     windows[level, UPPER_SUM] = mass * high
-    if star == STAR2:
+    if plan.star == STAR2:
         frames[level, PHASE] = PROBING
         if level + 1 > stats[DEEPEST]:
             stats[DEEPEST] = level + 1
@@ -312,30 +309,28 @@ def _expand(distance, nearest, ghost_starts, moves, settings, weights, star, adv
 
 
 @uncounted()
-def adversarial_probabilities(moves, distance, nearest, ghost_starts, weights, adversary, state, count, out):
+def adversarial_probabilities(maze, weights, adversary, state, count, out):
     """PacmanGame.outcomes with the adversarial ghost as the model: its
     ``distribution`` (uniform over the moves its chase search values best,
     mixed with uniform by its ``p``) mixed with uniform by ``trust``, in
     the same float operations.  The chase search is kernel.search_root in
     the adversary's own rows, whole (it does not pause)."""
-    chase_settings = adversary[CHASE_SETTINGS]
-    chase_states, chase_values, chase_stats = adversary[4], adversary[10], adversary[11]
-    chase_settings[CHASE_GHOST] = state[TURN]
+    chase = adversary.work
+    chase_states, chase_values, chase_stats = chase.states, chase.values, chase.stats
+    adversary.model.settings[CHASE_GHOST] = state[TURN]
     for slot in range(state.shape[0]):
         chase_states[0, slot] = state[slot]
     for slot in range(chase_stats.shape[0]):
         chase_stats[slot] = 0
     chase_stats[BEST_MOVE] = chase_stats[PAUSED_AT] = -1
-    search_root(moves, distance, nearest, ghost_starts, chase_settings, adversary[CHASE_WEIGHTS],
-                adversary[CHASE_LEVELS][0], True, chase_states, adversary[5], adversary[6], adversary[7],
-                adversary[8], adversary[9], chase_values, chase_stats, np.int64(1) << 62)
+    search_root(maze, adversary.model, adversary.levels[0], True, chase, np.int64(1) << 62)
     best = chase_values[ROOT_VALUE]
     best_count = 0
     for index in range(count):
         if chase_values[index] == best:
             best_count += 1
     share = 1.0 / best_count  # agents.api.uniform over the best moves
-    mix = adversary[MIX][0]
+    mix = adversary.mix[0]
     spread = (1.0 - mix) / count
     trust = weights[TRUST]
     uniform_share = (1.0 - trust) / count
@@ -430,13 +425,14 @@ def _probe_cut(windows, level, stats):
 
 
 @uncounted(inline=True)
-def _next_child(moves, distance, nearest, ghost_starts, settings, weights, star, states, actions, targets,
-                probabilities, lower, upper, frames, windows, level, bottom, stats):
+def _next_child(maze, model, star, work, level, bottom):
     """Set up the next child (or probe) of the node at ``level`` in its row:
     ``(0, 0.0, child level)``; or ``(1, value, 0)`` when the node is done;
     ``(-1, nan, 0)`` when a probed leaf left its bounds."""
-    num_ghosts = settings[NUM_GHOSTS]
-    words = settings[WORDS]
+    distance, nearest, ghost_starts = maze.distance, maze.nearest, maze.ghost_starts
+    settings, weights = model.settings, model.weights
+    states, probabilities, lower, upper = work.states, work.probabilities, work.lower, work.upper
+    frames, windows, stats = work.frames, work.windows, work.stats
     phase = frames[level, PHASE]
     index = frames[level, INDEX]
     count = frames[level, COUNT]
@@ -446,8 +442,7 @@ def _next_child(moves, distance, nearest, ghost_starts, settings, weights, star,
             return 1, windows[level, BEST], 0
         if phase == MOVES:
             stats[GENERATED] += 1
-        step_down(ghost_starts, num_ghosts, words, weights, states, actions, targets, frames, level, index,
-                  frames[level, KIND])
+        step_down(ghost_starts, settings, weights, work, level, index, frames[level, KIND])
         windows[child, ALPHA] = windows[level, ALPHA]
         windows[child, BETA] = windows[level, BETA]
         return 0, 0.0, child
@@ -467,8 +462,7 @@ def _next_child(moves, distance, nearest, ghost_starts, settings, weights, star,
         low, high = lower[level, index], upper[level, index]
         successor = states[child]
         if phase == PROBING:
-            step_down(ghost_starts, num_ghosts, words, weights, states, actions, targets, frames, level, index,
-                      CHANCE_NODE)
+            step_down(ghost_starts, settings, weights, work, level, index, CHANCE_NODE)
             if successor[STATUS] != 0 or child == bottom:
                 # A leaf costs as much to probe as to search: pinned to its value.
                 stats[EVALUATED] += 1
@@ -487,8 +481,7 @@ def _next_child(moves, distance, nearest, ghost_starts, settings, weights, star,
                 # above beta, a MIN one's if it may end below alpha.
                 if (mover == MAX_NODE and windows[level, UPPER_SUM] > beta) or (
                         mover != MAX_NODE and mover != CHANCE_NODE and windows[level, LOWER_SUM] < alpha):
-                    _probe(moves, ghost_starts, settings, weights, states, actions, targets, frames, windows, level,
-                           index, probability, low, high, mover, stats)
+                    _probe(maze, model, work, level, index, probability, low, high, mover)
                     frames[level, INDEX] = index
                     return 0, 0.0, child + 1
             finished, value = _probe_cut(windows, level, stats)
@@ -513,8 +506,7 @@ def _next_child(moves, distance, nearest, ghost_starts, settings, weights, star,
             windows[level, BEST] = total + probability * low
             index += 1
             continue
-        step_down(ghost_starts, num_ghosts, words, weights, states, actions, targets, frames, level, index,
-                  CHANCE_NODE)
+        step_down(ghost_starts, settings, weights, work, level, index, CHANCE_NODE)
         windows[level, CHILD_ALPHA] = child_alpha
         windows[level, CHILD_BETA] = child_beta
         # Clipped to the successor's bounds; only leaving the unclipped window
@@ -526,12 +518,12 @@ def _next_child(moves, distance, nearest, ghost_starts, settings, weights, star,
 
 
 @uncounted(inline=True)
-def _probe(moves, ghost_starts, settings, weights, states, actions, targets, frames, windows, level, index,
-           probability, low, high, mover, stats):
+def _probe(maze, model, work, level, index, probability, low, high, mover):
     """StarSearch.probe: write the first move of the successor at
     ``level + 1`` into the row below it, with the probe's window."""
+    settings, states, windows, frames, stats = model.settings, work.states, work.windows, work.frames, work.stats
     child = level + 1
-    legal_moves(moves, settings[NUM_GHOSTS], states[child], actions[child], targets[child])
+    legal_moves(maze.moves, settings[NUM_GHOSTS], states[child], work.actions[child], work.targets[child])
     probe_alpha = (windows[level, ALPHA] - windows[level, UPPER_SUM] + probability * high) / probability
     probe_beta = (windows[level, BETA] - windows[level, LOWER_SUM] + probability * low) / probability
     if probe_alpha < low:
@@ -539,40 +531,35 @@ def _probe(moves, ghost_starts, settings, weights, states, actions, targets, fra
     if probe_beta > high:
         probe_beta = high
     stats[GENERATED] += 1
-    step_down(ghost_starts, settings[NUM_GHOSTS], settings[WORDS], weights, states, actions, targets, frames, child, 0,
-              mover)
+    step_down(maze.ghost_starts, settings, model.weights, work, child, 0, mover)
     windows[child + 1, ALPHA] = windows[level, CHILD_ALPHA] = probe_alpha
     windows[child + 1, BETA] = windows[level, CHILD_BETA] = probe_beta
     frames[level, PROBED] = mover
 
 
 @uncounted()
-def star_search_root(moves, distance, nearest, ghost_starts, settings, weights, star, use_table, table, adversary,
-                     levels, full_window, states, actions, targets, probabilities, lower, upper, frames, windows, values,
-                     stats, budget):
+def star_search_root(maze, model, plan, levels, full_window, work, budget):
     """pacsim.search.search's root, as :func:`pacsim.fast.kernel.search_root`
     (same arguments, results and slices), over :func:`star_value`; a
     finished search stores the root's value in the table, as Python's does."""
-    if root_leaf_value(distance, nearest, settings, states[0], levels, values, stats):
+    settings, states, values, stats = model.settings, work.states, work.values, work.stats
+    if root_leaf_value(maze.distance, maze.nearest, settings, states[0], levels, values, stats):
         return True
-    count = legal_moves(moves, settings[NUM_GHOSTS], states[0], actions[0], targets[0])
+    count = legal_moves(maze.moves, settings[NUM_GHOSTS], states[0], work.actions[0], work.targets[0])
     while stats[NEXT_MOVE] < count:
-        level = root_move_level(ghost_starts, settings, weights, full_window, states, actions, targets, frames, windows,
-                                values, stats)
-        found, paused = star_value(moves, distance, nearest, ghost_starts, settings, weights, star, use_table, table,
-                                   adversary, states, actions, targets, probabilities, lower, upper, frames, windows, 1, level,
-                                   levels, budget, stats)
+        level = root_move_level(maze.ghost_starts, model, full_window, work)
+        found, paused = star_value(maze, model, plan, work, 1, level, levels, budget)
         if paused == FAILED:
             return True
         stats[PAUSED_AT] = paused
         if paused >= 0:
             return False
         root_move_searched(settings, states, values, stats, found)
-    if use_table:
-        table_put(table, states[0], levels, -1, values[ROOT_VALUE], EXACT)
+    if plan.use_table:
+        table_put(plan.table, states[0], levels, -1, values[ROOT_VALUE], EXACT)
     return True
 
 
 # The star search inlines the kernel's rules and the table's operations
 # (pacsim.fast.cache): its cache must go when those files change.
-flush_when_changed("star", compiled_functions(__name__, globals()), [kernel.__file__, table.__file__])
+flush_when_changed("star", compiled_functions(__name__, globals()), [kernel.__file__, table.__file__, kinds.__file__, policies.__file__])

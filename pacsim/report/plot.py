@@ -71,37 +71,95 @@ def _pyplot() -> Any:
     return pyplot
 
 
+FACET_COLUMNS = ("ghosts", "layout")
+"""Columns a grid figure is split by, one panel row per value pair, so that
+it stays readable at any grid size."""
+BAR_INCHES = 0.3
+"""Height of one group's bar in a panel."""
+
+
 def plot_summary(results: pandas.DataFrame, summary: pandas.DataFrame, by: Sequence[str], path: str | Path | io.BytesIO) -> None:
-    """Save a two-panel figure: win rate per group with Wilson 95% error bars,
-    and a box plot of the scores per group; into a buffer (``io.BytesIO``) as SVG."""
+    """Save the grid figure: a row of two panels per ghost and layout (where
+    those differ between groups), win rate per group with Wilson 95% error
+    bars and a box plot of the scores per group, as horizontal bars whose
+    labels name only what differs within the row; a group keeps its colour
+    in every row.  Into a buffer (``io.BytesIO``): as SVG, for a page."""
     if not isinstance(path, io.BytesIO):
         check_plot_path(path)
     pyplot = _pyplot()
-    labels, shared = group_names(summary, by)
     scores = [games["score"].to_numpy() for _, games in results.groupby(list(by), sort=False, dropna=False)]
-    width = max(6.0, 0.7 * len(labels) + 2)
-    figure, (wins_axis, score_axis) = pyplot.subplots(1, 2, figsize=(2 * width, 5.2))
-    positions = list(range(len(labels)))
-    colours = group_colours(pyplot, len(labels))
-    wins_axis.bar(positions, summary["win_rate"], yerr=_error_bars(summary, "win"), capsize=4,
-                  color=colours, edgecolor="black")
-    wins_axis.set_ylim(0, 1.05)
-    wins_axis.set_title("Win rate")
-    wins_axis.set_ylabel("share of games won (Wilson 95% interval)")
-    boxes = score_axis.boxplot(scores, positions=positions, patch_artist=True, medianprops={"color": "black"})
-    for box, colour in zip(boxes["boxes"], colours):
-        box.set_facecolor(colour)
-    score_axis.set_title("Score per game")
-    score_axis.set_ylabel("final score")
-    axis_label = " / ".join(by) if by != ["condition"] else "condition"
-    for axis in (wins_axis, score_axis):
-        axis.set_xticks(positions)
-        axis.set_xticklabels(labels, rotation=30 if len(labels) > 3 else 0, ha="right" if len(labels) > 3 else "center",
-                             fontsize=8)
-        axis.set_xlabel(axis_label)
-    figure.suptitle(plot_title(results, summary, shared), fontsize=10)
+    facets = facet_rows(results, by)
+    labels = {index: _without(label, shared) for (_, shared), rows in facets.items()
+              for index, label in zip(rows, group_names(summary.iloc[rows], by)[0])}
+    palette = dict(zip(dict.fromkeys(labels.values()), group_colours(pyplot, len(set(labels.values())))))
+    heights = [BAR_INCHES * len(rows) + 0.9 for rows in facets.values()]
+    figure, axes = pyplot.subplots(len(facets), 2, figsize=(12, sum(heights) + 0.8), squeeze=False,
+                                   gridspec_kw={"height_ratios": heights})
+    for ((title, _), rows), (wins_axis, score_axis) in zip(facets.items(), axes):
+        _facet(wins_axis, score_axis, summary.iloc[rows], [scores[row] for row in rows], [labels[row] for row in rows],
+               palette)
+        wins_axis.set_title(f"Win rate{f' ({title})' if title else ''}", fontsize=9)
+        score_axis.set_title(f"Score per game{f' ({title})' if title else ''}", fontsize=9)
+    axes[-1][0].set_xlabel("share of games won (Wilson 95% interval)")
+    axes[-1][1].set_xlabel("final score")
+    figure.suptitle(plot_title(results, summary, group_names(summary, by)[1]), fontsize=10)
     figure.tight_layout()
     _save(figure, pyplot, path)
+
+
+def _facet(wins_axis: Any, score_axis: Any, summary: pandas.DataFrame, scores: list[Any], labels: list[str],
+           palette: dict[str, Any]) -> None:
+    """One row of the grid figure: its groups' win rates and scores, the first group on top."""
+    positions = list(range(len(labels)))
+    colours = [palette[label] for label in labels]
+    wins_axis.barh(positions, summary["win_rate"], xerr=_error_bars(summary, "win"), capsize=3,
+                   color=colours, edgecolor="black")
+    wins_axis.set_xlim(0, 1.05)
+    boxes = score_axis.boxplot(scores, positions=positions, patch_artist=True, medianprops={"color": "black"},
+                               **_horizontal())
+    for box, colour in zip(boxes["boxes"], colours):
+        box.set_facecolor(colour)
+    for axis in (wins_axis, score_axis):
+        axis.set_yticks(positions)
+        axis.set_yticklabels(labels, fontsize=8)
+        axis.invert_yaxis()
+    score_axis.set_yticklabels([])  # the win rate panel beside it names the groups
+
+
+def _horizontal() -> dict[str, Any]:
+    """Horizontal boxes, in the words of this matplotlib (``vert`` is deprecated from 3.10 on)."""
+    import matplotlib
+
+    major, minor = (int(part) for part in matplotlib.__version__.split(".")[:2])
+    return {"orientation": "horizontal"} if (major, minor) >= (3, 10) else {"vert": False}
+
+
+def facet_rows(results: pandas.DataFrame, by: Sequence[str]) -> dict[tuple[str, tuple[str, ...]], list[int]]:
+    """The summary rows (by position) of each panel row of the grid figure,
+    under its title (``ghosts=random, layout=smallClassic``) and the values
+    its groups share: split by each of :data:`FACET_COLUMNS` that is one
+    value within every group and differs between groups; one untitled row
+    when none does."""
+    groups = results.groupby(list(by), sort=False, dropna=False)
+    columns = [column for column in FACET_COLUMNS if column in results.columns
+               and groups[column].nunique(dropna=False).max() == 1 and results[column].nunique(dropna=False) > 1]
+    if not columns:
+        return {("", ()): list(range(groups.ngroups))}
+    facets: dict[tuple[str, tuple[str, ...]], list[int]] = {}
+    for row, key in enumerate(groups[columns].first().itertuples(index=False)):
+        title = ", ".join(f"{column}={value}" for column, value in zip(columns, key))
+        facets.setdefault((title, tuple(map(str, key))), []).append(row)
+    return facets
+
+
+def _without(label: str, shared: tuple[str, ...], separator: str = "/") -> str:
+    """A group's label without the parts its panel row's title names
+    (``minimax/random/smallClassic/depth=2`` -> ``minimax/depth=2``)."""
+    parts = label.split(separator)
+    for value in shared:  # the last such part: a random Pacman against random ghosts keeps its first 'random'
+        if value in parts[1:]:
+            del parts[len(parts) - 1 - parts[::-1].index(value)]
+    return separator.join(parts)
 
 
 def group_colours(pyplot: Any, count: int) -> list[Any]:

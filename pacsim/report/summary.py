@@ -9,7 +9,7 @@ from dataclasses import asdict, dataclass
 import pandas
 
 from pacsim.engine.recording import line_of_play
-from pacsim.errors import PacsimError
+from pacsim.errors import PacsimError, did_you_mean
 from pacsim.report.stats import mcnemar_exact, mean_interval, wilson_interval
 
 REPETITIVE_SHARE = 0.1
@@ -125,6 +125,20 @@ def repetition_note(name: str, games: int, lines: float) -> str | None:
             "(mostly repetitions: its interval counts the same game many times)")
 
 
+def games_to_replay(results: pandas.DataFrame) -> list[tuple[str, dict]]:
+    """The games worth watching first, each with why: the first win, the
+    first loss, and the longest game (by Pacman's moves), as rows of
+    ``results`` (``id`` is what ``pacsim replay STORE --game ID`` takes)."""
+    picks = []
+    for why, outcome in (("first win", "win"), ("first loss", "loss")):
+        games = results[results["outcome"] == outcome]
+        if not games.empty:
+            picks.append((why, games.iloc[0].to_dict()))
+    if not results.empty:
+        picks.append(("longest", results.loc[results["moves"].idxmax()].to_dict()))
+    return picks
+
+
 @dataclass
 class Comparison:
     """Condition A against condition B on the same seeds."""
@@ -177,8 +191,8 @@ def compare(results: pandas.DataFrame, a: str, b: str, by: str = "condition") ->
 def _side(results: pandas.DataFrame, by: str, label: str) -> pandas.DataFrame:
     games = results[results[by].astype(str) == label]
     if games.empty:
-        known = ", ".join(str(value) for value in results[by].unique())
-        raise PacsimError(f"no games with {by} {label!r} (known: {known})")
+        known = [str(value) for value in results[by].unique()]
+        raise PacsimError(f"no games with {by} {label!r} (known: {', '.join(known)}){did_you_mean(label, known)}")
     if games["game_index"].duplicated().any():
         raise PacsimError(f"{by} {label!r} holds several games per index (several runs pooled? pick one with --root-seed N or --run ID)")
     return games[["game_index", "seed", "score", "outcome"]]

@@ -26,13 +26,23 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn, TypeVar, overload
 
 from pacsim.agents import plugins
-from pacsim.agents.registry import GHOST, PACMAN, join_spec, make_ghost, make_pacman, parse_spec, resolve
+from pacsim.agents.registry import (
+    GHOST,
+    PACMAN,
+    RENAMED_OPTIONS,
+    join_spec,
+    make_ghost,
+    make_pacman,
+    option_names,
+    parse_spec,
+    resolve,
+)
 from pacsim.agents.sandbox import Limits, check_in_sandbox, needs_sandbox
 from pacsim.engine import DEFAULT_MAX_MOVES, MAX_MOVES_LIMIT, Layout, find_layout, parse_layout
 from pacsim.engine.generate import GENERATOR_VERSION, generate_layout, is_generated, maze_count, maze_names, parse_maze_specs
 from pacsim.engine.layout import layouts_directory
 from pacsim.engine.starts import DECISIONS, DEFAULT_START_DISTANCE, LAYOUT, STARTS, start_cells
-from pacsim.errors import AgentError, ConfigError, PacsimError
+from pacsim.errors import AgentError, ConfigError, PacsimError, did_you_mean, nearest
 from pacsim.files import FileRefused, read_bounded
 from pacsim.runner.openings import OpeningBook, check_book, read_book
 
@@ -398,7 +408,8 @@ class _Checker:
         grid: dict[str, list[Scalar]] = {}
         for key in REQUIRED_GRID_KEYS:
             if key not in table:
-                self.fail(f"grid.{key}", "missing (required)")
+                typo = nearest(key, [other for other in table if other not in AGENT_KEYS])
+                self.fail(f"grid.{key}", "missing (required)" + (f"; is grid.{typo} a typo of it?" if typo else ""))
         for key, values in table.items():
             if not isinstance(values, list):
                 values = [values]  # a single value is a one-element list
@@ -532,44 +543,64 @@ def _expand(checker: _Checker, grid: dict[str, list[Any]], layouts: _GridLayouts
     (a generated spec's mazes have the same count)."""
     # list[Any]: the grid's values were checked (_check_grid_value): names are strings, ghost counts integers.
     _check_agent_names(checker, grid, sandbox)
-    conditions = ConditionGrid(grid, layouts, pacman_options, ghost_options)
+    option_keys = [key for key in grid if key not in AGENT_KEYS]
+    declared = _declared_options(checker, grid["pacman"], option_keys, pacman_options, sandbox)
+    conditions = ConditionGrid(grid, layouts, pacman_options, ghost_options, declared)
     for entry in layouts.entries:
         for num_ghosts in grid.get("num_ghosts", []):
             if num_ghosts > entry.num_ghosts:
                 checker.fail("grid.num_ghosts", f"layout {entry.name_at(0)!r} has only {entry.num_ghosts} ghosts, "
                                                 f"not {num_ghosts}")
-    for pacman, ghosts, *option_values in itertools.product(
-            grid["pacman"], grid["ghosts"], *(grid[key] for key in conditions.option_keys)):
-        varied = dict(zip(conditions.option_keys, option_values))
-        pacman_spec, options = _true_model(pacman, {**pacman_options, **varied}, ghosts, ghost_options, checker)
-        agents_key = (pacman_spec, _sort_key(options), ghosts)
-        if agents_key not in conditions.agents:
-            conditions.agents[agents_key] = _build_agents(checker, pacman_spec, options, varied, ghosts, ghost_options,
-                                                          sandbox)
+    for pacman in grid["pacman"]:
+        for ghosts, *option_values in itertools.product(grid["ghosts"], *conditions.option_axes(pacman)):
+            varied, own_options = conditions.options_of(pacman, option_values)
+            pacman_spec, options = _true_model(pacman, {**own_options, **varied}, ghosts, ghost_options, checker)
+            agents_key = (pacman_spec, _sort_key(options), ghosts)
+            if agents_key not in conditions.agents:
+                conditions.agents[agents_key] = _build_agents(checker, pacman_spec, options, varied, ghosts,
+                                                              ghost_options, sandbox)
     return conditions
+
+
+_UNSET = object()
+"""An option a Pacman of the grid does not declare: left out of its conditions."""
 
 
 class ConditionGrid(Sequence[Condition]):
     """The conditions of a checked grid in grid order, each made when asked
     for: a million generated mazes cost no memory until their games are
-    planned, one at a time."""
+    planned, one at a time.  An option applies to the Pacmen that declare it
+    (``declared``): the others play one condition, not one per value."""
 
     def __init__(self, grid: dict[str, list[Any]], layouts: _GridLayouts, pacman_options: dict,
-                 ghost_options: dict) -> None:
+                 ghost_options: dict, declared: dict[Any, set[str]]) -> None:
         self.grid = grid
         self.layouts = layouts
         self.pacman_options = pacman_options
         self.ghost_options = ghost_options
+        self.declared = declared
         self.option_keys = [key for key in grid if key not in AGENT_KEYS]
         self.agents: dict[tuple[str, str, str], _Agents] = {}
         """What each agent combination needs, filled by :func:`_expand` (agents are the same on every maze)."""
 
-    def _axes(self) -> list[Sequence[Any]]:
-        return [self.grid["pacman"], self.grid["ghosts"], self.layouts, self.grid.get("num_ghosts", [None]),
-                *(self.grid[key] for key in self.option_keys)]
+    def option_axes(self, pacman: Any) -> list[Sequence[Any]]:
+        """The grid's option values for ``pacman``: one :data:`_UNSET` for an option it does not declare."""
+        return [self.grid[key] if key in self.declared[pacman] else [_UNSET] for key in self.option_keys]
+
+    def options_of(self, pacman: Any, option_values: Sequence[Any]) -> tuple[dict, dict]:
+        """The varied options and the [pacman_options] that apply to ``pacman``."""
+        varied = {key: value for key, value in zip(self.option_keys, option_values) if value is not _UNSET}
+        own = {key: value for key, value in self.pacman_options.items() if key in self.declared[pacman]}
+        return varied, own
+
+    def _axes(self, pacman: Any) -> list[Sequence[Any]]:
+        return [self.grid["ghosts"], self.layouts, self.grid.get("num_ghosts", [None]), *self.option_axes(pacman)]
+
+    def _block(self, pacman: Any) -> int:
+        return math.prod(len(axis) for axis in self._axes(pacman))
 
     def __len__(self) -> int:
-        return math.prod(len(axis) for axis in self._axes())
+        return sum(self._block(pacman) for pacman in self.grid["pacman"])
 
     @overload
     def __getitem__(self, index: int) -> Condition: ...
@@ -580,40 +611,48 @@ class ConditionGrid(Sequence[Condition]):
         if isinstance(index, slice):
             return [self[position] for position in range(len(self))[index]]
         position = range(len(self))[index]  # IndexError as a list's
-        values = []
-        for axis in reversed(self._axes()):  # itertools.product's order: the last axis varies fastest
-            position, offset = divmod(position, len(axis))
-            values.append(axis[offset])
-        return self._condition(*reversed(values))
+        for pacman in self.grid["pacman"]:  # a block of conditions a Pacman, in grid order
+            if position >= self._block(pacman):
+                position -= self._block(pacman)
+                continue
+            values = []
+            for axis in reversed(self._axes(pacman)):  # itertools.product's order: the last axis varies fastest
+                position, offset = divmod(position, len(axis))
+                values.append(axis[offset])
+            return self._condition(pacman, *reversed(values))
+        raise IndexError(index)
 
     def __iter__(self) -> Iterator[Condition]:
         # itertools.product would hold the layouts (a million generated mazes) in a tuple: they are walked instead.
-        rest = list(itertools.product(self.grid.get("num_ghosts", [None]), *(self.grid[key] for key in self.option_keys)))
-        for pacman, ghosts in itertools.product(self.grid["pacman"], self.grid["ghosts"]):
-            for layout in self.layouts:
-                for values in rest:
-                    yield self._condition(pacman, ghosts, layout, *values)
+        for pacman in self.grid["pacman"]:
+            rest = list(itertools.product(self.grid.get("num_ghosts", [None]), *self.option_axes(pacman)))
+            for ghosts in self.grid["ghosts"]:
+                for layout in self.layouts:
+                    for values in rest:
+                        yield self._condition(pacman, ghosts, layout, *values)
 
     def samples(self) -> Iterator[Condition]:
         """One condition for each agent combination and ``layout`` value (a
         generated spec's first maze stands for all of its mazes)."""
         entries = [(entry.name_at(0), entry) for entry in self.layouts.entries]
-        for values in itertools.product(self.grid["pacman"], self.grid["ghosts"], entries,
-                                        self.grid.get("num_ghosts", [None]), *(self.grid[key] for key in self.option_keys)):
-            yield self._condition(*values)
+        for pacman in self.grid["pacman"]:
+            for values in itertools.product(self.grid["ghosts"], entries, self.grid.get("num_ghosts", [None]),
+                                            *self.option_axes(pacman)):
+                yield self._condition(pacman, *values)
 
     def mazes(self) -> Iterator[Condition]:
         """One condition for each layout (each generated maze) and ghost count."""
+        pacman = self.grid["pacman"][0]
         for layout in self.layouts:
             for num_ghosts in self.grid.get("num_ghosts", [None]):
-                yield self._condition(self.grid["pacman"][0], self.grid["ghosts"][0], layout, num_ghosts,
-                                      *(self.grid[key][0] for key in self.option_keys))
+                yield self._condition(pacman, self.grid["ghosts"][0], layout, num_ghosts,
+                                      *(axis[0] for axis in self.option_axes(pacman)))
 
     def _condition(self, pacman: str, ghosts: str, named_layout: tuple[str, _GridLayout], num_ghosts: int | None,
                    *option_values: Any) -> Condition:
         layout_name, layout = named_layout
-        varied = dict(zip(self.option_keys, option_values))
-        pacman_spec, options = _true_model(pacman, {**self.pacman_options, **varied}, ghosts, self.ghost_options,
+        varied, own_options = self.options_of(pacman, option_values)
+        pacman_spec, options = _true_model(pacman, {**own_options, **varied}, ghosts, self.ghost_options,
                                            _Checker("<grid>"))  # checked by _expand: it cannot fail here
         agents = self.agents[(pacman_spec, _sort_key(options), ghosts)]
         files = {**layout.files, **agents.files}
@@ -627,6 +666,32 @@ class ConditionGrid(Sequence[Condition]):
             label += f"/files={_code_tag(files)}"
         return _condition(pacman_spec, ghosts, layout_name, layout, num_ghosts, options, self.ghost_options, label,
                           agents, files)
+
+
+def _declared_options(checker: _Checker, pacmen: list[Any], option_keys: list[str],
+                      pacman_options: dict, sandbox: Limits | None = None) -> dict[Any, set[str]]:
+    """Each Pacman spec's options (:func:`~pacsim.agents.registry.option_names`;
+    a sandboxed plugin's as its sandbox tells them); an option of the grid or
+    of [pacman_options] that none of them declares is an error naming the key
+    and the nearest option they have."""
+    declared = {pacman: _option_names(checker, str(pacman), sandbox) for pacman in pacmen}
+    known = set().union(*declared.values())
+    for key, where in [*((key, f"grid.{key}") for key in option_keys),
+                       *((key, f"pacman_options.{key}") for key in pacman_options)]:
+        if key not in known:
+            checker.fail(where, f"no Pacman of the grid takes option {key!r} "
+                                f"(their options: {', '.join(sorted(known - set(RENAMED_OPTIONS))) or 'none'})"
+                                f"{did_you_mean(key, [*known, *AGENT_KEYS])}")
+    return declared
+
+
+def _option_names(checker: _Checker, pacman: str, sandbox: Limits | None) -> set[str]:
+    if sandbox is None or not needs_sandbox(pacman):
+        return option_names(resolve(PACMAN, pacman))
+    try:
+        return set(check_in_sandbox(PACMAN, pacman, {}, sandbox).options)
+    except AgentError as error:
+        checker.fail("grid.pacman", str(error))
 
 
 TRUE_MODEL = "true"
@@ -812,11 +877,20 @@ def _build_ghost(checker: _Checker, spec: str, options: dict) -> None:
 
 def _label(pacman: str, ghosts: str, layout: str, num_ghosts: int | None, varied: dict) -> str:
     """Readable and shell-friendly: the agent names, the layout, then each grid option."""
-    parts = [pacman, ghosts, layout]
+    parts = [_agent_label(pacman), _agent_label(ghosts), layout]
     if num_ghosts is not None:
         parts.append(f"k{num_ghosts}")
     parts += [f"{key}={value}" for key, value in varied.items()]
     return "/".join(parts)
+
+
+def _agent_label(spec: str) -> str:
+    """A spec as a label names it: a plugin file by its stem (``cautious:Cautious``),
+    not by the absolute path the experiment's folder made of it."""
+    parsed = parse_spec(spec)
+    if parsed.attribute is None or not plugins.is_file_target(parsed.target):
+        return spec
+    return Path(parsed.target).stem + spec[spec.index(parsed.target) + len(parsed.target):]
 
 
 def _sort_key(value: Any) -> str:

@@ -1,0 +1,131 @@
+"""Start-up: how long pacsim's commands take as whole processes, as ratios.
+
+Each command runs in a fresh interpreter, in turn with ``python -c "import
+numpy"`` (the yardstick: a machine's speed and load cancel out of a ratio
+measured pair by pair), and the figure is the median of the ratios of their
+CPU seconds (user + system, the children's own accounting: steadier than
+the wall clock on a shared machine).  ``--help`` and every command's
+``--help`` should be within :data:`HELP_TARGET` of the yardstick.
+
+CS188's commands (``-p ReflexAgent -l testClassic``) need the course's
+files: with a course folder (``pacsim bench --course DIR``, the folder of
+the course's ``pacman.py``) they run there, against the yardstick and
+against the course's own ``python pacman.py`` with the same options.
+"""
+
+from __future__ import annotations
+
+import os
+import resource
+import statistics
+import subprocess
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from pacsim.bench.report import Report
+
+YARDSTICK = ("-c", "import numpy")
+HELP_TARGET = 2.0
+"""A ``--help`` within twice the time of importing numpy."""
+HELP_COMMANDS = ("", "play", "layouts", "analyze", "replay", "run", "report", "reproduce", "experiments", "export",
+                 "bench", "agents", "probcut", "train")
+"""The commands whose ``--help`` is measured ("": ``pacsim --help``)."""
+PLAY_ONE = ("play", "-n", "1", "-q", "-l", "smallClassic", "--seed", "1")
+COURSE_COMMANDS = {
+    "ReflexAgent testClassic": (("-p", "ReflexAgent", "-l", "testClassic", "-q"), 1.0),
+    "MinimaxAgent depth 4, 50 games": (("-p", "MinimaxAgent", "-l", "minimaxClassic", "-a", "depth=4", "-q", "-n", "50"),
+                                       1 / 50),
+}
+"""CS188's commands, each with its target: pacsim's time over the course's (parity; 50 times faster)."""
+QUICK_GAMES = ("-n", "5")
+"""--quick: the 50 games of the long course command cut to 5."""
+
+
+def startup_figures(report: Report, repeats: int, course: Path | None = None, quick: bool = False) -> None:
+    """The start-up group: ``--help`` of every command and ``play -n 1``
+    against the yardstick; CS188's commands too with a ``course`` folder."""
+    group = "startup (CPU s / python -c 'import numpy')"
+    try:
+        for command in HELP_COMMANDS:
+            arguments = (command, "--help") if command else ("--help",)
+            ratio, seconds = _ratio(_pacsim(arguments), _python(YARDSTICK), repeats)
+            verdict = "met" if ratio <= HELP_TARGET else "NOT met"
+            report.add(group, f"pacsim {' '.join(arguments)}", ratio, "ratio",
+                       f"{seconds:.2f} s; target {HELP_TARGET:g}x: {verdict}")
+        ratio, seconds = _ratio(_pacsim(PLAY_ONE), _python(YARDSTICK), repeats)
+        report.add(group, f"pacsim {' '.join(PLAY_ONE)}", ratio, "ratio", f"{seconds:.2f} s")
+    except CommandFailed as failed:
+        report.skip(f"startup: {failed}")
+        return
+    if course is None:
+        report.skip("startup: CS188's commands need the course's files (pacsim bench --course DIR)")
+        return
+    if not (course / "pacman.py").is_file():
+        report.skip(f"startup: {course} holds no pacman.py (the course's folder, please)")
+        return
+    try:
+        _course_figures(report, group, repeats, course, quick)
+    except CommandFailed as failed:
+        report.skip(f"startup: {failed}")
+
+
+def _course_figures(report: Report, group: str, repeats: int, course: Path, quick: bool) -> None:
+    """CS188's commands in ``course``: against the yardstick, then against the course's own code."""
+    against_course = []
+    for name, (options, target) in COURSE_COMMANDS.items():
+        if quick and "-n" in options:
+            options = (*options[:options.index("-n")], *QUICK_GAMES)
+            name = name.replace("50 games", "5 games")
+        ratio, seconds = _ratio(_pacsim(options), _python(YARDSTICK), repeats, course)
+        report.add(group, f"pacsim {' '.join(options)}", ratio, "ratio", f"{seconds:.2f} s (CS188's command)")
+        theirs, _ = _ratio(_pacsim(options), _python(("pacman.py", *options)), repeats, course)
+        wanted = "parity" if target == 1 else f"{1 / target:g}x faster"
+        against_course.append((name, theirs, f"target {wanted}: {'met' if theirs <= target else 'NOT met'}"))
+    for name, ratio, note in against_course:  # a group of their own, after the yardstick's
+        report.add("startup against CS188's pacman.py (CPU s / CPU s)", name, ratio, "ratio", note)
+
+
+def _pacsim(arguments: Sequence[str]) -> list[str]:
+    return [sys.executable, "-m", "pacsim", *arguments]
+
+
+def _python(arguments: Sequence[str]) -> list[str]:
+    return [sys.executable, *arguments]
+
+
+def _ratio(command: list[str], yardstick: list[str], repeats: int, folder: Path | None = None) -> tuple[float, float]:
+    """The median over ``repeats`` pairs (after one unmeasured pair) of
+    ``command``'s CPU seconds over ``yardstick``'s, and ``command``'s median seconds."""
+    ratios, seconds = [], []
+    for repeat in range(repeats + 1):
+        mine, theirs = _cpu_seconds(command, folder), _cpu_seconds(yardstick, folder)
+        if repeat:  # the first pair warms the file cache (and numba's)
+            ratios.append(mine / theirs)
+            seconds.append(mine)
+    return statistics.median(ratios), statistics.median(seconds)
+
+
+def _cpu_seconds(command: list[str], folder: Path | None) -> float:
+    """The user and system seconds of ``command`` run to its end (its output thrown away)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    finished = subprocess.run(command, cwd=folder, env=_environment(), stdout=subprocess.DEVNULL,
+                              stderr=subprocess.PIPE, check=False, text=True)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if finished.returncode != 0:  # a time of a command that failed measures nothing
+        last = (finished.stderr.strip().splitlines() or ["no message"])[-1]
+        raise CommandFailed(f"{' '.join(command[1:])}: exit status {finished.returncode}: {last}")
+    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+class CommandFailed(Exception):
+    """A measured command that did not succeed: its figure is skipped, saying why."""
+
+
+def _environment() -> dict[str, str]:
+    """This process's environment, with this pacsim first on the path (a
+    checkout or worktree measures itself) and no window to open."""
+    environment = dict(os.environ, SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy")
+    here = str(Path(__file__).resolve().parents[2])
+    environment["PYTHONPATH"] = os.pathsep.join(filter(None, [here, os.environ.get("PYTHONPATH")]))
+    return environment
