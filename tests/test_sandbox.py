@@ -327,3 +327,26 @@ def test_a_sandboxed_entrants_bad_option_fails_the_experiment_in_one_line(tmp_pa
     with pytest.raises(ConfigError, match=r"exp.toml: grid.pacman: agent .* in its sandbox: .*depth") as caught:
         load_experiment(tmp_path / "exp.toml")
     assert "\n" not in str(caught.value)
+
+
+def test_a_sandboxed_grid_varies_the_options_an_entrant_declares_in_its_sandbox(tmp_path):
+    spec = entrant(tmp_path, "optioned", """
+        from dataclasses import dataclass
+
+        @dataclass(frozen=True)
+        class Options:
+            margin: int = 2
+
+        class Entrant(Agent):
+            Options = Options
+
+            def get_action(self, state):
+                return state.legal_actions()[self.options.margin % len(state.legal_actions())]
+        """)
+    base = f'sandbox = true\ngames = 1\n[grid]\npacman = ["{spec}"]\nghosts = ["random"]\nlayout = ["smallClassic"]\n'
+    (tmp_path / "exp.toml").write_text(base + "margin = [1, 3]\n")
+    assert [condition.pacman_options for condition in load_experiment(tmp_path / "exp.toml").conditions] == \
+        [{"margin": 1}, {"margin": 3}]
+    (tmp_path / "exp.toml").write_text(base + "margn = [1, 3]\n")
+    with pytest.raises(ConfigError, match=r"grid.margn: no Pacman of the grid takes option 'margn' \(their options: margin\)"):
+        load_experiment(tmp_path / "exp.toml")
