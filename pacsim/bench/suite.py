@@ -11,6 +11,7 @@ from pacsim.bench.limits import fast_limits
 from pacsim.bench.mcts import mcts_figures
 from pacsim.bench.memory import memory_figures, planning_figures, report_memory
 from pacsim.bench.report import Report, machine_info
+from pacsim.bench.sandbox import sandbox_figures
 from pacsim.bench.search import search_figures, successor_rate, table_figures, tuned_expectimax
 from pacsim.bench.startup import startup_figures
 from pacsim.bench.throughput import batch_throughput
@@ -42,6 +43,7 @@ def run(quick: bool = False, course: Path | None = None, startup_only: bool = Fa
     tuned_expectimax(report, count=2 if quick else 5)
     mcts_figures(report, iterations=300 if quick else 1000, count=2 if quick else 3)
     env_figures(report, steps=1000 if quick else 5000)
+    sandbox_figures(report, games=5 if quick else 20)
     table_figures(report, count=3 if quick else 5)
     batch_throughput(report, games_per_condition=25 if quick else 100)
     tournament_speed(report, entrants=6 if quick else 30, mazes=3 if quick else 10, pairs=4 if quick else 20)

@@ -38,6 +38,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("-n", "--games", "--numGames", dest="games", type=int, default=1, help="number of games (default 1)")
     parser.add_argument("--seed", type=int, default=None, help="seed of the first game (game i uses seed+i); random if omitted")
     parser.add_argument("--record", metavar="FILE", help="save the game as JSON (FILE-i.json for each game when -n > 1)")
+    parser.add_argument("--sandbox", action="store_true",
+                        help="play each plugin agent in its own sandboxed process, under the default limits (docs/sandbox.md)")
     add_display_options(parser, quiet_help="no board, one line per game")
     add_cs188_options(parser)
 
@@ -73,12 +75,25 @@ def default_layout(course_folders: list[Path]) -> str:
 def build_agents(args: argparse.Namespace, layout: Layout, chosen: dict[str, str] | None = None) -> list[Any]:
     """Pacman and the ghosts asked for by -p, -g, -k, -a and --ghost-args;
     ``chosen``: Pacman options pacsim chose (not recorded: a replay rebuilds what was asked for)."""
-    from pacsim.agents.registry import make_ghost, make_pacman
+    from pacsim.agents.registry import GHOST, PACMAN, make_ghost, make_pacman
+    from pacsim.agents.sandbox import Limits, sandboxed
 
-    pacman = make_pacman(args.pacman, {**options_given_once(args.pacman, args.agent_args, "-a"), **(chosen or {})})
+    pacman_options = {**options_given_once(args.pacman, args.agent_args, "-a"), **(chosen or {})}
     ghost_options = options_given_once(args.ghosts, args.ghost_args, "--ghost-args")
-    ghosts = [make_ghost(args.ghosts, ghost_options) for _ in range(ghost_count(args.num_ghosts, layout))]
-    return [pacman, *ghosts]
+    ghost_number = ghost_count(args.num_ghosts, layout)
+    if getattr(args, "sandbox", False):  # docs/sandbox.md: each plugin agent in its own process
+        pacman = sandboxed(PACMAN, args.pacman, pacman_options, Limits()) or make_pacman(args.pacman, pacman_options)
+        return [pacman] + [sandboxed(GHOST, args.ghosts, ghost_options, Limits()) or make_ghost(args.ghosts, ghost_options)
+                           for _ in range(ghost_number)]
+    pacman = make_pacman(args.pacman, pacman_options)
+    return [pacman, *[make_ghost(args.ghosts, ghost_options) for _ in range(ghost_number)]]
+
+
+def sandboxed_pacman(args: argparse.Namespace) -> bool:
+    """Whether Pacman plays in a sandbox (``--sandbox`` and a plugin): it is never imported here."""
+    from pacsim.agents.sandbox import needs_sandbox
+
+    return getattr(args, "sandbox", False) and needs_sandbox(args.pacman)
 
 
 KERNEL_LOAD_SECONDS = 0.7
@@ -98,6 +113,8 @@ def search_in_python(args: argparse.Namespace, num_ghosts: int) -> bool:
     from pacsim.agents.backend import kernel_wanted
     from pacsim.agents.registry import PACMAN, build_options, parse_spec, resolve
 
+    if sandboxed_pacman(args):
+        return False
     spec = parse_spec(args.pacman)
     given = {**spec.options, **options_given_once(args.pacman, args.agent_args, "-a")}
     resolved = resolve(PACMAN, spec)
@@ -149,7 +166,7 @@ def run(args: argparse.Namespace) -> int:
     if args.time_limit is not None:  # 0 means no limit, as in an experiment file
         args.time_limit = check_time_limit(args.time_limit, f"--time-limit {args.time_limit}") or None
     settings = WindowSettings.from_options(args)
-    training = training_games(args, resolve(PACMAN, args.pacman).cs188)
+    training = training_games(args, not sandboxed_pacman(args) and resolve(PACMAN, args.pacman).cs188)
     unseen = 0 if args.count_training else training  # --count-training: every game shown, counted and recorded
     games = args.games - unseen
     window = wants_window(args)

@@ -134,7 +134,9 @@ class _Counted:
 
 def replay_outcome(saved: SavedGame, final: GameState) -> str | None:
     """How the replayed game ended: the rules decide win and loss; a game that
-    stopped early keeps its recorded reason (timeout, error)."""
+    stopped early keeps its recorded reason (timeout, error, an entrant's fault)."""
+    if saved.fault is not None and not final.is_terminal:
+        return saved.outcome
     if final.is_win():
         return "win"
     if final.is_lose():

@@ -24,6 +24,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="override a setting, e.g. max_moves=500 or pacman_options.eval=careful (repeatable)")
     parser.add_argument("--store", default=None, help="results store (default: the file's store)")
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress bar and no summary")
+    parser.add_argument("--sandbox", action="store_true",
+                        help="play each plugin agent in its own sandboxed process (as sandbox = true in the file; docs/sandbox.md)")
     add_debug_option(parser)
     add_executor_options(parser)
 
@@ -100,13 +102,16 @@ def run(args: argparse.Namespace) -> int:
         raise ConfigError(f"--workers {args.workers}: must be at least 1")
     if args.games is not None and args.games < 1:
         raise ConfigError(f"--games {args.games}: must be at least 1")
-    experiment = load_experiment(experiment_file(args.experiment), games=args.games, overrides=args.overrides,
-                                 store=args.store)
+    experiment = load_experiment(experiment_file(args.experiment), games=args.games,
+                                 overrides=[*args.overrides, *(["sandbox=true"] * args.sandbox)], store=args.store)
     for note in experiment.notes:
         print(f"pacsim: note: {note}")
     stored = functools.partial(finished_games, experiment.store, experiment.config_hash)
     for note in plugin_notes(experiment, stored):  # an experiment naming plugins runs their code: say which
         print(note)
+    if experiment.sandbox is not None:
+        from pacsim.agents.sandbox import isolation_level
+        print(f"sandbox: each plugin agent plays in its own process, isolated by {isolation_level(experiment.sandbox)}")
     result = execute(experiment, args)
     if args.quiet:
         return 0

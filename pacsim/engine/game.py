@@ -5,6 +5,8 @@ A game is a pure function of (layout, agents, seed): every agent gets its own
 recorded actions through the rules reproduces the game exactly.  An agent that
 raises, returns an illegal action, or overruns its time limit ends the game
 with the ``error`` outcome and a message; it never crashes a batch of games.
+A sandboxed entrant's failure (:class:`AgentFault`) is the entrant's own
+result instead: its side loses, the fault's kind recorded.
 """
 
 from __future__ import annotations
@@ -32,6 +34,23 @@ DEFAULT_MAX_MOVES = 1000
 MAX_MOVES_LIMIT = 100_000
 """Largest ``max_moves`` accepted: a game's record (every action, every move's
 statistics) grows with its moves, so an unbounded cap is unbounded memory."""
+
+
+FAULTS = ("crash", "startup_timeout", "move_timeout", "cpu", "memory", "illegal")
+"""Kinds of :class:`AgentFault`: a sandboxed entrant's process died (or sent
+nonsense), did not start in time, overran a move, used up its CPU time or
+memory, or played an illegal action."""
+
+
+class AgentFault(Exception):
+    """A sandboxed entrant failed (:mod:`pacsim.agents.sandbox`): unlike an
+    ``error``, a result the entrant earned.  Its side loses the game (a
+    Pacman's fault is a loss, a ghost's a win for Pacman), ``kind`` (one of
+    :data:`FAULTS`) recorded with it."""
+
+    def __init__(self, kind: str, message: str) -> None:
+        super().__init__(message)
+        self.kind = kind
 
 
 def check_max_moves(moves: int, where: str) -> int:
@@ -99,6 +118,8 @@ class GameRecord:
     """Pacman's thinking time per move."""
     search_stats: list[MoveStats] = field(default_factory=list)
     """Per Pacman move, the :class:`MoveStats` its agent reported (moves it reported none for are left out)."""
+    fault: str | None = None
+    """The kind of a sandboxed entrant's :class:`AgentFault` that ended the game (its side lost), else None."""
 
     @property
     def nodes(self) -> int:
@@ -155,6 +176,8 @@ def _play(
             raise
         except AgentTimeout:
             return _failed(record, state, started, f"agent {agent_index} exceeded the {move_time_limit}s move time limit")
+        except AgentFault as fault:
+            return _faulted(record, state, started, agent_index, fault)
         except BaseException as error:  # SystemExit and KeyboardInterrupt too: an agent ends only its own game
             record.error_traceback = "".join(format_exception(error))
             return _failed(record, state, started, f"agent {agent_index} {describe_failure(error)}")
@@ -263,6 +286,13 @@ def _failed(record: GameRecord, state: GameState, started: float, message: str) 
     record.error = message
     record.score = state.score
     record.seconds = time.perf_counter() - started
+    return record
+
+
+def _faulted(record: GameRecord, state: GameState, started: float, agent_index: int, fault: AgentFault) -> GameRecord:
+    _failed(record, state, started, f"agent {agent_index} {fault}")
+    record.outcome = LOSS if agent_index == 0 else WIN
+    record.fault = fault.kind
     return record
 
 

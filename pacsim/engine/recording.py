@@ -53,6 +53,8 @@ class SavedGame:
     ghosts: list[str]
     outcome: str | None
     score: int | None
+    fault: str | None = None
+    """A sandboxed entrant's fault that ended the game early (its outcome then stands as recorded)."""
 
     def states(self) -> list[GameState]:
         """Every state of the game, replayed through the rules (a window needs them all)."""
@@ -127,6 +129,7 @@ def game_to_dict(record: GameRecord, layout: Layout, pacman: str, ghosts: list[s
         "score": record.score,
         "moves": record.moves,
         "error": record.error,
+        **({"fault": record.fault} if record.fault else {}),  # records without a fault stay as they were
     }
 
 
@@ -159,6 +162,7 @@ def game_from_dict(data: Any, source: str = "<record>") -> SavedGame:
         ghosts=_strings(_field(data, "ghosts", list, source, optional=True) or [], "ghosts", source),
         outcome=_field(data, "outcome", str, source, optional=True),
         score=_field(data, "score", int, source, optional=True),
+        fault=_field(data, "fault", str, source, optional=True),
     )
 
 

@@ -80,17 +80,20 @@ def readable_summary(summary: pandas.DataFrame) -> pandas.DataFrame:
             "mean score [95% CI]": f"{row['score_mean']:.1f} {_interval(row['score_low'], row['score_high'], 1)}",
             "median": _number(row["score_median"], 1),
             "losses": row["losses"], "timeouts": row["timeouts"], "errors": row["errors"],
-            "crashes": row["crashes"],
+            "crashes": row["crashes"], "faults": row["faults"],
             "moves": _number(row["moves_mean"], 1),
             "nodes/move": _number(row["nodes_per_move"], 0),
             "ms/move": _number(row["seconds_per_move"] * 1000, 2),
         })
-    return pandas.DataFrame(rows, columns=[*by, *READABLE_COLUMNS])
+    frame = pandas.DataFrame(rows, columns=[*by, *READABLE_COLUMNS])
+    if not frame["faults"].any():  # only sandboxed entrants have them: no column of zeros
+        frame = frame.drop(columns="faults")
+    return frame
 
 
 READABLE_COLUMNS = ("games", "lines", "wins", "win rate [95% CI]", "mean score [95% CI]", "median", "losses",
-                    "timeouts", "errors", "crashes", "moves", "nodes/move", "ms/move")
-"""The readable table's columns after the groups."""
+                    "timeouts", "errors", "crashes", "faults", "moves", "nodes/move", "ms/move")
+"""The readable table's columns after the groups (``faults`` only when some condition has them)."""
 
 
 def _interval(low: float, high: float, digits: int) -> str:

@@ -18,7 +18,7 @@ games is mostly repetitions of the same game, and the report says so."""
 
 REPORT_READS = (
     "experiment", "config_hash", "condition", "game_index", "seed", "outcome", "score", "moves",
-    "move_seconds_mean", "nodes", "line", "options",
+    "move_seconds_mean", "nodes", "line", "options", "fault",
 )
 """The stored columns a report reads (``load_results(STORE, columns=...)``),
 besides those it is asked to group by: the summary's (``line`` in place of
@@ -27,7 +27,7 @@ the replay logs), the paired comparison's, the choice of runs', and
 
 SUMMARY_COLUMNS = (
     "games", "lines", "wins", "win_rate", "win_low", "win_high", "score_mean", "score_low", "score_high",
-    "score_median", "losses", "timeouts", "errors", "crashes", "moves_mean", "nodes_per_move", "seconds_per_move",
+    "score_median", "losses", "timeouts", "errors", "crashes", "faults", "moves_mean", "nodes_per_move", "seconds_per_move",
 )
 
 
@@ -84,6 +84,7 @@ def _summary_row(games: pandas.DataFrame) -> dict[str, float]:
         "score_median": float(games["score"].median()),
         "losses": int(outcomes.get("loss", 0)), "timeouts": int(outcomes.get("timeout", 0)),
         "errors": int(outcomes.get("error", 0)), "crashes": int(outcomes.get("crash", 0)),
+        "faults": int(games["fault"].notna().sum()) if "fault" in games.columns else 0,
         "moves_mean": float(games["moves"].mean()),
         "nodes_per_move": games["nodes"].sum() / moves if moves else math.nan,
         "seconds_per_move": thinking / moves if moves else math.nan,

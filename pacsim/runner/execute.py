@@ -31,12 +31,13 @@ from typing import Any
 from pacsim._version import __version__
 from pacsim.agents import plugins
 from pacsim.agents.notes import notes_said
-from pacsim.agents.registry import make_ghost, make_pacman
+from pacsim.agents.registry import GHOST, PACMAN, make_ghost, make_pacman
+from pacsim.agents.sandbox import LIMITS, Limits, SandboxedAgent, needs_sandbox, sandboxed
 from pacsim.agents.search_agents import SearchPacman
 from pacsim.agents.whole_game import play_in_kernel
 from pacsim.engine import ERROR, GameRecord, Layout, parse_layout, play_game
 from pacsim.engine.deadline import UserInterrupt
-from pacsim.engine.game import describe_failure
+from pacsim.engine.game import Agent, describe_failure
 from pacsim.engine.generate import is_generated, parse_maze_specs
 from pacsim.engine.layout import WALL
 from pacsim.engine.recording import encode_actions
@@ -71,6 +72,8 @@ class GameTask:
     """With ``decisions`` starts, the opening book's cells for this condition's maze."""
     provenance: RunProvenance = field(default_factory=RunProvenance)
     """The run's commit and numba version, found once by the coordinator."""
+    sandbox: Limits | None = None
+    """The limits plugin agents play under in their own processes; None: in the worker."""
 
 
 @dataclass
@@ -195,8 +198,7 @@ def play_task(task: GameTask, layouts: LayoutCache = PROCESS_LAYOUTS) -> GameRow
     # which games the same worker happened to play before it.
     try:
         with plugins.recording() as used, notes_said():  # the coordinator said them (backend_notes, loading)
-            agents = [make_pacman(condition.pacman, condition.pacman_options)]
-            agents += [make_ghost(condition.ghosts, condition.ghost_options) for _ in range(condition.num_ghosts)]
+            agents = build_agents(condition, task.sandbox)
     except UserInterrupt:
         raise
     except BaseException as error:  # a plugin's constructor, say: like any agent failure, it ends only this game
@@ -209,7 +211,24 @@ def play_task(task: GameTask, layouts: LayoutCache = PROCESS_LAYOUTS) -> GameRow
             layout, agents, seed=task.seed, max_moves=task.max_moves, move_time_limit=task.time_limit or None)
     if record.error_traceback and debug_wanted():
         print(f"{condition.label}, game {task.game_index}:\n{record.error_traceback}", end="", file=sys.stderr)
-    return game_row(task, record, started_at, start=layout.pacman_start)
+    return game_row(task, record, started_at, start=layout.pacman_start, sandbox=sandbox_level(agents))
+
+
+def build_agents(condition: Condition, sandbox: Limits | None) -> list[Agent]:
+    """The Pacman and ghosts of a game; with ``sandbox`` limits, each plugin agent in its own sandbox."""
+    if sandbox is None:
+        pacman: Agent = make_pacman(condition.pacman, condition.pacman_options)
+        return [pacman] + [make_ghost(condition.ghosts, condition.ghost_options) for _ in range(condition.num_ghosts)]
+    pacman = sandboxed(PACMAN, condition.pacman, condition.pacman_options, sandbox) or \
+        make_pacman(condition.pacman, condition.pacman_options)
+    return [pacman] + [sandboxed(GHOST, condition.ghosts, condition.ghost_options, sandbox) or
+                       make_ghost(condition.ghosts, condition.ghost_options) for _ in range(condition.num_ghosts)]
+
+
+def sandbox_level(agents: list[Agent]) -> str | None:
+    """The isolation a game's sandboxed agents ran under (the weakest, if they differ); None without any."""
+    levels = {agent.level for agent in agents if isinstance(agent, SandboxedAgent)}
+    return LIMITS if LIMITS in levels else next(iter(levels), None)
 
 
 def _changed_since_planned(condition: Condition, used: list[plugins.PluginCode]) -> str | None:
@@ -232,6 +251,8 @@ def backend_notes(experiment: Experiment) -> list[str]:
         by_pacman.setdefault(condition.pacman_spec(), {}).setdefault(condition.layout, condition)
     for mazes in by_pacman.values():
         first = next(iter(mazes.values()))
+        if experiment.sandbox is not None and needs_sandbox(first.pacman):
+            continue  # a sandboxed plugin is never built here
         try:
             pacman = make_pacman(first.pacman, first.pacman_options)
         except PacsimError:
@@ -294,7 +315,7 @@ def _exit_when_orphaned(parent: int) -> None:
 
 
 def game_row(task: GameTask, record: GameRecord, started_at: str, start: int | None = None,
-             worker_exit: int | None = None) -> GameRow:
+             worker_exit: int | None = None, sandbox: str | None = None) -> GameRow:
     """The store row of a played (or failed) game."""
     condition = task.condition
     levels = [stats.depth for stats in record.search_stats]
@@ -316,6 +337,7 @@ def game_row(task: GameTask, record: GameRecord, started_at: str, start: int | N
         numba_version=machine.numba_version, git_commit=task.provenance.git_commit,
         searched_by=searched_by(record.search_stats), started_at=started_at,
         actions=encode_actions(record.actions), start=start, worker_exit=worker_exit,
+        fault=record.fault, sandbox=sandbox,
     )
 
 
@@ -376,7 +398,7 @@ class Plan:
                     self.provenance = self.provenance or RunProvenance.here()  # a git call: only if a game is played
                     yield GameTask(experiment.name, digest, condition, game_index, seed, experiment.max_moves,
                                    experiment.time_limit, experiment.starts, experiment.start_distance,
-                                   experiment.book_cells(), self.provenance)
+                                   experiment.book_cells(), self.provenance, experiment.sandbox)
 
 
 def plan_tasks(experiment: Experiment, provenance: RunProvenance | None = None) -> Iterator[GameTask]:

@@ -12,6 +12,7 @@ file and the key.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import heapq
 import itertools
@@ -36,6 +37,7 @@ from pacsim.agents.registry import (
     parse_spec,
     resolve,
 )
+from pacsim.agents.sandbox import Limits, check_in_sandbox, needs_sandbox
 from pacsim.engine import DEFAULT_MAX_MOVES, MAX_MOVES_LIMIT, Layout, find_layout, parse_layout
 from pacsim.engine.generate import GENERATOR_VERSION, generate_layout, is_generated, maze_count, maze_names, parse_maze_specs
 from pacsim.engine.layout import layouts_directory
@@ -48,7 +50,7 @@ if TYPE_CHECKING:
     import pandas
 
 TOP_LEVEL_KEYS = ("name", "games", "seed", "max_moves", "time_limit", "starts", "start_distance", "book", "store",
-                  "grid", "pacman_options", "ghost_options")
+                  "sandbox", "grid", "pacman_options", "ghost_options")
 REQUIRED_GRID_KEYS = ("pacman", "ghosts", "layout")
 AGENT_KEYS = ("pacman", "ghosts", "layout", "num_ghosts")
 """Grid keys that are not Pacman options."""
@@ -137,6 +139,9 @@ class Experiment:
     """With random starts, the fewest maze steps between Pacman's start and every ghost."""
     book: OpeningBook | None = None
     """With ``decisions`` starts, the opening book the starts are taken from."""
+    sandbox: Limits | None = None
+    """The limits every plugin agent plays under, each in its own sandboxed
+    process (:mod:`pacsim.agents.sandbox`); None: plugins play in the worker."""
 
     def book_cells(self) -> tuple[int, ...]:
         """The opening book's start cells (none without ``decisions`` starts)."""
@@ -277,7 +282,8 @@ def build_experiment(raw: dict[str, Any], source: str = "<experiment>", default_
                               "in one experiment; split it into several")
     layouts = _GridLayouts([_load_layout(checker, str(value)) for value in grid["layout"]])
     _check_overlaps(checker, layouts)
-    conditions = _expand(checker, grid, layouts, pacman_options, ghost_options)
+    sandbox = checker.sandbox(raw)
+    conditions = _expand(checker, grid, layouts, pacman_options, ghost_options, sandbox)
     if starts != LAYOUT:
         _check_starts(checker, conditions, start_distance)
     book = _opening_book(checker, raw, conditions) if starts == DECISIONS else None
@@ -292,10 +298,12 @@ def build_experiment(raw: dict[str, Any], source: str = "<experiment>", default_
         config.update(starts=starts, start_distance=start_distance)
     if book is not None:  # the cells themselves: another book is another run
         config.update(book=list(book.cells))
+    if sandbox is not None:  # only then, as for starts: other limits can change an entrant's results
+        config.update(sandbox=dataclasses.asdict(sandbox))
     return Experiment(name=name, games=games, seed=seed, max_moves=max_moves, time_limit=time_limit,
                       store=Path(store), conditions=conditions, config=config, source=source,
                       notes=[entry.note for entry in layouts.entries if entry.note],
-                      starts=starts, start_distance=start_distance, book=book,
+                      starts=starts, start_distance=start_distance, book=book, sandbox=sandbox,
                       digest=_config_digest(config, layouts))
 
 
@@ -364,6 +372,25 @@ class _Checker:
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             self.fail(key, f"must be a number, not {value!r}")
         return float(value)
+
+    def sandbox(self, raw: dict) -> Limits | None:
+        """``sandbox = true`` (the default limits), ``false``, or a table of
+        :class:`~pacsim.agents.sandbox.Limits` fields to change."""
+        value = raw.get("sandbox", False)
+        if isinstance(value, bool):
+            return Limits() if value else None
+        if not isinstance(value, dict):
+            self.fail("sandbox", f"must be true, false or a table of limits, not {value!r}")
+        known = [item.name for item in dataclasses.fields(Limits)]
+        for key, given in value.items():
+            if key not in known:
+                self.fail(f"sandbox.{key}", f"unknown limit (known: {', '.join(known)})")
+            if isinstance(given, bool) or not isinstance(given, (int, float, str)):
+                self.fail(f"sandbox.{key}", f"must be a number (isolation: a name), not {given!r}")
+        try:
+            return Limits(**value)
+        except ConfigError as error:
+            self.fail("sandbox", str(error))
 
     def options(self, raw: dict, key: str) -> dict[str, Scalar]:
         table = raw.get(key, {})
@@ -510,13 +537,14 @@ class _Agents:
 
 
 def _expand(checker: _Checker, grid: dict[str, list[Any]], layouts: _GridLayouts, pacman_options: dict,
-            ghost_options: dict) -> ConditionGrid:
-    """The grid's conditions, checked: every agent built once, every layout's
-    ghosts counted once (a generated spec's mazes have the same count)."""
+            ghost_options: dict, sandbox: Limits | None = None) -> ConditionGrid:
+    """The grid's conditions, checked: every agent built once (a plugin in
+    its sandbox when ``sandbox`` is set), every layout's ghosts counted once
+    (a generated spec's mazes have the same count)."""
     # list[Any]: the grid's values were checked (_check_grid_value): names are strings, ghost counts integers.
-    _check_agent_names(checker, grid)
+    _check_agent_names(checker, grid, sandbox)
     option_keys = [key for key in grid if key not in AGENT_KEYS]
-    declared = _declared_options(checker, grid["pacman"], option_keys, pacman_options)
+    declared = _declared_options(checker, grid["pacman"], option_keys, pacman_options, sandbox)
     conditions = ConditionGrid(grid, layouts, pacman_options, ghost_options, declared)
     for entry in layouts.entries:
         for num_ghosts in grid.get("num_ghosts", []):
@@ -529,7 +557,8 @@ def _expand(checker: _Checker, grid: dict[str, list[Any]], layouts: _GridLayouts
             pacman_spec, options = _true_model(pacman, {**own_options, **varied}, ghosts, ghost_options, checker)
             agents_key = (pacman_spec, _sort_key(options), ghosts)
             if agents_key not in conditions.agents:
-                conditions.agents[agents_key] = _build_agents(checker, pacman_spec, options, varied, ghosts, ghost_options)
+                conditions.agents[agents_key] = _build_agents(checker, pacman_spec, options, varied, ghosts,
+                                                              ghost_options, sandbox)
     return conditions
 
 
@@ -640,11 +669,12 @@ class ConditionGrid(Sequence[Condition]):
 
 
 def _declared_options(checker: _Checker, pacmen: list[Any], option_keys: list[str],
-                      pacman_options: dict) -> dict[Any, set[str]]:
-    """Each Pacman spec's options (:func:`~pacsim.agents.registry.option_names`);
-    an option of the grid or of [pacman_options] that none of them declares
-    is an error naming the key and the nearest option they have."""
-    declared = {pacman: option_names(resolve(PACMAN, str(pacman))) for pacman in pacmen}
+                      pacman_options: dict, sandbox: Limits | None = None) -> dict[Any, set[str]]:
+    """Each Pacman spec's options (:func:`~pacsim.agents.registry.option_names`;
+    a sandboxed plugin's as its sandbox tells them); an option of the grid or
+    of [pacman_options] that none of them declares is an error naming the key
+    and the nearest option they have."""
+    declared = {pacman: _option_names(checker, str(pacman), sandbox) for pacman in pacmen}
     known = set().union(*declared.values())
     for key, where in [*((key, f"grid.{key}") for key in option_keys),
                        *((key, f"pacman_options.{key}") for key in pacman_options)]:
@@ -653,6 +683,15 @@ def _declared_options(checker: _Checker, pacmen: list[Any], option_keys: list[st
                                 f"(their options: {', '.join(sorted(known - set(RENAMED_OPTIONS))) or 'none'})"
                                 f"{did_you_mean(key, [*known, *AGENT_KEYS])}")
     return declared
+
+
+def _option_names(checker: _Checker, pacman: str, sandbox: Limits | None) -> set[str]:
+    if sandbox is None or not needs_sandbox(pacman):
+        return option_names(resolve(PACMAN, pacman))
+    try:
+        return set(check_in_sandbox(PACMAN, pacman, {}, sandbox).options)
+    except AgentError as error:
+        checker.fail("grid.pacman", str(error))
 
 
 TRUE_MODEL = "true"
@@ -676,7 +715,9 @@ def _true_model(pacman: str, options: dict, ghosts: str, ghost_options: dict,
 
 
 def _build_agents(checker: _Checker, pacman: str, options: dict, varied: dict, ghosts: str,
-                  ghost_options: dict) -> _Agents:
+                  ghost_options: dict, sandbox: Limits | None = None) -> _Agents:
+    if sandbox is not None and (needs_sandbox(pacman) or needs_sandbox(ghosts)):
+        return _checked_in_sandbox(checker, pacman, options, varied, ghosts, ghost_options, sandbox)
     with plugins.recording() as used:  # the plugin code and data files these agents read are part of the condition
         agent = _build_pacman(checker, pacman, options, varied)
         _build_ghost(checker, ghosts, ghost_options)
@@ -684,6 +725,31 @@ def _build_agents(checker: _Checker, pacman: str, options: dict, varied: dict, g
     return _Agents(code={item.label: item.identity for item in used if item.kind == plugins.CODE},
                    files={item.label: item.identity for item in used if item.kind == plugins.DATA},
                    depth=depth if isinstance(depth, int) else None)
+
+
+def _checked_in_sandbox(checker: _Checker, pacman: str, options: dict, varied: dict, ghosts: str,
+                        ghost_options: dict, sandbox: Limits) -> _Agents:
+    """:func:`_build_agents` for a sandboxed run: each plugin built in its
+    sandbox (never imported here), a built-in agent here as ever."""
+    code: dict[str, str] = {}
+    files: dict[str, str] = {}
+    depth = None
+    for key, role, spec, spec_options in (("grid.pacman", PACMAN, pacman, options),
+                                          ("grid.ghosts", GHOST, ghosts, ghost_options)):
+        if needs_sandbox(spec):
+            try:
+                checked = check_in_sandbox(role, spec, spec_options, sandbox)
+            except AgentError as error:
+                checker.fail(key, str(error))
+            code.update(checked.code)
+            files.update(checked.files)
+            depth = checked.depth if role == PACMAN else depth
+        elif role == PACMAN:
+            built = getattr(_build_pacman(checker, spec, spec_options, varied), "depth", None)
+            depth = built if isinstance(built, int) else None
+        else:
+            _build_ghost(checker, spec, spec_options)
+    return _Agents(code=code, files=files, depth=depth)
 
 
 def _condition(pacman, ghosts, layout_name, layout: _GridLayout, num_ghosts, options, ghost_options, label,
@@ -777,10 +843,13 @@ def _layout_file(name: str, layout: Layout) -> dict[str, str]:
     return {f"layout {name}": "sha256:" + hashlib.sha256(layout.text.encode("utf-8")).hexdigest()[:16]}
 
 
-def _check_agent_names(checker: _Checker, grid: dict[str, list[Any]]) -> None:
-    """Every agent spec names an agent (importing its plugin code if it has some)."""
+def _check_agent_names(checker: _Checker, grid: dict[str, list[Any]], sandbox: Limits | None = None) -> None:
+    """Every agent spec names an agent (importing its plugin code if it has
+    some; a sandboxed run's plugins are checked in their sandboxes instead)."""
     for key, role in (("pacman", PACMAN), ("ghosts", GHOST)):
         for spec in grid[key]:
+            if sandbox is not None and needs_sandbox(str(spec)):
+                continue
             try:
                 resolve(role, str(spec))
             except AgentError as error:

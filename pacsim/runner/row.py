@@ -86,6 +86,13 @@ class GameRow:
     """How the worker process of a ``crash`` ended: its exit code, or minus the
     signal that killed it (``-9``: SIGKILL); None for every other game, and
     when the executor cannot tell (a Dask worker)."""
+    fault: str | None = None
+    """The kind of a sandboxed entrant's failure that ended the game, its side
+    losing (:data:`~pacsim.engine.game.FAULTS`: ``crash``, ``startup_timeout``,
+    ``move_timeout``, ``cpu``, ``memory``, ``illegal``); None otherwise."""
+    sandbox: str | None = None
+    """The isolation the game's plugin agents ran under (``bubblewrap`` or
+    ``limits``, :data:`~pacsim.agents.sandbox.LEVELS`); None without a sandbox."""
 
 
 TIMING_COLUMNS = ("seconds", "move_seconds_mean", "move_seconds_max", "started_at",

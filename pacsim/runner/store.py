@@ -39,7 +39,7 @@ if TYPE_CHECKING:
     from pacsim.runner.experiment import Condition, Experiment
 
 NEWER_COLUMNS = ("start", "arch", "cores", "python_version", "numba_version", "git_commit", "searched_by",
-                 "worker_exit")
+                 "worker_exit", "fault", "sandbox")
 """Columns newer than the first stores: an older store reads them as empty
 (and gains them, empty, when a run opens it)."""
 
@@ -528,7 +528,7 @@ def load_saved_game(path: str | Path, game_id: int) -> SavedGame:
             row = _saved_game_row(connection, path, game_id)
     finally:
         connection.close()
-    layout_name, layout_text, num_ghosts, actions, seed, pacman, ghosts, options, depth, outcome, score, start = row
+    layout_name, layout_text, num_ghosts, actions, seed, pacman, ghosts, options, depth, outcome, score, start, fault = row
     if not isinstance(layout_text, str):
         raise ReplayError(f"{where}: the stored layout is {describe(layout_text)}, not text")
     try:
@@ -545,7 +545,7 @@ def load_saved_game(path: str | Path, game_id: int) -> SavedGame:
     return SavedGame(
         layout=layout, num_ghosts=check_num_ghosts(layout, num_ghosts, where), actions=decoded, seed=seed,
         pacman=_spec(pacman, pacman_options), ghosts=[_spec(ghosts, options["ghost"])] * num_ghosts,
-        outcome=outcome, score=score)
+        outcome=outcome, score=score, fault=fault)
 
 
 def _saved_game_row(connection: sqlite3.Connection, path: Path, game_id: int) -> tuple:
@@ -555,7 +555,7 @@ def _saved_game_row(connection: sqlite3.Connection, path: Path, game_id: int) ->
         raise ReplayError(f"{path}: no game {game_id} ({known})")
     row = connection.execute(
         "SELECT g.layout, c.layout_text, g.num_ghosts, g.actions, g.seed, g.pacman, g.ghosts, g.options, "
-        f"g.depth, g.outcome, g.score, g.start FROM {_games(connection)} g LEFT JOIN conditions c "
+        f"g.depth, g.outcome, g.score, g.start, g.fault FROM {_games(connection)} g LEFT JOIN conditions c "
         "ON c.config_hash = g.config_hash AND c.condition_key = g.condition_key WHERE g.id = ?",
         (game_id,)).fetchone()
     if row is None:

@@ -1,0 +1,437 @@
+"""Untrusted agents in a sandbox: each entrant in its own process, its limits enforced from outside.
+
+:class:`SandboxedAgent` is an ordinary agent to the game loop (``reset``,
+``get_action``, ``final``, ``last_stats``), so the runner, the store and
+``pacsim play`` use it unchanged.  Behind it, for every game, a child process
+(:mod:`pacsim.agents.sandbox_child`) builds the entrant's agent and answers
+the moves over a pipe.  The parent
+
+* sends each state as its fields (the layout once a game), so whatever the
+  entrant does to its copy never reaches the real game;
+* waits for each answer at most the per-move limit (plus what is left of an
+  optional time bank), the first answer at most the start-up limit, and
+  kills the child's whole process group on an overrun;
+* checks the returned action against the rules itself;
+* reads only JSON from the child, never a pickle.
+
+The child runs under resource limits (CPU time, address space, file size,
+processes; :class:`Limits`) and, where ``bwrap`` (bubblewrap) works, in
+namespaces of its own: no network, its own process tree, and a file system
+that shows the Python install and pacsim read-only, an empty ``/tmp``, and
+of the rest only the entrant's own folder (read-only).  Where bubblewrap is
+missing or cannot create namespaces, the floor is a separate process under
+the limits; :attr:`SandboxedAgent.level` says which ran (:data:`LEVELS`).
+
+An entrant's failure raises :class:`~pacsim.engine.game.AgentFault`: its
+side loses the game, the kind recorded (docs/sandbox.md).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import functools
+import json
+import os
+import pickle
+import random
+import resource
+import select
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pacsim
+from pacsim.agents import plugins
+from pacsim.agents.registry import GHOST, PACMAN, builtins, parse_spec
+from pacsim.agents.sandbox_child import HEADER, MEMORY_EXIT
+from pacsim.engine.game import AgentFault
+from pacsim.engine.layout import Layout
+from pacsim.engine.state import GameState
+from pacsim.engine.stats import MoveStats
+from pacsim.errors import AgentError, ConfigError
+
+BUBBLEWRAP, LIMITS = "bubblewrap", "limits"
+LEVELS = (BUBBLEWRAP, LIMITS)
+"""What isolated an entrant: bubblewrap namespaces and the limits, or the limits and a separate process alone."""
+AUTO = "auto"
+"""Bubblewrap where it works, else the limits alone."""
+BWRAP_SIGNALLED = 128
+"""bwrap exits with this plus the signal that killed the entrant's process."""
+REPLY_BYTES = 1 << 16
+"""The longest answer the parent reads from a child: an entrant that sends more has broken the protocol."""
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What a sandboxed entrant may use; the defaults are an instructor's."""
+
+    move_seconds: float = 1.0
+    """Wall time of one move."""
+    startup_seconds: float = 10.0
+    """Wall time to start the process, import the entrant and build its agent."""
+    time_bank: float = 0.0
+    """Seconds a game's moves may borrow beyond ``move_seconds``, in all."""
+    cpu_seconds: int = 600
+    """CPU time of the entrant's process over a game."""
+    memory_mb: int = 2048
+    """Address space of the entrant's process."""
+    file_mb: int = 64
+    """Largest file the entrant may write."""
+    processes: int = 64
+    """Processes the entrant may start (enforced by the kernel for a user other than root)."""
+    isolation: str = AUTO
+    """``auto``, ``bubblewrap`` (an error where it does not work) or ``limits``."""
+
+    def __post_init__(self) -> None:
+        for name in ("move_seconds", "startup_seconds", "cpu_seconds", "memory_mb", "file_mb", "processes"):
+            if not getattr(self, name) > 0:
+                raise ConfigError(f"sandbox limit {name} must be above 0, not {getattr(self, name)!r}")
+        if self.time_bank < 0:
+            raise ConfigError(f"sandbox limit time_bank must be 0 or more, not {self.time_bank!r}")
+        if self.isolation not in (AUTO, *LEVELS):
+            raise ConfigError(f"sandbox isolation must be one of {AUTO}, {', '.join(LEVELS)}; not {self.isolation!r}")
+
+
+def needs_sandbox(spec: str) -> bool:
+    """Whether a spec runs code from outside pacsim: every spec but a
+    built-in agent's whose options name no other agent (``minimax:model=x.py:G``
+    runs x.py).  Decided from the text alone: nothing is imported."""
+    parsed = parse_spec(spec)
+    if parsed.attribute is not None:
+        return True
+    known = {*builtins(PACMAN), *builtins(GHOST)}
+    return parsed.target not in known or any(":" in value or value.endswith(".py") for value in parsed.options.values())
+
+
+def sandboxed(role: str, spec: str, options: Mapping[str, Any] | None, limits: Limits) -> SandboxedAgent | None:
+    """The entrant ``spec`` in a sandbox, or None for a built-in agent (it needs none):
+    the one switch the runner, ``pacsim play`` and tournaments use."""
+    if not needs_sandbox(spec):
+        return None
+    return SandboxedAgent(role, spec, dict(options or {}), limits)
+
+
+@functools.cache
+def bubblewrap_works() -> bool:
+    """Whether ``bwrap`` is installed and can create the namespaces here (some containers forbid them)."""
+    executable = shutil.which("bwrap")
+    if executable is None:
+        return False
+    try:
+        probe = subprocess.run([executable, "--ro-bind", "/", "/", "--unshare-all", "--die-with-parent", "true"],
+                               capture_output=True, timeout=30)
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+    return probe.returncode == 0
+
+
+def isolation_level(limits: Limits) -> str:
+    """The level that will run under ``limits`` (:data:`LEVELS`)."""
+    if limits.isolation == LIMITS:
+        return LIMITS
+    if bubblewrap_works():
+        return BUBBLEWRAP
+    if limits.isolation == BUBBLEWRAP:
+        raise ConfigError("sandbox isolation = bubblewrap, but bwrap is not installed or cannot create namespaces here "
+                          "(install the bubblewrap package, or use isolation = limits)")
+    return LIMITS
+
+
+class SandboxedAgent:
+    """An entrant played in a child process (see the module's docstring)."""
+
+    def __init__(self, role: str, spec: str, options: dict[str, Any], limits: Limits) -> None:
+        self.role, self.spec, self.options, self.limits = role, spec, options, limits
+        self.level = isolation_level(limits)
+        self.folder, self.child_spec = entrant_folder(spec)
+        self.last_stats: MoveStats | None = None
+        self.index = 0
+        self._process: subprocess.Popen[bytes] | None = None
+        self._ready = False
+        self._layout: Layout | None = None
+        self._bank = limits.time_bank
+        self._buffer = b""
+
+    # -- the Agent protocol ----------------------------------------------
+
+    def reset(self, index: int, rng: random.Random) -> None:
+        """Start this game's child process and ask it to build the agent."""
+        self.stop()
+        self.index, self.last_stats, self._bank, self._layout = index, None, self.limits.time_bank, None
+        self._process = self._spawn()
+        self._send(("start", self.role, self.child_spec, self.options, index, rng), self.limits.startup_seconds)
+
+    def get_action(self, state: GameState) -> str:
+        self._started()
+        started = time.monotonic()
+        allowed = self.limits.move_seconds + self._bank
+        if state.layout is not self._layout:
+            self._send(("layout", state.layout), allowed)
+            self._layout = state.layout
+        self._send(("move", tuple(state)[1:]), allowed - (time.monotonic() - started))
+        reply = self._receive(allowed - (time.monotonic() - started), "move_timeout", "move")
+        self._bank -= max(0.0, time.monotonic() - started - self.limits.move_seconds)
+        return self._checked_action(reply, state)
+
+    def _started(self) -> dict[str, Any]:
+        """Wait (within the start-up limit) for the child to have built its agent; its answer, once."""
+        if self._ready:
+            return {}
+        reply = self._receive(self.limits.startup_seconds, "startup_timeout", "start")
+        self._ready = True
+        return reply
+
+    def check(self) -> Checked:
+        """Build the entrant in its sandbox, as the planner does before any game
+        (its spec and options checked without importing it here), and end it."""
+        self.reset(0, random.Random(0))
+        try:
+            reply = self._started()
+        finally:
+            self.stop()
+        return checked_reply(reply, self.spec)
+
+    def final(self, state: GameState) -> None:
+        """Show the child the last state, then end it; a failure here changes no result."""
+        with contextlib.suppress(AgentFault):
+            if self._ready:
+                self._send(("final", tuple(state)[1:]), self.limits.move_seconds)
+                self._receive(self.limits.move_seconds, "move_timeout", "final")
+        self.stop()
+
+    def stop(self) -> None:
+        """Kill the child's whole process group (its own namespace under bubblewrap) and reap it."""
+        process, self._process, self._ready, self._buffer = self._process, None, False, b""
+        if process is None:
+            return
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(process.pid, signal.SIGKILL)
+        for stream in (process.stdin, process.stdout):
+            if stream is not None:
+                with contextlib.suppress(OSError):
+                    stream.close()
+        process.wait()
+
+    def __del__(self) -> None:
+        with contextlib.suppress(Exception):
+            self.stop()
+
+    # -- the child --------------------------------------------------------
+
+    def _spawn(self) -> subprocess.Popen[bytes]:
+        command = [sys.executable, "-m", "pacsim.agents.sandbox_child"]
+        if self.level == BUBBLEWRAP:
+            command = bubblewrap_command(self.folder) + command
+        try:
+            return subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                                    cwd=self.folder, env=child_environment(), start_new_session=True,
+                                    preexec_fn=functools.partial(apply_limits, self.limits, self._process_limit()))
+        except OSError as error:
+            raise AgentFault("crash", f"could not start its sandbox: {error.strerror or error}") from None
+
+    def _process_limit(self) -> int:
+        """``RLIMIT_NPROC`` for the child: root is exempt from it, anyone else's count includes all their processes."""
+        return self.limits.processes if os.getuid() == 0 else user_processes() + self.limits.processes
+
+    def _send(self, message: Any, seconds: float) -> None:
+        assert self._process is not None and self._process.stdin is not None
+        data = pickle.dumps(message)
+        data = HEADER.pack(len(data)) + data
+        descriptor = self._process.stdin.fileno()
+        deadline = time.monotonic() + seconds
+        while data:
+            if not select.select([], [descriptor], [], max(0.0, deadline - time.monotonic()))[1]:
+                self._overran("move_timeout" if self._ready else "startup_timeout", "reading its input")
+            try:
+                data = data[os.write(descriptor, data[:select.PIPE_BUF]):]
+            except BrokenPipeError:
+                self._died("reading its input")
+
+    def _receive(self, seconds: float, timeout_kind: str, doing: str) -> dict[str, Any]:
+        """The child's next answer within ``seconds``."""
+        assert self._process is not None and self._process.stdout is not None
+        descriptor = self._process.stdout.fileno()
+        deadline = time.monotonic() + seconds
+        while b"\n" not in self._buffer:
+            if len(self._buffer) > REPLY_BYTES:
+                self.stop()
+                raise AgentFault("crash", f"sent over {REPLY_BYTES:,} bytes without an answer")
+            if not select.select([descriptor], [], [], max(0.0, deadline - time.monotonic()))[0]:
+                self._overran(timeout_kind, doing)
+            chunk = os.read(descriptor, REPLY_BYTES)
+            if not chunk:
+                self._died(doing)
+            self._buffer += chunk
+        line, self._buffer = self._buffer.split(b"\n", 1)
+        try:
+            reply = json.loads(line)
+        except ValueError:
+            reply = None
+        if not isinstance(reply, dict):
+            self.stop()
+            raise AgentFault("crash", "broke the sandbox's protocol")
+        if "error" in reply:
+            self.stop()
+            raise AgentFault("memory" if reply.get("memory") is True else "crash", f"{reply['error']}"[:500])
+        return reply
+
+    def _overran(self, kind: str, doing: str) -> None:
+        self.stop()
+        limit = self.limits.startup_seconds if kind == "startup_timeout" else self.limits.move_seconds
+        what = "start-up" if kind == "startup_timeout" else "move"
+        raise AgentFault(kind, f"overran the {limit}s {what} limit ({doing}); its processes were killed")
+
+    def _died(self, doing: str) -> None:
+        assert self._process is not None
+        status = self._process.wait()
+        self.stop()
+        if self.level == BUBBLEWRAP and status > BWRAP_SIGNALLED:  # bwrap passes on a signal's death as 128 + signal
+            status = BWRAP_SIGNALLED - status
+        if status == MEMORY_EXIT:
+            raise AgentFault("memory", f"ran out of its {self.limits.memory_mb} MB of memory")
+        if status == -signal.SIGXCPU:
+            raise AgentFault("cpu", f"used up its {self.limits.cpu_seconds}s of CPU time")
+        how = f"killed by signal {-status}" if status < 0 else f"exited with status {status}"
+        raise AgentFault("crash", f"died ({how}) while {doing}")
+
+    def _checked_action(self, reply: dict[str, Any], state: GameState) -> str:
+        action = reply.get("action")
+        legal = state.legal_actions()
+        if action not in legal:
+            self.stop()
+            shown = repr(action)[:40] if action is not None else f"a {str(reply.get('type'))[:40]}"
+            raise AgentFault("illegal", f"played illegal action {shown}; legal: {legal}")
+        self.last_stats = move_stats(reply.get("stats"))
+        return str(action)
+
+
+@dataclass(frozen=True)
+class Checked:
+    """What the planner needs of an entrant built in its sandbox."""
+
+    code: dict[str, str]
+    """Its plugin code, label -> identity (the entrant's own file hashed here, not taken from the child)."""
+    files: dict[str, str]
+    """The data files it read, label -> identity, as the child reported them."""
+    depth: int | None
+    options: frozenset[str] = frozenset()
+    """The option names its class takes."""
+
+
+def checked_reply(reply: dict[str, Any], spec: str) -> Checked:
+    code: dict[str, str] = {}
+    files: dict[str, str] = {}
+    parsed = parse_spec(spec)
+    own = Path(parsed.target).expanduser().resolve() if plugins.is_file_target(parsed.target) else None
+    used = reply.get("used")
+    for item in used if isinstance(used, list) else []:
+        if not (isinstance(item, list) and len(item) == 4 and all(isinstance(part, str) for part in item)):
+            continue
+        label, path, identity, kind = item
+        if own is not None and Path(path) == own:
+            label, identity = parsed.target, plugins.file_digest(own)
+        (files if kind == plugins.DATA else code)[label[:200]] = identity[:200]
+    depth = reply.get("depth")
+    names = reply.get("options")
+    options = frozenset(name[:100] for name in names if isinstance(name, str)) if isinstance(names, list) else frozenset()
+    return Checked(code, files, depth if type(depth) is int else None, options)
+
+
+def check_in_sandbox(role: str, spec: str, options: Mapping[str, Any], limits: Limits) -> Checked:
+    """:meth:`SandboxedAgent.check` of the entrant ``spec``; an :class:`AgentError` naming it if it fails."""
+    try:
+        return SandboxedAgent(role, spec, dict(options), limits).check()
+    except AgentFault as fault:
+        raise AgentError(f"agent {spec!r} in its sandbox: {fault}") from None
+
+
+def move_stats(fields: Any) -> MoveStats | None:
+    """The statistics a child reported, or None if they are no :class:`MoveStats`."""
+    if not isinstance(fields, dict):
+        return None
+    try:
+        return MoveStats(**fields)
+    except (AgentError, TypeError, ValueError):
+        return None
+
+
+# -- how the child is started ----------------------------------------------
+
+def entrant_folder(spec: str) -> tuple[Path, str]:
+    """The folder of the entrant's file (what its sandbox shows of the disk;
+    the current folder for a module or installed entrant), and the spec with
+    the file's path made absolute (the child runs in that folder)."""
+    parsed = parse_spec(spec)
+    if parsed.attribute is not None and plugins.is_file_target(parsed.target):
+        path = Path(parsed.target).expanduser()
+        if not path.is_file():
+            raise AgentError(f"agent {spec!r}: no file {parsed.target!r}")
+        path = path.resolve()
+        return path.parent, str(path) + spec[spec.index(parsed.target) + len(parsed.target):]
+    return Path.cwd(), spec
+
+
+def pacsim_root() -> Path:
+    """The folder pacsim is imported from (its parent goes on the child's path)."""
+    return Path(pacsim.__file__).resolve().parent
+
+
+def child_environment() -> dict[str, str]:
+    """A small environment: pacsim importable, nothing of the parent's secrets."""
+    return {"PATH": os.defpath, "PYTHONPATH": str(pacsim_root().parent), "PYTHONDONTWRITEBYTECODE": "1",
+            "PYTHONHASHSEED": "0", "HOME": "/tmp", "LANG": "C.UTF-8"}
+
+
+def bubblewrap_command(folder: Path) -> list[str]:
+    """``bwrap`` with no network, its own process tree, and a file system of
+    the system's programs, Python and pacsim (read-only), an empty ``/tmp``
+    and the entrant's ``folder`` (read-only)."""
+    command = ["bwrap", "--unshare-all", "--die-with-parent", "--new-session", "--proc", "/proc", "--dev", "/dev",
+               "--tmpfs", "/tmp"]
+    for system in ("/usr", "/bin", "/lib", "/lib64", "/sbin"):
+        if os.path.islink(system):
+            command += ["--symlink", os.readlink(system), system]
+        elif os.path.isdir(system):
+            command += ["--ro-bind", system, system]
+    for folder_needed in {*python_folders(), str(pacsim_root())}:
+        command += ["--ro-bind", folder_needed, folder_needed]
+    return command + ["--ro-bind", str(folder), str(folder), "--chdir", str(folder)]
+
+
+def python_folders() -> list[str]:
+    """Python's install and the environment's (a virtualenv's packages), real paths."""
+    folders = {os.path.realpath(sys.base_prefix), os.path.realpath(sys.prefix),
+               os.path.dirname(os.path.dirname(os.path.realpath(sys.executable)))}
+    return sorted(folder for folder in folders if folder not in ("/", "/usr"))
+
+
+def user_processes() -> int:
+    """How many processes this user runs now: the kernel counts them all against
+    ``RLIMIT_NPROC``, so an entrant's allowance comes on top of them."""
+    uid = os.getuid()
+    count = 0
+    for entry in os.scandir("/proc"):
+        with contextlib.suppress(OSError):
+            count += entry.name.isdigit() and entry.stat().st_uid == uid
+    return count
+
+
+def apply_limits(limits: Limits, processes: int) -> None:
+    """In the child, before it runs Python: its resource limits (``processes``
+    in all for this user), and death with its parent."""
+    megabyte = 1 << 20
+    for which, soft, hard in ((resource.RLIMIT_CPU, limits.cpu_seconds, limits.cpu_seconds + 1),  # SIGXCPU first
+                              (resource.RLIMIT_AS, limits.memory_mb * megabyte, limits.memory_mb * megabyte),
+                              (resource.RLIMIT_FSIZE, limits.file_mb * megabyte, limits.file_mb * megabyte),
+                              (resource.RLIMIT_NPROC, processes, processes), (resource.RLIMIT_CORE, 0, 0)):
+        with contextlib.suppress(ValueError, OSError):  # a hard limit already lower stays
+            resource.setrlimit(which, (soft, hard))
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL(None).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG: a dead parent takes the child with it

@@ -1,0 +1,104 @@
+"""The child side of the sandbox: one entrant's agent, answering the game over a pipe.
+
+Run by :mod:`pacsim.agents.sandbox` as ``python -m pacsim.agents.sandbox_child``
+in its own process (under bubblewrap where it can be, and always under
+resource limits).  The parent sends requests on standard input, each an
+8-byte length and a pickle (the parent is trusted); the child answers each
+with one line of JSON on what was standard output (the parent never
+unpickles what an entrant's process sends).  The entrant's own printing goes
+to ``/dev/null``, so it cannot forge or flood the answers.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import pickle
+import struct
+from typing import Any, BinaryIO
+
+MEMORY_EXIT = 86
+"""The exit status of a child that ran out of memory outside the agent's own code."""
+HEADER = struct.Struct(">Q")
+"""The length before each request."""
+
+
+def read_request(requests: BinaryIO) -> Any:
+    """The next request, or None when the parent has closed the pipe."""
+    header = requests.read(HEADER.size)
+    if len(header) < HEADER.size:
+        return None
+    return pickle.loads(requests.read(HEADER.unpack(header)[0]))
+
+
+def answer(replies: BinaryIO, reply: dict[str, Any]) -> None:
+    replies.write(json.dumps(reply).encode() + b"\n")
+    replies.flush()
+
+
+def private_channels() -> tuple[BinaryIO, BinaryIO]:
+    """The request and reply pipes moved off descriptors 0 and 1, which
+    then point at ``/dev/null`` for the entrant's code."""
+    requests = os.fdopen(os.dup(0), "rb")
+    replies = os.fdopen(os.dup(1), "wb")
+    null = os.open(os.devnull, os.O_RDWR)
+    os.dup2(null, 0)
+    os.dup2(null, 1)
+    return requests, replies
+
+
+def serve(requests: BinaryIO, replies: BinaryIO) -> None:
+    """Answer requests until the parent closes the pipe or the agent fails."""
+    from pacsim.agents import plugins
+    from pacsim.agents.registry import make_agent, option_names, resolve
+    from pacsim.engine.game import describe_failure
+    from pacsim.engine.state import GameState
+
+    agent = None
+    layout = None
+    while (request := read_request(requests)) is not None:
+        kind = request[0]
+        try:
+            if kind == "start":
+                _, role, spec, options, index, rng = request
+                with plugins.recording() as used:
+                    agent = make_agent(role, spec, options)
+                agent.reset(index, rng)
+                depth = getattr(agent, "depth", None)
+                answer(replies, {"ready": True, "depth": depth if type(depth) is int else None,
+                                 "options": sorted(option_names(resolve(role, spec))),
+                                 "used": [[item.label, item.path, item.identity, item.kind] for item in used]})
+            elif kind == "layout":
+                layout = request[1]
+            elif kind == "move":
+                assert agent is not None and layout is not None
+                action = agent.get_action(GameState(layout, *request[1]))
+                answer(replies, _move_reply(action, agent.last_stats))
+            elif kind == "final":
+                assert agent is not None and layout is not None
+                agent.final(GameState(layout, *request[1]))
+                answer(replies, {"done": True})
+        except BaseException as error:  # the entrant's failure is its own result: say what it was, then end
+            answer(replies, {"error": describe_failure(error), "memory": isinstance(error, MemoryError)})
+            return
+
+
+def _move_reply(action: Any, stats: Any) -> dict[str, Any]:
+    reply: dict[str, Any] = {"action": action if type(action) is str else None, "type": type(action).__name__}
+    if dataclasses.is_dataclass(stats) and not isinstance(stats, type):
+        reply["stats"] = dataclasses.asdict(stats)
+    return reply
+
+
+def main() -> None:
+    requests, replies = private_channels()
+    try:
+        serve(requests, replies)
+    except MemoryError:
+        os._exit(MEMORY_EXIT)
+    os._exit(0)  # no interpreter shutdown: an entrant's atexit hooks or threads cannot delay it
+
+
+if __name__ == "__main__":
+    main()

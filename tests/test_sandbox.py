@@ -1,0 +1,352 @@
+"""The sandbox: hostile entrants are each contained and scored, and a well-behaved one plays as it would unsandboxed."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import socket
+import sqlite3
+import textwrap
+import time
+import uuid
+from pathlib import Path
+
+import optional
+import pytest
+
+from pacsim.agents import make_ghost, make_pacman
+from pacsim.agents.registry import GHOST, PACMAN
+from pacsim.agents.sandbox import BUBBLEWRAP, LIMITS, Limits, SandboxedAgent, bubblewrap_works, needs_sandbox, sandboxed
+from pacsim.bench.report import Report
+from pacsim.bench.sandbox import sandbox_figures
+from pacsim.cli import main
+from pacsim.cli.replay import summary
+from pacsim.engine import parse_layout
+from pacsim.engine.game import GameRecord, play_game
+from pacsim.engine.recording import game_from_dict, save_game
+from pacsim.errors import ConfigError
+from pacsim.report.format import readable_summary
+from pacsim.report.summary import summarize
+from pacsim.runner import load_experiment, load_results, run_experiment
+from pacsim.runner.store import load_saved_game
+
+MAZE = parse_layout(textwrap.dedent("""\
+    %%%%%%%%%
+    %P.  . G%
+    % %%% % %
+    %.  o  .%
+    %%%%%%%%%"""), "tiny")
+TEST_LIMITS = Limits(move_seconds=2.0, startup_seconds=10.0, cpu_seconds=20, memory_mb=256, file_mb=1)
+"""Generous moves (a loaded machine), small memory; the timeout tests shorten the moves."""
+SHORT_MOVES = dataclasses.replace(TEST_LIMITS, move_seconds=0.3)
+SEED = 7
+
+
+def require(isolation: str) -> None:
+    """Skip a test of the bubblewrap level where it cannot run (fail under CI, which installs it)."""
+    if isolation == BUBBLEWRAP and not bubblewrap_works():
+        optional.missing("needs bubblewrap able to create namespaces here: apt-get install bubblewrap")
+
+
+WELL_BEHAVED = """
+class Entrant(Agent):
+    def get_action(self, state):
+        return self.rng.choice(state.legal_actions())
+"""
+
+
+def entrant(tmp_path: Path, name: str, source: str) -> str:
+    """The spec of an entrant written into its own folder under ``tmp_path``."""
+    folder = tmp_path / name
+    folder.mkdir()
+    header = "import os, socket, sys, time\nfrom pacsim.agents import Agent\n"
+    (folder / "entrant.py").write_text(header + textwrap.dedent(source))
+    return f"{folder / 'entrant.py'}:Entrant"
+
+
+def play(spec: str, limits: Limits = TEST_LIMITS, ghost: str = "random") -> tuple[GameRecord, SandboxedAgent]:
+    agent = sandboxed(PACMAN, spec, {}, limits)
+    assert agent is not None
+    try:
+        return play_game(MAZE, [agent, make_ghost(ghost)], seed=SEED, max_moves=20), agent
+    finally:
+        agent.stop()
+
+
+def hostile(source: str) -> str:
+    """An entrant that misbehaves on its first move (``{action}`` is a legal move, for those that survive)."""
+    return "class Entrant(Agent):\n    def get_action(self, state):\n" + textwrap.indent(textwrap.dedent(source), " " * 8)
+
+
+ISOLATIONS = [LIMITS, BUBBLEWRAP]
+
+
+@pytest.mark.parametrize("isolation", ISOLATIONS)
+def test_a_well_behaved_entrant_plays_the_same_game_sandboxed(tmp_path, isolation):
+    require(isolation)
+    spec = entrant(tmp_path, "good", WELL_BEHAVED)
+    plain = play_game(MAZE, [make_pacman(spec), make_ghost("random")], seed=SEED, max_moves=20)
+    record, agent = play(spec, dataclasses.replace(TEST_LIMITS, isolation=isolation))
+    assert record.fault is None and record.error is None
+    assert (record.outcome, record.score, record.moves, record.actions) == \
+        (plain.outcome, plain.score, plain.moves, plain.actions)
+    assert agent.level == isolation
+
+
+@pytest.mark.parametrize(("name", "source", "fault", "said"), [
+    ("raiser", "raise ValueError('no idea')", "crash", "ValueError"),
+    ("exiter", "os._exit(3)", "crash", "status 3"),
+    ("jumper", "return 'Jump'", "illegal", "'Jump'"),
+    ("non_string", "return 42", "illegal", "int"),
+    ("spinner", "while True:\n    pass", "move_timeout", "0.3s move limit"),
+    ("sleeper", "time.sleep(100)", "move_timeout", "0.3s move limit"),
+    ("cpu_burner", "while True:\n    pass", "cpu", "1s of CPU time"),
+    ("hog", "hoard = []\nwhile True:\n    hoard.append(bytearray(1 << 24))", "memory", "MemoryError"),
+    # It changes the rules in its own process: the parent's rules judge its move.
+    ("rule_changer", """
+        import pacsim.engine.state as rules
+        rules.GameState.legal_actions = lambda self: ['North', 'South', 'East', 'West', 'Stop']
+        return 'North'  # a wall above the start
+        """, "illegal", "'North'"),
+])
+def test_a_failing_entrant_loses_with_its_fault(tmp_path, name, source, fault, said):
+    limits = {"move_timeout": SHORT_MOVES, "cpu": dataclasses.replace(TEST_LIMITS, cpu_seconds=1, move_seconds=30.0)}.get(fault, TEST_LIMITS)
+    record, _ = play(entrant(tmp_path, name, hostile(source)), limits)
+    assert (record.outcome, record.fault) == ("loss", fault)
+    assert said in (record.error or "") and record.moves == 0
+
+
+def test_an_entrant_too_slow_to_start_is_a_startup_timeout(tmp_path):
+    spec = entrant(tmp_path, "slow", "time.sleep(100)\n" + WELL_BEHAVED)
+    record, _ = play(spec, dataclasses.replace(SHORT_MOVES, startup_seconds=0.5))
+    assert (record.outcome, record.fault) == ("loss", "startup_timeout")
+
+
+def test_the_time_bank_pays_for_slow_moves_until_it_runs_out(tmp_path):
+    spec = entrant(tmp_path, "banker", hostile("time.sleep(0.6)\nreturn self.rng.choice(state.legal_actions())"))
+    record, _ = play(spec, dataclasses.replace(TEST_LIMITS, move_seconds=0.2, time_bank=1.0))
+    assert (record.fault, record.moves) == ("move_timeout", 2)  # 0.4 s over each move: the third overdraws
+
+
+def test_a_ghost_entrants_fault_is_pacmans_win(tmp_path):
+    spec = entrant(tmp_path, "ghost", hostile("raise RuntimeError('boo')"))
+    ghost = sandboxed(GHOST, spec, {}, TEST_LIMITS)
+    assert ghost is not None
+    record = play_game(MAZE, [make_pacman("greedy"), ghost], seed=SEED, max_moves=20)
+    assert (record.outcome, record.fault) == ("win", "crash") and record.error.startswith("agent 1 ")
+
+
+def test_printing_megabytes_and_mutating_the_state_change_nothing(tmp_path):
+    pristine = parse_layout(MAZE.text, "tiny")
+    printer = entrant(tmp_path, "printer", hostile("""
+        print('x' * (4 << 20))
+        sys.stderr.write('y' * (4 << 20))
+        return self.rng.choice(state.legal_actions())
+        """))
+    mutator = entrant(tmp_path, "mutator", hostile("""
+        action = self.rng.choice(state.legal_actions())
+        object.__setattr__(state.layout, 'walls', frozenset())
+        object.__setattr__(state.layout, 'food', 0)
+        return action
+        """))
+    good = play(entrant(tmp_path, "good", WELL_BEHAVED))[0]
+    for spec in (printer, mutator):
+        record, _ = play(spec)
+        assert (record.fault, record.error) == (None, None)
+        assert record.actions == good.actions
+    assert (MAZE.walls, MAZE.food) == (pristine.walls, pristine.food)
+
+
+@pytest.mark.parametrize("isolation", ISOLATIONS)
+def test_forked_processes_die_with_the_game(tmp_path, isolation):
+    require(isolation)
+    marker = f"pacsim-sandbox-test-{uuid.uuid4()}"
+    spec = entrant(tmp_path, "forker", hostile(f"""
+        for _ in range(8):
+            try:
+                if os.fork() == 0:
+                    os.execv(sys.executable, [sys.executable, '-c', 'import time; time.sleep(60)', {marker!r}])
+            except OSError:
+                break
+        return self.rng.choice(state.legal_actions())
+        """))
+    record, _ = play(spec, dataclasses.replace(TEST_LIMITS, isolation=isolation))
+    assert record.fault is None and record.moves > 0  # it played on, its processes killed when the game ended
+    assert not marked_processes_after(marker, seconds=5.0)
+
+
+def marked_processes_after(marker: str, seconds: float) -> list[str]:
+    """The processes whose command line holds ``marker``, once none is left or ``seconds`` have passed
+    (the kernel tears a killed process tree down in moments, not at once)."""
+    deadline = time.monotonic() + seconds
+    while True:
+        marked = [pid for pid in os.listdir("/proc") if pid.isdigit() and marker.encode() in command_line(pid)]
+        if not marked or time.monotonic() > deadline:
+            return marked
+        time.sleep(0.05)
+
+
+def command_line(pid: str) -> bytes:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return b""
+
+
+def test_under_bubblewrap_an_entrant_sees_neither_other_entrants_nor_the_store_nor_the_network(tmp_path):
+    require(BUBBLEWRAP)
+    other = Path(entrant(tmp_path, "other", WELL_BEHAVED).rpartition(":")[0])
+    store = tmp_path / "results" / "store.sqlite"
+    store.parent.mkdir()
+    sqlite3.connect(store).close()
+    listener = socket.create_server(("127.0.0.1", 0))
+    listener.setblocking(False)
+    port = listener.getsockname()[1]
+    attempts = {
+        "reader": f"open({str(other)!r}).read()",
+        "store_opener": f"open({str(store)!r}, 'rb').read()",
+        "caller": f"socket.create_connection(('127.0.0.1', {port}), timeout=0.2)",
+    }
+    for name, attempt in attempts.items():
+        record, agent = play(entrant(tmp_path, name, hostile(attempt)), dataclasses.replace(TEST_LIMITS, isolation=BUBBLEWRAP))
+        assert agent.level == BUBBLEWRAP
+        assert (record.outcome, record.fault) == ("loss", "crash") and "Error" in (record.error or "")
+    with pytest.raises(BlockingIOError):
+        listener.accept()
+    listener.close()
+
+
+def test_only_code_from_outside_pacsim_needs_a_sandbox(tmp_path):
+    assert not needs_sandbox("minimax:depth=2") and not needs_sandbox("random")
+    assert needs_sandbox("my.py:Cautious") and needs_sandbox("package.module:Agent") and needs_sandbox("installed_name")
+    assert needs_sandbox("expectimax:model=ghosts.py:Ambusher")
+    assert sandboxed(PACMAN, "greedy", {}, TEST_LIMITS) is None
+
+
+@pytest.mark.parametrize("given", [{"move_seconds": 0}, {"memory_mb": -1}, {"time_bank": -1.0}, {"isolation": "chroot"}])
+def test_bad_limits_are_one_line_errors(given):
+    with pytest.raises(ConfigError, match="sandbox"):
+        Limits(**given)
+
+
+def test_a_sandboxed_run_stores_each_fault_as_a_result_and_reports_it(tmp_path):
+    good = entrant(tmp_path, "good", WELL_BEHAVED)
+    raiser = entrant(tmp_path, "raiser", hostile("raise ValueError('no idea')"))
+    experiment = tmp_path / "exp.toml"
+    experiment.write_text(textwrap.dedent(f"""\
+        name = "sandboxed"
+        games = 2
+        max_moves = 20
+        store = "{tmp_path / 'results.sqlite'}"
+        sandbox = {{ move_seconds = 2.0, memory_mb = 256 }}
+        [grid]
+        pacman = ["{good}", "{raiser}", "greedy"]
+        ghosts = ["random"]
+        layout = ["smallClassic"]
+        """))
+    first = run_experiment(load_experiment(experiment), workers=1, quiet=True)
+    rows = load_results(first.store)
+    by_pacman = {pacman: games for pacman, games in rows.groupby("pacman")}
+    assert set(by_pacman[raiser]["fault"]) == {"crash"} and set(by_pacman[raiser]["outcome"]) == {"loss"}
+    assert by_pacman[good]["fault"].isna().all() and by_pacman["greedy"]["sandbox"].isna().all()
+    assert set(by_pacman[good]["sandbox"]) == {BUBBLEWRAP if bubblewrap_works() else LIMITS}
+    assert list(summarize(rows, by=["pacman"]).set_index("pacman")["faults"][[good, raiser, "greedy"]]) == [0, 2, 0]
+    assert "faults" in readable_summary(summarize(rows, by=["pacman"])).columns
+    assert "faults" not in readable_summary(summarize(rows[rows["pacman"] == good], by=["pacman"])).columns
+    again = run_experiment(load_experiment(experiment), workers=1, quiet=True)
+    assert again.played == 0  # a fault is a result: a resumed run does not play it again
+    faulted = load_saved_game(first.store, int(by_pacman[raiser]["id"].iloc[0]))
+    assert summary(faulted, faulted.states()[-1], 0)[1]  # its replay agrees with the stored loss
+
+
+def test_a_recorded_faulted_game_replays_as_recorded(tmp_path):
+    record, _ = play(entrant(tmp_path, "jumper", hostile("return 'Jump'")))
+    save_game(tmp_path / "game.json", record, MAZE, "jumper", ["random"])
+    saved = game_from_dict(json.loads((tmp_path / "game.json").read_text()))
+    assert (saved.fault, saved.outcome) == ("illegal", "loss")
+    assert summary(saved, saved.states()[-1], record.moves)[1]
+
+
+def test_the_sandbox_key_takes_true_or_limits(tmp_path):
+    base = 'games = 1\n[grid]\npacman = ["greedy"]\nghosts = ["random"]\nlayout = ["smallClassic"]\n'
+    for given, expected in (("true", Limits()), ("{ memory_mb = 512 }", Limits(memory_mb=512)), ("false", None)):
+        (tmp_path / "exp.toml").write_text(f"sandbox = {given}\n" + base)
+        assert load_experiment(tmp_path / "exp.toml").sandbox == expected
+    for given, said in (("{ memroy_mb = 1 }", "sandbox.memroy_mb: unknown limit"), ("3", "must be true, false"),
+                        ("{ move_seconds = -1 }", "move_seconds must be above 0")):
+        (tmp_path / "exp.toml").write_text(f"sandbox = {given}\n" + base)
+        with pytest.raises(ConfigError, match=said):
+            load_experiment(tmp_path / "exp.toml")
+
+
+def test_run_and_play_take_sandbox_on_the_command_line(tmp_path, capsys):
+    good = entrant(tmp_path, "good", WELL_BEHAVED)
+    experiment = tmp_path / "exp.toml"
+    experiment.write_text(f'games = 1\nmax_moves = 10\nstore = "{tmp_path / "r.sqlite"}"\n'
+                          f'[grid]\npacman = ["{good}"]\nghosts = ["random"]\nlayout = ["smallClassic"]\n')
+    assert main(["run", str(experiment), "--sandbox", "--workers", "1", "--quiet"]) == 0
+    level = BUBBLEWRAP if bubblewrap_works() else LIMITS
+    assert f"isolated by {level}" in capsys.readouterr().out
+    assert list(load_results(tmp_path / "r.sqlite")["sandbox"]) == [level]
+    witness = tmp_path / "imported_by.txt"
+    spinner = entrant(tmp_path, "spinner", f"open({str(witness)!r}, 'a').write(f'{{os.getpid()}}\\n')\n" +
+                      hostile("while True:\n    pass"))
+    assert main(["play", "-p", spinner, "-l", "smallClassic", "--sandbox", "-q", "--seed", "1", "--max-moves", "5"]) == 0
+    assert "overran the 1.0s move limit" in capsys.readouterr().out
+    assert not witness.exists() or str(os.getpid()) not in witness.read_text().split()  # (bubblewrap: it wrote its own /tmp)
+
+
+def test_the_bench_measures_the_sandbox_against_the_plain_plugin():
+    report = Report(machine={})
+    sandbox_figures(report, games=1, max_moves=5)
+    figures = {figure.name: figure.value for figure in report.figures if figure.group == "sandbox"}
+    assert figures["plain plugin game"] > 0 and figures["sandboxed / plain (limits)"] > 0
+    assert ("sandboxed / plain (bubblewrap)" in figures) == bubblewrap_works()
+
+
+def test_a_sandboxed_run_never_imports_an_entrant_in_pacsims_own_process(tmp_path):
+    witness = tmp_path / "imported_by.txt"
+    spec = entrant(tmp_path, "importer", f"open({str(witness)!r}, 'a').write(f'{{os.getpid()}}\\n')\n" + WELL_BEHAVED)
+    text = (f'games = 1\nmax_moves = 5\nstore = "{tmp_path / "r.sqlite"}"\n'
+            f'[grid]\npacman = ["{spec}"]\nghosts = ["random"]\nlayout = ["smallClassic"]\n')
+    (tmp_path / "plain.toml").write_text(text)
+    (tmp_path / "sandboxed.toml").write_text("sandbox = { isolation = 'limits', move_seconds = 2.0 }\n" + text)
+    sandboxed_run = load_experiment(tmp_path / "sandboxed.toml")
+    run_experiment(sandboxed_run, workers=1, quiet=True)
+    importers = set(witness.read_text().split())
+    assert importers and str(os.getpid()) not in importers  # only its sandboxes imported it
+    plain_code = load_experiment(tmp_path / "plain.toml").conditions[0].code
+    assert sandboxed_run.conditions[0].code == plain_code and list(plain_code) == [spec.rpartition(":")[0]]
+
+
+def test_a_sandboxed_entrants_bad_option_fails_the_experiment_in_one_line(tmp_path):
+    spec = entrant(tmp_path, "good", WELL_BEHAVED)
+    (tmp_path / "exp.toml").write_text(f'sandbox = true\ngames = 1\n[grid]\npacman = ["{spec}:depth=2"]\n'
+                                       'ghosts = ["random"]\nlayout = ["smallClassic"]\n')
+    with pytest.raises(ConfigError, match=r"exp.toml: grid.pacman: agent .* in its sandbox: .*depth") as caught:
+        load_experiment(tmp_path / "exp.toml")
+    assert "\n" not in str(caught.value)
+
+
+def test_a_sandboxed_grid_varies_the_options_an_entrant_declares_in_its_sandbox(tmp_path):
+    spec = entrant(tmp_path, "optioned", """
+        from dataclasses import dataclass
+
+        @dataclass(frozen=True)
+        class Options:
+            margin: int = 2
+
+        class Entrant(Agent):
+            Options = Options
+
+            def get_action(self, state):
+                return state.legal_actions()[self.options.margin % len(state.legal_actions())]
+        """)
+    base = f'sandbox = true\ngames = 1\n[grid]\npacman = ["{spec}"]\nghosts = ["random"]\nlayout = ["smallClassic"]\n'
+    (tmp_path / "exp.toml").write_text(base + "margin = [1, 3]\n")
+    assert [condition.pacman_options for condition in load_experiment(tmp_path / "exp.toml").conditions] == \
+        [{"margin": 1}, {"margin": 3}]
+    (tmp_path / "exp.toml").write_text(base + "margn = [1, 3]\n")
+    with pytest.raises(ConfigError, match=r"grid.margn: no Pacman of the grid takes option 'margn' \(their options: margin\)"):
+        load_experiment(tmp_path / "exp.toml")
