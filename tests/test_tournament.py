@@ -18,7 +18,6 @@ from pacsim.cli import main
 from pacsim.report.leaderboard import build_leaderboard, fault_of
 from pacsim.report.ratings import ELO_SCALE, fit, position_wins, rate
 from pacsim.runner import load_results
-from pacsim.runner.experiment import TOP_LEVEL_KEYS
 from pacsim.runner.row import TIMING_COLUMNS
 from pacsim.runner.tournament import build_tournament, discover, drawn_path
 
@@ -122,11 +121,13 @@ def test_an_entrant_that_cannot_load_is_listed_and_the_others_play(students, tmp
     assert len(tournament.experiment.conditions) == 2  # two Pacmen x one ghost x one maze
 
 
-@pytest.mark.skipif("sandbox" in TOP_LEVEL_KEYS, reason="the sandbox is wired: sandboxed tournaments run")
-def test_a_sandboxed_tournament_is_refused_while_pacsim_has_no_sandbox(students, tmp_path, capsys):
-    status = main(["tournament", "--pacman", str(students), "--layout", "tinyGhostMaze", "--store", str(tmp_path / "s.sqlite")])
-    assert status == 2 and "--no-sandbox" in capsys.readouterr().err
-    assert not (tmp_path / "s.sqlite").exists()
+def test_a_tournament_sandboxes_its_entrants_by_default(students, tmp_path, capsys):
+    store = tmp_path / "s.sqlite"
+    status = main(["tournament", "--pacman", str(students / "alice"), str(students / "bob"), "--ghosts", "random",
+                   "--layout", "tinyGhostMaze", "--pairs", "1", "--seed", "3", "--store", str(store), "-j", "1", "-q"])
+    assert status == 0, capsys.readouterr().err
+    rows = load_results(store)
+    assert len(rows) == 2 and set(rows["sandbox"]) <= {"bubblewrap", "limits"} and set(rows["sandbox"]) != {""}
 
 
 def test_tournament_plays_rates_resumes_and_replays_changed_code(students, tmp_path, capsys):

@@ -45,7 +45,7 @@ from pacsim.engine.generate import is_generated
 from pacsim.engine.starts import RANDOM
 from pacsim.errors import AgentError, ConfigError
 from pacsim.files import FileRefused, read_bounded, write_atomically
-from pacsim.runner.experiment import TOP_LEVEL_KEYS, Experiment, build_experiment, read_toml
+from pacsim.runner.experiment import Experiment, build_experiment, read_toml
 
 TOURNAMENT_KEYS = ("name", "pairs", "seed", "max_moves", "time_limit", "store", "sandbox", "pacman", "ghosts",
                    "layouts", "start_distance")
@@ -104,17 +104,9 @@ class Tournament:
 
 
 def sandbox_settings(sandboxed: bool) -> dict[str, Any]:
-    """The experiment keys that run entrants sandboxed or not.
-
-    The one place a tournament meets the sandbox: while this pacsim's
-    experiments know no ``sandbox`` key, a sandboxed tournament is refused
-    (run it with ``--no-sandbox``) rather than quietly run unsandboxed."""
-    if SANDBOX_KEY in TOP_LEVEL_KEYS:
-        return {SANDBOX_KEY: sandboxed}
-    if sandboxed:
-        raise ConfigError("this pacsim cannot sandbox entrants yet: run the tournament with --no-sandbox "
-                          "(sandbox = false) to play them in pacsim's own worker processes")
-    return {}
+    """The experiment keys that run entrants sandboxed or not (the one place
+    a tournament meets the sandbox: :mod:`pacsim.agents.sandbox`)."""
+    return {SANDBOX_KEY: sandboxed}
 
 
 # -- reading --------------------------------------------------------------
