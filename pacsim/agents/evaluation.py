@@ -12,7 +12,9 @@ node, and the searches do: bounds local to a node are far tighter than one
 pair for the whole tree.  A plugin evaluation (``my_eval.py:fn``,
 ``mypkg.mod:fn``, an installed name) is a callable ``fn(state) -> float`` on
 a :class:`~pacsim.engine.GameState`; it has no bounds unless it carries a
-``bounds`` attribute of the same signature as ``score_bounds``.
+``bounds`` attribute of the same signature as ``score_bounds``.  A plugin
+marked with :func:`pacsim.fast.view.kernel_evaluation` is a function of a
+:class:`~pacsim.fast.view.View` instead, which the kernel compiles.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from pacsim.engine import GameState
 from pacsim.engine.layout import UNREACHABLE
 from pacsim.engine.state import FOOD_SCORE, GHOST_SCORE, LOSS_SCORE, TIME_PENALTY, WIN_SCORE
 from pacsim.errors import AgentError
+from pacsim.fast.view import is_kernel_evaluation, python_evaluation, register
 
 Evaluation = Callable[[GameState], float]
 
@@ -160,6 +163,9 @@ def _evaluation(spec: str) -> tuple[Evaluation, Bounds | None]:
             raise AgentError(f"unknown evaluation {spec!r} (known: {known}, or file.py:function, module:function)")
     if not callable(function):
         raise AgentError(f"evaluation {spec!r} is not callable")
+    if is_kernel_evaluation(function):  # a function of a View, which the kernel may compile
+        register(spec, function)
+        return _checked(python_evaluation(function), spec), getattr(function, "bounds", None)
     return _checked(function, spec), getattr(function, "bounds", None)
 
 
