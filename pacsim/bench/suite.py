@@ -9,8 +9,8 @@ from pacsim.bench.env import env_figures
 from pacsim.bench.fast import fast_end_to_end, fast_figures, fast_perft_rate, star_figures
 from pacsim.bench.limits import fast_limits
 from pacsim.bench.mcts import mcts_figures
-from pacsim.bench.own import own_figures
 from pacsim.bench.memory import memory_figures, planning_figures, report_memory
+from pacsim.bench.own import own_figures
 from pacsim.bench.report import Report, machine_info
 from pacsim.bench.search import search_figures, successor_rate, table_figures, tuned_expectimax
 from pacsim.bench.startup import startup_figures

@@ -31,6 +31,10 @@ from pacsim.fast import kernel
 from pacsim.fast.kernel import FIRST_GHOST, FOOD_LEFT, NUM_GHOSTS, PACMAN, SCORE, TURN, WORDS
 from pacsim.fast.view import View, view_of
 
+WITHOUT_REFERENCE_COUNTS: dict[str, Any] = {"_nrt": False}
+"""numba's private option the kernel's searches are compiled with
+(:func:`pacsim.fast.kernel.node_value` says why); what they call is compiled so too."""
+
 
 def state_view(distance: Any, nearest: Any, settings: Any, state: Any) -> View:
     """``state`` (a kernel row, :mod:`pacsim.fast.tables`) as a
@@ -59,7 +63,7 @@ def compiled(function: Callable[[View], float]) -> tuple[Any, str | None]:
     naming the function and numba's first line of error).  Compiled
     without numba's reference counting, as the searches that call it are:
     a function that allocates an array does not compile, and runs in Python."""
-    dispatcher = njit(_nrt=False)(function)
+    dispatcher = njit(**WITHOUT_REFERENCE_COUNTS)(function)
     try:
         dispatcher.compile((_view_type(),))
     except NumbaError as error:
@@ -76,12 +80,12 @@ def search_root(function: Callable[[View], float]) -> Any:
     evaluation, reason = compiled(function)
     if evaluation is None:
         raise ValueError(f"search_root: {reason}")
-    view = njit(_nrt=False, inline="always")(state_view)
+    view = njit(inline="always", **WITHOUT_REFERENCE_COUNTS)(state_view)
 
     def evaluate(distance: Any, nearest: Any, settings: Any, state: Any) -> float:
         return float(evaluation(view(distance, nearest, settings, state)))
 
-    leaf = njit(_nrt=False, inline="always")(evaluate)
+    leaf = njit(inline="always", **WITHOUT_REFERENCE_COUNTS)(evaluate)
     node_value = _uncached(kernel.node_value, {"evaluate": leaf})
     root_leaf_value = _uncached(kernel.root_leaf_value, {"evaluate": leaf})
     return _uncached(kernel.search_root, {"node_value": node_value, "root_leaf_value": root_leaf_value})
@@ -94,4 +98,4 @@ def _uncached(dispatcher: Any, replaced: dict[str, Any]) -> Any:
     copy = FunctionType(function.__code__, {**function.__globals__, **replaced}, function.__name__,
                         function.__defaults__, function.__closure__)
     copy.__doc__ = function.__doc__
-    return njit(_nrt=False)(copy)
+    return njit(**WITHOUT_REFERENCE_COUNTS)(copy)

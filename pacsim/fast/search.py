@@ -20,8 +20,8 @@ from pacsim.engine.state import initial_state
 from pacsim.errors import SearchError
 from pacsim.fast import kernel
 from pacsim.fast.bundles import Adversary, Model, StarPlan, StarWorkspace, Workspace
-from pacsim.fast.own import search_root as own_search_root
 from pacsim.fast.kinds import KERNEL_ALGORITHMS, KERNEL_EVALUATIONS, KERNEL_MODELS, NODE_KINDS, ChanceMode, Evaluation, GhostKind, NodeKind
+from pacsim.fast.own import search_root as own_search_root
 from pacsim.fast.policies import DEFAULT_PARAMETERS, SEARCHED_SHARE
 from pacsim.fast.request import SearchRequest, chance_model
 from pacsim.fast.star import FRAME_COLUMNS as STAR_FRAME_COLUMNS
