@@ -103,12 +103,16 @@ def test_star_searches_with_an_own_evaluation_are_declined_not_wrong():
     assert reason is not None and "plain searches only" in reason
 
 
-def test_games_with_an_own_evaluation_search_each_move_in_the_kernel():
+@pytest.mark.parametrize("ghost", ["random", "directional", "adversarial"])
+def test_whole_games_with_an_own_evaluation_play_in_the_kernel_as_in_python(ghost):
     layout = load_layout("smallClassic")
-    agents = [make_pacman(f"expectimax:depth=1,eval={HUNGRY}"), make_ghost("random"), make_ghost("random")]
-    assert play_in_kernel(layout, agents, seed=3, max_moves=30) is None  # whole games: not yet (see docs/agents.md)
-    fast = play_game(layout, agents, seed=3, max_moves=30)
-    python = play_game(layout, [make_pacman(f"expectimax:depth=1,eval={HUNGRY},backend=python"),
-                                make_ghost("random"), make_ghost("random")], seed=3, max_moves=30)
-    assert {stats.backend for stats in fast.search_stats} == {FAST}
-    assert fast.actions == python.actions and fast.score == python.score
+    python_ghost = f"{ghost}:backend=python" if ghost == "adversarial" else ghost
+    for seed in (3, 4):
+        agents = [make_pacman(f"expectimax:depth=1,eval={HUNGRY}"), make_ghost(ghost), make_ghost(ghost)]
+        kernel = play_in_kernel(layout, agents, seed=seed, max_moves=60)
+        python = play_game(layout, [make_pacman(f"expectimax:depth=1,eval={HUNGRY},backend=python"),
+                                    make_ghost(python_ghost), make_ghost(python_ghost)],
+                           seed=seed, max_moves=60)
+        assert kernel is not None and {stats.backend for stats in kernel.search_stats} == {FAST}
+        assert (kernel.actions, kernel.score, kernel.outcome) == (python.actions, python.score, python.outcome)
+        assert [stats.value for stats in kernel.search_stats] == [stats.value for stats in python.search_stats]

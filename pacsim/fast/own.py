@@ -11,7 +11,8 @@ code, so the same node order, counts and float operations.
 numba's cache cannot keep that search (its machine code would call the
 function of another process), so it is compiled in each process that uses
 it, once per function: about 15 seconds on a laptop core (``pacsim bench``'s
-``own`` group measures it).  The built-in searches are not touched and keep
+``own`` group measures it), and the whole-game loop around it
+(:func:`play_slice`) some seconds more.  The built-in searches are not touched and keep
 their cache.
 """
 
@@ -27,7 +28,7 @@ from numba.core.errors import NumbaError
 
 from pacsim.engine import parse_layout
 from pacsim.engine.state import initial_state
-from pacsim.fast import kernel
+from pacsim.fast import gameloop, kernel
 from pacsim.fast.kernel import FIRST_GHOST, FOOD_LEFT, NUM_GHOSTS, PACMAN, SCORE, TURN, WORDS
 from pacsim.fast.view import View, view_of
 
@@ -91,11 +92,22 @@ def search_root(function: Callable[[View], float]) -> Any:
     return _uncached(kernel.search_root, {"node_value": node_value, "root_leaf_value": root_leaf_value})
 
 
+@cache
+def play_slice(function: Callable[[View], float]) -> Any:
+    """:func:`pacsim.fast.gameloop.play_slice` whose Pacman searches with
+    ``function`` (:func:`search_root`); the ghosts' own searches (the
+    adversarial ghost's chase) keep the built-in ones."""
+    search = _uncached(gameloop._search, {"search_root": search_root(function)})
+    pacman_move = _uncached(gameloop._pacman_move, {"_search": search})
+    return _uncached(gameloop.play_slice, {"_pacman_move": pacman_move})
+
+
 def _uncached(dispatcher: Any, replaced: dict[str, Any]) -> Any:
-    """A copy of a compiled kernel function, without numba's cache, whose
-    globals ``replaced`` names differently."""
+    """A copy of a compiled kernel function, with its options but without
+    numba's cache, whose globals ``replaced`` names differently."""
     function = dispatcher.py_func
     copy = FunctionType(function.__code__, {**function.__globals__, **replaced}, function.__name__,
                         function.__defaults__, function.__closure__)
     copy.__doc__ = function.__doc__
-    return njit(**WITHOUT_REFERENCE_COUNTS)(copy)
+    options = {name: value for name, value in dispatcher.targetoptions.items() if name not in ("cache", "nopython")}
+    return njit(**options)(copy)

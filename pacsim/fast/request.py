@@ -130,8 +130,6 @@ def game_loop_declined(request: SearchRequest) -> str | None:
     reason = declined(request)
     if reason is None and star_search(request):
         return "whole games in the kernel cover the plain search only (no Star1/Star2, table or adversarial model)"
-    if reason is None and registered(request.evaluation) is not None:
-        return f"whole games in the kernel do not cover eval={request.evaluation} (a kernel evaluation: each search runs in the kernel)"
     return reason
 
 
