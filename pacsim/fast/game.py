@@ -24,6 +24,7 @@ from pacsim.engine.stats import FAST, MoveStats
 from pacsim.fast import gameloop, kernel
 from pacsim.fast.bundles import GameArrays, GhostTeam, Model, PacmanPlan, Scratch
 from pacsim.fast.kinds import KERNEL_ALGORITHMS, KERNEL_EVALUATIONS, KERNEL_GHOSTS, KERNEL_MODELS, NODE_KINDS, Evaluation, GhostKind, NodeKind
+from pacsim.fast.own import play_slice as own_play_slice
 from pacsim.fast.policies import DEFAULT_PARAMETERS
 from pacsim.fast.request import SearchRequest, chance_model
 from pacsim.fast.search import (
@@ -33,7 +34,6 @@ from pacsim.fast.search import (
     workspace,
 )
 from pacsim.fast.streams import stream_row
-from pacsim.fast.own import play_slice as own_play_slice
 from pacsim.fast.tables import layout_tables, state_row
 from pacsim.fast.view import registered
 
