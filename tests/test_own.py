@@ -116,3 +116,15 @@ def test_whole_games_with_an_own_evaluation_play_in_the_kernel_as_in_python(ghos
         assert kernel is not None and {stats.backend for stats in kernel.search_stats} == {FAST}
         assert (kernel.actions, kernel.score, kernel.outcome) == (python.actions, python.score, python.outcome)
         assert [stats.value for stats in kernel.search_stats] == [stats.value for stats in python.search_stats]
+
+
+def test_the_bench_group_own_compares_the_same_search_both_ways():
+    from pacsim.bench.own import GROUP, own_figures
+    from pacsim.bench.report import Report
+
+    report = Report()
+    own_figures(report, depth=1, count=2)
+    figures = {figure.name: figure for figure in report.figures if figure.group == GROUP}
+    assert figures["hungry depth 1 expectimax mismatches"].value == 0
+    assert figures["hungry depth 1 expectimax fast/python"].value > 0
+    assert "identical values, moves and node counts" in figures["hungry depth 1 expectimax fast/python"].note
