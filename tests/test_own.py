@@ -97,6 +97,19 @@ def test_the_example_is_marked_and_an_unmarked_plugin_still_runs_in_python(posit
     assert settings_declined(unmarked.search_request(2, 6, 100)) is not None
 
 
+def test_an_agent_that_replaces_the_evaluation_is_not_searched_with_the_marked_one(positions):
+    from pacsim.agents.search_agents import ExpectimaxPacman
+
+    class Replaced(ExpectimaxPacman):
+        def __init__(self, options=None):
+            super().__init__(options)
+            self.evaluate = lambda state: state.score
+
+    agent = Replaced(ExpectimaxPacman.Options(eval=HUNGRY))
+    reason = settings_declined(agent.search_request(2, 3, 100))
+    assert reason is not None and "eval=Replaced.evaluate" in reason
+
+
 def test_star_searches_with_an_own_evaluation_are_declined_not_wrong():
     agent: Any = make_pacman(f"expectimax:depth=2,eval={HUNGRY},table=1000")
     reason = settings_declined(agent.search_request(2, 6, 100))
