@@ -81,8 +81,21 @@ def test_an_evaluation_numba_cannot_compile_runs_in_python_saying_why_once(posit
     said = capsys.readouterr().err.strip().splitlines()
     assert len(said) == 1, said
     assert "not_compilable()" in said[0] and "numba cannot compile" in said[0] and "searches in Python" in said[0]
+    assert "makes new arrays, strings" in said[0]
     with pytest.raises(AgentError, match="numba cannot compile not_compilable"):
         make_pacman(f"expectimax:depth=2,eval={NOT_COMPILABLE},backend=fast").analyze(positions[0])
+
+
+def test_a_typing_error_is_named_by_numbas_own_line():
+    from pacsim.fast.own import compiled
+
+    def misspelt(view):
+        return view.scroe + 1.0
+
+    dispatcher, reason = compiled(misspelt)
+    assert dispatcher is None and reason is not None
+    assert reason.startswith("numba cannot compile test_a_typing_error_is_named_by_numbas_own_line.<locals>.misspelt(): ")
+    assert "Unknown attribute 'scroe'" in reason and "\n" not in reason
 
 
 def test_the_example_is_marked_and_an_unmarked_plugin_still_runs_in_python(positions):

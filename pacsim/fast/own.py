@@ -68,10 +68,17 @@ def compiled(function: Callable[[View], float]) -> tuple[Any, str | None]:
     try:
         dispatcher.compile((_view_type(),))
     except NumbaError as error:
-        first = next((line.strip() for line in str(error).splitlines() if line.strip()), type(error).__name__)
         name = getattr(function, "__qualname__", repr(function))
-        return None, f"numba cannot compile {name}(): {first}"
+        return None, f"numba cannot compile {name}(): {_first_line(str(error)) or type(error).__name__}"
     return dispatcher, None
+
+
+def _first_line(message: str) -> str:
+    """numba's first line that says what went wrong (not which pipeline failed)."""
+    if "NRT required but not enabled" in message:
+        return "it makes new arrays, strings, lists or dicts, which the kernel's searches cannot"
+    lines = (line.strip() for line in message.splitlines())
+    return next((line for line in lines if line and not line.startswith("Failed in ")), "")
 
 
 @cache
