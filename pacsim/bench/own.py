@@ -25,7 +25,7 @@ OWN_TARGET = 20.0
 GROUP = "own"
 
 
-def own_figures(report: Report, depth: int = 3, count: int = 5, algorithm: str = "expectimax") -> None:
+def own_figures(report: Report, depth: int = 4, count: int = 5, algorithm: str = "expectimax") -> None:
     """The ``own`` group: ``algorithm`` at ``depth`` with the example
     evaluation, over ``count`` positions of wideClassic."""
     reason = available()

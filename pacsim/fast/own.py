@@ -10,7 +10,7 @@ code, so the same node order, counts and float operations.
 
 numba's cache cannot keep that search (its machine code would call the
 function of another process), so it is compiled in each process that uses
-it, once per function: about 15 seconds on a laptop core (``pacsim bench``'s
+it, once per function: 5 to 15 seconds on one core (``pacsim bench``'s
 ``own`` group measures it), and the whole-game loop around it
 (:func:`play_slice`) some seconds more.  The built-in searches are not touched and keep
 their cache.
