@@ -7,7 +7,7 @@
 
 from pacsim._version import __version__
 
-__all__ = ["__version__", "play", "run", "report", "load_results", "summarize", "load_record"]
+__all__ = ["__version__", "play", "run", "report", "load_results", "summarize", "load_record", "kernel_evaluation"]
 
 
 def __getattr__(name: str):
@@ -23,6 +23,10 @@ def __getattr__(name: str):
         import pacsim.report
 
         return pacsim.report
+    if name == "kernel_evaluation":  # marks a user's evaluation the kernel may compile
+        from pacsim.fast.view import kernel_evaluation
+
+        return kernel_evaluation
     if name in ("play", "run", "load_record"):
         from pacsim import api
 

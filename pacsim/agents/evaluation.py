@@ -12,7 +12,9 @@ node, and the searches do: bounds local to a node are far tighter than one
 pair for the whole tree.  A plugin evaluation (``my_eval.py:fn``,
 ``mypkg.mod:fn``, an installed name) is a callable ``fn(state) -> float`` on
 a :class:`~pacsim.engine.GameState`; it has no bounds unless it carries a
-``bounds`` attribute of the same signature as ``score_bounds``.
+``bounds`` attribute of the same signature as ``score_bounds``.  A plugin
+marked with :func:`pacsim.fast.view.kernel_evaluation` is a function of a
+:class:`~pacsim.fast.view.View` instead, which the kernel compiles.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from pacsim.engine import GameState
 from pacsim.engine.layout import UNREACHABLE
 from pacsim.engine.state import FOOD_SCORE, GHOST_SCORE, LOSS_SCORE, TIME_PENALTY, WIN_SCORE
 from pacsim.errors import AgentError
+from pacsim.fast.view import is_kernel_evaluation, python_evaluation, register, registered
 
 Evaluation = Callable[[GameState], float]
 
@@ -141,9 +144,15 @@ def evaluation_name(agent: object, spec: str, evaluate: object) -> str:
     a name no backend but Python knows (the agent's own ``evaluate``): what a
     kernel request names the evaluation by."""
     built_in = EVALUATIONS.get(spec)
-    if built_in is not None and evaluate is not built_in[0]:
+    own = registered(spec)
+    if (built_in is not None and evaluate is not built_in[0]) or (own is not None and _kernel_function(evaluate) is not own):
         return f"{type(agent).__name__}.evaluate"
     return spec
+
+
+def _kernel_function(evaluate: object) -> object:
+    """The kernel evaluation (:mod:`pacsim.fast.view`) ``evaluate`` runs, or None."""
+    return getattr(evaluate, "kernel_function", None)
 
 
 def _evaluation(spec: str) -> tuple[Evaluation, Bounds | None]:
@@ -160,6 +169,11 @@ def _evaluation(spec: str) -> tuple[Evaluation, Bounds | None]:
             raise AgentError(f"unknown evaluation {spec!r} (known: {known}, or file.py:function, module:function)")
     if not callable(function):
         raise AgentError(f"evaluation {spec!r} is not callable")
+    if is_kernel_evaluation(function):  # a function of a View, which the kernel may compile
+        register(spec, function)
+        evaluate = _checked(python_evaluation(function), spec)
+        evaluate.kernel_function = function  # type: ignore[attr-defined]  # what evaluation_name checks
+        return evaluate, getattr(function, "bounds", None)
     return _checked(function, spec), getattr(function, "bounds", None)
 
 

@@ -68,13 +68,14 @@ def compare_searches(positions: list[GameState], depth: int = 2, specs: tuple[st
             expected = python.analyze(state, root_values=root_values)
             found = fast.analyze(state, root_values=root_values)
             report.searches += 1
-            difference = _difference(expected, found)
+            difference = result_difference(expected, found)
             if difference:
                 report.mismatches.append(f"{spec} position {index}: {difference}")
     return report
 
 
-def _difference(expected, found) -> str:
+def result_difference(expected, found) -> str:
+    """How a kernel result differs from the Python one (empty: not at all)."""
     for name in ("value", "action", "action_values"):
         if getattr(expected, name) != getattr(found, name):
             return f"{name} {getattr(expected, name)!r} != {getattr(found, name)!r}"

@@ -24,6 +24,7 @@ from pacsim.engine.stats import FAST, MoveStats
 from pacsim.fast import gameloop, kernel
 from pacsim.fast.bundles import GameArrays, GhostTeam, Model, PacmanPlan, Scratch
 from pacsim.fast.kinds import KERNEL_ALGORITHMS, KERNEL_EVALUATIONS, KERNEL_GHOSTS, KERNEL_MODELS, NODE_KINDS, Evaluation, GhostKind, NodeKind
+from pacsim.fast.own import play_slice as own_play_slice
 from pacsim.fast.policies import DEFAULT_PARAMETERS
 from pacsim.fast.request import SearchRequest, chance_model
 from pacsim.fast.search import (
@@ -34,6 +35,7 @@ from pacsim.fast.search import (
 )
 from pacsim.fast.streams import stream_row
 from pacsim.fast.tables import layout_tables, state_row
+from pacsim.fast.view import registered
 
 _OUTCOMES = {gameloop.WIN: WIN, gameloop.LOSS: LOSS, gameloop.TIMEOUT: TIMEOUT}
 FIRST_GAME_SLICE = 20_000
@@ -73,7 +75,8 @@ def play_kernel_game(layout: Layout, pacman: SearchRequest, ties_random: bool, g
     work = workspace(row, max([pacman.levels, *_ghost_levels(state, ghosts)]))
     arguments = (layout_tables(layout), game, max_moves, _pacman_plan(state, pacman, ties_random),
                  _ghost_team(state, ghosts), work, scratch)
-    kernel_seconds = _in_slices(arguments)
+    own = registered(pacman.evaluation)  # a kernel evaluation (pacsim.fast.view): its own compiled loop
+    kernel_seconds = _in_slices(gameloop.play_slice if own is None else own_play_slice(own), arguments)
     if progress[gameloop.OUTCOME] == gameloop.DECLINED:
         return None
     seconds_per_cycle = kernel_seconds / max(int(progress[gameloop.SLICE_CYCLES]), 1)
@@ -91,8 +94,9 @@ def play_kernel_game(layout: Layout, pacman: SearchRequest, ties_random: bool, g
 def _pacman_plan(state: Any, request: SearchRequest, ties_random: bool) -> PacmanPlan:
     """``run_request``'s settings for the kernel's search."""
     pruned = KERNEL_ALGORITHMS[request.algorithm][0]
-    settings = settings_row(state, KERNEL_EVALUATIONS[request.evaluation], 0, KERNEL_MODELS[chance_model(request)], pruned,
-                         [NODE_KINDS[kind] for kind in request.kinds])
+    evaluation = Evaluation.SCORE if registered(request.evaluation) else KERNEL_EVALUATIONS[request.evaluation]
+    settings = settings_row(state, evaluation, 0, KERNEL_MODELS[chance_model(request)], pruned,
+                            [NODE_KINDS[kind] for kind in request.kinds])
     weights = np.array([request.trust, request.slip, *DEFAULT_PARAMETERS], np.float64)  # the model by name: its defaults
     full_window = request.root_values or not pruned
     return PacmanPlan(Model(settings, weights), request.levels, full_window, ties_random)
@@ -119,10 +123,10 @@ def _streams(seed: int, ghosts: int) -> np.ndarray:
     return np.array([stream_row(agent_rng(seed, agent)) for agent in range(ghosts + 1)], np.int64)
 
 
-def _in_slices(arguments: tuple[Any, ...]) -> float:
-    """Play slice after slice until the game is over; the seconds spent in
+def _in_slices(play_slice: Any, arguments: tuple[Any, ...]) -> float:
+    """Play slice after slice of ``play_slice`` (``gameloop.play_slice``, or
+    an own evaluation's) until the game is over; the seconds spent in
     the kernel.  Between slices Python runs, so a Ctrl-C surfaces here."""
-    play_slice: Any = gameloop.play_slice  # numba's Dispatcher types its calls too narrowly
     budget = FIRST_GAME_SLICE
     total = 0.0
     while True:

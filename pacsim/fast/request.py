@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 from pacsim.fast import MAX_CELLS, available
 from pacsim.fast.kinds import KERNEL_ALGORITHMS, KERNEL_EVALUATIONS, KERNEL_MODELS, ChanceMode, GhostKind
+from pacsim.fast.view import registered
 from pacsim.search import ALGORITHMS, CHANCE
 
 ADVERSARIAL = GhostKind.ADVERSARIAL.label
@@ -86,14 +87,29 @@ COVERED = Coverage(
 
 def declined(request: SearchRequest) -> str | None:
     """Why the kernel cannot run ``request`` here, or ``None`` when it can."""
-    return available() or settings_declined(request) or maze_declined(request.cells)
+    return available() or settings_declined(request) or maze_declined(request.cells) or own_declined(request)
+
+
+def own_declined(request: SearchRequest) -> str | None:
+    """Why numba cannot compile the request's own evaluation
+    (:mod:`pacsim.fast.view`), or ``None`` (or none to compile)."""
+    function = registered(request.evaluation)
+    if function is None:
+        return None
+    from pacsim.fast.own import compiled  # numba: only once the kernel may run
+
+    reason = compiled(function)[1]
+    return None if reason is None else f"eval={request.evaluation}: {reason}"
 
 
 def settings_declined(request: SearchRequest) -> str | None:
     """Why the kernel cannot run ``request`` on any maze, or ``None``."""
     if request.algorithm not in COVERED.algorithms:
         return f"the fast path does not cover algorithm={request.algorithm} (it runs {', '.join(COVERED.algorithms)})"
-    if request.evaluation not in COVERED.evaluations:
+    if registered(request.evaluation) is not None:
+        if star_search(request):
+            return f"the fast path covers eval={request.evaluation} (a kernel evaluation) in the plain searches only (no Star1/Star2, table or adversarial model)"
+    elif request.evaluation not in COVERED.evaluations:
         return f"the fast path does not cover eval={request.evaluation} (it knows {', '.join(COVERED.evaluations)})"
     if request.model not in COVERED.models or (request.model == ADVERSARIAL and request.adversary is None):
         return f"the fast path does not cover model={request.model} (it knows {', '.join(COVERED.models)})"

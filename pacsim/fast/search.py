@@ -21,6 +21,7 @@ from pacsim.errors import SearchError
 from pacsim.fast import kernel
 from pacsim.fast.bundles import Adversary, Model, StarPlan, StarWorkspace, Workspace
 from pacsim.fast.kinds import KERNEL_ALGORITHMS, KERNEL_EVALUATIONS, KERNEL_MODELS, NODE_KINDS, ChanceMode, Evaluation, GhostKind, NodeKind
+from pacsim.fast.own import search_root as own_search_root
 from pacsim.fast.policies import DEFAULT_PARAMETERS, SEARCHED_SHARE
 from pacsim.fast.request import SearchRequest, chance_model
 from pacsim.fast.star import FRAME_COLUMNS as STAR_FRAME_COLUMNS
@@ -32,6 +33,7 @@ from pacsim.fast.star import (
 )
 from pacsim.fast.table import KernelTable, empty_arrays
 from pacsim.fast.tables import layout_tables, state_row, words_for
+from pacsim.fast.view import View, registered
 from pacsim.search import CHANCE, MAX, MIN, SearchResult, SearchStats, SearchTimeout
 
 DEFAULT_ADVERSARY = (2, 1.0)
@@ -84,12 +86,13 @@ def kernel_search(
     """
     started = perf_counter()
     pruned = pruned or star is not None
-    settings = settings_row(state, KERNEL_EVALUATIONS[evaluation], 0, KERNEL_MODELS[model], pruned,
-                         [NODE_KINDS[kind] for kind in kinds])
+    own = registered(evaluation)  # a kernel evaluation (pacsim.fast.view): the plain search only
+    settings = settings_row(state, KERNEL_EVALUATIONS[evaluation] if own is None else Evaluation.SCORE, 0,
+                            KERNEL_MODELS[model], pruned, [NODE_KINDS[kind] for kind in kinds])
     weights = np.array([trust, slip, attack, flee, *DEFAULT_PARAMETERS[SEARCHED_SHARE:]], np.float64)
     full_window = root_values or not pruned
     if star is None and table is None and model != "adversarial":
-        return _run(state, settings, weights, levels, full_window, root_values, started, deadline)
+        return _run(state, Model(settings, weights), levels, full_window, root_values, started, deadline, own)
     adversary_rows = NO_ADVERSARY if model != "adversarial" else _adversary(state, *adversary)
     return _run_star(state, Model(settings, weights), levels, full_window, root_values, started, deadline,
                      int(ChanceMode[star.upper()] if star else ChanceMode.PLAIN), table, adversary_rows)
@@ -118,7 +121,7 @@ def chase_values(state: GameState, levels: int) -> SearchResult:
     started = perf_counter()
     settings = settings_row(state, Evaluation.CHASE, state.turn, GhostKind.UNIFORM, True,
                          [NodeKind.MIN] + [NodeKind.MAX] * len(state.ghosts))
-    return _run(state, settings, np.zeros(kernel.WEIGHTS, np.float64), levels, True, True, started)
+    return _run(state, Model(settings, np.zeros(kernel.WEIGHTS, np.float64)), levels, True, True, started)
 
 
 def warm_up(star: bool = False) -> None:
@@ -138,16 +141,17 @@ def settings_row(state: GameState, evaluation: int, chase_ghost: int, model: int
     return np.array([*head, *kinds], np.int64)
 
 
-def _run(state: GameState, settings: np.ndarray, weights: np.ndarray, levels: int, full_window: bool, root_values: bool,
-         started: float, deadline: float | None = None) -> SearchResult:
-    """Search with ``settings``; values are Python floats, as a search
-    Pacman's are with either backend."""
+def _run(state: GameState, model: Model, levels: int, full_window: bool, root_values: bool,
+         started: float, deadline: float | None = None, own: Callable[[View], float] | None = None) -> SearchResult:
+    """Search with ``model`` (and ``own``, a kernel evaluation of
+    :mod:`pacsim.fast.view`, in place of the built-in one); values are
+    Python floats, as a search Pacman's are with either backend."""
     if deadline is not None and started > deadline:
         raise SearchTimeout("kernel search: deadline already passed")
     work = workspace(state_row(state), levels)
-    arguments = (layout_tables(state.layout), Model(settings, weights), levels, full_window, work)
-    _in_slices(kernel.search_root, arguments, deadline)
-    return _result(state, weights, work.stats, work.values, levels, root_values, started)
+    arguments = (layout_tables(state.layout), model, levels, full_window, work)
+    _in_slices(kernel.search_root if own is None else own_search_root(own), arguments, deadline)
+    return _result(state, model.weights, work.stats, work.values, levels, root_values, started)
 
 
 def _run_star(state: GameState, model: Model, levels: int, full_window: bool,

@@ -1,0 +1,129 @@
+"""A user's own evaluation, written once for Python and the kernel.
+
+A function marked with :func:`kernel_evaluation` takes one argument, a
+:class:`View` of the state (plain ints and numpy arrays), and returns a
+number.  pacsim compiles it with numba and calls it at every leaf of the
+kernel's plain searches and whole-game loops; the Python search calls the
+same function on the same view (:func:`view_of`), so both give the same
+values, moves and node counts.  A function numba cannot compile runs in
+Python, with one line saying why (:mod:`pacsim.fast.own`).
+
+Importing this module needs numpy only.
+"""
+
+from __future__ import annotations
+
+import weakref
+from collections.abc import Callable
+from typing import Any, NamedTuple, TypeVar
+
+import numpy as np
+
+from pacsim.engine import GameState
+from pacsim.engine.layout import Layout
+
+WORD_BITS = 32
+"""Bits of one food or capsule word (the kernel's, :mod:`pacsim.fast.tables`)."""
+KERNEL_MARK = "pacsim_kernel"
+"""The attribute :func:`kernel_evaluation` sets on a function."""
+
+
+class View(NamedTuple):
+    """The state as a kernel evaluation sees it: stable, documented fields.
+
+    Cells are numbered as :class:`pacsim.engine.Layout` numbers them (its
+    ``cells``); a bitset holds cell ``c`` in bit ``c % 32`` of word
+    ``c // 32``: ``(view.food[c >> 5] >> (c & 31)) & 1``."""
+
+    pacman: int
+    """Pacman's cell."""
+    ghosts: np.ndarray
+    """int64[ghosts]: each ghost's cell."""
+    directions: np.ndarray
+    """int64[ghosts + 1]: each agent's last direction (an index of
+    ``pacsim.engine.layout.ACTIONS``), Pacman's first."""
+    scared: np.ndarray
+    """int64[ghosts]: each ghost's scared timer (0: not scared)."""
+    food: np.ndarray
+    """int64[words]: the food bitset (see above)."""
+    capsules: np.ndarray
+    """int64[words]: the capsules bitset."""
+    food_left: int
+    """Food still on the board."""
+    score: int
+    """The game score."""
+    turn: int
+    """The agent to move (0: Pacman)."""
+    distance: np.ndarray
+    """int32[cells, cells]: maze distance between two cells (``1 << 20``
+    where there is no path)."""
+    nearest: np.ndarray
+    """int32[cells, cells]: ``nearest[c]`` is every cell by increasing
+    distance from ``c`` (ties by cell number): the first food met in
+    ``nearest[view.pacman]`` is the nearest."""
+
+
+Function = TypeVar("Function", bound=Callable[..., Any])
+
+
+def kernel_evaluation(function: Function) -> Function:
+    """Mark ``function(view) -> float`` as an evaluation over a :class:`View`
+    that the kernel may compile (``eval=file.py:function`` then searches in
+    the kernel).  Returns the function itself."""
+    setattr(function, KERNEL_MARK, "evaluation")
+    return function
+
+
+def is_kernel_evaluation(function: object) -> bool:
+    """Whether ``function`` was marked with :func:`kernel_evaluation`."""
+    return getattr(function, KERNEL_MARK, None) == "evaluation"
+
+
+_registered: dict[str, Callable[[View], float]] = {}
+
+
+def register(spec: str, function: Callable[[View], float]) -> None:
+    """Remember that evaluation ``spec`` is the kernel evaluation ``function``
+    (what a :class:`~pacsim.fast.request.SearchRequest` names it by)."""
+    _registered[spec] = function
+
+
+def registered(spec: str) -> Callable[[View], float] | None:
+    """The kernel evaluation named ``spec``, or None."""
+    return _registered.get(spec)
+
+
+_maze_arrays: weakref.WeakKeyDictionary[Layout, tuple[np.ndarray, np.ndarray]] = weakref.WeakKeyDictionary()
+
+
+def maze_arrays(layout: Layout) -> tuple[np.ndarray, np.ndarray]:
+    """The layout's ``distance`` and ``nearest`` tables, built once per layout
+    (equal to the kernel's :class:`~pacsim.fast.tables.Tables`: a test holds them so)."""
+    arrays = _maze_arrays.get(layout)
+    if arrays is None:
+        distance = np.array([layout.distances_from(cell) for cell in range(layout.num_cells)], np.int32)
+        arrays = distance, np.argsort(distance, axis=1, kind="stable").astype(np.int32)
+        _maze_arrays[layout] = arrays
+    return arrays
+
+
+def view_of(state: GameState) -> View:
+    """``state`` as a :class:`View` (what the Python search passes)."""
+    distance, nearest = maze_arrays(state.layout)
+    words = (state.layout.num_cells + WORD_BITS - 1) // WORD_BITS
+    return View(state.pacman, np.array(state.ghosts, np.int64), np.array(state.directions, np.int64),
+                np.array(state.scared, np.int64), _words(state.food, words), _words(state.capsules, words),
+                state.food.bit_count(), state.score, state.turn, distance, nearest)
+
+
+def _words(mask: int, words: int) -> np.ndarray:
+    return np.array([(mask >> (word * WORD_BITS)) & 0xFFFFFFFF for word in range(words)], np.int64)
+
+
+def python_evaluation(function: Callable[[View], float]) -> Callable[[GameState], float]:
+    """``function`` as an evaluation of a ``GameState`` (the Python search's)."""
+    def evaluate(state: GameState) -> float:
+        return float(function(view_of(state)))
+
+    evaluate.__doc__ = function.__doc__
+    return evaluate

@@ -1,0 +1,156 @@
+"""A user's own evaluation in the kernel (issue 28 item 4): a function of a
+:class:`pacsim.fast.view.View`, marked with ``pacsim.kernel_evaluation``,
+searched by the kernel with the Python search's values, moves and node
+counts; one numba cannot compile runs in Python, saying why in one line."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+
+pytest.importorskip("numba")
+
+from pacsim.agents import make_ghost, make_pacman
+from pacsim.agents.whole_game import play_in_kernel
+from pacsim.bench.agreement import compare_searches, result_difference
+from pacsim.bench.positions import game_positions
+from pacsim.engine import load_layout, play_game
+from pacsim.engine.layout import shipped_layouts
+from pacsim.engine.stats import FAST, PYTHON
+from pacsim.errors import AgentError
+from pacsim.fast.request import settings_declined
+from pacsim.fast.tables import layout_tables
+from pacsim.fast.view import is_kernel_evaluation, maze_arrays, view_of
+from pacsim.shipped import shipped_path
+
+EXAMPLE = str(shipped_path("examples/kernel_eval.py").resolve())
+HUNGRY = f"{EXAMPLE}:hungry"
+NOT_COMPILABLE = f"{EXAMPLE}:not_compilable"
+OWN_SPECS = tuple(
+    f"{kind}:depth={{depth}},eval={HUNGRY},algorithm={algorithm}{extra}"
+    for kind, algorithm, extra in (
+        ("minimax", "minimax", ""), ("minimax", "alphabeta", ""),
+        ("expectimax", "expectimax", ",model=directional,trust=0.7"),
+        ("expectiminimax", "expectiminimax", ",slip=0.25"),
+    )
+)
+
+
+@pytest.fixture(scope="module")
+def positions() -> list[Any]:
+    return game_positions(12)
+
+
+def test_the_kernel_searches_an_own_evaluation_as_python_does(positions):
+    report = compare_searches(positions, depth=2, specs=OWN_SPECS, root_values=True)
+    assert report.searches == len(positions) * len(OWN_SPECS)
+    assert report.agrees, report.mismatches[:3]
+    agent: Any = make_pacman(f"expectimax:depth=2,eval={HUNGRY},backend=fast")
+    assert agent._search_with_backend(positions[0], None, False)[1] == FAST
+
+
+def test_the_evaluation_sees_the_state_it_is_given(positions):
+    """The Python view is the state, field by field (the kernel's is held
+    equal to it by the searches' agreement above)."""
+    for state in positions[:4]:
+        view = view_of(state)
+        assert view.pacman == state.pacman and tuple(view.ghosts) == state.ghosts
+        assert tuple(view.scared) == state.scared and view.score == state.score
+        food = sum(int(word) << (32 * index) for index, word in enumerate(view.food))
+        assert food == state.food and view.food_left == state.food.bit_count()
+        assert view.distance[state.pacman, state.ghosts[0]] == state.layout.distances_from(state.pacman)[state.ghosts[0]]
+
+
+def test_the_views_maze_tables_are_the_kernels():
+    for name in list(shipped_layouts())[:4]:
+        layout = load_layout(name)
+        distance, nearest = maze_arrays(layout)
+        tables = layout_tables(layout)
+        assert np.array_equal(distance, tables.distance) and np.array_equal(nearest, tables.nearest), name
+
+
+def test_an_evaluation_numba_cannot_compile_runs_in_python_saying_why_once(positions, capsys):
+    agent: Any = make_pacman(f"expectimax:depth=2,eval={NOT_COMPILABLE}")
+    python: Any = make_pacman(f"expectimax:depth=2,eval={NOT_COMPILABLE},backend=python")
+    for state in positions[:3]:
+        result, searched_by = agent._search_with_backend(state, None, True)
+        assert searched_by == PYTHON
+        assert result_difference(python.analyze(state), result) == ""
+    said = capsys.readouterr().err.strip().splitlines()
+    assert len(said) == 1, said
+    assert "not_compilable()" in said[0] and "numba cannot compile" in said[0] and "searches in Python" in said[0]
+    assert "makes new arrays, strings" in said[0]
+    with pytest.raises(AgentError, match="numba cannot compile not_compilable"):
+        make_pacman(f"expectimax:depth=2,eval={NOT_COMPILABLE},backend=fast").analyze(positions[0])
+
+
+def test_a_typing_error_is_named_by_numbas_own_line():
+    from pacsim.fast.own import compiled
+
+    def misspelt(view):
+        return view.scroe + 1.0
+
+    dispatcher, reason = compiled(misspelt)
+    assert dispatcher is None and reason is not None
+    assert reason.startswith("numba cannot compile test_a_typing_error_is_named_by_numbas_own_line.<locals>.misspelt(): ")
+    assert "Unknown attribute 'scroe'" in reason and "\n" not in reason
+
+
+def test_the_example_is_marked_and_an_unmarked_plugin_still_runs_in_python(positions):
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("kernel_eval_example", EXAMPLE)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert is_kernel_evaluation(module.hungry) and not is_kernel_evaluation(len)
+    unmarked: Any = make_pacman("expectimax:depth=2,eval=pacsim.agents.evaluation:careful")
+    assert settings_declined(unmarked.search_request(2, 6, 100)) is not None
+
+
+def test_an_agent_that_replaces_the_evaluation_is_not_searched_with_the_marked_one(positions):
+    from pacsim.agents.search_agents import ExpectimaxPacman
+
+    class Replaced(ExpectimaxPacman):
+        def __init__(self, options=None):
+            super().__init__(options)
+            self.evaluate = lambda state: state.score
+
+    agent = Replaced(ExpectimaxPacman.Options(eval=HUNGRY))
+    reason = settings_declined(agent.search_request(2, 3, 100))
+    assert reason is not None and "eval=Replaced.evaluate" in reason
+
+
+def test_star_searches_with_an_own_evaluation_are_declined_not_wrong():
+    agent: Any = make_pacman(f"expectimax:depth=2,eval={HUNGRY},table=1000")
+    reason = settings_declined(agent.search_request(2, 6, 100))
+    assert reason is not None and "plain searches only" in reason
+
+
+@pytest.mark.parametrize("ghost", ["random", "directional", "adversarial"])
+def test_whole_games_with_an_own_evaluation_play_in_the_kernel_as_in_python(ghost):
+    layout = load_layout("smallClassic")
+    python_ghost = f"{ghost}:backend=python" if ghost == "adversarial" else ghost
+    for seed in (3, 4):
+        agents = [make_pacman(f"expectimax:depth=1,eval={HUNGRY}"), make_ghost(ghost), make_ghost(ghost)]
+        kernel = play_in_kernel(layout, agents, seed=seed, max_moves=60)
+        python = play_game(layout, [make_pacman(f"expectimax:depth=1,eval={HUNGRY},backend=python"),
+                                    make_ghost(python_ghost), make_ghost(python_ghost)],
+                           seed=seed, max_moves=60)
+        assert kernel is not None and {stats.backend for stats in kernel.search_stats} == {FAST}
+        assert (kernel.actions, kernel.score, kernel.outcome) == (python.actions, python.score, python.outcome)
+        assert [stats.value for stats in kernel.search_stats] == [stats.value for stats in python.search_stats]
+
+
+def test_the_bench_group_own_compares_the_same_search_both_ways():
+    from pacsim.bench.own import GROUP, own_figures
+    from pacsim.bench.report import Report
+
+    report = Report()
+    own_figures(report, depth=1, count=2)
+    figures = {figure.name: figure for figure in report.figures if figure.group == GROUP}
+    assert figures["hungry depth 1 expectimax mismatches"].value == 0
+    assert figures["hungry depth 1 expectimax fast/python"].value > 0
+    assert "identical values, moves and node counts" in figures["hungry depth 1 expectimax fast/python"].note
