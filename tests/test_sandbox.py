@@ -7,6 +7,8 @@ import json
 import os
 import socket
 import sqlite3
+import subprocess
+import sys
 import textwrap
 import time
 import uuid
@@ -17,7 +19,7 @@ import pytest
 
 from pacsim.agents import make_ghost, make_pacman
 from pacsim.agents.registry import GHOST, PACMAN
-from pacsim.agents.sandbox import BUBBLEWRAP, LIMITS, Limits, SandboxedAgent, bubblewrap_works, needs_sandbox, sandboxed
+from pacsim.agents.sandbox import BUBBLEWRAP, LIMITS, Limits, SandboxedAgent, bubblewrap_works, idle_children, needs_sandbox, sandboxed
 from pacsim.bench.report import Report
 from pacsim.bench.sandbox import sandbox_figures
 from pacsim.cli import main
@@ -80,6 +82,14 @@ def hostile(source: str) -> str:
 
 
 ISOLATIONS = [LIMITS, BUBBLEWRAP]
+
+
+@pytest.fixture(autouse=True)
+def no_idle_children():
+    """Each test starts and ends without idle children (they are kept for the next game of the same entrant)."""
+    idle_children.end_all()
+    yield
+    idle_children.end_all()
 
 
 @pytest.mark.parametrize("isolation", ISOLATIONS)
@@ -350,3 +360,128 @@ def test_a_sandboxed_grid_varies_the_options_an_entrant_declares_in_its_sandbox(
     (tmp_path / "exp.toml").write_text(base + "margn = [1, 3]\n")
     with pytest.raises(ConfigError, match=r"grid.margn: no Pacman of the grid takes option 'margn' \(their options: margin\)"):
         load_experiment(tmp_path / "exp.toml")
+
+
+STATEFUL = """
+GAMES = []
+
+
+class Entrant(Agent):
+    def reset(self, index, rng):
+        super().reset(index, rng)
+        self.moves = 0
+        GAMES.append(index)
+
+    def get_action(self, state):
+        self.moves += 1  # state kept between moves: the choice depends on how many moves came before
+        legal = state.legal_actions()
+        return legal[(self.moves * 7 + self.rng.randrange(5) + len(GAMES) % 1) % len(legal)]
+"""
+
+
+def play_games(spec: str, limits: Limits, seeds: range, reuse: bool) -> tuple[list[GameRecord], list[int]]:
+    """Games of the entrant ``spec`` one after another (each child kept for the next unless not ``reuse``),
+    and the process each game ran in."""
+    records, processes = [], []
+    for seed in seeds:
+        if not reuse:
+            idle_children.end_all()
+        agent = sandboxed(PACMAN, spec, {}, limits)
+        assert agent is not None
+        records.append(play_game(MAZE, [agent, make_ghost("random")], seed=seed, max_moves=20))
+        processes.append(agent.process_id)
+    return records, processes
+
+
+def outcome(record: GameRecord) -> tuple:
+    return record.outcome, record.score, record.moves, record.actions, record.fault, record.error
+
+
+@pytest.mark.parametrize("isolation", ISOLATIONS)
+def test_a_reused_child_plays_the_same_games_as_a_fresh_child_each_game(tmp_path, isolation):
+    require(isolation)
+    limits = dataclasses.replace(TEST_LIMITS, isolation=isolation)
+    spec = entrant(tmp_path, "stateful", STATEFUL)
+    plain = [play_game(MAZE, [make_pacman(spec), make_ghost("random")], seed=seed, max_moves=20) for seed in range(3)]
+    reused, reused_processes = play_games(spec, limits, range(3), reuse=True)
+    fresh, fresh_processes = play_games(spec, limits, range(3), reuse=False)
+    assert [outcome(record) for record in reused] == [outcome(record) for record in fresh] == \
+        [outcome(record) for record in plain]
+    assert len(set(reused_processes)) == 1 and len(set(fresh_processes)) == 3
+
+
+@pytest.mark.parametrize(("source", "fault"), [
+    ("raise ValueError('second game')", "crash"),
+    ("time.sleep(100)", "move_timeout"),
+    ("hoard = [bytearray(1 << 24) for _ in range(1 << 20)]", "memory"),
+])
+def test_a_child_that_faulted_is_never_reused(tmp_path, source, fault):
+    spec = entrant(tmp_path, "second_game", f"""
+        GAMES = []
+
+
+        class Entrant(Agent):
+            def reset(self, index, rng):
+                super().reset(index, rng)
+                GAMES.append(index)
+
+            def get_action(self, state):
+                if len(GAMES) == 2:  # its second game in this process
+                    {source}
+                return self.rng.choice(state.legal_actions())
+        """)
+    records, processes = play_games(spec, SHORT_MOVES, range(3), reuse=True)
+    assert [record.fault for record in records] == [None, fault, None]
+    assert processes[0] == processes[1] != processes[2]
+    assert not Path(f"/proc/{processes[1]}").exists()
+
+
+def test_a_reused_child_gets_its_cpu_time_afresh_each_game(tmp_path):
+    spec = entrant(tmp_path, "burner", """
+        class Entrant(Agent):
+            def reset(self, index, rng):
+                super().reset(index, rng)
+                self.burnt = False
+
+            def get_action(self, state):
+                if not self.burnt:  # 1.2 s of CPU time a game: two games overrun a budget of 2 s for the process
+                    started = time.process_time()
+                    while time.process_time() - started < 1.2:
+                        pass
+                    self.burnt = True
+                return self.rng.choice(state.legal_actions())
+        """)
+    limits = dataclasses.replace(TEST_LIMITS, cpu_seconds=2, move_seconds=30.0)
+    records, processes = play_games(spec, limits, range(2), reuse=True)
+    assert [record.fault for record in records] == [None, None] and processes[0] == processes[1]
+
+
+WORKER = """
+import os, sys
+from pacsim.agents import make_ghost
+from pacsim.agents.registry import PACMAN
+from pacsim.agents.sandbox import Limits, idle_children, process_tree, sandboxed
+from pacsim.engine import parse_layout
+from pacsim.engine.game import play_game
+
+maze = parse_layout(sys.argv[3], "tiny")
+agent = sandboxed(PACMAN, sys.argv[1], {}, Limits(isolation=sys.argv[2]))
+record = play_game(maze, [agent, make_ghost("random")], seed=1, max_moves=5)
+(children,) = idle_children.children.values()
+print(" ".join(str(pid) for process, _ in children for pid in process_tree(process.pid)), flush=True)
+os._exit(0)  # no clean-up: the kernel must take the idle child with the worker
+"""
+
+
+@pytest.mark.parametrize("isolation", ISOLATIONS)
+def test_an_idle_child_dies_with_its_worker(tmp_path, isolation):
+    require(isolation)
+    spec = entrant(tmp_path, "idle", WELL_BEHAVED)
+    printed = subprocess.run([sys.executable, "-c", WORKER, spec, isolation, MAZE.text], capture_output=True, text=True,
+                             check=True, timeout=60).stdout
+    children = printed.split()
+    assert children  # the worker kept its child for a next game
+    deadline = time.monotonic() + 5.0
+    while any(command_line(pid) for pid in children) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not any(command_line(pid) for pid in children)
