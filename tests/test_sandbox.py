@@ -485,3 +485,16 @@ def test_an_idle_child_dies_with_its_worker(tmp_path, isolation):
     while any(command_line(pid) for pid in children) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert not any(command_line(pid) for pid in children)
+
+
+def test_compare_takes_sandbox_and_scores_a_faulting_entrant(tmp_path, capsys):
+    good = entrant(tmp_path, "good", WELL_BEHAVED)
+    raiser = entrant(tmp_path, "raiser", hostile("raise ValueError('no idea')"))
+    store = tmp_path / "compare.sqlite"
+    arguments = ["compare", good, raiser, "-l", "tinyGhostMaze", "-j", "1", "--pairs", "2", "--max-moves", "10"]
+    assert main([*arguments, "--store", str(tmp_path / "plain.sqlite")]) == 2  # in-process, the raise is an error
+    assert main([*arguments, "--store", str(store), "--sandbox"]) == 0  # sandboxed, it is the raiser's loss
+    rows = load_results(store)
+    by_pacman = {pacman: games for pacman, games in rows.groupby("pacman")}
+    assert set(by_pacman[raiser]["fault"]) == {"crash"} and by_pacman[good]["fault"].isna().all()
+    assert set(rows["sandbox"]) == {BUBBLEWRAP if bubblewrap_works() else LIMITS}

@@ -532,6 +532,7 @@ class IdleChildren(threading.local):
 idle_children = IdleChildren()
 """This thread's idle children; they die with the worker (``PR_SET_PDEATHSIG``, bwrap's ``--die-with-parent``)."""
 atexit.register(idle_children.end_all)
+os.register_at_fork(after_in_child=lambda: idle_children.children.clear())  # a forked worker owns none of them
 
 
 def end_process(process: subprocess.Popen[bytes]) -> None:
