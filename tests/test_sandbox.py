@@ -312,6 +312,7 @@ def test_the_bench_measures_the_sandbox_against_the_plain_plugin():
     sandbox_figures(report, games=1, max_moves=5)
     figures = {figure.name: figure.value for figure in report.figures if figure.group == "sandbox"}
     assert figures["plain plugin game"] > 0 and figures["sandboxed / plain (limits)"] > 0
+    assert figures["fresh child / reused (limits)"] > 0
     assert ("sandboxed / plain (bubblewrap)" in figures) == bubblewrap_works()
 
 
