@@ -17,7 +17,7 @@ from pathlib import Path
 import optional
 import pytest
 
-from pacsim.agents import make_ghost, make_pacman
+from pacsim.agents import make_ghost, make_pacman, sandbox
 from pacsim.agents.registry import GHOST, PACMAN
 from pacsim.agents.sandbox import BUBBLEWRAP, LIMITS, Limits, SandboxedAgent, bubblewrap_works, idle_children, needs_sandbox, sandboxed
 from pacsim.bench.report import Report
@@ -431,10 +431,18 @@ def test_a_child_that_faulted_is_never_reused(tmp_path, source, fault):
                     {source}
                 return self.rng.choice(state.legal_actions())
         """)
-    records, processes = play_games(spec, SHORT_MOVES, range(3), reuse=True)
+    limits = SHORT_MOVES if fault == "move_timeout" else TEST_LIMITS  # a loaded machine may take 0.3 s to allocate
+    records, processes = play_games(spec, limits, range(3), reuse=True)
     assert [record.fault for record in records] == [None, fault, None]
     assert processes[0] == processes[1] != processes[2]
     assert not Path(f"/proc/{processes[1]}").exists()
+
+
+def test_idle_children_are_kept_only_within_their_memory_budget(tmp_path, monkeypatch):
+    spec = entrant(tmp_path, "good", WELL_BEHAVED)
+    monkeypatch.setattr(sandbox, "IDLE_MEMORY_MB", 1)  # less than any Python process holds
+    assert len(set(play_games(spec, TEST_LIMITS, range(2), reuse=True)[1])) == 2
+    assert not idle_children.children.get(sandboxed(PACMAN, spec, {}, TEST_LIMITS)._key())
 
 
 def test_a_reused_child_gets_its_cpu_time_afresh_each_game(tmp_path):

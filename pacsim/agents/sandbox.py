@@ -71,6 +71,9 @@ REPLY_BYTES = 1 << 16
 """The longest answer the parent reads from a child: an entrant that sends more has broken the protocol."""
 GAMES_PER_CHILD = 100
 """How many games one child plays at most: its ``RLIMIT_CPU`` hard limit is this many games' CPU time (a whole-run guard)."""
+IDLE_MEMORY_MB = 1024
+"""The resident memory a worker thread's idle children may hold in all; a child that would go over it is ended
+(a fresh Python child holds about 22 MB; an entrant's model can hold far more)."""
 CHAIN = {LIMITS: 1, BUBBLEWRAP: 3}
 """How many processes an idle child is at each level: Python alone; bwrap, its init in the namespace, and Python."""
 
@@ -470,6 +473,15 @@ def group_members(group: int) -> int:
     return count
 
 
+def resident_mb(pid: int) -> float:
+    """The resident memory of ``pid`` and every process under it, in MB, from ``/proc``."""
+    kilobytes = 0
+    for member in process_tree(pid):
+        with contextlib.suppress(OSError, IndexError, ValueError):
+            kilobytes += int(Path(f"/proc/{member}/statm").read_text().split()[1]) * os.sysconf("SC_PAGE_SIZE") // 1024
+    return kilobytes / 1024
+
+
 def stat_fields(pid: int | str) -> list[str]:
     """The fields of ``/proc/<pid>/stat`` after the command's name (the third field, its state, first)."""
     return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
@@ -500,19 +512,26 @@ class IdleChildren(threading.local):
     def __init__(self) -> None:
         self.children: dict[tuple[Any, ...], list[tuple[subprocess.Popen[bytes], int]]] = {}
         """Idle children by key, each with the games it has played."""
+        self.resident: dict[int, float] = {}
+        """Each idle child's resident memory in MB when it was kept, by process id."""
 
     def keep(self, key: tuple[Any, ...], process: subprocess.Popen[bytes], games: int) -> None:
-        """Keep a child that just ended its ``games``-th game cleanly, unless it has played its share."""
-        if games >= GAMES_PER_CHILD:
+        """Keep a child that just ended its ``games``-th game cleanly, unless it has played its share
+        or would take the idle children over :data:`IDLE_MEMORY_MB` (the ones kept first stay: a
+        worker's games cycle through the entrants, so ending the oldest would leave none to reuse)."""
+        resident = resident_mb(process.pid)
+        if games >= GAMES_PER_CHILD or sum(self.resident.values()) + resident > IDLE_MEMORY_MB:
             end_process(process)
         else:
             self.children.setdefault(key, []).append((process, games))
+            self.resident[process.pid] = resident
 
     def take(self, key: tuple[Any, ...], limits: Limits) -> tuple[subprocess.Popen[bytes], int] | None:
         """An idle child for ``key`` with its CPU budget renewed and the games it has played, or None."""
         waiting = self.children.get(key, [])
         while waiting:
             process, games = waiting.pop()
+            self.resident.pop(process.pid, None)
             try:
                 if process.poll() is None:
                     renew_cpu_budget(process.pid, limits)
@@ -526,13 +545,18 @@ class IdleChildren(threading.local):
         for waiting in self.children.values():
             for process, _ in waiting:
                 end_process(process)
+        self.forget()
+
+    def forget(self) -> None:
+        """Drop the idle children without ending them (a forked worker's are its parent's)."""
         self.children.clear()
+        self.resident.clear()
 
 
 idle_children = IdleChildren()
 """This thread's idle children; they die with the worker (``PR_SET_PDEATHSIG``, bwrap's ``--die-with-parent``)."""
 atexit.register(idle_children.end_all)
-os.register_at_fork(after_in_child=lambda: idle_children.children.clear())  # a forked worker owns none of them
+os.register_at_fork(after_in_child=idle_children.forget)
 
 
 def end_process(process: subprocess.Popen[bytes]) -> None:
