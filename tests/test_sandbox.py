@@ -7,6 +7,8 @@ import json
 import os
 import socket
 import sqlite3
+import subprocess
+import sys
 import textwrap
 import time
 import uuid
@@ -15,9 +17,9 @@ from pathlib import Path
 import optional
 import pytest
 
-from pacsim.agents import make_ghost, make_pacman
+from pacsim.agents import make_ghost, make_pacman, sandbox
 from pacsim.agents.registry import GHOST, PACMAN
-from pacsim.agents.sandbox import BUBBLEWRAP, LIMITS, Limits, SandboxedAgent, bubblewrap_works, needs_sandbox, sandboxed
+from pacsim.agents.sandbox import BUBBLEWRAP, LIMITS, Limits, SandboxedAgent, bubblewrap_works, idle_children, needs_sandbox, sandboxed
 from pacsim.bench.report import Report
 from pacsim.bench.sandbox import sandbox_figures
 from pacsim.cli import main
@@ -80,6 +82,14 @@ def hostile(source: str) -> str:
 
 
 ISOLATIONS = [LIMITS, BUBBLEWRAP]
+
+
+@pytest.fixture(autouse=True)
+def no_idle_children():
+    """Each test starts and ends without idle children (they are kept for the next game of the same entrant)."""
+    idle_children.end_all()
+    yield
+    idle_children.end_all()
 
 
 @pytest.mark.parametrize("isolation", ISOLATIONS)
@@ -302,6 +312,7 @@ def test_the_bench_measures_the_sandbox_against_the_plain_plugin():
     sandbox_figures(report, games=1, max_moves=5)
     figures = {figure.name: figure.value for figure in report.figures if figure.group == "sandbox"}
     assert figures["plain plugin game"] > 0 and figures["sandboxed / plain (limits)"] > 0
+    assert figures["fresh child / reused (limits)"] > 0
     assert ("sandboxed / plain (bubblewrap)" in figures) == bubblewrap_works()
 
 
@@ -350,3 +361,149 @@ def test_a_sandboxed_grid_varies_the_options_an_entrant_declares_in_its_sandbox(
     (tmp_path / "exp.toml").write_text(base + "margn = [1, 3]\n")
     with pytest.raises(ConfigError, match=r"grid.margn: no Pacman of the grid takes option 'margn' \(their options: margin\)"):
         load_experiment(tmp_path / "exp.toml")
+
+
+STATEFUL = """
+GAMES = []
+
+
+class Entrant(Agent):
+    def reset(self, index, rng):
+        super().reset(index, rng)
+        self.moves = 0
+        GAMES.append(index)
+
+    def get_action(self, state):
+        self.moves += 1  # state kept between moves: the choice depends on how many moves came before
+        legal = state.legal_actions()
+        return legal[(self.moves * 7 + self.rng.randrange(5) + len(GAMES) % 1) % len(legal)]
+"""
+
+
+def play_games(spec: str, limits: Limits, seeds: range, reuse: bool) -> tuple[list[GameRecord], list[int]]:
+    """Games of the entrant ``spec`` one after another (each child kept for the next unless not ``reuse``),
+    and the process each game ran in."""
+    records, processes = [], []
+    for seed in seeds:
+        if not reuse:
+            idle_children.end_all()
+        agent = sandboxed(PACMAN, spec, {}, limits)
+        assert agent is not None
+        records.append(play_game(MAZE, [agent, make_ghost("random")], seed=seed, max_moves=20))
+        processes.append(agent.process_id)
+    return records, processes
+
+
+def outcome(record: GameRecord) -> tuple:
+    return record.outcome, record.score, record.moves, record.actions, record.fault, record.error
+
+
+@pytest.mark.parametrize("isolation", ISOLATIONS)
+def test_a_reused_child_plays_the_same_games_as_a_fresh_child_each_game(tmp_path, isolation):
+    require(isolation)
+    limits = dataclasses.replace(TEST_LIMITS, isolation=isolation)
+    spec = entrant(tmp_path, "stateful", STATEFUL)
+    plain = [play_game(MAZE, [make_pacman(spec), make_ghost("random")], seed=seed, max_moves=20) for seed in range(3)]
+    reused, reused_processes = play_games(spec, limits, range(3), reuse=True)
+    fresh, fresh_processes = play_games(spec, limits, range(3), reuse=False)
+    assert [outcome(record) for record in reused] == [outcome(record) for record in fresh] == \
+        [outcome(record) for record in plain]
+    assert len(set(reused_processes)) == 1 and len(set(fresh_processes)) == 3
+
+
+@pytest.mark.parametrize(("source", "fault"), [
+    ("raise ValueError('second game')", "crash"),
+    ("time.sleep(100)", "move_timeout"),
+    ("hoard = [bytearray(1 << 24) for _ in range(1 << 20)]", "memory"),
+])
+def test_a_child_that_faulted_is_never_reused(tmp_path, source, fault):
+    spec = entrant(tmp_path, "second_game", f"""
+        GAMES = []
+
+
+        class Entrant(Agent):
+            def reset(self, index, rng):
+                super().reset(index, rng)
+                GAMES.append(index)
+
+            def get_action(self, state):
+                if len(GAMES) == 2:  # its second game in this process
+                    {source}
+                return self.rng.choice(state.legal_actions())
+        """)
+    limits = SHORT_MOVES if fault == "move_timeout" else TEST_LIMITS  # a loaded machine may take 0.3 s to allocate
+    records, processes = play_games(spec, limits, range(3), reuse=True)
+    assert [record.fault for record in records] == [None, fault, None]
+    assert processes[0] == processes[1] != processes[2]
+    assert not Path(f"/proc/{processes[1]}").exists()
+
+
+def test_idle_children_are_kept_only_within_their_memory_budget(tmp_path, monkeypatch):
+    spec = entrant(tmp_path, "good", WELL_BEHAVED)
+    monkeypatch.setattr(sandbox, "IDLE_MEMORY_MB", 1)  # less than any Python process holds
+    assert len(set(play_games(spec, TEST_LIMITS, range(2), reuse=True)[1])) == 2
+    assert not idle_children.children.get(sandboxed(PACMAN, spec, {}, TEST_LIMITS)._key())
+
+
+def test_a_reused_child_gets_its_cpu_time_afresh_each_game(tmp_path):
+    spec = entrant(tmp_path, "burner", """
+        class Entrant(Agent):
+            def reset(self, index, rng):
+                super().reset(index, rng)
+                self.burnt = False
+
+            def get_action(self, state):
+                if not self.burnt:  # 1.2 s of CPU time a game: two games overrun a budget of 2 s for the process
+                    started = time.process_time()
+                    while time.process_time() - started < 1.2:
+                        pass
+                    self.burnt = True
+                return self.rng.choice(state.legal_actions())
+        """)
+    limits = dataclasses.replace(TEST_LIMITS, cpu_seconds=2, move_seconds=30.0)
+    records, processes = play_games(spec, limits, range(2), reuse=True)
+    assert [record.fault for record in records] == [None, None] and processes[0] == processes[1]
+
+
+WORKER = """
+import os, sys
+from pacsim.agents import make_ghost
+from pacsim.agents.registry import PACMAN
+from pacsim.agents.sandbox import Limits, idle_children, process_tree, sandboxed
+from pacsim.engine import parse_layout
+from pacsim.engine.game import play_game
+
+maze = parse_layout(sys.argv[3], "tiny")
+agent = sandboxed(PACMAN, sys.argv[1], {}, Limits(isolation=sys.argv[2]))
+record = play_game(maze, [agent, make_ghost("random")], seed=1, max_moves=5)
+(children,) = idle_children.children.values()
+print(" ".join(str(pid) for process, _ in children for pid in process_tree(process.pid)), flush=True)
+os._exit(0)  # no clean-up: the kernel must take the idle child with the worker
+"""
+
+
+@pytest.mark.parametrize("isolation", ISOLATIONS)
+def test_an_idle_child_dies_with_its_worker(tmp_path, isolation):
+    require(isolation)
+    spec = entrant(tmp_path, "idle", WELL_BEHAVED)
+    printed = subprocess.run([sys.executable, "-c", WORKER, spec, isolation, MAZE.text], capture_output=True, text=True,
+                             check=True, timeout=60).stdout
+    children = printed.split()
+    assert children  # the worker kept its child for a next game
+    deadline = time.monotonic() + 5.0
+    while any(command_line(pid) for pid in children) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not any(command_line(pid) for pid in children)
+
+
+def test_compare_takes_sandbox_and_scores_a_faulting_entrant(tmp_path, capsys):
+    good = entrant(tmp_path, "good", WELL_BEHAVED)
+    raiser = entrant(tmp_path, "raiser", hostile("raise ValueError('no idea')"))
+    store = tmp_path / "compare.sqlite"
+    arguments = ["compare", good, raiser, "-l", "tinyGhostMaze", "-j", "1", "--pairs", "2", "--max-moves", "10"]
+    assert main([*arguments, "--store", str(tmp_path / "plain.sqlite")]) == 2  # in-process, the raise is an error
+    assert main([*arguments, "--store", str(store), "--sandbox"]) == 0  # sandboxed, it is the raiser's loss
+    rows = load_results(store)
+    by_pacman = {pacman: games for pacman, games in rows.groupby("pacman")}
+    assert set(by_pacman[raiser]["fault"]) == {"crash"} and by_pacman[good]["fault"].isna().all()
+    assert set(rows["sandbox"]) == {BUBBLEWRAP if bubblewrap_works() else LIMITS}

@@ -28,10 +28,12 @@ side loses the game, the kind recorded (docs/sandbox.md).
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import ctypes
 import functools
 import json
+import math
 import os
 import pickle
 import random
@@ -41,6 +43,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -66,6 +69,13 @@ BWRAP_SIGNALLED = 128
 """bwrap exits with this plus the signal that killed the entrant's process."""
 REPLY_BYTES = 1 << 16
 """The longest answer the parent reads from a child: an entrant that sends more has broken the protocol."""
+GAMES_PER_CHILD = 100
+"""How many games one child plays at most: its ``RLIMIT_CPU`` hard limit is this many games' CPU time (a whole-run guard)."""
+IDLE_MEMORY_MB = 1024
+"""The resident memory a worker thread's idle children may hold in all; a child that would go over it is ended
+(a fresh Python child holds about 22 MB; an entrant's model can hold far more)."""
+CHAIN = {LIMITS: 1, BUBBLEWRAP: 3}
+"""How many processes an idle child is at each level: Python alone; bwrap, its init in the namespace, and Python."""
 
 
 @dataclass(frozen=True)
@@ -154,6 +164,10 @@ class SandboxedAgent:
         self.last_stats: MoveStats | None = None
         self.index = 0
         self._process: subprocess.Popen[bytes] | None = None
+        self._games = 0
+        """Games the child played before this one."""
+        self.process_id: int | None = None
+        """The child process of the latest game (a game reusing a child has its predecessor's)."""
         self._ready = False
         self._layout: Layout | None = None
         self._bank = limits.time_bank
@@ -165,7 +179,8 @@ class SandboxedAgent:
         """Start this game's child process and ask it to build the agent."""
         self.stop()
         self.index, self.last_stats, self._bank, self._layout = index, None, self.limits.time_bank, None
-        self._process = self._spawn()
+        self._process, self._games = idle_children.take(self._key(), self.limits) or (self._spawn(), 0)
+        self.process_id = self._process.pid
         self._send(("start", self.role, self.child_spec, self.options, index, rng), self.limits.startup_seconds)
 
     def get_action(self, state: GameState) -> str:
@@ -199,25 +214,35 @@ class SandboxedAgent:
         return checked_reply(reply, self.spec)
 
     def final(self, state: GameState) -> None:
-        """Show the child the last state, then end it; a failure here changes no result."""
+        """Show the child the last state, then keep it for this worker's next
+        game; a failure here changes no result (and ends the child)."""
         with contextlib.suppress(AgentFault):
             if self._ready:
                 self._send(("final", tuple(state)[1:]), self.limits.move_seconds)
                 self._receive(self.limits.move_seconds, "move_timeout", "final")
+                self._release()
         self.stop()
+
+    def _key(self) -> tuple[Any, ...]:
+        """What makes two games' children interchangeable: the same entrant, options, limits and role."""
+        return (self.role, self.child_spec, repr(sorted(self.options.items())), self.limits, self.level, self.folder)
+
+    def _release(self) -> None:
+        """Hand the child to the idle pool, unless it left a process of its own behind
+        (under its parent or, at the ``limits`` level, anywhere in its process group)."""
+        process = self._process
+        if process is None or len(process_tree(process.pid)) != CHAIN[self.level]:
+            return
+        if self.level == LIMITS and group_members(process.pid) != 1:
+            return
+        self._process, self._ready, self._buffer = None, False, b""
+        idle_children.keep(self._key(), process, self._games + 1)
 
     def stop(self) -> None:
         """Kill the child's whole process group (its own namespace under bubblewrap) and reap it."""
         process, self._process, self._ready, self._buffer = self._process, None, False, b""
-        if process is None:
-            return
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(process.pid, signal.SIGKILL)
-        for stream in (process.stdin, process.stdout):
-            if stream is not None:
-                with contextlib.suppress(OSError):
-                    stream.close()
-        process.wait()
+        if process is not None:
+            end_process(process)
 
     def __del__(self) -> None:
         with contextlib.suppress(Exception):
@@ -423,11 +448,134 @@ def user_processes() -> int:
     return count
 
 
+def process_tree(pid: int) -> list[int]:
+    """``pid`` and every process under it (all its threads' children), from ``/proc``; empty if it is gone."""
+    tree, waiting = [], [pid]
+    while waiting:
+        current = waiting.pop()
+        try:
+            threads = os.listdir(f"/proc/{current}/task")
+        except OSError:
+            continue
+        tree.append(current)
+        for thread in threads:
+            with contextlib.suppress(OSError):
+                waiting += [int(child) for child in Path(f"/proc/{current}/task/{thread}/children").read_text().split()]
+    return tree
+
+
+def group_members(group: int) -> int:
+    """How many processes are in process group ``group`` now, from ``/proc``."""
+    count = 0
+    for entry in os.scandir("/proc"):
+        with contextlib.suppress(OSError, IndexError, ValueError):
+            count += entry.name.isdigit() and int(stat_fields(entry.name)[2]) == group
+    return count
+
+
+def resident_mb(pid: int) -> float:
+    """The resident memory of ``pid`` and every process under it, in MB, from ``/proc``."""
+    kilobytes = 0
+    for member in process_tree(pid):
+        with contextlib.suppress(OSError, IndexError, ValueError):
+            kilobytes += int(Path(f"/proc/{member}/statm").read_text().split()[1]) * os.sysconf("SC_PAGE_SIZE") // 1024
+    return kilobytes / 1024
+
+
+def stat_fields(pid: int | str) -> list[str]:
+    """The fields of ``/proc/<pid>/stat`` after the command's name (the third field, its state, first)."""
+    return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+
+
+def cpu_seconds_used(pid: int) -> float:
+    """The CPU time (user and system) process ``pid`` has used in its life, from ``/proc``."""
+    fields = stat_fields(pid)
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime, stime: the 14th, 15th fields
+
+
+def renew_cpu_budget(pid: int, limits: Limits) -> None:
+    """Give a reused child's processes ``cpu_seconds`` more CPU time from now:
+    ``RLIMIT_CPU`` counts a process's whole life, so each game moves it on."""
+    for member in process_tree(pid):
+        used = math.ceil(cpu_seconds_used(member))
+        hard = resource.prlimit(member, resource.RLIMIT_CPU)[1]
+        soft = used + limits.cpu_seconds if hard == resource.RLIM_INFINITY else min(used + limits.cpu_seconds, hard - 1)
+        resource.prlimit(member, resource.RLIMIT_CPU, (soft, hard))
+
+
+class IdleChildren(threading.local):
+    """Children that finished a game cleanly, kept for the same entrant's next
+    game in this thread (a new game is a new ``start`` request: the child builds
+    its agent afresh, without a new process or a new import).  Per thread,
+    because the kernel's parent-death signal follows the thread that started a child."""
+
+    def __init__(self) -> None:
+        self.children: dict[tuple[Any, ...], list[tuple[subprocess.Popen[bytes], int]]] = {}
+        """Idle children by key, each with the games it has played."""
+        self.resident: dict[int, float] = {}
+        """Each idle child's resident memory in MB when it was kept, by process id."""
+
+    def keep(self, key: tuple[Any, ...], process: subprocess.Popen[bytes], games: int) -> None:
+        """Keep a child that just ended its ``games``-th game cleanly, unless it has played its share
+        or would take the idle children over :data:`IDLE_MEMORY_MB` (the ones kept first stay: a
+        worker's games cycle through the entrants, so ending the oldest would leave none to reuse)."""
+        resident = resident_mb(process.pid)
+        if games >= GAMES_PER_CHILD or sum(self.resident.values()) + resident > IDLE_MEMORY_MB:
+            end_process(process)
+        else:
+            self.children.setdefault(key, []).append((process, games))
+            self.resident[process.pid] = resident
+
+    def take(self, key: tuple[Any, ...], limits: Limits) -> tuple[subprocess.Popen[bytes], int] | None:
+        """An idle child for ``key`` with its CPU budget renewed and the games it has played, or None."""
+        waiting = self.children.get(key, [])
+        while waiting:
+            process, games = waiting.pop()
+            self.resident.pop(process.pid, None)
+            try:
+                if process.poll() is None:
+                    renew_cpu_budget(process.pid, limits)
+                    return process, games
+            except (OSError, ValueError, IndexError):  # it went while being read
+                pass
+            end_process(process)
+        return None
+
+    def end_all(self) -> None:
+        for waiting in self.children.values():
+            for process, _ in waiting:
+                end_process(process)
+        self.forget()
+
+    def forget(self) -> None:
+        """Drop the idle children without ending them (a forked worker's are its parent's)."""
+        self.children.clear()
+        self.resident.clear()
+
+
+idle_children = IdleChildren()
+"""This thread's idle children; they die with the worker (``PR_SET_PDEATHSIG``, bwrap's ``--die-with-parent``)."""
+atexit.register(idle_children.end_all)
+os.register_at_fork(after_in_child=idle_children.forget)
+
+
+def end_process(process: subprocess.Popen[bytes]) -> None:
+    """Kill a child's whole process group (its own namespace under bubblewrap) and reap it."""
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(process.pid, signal.SIGKILL)
+    for stream in (process.stdin, process.stdout):
+        if stream is not None:
+            with contextlib.suppress(OSError):
+                stream.close()
+    process.wait()
+
+
 def apply_limits(limits: Limits, processes: int) -> None:
     """In the child, before it runs Python: its resource limits (``processes``
     in all for this user), and death with its parent."""
     megabyte = 1 << 20
-    for which, soft, hard in ((resource.RLIMIT_CPU, limits.cpu_seconds, limits.cpu_seconds + 1),  # SIGXCPU first
+    whole_run = limits.cpu_seconds * GAMES_PER_CHILD + 1  # each game's soft limit is moved on (renew_cpu_budget)
+    for which, soft, hard in ((resource.RLIMIT_CPU, limits.cpu_seconds, whole_run),  # SIGXCPU first
                               (resource.RLIMIT_AS, limits.memory_mb * megabyte, limits.memory_mb * megabyte),
                               (resource.RLIMIT_FSIZE, limits.file_mb * megabyte, limits.file_mb * megabyte),
                               (resource.RLIMIT_NPROC, processes, processes), (resource.RLIMIT_CORE, 0, 0)):

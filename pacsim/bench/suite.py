@@ -49,6 +49,7 @@ def run(quick: bool = False, course: Path | None = None, startup_only: bool = Fa
     table_figures(report, count=3 if quick else 5)
     batch_throughput(report, games_per_condition=25 if quick else 100)
     tournament_speed(report, entrants=6 if quick else 30, mazes=3 if quick else 10, pairs=4 if quick else 20)
+    tournament_speed(report, entrants=3 if quick else 6, mazes=2 if quick else 3, pairs=2 if quick else 4, sandboxed=True)
     memory_figures(report, peak_games=1000, long_games=1000 if quick else 10_000)
     report_memory(report, small=500 if quick else 2000, large=5000 if quick else 20_000)
     planning_figures(report, mazes=100_000 if quick else 1_000_000)

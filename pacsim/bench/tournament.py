@@ -32,12 +32,15 @@ class Student(Agent):
 '''
 
 
-def tournament_speed(report: Report, entrants: int, mazes: int, pairs: int, workers: int | None = None) -> None:
+def tournament_speed(report: Report, entrants: int, mazes: int, pairs: int, workers: int | None = None,
+                     sandboxed: bool = False) -> None:
     """Seconds and games/s of a whole tournament (its store, pool start and
     rating included) of ``entrants`` student folders on ``mazes`` generated
-    mazes with ``pairs`` paired starts each, against random ghosts."""
+    mazes with ``pairs`` paired starts each, against random ghosts; each
+    entrant in its sandbox (the default limits) if ``sandboxed``."""
     workers = workers or os.cpu_count() or 1
-    group = f"tournament ({entrants} entrants x {mazes} mazes x {pairs} pairs, {workers} workers)"
+    group = f"tournament ({entrants} entrants x {mazes} mazes x {pairs} pairs, {workers} workers" + \
+        (", sandboxed)" if sandboxed else ")")
     with tempfile.TemporaryDirectory(prefix="pacsim-bench-") as directory:
         students = Path(directory) / "students"
         for index in range(entrants):
@@ -46,7 +49,7 @@ def tournament_speed(report: Report, entrants: int, mazes: int, pairs: int, work
         started = time.perf_counter()
         tournament = build_tournament({"pacman": [str(students)], "ghosts": ["random"], "pairs": pairs, "seed": 1,
                                        "layouts": [f"generated:w=9,h=7,food=6,ghosts=1,mazes={mazes}"],
-                                       "store": str(Path(directory) / "tournament.sqlite")}, sandboxed=False)
+                                       "store": str(Path(directory) / "tournament.sqlite")}, sandboxed=sandboxed)
         result = run_experiment(tournament.experiment, workers=workers, quiet=True)
         played = time.perf_counter()
         results = tournament.experiment.own_games(load_results(result.store))

@@ -78,6 +78,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--pairs", type=int, default=None, metavar="N",
                         help="no sequential test: play N pairs and report the paired difference with its interval")
     parser.add_argument("-j", "--workers", type=int, default=None, help="worker processes (default: all cores; 1 plays in this process)")
+    parser.add_argument("--sandbox", action="store_true",
+                        help="play each plugin agent in its own sandboxed process, under the default limits (docs/sandbox.md)")
     parser.add_argument("--batch", type=int, default=None, metavar="PAIRS",
                         help="pairs played between two looks at the test (default: 2 per worker, or an eighth of the pairs "
                              "counted when more); the decision does not depend on it")
@@ -170,7 +172,7 @@ def _comparison(args: argparse.Namespace, limit: int) -> _Comparison:
         grid["num_ghosts"] = [args.num_ghosts]
     raw = {"name": "compare", "games": limit, "seed": args.seed, "max_moves": args.max_moves,
            "time_limit": args.time_limit, "starts": args.starts, "start_distance": args.start_distance,
-           "store": args.store, "grid": grid}
+           "store": args.store, "grid": grid, **({"sandbox": True} if args.sandbox else {})}
     try:
         experiment = build_experiment(raw, source=SOURCE)
     except ConfigError as error:
