@@ -82,3 +82,15 @@ def test_the_slots_the_memo_leaves_out_of_its_key_do_not_change_the_chase_search
         assert chase_values(other, 4).action_values == chase_values(state, 4).action_values
         python = make_ghost("adversarial:backend=python")
         assert python.searched_values(other) == python.searched_values(state)
+
+
+def test_the_bench_pairs_true_model_games_with_the_memo_off_and_on():
+    from pacsim.bench.memo import true_model_games
+    from pacsim.bench.report import Report
+
+    report = Report()
+    true_model_games(report, 1)
+    figures = {figure.name: figure.value for figure in report.figures}
+    assert figures["true-model games whose record differs"] == 0
+    assert figures["true-model Pacman, memo off"] > 0 and figures["true-model Pacman, memo on"] > 0
+    assert figures["true-model Pacman memo on/off"] == figures["true-model Pacman, memo on"] / figures["true-model Pacman, memo off"]
