@@ -9,6 +9,7 @@ from pacsim.bench.env import env_figures
 from pacsim.bench.fast import fast_end_to_end, fast_figures, fast_perft_rate, star_figures
 from pacsim.bench.limits import fast_limits
 from pacsim.bench.mcts import mcts_figures
+from pacsim.bench.memo import memo_figures
 from pacsim.bench.memory import memory_figures, planning_figures, report_memory
 from pacsim.bench.own import own_figures
 from pacsim.bench.report import Report, machine_info
@@ -41,6 +42,7 @@ def run(quick: bool = False, course: Path | None = None, startup_only: bool = Fa
                        chase_positions=200 if quick else 2000, whole_games=40 if quick else 200)
         fast_limits(report, trials=5 if quick else 20, budget_moves=40 if quick else 200, checked=5 if quick else 30)
         fast_end_to_end(report, games_per_condition=5 if quick else 20)
+        memo_figures(report, games=5 if quick else 20, reproduce_games=50 if quick else None)
     own_figures(report, count=2 if quick else 5)
     tuned_expectimax(report, count=2 if quick else 5)
     mcts_figures(report, iterations=300 if quick else 1000, count=2 if quick else 3)

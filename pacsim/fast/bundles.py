@@ -11,7 +11,8 @@ with, its workspace and a few numbers:
 * :class:`Workspace` / :class:`StarWorkspace`: the rows a search keeps
   between slices, its root values and its statistics;
 * :class:`StarPlan`: how the star search treats chance nodes, its table
-  and the adversarial model's own chase search (:class:`Adversary`).
+  and the adversarial model's own chase search (:class:`Adversary`, with
+  its :class:`ChaseMemo`).
 
 Importing this module needs numpy only.
 """
@@ -64,6 +65,17 @@ class StarWorkspace(NamedTuple):
     stats: np.ndarray
 
 
+class ChaseMemo(NamedTuple):
+    """The chase search's root values of the positions it has searched."""
+
+    keys: np.ndarray
+    """int64[slots, 1 + row width]: the levels, then the row with the score and Pacman's direction zeroed."""
+    values: np.ndarray
+    """float64[slots, ROOT_VALUE + 1]: the search's ``values`` (each root move's, then the root's)."""
+    counts: np.ndarray
+    """int64[2]: hits and searches (for the benchmark)."""
+
+
 class Adversary(NamedTuple):
     """The adversarial ghost's chase search, run at every chance node that models it."""
 
@@ -74,6 +86,8 @@ class Adversary(NamedTuple):
     mix: np.ndarray
     """float64[1]: its ``p``."""
     work: Workspace
+    memo: ChaseMemo
+    """The chase search's values by position (:mod:`pacsim.fast.memo`)."""
 
 
 class StarPlan(NamedTuple):
@@ -108,6 +122,8 @@ class GhostTeam(NamedTuple):
     """int64: each adversarial ghost's search levels."""
     weights: np.ndarray
     """float64 rows: each ghost's :data:`pacsim.fast.policies.PARAMETERS`."""
+    memo: ChaseMemo
+    """The adversarial ghosts' search values by position (:mod:`pacsim.fast.memo`)."""
 
 
 class GameArrays(NamedTuple):

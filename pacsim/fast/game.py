@@ -24,6 +24,7 @@ from pacsim.engine.stats import FAST, MoveStats
 from pacsim.fast import gameloop, kernel
 from pacsim.fast.bundles import GameArrays, GhostTeam, Model, PacmanPlan, Scratch
 from pacsim.fast.kinds import KERNEL_ALGORITHMS, KERNEL_EVALUATIONS, KERNEL_GHOSTS, KERNEL_MODELS, NODE_KINDS, Evaluation, GhostKind, NodeKind
+from pacsim.fast.memo import chase_memo
 from pacsim.fast.own import play_slice as own_play_slice
 from pacsim.fast.policies import DEFAULT_PARAMETERS
 from pacsim.fast.request import SearchRequest, chance_model
@@ -115,7 +116,8 @@ def _ghost_team(state: Any, ghosts: tuple[GhostPlan, ...]) -> GhostTeam:
     settings_array = np.array(settings, np.int64).reshape(count, len(chase_kinds) + kernel.KINDS)
     weights = np.array([ghost.parameters for ghost in ghosts], np.float64)
     return GhostTeam(np.array([KERNEL_GHOSTS[ghost.kind] for ghost in ghosts], np.int64), settings_array,
-                     np.array(_ghost_levels(state, ghosts), np.int64), weights.reshape(count, gameloop.GHOST_WEIGHTS))
+                     np.array(_ghost_levels(state, ghosts), np.int64), weights.reshape(count, gameloop.GHOST_WEIGHTS),
+                     chase_memo(state.layout, len(state_row(state))))
 
 
 def _streams(seed: int, ghosts: int) -> np.ndarray:

@@ -9,7 +9,10 @@ The agents are the kernel's own twins of the built-in ones:
   (``SearchPacman.get_action`` and ``tied_move``);
 * the ghosts are ``RandomGhost``, ``DirectionalGhost`` and
   ``AdversarialGhost`` (any ``p``): their ``distribution`` computed with the
-  same float operations, sampled as ``pacsim.agents.api.sample`` samples it.
+  same float operations, sampled as ``pacsim.agents.api.sample`` samples it
+  (the adversarial ghost's search values remembered by position:
+  :mod:`pacsim.fast.memo`; a game that cycles to the move cap searches
+  each position of its cycle once).
 
 Every agent's stream is Python's own Mersenne Twister, seeded in Python
 (``agent_rng``) and carried here as its state (:mod:`pacsim.fast.streams`),
@@ -29,10 +32,11 @@ from llvmlite import ir
 from numba import njit, types
 from numba.extending import intrinsic
 
-from pacsim.fast import kernel, kinds, policies, streams
+from pacsim.fast import kernel, kinds, memo, policies, streams
 from pacsim.fast.bundles import Model
 from pacsim.fast.cache import compiled_functions, flush_when_changed
 from pacsim.fast.kernel import BEST_MOVE, GENERATED, MODEL_ADVERSARIAL, PAUSED_AT, ROOT_VALUE, STATUS, TURN, legal_moves, search_root
+from pacsim.fast.memo import memo_slot, recall, remember
 from pacsim.fast.policies import (
     PARAMETERS,
     SEARCHED_SHARE,
@@ -147,9 +151,15 @@ def _ghost_move(maze, game, count, ghosts, turn, work, budget, scratch):
     if kind == MODEL_ADVERSARIAL and weights[SEARCHED_SHARE] == 0.0:  # the random ghost: no search
         uniform_probabilities(count, probabilities)
     elif kind == MODEL_ADVERSARIAL:
-        model = Model(ghosts.settings[turn - 1], np.zeros(kernel.WEIGHTS, np.float64))
-        if not _search(maze, state, model, ghosts.levels[turn - 1], True, work, game.progress, budget):
-            return -1
+        levels = ghosts.levels[turn - 1]
+        slot = memo_slot(ghosts.memo, state, levels, num_ghosts)
+        if game.progress[SEARCHING] == 0 and recall(ghosts.memo, slot, state, levels, num_ghosts, work.values):
+            work.stats[GENERATED] = 0  # no node searched for this move
+        else:
+            model = Model(ghosts.settings[turn - 1], np.zeros(kernel.WEIGHTS, np.float64))
+            if not _search(maze, state, model, levels, True, work, game.progress, budget):
+                return -1
+            remember(ghosts.memo, slot, state, levels, num_ghosts, work.values)
         size = searched_probabilities(work.values, work.values[ROOT_VALUE], count, weights[SEARCHED_SHARE], chosen,
                                       probabilities)
     else:
@@ -195,7 +205,7 @@ def play_slice(maze, game, max_moves, pacman, ghosts, work, scratch, budget):
         else:
             move = _ghost_move(maze, game, count, ghosts, turn, work, budget, scratch)
             searched = ghosts.kinds[turn - 1] == MODEL_ADVERSARIAL and ghosts.weights[turn - 1, SEARCHED_SHARE] > 0.0
-            budget -= stats[GENERATED] - searched_before if searched else 1
+            budget -= max(stats[GENERATED] - searched_before, 1) if searched else 1
         if move < 0:
             break
         if turn == 0:
@@ -210,4 +220,5 @@ def play_slice(maze, game, max_moves, pacman, ghosts, work, scratch, budget):
 
 # The functions above carry compiled copies of the kernel's search and of the
 # random streams: their cache must go when those files change.
-flush_when_changed("gameloop", compiled_functions(__name__, globals()), [kernel.__file__, streams.__file__, kinds.__file__, policies.__file__])
+flush_when_changed("gameloop", compiled_functions(__name__, globals()), [kernel.__file__, streams.__file__, kinds.__file__, policies.__file__,
+                                                                             memo.__file__])

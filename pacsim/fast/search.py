@@ -21,6 +21,7 @@ from pacsim.errors import SearchError
 from pacsim.fast import kernel
 from pacsim.fast.bundles import Adversary, Model, StarPlan, StarWorkspace, Workspace
 from pacsim.fast.kinds import KERNEL_ALGORITHMS, KERNEL_EVALUATIONS, KERNEL_MODELS, NODE_KINDS, ChanceMode, Evaluation, GhostKind, NodeKind
+from pacsim.fast.memo import chase_memo, empty_memo
 from pacsim.fast.own import search_root as own_search_root
 from pacsim.fast.policies import DEFAULT_PARAMETERS, SEARCHED_SHARE
 from pacsim.fast.request import SearchRequest, chance_model
@@ -184,8 +185,9 @@ def _adversary(state: GameState, depth: int, mix: float) -> Adversary:
     levels = depth * state.num_agents
     settings = settings_row(state, Evaluation.CHASE, 1, GhostKind.UNIFORM, True,
                             [NodeKind.MIN] + [NodeKind.MAX] * len(state.ghosts))
+    row = state_row(state)
     return Adversary(Model(settings, np.zeros(kernel.WEIGHTS, np.float64)), np.array([levels], np.int64),
-                     np.array([mix], np.float64), workspace(state_row(state), levels))
+                     np.array([mix], np.float64), workspace(row, levels), chase_memo(state.layout, row.shape[0]))
 
 
 def _result(state: GameState, weights: np.ndarray, stats: np.ndarray, values: np.ndarray, levels: int,
@@ -266,7 +268,8 @@ def star_workspace(root: np.ndarray, levels: int) -> StarWorkspace:
 
 
 NO_ADVERSARY = Adversary(Model(np.zeros(kernel.KINDS + 1, np.int64), np.zeros(kernel.WEIGHTS, np.float64)),
-                         np.zeros(1, np.int64), np.ones(1, np.float64), workspace(np.zeros(1, np.int64), 0))
+                         np.zeros(1, np.int64), np.ones(1, np.float64), workspace(np.zeros(1, np.int64), 0),
+                         empty_memo(1, 0))
 """The adversary passed when no chance node models it (one compiled signature)."""
 
 

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from pacsim.fast import kernel, kinds, policies, table
+from pacsim.fast import kernel, kinds, memo, policies, table
 from pacsim.fast.cache import compiled_functions, flush_when_changed
 from pacsim.fast.kernel import (
     ALPHA,
@@ -91,6 +91,7 @@ from pacsim.fast.kernel import (
     utility,
 )
 from pacsim.fast.kinds import ChanceMode
+from pacsim.fast.memo import memo_slot, recall, remember
 from pacsim.fast.policies import slip_outcomes
 from pacsim.fast.table import EXACT, LOWER, UPPER, needs_room, table_get, table_put, uncounted
 
@@ -314,16 +315,21 @@ def adversarial_probabilities(maze, weights, adversary, state, count, out):
     ``distribution`` (uniform over the moves its chase search values best,
     mixed with uniform by its ``p``) mixed with uniform by ``trust``, in
     the same float operations.  The chase search is kernel.search_root in
-    the adversary's own rows, whole (it does not pause)."""
+    the adversary's own rows, whole (it does not pause), unless its values
+    at this position are in the adversary's memo (:mod:`pacsim.fast.memo`)."""
     chase = adversary.work
     chase_states, chase_values, chase_stats = chase.states, chase.values, chase.stats
-    adversary.model.settings[CHASE_GHOST] = state[TURN]
-    for slot in range(state.shape[0]):
-        chase_states[0, slot] = state[slot]
-    for slot in range(chase_stats.shape[0]):
-        chase_stats[slot] = 0
-    chase_stats[BEST_MOVE] = chase_stats[PAUSED_AT] = -1
-    search_root(maze, adversary.model, adversary.levels[0], True, chase, np.int64(1) << 62)
+    levels, num_ghosts = adversary.levels[0], adversary.model.settings[NUM_GHOSTS]
+    slot = memo_slot(adversary.memo, state, levels, num_ghosts)
+    if not recall(adversary.memo, slot, state, levels, num_ghosts, chase_values):
+        adversary.model.settings[CHASE_GHOST] = state[TURN]
+        for column in range(state.shape[0]):
+            chase_states[0, column] = state[column]
+        for column in range(chase_stats.shape[0]):
+            chase_stats[column] = 0
+        chase_stats[BEST_MOVE] = chase_stats[PAUSED_AT] = -1
+        search_root(maze, adversary.model, levels, True, chase, np.int64(1) << 62)
+        remember(adversary.memo, slot, state, levels, num_ghosts, chase_values)
     best = chase_values[ROOT_VALUE]
     best_count = 0
     for index in range(count):
@@ -562,4 +568,5 @@ def star_search_root(maze, model, plan, levels, full_window, work, budget):
 
 # The star search inlines the kernel's rules and the table's operations
 # (pacsim.fast.cache): its cache must go when those files change.
-flush_when_changed("star", compiled_functions(__name__, globals()), [kernel.__file__, table.__file__, kinds.__file__, policies.__file__])
+flush_when_changed("star", compiled_functions(__name__, globals()),
+                   [kernel.__file__, table.__file__, kinds.__file__, policies.__file__, memo.__file__])
