@@ -186,6 +186,32 @@ def test_forked_processes_die_with_the_game(tmp_path, isolation):
     assert not marked_processes_after(marker, seconds=5.0)
 
 
+@pytest.mark.parametrize("isolation", ISOLATIONS)
+def test_a_fork_bomb_is_stopped_by_count_even_for_root(tmp_path, isolation):
+    from pacsim.agents.sandbox import pids_cgroup, remove_cgroup
+
+    require(isolation)
+    probe = pids_cgroup(1)
+    if probe is None:
+        pytest.skip("no writable cgroup pids controller here: the count is RLIMIT_NPROC's, which exempts root")
+    remove_cgroup(probe)
+    marker = f"pacsim-sandbox-test-{uuid.uuid4()}"
+    spec = entrant(tmp_path, "bomb", hostile(f"""
+        started = 0
+        for _ in range(20):
+            try:
+                if os.fork() == 0:
+                    os.execv(sys.executable, [sys.executable, '-c', 'import time; time.sleep(60)', {marker!r}])
+                started += 1
+            except OSError:
+                break
+        return state.legal_actions()[0] if started < 6 else 'Jump'  # an illegal move says the count was not held
+        """))
+    record, _ = play(spec, dataclasses.replace(TEST_LIMITS, isolation=isolation, processes=6))
+    assert record.fault is None and record.moves > 0, record.error
+    assert not marked_processes_after(marker, seconds=5.0)
+
+
 def marked_processes_after(marker: str, seconds: float) -> list[str]:
     """The processes whose command line holds ``marker``, once none is left or ``seconds`` have passed
     (the kernel tears a killed process tree down in moments, not at once)."""

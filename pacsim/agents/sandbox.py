@@ -38,6 +38,7 @@ import os
 import pickle
 import random
 import resource
+import secrets
 import select
 import shutil
 import signal
@@ -95,7 +96,8 @@ class Limits:
     file_mb: int = 64
     """Largest file the entrant may write."""
     processes: int = 64
-    """Processes the entrant may start (enforced by the kernel for a user other than root)."""
+    """Processes (tasks) the entrant may have: a cgroup's ``pids.max`` where a pids controller is
+    writable (then for root too), else ``RLIMIT_NPROC`` (which exempts root)."""
     isolation: str = AUTO
     """``auto``, ``bubblewrap`` (an error where it does not work) or ``limits``."""
 
@@ -254,12 +256,17 @@ class SandboxedAgent:
         command = [sys.executable, "-m", "pacsim.agents.sandbox_child"]
         if self.level == BUBBLEWRAP:
             command = bubblewrap_command(self.folder) + command
+        cgroup = pids_cgroup(self.limits.processes)
         try:
-            return subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                                    cwd=self.folder, env=child_environment(), start_new_session=True,
-                                    preexec_fn=functools.partial(apply_limits, self.limits, self._process_limit()))
+            process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                                       cwd=self.folder, env=child_environment(), start_new_session=True,
+                                       preexec_fn=functools.partial(apply_limits, self.limits, self._process_limit(), cgroup))
         except OSError as error:
+            remove_cgroup(cgroup)
             raise AgentFault("crash", f"could not start its sandbox: {error.strerror or error}") from None
+        if cgroup is not None:
+            child_cgroups[process.pid] = cgroup
+        return process
 
     def _process_limit(self) -> int:
         """``RLIMIT_NPROC`` for the child: root is exempt from it, anyone else's count includes all their processes."""
@@ -555,8 +562,6 @@ class IdleChildren(threading.local):
 
 idle_children = IdleChildren()
 """This thread's idle children; they die with the worker (``PR_SET_PDEATHSIG``, bwrap's ``--die-with-parent``)."""
-atexit.register(idle_children.end_all)
-os.register_at_fork(after_in_child=idle_children.forget)
 
 
 def end_process(process: subprocess.Popen[bytes]) -> None:
@@ -568,11 +573,95 @@ def end_process(process: subprocess.Popen[bytes]) -> None:
             with contextlib.suppress(OSError):
                 stream.close()
     process.wait()
+    end_cgroup(child_cgroups.pop(process.pid, None))
 
 
-def apply_limits(limits: Limits, processes: int) -> None:
+PIDS_CONTROLLERS = (Path("/sys/fs/cgroup/pids"), Path("/sys/fs/cgroup"))
+"""Where a cgroup pids controller may be: cgroup v1's own folder, or the unified (v2) tree."""
+child_cgroups: dict[int, Path] = {}
+"""Each live child's pids cgroup, by process id, removed when the child is ended."""
+
+
+def pids_cgroup(processes: int) -> Path | None:
+    """A new cgroup allowing ``processes`` tasks (``pids.max``), or None where
+    none can be made (no writable pids controller).  The kernel holds root to
+    it, where ``RLIMIT_NPROC`` exempts root: a fork bomb is stopped by count."""
+    for controller in PIDS_CONTROLLERS:
+        if not (controller / "cgroup.procs").exists():
+            continue
+        remove_orphans(controller)
+        cgroup = controller / f"pacsim-sandbox-{os.getpid()}-{secrets.token_hex(4)}"
+        try:
+            cgroup.mkdir()
+            (cgroup / "pids.max").write_text(str(processes))
+            return cgroup
+        except OSError:  # read-only, or no pids controller in this tree
+            remove_cgroup(cgroup)
+    return None
+
+
+def remove_orphans(controller: Path) -> None:
+    """Remove the emptied cgroups of pacsim processes that died without
+    removing them (a worker killed by a signal runs no exit code)."""
+    for cgroup in controller.glob("pacsim-sandbox-*-*"):
+        owner = cgroup.name.split("-")[2]
+        if not owner.isdigit():
+            continue
+        try:
+            os.kill(int(owner), 0)
+        except ProcessLookupError:
+            remove_cgroup(cgroup)
+        except PermissionError:  # alive, another user's
+            pass
+
+
+def remove_cgroup(cgroup: Path | None) -> None:
+    """Remove an emptied cgroup (the kernel refuses while a task is in it: then it stays)."""
+    if cgroup is not None:
+        with contextlib.suppress(OSError):
+            cgroup.rmdir()
+
+
+def end_cgroup(cgroup: Path | None, seconds: float = 1.0) -> None:
+    """Kill every task left in a child's ``cgroup`` (one that left its process
+    group too) and remove the cgroup once the kernel has emptied it."""
+    if cgroup is None:
+        return
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            tasks = [int(pid) for pid in (cgroup / "cgroup.procs").read_text().split()]
+        except OSError:
+            return  # gone already
+        for pid in tasks:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(pid, signal.SIGKILL)
+        if not tasks or time.monotonic() > deadline:
+            remove_cgroup(cgroup)
+            return
+        time.sleep(0.01)
+
+
+def end_all_cgroups() -> None:
+    """At exit: the cgroups of children no one ended (an agent dropped without ``stop``)."""
+    for cgroup in list(child_cgroups.values()):
+        end_cgroup(cgroup)
+    child_cgroups.clear()
+
+
+atexit.register(end_all_cgroups)  # after the idle children are ended (atexit runs last-registered first)
+atexit.register(idle_children.end_all)
+os.register_at_fork(after_in_child=idle_children.forget)
+os.register_at_fork(after_in_child=child_cgroups.clear)  # a forked worker's children are its parent's
+
+
+def apply_limits(limits: Limits, processes: int, cgroup: Path | None = None) -> None:
     """In the child, before it runs Python: its resource limits (``processes``
-    in all for this user), and death with its parent."""
+    in all for this user), its pids ``cgroup`` (when one was made), and death
+    with its parent."""
+    if cgroup is not None:
+        with contextlib.suppress(OSError):
+            (cgroup / "cgroup.procs").write_text(str(os.getpid()))
     megabyte = 1 << 20
     whole_run = limits.cpu_seconds * GAMES_PER_CHILD + 1  # each game's soft limit is moved on (renew_cpu_budget)
     for which, soft, hard in ((resource.RLIMIT_CPU, limits.cpu_seconds, whole_run),  # SIGXCPU first
