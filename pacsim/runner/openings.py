@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -27,7 +26,7 @@ from pacsim.agents.whole_game import play_in_kernel
 from pacsim.engine import Layout, play_game
 from pacsim.engine.starts import start_cells, with_pacman_start
 from pacsim.errors import ConfigError
-from pacsim.files import FileRefused, read_bounded
+from pacsim.files import FileRefused, read_bounded, write_atomically
 
 BOOK_FORMAT = "pacsim-opening-book-1"
 MAX_BOOK_BYTES = 1 << 20
@@ -84,15 +83,9 @@ def _opening(layout: Layout, pacman: str, ghost: str, num_ghosts: int, moves: in
 
 
 def write_book(book: OpeningBook, path: str | Path) -> None:
-    """Write atomically: an interrupted write leaves the previous book."""
-    path = Path(path)
-    temporary = path.with_name(path.name + ".tmp")
+    """Write atomically (:func:`~pacsim.files.write_atomically`): an interrupted write leaves the previous book."""
     body = {"format": BOOK_FORMAT, **asdict(book)}
-    try:
-        temporary.write_text(json.dumps(body, indent=1) + "\n", encoding="utf-8")
-        os.replace(temporary, path)
-    except OSError as error:
-        raise ConfigError(f"{path}: cannot write the opening book: {error.strerror or error}") from None
+    write_atomically(path, json.dumps(body, indent=1) + "\n", "the opening book")
 
 
 def read_book(path: str | Path) -> OpeningBook:
