@@ -70,6 +70,17 @@ def test_two_entrants_rated_as_worked_by_hand():
     assert strengths.mean() == pytest.approx(0, abs=1e-9)
 
 
+def test_ratings_match_a_published_bradley_terry_fit():
+    # Agresti (2002), Categorical Data Analysis, p. 448: citations among four statistics journals
+    # (Stigler 1994), [i, j] = times journal i was cited by journal j, the cited one "winning".
+    # Turner and Firth (2012), J. Statistical Software 48(9), section 2.1, fit them by maximum
+    # likelihood with Biometrika at 0: Comm. Statist. -2.9491, JASA -0.4796, JRSS-B 0.2690.
+    cited = numpy.array([[714, 730, 498, 221], [33, 425, 68, 17], [320, 813, 1072, 142], [284, 276, 325, 188]], dtype=float)
+    numpy.fill_diagonal(cited, 0)  # self-citations say nothing of the abilities
+    strengths = fit(cited, prior_games=0)
+    assert strengths[1:] - strengths[0] == pytest.approx([-2.9491, -0.4796, 0.2690], abs=1e-4)
+
+
 def test_position_wins_compare_outcome_then_score_and_skip_missing_games():
     values = numpy.array([[[3, 10], [3, 20], [1, 500], [numpy.nan, numpy.nan]]], dtype=float)
     wins = position_wins(values)[0]
