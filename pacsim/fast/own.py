@@ -52,7 +52,7 @@ def state_view(distance: Any, nearest: Any, settings: Any, state: Any) -> View:
 
 
 @cache
-def _view_type() -> Any:
+def view_type() -> Any:
     """numba's type of a View (the same for every maze: arrays and ints)."""
     return typeof(view_of(initial_state(parse_layout("%%%%%\n%P.G%\n%%%%%\n", name="view"))))
 
@@ -66,7 +66,7 @@ def compiled(function: Callable[[View], float]) -> tuple[Any, str | None]:
     a function that allocates an array does not compile, and runs in Python."""
     dispatcher = njit(**WITHOUT_REFERENCE_COUNTS)(function)
     try:
-        dispatcher.compile((_view_type(),))
+        dispatcher.compile((view_type(),))
     except NumbaError as error:
         name = getattr(function, "__qualname__", repr(function))
         return None, f"numba cannot compile {name}(): {_first_line(str(error)) or type(error).__name__}"
@@ -94,9 +94,9 @@ def search_root(function: Callable[[View], float]) -> Any:
         return float(evaluation(view(distance, nearest, settings, state)))
 
     leaf = njit(inline="always", **WITHOUT_REFERENCE_COUNTS)(evaluate)
-    node_value = _uncached(kernel.node_value, {"evaluate": leaf})
-    root_leaf_value = _uncached(kernel.root_leaf_value, {"evaluate": leaf})
-    return _uncached(kernel.search_root, {"node_value": node_value, "root_leaf_value": root_leaf_value})
+    node_value = uncached(kernel.node_value, {"evaluate": leaf})
+    root_leaf_value = uncached(kernel.root_leaf_value, {"evaluate": leaf})
+    return uncached(kernel.search_root, {"node_value": node_value, "root_leaf_value": root_leaf_value})
 
 
 @cache
@@ -104,12 +104,12 @@ def play_slice(function: Callable[[View], float]) -> Any:
     """:func:`pacsim.fast.gameloop.play_slice` whose Pacman searches with
     ``function`` (:func:`search_root`); the ghosts' own searches (the
     adversarial ghost's chase) keep the built-in ones."""
-    search = _uncached(gameloop._search, {"search_root": search_root(function)})
-    pacman_move = _uncached(gameloop._pacman_move, {"_search": search})
-    return _uncached(gameloop.play_slice, {"_pacman_move": pacman_move})
+    search = uncached(gameloop._search, {"search_root": search_root(function)})
+    pacman_move = uncached(gameloop._pacman_move, {"_search": search})
+    return uncached(gameloop.play_slice, {"_pacman_move": pacman_move})
 
 
-def _uncached(dispatcher: Any, replaced: dict[str, Any]) -> Any:
+def uncached(dispatcher: Any, replaced: dict[str, Any]) -> Any:
     """A copy of a compiled kernel function, with its options but without
     numba's cache, whose globals ``replaced`` names differently."""
     function = dispatcher.py_func
