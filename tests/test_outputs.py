@@ -115,6 +115,22 @@ def test_a_record_never_replaces_a_results_store_even_one_not_read(folder, capsy
     assert (folder / "S.sqlite").read_bytes() == before
 
 
+@pytest.mark.parametrize("existing", ["a store", "a layout read", "a folder"])
+def test_every_record_of_several_games_is_checked_before_the_first_game(folder, capsys, existing):
+    """``play -n 3 --record r.json`` writes r-1, r-2, r-3.json: a later one
+    that may not be replaced is refused before any game, not at game 2."""
+    if existing == "a store":
+        shutil.copy(folder / "S.sqlite", folder / "r-2.json")
+    elif existing == "a layout read":
+        (folder / "r-3.json").symlink_to(folder / "X.lay")
+    else:
+        (folder / "r-2.json").mkdir()
+    assert main(["play", "-q", "-l", "X.lay", "-n", "3", "--record", "r.json"]) == 2
+    assert "--record r-" in error_line(capsys)
+    assert not (folder / "r-1.json").exists()
+    assert (folder / "X.lay").read_text() == LAYOUT
+
+
 def test_an_earlier_record_is_replaced(folder, capsys):
     assert main(["play", "-q", "-l", "X.lay", "--seed", "1", "--record", "r.json"]) == 0
     assert main(["play", "-q", "-l", "X.lay", "--seed", "2", "--record", "r.json"]) == 0

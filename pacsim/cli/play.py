@@ -9,6 +9,7 @@ window opens.
 from __future__ import annotations
 
 import argparse
+import re
 import secrets
 import sys
 import time
@@ -180,7 +181,7 @@ def run(args: argparse.Namespace) -> int:
     check_keyboard(args, agents[0], window)
     check_outputs(args)
     if args.record:
-        check_output(_record_path(args.record, 0, games), "--record")
+        _check_record_paths(args.record, games)
     check_starts(args, layout, len(agents) - 1)
     for note in display_notes(args, window, settings, agents[0]):
         print(f"pacsim: note: {note}", file=sys.stderr)
@@ -406,6 +407,20 @@ class Tally:
 
 
 BACKEND_NAMES = {FAST: "the compiled kernel", PYTHON: "Python"}
+
+
+def _check_record_paths(name: str, games: int) -> None:
+    """Every record ``--record name`` may write, checked before the first
+    game: the first as any output, and each one of the others already on disk
+    (found by one listing of the folder, not by a million names) that must not be replaced."""
+    first = check_output(_record_path(name, 0, games), "--record")
+    if games == 1:
+        return
+    pattern = re.compile(re.escape(first.stem[:-len("-1")]) + r"-([1-9][0-9]*)" + re.escape(first.suffix))
+    for entry in sorted(first.parent.iterdir()):
+        matched = pattern.fullmatch(entry.name)
+        if matched and int(matched[1]) <= games:
+            check_output(entry, "--record")
 
 
 def _record_path(name: str, game: int, games: int) -> Path:
