@@ -67,6 +67,12 @@ def entrant(tmp_path: Path, name: str, source: str) -> str:
     return f"{folder / 'entrant.py'}:Entrant"
 
 
+def imported_here(spec: str) -> bool:
+    """Whether the entrant's file is a module of this process."""
+    path = spec.rpartition(":")[0]
+    return any(getattr(module, "__file__", None) == path for module in list(sys.modules.values()))
+
+
 def play(spec: str, limits: Limits = TEST_LIMITS, ghost: str = "random") -> tuple[GameRecord, SandboxedAgent]:
     agent = sandboxed(PACMAN, spec, {}, limits)
     assert agent is not None
@@ -527,8 +533,10 @@ def test_compare_takes_sandbox_and_scores_a_faulting_entrant(tmp_path, capsys):
     raiser = entrant(tmp_path, "raiser", hostile("raise ValueError('no idea')"))
     store = tmp_path / "compare.sqlite"
     arguments = ["compare", good, raiser, "-l", "tinyGhostMaze", "-j", "1", "--pairs", "2", "--max-moves", "10"]
-    assert main([*arguments, "--store", str(tmp_path / "plain.sqlite")]) == 2  # in-process, the raise is an error
     assert main([*arguments, "--store", str(store), "--sandbox"]) == 0  # sandboxed, it is the raiser's loss
+    assert not imported_here(good) and not imported_here(raiser)  # the comparing process never ran their code
+    assert main([*arguments, "--store", str(tmp_path / "plain.sqlite")]) == 2  # in-process, the raise is an error
+    assert imported_here(good)  # unsandboxed, it was (the check above can fail)
     rows = load_results(store)
     by_pacman = {pacman: games for pacman, games in rows.groupby("pacman")}
     assert set(by_pacman[raiser]["fault"]) == {"crash"} and by_pacman[good]["fault"].isna().all()
