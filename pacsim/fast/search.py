@@ -67,7 +67,10 @@ def kernel_search(
     """Search ``state`` ``levels`` tree levels deep with the kernel.
 
     ``kinds`` is the node type of every agent (MAX for Pacman, then each
-    ghost's); ``evaluation`` is ``score`` or ``careful``; ``pruned`` makes
+    ghost's); ``evaluation`` is ``score``, ``careful`` or the name of a
+    kernel evaluation (:mod:`pacsim.fast.view`: the copy of the search
+    compiled around it runs, :mod:`pacsim.fast.own`,
+    :mod:`pacsim.fast.own_searches`); ``pruned`` makes
     MAX/MIN nodes alpha-beta; ``model`` is the chance nodes' ghost policy
     (``uniform``, ``random``, ``directional`` with ``attack``/``flee``),
     mixed with uniform by ``trust``; ``slip`` puts a chance node after
