@@ -9,7 +9,7 @@ function has bounds (:func:`pacsim.fast.view.kernel_evaluation`), with
 those bounds in place of :func:`~pacsim.fast.star.chance_bounds` at every
 Star1/Star2 chance node.  The adversarial ghost's own chase search keeps
 the built-in one.  Uncached, like every copy (:mod:`pacsim.fast.own`): it
-compiles once per process and function, 10 to 20 seconds on one core.
+compiles once per process and function, 15 to 25 seconds on one core.
 MCTS's copy is :func:`pacsim.fast.mcts.own_iterations`.
 """
 
