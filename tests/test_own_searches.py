@@ -25,8 +25,8 @@ from pacsim.agents import make_pacman
 from pacsim.bench.agreement import compare_searches, result_difference
 from pacsim.bench.positions import game_positions
 from pacsim.engine import apply_move
-from pacsim.engine.stats import FAST
-from pacsim.errors import SearchError
+from pacsim.engine.stats import FAST, PYTHON
+from pacsim.errors import AgentError, SearchError
 from pacsim.fast.request import SearchRequest, game_loop_declined, mcts_declined, own_declined, settings_declined
 from pacsim.fast.view import kernel_evaluation, python_bounds, register, registered, view_of
 from pacsim.search import CHANCE, MAX, search
@@ -92,6 +92,14 @@ def test_mcts_with_an_own_evaluation_builds_the_python_tree(positions, ghosts):
                 mismatches.append(f"depth {rollout_depth} position {index}: {summary(expected)} != {summary(found)}")
     assert not mismatches, mismatches[:2]
     assert mcts_declined(make_pacman(f"mcts:eval={HUNGRY}").search_request(), cells=0) is None
+
+
+def test_mcts_with_an_evaluation_numba_cannot_compile_searches_in_python(positions):
+    spec = f"mcts:iterations=50,eval={EXAMPLE}:not_compilable"
+    agent: Any = make_pacman(spec)  # made without compiling it: the first search tries
+    assert agent._search_with_backend(positions[0], 0)[1] == PYTHON
+    with pytest.raises(AgentError, match=r"backend=fast: eval=.*numba cannot compile not_compilable"):
+        make_pacman(f"{spec},backend=fast").analyze(positions[0])
 
 
 def summary(result: Any) -> tuple[Any, ...]:

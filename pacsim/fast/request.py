@@ -193,7 +193,13 @@ MCTS_COVERED = ("random", "uniform")
 
 def mcts_declined(request: MctsRequest, cells: int) -> str | None:
     """Why the kernel cannot run ``request`` on a maze of ``cells`` open
-    cells, or ``None`` when it can."""
+    cells, or ``None`` when it can (a kernel evaluation is compiled to know)."""
+    return mcts_settings_declined(request) or maze_declined(cells) or own_evaluation_declined(request.evaluation)
+
+
+def mcts_settings_declined(request: MctsRequest) -> str | None:
+    """Why the kernel cannot run ``request`` on any maze, or ``None``;
+    compiles nothing (an MCTS Pacman asks when it is made)."""
     rollout, model = MCTS_COVERED
     reasons = (
         (request.rollout != rollout, f"the fast path does not cover mcts rollout={request.rollout} (it runs {rollout})"),
@@ -203,5 +209,4 @@ def mcts_declined(request: MctsRequest, cells: int) -> str | None:
          f"the fast path does not cover eval={request.evaluation} (it knows {', '.join(COVERED.evaluations)})"),
         (bool(request.own_game), f"the fast path does not cover {request.own_game}"),
     )
-    reason = next((reason for failed, reason in reasons if failed), None)
-    return available() or reason or maze_declined(cells) or own_evaluation_declined(request.evaluation)
+    return available() or next((reason for failed, reason in reasons if failed), None)
