@@ -42,17 +42,12 @@ finite numbers with low <= high (Python's search raises there; the
 kernel's goes on without them and then raises)."""
 
 
-def bounds_declined(function: Callable[[View], float]) -> str | None:
-    """Why Star1/Star2 cannot run kernel evaluation ``function`` in the
-    kernel (no bounds, or bounds numba cannot compile), or ``None``."""
-    return compiled_bounds(function)[1]
-
-
 @cache
 def compiled_bounds(function: Callable[[View], float]) -> tuple[Any, str | None]:
     """``(dispatcher, None)``: the ``bounds`` of kernel evaluation
     ``function`` compiled for ``(view, levels)``, returning two numbers;
-    or ``(None, reason)`` in one line."""
+    or ``(None, reason)``: why Star1/Star2 cannot run ``function`` in the
+    kernel (no bounds, or bounds numba cannot compile), in one line."""
     bounds = getattr(function, "bounds", None)
     name = getattr(function, "__qualname__", repr(function))
     if bounds is None:

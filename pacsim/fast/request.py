@@ -108,9 +108,9 @@ def own_evaluation_declined(evaluation: str, bounds: bool = False) -> str | None
 
     reason = compiled(function)[1]
     if reason is None and bounds:
-        from pacsim.fast.own_searches import bounds_declined
+        from pacsim.fast.own_searches import compiled_bounds
 
-        reason = bounds_declined(function)
+        reason = compiled_bounds(function)[1]
     return None if reason is None else f"eval={evaluation}: {reason}"
 
 

@@ -5,7 +5,8 @@ A function marked with :func:`kernel_evaluation` takes one argument, a
 number, and may carry bounds for Star1/Star2 (a function of a view and
 levels).  pacsim compiles them with numba and calls the evaluation at
 every leaf of the kernel's searches (plain, Star1/Star2, with a table, the
-adversarial model, MCTS) and of its whole-game loop; the Python search
+adversarial model, MCTS) and of its whole-game loop (which plays the
+plain searches); the Python search
 calls the same functions on the same view (:func:`view_of`), so both give
 the same values, moves and node counts.  A function numba cannot compile
 runs in Python, with one line saying why (:mod:`pacsim.fast.own`).
