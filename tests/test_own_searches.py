@@ -77,6 +77,20 @@ def test_star_table_and_adversarial_searches_with_an_own_evaluation_equal_python
     assert cutoffs > 0
 
 
+@pytest.mark.parametrize("spec", [spec for spec in STAR_SPECS if "table=" in spec])
+def test_the_kernels_table_is_used_as_pythons_along_a_game(positions, spec):
+    """One agent per backend searches the positions in order (a small
+    table evicts): the tables' lengths and counters stay equal."""
+    fast: Any = make_pacman(spec.format(depth=3) + ",backend=fast")
+    python: Any = make_pacman(spec.format(depth=3) + ",backend=python")
+    for index, state in enumerate(positions[:10]):
+        assert result_difference(python.analyze(state, root_values=False), fast.analyze(state, root_values=False)) == ""
+        kernel_table, python_table = fast.kernel_table.get(), python.table
+        assert (len(kernel_table), kernel_table.hits, kernel_table.misses, kernel_table.stores, kernel_table.evictions) == (
+            len(python_table), python_table.hits, python_table.misses, python_table.stores, python_table.evictions), index
+    assert python_table.hits > 0
+
+
 @pytest.mark.parametrize("ghosts", ["chance", "min"])
 def test_mcts_with_an_own_evaluation_builds_the_python_tree(positions, ghosts):
     mismatches = []
