@@ -123,10 +123,14 @@ def test_an_agent_that_replaces_the_evaluation_is_not_searched_with_the_marked_o
     assert reason is not None and "eval=Replaced.evaluate" in reason
 
 
-def test_star_searches_with_an_own_evaluation_are_declined_not_wrong():
+def test_star_searches_with_an_own_evaluation_run_in_the_kernel_but_whole_games_do_not():
+    from pacsim.fast.request import game_loop_declined
+
     agent: Any = make_pacman(f"expectimax:depth=2,eval={HUNGRY},table=1000")
-    reason = settings_declined(agent.search_request(2, 6, 100))
-    assert reason is not None and "plain searches only" in reason
+    request = agent.search_request(2, 6, 100)
+    assert settings_declined(request) is None  # tests/test_own_searches.py holds its answers equal to Python's
+    reason = game_loop_declined(request)
+    assert reason is not None and "plain search only" in reason
 
 
 @pytest.mark.parametrize("ghost", ["random", "directional", "adversarial"])

@@ -14,7 +14,8 @@ pair for the whole tree.  A plugin evaluation (``my_eval.py:fn``,
 a :class:`~pacsim.engine.GameState`; it has no bounds unless it carries a
 ``bounds`` attribute of the same signature as ``score_bounds``.  A plugin
 marked with :func:`pacsim.fast.view.kernel_evaluation` is a function of a
-:class:`~pacsim.fast.view.View` instead, which the kernel compiles.
+:class:`~pacsim.fast.view.View` instead, which the kernel compiles, and so
+are its bounds (``bounds(view, levels)``).
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from pacsim.engine import GameState
 from pacsim.engine.layout import UNREACHABLE
 from pacsim.engine.state import FOOD_SCORE, GHOST_SCORE, LOSS_SCORE, TIME_PENALTY, WIN_SCORE
 from pacsim.errors import AgentError
-from pacsim.fast.view import is_kernel_evaluation, python_evaluation, register, registered
+from pacsim.fast.view import is_kernel_evaluation, python_bounds, python_evaluation, register, registered
 
 Evaluation = Callable[[GameState], float]
 
@@ -173,7 +174,7 @@ def _evaluation(spec: str) -> tuple[Evaluation, Bounds | None]:
         register(spec, function)
         evaluate = _checked(python_evaluation(function), spec)
         evaluate.kernel_function = function  # type: ignore[attr-defined]  # what evaluation_name checks
-        return evaluate, getattr(function, "bounds", None)
+        return evaluate, python_bounds(function)  # its bounds too are a function of a View
     return _checked(function, spec), getattr(function, "bounds", None)
 
 

@@ -35,7 +35,7 @@ from pacsim.agents.pacman_game import ModelGhosts, PacmanGame
 from pacsim.engine import GameState, apply_move
 from pacsim.engine.stats import FAST, PYTHON
 from pacsim.errors import AgentError
-from pacsim.fast.request import MctsRequest, mcts_declined
+from pacsim.fast.request import MctsRequest, mcts_settings_declined
 from pacsim.search import CHANCE, MIN, SearchResult, mcts
 from pacsim.search.mcts import RolloutStep
 
@@ -115,7 +115,7 @@ class MctsPacman(Agent[MctsOptions]):
         self.evaluate, _ = get_evaluation(self.options.eval)
         self.model_ghosts = ModelGhosts(self.options.model, ghost_model)
         self.last_result: SearchResult | None = None
-        reason = mcts_declined(self.search_request(), cells=0)
+        reason = mcts_settings_declined(self.search_request())  # a kernel evaluation compiles at the first search
         if reason is None:
             backend.prepare(self.options.backend, "mcts")  # load the kernel now, not in the first timed move
         elif self.options.backend == "fast":  # say it once, not in every game

@@ -61,3 +61,35 @@ def own_figures(report: Report, depth: int = 4, count: int = 5, algorithm: str =
     report.add(GROUP, f"{label} fast/python", ratio, "ratio",
                f"target {OWN_TARGET:.0f}x: {'met' if ratio >= OWN_TARGET else 'NOT met'}; {same}")
     report.add(GROUP, f"{label} mismatches", len(differences), "positions", "kernel against Python")
+
+
+def own_star_figures(report: Report, depth: int = 5, count: int = 5, entries: int = 100_000) -> None:
+    """One line of the ``own`` group: the example evaluation with Star2 and
+    a transposition table (its bounds at every chance node), the kernel's
+    copy of the star search (:mod:`pacsim.fast.own_searches`) beside Python,
+    each with one agent searching ``count`` positions of wideClassic in
+    order (its table living through them, as through a game) after a first
+    search that compiles the copy; the speed ratio, and whether every
+    value, move and node count was identical."""
+    if available() is not None:
+        return  # own_figures says why
+    file, _, function = OWN_EVALUATION.rpartition(":")
+    spec = f"expectimax:depth={depth},eval={shipped_path(file).resolve()}:{function},algorithm=star2,table={entries}"
+    positions = recorded_positions(count=count)
+    started = time.perf_counter()
+    search_pacman(f"{spec},backend=fast").analyze(positions[0], root_values=False)  # compiles (see pacsim.fast.own)
+    compile_seconds = time.perf_counter() - started
+    seconds, results = {}, {}
+    for backend in ("python", "fast"):
+        agent = search_pacman(f"{spec},backend={backend}")
+        started = time.perf_counter()
+        results[backend] = [agent.analyze(state, root_values=False) for state in positions]
+        seconds[backend] = time.perf_counter() - started
+    differences = [f"position {index}: {difference}" for index, (expected, found)
+                   in enumerate(zip(results["python"], results["fast"]))
+                   if (difference := result_difference(expected, found))]
+    nodes = sum(result.stats.generated for result in results["python"])
+    same = "identical values, moves and node counts" if not differences else f"DIFFERENT: {differences[0]}"
+    report.add(GROUP, f"{function} depth {depth} star2 table fast/python", seconds["python"] / seconds["fast"], "ratio",
+               f"{nodes} nodes over {count} positions of wideClassic, one agent (one table) per backend, after a "
+               f"first search of {compile_seconds:.1f} s that compiles the copy; {same}")

@@ -21,8 +21,10 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Callable
+from functools import cache
 from time import perf_counter
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -43,12 +45,14 @@ from pacsim.fast.kernel import (
     legal_moves,
     utility,
 )
-from pacsim.fast.kinds import KERNEL_EVALUATIONS, NODE_KINDS, NodeKind
+from pacsim.fast.kinds import KERNEL_EVALUATIONS, NODE_KINDS, Evaluation, NodeKind
+from pacsim.fast.own import leaf_evaluation, uncached
 from pacsim.fast.request import MctsRequest
 from pacsim.fast.search import settings_row
 from pacsim.fast.streams import random_below, random_float, stream_row
 from pacsim.fast.table import uncounted
 from pacsim.fast.tables import layout_tables, state_row
+from pacsim.fast.view import View, registered
 from pacsim.search import SearchResult, SearchStats
 
 TERMINAL_NODE = len(NodeKind)
@@ -281,11 +285,13 @@ def kernel_mcts(state: GameState, ghost_kind: str, evaluation: str, iterations: 
                 rollout_depth: int = 6, seed: int = 0) -> SearchResult:
     """``MctsPacman(iterations=..., ghosts=..., rollout=random, model=uniform,
     eval=...).analyze(state, seed)`` with the kernel: ``ghost_kind`` is
-    ``chance`` or ``min``, ``evaluation`` ``score`` or ``careful``."""
+    ``chance`` or ``min``, ``evaluation`` ``score``, ``careful`` or a kernel
+    evaluation's name (:mod:`pacsim.fast.view`: :func:`own_iterations`)."""
     started = perf_counter()
     num_ghosts = len(state.ghosts)
-    settings = settings_row(state, KERNEL_EVALUATIONS[evaluation], 0, 0, False,
-                         [MAX_NODE] + [NODE_KINDS[ghost_kind]] * num_ghosts)
+    own = registered(evaluation)
+    settings = settings_row(state, KERNEL_EVALUATIONS[evaluation] if own is None else Evaluation.SCORE, 0, 0, False,
+                            [MAX_NODE] + [NODE_KINDS[ghost_kind]] * num_ghosts)
     tables = layout_tables(state.layout)
     row = state_row(state)
     capacity = iterations + 1  # an iteration makes one node at most
@@ -303,7 +309,7 @@ def kernel_mcts(state: GameState, ghost_kind: str, evaluation: str, iterations: 
     if node_ints[0, KIND] != TERMINAL_NODE:
         run = MctsRun(iterations, c, rollout_depth, rng, np.zeros((2, row.shape[0]), np.int64),
                       np.zeros((2, 5), np.int64), np.array([np.inf, -np.inf]), counts)
-        mcts_iterations(tables, settings, tree, run)
+        (mcts_iterations if own is None else own_iterations(own))(tables, settings, tree, run)
     stats = SearchStats(generated=int(counts[GENERATED]), evaluated=int(counts[EVALUATED]), cutoffs=0,
                         seconds=perf_counter() - started, max_depth=int(counts[DEEPEST]),
                         iterations=int(counts[ITERATIONS]), simulated=int(counts[SIMULATED]),
@@ -320,6 +326,17 @@ def kernel_mcts(state: GameState, ghost_kind: str, evaluation: str, iterations: 
     return SearchResult(value=means[chosen], action=order[chosen], stats=stats,
                         action_values=tuple((order[index], means[index]) for index in visited),
                         action_visits=tuple((move, visits.get(index, 0)) for index, move in enumerate(order)))
+
+
+@cache
+def own_iterations(function: Callable[[View], float]) -> Any:
+    """:func:`mcts_iterations` whose rollouts end with the kernel evaluation
+    ``function`` (:func:`pacsim.fast.own.leaf_evaluation`) in place of the
+    built-in ``evaluate``: compiled apart and uncached, once per process
+    and function, as :mod:`pacsim.fast.own` says."""
+    own_rollout = uncached(rollout, {"evaluate": leaf_evaluation(function)})
+    own_rollout_value = uncached(rollout_value, {"rollout": own_rollout})
+    return uncached(mcts_iterations, {"rollout_value": own_rollout_value})
 
 
 def run_mcts_request(state: GameState, request: MctsRequest, seed: int) -> SearchResult:

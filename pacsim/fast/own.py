@@ -118,3 +118,33 @@ def uncached(dispatcher: Any, replaced: dict[str, Any]) -> Any:
     copy.__doc__ = function.__doc__
     options = {name: value for name, value in dispatcher.targetoptions.items() if name not in ("cache", "nopython")}
     return njit(**options)(copy)
+
+
+# -- shared with the copies of the other searches (pacsim.fast.own_searches, pacsim.fast.mcts)
+
+@cache
+def inline_state_view() -> Any:
+    """:func:`state_view` compiled to be inlined where a search's copy builds a view."""
+    return njit(inline="always", **WITHOUT_REFERENCE_COUNTS)(state_view)
+
+
+@cache
+def leaf_evaluation(function: Callable[[View], float]) -> Any:
+    """``function`` (which :func:`compiled` compiles) as the kernel's
+    ``evaluate(distance, nearest, settings, state)``, inlined into the copy
+    of a search that replaces its ``evaluate`` global with it."""
+    evaluation, reason = compiled(function)
+    if evaluation is None:
+        raise ValueError(f"leaf_evaluation: {reason}")
+    view = inline_state_view()
+
+    def evaluate(distance: Any, nearest: Any, settings: Any, state: Any) -> float:
+        return float(evaluation(view(distance, nearest, settings, state)))
+
+    return njit(inline="always", **WITHOUT_REFERENCE_COUNTS)(evaluate)
+
+
+def numba_reason(function: Callable[..., Any], error: NumbaError) -> str:
+    """Why numba cannot compile ``function``, in one line (as :func:`compiled` says it)."""
+    name = getattr(function, "__qualname__", repr(function))
+    return f"numba cannot compile {name}(): {_first_line(str(error)) or type(error).__name__}"

@@ -92,24 +92,33 @@ def declined(request: SearchRequest) -> str | None:
 
 def own_declined(request: SearchRequest) -> str | None:
     """Why numba cannot compile the request's own evaluation
-    (:mod:`pacsim.fast.view`), or ``None`` (or none to compile)."""
-    function = registered(request.evaluation)
+    (:mod:`pacsim.fast.view`), or its bounds for Star1/Star2, or ``None``
+    (or none to compile)."""
+    star_mode = KERNEL_ALGORITHMS.get(request.algorithm, (False, ChanceMode.PLAIN))[1] != ChanceMode.PLAIN
+    return own_evaluation_declined(request.evaluation, bounds=star_mode)
+
+
+def own_evaluation_declined(evaluation: str, bounds: bool = False) -> str | None:
+    """Why numba cannot compile ``evaluation`` when it is a kernel evaluation
+    (with its bounds if ``bounds``), or ``None``."""
+    function = registered(evaluation)
     if function is None:
         return None
     from pacsim.fast.own import compiled  # numba: only once the kernel may run
 
     reason = compiled(function)[1]
-    return None if reason is None else f"eval={request.evaluation}: {reason}"
+    if reason is None and bounds:
+        from pacsim.fast.own_searches import compiled_bounds
+
+        reason = compiled_bounds(function)[1]
+    return None if reason is None else f"eval={evaluation}: {reason}"
 
 
 def settings_declined(request: SearchRequest) -> str | None:
     """Why the kernel cannot run ``request`` on any maze, or ``None``."""
     if request.algorithm not in COVERED.algorithms:
         return f"the fast path does not cover algorithm={request.algorithm} (it runs {', '.join(COVERED.algorithms)})"
-    if registered(request.evaluation) is not None:
-        if star_search(request):
-            return f"the fast path covers eval={request.evaluation} (a kernel evaluation) in the plain searches only (no Star1/Star2, table or adversarial model)"
-    elif request.evaluation not in COVERED.evaluations:
+    if request.evaluation not in COVERED.evaluations and registered(request.evaluation) is None:
         return f"the fast path does not cover eval={request.evaluation} (it knows {', '.join(COVERED.evaluations)})"
     if request.model not in COVERED.models or (request.model == ADVERSARIAL and request.adversary is None):
         return f"the fast path does not cover model={request.model} (it knows {', '.join(COVERED.models)})"
@@ -161,7 +170,8 @@ class MctsRequest:
     ghosts: str
     """The ghosts in the tree: ``chance`` or ``min``."""
     evaluation: str
-    """The rollouts' evaluation by name (a name the kernel does not know is declined)."""
+    """The rollouts' evaluation by name (a name the kernel does not know,
+    but for a kernel evaluation of :mod:`pacsim.fast.view`, is declined)."""
     iterations: int
     """Iterations of the search (0: none, a time budget only)."""
     c: float
@@ -177,20 +187,26 @@ class MctsRequest:
 
 
 MCTS_COVERED = ("random", "uniform")
-"""The MCTS rollout policy and ghost model the kernel runs (any evaluation of :data:`COVERED`)."""
+"""The MCTS rollout policy and ghost model the kernel runs (any evaluation of
+:data:`COVERED`, or a kernel evaluation)."""
 
 
 def mcts_declined(request: MctsRequest, cells: int) -> str | None:
     """Why the kernel cannot run ``request`` on a maze of ``cells`` open
-    cells, or ``None`` when it can."""
+    cells, or ``None`` when it can (a kernel evaluation is compiled to know)."""
+    return mcts_settings_declined(request) or maze_declined(cells) or own_evaluation_declined(request.evaluation)
+
+
+def mcts_settings_declined(request: MctsRequest) -> str | None:
+    """Why the kernel cannot run ``request`` on any maze, or ``None``;
+    compiles nothing (an MCTS Pacman asks when it is made)."""
     rollout, model = MCTS_COVERED
     reasons = (
         (request.rollout != rollout, f"the fast path does not cover mcts rollout={request.rollout} (it runs {rollout})"),
         (request.model != model, f"the fast path does not cover mcts model={request.model} (it knows {model})"),
         (request.time > 0 or request.iterations == 0, "the fast path does not cover an mcts time budget"),
-        (request.evaluation not in COVERED.evaluations,
+        (request.evaluation not in COVERED.evaluations and registered(request.evaluation) is None,
          f"the fast path does not cover eval={request.evaluation} (it knows {', '.join(COVERED.evaluations)})"),
         (bool(request.own_game), f"the fast path does not cover {request.own_game}"),
     )
-    reason = next((reason for failed, reason in reasons if failed), None)
-    return available() or reason or maze_declined(cells)
+    return available() or next((reason for failed, reason in reasons if failed), None)

@@ -23,6 +23,8 @@ from pacsim.fast.bundles import Adversary, Model, StarPlan, StarWorkspace, Works
 from pacsim.fast.kinds import KERNEL_ALGORITHMS, KERNEL_EVALUATIONS, KERNEL_MODELS, NODE_KINDS, ChanceMode, Evaluation, GhostKind, NodeKind
 from pacsim.fast.memo import chase_memo, empty_memo
 from pacsim.fast.own import search_root as own_search_root
+from pacsim.fast.own_searches import BAD_BOUNDS
+from pacsim.fast.own_searches import star_search_root as own_star_search_root
 from pacsim.fast.policies import DEFAULT_PARAMETERS, SEARCHED_SHARE
 from pacsim.fast.request import SearchRequest, chance_model
 from pacsim.fast.star import FRAME_COLUMNS as STAR_FRAME_COLUMNS
@@ -65,7 +67,10 @@ def kernel_search(
     """Search ``state`` ``levels`` tree levels deep with the kernel.
 
     ``kinds`` is the node type of every agent (MAX for Pacman, then each
-    ghost's); ``evaluation`` is ``score`` or ``careful``; ``pruned`` makes
+    ghost's); ``evaluation`` is ``score``, ``careful`` or the name of a
+    kernel evaluation (:mod:`pacsim.fast.view`: the copy of the search
+    compiled around it runs, :mod:`pacsim.fast.own`,
+    :mod:`pacsim.fast.own_searches`); ``pruned`` makes
     MAX/MIN nodes alpha-beta; ``model`` is the chance nodes' ghost policy
     (``uniform``, ``random``, ``directional`` with ``attack``/``flee``),
     mixed with uniform by ``trust``; ``slip`` puts a chance node after
@@ -87,7 +92,7 @@ def kernel_search(
     """
     started = perf_counter()
     pruned = pruned or star is not None
-    own = registered(evaluation)  # a kernel evaluation (pacsim.fast.view): the plain search only
+    own = registered(evaluation)  # a kernel evaluation (pacsim.fast.view), compiled into a copy of the search
     settings = settings_row(state, KERNEL_EVALUATIONS[evaluation] if own is None else Evaluation.SCORE, 0,
                             KERNEL_MODELS[model], pruned, [NODE_KINDS[kind] for kind in kinds])
     weights = np.array([trust, slip, attack, flee, *DEFAULT_PARAMETERS[SEARCHED_SHARE:]], np.float64)
@@ -96,7 +101,7 @@ def kernel_search(
         return _run(state, Model(settings, weights), levels, full_window, root_values, started, deadline, own)
     adversary_rows = NO_ADVERSARY if model != "adversarial" else _adversary(state, *adversary)
     return _run_star(state, Model(settings, weights), levels, full_window, root_values, started, deadline,
-                     int(ChanceMode[star.upper()] if star else ChanceMode.PLAIN), table, adversary_rows)
+                     int(ChanceMode[star.upper()] if star else ChanceMode.PLAIN), table, adversary_rows, own)
 
 
 def run_request(state: GameState, request: SearchRequest, levels: int | None = None,
@@ -157,8 +162,10 @@ def _run(state: GameState, model: Model, levels: int, full_window: bool, root_va
 
 def _run_star(state: GameState, model: Model, levels: int, full_window: bool,
               root_values: bool, started: float, deadline: float | None, star: int,
-              table: KernelTable | None, adversary: Adversary) -> SearchResult:
-    """:func:`_run` with Star1/Star2 chance nodes or a transposition table."""
+              table: KernelTable | None, adversary: Adversary,
+              own: Callable[[View], float] | None = None) -> SearchResult:
+    """:func:`_run` with Star1/Star2 chance nodes or a transposition table
+    (and ``own``, a kernel evaluation, with its bounds)."""
     if deadline is not None and started > deadline:
         raise SearchTimeout("kernel search: deadline already passed")
     row = state_row(state)
@@ -172,7 +179,9 @@ def _run_star(state: GameState, model: Model, levels: int, full_window: bool,
             return arguments
         return (*arguments[:PLAN_ARGUMENT], plan._replace(table=table.with_room(levels)), *arguments[PLAN_ARGUMENT + 1:])
 
-    _in_slices(star_search_root, arguments, deadline, with_room)
+    _in_slices(star_search_root if own is None else own_star_search_root(own), arguments, deadline, with_room)
+    if work.stats[OUT_OF_BOUNDS] == BAD_BOUNDS:
+        raise SearchError("kernel search: the evaluation's bounds at a chance node are not finite numbers with low <= high")
     if work.stats[OUT_OF_BOUNDS]:
         raise SearchError("kernel search: a value lies outside its evaluation's bounds; Star pruning would be wrong")
     return _result(state, model.weights, work.stats, work.values, levels, root_values, started)

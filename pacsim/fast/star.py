@@ -164,6 +164,14 @@ def leaf_bounds(distance, settings, state, remaining):
 
 
 @uncounted(inline=True)
+def chance_bounds(maze, settings, stats, state, remaining):
+    """The bounds a Star1/Star2 chance node puts on its successors:
+    :func:`leaf_bounds` here; a user's own evaluation's in its copy of this
+    search (:mod:`pacsim.fast.own_searches`, which may flag ``stats``)."""
+    return leaf_bounds(maze.distance, settings, state, remaining)
+
+
+@uncounted(inline=True)
 def beyond(found, low, high):
     """pacsim.search.star.beyond: outside ``[low, high]`` by more than rounding."""
     if low <= found <= high:
@@ -295,7 +303,7 @@ def _expand(maze, model, plan, work, bottom, level):
     mass = 0.0
     for index in range(count):
         mass += probabilities[level, index]
-    low, high = leaf_bounds(distance, settings, state, bottom - level)
+    low, high = chance_bounds(maze, settings, stats, state, bottom - level)
     for index in range(count):
         lower[level, index] = low
         upper[level, index] = high

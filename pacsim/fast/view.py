@@ -2,11 +2,14 @@
 
 A function marked with :func:`kernel_evaluation` takes one argument, a
 :class:`View` of the state (plain ints and numpy arrays), and returns a
-number.  pacsim compiles it with numba and calls it at every leaf of the
-kernel's plain searches and whole-game loops; the Python search calls the
-same function on the same view (:func:`view_of`), so both give the same
-values, moves and node counts.  A function numba cannot compile runs in
-Python, with one line saying why (:mod:`pacsim.fast.own`).
+number, and may carry bounds for Star1/Star2 (a function of a view and
+levels).  pacsim compiles them with numba and calls the evaluation at
+every leaf of the kernel's searches (plain, Star1/Star2, with a table, the
+adversarial model, MCTS) and of its whole-game loop (which plays the
+plain searches); the Python search
+calls the same functions on the same view (:func:`view_of`), so both give
+the same values, moves and node counts.  A function numba cannot compile
+runs in Python, with one line saying why (:mod:`pacsim.fast.own`).
 
 Importing this module needs numpy only.
 """
@@ -15,7 +18,7 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Callable
-from typing import Any, NamedTuple, TypeVar
+from typing import Any, NamedTuple, TypeVar, overload
 
 import numpy as np
 
@@ -64,14 +67,40 @@ class View(NamedTuple):
 
 
 Function = TypeVar("Function", bound=Callable[..., Any])
+ViewBounds = Callable[[View, int], tuple[float, float]]
+"""``bounds(view, levels) -> (low, high)``: a kernel evaluation's bounds
+(see :func:`kernel_evaluation`)."""
 
 
-def kernel_evaluation(function: Function) -> Function:
+@overload
+def kernel_evaluation(function: Function) -> Function: ...
+
+
+@overload
+def kernel_evaluation(*, bounds: ViewBounds) -> Callable[[Function], Function]: ...
+
+
+def kernel_evaluation(function: Any = None, *, bounds: ViewBounds | None = None) -> Any:
     """Mark ``function(view) -> float`` as an evaluation over a :class:`View`
     that the kernel may compile (``eval=file.py:function`` then searches in
-    the kernel).  Returns the function itself."""
-    setattr(function, KERNEL_MARK, "evaluation")
-    return function
+    the kernel).  Returns the function itself.
+
+    ``@kernel_evaluation(bounds=my_bounds)`` gives it bounds, which Star1
+    and Star2 need: ``my_bounds(view, levels) -> (low, high)``, numbers no
+    value a search of ``levels`` levels below the view can leave (the
+    evaluation's at a cut-off, the score at a finished game).  The kernel
+    compiles them too, and the Python search calls them on the same view;
+    they are kept as the function's ``bounds`` attribute."""
+    if bounds is not None and not callable(bounds):
+        raise TypeError(f"kernel_evaluation(bounds=...) takes a function of (view, levels), not {bounds!r}")
+
+    def mark(function: Function) -> Function:
+        setattr(function, KERNEL_MARK, "evaluation")
+        if bounds is not None:
+            function.bounds = bounds  # type: ignore[attr-defined]  # as a plugin evaluation carries them
+        return function
+
+    return mark if function is None else mark(function)
 
 
 def is_kernel_evaluation(function: object) -> bool:
@@ -127,3 +156,18 @@ def python_evaluation(function: Callable[[View], float]) -> Callable[[GameState]
 
     evaluate.__doc__ = function.__doc__
     return evaluate
+
+
+def python_bounds(function: Callable[[View], float]) -> Callable[[GameState, int], tuple[float, float]] | None:
+    """The ``bounds`` of kernel evaluation ``function`` (a function of a
+    view) as bounds of a ``GameState`` (the Python search's), or None."""
+    bounds: ViewBounds | None = getattr(function, "bounds", None)
+    if bounds is None:
+        return None
+
+    def state_bounds(state: GameState, levels: int) -> tuple[float, float]:
+        low, high = bounds(view_of(state), levels)
+        return float(low), float(high)
+
+    state_bounds.__doc__ = bounds.__doc__
+    return state_bounds

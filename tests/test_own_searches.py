@@ -1,0 +1,243 @@
+"""A user's kernel evaluation in the kernel's star search and MCTS (issue 28
+item 4): Star1/Star2 with the evaluation's own bounds, transposition
+tables, the adversarial model and MCTS give the Python search's values,
+moves and node counts (MCTS: visits too) with the same function; and the
+example's bounds hold.
+
+The kernel's copies compile once per process (about 15 s for the star
+search, 3 s for MCTS: pacsim.fast.own), shared by the whole module."""
+
+from __future__ import annotations
+
+import math
+import random
+from typing import Any
+
+import numpy as np
+import pytest
+
+pytest.importorskip("numba")
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pacsim.agents import make_pacman
+from pacsim.bench.agreement import compare_searches, result_difference
+from pacsim.bench.positions import game_positions
+from pacsim.engine import apply_move
+from pacsim.engine.stats import FAST, PYTHON
+from pacsim.errors import AgentError, SearchError
+from pacsim.fast.request import SearchRequest, game_loop_declined, mcts_declined, own_declined, settings_declined
+from pacsim.fast.view import kernel_evaluation, python_bounds, register, registered, view_of
+from pacsim.search import CHANCE, MAX, search
+from pacsim.shipped import shipped_path
+
+EXAMPLE = str(shipped_path("examples/kernel_eval.py").resolve())
+HUNGRY = f"{EXAMPLE}:hungry"
+MAZES = ("tinyGhostMaze", "smallClassic", "trapMaze", "generated:w=11,h=9,food=10,capsules=2,ghosts=2,loops=0.5,seed=4")
+STAR_SPECS = tuple(
+    f"{kind}:depth={{depth}},eval={HUNGRY},algorithm={algorithm}{extra}"
+    for kind, algorithm, extra in (
+        ("expectimax", "star2", ""), ("expectimax", "star1", ""),
+        ("expectimax", "star2", ",table=10000"), ("expectiminimax", "star1", ",kinds=MC,table=300"),
+        ("expectimax", "star2", ",model=directional,trust=0.6,slip=0.2,table=128"),
+        ("minimax", "alphabeta", ",table=500"),
+        ("expectimax", "expectimax", ",model=adversarial"), ("expectimax", "star2", ",model=adversarial,table=1000"),
+    )
+)
+
+
+@pytest.fixture(scope="module")
+def positions() -> list[Any]:
+    return game_positions(30, seed=21, layouts=MAZES)
+
+
+@pytest.fixture(scope="module")
+def example() -> Any:
+    """The example's module (its functions, as a search Pacman loads them)."""
+    make_pacman(f"expectimax:eval={HUNGRY}")
+    hungry = registered(HUNGRY)
+    assert hungry is not None
+    return hungry
+
+
+def test_star_table_and_adversarial_searches_with_an_own_evaluation_equal_python(positions):
+    shallow = compare_searches(positions, depth=1, specs=STAR_SPECS)
+    deep = compare_searches(positions[::3], depth=2, specs=STAR_SPECS, root_values=True)
+    assert shallow.searches == len(positions) * len(STAR_SPECS) and deep.searches == 10 * len(STAR_SPECS)
+    assert shallow.agrees and deep.agrees, (shallow.mismatches + deep.mismatches)[:3]
+    # The kernel searched them, and Star2's bounds cut: the bounds are in use on both sides.
+    agent: Any = make_pacman(STAR_SPECS[0].format(depth=2) + ",backend=fast")
+    python: Any = make_pacman(STAR_SPECS[0].format(depth=2) + ",backend=python")
+    cutoffs = 0
+    for state in positions[::5]:
+        result, searched_by = agent._search_with_backend(state, None, False)
+        assert searched_by == FAST and result_difference(python.analyze(state, root_values=False), result) == ""
+        cutoffs += result.stats.cutoffs
+    assert cutoffs > 0
+
+
+@pytest.mark.parametrize("spec", [spec for spec in STAR_SPECS if "table=" in spec])
+def test_the_kernels_table_is_used_as_pythons_along_a_game(positions, spec):
+    """One agent per backend searches the positions in order (a small
+    table evicts): the tables' lengths and counters stay equal."""
+    fast: Any = make_pacman(spec.format(depth=3) + ",backend=fast")
+    python: Any = make_pacman(spec.format(depth=3) + ",backend=python")
+    for index, state in enumerate(positions[:10]):
+        assert result_difference(python.analyze(state, root_values=False), fast.analyze(state, root_values=False)) == ""
+        kernel_table, python_table = fast.kernel_table.get(), python.table
+        assert (len(kernel_table), kernel_table.hits, kernel_table.misses, kernel_table.stores, kernel_table.evictions) == (
+            len(python_table), python_table.hits, python_table.misses, python_table.stores, python_table.evictions), index
+    assert python_table.hits > 0
+
+
+@pytest.mark.parametrize("ghosts", ["chance", "min"])
+def test_mcts_with_an_own_evaluation_builds_the_python_tree(positions, ghosts):
+    mismatches = []
+    for rollout_depth in (0, 6):
+        spec = f"mcts:iterations=150,ghosts={ghosts},eval={HUNGRY},rollout_depth={rollout_depth}"
+        fast: Any = make_pacman(f"{spec},backend=fast")
+        python: Any = make_pacman(f"{spec},backend=python")
+        for index, state in enumerate(positions[::2]):
+            found, searched_by = fast._search_with_backend(state, index)
+            expected = python.analyze(state, seed=index)
+            assert searched_by == FAST
+            if summary(found) != summary(expected):
+                mismatches.append(f"depth {rollout_depth} position {index}: {summary(expected)} != {summary(found)}")
+    assert not mismatches, mismatches[:2]
+    assert mcts_declined(make_pacman(f"mcts:eval={HUNGRY}").search_request(), cells=0) is None
+
+
+def test_mcts_with_an_evaluation_numba_cannot_compile_searches_in_python(positions):
+    spec = f"mcts:iterations=50,eval={EXAMPLE}:not_compilable"
+    agent: Any = make_pacman(spec)  # made without compiling it: the first search tries
+    assert agent._search_with_backend(positions[0], 0)[1] == PYTHON
+    with pytest.raises(AgentError, match=r"backend=fast: eval=.*numba cannot compile not_compilable"):
+        make_pacman(f"{spec},backend=fast").analyze(positions[0])
+
+
+def summary(result: Any) -> tuple[Any, ...]:
+    stats = result.stats
+    return (result.value, result.action, result.action_values, result.action_visits, stats.generated,
+            stats.evaluated, stats.max_depth, stats.iterations, stats.simulated, stats.tree_nodes)
+
+
+def test_the_bench_line_compares_star2_with_a_table_both_ways():
+    from pacsim.bench.own import GROUP, own_star_figures
+    from pacsim.bench.report import Report
+
+    report = Report()
+    own_star_figures(report, depth=1, count=2)
+    [figure] = [figure for figure in report.figures if figure.group == GROUP]
+    assert figure.name == "hungry depth 1 star2 table fast/python" and figure.value > 0
+    assert "identical values, moves and node counts" in figure.note
+
+
+# -- bounds ---------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def playout_positions() -> list[Any]:
+    """Positions with either agent to move, capsules and scared ghosts among them."""
+    return game_positions(120, seed=9, layouts=MAZES, turn=None)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(0, 119), st.integers(1, 12), st.integers(0, 2**32 - 1))
+def test_the_examples_bounds_hold_on_random_playouts(playout_positions, example, index, levels, seed):
+    """Every value a search of ``levels`` levels can meet (the evaluation at
+    its depth, the score of a game that ended before it) lies within the
+    bounds of the position at that many levels, along a random playout."""
+    start = playout_positions[index]
+    rng = random.Random(seed)
+    view = view_of(start)
+    state = start
+    for depth in range(1, levels + 1):
+        moves = state.legal_moves()
+        state = apply_move(state, *moves[rng.randrange(len(moves))])
+        value = float(state.score) if state.is_terminal else example(view_of(state))
+        low, high = example.bounds(view, depth)
+        assert low <= value <= high, (start, depth, value, low, high)
+        if state.is_terminal:  # a leaf of the deeper searches too
+            low, high = example.bounds(view, levels)
+            assert low <= value <= high, (start, levels, value, low, high)
+            break
+
+
+def test_bounds_are_a_function_of_the_view_for_both_backends(playout_positions, example):
+    from pacsim.fast.own_searches import compiled_bounds
+
+    compiled, reason = compiled_bounds(example)
+    assert reason is None
+    state_bounds = python_bounds(example)
+    assert state_bounds is not None
+    for state in playout_positions[::10]:
+        for levels in (1, 3, 7):
+            assert state_bounds(state, levels) == compiled(view_of(state), levels) == example.bounds(view_of(state), levels)
+
+
+@kernel_evaluation
+def without_bounds(view):
+    return float(view.score)
+
+
+def allocating_bounds(view, levels):
+    return float(np.zeros(3).sum()), 1.0
+
+
+def one_number(view, levels):
+    return float(view.score)
+
+
+def nan_bounds(view, levels):
+    return math.nan, float(view.score)
+
+
+OWN_CASES = {
+    "test:without_bounds": without_bounds,
+    "test:allocating_bounds": kernel_evaluation(bounds=allocating_bounds)(lambda view: float(view.score)),
+    "test:one_number": kernel_evaluation(bounds=one_number)(lambda view: float(view.score)),
+}
+
+
+def request(evaluation: str, algorithm: str, table: int = 0) -> SearchRequest:
+    return SearchRequest(algorithm=algorithm, kinds=(MAX, CHANCE, CHANCE), evaluation=evaluation, levels=3, step=3,
+                         cells=60, table=table)
+
+
+def test_star_searches_need_bounds_the_kernel_compiles_saying_why_in_one_line():
+    for name, function in OWN_CASES.items():
+        register(name, function)
+    assert own_declined(request("test:without_bounds", "expectimax", table=100)) is None  # no bounds needed
+    reasons = {name: own_declined(request(name, "star2")) or "" for name in OWN_CASES}
+    assert "without_bounds() has no bounds (@kernel_evaluation(bounds=...))" in reasons["test:without_bounds"]
+    assert "numba cannot compile allocating_bounds(): " in reasons["test:allocating_bounds"]
+    assert "must return two numbers (low, high), not float64" in reasons["test:one_number"]
+    assert all(reason.startswith(f"eval={name}: ") and "\n" not in reason for name, reason in reasons.items())
+    hungry_star = request(HUNGRY, "star2", table=1000)
+    make_pacman(f"expectimax:eval={HUNGRY}")  # registers it
+    assert settings_declined(hungry_star) is None and own_declined(hungry_star) is None
+    assert "plain search only" in (game_loop_declined(hungry_star) or "")
+
+
+def test_bounds_that_are_not_numbers_fail_the_search_in_both_backends(positions):
+    """Python's star search raises at the chance node; the kernel's copy
+    flags the search (and :func:`pacsim.fast.search` raises the same error)."""
+    from pacsim.fast.kinds import NODE_KINDS, Evaluation, GhostKind
+    from pacsim.fast.own_searches import BAD_BOUNDS, _chance_bounds
+    from pacsim.fast.search import settings_row
+    from pacsim.fast.star import OUT_OF_BOUNDS, STAR_STATS_SLOTS
+    from pacsim.fast.tables import layout_tables, state_row
+
+    bad = kernel_evaluation(bounds=nan_bounds)(lambda view: float(view.score))
+    state = positions[3]
+    agent: Any = make_pacman("expectimax:eval=score,algorithm=star2,backend=python")
+    state_bounds = python_bounds(bad)
+    assert state_bounds is not None
+    with pytest.raises(SearchError, match="must be finite"):
+        search(agent.game_for(state), state, algorithm="star2", depth=3, evaluate=agent.evaluate,
+               bounds=lambda node, levels: state_bounds(node, levels))
+    stats = np.zeros(STAR_STATS_SLOTS, np.int64)
+    kinds = [NODE_KINDS[MAX]] + [NODE_KINDS[CHANCE]] * len(state.ghosts)
+    settings_array = settings_row(state, Evaluation.SCORE, 0, GhostKind.UNIFORM, True, kinds)
+    found = _chance_bounds(bad)(layout_tables(state.layout), settings_array, stats, state_row(state), 2)
+    assert found == (-math.inf, math.inf) and stats[OUT_OF_BOUNDS] == BAD_BOUNDS
