@@ -259,12 +259,11 @@ def _ghost_moves_to(state: GameState, action: str, target: int) -> GameState:
     return _new(GameState, (layout, pacman, ghosts, directions, scared, food, capsules, score, turn, status))
 
 
-# -- the scoring rules, written once: the kernel compiles these very functions
-# (pacsim.fast.policies.compile_rules), so they stay plain code over ints.
+# The scoring rules, written once: the kernel compiles these (pacsim.fast.policies.compile_rules).
 
 def food_eaten(score: int, left: int) -> tuple[int, int]:
-    """Pacman eats a food, after which ``left`` is 0 if none remains (a
-    count, or a bitmask): the score and status after it (the last food wins)."""
+    """The score and status once Pacman eats a food, ``left`` (a count or a
+    bitmask) 0 if it was the last: that one wins."""
     score += FOOD_SCORE
     if left == 0:
         return score + WIN_SCORE, WON
@@ -272,10 +271,9 @@ def food_eaten(score: int, left: int) -> tuple[int, int]:
 
 
 def collision(timer: int, score: int, status: int) -> tuple[int, int, bool]:
-    """Pacman and a ghost with ``timer`` scared moves left on one cell: a
-    scared ghost is eaten (the caller sends it to its start, unscared),
-    else Pacman is caught, unless he has just won.  Returns the score, the
-    status and whether the ghost was eaten."""
+    """Pacman and a ghost scared for ``timer`` more moves on one cell: the
+    score, the status, and whether the ghost is eaten (the caller sends it
+    home); if not, Pacman is caught, unless he has just won."""
     if timer:
         return score + GHOST_SCORE, status, True
     if status != WON:
@@ -284,7 +282,6 @@ def collision(timer: int, score: int, status: int) -> tuple[int, int, bool]:
 
 
 RULES = (food_eaten, collision)
-"""The rules the kernel compiles from here (its numbers above it imports)."""
 
 
 def _bits(mask: int) -> list[int]:

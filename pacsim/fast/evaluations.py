@@ -1,18 +1,11 @@
-"""The built-in evaluations' arithmetic and numbers, written once for both backends.
+"""The built-in evaluations' numbers and arithmetic, written once for both backends.
 
-As in :mod:`pacsim.fast.policies`, each function here is plain Python over
-ints and indexable rows that numba can compile: ``score_bounds``,
-``careful`` and ``careful_bounds`` of :mod:`pacsim.agents.evaluation` and the
-chasing ghost's ``ChaseGame`` call them as they are, and the kernel
-(``kernel.evaluate``, ``kernel.utility``, ``star.leaf_bounds``) compiles the
-very same functions (:func:`pacsim.fast.policies.compile_rules`).  What is
-left to each backend is reading its own state: the Python one walks big-int
-bitmasks, the kernel 32-bit words (the nearest food, the capsules in reach).
-
-The rows: ``from_pacman[cell]`` is the maze distance from Pacman to
-``cell``; ``ghosts[index]`` and ``scared[index]`` the cell and scared timer
-of each of ``count`` ghosts.
-
+As in :mod:`pacsim.fast.policies`, each function is plain Python over ints
+and indexable rows: :mod:`pacsim.agents.evaluation` and ``ChaseGame`` call
+them as they are, the kernel (``kernel.evaluate``, ``utility``,
+``star.leaf_bounds``) compiles them (:func:`~pacsim.fast.policies.compile_rules`).
+Each backend only reads the counts from its own state (big-int bitmasks
+or 32-bit words): the nearest food, the scared ghosts, the capsules in reach.
 Importing this module needs neither numba nor numpy.
 """
 
@@ -34,9 +27,10 @@ CAUGHT_VALUE = 1000
 
 def careful_value(score, nearest_food, from_pacman, ghosts, scared, count):
     """``careful``: the score, minus the moves to the nearest food
-    (``nearest_food``, UNREACHABLE when none can be reached), minus a
-    penalty that grows as a non-scared ghost comes near, plus a bonus for
-    closing in on a scared ghost that can still be caught."""
+    (UNREACHABLE: none in reach), minus a penalty that grows as a non-scared
+    ghost comes near, plus a bonus for closing in on a scared ghost that can
+    still be caught.  ``from_pacman[cell]`` is a maze distance, ``ghosts``
+    and ``scared`` the cells and timers of the ``count`` ghosts."""
     value = float(score)
     if nearest_food < UNREACHABLE:  # food Pacman cannot reach does not pull him
         value -= nearest_food
@@ -52,9 +46,8 @@ def careful_value(score, nearest_food, from_pacman, ghosts, scared, count):
 
 
 def pacman_moves_within(levels, turn, num_ghosts):
-    """How many Pacman moves a search of ``levels`` levels (agent moves)
-    below a state with agent ``turn`` to move contains at most.  Extra
-    levels (a slippery Pacman's chance nodes) only make it an overestimate."""
+    """The most Pacman moves within ``levels`` agent moves from agent
+    ``turn``'s (a slippery Pacman's chance levels only overestimate it)."""
     agents = num_ghosts + 1
     first = (agents - turn) % agents
     return 0 if levels <= first else 1 + (levels - 1 - first) // agents
@@ -76,16 +69,14 @@ def score_range(score, num_ghosts, moves, food, scared_now, capsules_reached):
 
 
 def careful_range(low, high, huntable, num_ghosts, cells):
-    """``careful_bounds``: the score's bounds ``low``, ``high`` widened by
-    what ``careful`` adds: at most the trouble of every ghost and the
-    longest maze distance in a maze of ``cells`` cells below, at most the
-    hunting bonus of every ``huntable`` ghost above."""
+    """``careful_bounds``: the score's widened by what ``careful`` adds: at
+    most every ghost's trouble and the longest distance in ``cells`` cells
+    below, every ``huntable`` ghost's hunting bonus above."""
     return low - TROUBLE * num_ghosts - (cells - 1), high + HUNT * huntable
 
 
 def chase_value(between, timer):
-    """The chasing ghost's evaluation, ``between`` it and Pacman: seek him
-    by maze distance; flee while scared (``timer`` not 0)."""
+    """The chasing ghost's evaluation: seek Pacman, ``between`` steps away; flee while scared."""
     return float(between if timer else -between)
 
 
