@@ -31,6 +31,7 @@ search's time.
 from __future__ import annotations
 
 import numpy as np
+from numba.extending import register_jitable
 
 from pacsim.fast import kernel, memo, table
 from pacsim.fast.cache import compiled_functions, flush_when_changed
@@ -88,6 +89,10 @@ from pacsim.fast.kinds import ChanceMode
 from pacsim.fast.memo import memo_slot, recall, remember
 from pacsim.fast.policies import slip_outcomes
 from pacsim.fast.table import EXACT, LOWER, UPPER, needs_room, table_get, table_put, uncounted
+from pacsim.search import star as python_star
+from pacsim.search.star import beyond
+
+register_jitable(beyond)  # the Python search's own check, compiled in
 
 # -- more columns of ``frames`` (after the kernel's COUNT, INDEX, KIND, CHOSEN)
 PHASE, CALLER, PROBED = 4, 5, 6
@@ -108,8 +113,6 @@ WINDOW_COLUMNS = 11
 OUT_OF_BOUNDS = STATS_SLOTS
 """Stats slot: 1 when a value left its bounds (Python raises SearchError)."""
 STAR_STATS_SLOTS = STATS_SLOTS + 1
-ROUNDING = 1e-9
-"""pacsim.search.star.ROUNDING."""
 
 
 ENTER, UP, NEXT = 0, 1, 2
@@ -148,15 +151,6 @@ def leaf_bounds(distance, settings, state, remaining):
     if settings[EVALUATION] != EVAL_CAREFUL:
         return low, high
     return careful_range(low, high, huntable, num_ghosts, distance.shape[0])
-
-
-@uncounted(inline=True)
-def beyond(found, low, high):
-    """pacsim.search.star.beyond: outside ``[low, high]`` by more than rounding."""
-    if low <= found <= high:
-        return False
-    nearest = low if found < low else high
-    return abs(found - nearest) > ROUNDING * (1 + abs(nearest))
 
 
 @uncounted()
@@ -553,6 +547,8 @@ def star_search_root(maze, model, plan, levels, full_window, work, budget):
     return True
 
 
-# The star search inlines the kernel's rules and the table's operations
-# (pacsim.fast.cache): its cache must go when those files change.
-flush_when_changed("star", compiled_functions(__name__, globals()), [*kernel.SOURCES, table.__file__, memo.__file__])
+# The star search inlines the kernel's rules, the table's operations and
+# the Python star search's ``beyond`` (pacsim.fast.cache): its cache must go
+# when those files change.
+flush_when_changed("star", compiled_functions(__name__, globals()),
+                   [*kernel.SOURCES, table.__file__, memo.__file__, python_star.__file__])
