@@ -21,6 +21,7 @@ MAX_GHOST_DEPTH = 10
 SEARCHED_POSITIONS = 200_000
 """Positions an adversarial ghost remembers its search's moves for (about 100 MB at most)."""
 
+
 class RandomGhost(StochasticAgent):
     """Uniform over the legal moves."""
 
