@@ -27,19 +27,11 @@ from operator import attrgetter
 from pacsim.agents import plugins
 from pacsim.engine import GameState
 from pacsim.engine.layout import UNREACHABLE
-from pacsim.engine.state import FOOD_SCORE, GHOST_SCORE, LOSS_SCORE, TIME_PENALTY, WIN_SCORE
 from pacsim.errors import AgentError
+from pacsim.fast.evaluations import careful_range, careful_value, pacman_moves_within, score_range
 from pacsim.fast.view import is_kernel_evaluation, python_bounds, python_evaluation, register, registered
 
 Evaluation = Callable[[GameState], float]
-
-TROUBLE = 300.0
-"""Score points a non-scared ghost next to Pacman costs: a large share of
-the 500 a death costs, but less, so a risky shortcut can still be worth it."""
-TROUBLE_REACH = 3
-"""Maze distance beyond which a ghost is no trouble; halves per step."""
-HUNT = 100.0
-"""Score points for standing next to a scared ghost that can still be caught."""
 
 
 score: Evaluation = attrgetter("score")
@@ -48,11 +40,7 @@ score: Evaluation = attrgetter("score")
 
 def score_bounds(state: GameState, levels: int) -> tuple[float, float]:
     """Bounds on every score a search of ``levels`` levels below ``state`` can
-    reach.  In ``m`` Pacman moves the score falls by at most ``m`` and a death
-    (500 per ghost on his cell: CS188 counts each), and rises by at most 9 a
-    move that eats, plus the win if all the food can be eaten, plus 200 for
-    each ghost that can be eaten: a ghost scared now once, and every ghost
-    once more for each capsule within ``m`` steps."""
+    reach (:func:`pacsim.fast.evaluations.score_range` says how)."""
     low, high, _ = _score_range(state, levels)
     return low, high
 
@@ -61,13 +49,7 @@ def _score_range(state: GameState, levels: int) -> tuple[float, float, int]:
     """``score_bounds`` and the number of ghosts that may be scared below, in
     one pass: the searches ask for them at chance nodes."""
     layout, pacman, ghosts, _, scared, food, capsules, score, turn, _ = state
-    agents = len(ghosts) + 1
-    # Levels are agent moves; extra levels (a slippery Pacman's chance
-    # nodes) only make this count of Pacman moves an overestimate.
-    first = (agents - turn) % agents
-    moves = 0 if levels <= first else 1 + (levels - 1 - first) // agents
-    food = food.bit_count()
-    scared_now = len(scared) - scared.count(0)
+    moves = pacman_moves_within(levels, turn, len(ghosts))
     capsules_reached = 0
     if capsules and moves:
         from_pacman = layout.distances_from(pacman)
@@ -76,20 +58,13 @@ def _score_range(state: GameState, levels: int) -> tuple[float, float, int]:
             if from_pacman[bit.bit_length() - 1] <= moves:
                 capsules_reached += 1
             capsules ^= bit
-        capsules_reached = min(capsules_reached, moves)
-    low = score - moves * TIME_PENALTY - LOSS_SCORE * len(ghosts)
-    high = score + (FOOD_SCORE - TIME_PENALTY) * min(food, moves) + (WIN_SCORE if food <= moves else 0)
-    high += GHOST_SCORE * (scared_now + len(ghosts) * capsules_reached)
-    return float(low), float(high), len(ghosts) if capsules_reached else scared_now
+    return score_range(score, len(ghosts), moves, food.bit_count(), len(scared) - scared.count(0), capsules_reached)
 
 
 def careful(state: GameState) -> float:
-    """Avoids trouble: the score, minus the moves to the nearest food, minus a
-    penalty that grows as a non-scared ghost comes near, plus a bonus for
-    closing in on a scared ghost that can still be caught."""
-    layout = state.layout
-    from_pacman = layout.distances_from(state.pacman)
-    value = float(state.score)
+    """Avoids trouble (:func:`pacsim.fast.evaluations.careful_value`): the
+    score, less the moves to the nearest food, and ghost terms."""
+    from_pacman = state.layout.distances_from(state.pacman)
     food = state.food
     nearest = UNREACHABLE
     while food:
@@ -98,24 +73,14 @@ def careful(state: GameState) -> float:
         if distance < nearest:
             nearest = distance
         food ^= low
-    if nearest < UNREACHABLE:  # food Pacman cannot reach does not pull him
-        value -= nearest
-    for cell, timer in zip(state.ghosts, state.scared):
-        distance = from_pacman[cell]
-        if timer:
-            if distance < timer:
-                value += HUNT / (1 + distance)
-        elif distance <= TROUBLE_REACH:
-            value -= TROUBLE / (1 << max(distance - 1, 0))
-    return value
+    return careful_value(state.score, nearest, from_pacman, state.ghosts, state.scared, len(state.ghosts))
 
 
 def careful_bounds(state: GameState, levels: int) -> tuple[float, float]:
-    """The score's bounds, widened by what ``careful`` adds: at most the
-    trouble of every ghost and the longest maze distance below, at most the
-    hunting bonus of every ghost that can be scared above."""
+    """The score's bounds, widened by what ``careful`` adds
+    (:func:`pacsim.fast.evaluations.careful_range`)."""
     low, high, huntable = _score_range(state, levels)
-    return low - TROUBLE * len(state.ghosts) - (state.layout.num_cells - 1), high + HUNT * huntable
+    return careful_range(low, high, huntable, len(state.ghosts), state.layout.num_cells)
 
 
 Bounds = Callable[[GameState, int], tuple[float, float]]

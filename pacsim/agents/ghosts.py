@@ -10,6 +10,7 @@ from pacsim.agents import backend
 from pacsim.agents.api import Distribution, StochasticAgent, uniform
 from pacsim.engine import PLAYING, GameState, apply_move
 from pacsim.errors import AgentError
+from pacsim.fast.evaluations import chase_utility, chase_value
 from pacsim.fast.kinds import GhostKind
 from pacsim.fast.policies import Distances, ghost_probabilities, pacman_move_rows, parameters_of, searched_probabilities
 from pacsim.search import MAX, MIN, search
@@ -19,9 +20,6 @@ MAX_GHOST_DEPTH = 10
 
 SEARCHED_POSITIONS = 200_000
 """Positions an adversarial ghost remembers its search's moves for (about 100 MB at most)."""
-
-CAUGHT_VALUE = 1000
-"""The chasing ghosts' utility for catching Pacman (minus for his win)."""
 
 
 class RandomGhost(StochasticAgent):
@@ -129,13 +127,12 @@ class ChaseGame:
         return state.status != PLAYING
 
     def utility(self, state: Any) -> float:
-        return CAUGHT_VALUE if state.is_lose() else -CAUGHT_VALUE
+        return chase_utility(state.status)
 
     def evaluate(self, state: Any) -> float:
-        """Seek Pacman by maze distance; flee while scared."""
+        """Seek Pacman by maze distance; flee while scared (:func:`pacsim.fast.evaluations.chase_value`)."""
         index = self.ghost_index - 1
-        distance = state.layout.distances_from(state.pacman)[state.ghosts[index]]
-        return distance if state.scared[index] else -distance
+        return chase_value(state.layout.distances_from(state.pacman)[state.ghosts[index]], state.scared[index])
 
 
 @dataclass(frozen=True)

@@ -215,10 +215,7 @@ def _pacman_moves_to(state: GameState, action: str, target: int) -> GameState:
     bit = 1 << target
     if food & bit:
         food ^= bit
-        score += FOOD_SCORE
-        if not food:
-            score += WIN_SCORE
-            status = WON
+        score, status = food_eaten(score, food)
     if capsules & bit:
         capsules ^= bit
         scared = (SCARED_TIME,) * len(ghosts)
@@ -234,14 +231,11 @@ def _collide_all(layout, cell, ghosts, directions, scared, score, status):
     for index, ghost_cell in enumerate(ghosts):
         if ghost_cell != cell:
             continue
-        if scared[index]:
-            score += GHOST_SCORE
+        score, status, eaten = collision(scared[index], score, status)
+        if eaten:  # back to its start, unscared
             ghosts[index] = layout.ghost_starts[index]
             directions[index + 1] = _STOP_INDEX
             scared[index] = 0
-        elif status != WON:
-            score -= LOSS_SCORE
-            status = LOST
     return tuple(ghosts), tuple(directions), tuple(scared), score, status
 
 
@@ -256,16 +250,38 @@ def _ghost_moves_to(state: GameState, action: str, target: int) -> GameState:
         scared = scared[:index] + (timer,) + scared[index + 1:]
     ghosts = ghosts[:index] + (target,) + ghosts[index + 1:]
     if target == pacman:
-        if timer:
-            score += GHOST_SCORE
+        score, status, eaten = collision(timer, score, status)
+        if eaten:  # back to its start, unscared
             ghosts = ghosts[:index] + (layout.ghost_starts[index],) + ghosts[index + 1:]
             directions = directions[:turn] + (_STOP_INDEX,) + directions[turn + 1:]
             scared = scared[:index] + (0,) + scared[index + 1:]
-        else:
-            score -= LOSS_SCORE
-            status = LOST
     turn = turn + 1 if turn < len(ghosts) else 0
     return _new(GameState, (layout, pacman, ghosts, directions, scared, food, capsules, score, turn, status))
+
+
+# The scoring rules, written once: the kernel compiles these (pacsim.fast.policies.compile_rules).
+
+def food_eaten(score: int, left: int) -> tuple[int, int]:
+    """The score and status once Pacman eats a food, ``left`` (a count or a
+    bitmask) 0 if it was the last: that one wins."""
+    score += FOOD_SCORE
+    if left == 0:
+        return score + WIN_SCORE, WON
+    return score, PLAYING
+
+
+def collision(timer: int, score: int, status: int) -> tuple[int, int, bool]:
+    """Pacman and a ghost scared for ``timer`` more moves on one cell: the
+    score, the status, and whether the ghost is eaten (the caller sends it
+    home); if not, Pacman is caught, unless he has just won."""
+    if timer:
+        return score + GHOST_SCORE, status, True
+    if status != WON:
+        return score - LOSS_SCORE, LOST, False
+    return score, status, False
+
+
+RULES = (food_eaten, collision)
 
 
 def _bits(mask: int) -> list[int]:

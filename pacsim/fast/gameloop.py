@@ -32,7 +32,7 @@ from llvmlite import ir
 from numba import njit, types
 from numba.extending import intrinsic
 
-from pacsim.fast import kernel, kinds, memo, policies, streams
+from pacsim.fast import kernel, memo, streams
 from pacsim.fast.bundles import Model
 from pacsim.fast.cache import compiled_functions, flush_when_changed
 from pacsim.fast.kernel import BEST_MOVE, GENERATED, MODEL_ADVERSARIAL, PAUSED_AT, ROOT_VALUE, STATUS, TURN, legal_moves, search_root
@@ -220,5 +220,4 @@ def play_slice(maze, game, max_moves, pacman, ghosts, work, scratch, budget):
 
 # The functions above carry compiled copies of the kernel's search and of the
 # random streams: their cache must go when those files change.
-flush_when_changed("gameloop", compiled_functions(__name__, globals()), [kernel.__file__, streams.__file__, kinds.__file__, policies.__file__,
-                                                                             memo.__file__])
+flush_when_changed("gameloop", compiled_functions(__name__, globals()), [*kernel.SOURCES, streams.__file__, memo.__file__])

@@ -1,13 +1,16 @@
 """The compiled kernel: pacsim's rules and searches over small integer arrays.
 
-Everything here is numba ``@njit(cache=True)`` code and mirrors, line for
-line, a piece of the readable Python it must agree with:
+Everything here is numba ``@njit(cache=True)`` code over the rules and
+evaluations written once (:mod:`pacsim.fast.policies`,
+:mod:`pacsim.fast.evaluations`, the scoring rules of
+:mod:`pacsim.engine.state`), and mirrors a piece of the readable Python it
+must agree with where the two read different states:
 
 * :func:`legal_moves` and :func:`apply_move` are ``GameState.legal_moves``
-  and ``pacsim.engine.state.apply_move``;
+  and ``pacsim.engine.state.apply_move`` over an int64 row;
 * :func:`evaluate` and :func:`utility` are the ``score`` and ``careful``
   evaluations of ``pacsim.agents.evaluation`` and the adversarial ghost's
-  ``ChaseGame``;
+  ``ChaseGame``, reading the row for the shared arithmetic;
 * :func:`node_value` and :func:`search_root` are ``pacsim.search``'s plain
   search (minimax, expectimax, expectiminimax) and alpha-beta, counting
   nodes the same way and breaking ties the same way.
@@ -30,10 +33,13 @@ import numpy as np
 from numba import njit, types
 from numba.extending import intrinsic
 
-from pacsim.fast import kinds, policies
+from pacsim.engine.layout import UNREACHABLE
+from pacsim.engine.state import SCARED_TIME, TIME_PENALTY, collision, food_eaten
 from pacsim.fast.cache import compiled_functions, flush_when_changed
+from pacsim.fast.evaluations import careful_value, chase_utility, chase_value
 from pacsim.fast.kinds import Evaluation, GhostKind, NodeKind
-from pacsim.fast.policies import PARAMETERS, compile_rules, ghost_probabilities, slip_outcomes
+from pacsim.fast.policies import PARAMETERS, RULE_SOURCES, compile_rules, ghost_probabilities, slip_outcomes
+from pacsim.fast.policies import STOP_INDEX as STOP
 
 compile_rules()
 
@@ -53,25 +59,6 @@ WORD_BITS_SHIFT = 5
 """Food and capsules are bitsets of 32-bit chunks held in int64 slots: no
 sign bit is ever touched, so the bit operations need no unsigned type."""
 WORD_MASK = 31
-
-# The rules' numbers, copied rather than imported: numba bakes globals into
-# its cached machine code and re-compiles only when this file changes.
-# tests/test_fast.py checks that they equal the engine's.
-STOP = 4
-"""Index of Stop in pacsim.engine.layout.ACTIONS."""
-SCARED_TIME = 40
-FOOD_SCORE = 10
-TIME_PENALTY = 1
-WIN_SCORE = 500
-LOSS_SCORE = 500
-GHOST_SCORE = 200
-UNREACHABLE = 1 << 20
-
-# -- the careful evaluation's and the chasing ghost's numbers ------------------
-TROUBLE = 300.0
-TROUBLE_REACH = 3
-HUNT = 100.0
-CAUGHT_VALUE = 1000
 
 # -- statistics slots --------------------------------------------------------
 GENERATED, EVALUATED, CUTOFFS, DEEPEST = 0, 1, 2, 3
@@ -172,11 +159,8 @@ def _pacman_moves_to(ghost_starts, num_ghosts, words, state, action, target):
     state[SCORE] -= TIME_PENALTY
     if state[food_at + word] & bit:
         state[food_at + word] ^= bit
-        state[SCORE] += FOOD_SCORE
         state[FOOD_LEFT] -= 1
-        if state[FOOD_LEFT] == 0:
-            state[SCORE] += WIN_SCORE
-            state[STATUS] = 1
+        state[SCORE], state[STATUS] = food_eaten(state[SCORE], state[FOOD_LEFT])
     if state[capsules_at + word] & bit:
         state[capsules_at + word] ^= bit
         for ghost in range(num_ghosts):
@@ -185,14 +169,11 @@ def _pacman_moves_to(ghost_starts, num_ghosts, words, state, action, target):
     for ghost in range(num_ghosts):
         if state[FIRST_GHOST + ghost] != target:
             continue
-        if state[scared_at + ghost]:
-            state[SCORE] += GHOST_SCORE
+        state[SCORE], state[STATUS], eaten = collision(state[scared_at + ghost], state[SCORE], state[STATUS])
+        if eaten:  # back to its start, unscared
             state[FIRST_GHOST + ghost] = ghost_starts[ghost]
             state[directions_at + ghost + 1] = STOP
             state[scared_at + ghost] = 0
-        elif state[STATUS] != 1:
-            state[SCORE] -= LOSS_SCORE
-            state[STATUS] = -1
     state[directions_at] = action
     state[PACMAN] = target
     state[TURN] = 1 if num_ghosts > 0 and state[STATUS] == 0 else 0
@@ -212,14 +193,11 @@ def _ghost_moves_to(ghost_starts, num_ghosts, state, action, target):
         state[timer_at] = timer
     state[FIRST_GHOST + index] = target
     if target == state[PACMAN]:
-        if timer:
-            state[SCORE] += GHOST_SCORE
+        state[SCORE], state[STATUS], eaten = collision(timer, state[SCORE], state[STATUS])
+        if eaten:  # back to its start, unscared
             state[FIRST_GHOST + index] = ghost_starts[index]
             state[direction_at] = STOP
             state[timer_at] = 0
-        else:
-            state[SCORE] -= LOSS_SCORE
-            state[STATUS] = -1
     state[TURN] = turn + 1 if turn < num_ghosts else 0
 
 
@@ -261,7 +239,7 @@ def perft(moves, ghost_starts, num_ghosts, words, root, levels):
 def utility(settings, state):
     """The value of a finished game: the score, or the chasing ghosts' payoff."""
     if settings[EVALUATION] == EVAL_CHASE:
-        return float(CAUGHT_VALUE if state[STATUS] == -1 else -CAUGHT_VALUE)
+        return chase_utility(state[STATUS])
     return float(state[SCORE])
 
 
@@ -274,35 +252,26 @@ def evaluate(distance, nearest, settings, state):
     num_ghosts = settings[NUM_GHOSTS]
     if evaluation == EVAL_CHASE:
         ghost = settings[CHASE_GHOST] - 1
-        between = distance[state[PACMAN], state[FIRST_GHOST + ghost]]
-        return float(between if state[scared_slot(num_ghosts) + ghost] else -between)
+        return chase_value(distance[state[PACMAN], state[FIRST_GHOST + ghost]], state[scared_slot(num_ghosts) + ghost])
     return careful(distance, nearest, num_ghosts, state)
 
 
 @njit(cache=True, inline="always")
 def careful(distance, nearest, num_ghosts, state):
-    """pacsim.agents.evaluation.careful, operation for operation."""
+    """pacsim.agents.evaluation.careful: the nearest food is the first cell
+    with food in Pacman's cells by distance (``nearest[pacman]``)."""
     pacman = state[PACMAN]
-    value = float(state[SCORE])
     food_at = food_slot(num_ghosts)
     order = nearest[pacman]
+    closest = UNREACHABLE
     for rank in range(order.shape[0]):
         cell = order[rank]
         if (state[food_at + (cell >> WORD_BITS_SHIFT)] >> (cell & WORD_MASK)) & 1:
             closest = distance[pacman, cell]
-            if closest < UNREACHABLE:  # food Pacman cannot reach does not pull him
-                value -= closest
             break
     scared_at = scared_slot(num_ghosts)
-    for ghost in range(num_ghosts):
-        between = distance[pacman, state[FIRST_GHOST + ghost]]
-        timer = state[scared_at + ghost]
-        if timer:
-            if between < timer:
-                value += HUNT / (1 + between)
-        elif between <= TROUBLE_REACH:
-            value -= TROUBLE / (1 << max(between - 1, 0))
-    return value
+    return careful_value(state[SCORE], closest, distance[pacman], state[FIRST_GHOST:FIRST_GHOST + num_ghosts],
+                         state[scared_at:scared_at + num_ghosts], num_ghosts)
 
 
 # -- ghost models ------------------------------------------------------------
@@ -589,5 +558,7 @@ def breadth_first_distances(moves):
     return distance
 
 
-# The kernel compiles the kinds' numbers in (pacsim.fast.cache): its cache must go when they change.
-flush_when_changed("kernel", compiled_functions(__name__, globals()), [kinds.__file__, policies.__file__])
+SOURCES = (__file__, *RULE_SOURCES)
+"""The files compiled into the kernel's code: the modules that compile
+the kernel's functions into theirs list these among their own."""
+flush_when_changed("kernel", compiled_functions(__name__, globals()), SOURCES)

@@ -30,7 +30,7 @@ import numpy as np
 
 from pacsim.engine import GameState, parse_layout
 from pacsim.engine.state import initial_state
-from pacsim.fast import kernel, kinds, streams, table
+from pacsim.fast import kernel, streams, table
 from pacsim.fast.cache import compiled_functions, flush_when_changed
 from pacsim.fast.kernel import (
     CHANCE_NODE,
@@ -353,4 +353,4 @@ def warm_up() -> None:
 
 # MCTS inlines the kernel's rules, the table's helpers and the random
 # streams (pacsim.fast.cache): its cache must go when those files change.
-flush_when_changed("mcts", compiled_functions(__name__, globals()), [kernel.__file__, table.__file__, streams.__file__, kinds.__file__])
+flush_when_changed("mcts", compiled_functions(__name__, globals()), [*kernel.SOURCES, table.__file__, streams.__file__])

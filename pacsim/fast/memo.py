@@ -153,4 +153,4 @@ def memo_counts() -> tuple[int, int]:
     return hits, searches
 
 
-flush_when_changed("memo", compiled_functions(__name__, globals()), [kernel.__file__])
+flush_when_changed("memo", compiled_functions(__name__, globals()), kernel.SOURCES)

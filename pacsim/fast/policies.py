@@ -30,7 +30,9 @@ from collections.abc import Sequence
 from functools import cache
 from typing import Any
 
+from pacsim.engine import layout, state
 from pacsim.engine.layout import ACTIONS, STOP, Layout
+from pacsim.fast import evaluations, kinds
 from pacsim.fast.kinds import GhostKind
 
 PARAMETERS = ("attack", "flee", "p", "ahead")
@@ -167,14 +169,21 @@ RULES = (uniform_probabilities, focused_probabilities, cell_ahead, ghost_probabi
          sample_index)
 """Every function here, in the order they call each other (callees first)."""
 
+RULE_SOURCES = (layout.__file__, state.__file__, kinds.__file__, __file__, evaluations.__file__)
+"""The files whose numbers and written-once functions compiled code takes
+in (numba bakes them into its cached machine code): every kernel module
+flushes its cache when one changes (:mod:`pacsim.fast.cache`)."""
+
 
 @cache  # once per process
 def compile_rules() -> None:
-    """Let numba code call :data:`RULES`: the kernel's
-    modules call this before compiling anything that uses them."""
+    """Let numba code call the functions written once: :data:`RULES`, the
+    evaluations' (:data:`pacsim.fast.evaluations.RULES`) and the scoring
+    rules' (:data:`pacsim.engine.state.RULES`).  The kernel's modules call
+    this before compiling anything that uses them."""
     from numba.extending import register_jitable  # numba is optional: only the kernel needs it
 
-    for rule in RULES:
+    for rule in (*state.RULES, *evaluations.RULES, *RULES):
         register_jitable(rule)
 
 

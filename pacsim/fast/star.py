@@ -31,9 +31,11 @@ search's time.
 from __future__ import annotations
 
 import numpy as np
+from numba.extending import register_jitable
 
-from pacsim.fast import kernel, kinds, memo, policies, table
+from pacsim.fast import kernel, memo, table
 from pacsim.fast.cache import compiled_functions, flush_when_changed
+from pacsim.fast.evaluations import careful_range, pacman_moves_within, score_range
 from pacsim.fast.kernel import (
     ALPHA,
     BEST,
@@ -49,14 +51,10 @@ from pacsim.fast.kernel import (
     EVALUATED,
     EVALUATION,
     FOOD_LEFT,
-    FOOD_SCORE,
     GENERATED,
-    GHOST_SCORE,
-    HUNT,
     INDEX,
     KIND,
     KINDS,
-    LOSS_SCORE,
     MAX_NODE,
     MODEL,
     MODEL_ADVERSARIAL,
@@ -71,11 +69,8 @@ from pacsim.fast.kernel import (
     SLIP,
     STATS_SLOTS,
     STATUS,
-    TIME_PENALTY,
-    TROUBLE,
     TRUST,
     TURN,
-    WIN_SCORE,
     WORD_BITS_SHIFT,
     WORDS,
     chance_probabilities,
@@ -94,6 +89,10 @@ from pacsim.fast.kinds import ChanceMode
 from pacsim.fast.memo import memo_slot, recall, remember
 from pacsim.fast.policies import slip_outcomes
 from pacsim.fast.table import EXACT, LOWER, UPPER, needs_room, table_get, table_put, uncounted
+from pacsim.search import star as python_star
+from pacsim.search.star import beyond
+
+register_jitable(beyond)  # the Python search's own check, compiled in
 
 # -- more columns of ``frames`` (after the kernel's COUNT, INDEX, KIND, CHOSEN)
 PHASE, CALLER, PROBED = 4, 5, 6
@@ -114,8 +113,6 @@ WINDOW_COLUMNS = 11
 OUT_OF_BOUNDS = STATS_SLOTS
 """Stats slot: 1 when a value left its bounds (Python raises SearchError)."""
 STAR_STATS_SLOTS = STATS_SLOTS + 1
-ROUNDING = 1e-9
-"""pacsim.search.star.ROUNDING."""
 
 
 ENTER, UP, NEXT = 0, 1, 2
@@ -126,14 +123,12 @@ STAR2 = int(ChanceMode.STAR2)
 
 @uncounted(inline=True)
 def leaf_bounds(distance, settings, state, remaining):
-    """``score_bounds`` or ``careful_bounds`` of pacsim.agents.evaluation
-    (``_score_range`` operation for operation): bounds on every value within
-    ``remaining`` levels below ``state``."""
+    """``score_bounds`` or ``careful_bounds`` of pacsim.agents.evaluation:
+    bounds on every value within ``remaining`` levels below ``state``
+    (the arithmetic shared, :mod:`pacsim.fast.evaluations`; the counts
+    read from the row)."""
     num_ghosts = settings[NUM_GHOSTS]
-    agents = num_ghosts + 1
-    first = (agents - state[TURN]) % agents
-    moves = 0 if remaining <= first else 1 + (remaining - 1 - first) // agents
-    food = state[FOOD_LEFT]
+    moves = pacman_moves_within(remaining, state[TURN], num_ghosts)
     scared_at = scared_slot(num_ghosts)
     scared_now = 0
     for ghost in range(num_ghosts):
@@ -152,15 +147,10 @@ def leaf_bounds(distance, settings, state, remaining):
                     capsules_reached += 1
                 bits >>= 1
                 bit += 1
-        capsules_reached = min(capsules_reached, moves)
-    score = state[SCORE]
-    low = score - moves * TIME_PENALTY - LOSS_SCORE * num_ghosts
-    high = score + (FOOD_SCORE - TIME_PENALTY) * min(food, moves) + (WIN_SCORE if food <= moves else 0)
-    high += GHOST_SCORE * (scared_now + num_ghosts * capsules_reached)
+    low, high, huntable = score_range(state[SCORE], num_ghosts, moves, state[FOOD_LEFT], scared_now, capsules_reached)
     if settings[EVALUATION] != EVAL_CAREFUL:
-        return float(low), float(high)
-    huntable = num_ghosts if capsules_reached else scared_now
-    return float(low) - TROUBLE * num_ghosts - (distance.shape[0] - 1), float(high) + HUNT * huntable
+        return low, high
+    return careful_range(low, high, huntable, num_ghosts, distance.shape[0])
 
 
 @uncounted(inline=True)
@@ -169,15 +159,6 @@ def chance_bounds(maze, settings, stats, state, remaining):
     :func:`leaf_bounds` here; a user's own evaluation's in its copy of this
     search (:mod:`pacsim.fast.own_searches`, which may flag ``stats``)."""
     return leaf_bounds(maze.distance, settings, state, remaining)
-
-
-@uncounted(inline=True)
-def beyond(found, low, high):
-    """pacsim.search.star.beyond: outside ``[low, high]`` by more than rounding."""
-    if low <= found <= high:
-        return False
-    nearest = low if found < low else high
-    return abs(found - nearest) > ROUNDING * (1 + abs(nearest))
 
 
 @uncounted()
@@ -574,7 +555,8 @@ def star_search_root(maze, model, plan, levels, full_window, work, budget):
     return True
 
 
-# The star search inlines the kernel's rules and the table's operations
-# (pacsim.fast.cache): its cache must go when those files change.
+# The star search inlines the kernel's rules, the table's operations and
+# the Python star search's ``beyond`` (pacsim.fast.cache): its cache must go
+# when those files change.
 flush_when_changed("star", compiled_functions(__name__, globals()),
-                   [kernel.__file__, table.__file__, kinds.__file__, policies.__file__, memo.__file__])
+                   [*kernel.SOURCES, table.__file__, memo.__file__, python_star.__file__])
