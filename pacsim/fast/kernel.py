@@ -33,7 +33,7 @@ from numba.extending import intrinsic
 from pacsim.fast import kinds, policies
 from pacsim.fast.cache import compiled_functions, flush_when_changed
 from pacsim.fast.kinds import Evaluation, GhostKind, NodeKind
-from pacsim.fast.policies import PARAMETERS, compile_rules, ghost_probabilities, slip_outcomes
+from pacsim.fast.policies import PARAMETERS, compile_rules, ghost_probabilities, slip_outcomes, uniform_probabilities
 
 compile_rules()
 
@@ -42,7 +42,7 @@ compile_rules()
 # (bench: a search comparing with enum members ran a fifth slower).
 MAX_NODE, MIN_NODE, CHANCE_NODE = int(NodeKind.MAX), int(NodeKind.MIN), int(NodeKind.CHANCE)
 EVAL_SCORE, EVAL_CAREFUL, EVAL_CHASE = int(Evaluation.SCORE), int(Evaluation.CAREFUL), int(Evaluation.CHASE)
-MODEL_UNIFORM, MODEL_ADVERSARIAL = int(GhostKind.UNIFORM), int(GhostKind.ADVERSARIAL)
+MODEL_UNIFORM, MODEL_ADVERSARIAL, MODEL_OWN = int(GhostKind.UNIFORM), int(GhostKind.ADVERSARIAL), int(GhostKind.OWN)
 
 # -- state slots (the order of pacsim.engine.state.GameState's int fields) --
 PACMAN, TURN, STATUS, SCORE, FOOD_LEFT = 0, 1, 2, 3, 4
@@ -307,8 +307,15 @@ def careful(distance, nearest, num_ghosts, state):
 
 # -- ghost models ------------------------------------------------------------
 
+OWN_GHOST_FAILED = WEIGHTS
+"""The weight slot, past the others, of a model that is a user's own ghost
+(``GhostKind.OWN``: its weights have one slot more) where the search notes
+that the policy gave a distribution :func:`~pacsim.fast.policies.first_bad_probability`
+refuses; Python then searches again, and raises the policy's error at the same move."""
+
+
 @njit(cache=True, inline="always")
-def chance_probabilities(moves, distance, settings, weights, state, count, targets, out):
+def chance_probabilities(maze, settings, weights, state, count, actions, targets, out):
     """The searching Pacman's probabilities of the ghost's ``count`` moves,
     as ``PacmanGame.outcomes`` computes them (same float operations):
     uniform without a model, else :func:`modelled_probabilities`."""
@@ -317,7 +324,7 @@ def chance_probabilities(moves, distance, settings, weights, state, count, targe
         for index in range(count):
             out[index] = share
         return
-    modelled_probabilities(moves, distance, settings, weights, state, count, targets, out)
+    modelled_probabilities(maze, settings, weights, state, count, actions, targets, out)
 
 
 @intrinsic
@@ -331,21 +338,46 @@ def never_inlined(typing_context):
 
 
 @njit(cache=True, _nrt=False)  # type: ignore[call-overload]
-def modelled_probabilities(moves, distance, settings, weights, state, count, targets, out):
+def modelled_probabilities(maze, settings, weights, state, count, actions, targets, out):
     """The model ghost's own probabilities
-    (:func:`pacsim.fast.policies.ghost_probabilities`) mixed with uniform by
+    (:func:`pacsim.fast.policies.ghost_probabilities`, or a user's own
+    ghost: :func:`own_ghost_probabilities`) mixed with uniform by
     ``trust``.  Never inlined: in the search loops its code slowed alpha-beta
     by a third (bench: depth 6, careful), though it runs at chance nodes only."""
     never_inlined()
     turn = state[TURN]
     num_ghosts = settings[NUM_GHOSTS]
-    scared = state[scared_slot(num_ghosts) + turn - 1] > 0
-    ghost_probabilities(settings[MODEL], distance, moves[:, PACMAN_TABLE], state[PACMAN],
-                        state[directions_slot(num_ghosts)], scared, targets, count, weights[MODEL_PARAMETERS:], out)
+    if settings[MODEL] == MODEL_OWN:
+        if own_ghost_probabilities(maze, settings, state, count, actions, targets, out) >= 0:
+            weights[OWN_GHOST_FAILED] = 1.0
+            uniform_probabilities(count, out)  # the search goes on, defined, and is thrown away
+    else:
+        scared = state[scared_slot(num_ghosts) + turn - 1] > 0
+        ghost_probabilities(settings[MODEL], maze.distance, maze.moves[:, PACMAN_TABLE], state[PACMAN],
+                            state[directions_slot(num_ghosts)], scared, targets, count, weights[MODEL_PARAMETERS:],
+                            out)
     trust = weights[TRUST]
     uniform_share = (1.0 - trust) / count
     for index in range(count):
         out[index] = trust * out[index] + uniform_share
+
+
+@njit(cache=True, _nrt=False)  # type: ignore[call-overload]
+def own_ghost_probabilities(maze, settings, state, count, actions, targets, out):
+    """A user's own ghost (``GhostKind.OWN``) at ``state``, its ghost to
+    move with the ``count`` legal ``actions``/``targets``: its probabilities
+    into ``out``; returns :func:`~pacsim.fast.policies.first_bad_probability`'s
+    verdict (-1: sound).  Here a placeholder that refuses: the searches and
+    game loops that play an own ghost are copies
+    (:mod:`pacsim.fast.own`) with this replaced by the compiled policy."""
+    return 0
+
+
+@njit(cache=True, inline="always")
+def own_ghost_failed(weights):
+    """Whether a search with these model weights met a bad distribution of
+    a user's own ghost (:data:`OWN_GHOST_FAILED`)."""
+    return weights.shape[0] > OWN_GHOST_FAILED and weights[OWN_GHOST_FAILED] != 0.0
 
 
 # -- search ------------------------------------------------------------------
@@ -432,7 +464,7 @@ def node_value(maze, model, work, top, level, bottom, budget):
             if kind == CHANCE_NODE:
                 stats[GENERATED] += count
                 if chosen < 0:
-                    chance_probabilities(moves, distance, settings, weights, state, count, targets[level],
+                    chance_probabilities(maze, settings, weights, state, count, actions[level], targets[level],
                                          probabilities[level])
                 windows[level, BEST] = 0.0  # summed in move order from 0, as the Python search does
             else:

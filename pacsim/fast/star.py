@@ -283,7 +283,7 @@ def _expand(maze, model, plan, work, bottom, level):
     if chosen < 0 and settings[MODEL] == MODEL_ADVERSARIAL:
         adversarial_probabilities(maze, weights, plan.adversary, state, count, probabilities[level])
     elif chosen < 0:
-        chance_probabilities(moves, distance, settings, weights, state, count, targets[level], probabilities[level])
+        chance_probabilities(maze, settings, weights, state, count, actions[level], targets[level], probabilities[level])
     if settings[PRUNED] == 0:
         frames[level, PHASE] = SUM
         windows[level, BEST] = 0.0  # summed in move order from 0, as the Python search does
