@@ -73,8 +73,7 @@ def wanders(view, moves, out):
 
 @kernel_ghost
 def careless(view, moves, out):
-    """Writes probabilities that do not sum to 1 once Pacman has eaten
-    some food: the game ends as an error naming it, in Python and in
-    the kernel alike."""
+    """Writes probabilities that sum to 0.6 once the score reaches 20: the
+    game ends as an error naming it, in Python and in the kernel alike."""
     for index in range(moves.count):
-        out[index] = 1.0 / moves.count if view.score < 20 else 0.5
+        out[index] = (1.0 if view.score < 20 else 0.6) / moves.count
