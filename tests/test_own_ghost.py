@@ -207,7 +207,7 @@ def test_probabilities_may_round_but_must_sum_to_one(positions):
             for index in range(moves.count):
                 out[index] = 0.5 / moves.count
 
-        with pytest.raises(AgentError, match="summing to 0.5"):
+        with pytest.raises(AgentError, match=r"summing to 0\.5"):
             own_distribution(halved, state)
 
 

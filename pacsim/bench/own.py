@@ -29,8 +29,8 @@ OWN_TARGET = 20.0
 """Kernel over Python speed wanted for a user's evaluation or ghost (issue 28)."""
 GROUP = "own"
 GAME_LAYOUT = "smallClassic"
-GAME_PACMAN = "expectimax:depth=2,eval=careful"
-"""The Pacman of the own ghost's games (the kernel plays the game only with a kernel Pacman)."""
+GAME_PACMAN = "expectimax:depth=2,eval=careful,model={ghost}"
+"""The Pacman of the own ghost's games, modelling it (the kernel plays a game only with a kernel Pacman)."""
 
 
 def shipped_spec(example: str) -> str:
@@ -41,7 +41,8 @@ def shipped_spec(example: str) -> str:
 
 def own_figures(report: Report, depth: int = 4, count: int = 5, algorithm: str = "expectimax") -> None:
     """The ``own`` group: ``algorithm`` at ``depth`` with the example
-    evaluation, over ``count`` positions of wideClassic; then the example ghost."""
+    evaluation, over ``count`` positions of wideClassic (the example ghost:
+    :func:`own_ghost_figures`)."""
     reason = available()
     if reason is not None:
         report.skip(f"{GROUP}: {reason}")
@@ -49,12 +50,15 @@ def own_figures(report: Report, depth: int = 4, count: int = 5, algorithm: str =
     spec = f"expectimax:depth={depth},eval={shipped_spec(OWN_EVALUATION)},algorithm={algorithm}"
     function = OWN_EVALUATION.rpartition(":")[2]
     _compare_searches(report, spec, f"{function} depth {depth} {algorithm}", function, count)
-    own_ghost_figures(report, depth=depth - 1, count=count)
 
 
-def own_ghost_figures(report: Report, depth: int = 3, count: int = 5, games: int = 3) -> None:
+def own_ghost_figures(report: Report, depth: int = 4, count: int = 5, games: int = 3) -> None:
     """The example ghost: as an expectimax Pacman's model at ``depth`` over
     ``count`` positions, and in ``games`` whole games (seeds 1, 2, ...)."""
+    reason = available()
+    if reason is not None:
+        report.skip(f"{GROUP}: {reason}")
+        return
     function = OWN_GHOST.rpartition(":")[2]
     spec = f"expectimax:depth={depth},eval=careful,model={shipped_spec(OWN_GHOST)}"
     _compare_searches(report, spec, f"{function} model depth {depth} expectimax", f"{function} model", count)
@@ -98,7 +102,7 @@ def _compare_games(report: Report, function: str, games: int) -> None:
     ghost = shipped_spec(OWN_GHOST)
 
     def agents(backend: str) -> list[Any]:
-        return [make_pacman(f"{GAME_PACMAN},backend={backend}"), make_ghost(ghost), make_ghost(ghost)]
+        return [make_pacman(f"{GAME_PACMAN.format(ghost=ghost)},backend={backend}"), make_ghost(ghost), make_ghost(ghost)]
 
     started = time.perf_counter()
     play_in_kernel(layout, agents("fast"), seed=0, max_moves=5)
@@ -120,7 +124,7 @@ def _compare_games(report: Report, function: str, games: int) -> None:
     label = f"{function} games"
     for backend in ("python", "fast"):
         report.add(GROUP, f"{label} {backend} moves/s", moves / seconds[backend], "moves/s",
-                   f"{games} games of {GAME_PACMAN} against two {function} ghosts on {GAME_LAYOUT}")
+                   f"{games} games of {GAME_PACMAN.format(ghost=OWN_GHOST)} against two {function} ghosts on {GAME_LAYOUT}")
     _ratio(report, label, seconds, differences, "identical games (actions, score, outcome, search values)")
 
 

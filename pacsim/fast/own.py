@@ -1,19 +1,24 @@
-"""A user's kernel evaluation, compiled (see :mod:`pacsim.fast.view`).
+"""Users' kernel evaluations and ghosts, compiled (see :mod:`pacsim.fast.view`).
 
 :func:`compiled` compiles a marked function with ``numba.njit`` for the
-:class:`~pacsim.fast.view.View` the kernel passes, once per function and
-process, or says in one line why numba cannot: the search then runs in
-Python.  :func:`search_root` is the kernel's plain search
-(:func:`pacsim.fast.kernel.search_root` and its ``node_value``) compiled
-again with that function in place of the built-in ``evaluate``: the same
-code, so the same node order, counts and float operations.
+arguments the kernel passes (a :class:`~pacsim.fast.view.View`; a ghost's
+view, :class:`~pacsim.fast.view.Moves` and ``out``: :func:`ghost_arguments`),
+once per function and process, or says in one line why numba cannot: the
+search or game then runs in Python.  :func:`search_root` is the kernel's
+plain search (:func:`pacsim.fast.kernel.search_root` and its
+``node_value``) compiled again with that evaluation in place of the
+built-in ``evaluate``, and/or that ghost in place of the placeholder
+:func:`pacsim.fast.kernel.own_ghost_probabilities` (the chance model
+``GhostKind.OWN``): the same code, so the same node order, counts and
+float operations.  :func:`play_slice` is the whole-game loop so compiled
+around a Pacman's own evaluation and model and the ghosts' own policy.
 
-numba's cache cannot keep that search (its machine code would call the
-function of another process), so it is compiled in each process that uses
-it, once per function: 5 to 15 seconds on one core (``pacsim bench``'s
-``own`` group measures it), and the whole-game loop around it
-(:func:`play_slice`) some seconds more.  The built-in searches are not touched and keep
-their cache.
+numba's cache cannot keep those copies (their machine code would call the
+function of another process), so each is compiled in each process that
+uses it, once per function (or combination): 5 to 15 seconds on one core
+(``pacsim bench``'s ``own`` group measures it), and the whole-game loop
+around it some seconds more.  The built-in searches are not touched and
+keep their cache.
 """
 
 from __future__ import annotations
