@@ -269,3 +269,17 @@ def test_the_bench_group_own_compares_the_ghost_both_ways():
     assert figures["cutter games mismatches"].value == 0
     assert figures["cutter model depth 1 expectimax fast/python"].note.endswith("identical values, moves and node counts")
     assert "identical" in figures["cutter games fast/python"].note
+
+
+def test_a_run_says_once_before_its_games_that_a_ghost_plays_in_python(tmp_path, monkeypatch):
+    """The workers say nothing (``notes_said``): the coordinator's notes must."""
+    from pacsim.runner.execute import backend_notes
+    from pacsim.runner.experiment import load_experiment
+
+    monkeypatch.setenv("PACSIM_BACKEND", "auto")
+    path = tmp_path / "wanders.toml"
+    path.write_text(EXPERIMENT.format(store=tmp_path / "wanders.sqlite", ghost=WANDERS), encoding="utf-8")
+    notes = backend_notes(load_experiment(path))
+    assert any(note.startswith("pacsim: ghost wanders plays in Python: numba cannot compile wanders()") for note in notes), notes
+    path.write_text(EXPERIMENT.format(store=tmp_path / "cutter.sqlite", ghost=CUTTER), encoding="utf-8")
+    assert not any("ghost" in note for note in backend_notes(load_experiment(path)))

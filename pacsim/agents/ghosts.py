@@ -13,6 +13,7 @@ from pacsim.agents import backend
 from pacsim.agents.api import Distribution, StochasticAgent, uniform
 from pacsim.engine import PLAYING, GameState, apply_move
 from pacsim.errors import AgentError
+from pacsim.fast import available
 from pacsim.fast.kinds import GhostKind
 from pacsim.fast.policies import (
     PROBABILITY_TOLERANCE,
@@ -151,6 +152,16 @@ class KernelGhost(StochasticAgent[KernelGhostOptions]):
 
     def distribution(self, state: GameState) -> Distribution:
         return own_distribution(self.policy, state)
+
+    def backend_note(self) -> str | None:
+        """The note that this ghost plays in Python because numba cannot
+        compile its policy, or None (it compiles, or Python was asked for)."""
+        if not backend.kernel_wanted(self.options.backend) or available() is not None:
+            return None
+        from pacsim.fast.own import compiled, ghost_arguments
+
+        reason = compiled(self.policy, ghost_arguments())[1]
+        return None if reason is None else f"pacsim: ghost {self.name} plays in Python: {reason}"
 
 
 @cache

@@ -87,7 +87,11 @@ def ghost_plan(agent: Any) -> Any:
     if isinstance(agent, KernelGhost):
         if kind is not kernel_ghost_class(kind.policy) or not kernel_wanted(agent.options.backend):
             return None  # a subclass may play differently
-        return GhostPlan(OWN, policy=kind.policy) if _compiles(kind.policy) else None
+        note = agent.backend_note()  # numba cannot compile it: said once, and Python plays
+        if note is not None:
+            say_once(note)
+            return None
+        return GhostPlan(OWN, policy=kind.policy)
     if kind not in BUILTIN_GHOSTS.values() or kind.name not in KERNEL_GHOSTS:  # a subclass may play differently
         return None
     options = agent.options
@@ -95,12 +99,3 @@ def ghost_plan(agent: Any) -> Any:
         return None
     return GhostPlan(kind.name, parameters_of(options), getattr(options, "depth", 2))
 
-
-def _compiles(policy: Any) -> bool:
-    """Whether numba compiles the ghost ``policy``; if not, said once."""
-    from pacsim.fast.own import compiled, ghost_arguments
-
-    reason = compiled(policy, ghost_arguments())[1]
-    if reason is not None:
-        say_once(f"pacsim: ghost {policy.__name__} plays in Python: {reason}")
-    return reason is None
