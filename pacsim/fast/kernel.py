@@ -318,13 +318,15 @@ refuses; Python then searches again, and raises the policy's error at the same m
 def chance_probabilities(maze, settings, weights, state, count, actions, targets, out):
     """The searching Pacman's probabilities of the ghost's ``count`` moves,
     as ``PacmanGame.outcomes`` computes them (same float operations):
-    uniform without a model, else :func:`modelled_probabilities`."""
+    uniform without a model, else :func:`modelled_probabilities`.  (A
+    user's own ghost's: :func:`own_chance_probabilities`, which the copies
+    of :mod:`pacsim.fast.own` call in its place.)"""
     if settings[MODEL] == MODEL_UNIFORM:  # the common case, kept small enough to inline
         share = 1.0 / count
         for index in range(count):
             out[index] = share
         return
-    modelled_probabilities(maze, settings, weights, state, count, actions, targets, out)
+    modelled_probabilities(maze.moves, maze.distance, settings, weights, state, count, targets, out)
 
 
 @intrinsic
@@ -338,28 +340,42 @@ def never_inlined(typing_context):
 
 
 @njit(cache=True, _nrt=False)  # type: ignore[call-overload]
-def modelled_probabilities(maze, settings, weights, state, count, actions, targets, out):
+def modelled_probabilities(moves, distance, settings, weights, state, count, targets, out):
     """The model ghost's own probabilities
-    (:func:`pacsim.fast.policies.ghost_probabilities`, or a user's own
-    ghost: :func:`own_ghost_probabilities`) mixed with uniform by
+    (:func:`pacsim.fast.policies.ghost_probabilities`) mixed with uniform by
     ``trust``.  Never inlined: in the search loops its code slowed alpha-beta
     by a third (bench: depth 6, careful), though it runs at chance nodes only."""
     never_inlined()
     turn = state[TURN]
     num_ghosts = settings[NUM_GHOSTS]
-    if settings[MODEL] == MODEL_OWN:
-        if own_ghost_probabilities(maze, settings, state, count, actions, targets, out) >= 0:
-            weights[OWN_GHOST_FAILED] = 1.0
-            uniform_probabilities(count, out)  # the search goes on, defined, and is thrown away
-    else:
-        scared = state[scared_slot(num_ghosts) + turn - 1] > 0
-        ghost_probabilities(settings[MODEL], maze.distance, maze.moves[:, PACMAN_TABLE], state[PACMAN],
-                            state[directions_slot(num_ghosts)], scared, targets, count, weights[MODEL_PARAMETERS:],
-                            out)
-    trust = weights[TRUST]
+    scared = state[scared_slot(num_ghosts) + turn - 1] > 0
+    ghost_probabilities(settings[MODEL], distance, moves[:, PACMAN_TABLE], state[PACMAN],
+                        state[directions_slot(num_ghosts)], scared, targets, count, weights[MODEL_PARAMETERS:], out)
+    mixed_with_uniform(weights[TRUST], count, out)
+
+
+@njit(cache=True, inline="always")
+def mixed_with_uniform(trust, count, out):
+    """``out`` weighted by ``trust``, the rest spread uniformly (``PacmanGame.outcomes``)."""
     uniform_share = (1.0 - trust) / count
     for index in range(count):
         out[index] = trust * out[index] + uniform_share
+
+
+@njit(cache=True, _nrt=False)  # type: ignore[call-overload]
+def own_chance_probabilities(maze, settings, weights, state, count, actions, targets, out):
+    """:func:`chance_probabilities` when the model is a user's own ghost
+    (``GhostKind.OWN``): :func:`own_ghost_probabilities` mixed with uniform
+    by ``trust``; a refused distribution is noted in the weights
+    (:data:`OWN_GHOST_FAILED`).  The copies of the search that
+    :mod:`pacsim.fast.own` compiles for an own ghost call this in place of
+    :func:`chance_probabilities` (the built-in searches never do: a branch
+    for it there slowed them by a tenth to a fifth, bench)."""
+    never_inlined()
+    if own_ghost_probabilities(maze, settings, state, count, actions, targets, out) >= 0:
+        weights[OWN_GHOST_FAILED] = 1.0
+        uniform_probabilities(count, out)  # the search goes on, defined, and is thrown away
+    mixed_with_uniform(weights[TRUST], count, out)
 
 
 @njit(cache=True, _nrt=False)  # type: ignore[call-overload]

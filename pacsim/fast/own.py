@@ -148,9 +148,8 @@ def search_root(function: Callable[[View], float] | None, ghost: GhostPolicy | N
         node_replaced["evaluate"] = leaf
         root_replaced["root_leaf_value"] = uncached(kernel.root_leaf_value, {"evaluate": leaf})
     if ghost is not None:
-        modelled = uncached(kernel.modelled_probabilities, {"own_ghost_probabilities": own_ghost_probabilities(ghost)})
-        node_replaced["chance_probabilities"] = uncached(kernel.chance_probabilities,
-                                                         {"modelled_probabilities": modelled})
+        node_replaced["chance_probabilities"] = uncached(kernel.own_chance_probabilities,
+                                                         {"own_ghost_probabilities": own_ghost_probabilities(ghost)})
     return uncached(kernel.search_root, {"node_value": uncached(kernel.node_value, node_replaced), **root_replaced})
 
 
