@@ -7,7 +7,9 @@ once per function and process, or says in one line why numba cannot: the
 search or game then runs in Python.  :func:`search_root` is the kernel's
 plain search (:func:`pacsim.fast.kernel.search_root` and its
 ``node_value``) compiled again with that evaluation in place of the
-built-in ``evaluate``, and/or that ghost in place of the placeholder
+built-in ``evaluate``, and/or with
+:func:`pacsim.fast.kernel.own_chance_probabilities` in place of
+``chance_probabilities`` and that ghost in place of its placeholder
 :func:`pacsim.fast.kernel.own_ghost_probabilities` (the chance model
 ``GhostKind.OWN``): the same code, so the same node order, counts and
 float operations.  :func:`play_slice` is the whole-game loop so compiled
@@ -147,7 +149,7 @@ def search_root(function: Callable[[View], float] | None, ghost: GhostPolicy | N
         leaf = njit(inline="always", **WITHOUT_REFERENCE_COUNTS)(evaluate)
         node_replaced["evaluate"] = leaf
         root_replaced["root_leaf_value"] = uncached(kernel.root_leaf_value, {"evaluate": leaf})
-    if ghost is not None:
+    if ghost is not None:  # the model is this ghost at every chance node
         node_replaced["chance_probabilities"] = uncached(kernel.own_chance_probabilities,
                                                          {"own_ghost_probabilities": own_ghost_probabilities(ghost)})
     return uncached(kernel.search_root, {"node_value": uncached(kernel.node_value, node_replaced), **root_replaced})
