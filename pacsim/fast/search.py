@@ -96,6 +96,8 @@ def kernel_search(
     if star is None and table is None and model != "adversarial":
         return _run(state, Model(settings, weights), levels, full_window, root_values, started, deadline, own,
                     own_ghost)
+    if own_ghost is not None:  # the star search's chance model knows no own ghost (request.declined says so)
+        raise ValueError(f"kernel_search: model={model} (a kernel ghost) is searched by the plain search only")
     adversary_rows = NO_ADVERSARY if model != "adversarial" else _adversary(state, *adversary)
     return _run_star(state, Model(settings, weights), levels, full_window, root_values, started, deadline,
                      int(ChanceMode[star.upper()] if star else ChanceMode.PLAIN), table, adversary_rows)
