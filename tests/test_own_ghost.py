@@ -157,8 +157,8 @@ def test_a_bad_distribution_ends_the_game_with_the_same_error_in_both():
     """The kernel refuses the game at the bad move; Python plays it, to the
     error naming the policy (a run plays declined games in Python)."""
     layout = load_layout("smallClassic")
-    for pacman, ghost in (("expectimax:depth=1", CARELESS), (f"expectimax:depth=1,model={CARELESS}", CARELESS),
-                          (f"expectimax:depth=1,model={CARELESS}", "random")):  # the ghost's move, or his search
+    for pacman, ghost in (("expectimax:depth=1", CARELESS), (f"expectimax:depth=1,model={CARELESS}", "random")):
+        # the ghost's move refused, or Pacman's search modelling it
         agents = [make_pacman(pacman), make_ghost(ghost), make_ghost("random")]
         assert play_in_kernel(layout, agents, seed=2, max_moves=1) is not None  # sound while the score is below 20
         assert play_in_kernel(layout, agents, seed=2, max_moves=150) is None
