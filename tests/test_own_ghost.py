@@ -218,6 +218,8 @@ def test_specs_a_marked_function_plays_an_unmarked_one_is_refused():
     assert type(make_ghost(CUTTER)) is type(ghost)  # one class a function
     with pytest.raises(AgentError, match="hungry is a function, not an agent"):
         make_ghost(HUNGRY)
+    python_only = [make_pacman("expectimax:depth=1"), make_ghost(f"{CUTTER}:backend=python")]
+    assert play_in_kernel(load_layout("smallClassic"), python_only, seed=1, max_moves=5) is None
 
 
 def test_star_searches_modelling_an_own_ghost_are_declined_with_one_line():
