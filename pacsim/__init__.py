@@ -7,7 +7,7 @@
 
 from pacsim._version import __version__
 
-__all__ = ["__version__", "play", "run", "report", "load_results", "summarize", "load_record", "kernel_evaluation"]
+__all__ = ["__version__", "play", "run", "report", "load_results", "summarize", "load_record", "kernel_evaluation", "kernel_ghost"]
 
 
 def __getattr__(name: str):
@@ -23,10 +23,10 @@ def __getattr__(name: str):
         import pacsim.report
 
         return pacsim.report
-    if name == "kernel_evaluation":  # marks a user's evaluation the kernel may compile
-        from pacsim.fast.view import kernel_evaluation
+    if name in ("kernel_evaluation", "kernel_ghost"):  # mark a user's evaluation or ghost the kernel may compile
+        from pacsim.fast import view
 
-        return kernel_evaluation
+        return getattr(view, name)
     if name in ("play", "run", "load_record"):
         from pacsim import api
 

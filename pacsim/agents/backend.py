@@ -155,7 +155,7 @@ def try_fast_search(who: str, backend: str, request: SearchRequest, state: GameS
     if reason is not None:
         say_once(_note(who, backend, reason))  # once per process and reason
         return None
-    from pacsim.fast.search import run_request  # numba: loaded only when the kernel runs
+    from pacsim.fast.search import DistributionRefused, run_request  # numba: loaded only when the kernel runs
 
     if request.table and table is None:
         raise ValueError("a request with a transposition table needs the caller's KernelTableSlot")
@@ -164,9 +164,12 @@ def try_fast_search(who: str, backend: str, request: SearchRequest, state: GameS
     def search_levels(levels: int, deadline: float | None = None) -> SearchResult:
         return run_request(state, request, levels, deadline, kernel_table)
 
-    if request.time:
-        return deepest(search_levels, request.levels, request.step, request.time)
-    return search_levels(request.levels)
+    try:
+        if request.time:
+            return deepest(search_levels, request.levels, request.step, request.time)
+        return search_levels(request.levels)
+    except DistributionRefused:  # Python searches again, and raises the ghost policy's error at the same move
+        return None
 
 
 def try_fast_mcts(who: str, backend: str, request: MctsRequest, state: GameState, seed: int) -> SearchResult | None:

@@ -4,15 +4,28 @@ probabilities, so that a Pacman modelling the ghosts can use the real policy."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
+
+import numpy as np
 
 from pacsim.agents import backend
 from pacsim.agents.api import Distribution, StochasticAgent, uniform
 from pacsim.engine import PLAYING, GameState, apply_move
 from pacsim.errors import AgentError
+from pacsim.fast import available
 from pacsim.fast.evaluations import chase_utility, chase_value
 from pacsim.fast.kinds import GhostKind
-from pacsim.fast.policies import Distances, ghost_probabilities, pacman_move_rows, parameters_of, searched_probabilities
+from pacsim.fast.policies import (
+    PROBABILITY_TOLERANCE,
+    Distances,
+    first_bad_probability,
+    ghost_probabilities,
+    pacman_move_rows,
+    parameters_of,
+    searched_probabilities,
+)
+from pacsim.fast.view import MOVE_SLOTS, GhostPolicy, moves_of, view_of
 from pacsim.search import MAX, MIN, search
 
 MAX_GHOST_DEPTH = 10
@@ -100,6 +113,86 @@ def policy_distribution(kind: GhostKind, parameters: tuple[float, ...], state: G
                         state.scared[state.turn - 1] > 0, [target for _, target in moves], count, parameters,
                         probabilities)
     return [(action, probability) for (action, _), probability in zip(moves, probabilities)]
+
+
+@dataclass(frozen=True)
+class KernelGhostOptions:
+    """Options of a user's own ghost policy (a :func:`pacsim.kernel_ghost` function)."""
+
+    backend: str = "auto"
+    """auto (whole games in the compiled kernel when numba is installed and compiles the policy), fast or python."""
+
+    def __post_init__(self) -> None:
+        backend.check_backend(self.backend)
+
+
+class KernelGhost(StochasticAgent[KernelGhostOptions]):
+    """A user's own ghost policy, a function marked ``@pacsim.kernel_ghost``
+    (:mod:`pacsim.fast.view`): its ``distribution`` calls the function, in
+    Python, on the view of the state and the ghost's moves; the kernel
+    calls the same function compiled (whole games, and the chance nodes of
+    a Pacman modelling it).  A ghost spec naming such a function gets a
+    subclass made for it (:func:`kernel_ghost_class`), whose ``policy`` it is."""
+
+    name = "kernel_ghost"
+    Options = KernelGhostOptions
+    policy: Any = None
+    """The :func:`~pacsim.fast.view.kernel_ghost` function (set on each subclass)."""
+
+    def __init__(self, options: KernelGhostOptions | None = None) -> None:
+        super().__init__(options)
+        if self.options.backend == "fast":  # say it once, not in every game
+            from pacsim.fast.own import compiled, ghost_arguments
+
+            reason = compiled(self.policy, ghost_arguments())[1]
+            if reason is not None:
+                raise AgentError(f"option backend=fast: {reason}", option="backend")
+
+    def distribution(self, state: GameState) -> Distribution:
+        return own_distribution(self.policy, state)
+
+    def backend_note(self) -> str | None:
+        """The note that this ghost plays in Python because numba cannot
+        compile its policy, or None (it compiles, or Python was asked for)."""
+        if not backend.kernel_wanted(self.options.backend) or available() is not None:
+            return None
+        from pacsim.fast.own import compiled, ghost_arguments
+
+        reason = compiled(self.policy, ghost_arguments())[1]
+        return None if reason is None else f"pacsim: ghost {self.name} plays in Python: {reason}"
+
+
+@cache
+def kernel_ghost_class(policy: Any) -> type[KernelGhost]:
+    """The :class:`KernelGhost` of ``policy``, made once per function (its
+    name is the function's)."""
+    return type(policy.__name__, (KernelGhost,), {"policy": staticmethod(policy), "name": policy.__name__,
+                                                  "__doc__": policy.__doc__ or KernelGhost.__doc__,
+                                                  "__module__": policy.__module__})
+
+
+def own_distribution(policy: GhostPolicy, state: GameState) -> Distribution:
+    """``policy``'s distribution for the ghost to move in ``state``: the
+    function called on :func:`~pacsim.fast.view.view_of` and
+    :func:`~pacsim.fast.view.moves_of` with its moves' entries of ``out``
+    NaN, checked by :func:`~pacsim.fast.policies.first_bad_probability`
+    (what the kernel runs compiled).  A refused distribution is an
+    :class:`AgentError` naming the function and the move."""
+    moves = moves_of(state)
+    out = np.zeros(MOVE_SLOTS, np.float64)
+    out[:moves.count] = np.nan
+    policy(view_of(state), moves, out)
+    legal = state.legal_moves()
+    bad = first_bad_probability(out, moves.count)
+    if bad >= 0:
+        name = f"ghost policy {getattr(policy, '__qualname__', policy)}()"
+        if bad < moves.count:
+            raise AgentError(f"{name} gave move {legal[bad][0]} the probability {float(out[bad])!r} at {state!r}; "
+                             "each must be a number in [0, 1] (NaN: never written)")
+        total = sum(float(out[index]) for index in range(moves.count))
+        raise AgentError(f"{name} gave probabilities summing to {total!r} at {state!r}; they must sum to 1 "
+                         f"(within {PROBABILITY_TOLERANCE:g})")
+    return [(action, float(out[index])) for index, (action, _) in enumerate(legal)]
 
 
 class ChaseGame:

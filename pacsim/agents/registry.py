@@ -5,7 +5,9 @@ A spec is one of
 * ``NAME`` or ``NAME:key=value,...``: a built-in agent (``minimax``,
   ``directional:attack=0.9``) or one an installed package registers under
   the entry-point group ``pacsim.agents``;
-* ``path/to/file.py:Class[:key=value,...]``: a class in a Python file;
+* ``path/to/file.py:Class[:key=value,...]``: a class in a Python file (or,
+  for a ghost, a function marked ``@pacsim.kernel_ghost``: a
+  :class:`~pacsim.agents.ghosts.KernelGhost` playing it);
 * ``package.module:Class[:key=value,...]``: a class in an importable module;
 * ``ClassName``: a CS188 agent class found in a ``*gents.py`` file of the
   current folder (CS188's ``-p ExpectimaxAgent``).
@@ -29,13 +31,14 @@ from typing import Any
 
 from pacsim.agents import cs188, plugins
 from pacsim.agents.api import Agent, GhostMaker, StochasticAgent
-from pacsim.agents.ghosts import AdversarialGhost, AmbusherGhost, DirectionalGhost, RandomGhost
+from pacsim.agents.ghosts import AdversarialGhost, AmbusherGhost, DirectionalGhost, RandomGhost, kernel_ghost_class
 from pacsim.agents.learning import LEARNING_PACMEN
 from pacsim.agents.mcts_agent import MctsPacman
 from pacsim.agents.notes import say_once
 from pacsim.agents.search_agents import AlphaBetaPacman, ExpectimaxPacman, ExpectiminimaxPacman, MinimaxPacman
 from pacsim.agents.simple import GreedyPacman, KeyboardPacman, RandomPacman
 from pacsim.errors import AgentError, did_you_mean
+from pacsim.fast.view import is_kernel_ghost, register_ghost
 
 PACMAN, GHOST = "Pacman", "ghost"
 """The two roles; built-in names differ by role (``random`` is both)."""
@@ -203,6 +206,9 @@ def option_names(resolved: Resolved) -> set[str]:
 def _classify(found: Any, spec: AgentSpec, source_file: str | None) -> Resolved:
     if isinstance(found, type) and issubclass(found, Agent):
         return Resolved(found)
+    if is_kernel_ghost(found):  # a ghost policy of a View (pacsim.fast.view), which the kernel may compile
+        register_ghost(spec.text, found)
+        return Resolved(kernel_ghost_class(found))
     if isinstance(found, type) and cs188.is_cs188_agent_class(found):
         if source_file is not None:
             # A course file imports its siblings by bare name (util, game):
@@ -211,7 +217,8 @@ def _classify(found: Any, spec: AgentSpec, source_file: str | None) -> Resolved:
         return Resolved(found, cs188=True, source_file=source_file)
     what = f"class {found.__name__}" if isinstance(found, type) else f"a {type(found).__name__}"
     raise AgentError(f"{_quoted(spec)}: {spec.attribute or spec.target} is {what}, not an agent "
-                     "(a subclass of pacsim.agents.Agent, or a CS188 class with getAction)")
+                     "(a subclass of pacsim.agents.Agent, a CS188 class with getAction, or a ghost policy "
+                     "marked @pacsim.kernel_ghost)")
 
 
 def _abstract(cls: type[Agent]) -> bool:

@@ -4,7 +4,9 @@
 search the game loop runs (:func:`~pacsim.fast.request.game_loop_declined`
 lets its request through: the plain search, no Star1/Star2, table or
 adversarial model; and it has no ``time=`` budget) against built-in ghosts
-(random, directional, adversarial with any ``p``), with no per-move time
+(random, directional, ambusher, adversarial with any ``p``) or users'
+own (:class:`~pacsim.agents.ghosts.KernelGhost`, one policy a game: ghosts
+playing two different policies are played in Python), with no per-move time
 limit: the kernel plays the whole game (:mod:`pacsim.fast.game`) and the
 record is the one the Python loop gives, times apart.  Anything else
 returns None and the caller plays the game in Python; no note is needed,
@@ -17,6 +19,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from pacsim.agents.backend import kernel_wanted
+from pacsim.agents.ghosts import KernelGhost, kernel_ghost_class
+from pacsim.agents.notes import say_once
 from pacsim.agents.registry import BUILTIN_GHOSTS
 from pacsim.agents.search_agents import (
     AlphaBetaPacman,
@@ -45,13 +49,13 @@ def play_in_kernel(layout: Layout, agents: Sequence[Any], seed: int, max_moves: 
     request = pacman_request(agents[0], state)  # None, among other reasons, where numba is missing
     if request is None:
         return None
-    ghosts = [ghost_plan(agent) for agent in agents[1:]]
-    if None in ghosts:
+    ghosts = [ghost_plan(agent) for agent in agents[1:num_ghosts + 1]]
+    if None in ghosts or len({ghost.policy for ghost in ghosts if ghost.policy is not None}) > 1:
         return None
     from pacsim.fast.game import play_kernel_game  # numba: loaded only when the kernel plays
 
     ties_random = agents[0].options.ties == "random"
-    return play_kernel_game(layout, request, ties_random, tuple(ghosts[:num_ghosts]), seed, max_moves)
+    return play_kernel_game(layout, request, ties_random, tuple(ghosts), seed, max_moves)
 
 
 def pacman_request(agent: Any, state: GameState) -> SearchRequest | None:
@@ -74,14 +78,24 @@ def pacman_request(agent: Any, state: GameState) -> SearchRequest | None:
 
 def ghost_plan(agent: Any) -> Any:
     """The kernel's :class:`~pacsim.fast.game.GhostPlan` of a built-in
-    ghost, or None."""
-    from pacsim.fast.game import GhostPlan
+    ghost or a user's own (:class:`~pacsim.agents.ghosts.KernelGhost`),
+    or None."""
+    from pacsim.fast.game import OWN, GhostPlan
     from pacsim.fast.policies import parameters_of
 
     kind = type(agent)
+    if isinstance(agent, KernelGhost):
+        if kind is not kernel_ghost_class(kind.policy) or not kernel_wanted(agent.options.backend):
+            return None  # a subclass may play differently
+        note = agent.backend_note()  # numba cannot compile it: said once, and Python plays
+        if note is not None:
+            say_once(note)
+            return None
+        return GhostPlan(OWN, policy=kind.policy)
     if kind not in BUILTIN_GHOSTS.values() or kind.name not in KERNEL_GHOSTS:  # a subclass may play differently
         return None
     options = agent.options
     if not kernel_wanted(getattr(options, "backend", "auto")):
         return None
     return GhostPlan(kind.name, parameters_of(options), getattr(options, "depth", 2))
+

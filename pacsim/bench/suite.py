@@ -11,7 +11,7 @@ from pacsim.bench.limits import fast_limits
 from pacsim.bench.mcts import mcts_figures
 from pacsim.bench.memo import memo_figures
 from pacsim.bench.memory import memory_figures, planning_figures, report_memory
-from pacsim.bench.own import own_figures, own_star_figures
+from pacsim.bench.own import own_figures, own_ghost_figures, own_star_figures
 from pacsim.bench.report import Report, machine_info
 from pacsim.bench.sandbox import sandbox_figures
 from pacsim.bench.search import search_figures, successor_rate, table_figures, tuned_expectimax
@@ -45,6 +45,7 @@ def run(quick: bool = False, course: Path | None = None, startup_only: bool = Fa
         memo_figures(report, games=5 if quick else 20, reproduce_games=50 if quick else None)
     own_figures(report, count=2 if quick else 5)
     own_star_figures(report, count=2 if quick else 5)
+    own_ghost_figures(report, count=2 if quick else 5, games=1 if quick else 3)
     tuned_expectimax(report, count=2 if quick else 5)
     mcts_figures(report, iterations=300 if quick else 1000, count=2 if quick else 3)
     env_figures(report, steps=1000 if quick else 5000)

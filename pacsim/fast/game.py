@@ -1,7 +1,7 @@
 """Whole games in the kernel, behind ``pacsim.engine.game``'s record.
 
 :func:`play_kernel_game` plays one game of a search Pacman against the
-built-in ghosts (:mod:`pacsim.fast.gameloop`) and returns the
+built-in ghosts, or a user's own (:mod:`pacsim.fast.gameloop`) and returns the
 :class:`~pacsim.engine.GameRecord` that ``play_game`` returns for the same
 agents and seed: the same actions, outcome, score and per-move search
 statistics; only the times are the kernel's own.  It knows nothing of
@@ -23,7 +23,7 @@ from pacsim.engine.game import agent_rng
 from pacsim.engine.stats import FAST, MoveStats
 from pacsim.fast import gameloop, kernel
 from pacsim.fast.bundles import GameArrays, GhostTeam, Model, PacmanPlan, Scratch
-from pacsim.fast.kinds import KERNEL_ALGORITHMS, KERNEL_EVALUATIONS, KERNEL_GHOSTS, KERNEL_MODELS, NODE_KINDS, Evaluation, GhostKind, NodeKind
+from pacsim.fast.kinds import KERNEL_ALGORITHMS, KERNEL_EVALUATIONS, KERNEL_GHOSTS, NODE_KINDS, Evaluation, GhostKind, NodeKind
 from pacsim.fast.memo import chase_memo
 from pacsim.fast.own import play_slice as own_play_slice
 from pacsim.fast.policies import DEFAULT_PARAMETERS
@@ -31,12 +31,14 @@ from pacsim.fast.request import SearchRequest, chance_model
 from pacsim.fast.search import (
     SLICE_SECONDS,
     SMALLEST_SLICE,
+    model_kind,
+    model_weights,
     settings_row,
     workspace,
 )
 from pacsim.fast.streams import stream_row
 from pacsim.fast.tables import layout_tables, state_row
-from pacsim.fast.view import registered
+from pacsim.fast.view import GhostPolicy, registered, registered_ghost
 
 _OUTCOMES = {gameloop.WIN: WIN, gameloop.LOSS: LOSS, gameloop.TIMEOUT: TIMEOUT}
 FIRST_GAME_SLICE = 20_000
@@ -45,25 +47,32 @@ a slice costs about 50 microseconds of calls); later slices are sized
 to about ``SLICE_SECONDS``."""
 
 
+OWN = GhostKind.OWN.label
+"""A :class:`GhostPlan`'s kind for a user's own ghost (its ``policy``)."""
+
+
 @dataclass(frozen=True)
 class GhostPlan:
-    """One built-in ghost, as the game loop plays it."""
+    """One built-in ghost, or a user's own, as the game loop plays it."""
 
     kind: str
-    """A name in :data:`pacsim.fast.kinds.KERNEL_GHOSTS`."""
+    """A name in :data:`pacsim.fast.kinds.KERNEL_GHOSTS`, or :data:`OWN`."""
     parameters: tuple[float, ...] = DEFAULT_PARAMETERS
     """Its numbers (:data:`pacsim.fast.policies.PARAMETERS`)."""
     depth: int = 2
     """The adversarial ghost's search depth in rounds."""
+    policy: GhostPolicy | None = None
+    """A user's own ghost's :func:`~pacsim.fast.view.kernel_ghost` (kind :data:`OWN`)."""
 
 
 def play_kernel_game(layout: Layout, pacman: SearchRequest, ties_random: bool, ghosts: tuple[GhostPlan, ...],
                      seed: int, max_moves: int) -> GameRecord | None:
     """The game ``play_game`` plays on ``layout`` and ``seed`` with a search
     Pacman making ``pacman`` (a request the kernel runs) at every move,
-    breaking ties at random if ``ties_random``, against ``ghosts``; None in
-    the rare position the kernel leaves to Python (a ghost without a legal
-    move)."""
+    breaking ties at random if ``ties_random``, against ``ghosts`` (whose
+    own ghosts, if any, play one policy); None in the rare position the
+    kernel leaves to Python (a ghost without a legal move, a user's own
+    ghost's bad distribution: Python plays the game to the same error)."""
     started = time.perf_counter()
     state = initial_state(layout, len(ghosts))
     row = state_row(state)
@@ -76,8 +85,7 @@ def play_kernel_game(layout: Layout, pacman: SearchRequest, ties_random: bool, g
     work = workspace(row, max([pacman.levels, *_ghost_levels(state, ghosts)]))
     arguments = (layout_tables(layout), game, max_moves, _pacman_plan(state, pacman, ties_random),
                  _ghost_team(state, ghosts), work, scratch)
-    own = registered(pacman.evaluation)  # a kernel evaluation (pacsim.fast.view): its own compiled loop
-    kernel_seconds = _in_slices(gameloop.play_slice if own is None else own_play_slice(own), arguments)
+    kernel_seconds = _in_slices(_game_loop(pacman, ghosts), arguments)
     if progress[gameloop.OUTCOME] == gameloop.DECLINED:
         return None
     seconds_per_cycle = kernel_seconds / max(int(progress[gameloop.SLICE_CYCLES]), 1)
@@ -92,13 +100,29 @@ def play_kernel_game(layout: Layout, pacman: SearchRequest, ties_random: bool, g
     )
 
 
+def _game_loop(pacman: SearchRequest, ghosts: tuple[GhostPlan, ...]) -> Any:
+    """``gameloop.play_slice``, or its copy compiled around the users' own
+    functions the game plays (:func:`pacsim.fast.own.play_slice`)."""
+    evaluation = registered(pacman.evaluation)  # a kernel evaluation (pacsim.fast.view)
+    model = registered_ghost(chance_model(pacman))  # a kernel ghost he models
+    policies = {ghost.policy for ghost in ghosts if ghost.policy is not None}
+    if len(policies) > 1:
+        raise ValueError("play_kernel_game: the ghosts play more than one own policy (pacsim.agents.whole_game plays such games in Python)")
+    ghost = next(iter(policies), None)
+    if evaluation is None and model is None and ghost is None:
+        return gameloop.play_slice
+    return own_play_slice(evaluation, model, ghost)
+
+
 def _pacman_plan(state: Any, request: SearchRequest, ties_random: bool) -> PacmanPlan:
     """``run_request``'s settings for the kernel's search."""
     pruned = KERNEL_ALGORITHMS[request.algorithm][0]
     evaluation = Evaluation.SCORE if registered(request.evaluation) else KERNEL_EVALUATIONS[request.evaluation]
-    settings = settings_row(state, evaluation, 0, KERNEL_MODELS[chance_model(request)], pruned,
+    model = chance_model(request)
+    settings = settings_row(state, evaluation, 0, model_kind(model), pruned,
                             [NODE_KINDS[kind] for kind in request.kinds])
-    weights = np.array([request.trust, request.slip, *DEFAULT_PARAMETERS], np.float64)  # the model by name: its defaults
+    # The model by name: its defaults.
+    weights = model_weights(request.trust, request.slip, DEFAULT_PARAMETERS, registered_ghost(model) is not None)
     full_window = request.root_values or not pruned
     return PacmanPlan(Model(settings, weights), request.levels, full_window, ties_random)
 
@@ -115,7 +139,8 @@ def _ghost_team(state: Any, ghosts: tuple[GhostPlan, ...]) -> GhostTeam:
                 for index in range(1, count + 1)]
     settings_array = np.array(settings, np.int64).reshape(count, len(chase_kinds) + kernel.KINDS)
     weights = np.array([ghost.parameters for ghost in ghosts], np.float64)
-    return GhostTeam(np.array([KERNEL_GHOSTS[ghost.kind] for ghost in ghosts], np.int64), settings_array,
+    kinds = [GhostKind.OWN if ghost.policy is not None else KERNEL_GHOSTS[ghost.kind] for ghost in ghosts]
+    return GhostTeam(np.array(kinds, np.int64), settings_array,
                      np.array(_ghost_levels(state, ghosts), np.int64), weights.reshape(count, gameloop.GHOST_WEIGHTS),
                      chase_memo(state.layout, len(state_row(state))))
 

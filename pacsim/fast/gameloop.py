@@ -35,7 +35,20 @@ from numba.extending import intrinsic
 from pacsim.fast import kernel, memo, streams
 from pacsim.fast.bundles import Model
 from pacsim.fast.cache import compiled_functions, flush_when_changed
-from pacsim.fast.kernel import BEST_MOVE, GENERATED, MODEL_ADVERSARIAL, PAUSED_AT, ROOT_VALUE, STATUS, TURN, legal_moves, search_root
+from pacsim.fast.kernel import (
+    BEST_MOVE,
+    GENERATED,
+    MODEL_ADVERSARIAL,
+    MODEL_OWN,
+    PAUSED_AT,
+    ROOT_VALUE,
+    STATUS,
+    TURN,
+    legal_moves,
+    own_ghost_failed,
+    own_ghost_probabilities,
+    search_root,
+)
 from pacsim.fast.memo import memo_slot, recall, remember
 from pacsim.fast.policies import (
     PARAMETERS,
@@ -64,7 +77,11 @@ MOVES, ACTIONS_PLAYED, SEARCHING, OUTCOME, MOVE_CYCLES, SLICE_CYCLES = 0, 1, 2, 
 PROGRESS_SLOTS = 6
 PLAYING, WIN, LOSS, TIMEOUT, DECLINED = 0, 1, 2, 3, 4
 """``DECLINED``: a position the kernel does not play (a ghost without a
-legal move: the Python agents raise); Python plays the game instead."""
+legal move, or a user's own ghost giving a bad distribution: the Python
+agents raise); Python plays the game instead, to the same error."""
+PAUSED, REFUSED = -1, -2
+"""What an agent's move is instead of a move's index: its search paused,
+or a user's own ghost gave a distribution that is refused (the game is DECLINED)."""
 
 # -- ghosts ------------------------------------------------------------------
 GHOST_WEIGHTS = len(PARAMETERS)
@@ -115,13 +132,16 @@ def _best_moves(values, count, best_value, out):
 @njit(cache=True)
 def _pacman_move(maze, game, count, pacman, work, budget, tied):
     """Pacman's search and choice (SearchPacman.get_action): the index of
-    his move among his ``count`` legal ones, or -1 when the search paused."""
+    his move among his ``count`` legal ones, or PAUSED when the search paused (REFUSED: a
+    user's own ghost he models gave a bad distribution)."""
     progress = game.progress
     before = cycles()
     finished = _search(maze, game.state, pacman.model, pacman.levels, pacman.full_window, work, progress, budget)
     progress[MOVE_CYCLES] += cycles() - before
     if not finished:
-        return -1
+        return PAUSED
+    if own_ghost_failed(pacman.model.weights):  # the own ghost he models gave a bad distribution
+        return REFUSED
     values, stats, move_stats = work.values, work.stats, game.move_stats
     move = progress[MOVES]
     move_stats[move, MOVE_GENERATED] = stats[GENERATED]
@@ -141,7 +161,8 @@ def _pacman_move(maze, game, count, pacman, work, budget, tied):
 @njit(cache=True)
 def _ghost_move(maze, game, count, ghosts, turn, work, budget, scratch):
     """Ghost ``turn``'s move (StochasticAgent.get_action): an index among
-    its ``count`` legal moves, or -1 when its search paused."""
+    its ``count`` legal moves, or PAUSED when its search paused (REFUSED:
+    a user's own ghost's bad distribution)."""
     state, probabilities, chosen = game.state, scratch.probabilities, scratch.chosen
     kind, weights = ghosts.kinds[turn - 1], ghosts.weights[turn - 1]
     num_ghosts = ghosts.kinds.shape[0]
@@ -158,10 +179,14 @@ def _ghost_move(maze, game, count, ghosts, turn, work, budget, scratch):
         else:
             model = Model(ghosts.settings[turn - 1], np.zeros(kernel.WEIGHTS, np.float64))
             if not _search(maze, state, model, levels, True, work, game.progress, budget):
-                return -1
+                return PAUSED
             remember(ghosts.memo, slot, state, levels, num_ghosts, work.values)
         size = searched_probabilities(work.values, work.values[ROOT_VALUE], count, weights[SEARCHED_SHARE], chosen,
                                       probabilities)
+    elif kind == MODEL_OWN:
+        if own_ghost_probabilities(maze, ghosts.settings[turn - 1], state, count, scratch.actions, scratch.targets,
+                                   probabilities) >= 0:
+            return REFUSED
     else:
         scared = state[kernel.scared_slot(num_ghosts) + turn - 1] > 0
         ghost_probabilities(kind, maze.distance, maze.moves[:, kernel.PACMAN_TABLE], state[kernel.PACMAN],
@@ -207,6 +232,8 @@ def play_slice(maze, game, max_moves, pacman, ghosts, work, scratch, budget):
             searched = ghosts.kinds[turn - 1] == MODEL_ADVERSARIAL and ghosts.weights[turn - 1, SEARCHED_SHARE] > 0.0
             budget -= max(stats[GENERATED] - searched_before, 1) if searched else 1
         if move < 0:
+            if move == REFUSED:
+                progress[OUTCOME] = DECLINED
             break
         if turn == 0:
             progress[MOVES] += 1

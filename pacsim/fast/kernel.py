@@ -38,7 +38,7 @@ from pacsim.engine.state import SCARED_TIME, TIME_PENALTY, collision, food_eaten
 from pacsim.fast.cache import compiled_functions, flush_when_changed
 from pacsim.fast.evaluations import careful_value, chase_utility, chase_value
 from pacsim.fast.kinds import Evaluation, GhostKind, NodeKind
-from pacsim.fast.policies import PARAMETERS, RULE_SOURCES, compile_rules, ghost_probabilities, slip_outcomes
+from pacsim.fast.policies import PARAMETERS, RULE_SOURCES, compile_rules, ghost_probabilities, slip_outcomes, uniform_probabilities
 from pacsim.fast.policies import STOP_INDEX as STOP
 
 compile_rules()
@@ -48,7 +48,7 @@ compile_rules()
 # (bench: a search comparing with enum members ran a fifth slower).
 MAX_NODE, MIN_NODE, CHANCE_NODE = int(NodeKind.MAX), int(NodeKind.MIN), int(NodeKind.CHANCE)
 EVAL_SCORE, EVAL_CAREFUL, EVAL_CHASE = int(Evaluation.SCORE), int(Evaluation.CAREFUL), int(Evaluation.CHASE)
-MODEL_UNIFORM, MODEL_ADVERSARIAL = int(GhostKind.UNIFORM), int(GhostKind.ADVERSARIAL)
+MODEL_UNIFORM, MODEL_ADVERSARIAL, MODEL_OWN = int(GhostKind.UNIFORM), int(GhostKind.ADVERSARIAL), int(GhostKind.OWN)
 
 # -- state slots (the order of pacsim.engine.state.GameState's int fields) --
 PACMAN, TURN, STATUS, SCORE, FOOD_LEFT = 0, 1, 2, 3, 4
@@ -276,17 +276,26 @@ def careful(distance, nearest, num_ghosts, state):
 
 # -- ghost models ------------------------------------------------------------
 
+OWN_GHOST_FAILED = WEIGHTS
+"""The weight slot, past the others, of a model that is a user's own ghost
+(``GhostKind.OWN``: its weights have one slot more) where the search notes
+that the policy gave a distribution :func:`~pacsim.fast.policies.first_bad_probability`
+refuses; Python then searches again, and raises the policy's error at the same move."""
+
+
 @njit(cache=True, inline="always")
-def chance_probabilities(moves, distance, settings, weights, state, count, targets, out):
+def chance_probabilities(maze, settings, weights, state, count, actions, targets, out):
     """The searching Pacman's probabilities of the ghost's ``count`` moves,
     as ``PacmanGame.outcomes`` computes them (same float operations):
-    uniform without a model, else :func:`modelled_probabilities`."""
+    uniform without a model, else :func:`modelled_probabilities`.  (A
+    user's own ghost's: :func:`own_chance_probabilities`, which the copies
+    of :mod:`pacsim.fast.own` call in its place.)"""
     if settings[MODEL] == MODEL_UNIFORM:  # the common case, kept small enough to inline
         share = 1.0 / count
         for index in range(count):
             out[index] = share
         return
-    modelled_probabilities(moves, distance, settings, weights, state, count, targets, out)
+    modelled_probabilities(maze.moves, maze.distance, settings, weights, state, count, targets, out)
 
 
 @intrinsic
@@ -311,10 +320,50 @@ def modelled_probabilities(moves, distance, settings, weights, state, count, tar
     scared = state[scared_slot(num_ghosts) + turn - 1] > 0
     ghost_probabilities(settings[MODEL], distance, moves[:, PACMAN_TABLE], state[PACMAN],
                         state[directions_slot(num_ghosts)], scared, targets, count, weights[MODEL_PARAMETERS:], out)
-    trust = weights[TRUST]
+    mixed_with_uniform(weights[TRUST], count, out)
+
+
+@njit(cache=True, inline="always")
+def mixed_with_uniform(trust, count, out):
+    """``out`` weighted by ``trust``, the rest spread uniformly (``PacmanGame.outcomes``)."""
     uniform_share = (1.0 - trust) / count
     for index in range(count):
         out[index] = trust * out[index] + uniform_share
+
+
+@njit(cache=True, _nrt=False)  # type: ignore[call-overload]
+def own_chance_probabilities(maze, settings, weights, state, count, actions, targets, out):
+    """:func:`chance_probabilities` when the model is a user's own ghost
+    (``GhostKind.OWN``): :func:`own_ghost_probabilities` mixed with uniform
+    by ``trust``; a refused distribution is noted in the weights
+    (:data:`OWN_GHOST_FAILED`).  The copies of the search that
+    :mod:`pacsim.fast.own` compiles for an own ghost call this in place of
+    :func:`chance_probabilities` (the built-in searches never do: giving
+    their chance model what an own ghost needs slowed them by a tenth to a
+    fifth, bench: expectimax at depth 5 and alpha-beta at 6, careful)."""
+    never_inlined()
+    if own_ghost_probabilities(maze, settings, state, count, actions, targets, out) >= 0:
+        weights[OWN_GHOST_FAILED] = 1.0
+        uniform_probabilities(count, out)  # the search goes on, defined, and is thrown away
+    mixed_with_uniform(weights[TRUST], count, out)
+
+
+@njit(cache=True, _nrt=False)  # type: ignore[call-overload]
+def own_ghost_probabilities(maze, settings, state, count, actions, targets, out):
+    """A user's own ghost (``GhostKind.OWN``) at ``state``, its ghost to
+    move with the ``count`` legal ``actions``/``targets``: its probabilities
+    into ``out``; returns :func:`~pacsim.fast.policies.first_bad_probability`'s
+    verdict (-1: sound).  Here a placeholder that refuses: the searches and
+    game loops that play an own ghost are copies
+    (:mod:`pacsim.fast.own`) with this replaced by the compiled policy."""
+    return 0
+
+
+@njit(cache=True, inline="always")
+def own_ghost_failed(weights):
+    """Whether a search with these model weights met a bad distribution of
+    a user's own ghost (:data:`OWN_GHOST_FAILED`)."""
+    return weights.shape[0] > OWN_GHOST_FAILED and weights[OWN_GHOST_FAILED] != 0.0
 
 
 # -- search ------------------------------------------------------------------
@@ -401,7 +450,7 @@ def node_value(maze, model, work, top, level, bottom, budget):
             if kind == CHANCE_NODE:
                 stats[GENERATED] += count
                 if chosen < 0:
-                    chance_probabilities(moves, distance, settings, weights, state, count, targets[level],
+                    chance_probabilities(maze, settings, weights, state, count, actions[level], targets[level],
                                          probabilities[level])
                 windows[level, BEST] = 0.0  # summed in move order from 0, as the Python search does
             else:

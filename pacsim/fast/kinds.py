@@ -26,13 +26,18 @@ class GhostKind(IntEnum):
     ``UNIFORM`` is the model of no model (every move equally likely, ``trust``
     ignored); the others are the built-in ghosts of the same name.  The
     policies themselves are :func:`pacsim.fast.policies.ghost_probabilities`
-    (``ADVERSARIAL`` apart: its distribution needs the chase search)."""
+    (``ADVERSARIAL`` apart: its distribution needs the chase search).
+    ``OWN`` is a user's own ghost (:func:`pacsim.fast.view.kernel_ghost`),
+    named by its spec rather than a label: the kernel calls it through
+    :func:`pacsim.fast.kernel.own_ghost_probabilities`, which
+    :mod:`pacsim.fast.own` replaces with the compiled function."""
 
     UNIFORM = 0
     RANDOM = 1
     DIRECTIONAL = 2
     ADVERSARIAL = 3
     AMBUSHER = 4
+    OWN = 5
 
     @property
     def label(self) -> str:
@@ -87,8 +92,9 @@ and how it searches chance nodes (:mod:`pacsim.fast.star` for Star1/Star2)."""
 KERNEL_EVALUATIONS = {"score": Evaluation.SCORE, "careful": Evaluation.CAREFUL}
 """The evaluations the kernel computes (:func:`pacsim.fast.kernel.evaluate`), by name."""
 
-KERNEL_GHOSTS = {kind.label: kind for kind in GhostKind if kind != GhostKind.UNIFORM}
-"""The ghosts the kernel plays in whole games, by name (:mod:`pacsim.fast.gameloop`)."""
+KERNEL_GHOSTS = {kind.label: kind for kind in GhostKind if kind not in (GhostKind.UNIFORM, GhostKind.OWN)}
+"""The built-in ghosts the kernel plays in whole games, by name (:mod:`pacsim.fast.gameloop`)."""
 
-KERNEL_MODELS = {kind.label: kind for kind in GhostKind}
-"""The chance models the kernel's searches assume, by name."""
+KERNEL_MODELS = {kind.label: kind for kind in GhostKind if kind != GhostKind.OWN}
+"""The built-in chance models the kernel's searches assume, by name (a
+user's own ghost is known by its spec: :func:`pacsim.fast.view.registered_ghost`)."""

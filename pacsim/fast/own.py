@@ -1,19 +1,26 @@
-"""A user's kernel evaluation, compiled (see :mod:`pacsim.fast.view`).
+"""Users' kernel evaluations and ghosts, compiled (see :mod:`pacsim.fast.view`).
 
 :func:`compiled` compiles a marked function with ``numba.njit`` for the
-:class:`~pacsim.fast.view.View` the kernel passes, once per function and
-process, or says in one line why numba cannot: the search then runs in
-Python.  :func:`search_root` is the kernel's plain search
-(:func:`pacsim.fast.kernel.search_root` and its ``node_value``) compiled
-again with that function in place of the built-in ``evaluate``: the same
-code, so the same node order, counts and float operations.
+arguments the kernel passes (a :class:`~pacsim.fast.view.View`; a ghost's
+view, :class:`~pacsim.fast.view.Moves` and ``out``: :func:`ghost_arguments`),
+once per function and process, or says in one line why numba cannot: the
+search or game then runs in Python.  :func:`search_root` is the kernel's
+plain search (:func:`pacsim.fast.kernel.search_root` and its
+``node_value``) compiled again with that evaluation in place of the
+built-in ``evaluate``, and/or with
+:func:`pacsim.fast.kernel.own_chance_probabilities` in place of
+``chance_probabilities`` and that ghost in place of its placeholder
+:func:`pacsim.fast.kernel.own_ghost_probabilities` (the chance model
+``GhostKind.OWN``): the same code, so the same node order, counts and
+float operations.  :func:`play_slice` is the whole-game loop so compiled
+around a Pacman's own evaluation and model and the ghosts' own policy.
 
-numba's cache cannot keep that search (its machine code would call the
-function of another process), so it is compiled in each process that uses
-it, once per function: 5 to 15 seconds on one core (``pacsim bench``'s
-``own`` group measures it), and the whole-game loop around it
-(:func:`play_slice`) some seconds more.  The built-in searches are not touched and keep
-their cache.
+numba's cache cannot keep those copies (their machine code would call the
+function of another process), so each is compiled in each process that
+uses it, once per function (or combination): 5 to 15 seconds on one core
+(``pacsim bench``'s ``own`` group measures it), and the whole-game loop
+around it some seconds more.  The built-in searches are not touched and
+keep their cache.
 """
 
 from __future__ import annotations
@@ -23,6 +30,7 @@ from functools import cache
 from types import FunctionType
 from typing import Any
 
+import numpy as np
 from numba import njit, typeof
 from numba.core.errors import NumbaError
 
@@ -30,7 +38,8 @@ from pacsim.engine import parse_layout
 from pacsim.engine.state import initial_state
 from pacsim.fast import gameloop, kernel
 from pacsim.fast.kernel import FIRST_GHOST, FOOD_LEFT, NUM_GHOSTS, PACMAN, SCORE, TURN, WORDS
-from pacsim.fast.view import View, view_of
+from pacsim.fast.policies import first_bad_probability
+from pacsim.fast.view import MOVE_SLOTS, GhostPolicy, Moves, View, view_of
 
 WITHOUT_REFERENCE_COUNTS: dict[str, Any] = {"_nrt": False}
 """numba's private option the kernel's searches are compiled with
@@ -58,15 +67,30 @@ def view_type() -> Any:
 
 
 @cache
-def compiled(function: Callable[[View], float]) -> tuple[Any, str | None]:
-    """``(dispatcher, None)``: ``function`` compiled for the kernel's view;
-    or ``(None, reason)`` when numba cannot compile it (reason: one line
-    naming the function and numba's first line of error).  Compiled
-    without numba's reference counting, as the searches that call it are:
-    a function that allocates an array does not compile, and runs in Python."""
+def moves_type() -> Any:
+    """numba's type of the :class:`~pacsim.fast.view.Moves` the kernel passes a ghost."""
+    empty = np.zeros(MOVE_SLOTS, np.int64)
+    return typeof(Moves(1, empty, empty))
+
+
+@cache
+def ghost_arguments() -> tuple[Any, ...]:
+    """numba's types of a :func:`~pacsim.fast.view.kernel_ghost`'s arguments: view, moves, out."""
+    return view_type(), moves_type(), typeof(np.zeros(MOVE_SLOTS, np.float64))
+
+
+@cache
+def compiled(function: Callable[..., Any], arguments: tuple[Any, ...] | None = None) -> tuple[Any, str | None]:
+    """``(dispatcher, None)``: ``function`` compiled for ``arguments``
+    (numba types; default the kernel's view alone, an evaluation's: a
+    ghost's are :func:`ghost_arguments`); or ``(None, reason)`` when numba
+    cannot compile it (reason: one line naming the function and numba's
+    first line of error).  Compiled without numba's reference counting, as
+    the searches that call it are: a function that allocates an array does
+    not compile, and runs in Python."""
     dispatcher = njit(**WITHOUT_REFERENCE_COUNTS)(function)
     try:
-        dispatcher.compile((view_type(),))
+        dispatcher.compile(arguments or (view_type(),))
     except NumbaError as error:
         name = getattr(function, "__qualname__", repr(function))
         return None, f"numba cannot compile {name}(): {_first_line(str(error)) or type(error).__name__}"
@@ -81,32 +105,72 @@ def _first_line(message: str) -> str:
     return next((line for line in lines if line and not line.startswith("Failed in ")), "")
 
 
+def _compiled_or_raise(function: Callable[..., Any], arguments: tuple[Any, ...] | None = None) -> Any:
+    dispatcher, reason = compiled(function, arguments)
+    if dispatcher is None:
+        raise ValueError(f"pacsim.fast.own: {reason}")
+    return dispatcher
+
+
 @cache
-def search_root(function: Callable[[View], float]) -> Any:
-    """:func:`pacsim.fast.kernel.search_root` with ``function`` (which
-    :func:`compiled` compiles) as its evaluation, compiled apart and uncached."""
-    evaluation, reason = compiled(function)
-    if evaluation is None:
-        raise ValueError(f"search_root: {reason}")
+def own_ghost_probabilities(policy: GhostPolicy) -> Any:
+    """:func:`pacsim.fast.kernel.own_ghost_probabilities` for ``policy``
+    (a :func:`~pacsim.fast.view.kernel_ghost`, compiled): its moves' entries
+    of ``out`` NaN, the policy called on the view and the moves, and
+    :func:`~pacsim.fast.policies.first_bad_probability`'s verdict returned:
+    what ``KernelGhost.distribution`` does in Python."""
+    function = _compiled_or_raise(policy, ghost_arguments())
     view = njit(inline="always", **WITHOUT_REFERENCE_COUNTS)(state_view)
 
-    def evaluate(distance: Any, nearest: Any, settings: Any, state: Any) -> float:
-        return float(evaluation(view(distance, nearest, settings, state)))
+    def probabilities(maze: Any, settings: Any, state: Any, count: int, actions: Any, targets: Any, out: Any) -> int:
+        for index in range(count):
+            out[index] = np.nan
+        function(view(maze.distance, maze.nearest, settings, state), Moves(count, actions, targets), out)
+        return first_bad_probability(out, count)
 
-    leaf = njit(inline="always", **WITHOUT_REFERENCE_COUNTS)(evaluate)
-    node_value = uncached(kernel.node_value, {"evaluate": leaf})
-    root_leaf_value = uncached(kernel.root_leaf_value, {"evaluate": leaf})
-    return uncached(kernel.search_root, {"node_value": node_value, "root_leaf_value": root_leaf_value})
+    return njit(**WITHOUT_REFERENCE_COUNTS)(probabilities)
 
 
 @cache
-def play_slice(function: Callable[[View], float]) -> Any:
+def search_root(function: Callable[[View], float] | None, ghost: GhostPolicy | None = None) -> Any:
+    """:func:`pacsim.fast.kernel.search_root` with ``function`` (which
+    :func:`compiled` compiles) as its evaluation, and ``ghost`` as the
+    chance nodes' own ghost model (``GhostKind.OWN``), compiled apart and
+    uncached; either may be None (the built-in one)."""
+    node_replaced: dict[str, Any] = {}
+    root_replaced: dict[str, Any] = {}
+    if function is not None:
+        evaluation = _compiled_or_raise(function)
+        view = njit(inline="always", **WITHOUT_REFERENCE_COUNTS)(state_view)
+
+        def evaluate(distance: Any, nearest: Any, settings: Any, state: Any) -> float:
+            return float(evaluation(view(distance, nearest, settings, state)))
+
+        leaf = njit(inline="always", **WITHOUT_REFERENCE_COUNTS)(evaluate)
+        node_replaced["evaluate"] = leaf
+        root_replaced["root_leaf_value"] = uncached(kernel.root_leaf_value, {"evaluate": leaf})
+    if ghost is not None:  # the model is this ghost at every chance node
+        node_replaced["chance_probabilities"] = uncached(kernel.own_chance_probabilities,
+                                                         {"own_ghost_probabilities": own_ghost_probabilities(ghost)})
+    return uncached(kernel.search_root, {"node_value": uncached(kernel.node_value, node_replaced), **root_replaced})
+
+
+@cache
+def play_slice(function: Callable[[View], float] | None, model: GhostPolicy | None = None,
+               ghost: GhostPolicy | None = None) -> Any:
     """:func:`pacsim.fast.gameloop.play_slice` whose Pacman searches with
-    ``function`` (:func:`search_root`); the ghosts' own searches (the
-    adversarial ghost's chase) keep the built-in ones."""
-    search = uncached(gameloop._search, {"search_root": search_root(function)})
-    pacman_move = uncached(gameloop._pacman_move, {"_search": search})
-    return uncached(gameloop.play_slice, {"_pacman_move": pacman_move})
+    ``function`` and the chance model ``model`` (:func:`search_root`), and
+    whose own ghosts (``GhostKind.OWN``) play ``ghost``; each may be None.
+    The ghosts' own searches (the adversarial ghost's chase) keep the
+    built-in ones.  One own ghost policy a game: a game whose ghosts play
+    two is played in Python (``pacsim.agents.whole_game``)."""
+    replaced: dict[str, Any] = {}
+    if function is not None or model is not None:
+        search = uncached(gameloop._search, {"search_root": search_root(function, model)})
+        replaced["_pacman_move"] = uncached(gameloop._pacman_move, {"_search": search})
+    if ghost is not None:
+        replaced["_ghost_move"] = uncached(gameloop._ghost_move, {"own_ghost_probabilities": own_ghost_probabilities(ghost)})
+    return uncached(gameloop.play_slice, replaced)
 
 
 def uncached(dispatcher: Any, replaced: dict[str, Any]) -> Any:

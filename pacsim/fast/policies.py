@@ -165,8 +165,29 @@ def sample_index(point, probabilities, count):
     return count - 1
 
 
+PROBABILITY_TOLERANCE = 1e-9
+"""How far from 1 the probabilities of a user's own ghost may sum (float rounding)."""
+
+
+def first_bad_probability(probabilities, count):
+    """A user's own ghost's check (:func:`pacsim.fast.view.kernel_ghost`):
+    the first of the ``count`` moves whose probability is not a number in
+    [0, 1] (NaN, never written, included); ``count`` when they are but do
+    not sum to 1 (within :data:`PROBABILITY_TOLERANCE`); -1 when the
+    distribution is sound."""
+    total = 0.0
+    for index in range(count):
+        probability = probabilities[index]
+        if not (probability >= 0.0 and probability <= 1.0):
+            return index
+        total += probability
+    if abs(total - 1.0) > PROBABILITY_TOLERANCE:
+        return count
+    return -1
+
+
 RULES = (uniform_probabilities, focused_probabilities, cell_ahead, ghost_probabilities, searched_probabilities, slip_outcomes,
-         sample_index)
+         sample_index, first_bad_probability)
 """Every function here, in the order they call each other (callees first)."""
 
 RULE_SOURCES = (layout.__file__, state.__file__, kinds.__file__, __file__, evaluations.__file__)

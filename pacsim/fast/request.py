@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from pacsim.fast import MAX_CELLS, available
 from pacsim.fast.kinds import KERNEL_ALGORITHMS, KERNEL_EVALUATIONS, KERNEL_MODELS, ChanceMode, GhostKind
-from pacsim.fast.view import registered
+from pacsim.fast.view import registered, registered_ghost
 from pacsim.search import ALGORITHMS, CHANCE
 
 ADVERSARIAL = GhostKind.ADVERSARIAL.label
@@ -91,11 +91,21 @@ def declined(request: SearchRequest) -> str | None:
 
 
 def own_declined(request: SearchRequest) -> str | None:
-    """Why numba cannot compile the request's own evaluation
-    (:mod:`pacsim.fast.view`), or its bounds for Star1/Star2, or ``None``
-    (or none to compile)."""
+    """Why numba cannot compile the request's own evaluation (with its
+    bounds for Star1/Star2) or own ghost model (:mod:`pacsim.fast.view`),
+    or ``None`` (or none to compile)."""
     star_mode = KERNEL_ALGORITHMS.get(request.algorithm, (False, ChanceMode.PLAIN))[1] != ChanceMode.PLAIN
-    return own_evaluation_declined(request.evaluation, bounds=star_mode)
+    reason = own_evaluation_declined(request.evaluation, bounds=star_mode)
+    if reason is not None:
+        return reason
+    model = chance_model(request)
+    ghost = registered_ghost(model)
+    if ghost is None:
+        return None
+    from pacsim.fast.own import compiled, ghost_arguments  # numba: only once the kernel may run
+
+    reason = compiled(ghost, ghost_arguments())[1]
+    return None if reason is None else f"model={model}: {reason}"
 
 
 def own_evaluation_declined(evaluation: str, bounds: bool = False) -> str | None:
@@ -120,8 +130,11 @@ def settings_declined(request: SearchRequest) -> str | None:
         return f"the fast path does not cover algorithm={request.algorithm} (it runs {', '.join(COVERED.algorithms)})"
     if request.evaluation not in COVERED.evaluations and registered(request.evaluation) is None:
         return f"the fast path does not cover eval={request.evaluation} (it knows {', '.join(COVERED.evaluations)})"
-    if request.model not in COVERED.models or (request.model == ADVERSARIAL and request.adversary is None):
-        return f"the fast path does not cover model={request.model} (it knows {', '.join(COVERED.models)})"
+    if registered_ghost(request.model) is not None:
+        if star_search(request):
+            return f"the fast path covers model={request.model} (a kernel ghost) in the plain searches only (no Star1/Star2 or table)"
+    elif request.model not in COVERED.models or (request.model == ADVERSARIAL and request.adversary is None):
+        return f"the fast path does not cover model={request.model} (it knows {', '.join(COVERED.models)}, or a kernel ghost)"
     if request.probcut:
         return "the fast path does not cover probcut (ChanceProbCut's forward pruning)"
     if request.own_game:

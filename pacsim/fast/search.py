@@ -36,7 +36,7 @@ from pacsim.fast.star import (
 )
 from pacsim.fast.table import KernelTable, empty_arrays
 from pacsim.fast.tables import layout_tables, state_row, words_for
-from pacsim.fast.view import View, registered
+from pacsim.fast.view import GhostPolicy, View, registered, registered_ghost
 from pacsim.search import CHANCE, MAX, MIN, SearchResult, SearchStats, SearchTimeout
 
 DEFAULT_ADVERSARY = (2, 1.0)
@@ -93,12 +93,16 @@ def kernel_search(
     started = perf_counter()
     pruned = pruned or star is not None
     own = registered(evaluation)  # a kernel evaluation (pacsim.fast.view), compiled into a copy of the search
+    own_ghost = registered_ghost(model)  # a kernel ghost (pacsim.fast.view): the plain search only
     settings = settings_row(state, KERNEL_EVALUATIONS[evaluation] if own is None else Evaluation.SCORE, 0,
-                            KERNEL_MODELS[model], pruned, [NODE_KINDS[kind] for kind in kinds])
-    weights = np.array([trust, slip, attack, flee, *DEFAULT_PARAMETERS[SEARCHED_SHARE:]], np.float64)
+                            model_kind(model), pruned, [NODE_KINDS[kind] for kind in kinds])
+    weights = model_weights(trust, slip, (attack, flee, *DEFAULT_PARAMETERS[SEARCHED_SHARE:]), own_ghost is not None)
     full_window = root_values or not pruned
     if star is None and table is None and model != "adversarial":
-        return _run(state, Model(settings, weights), levels, full_window, root_values, started, deadline, own)
+        return _run(state, Model(settings, weights), levels, full_window, root_values, started, deadline, own,
+                    own_ghost)
+    if own_ghost is not None:  # the star search's chance model knows no own ghost (request.declined says so)
+        raise ValueError(f"kernel_search: model={model} (a kernel ghost) is searched by the plain search only")
     adversary_rows = NO_ADVERSARY if model != "adversarial" else _adversary(state, *adversary)
     return _run_star(state, Model(settings, weights), levels, full_window, root_values, started, deadline,
                      int(ChanceMode[star.upper()] if star else ChanceMode.PLAIN), table, adversary_rows, own)
@@ -140,6 +144,26 @@ def warm_up(star: bool = False) -> None:
         kernel_search(state, (MAX, CHANCE), "careful", 2, star="star2", table=KernelTable(16))
 
 
+class DistributionRefused(SearchError):
+    """A user's own ghost, the search's chance model, gave a distribution
+    :func:`~pacsim.fast.policies.first_bad_probability` refuses: the
+    caller searches again in Python, which raises the policy's own error
+    at the same move (the kernel does not say which)."""
+
+
+def model_kind(model: str) -> int:
+    """The :class:`~pacsim.fast.kinds.GhostKind` of the chance model named
+    ``model``: built-in by name, or a user's own ghost by its spec."""
+    return GhostKind.OWN if registered_ghost(model) is not None else KERNEL_MODELS[model]
+
+
+def model_weights(trust: float, slip: float, parameters: Sequence[float], own_ghost: bool) -> np.ndarray:
+    """A :class:`~pacsim.fast.bundles.Model`'s weights: trust, slip, the
+    model ghost's parameters, and for a user's own ghost the slot where
+    the search notes a refused distribution (``kernel.OWN_GHOST_FAILED``)."""
+    return np.array([trust, slip, *parameters, *([0.0] if own_ghost else [])], np.float64)
+
+
 def settings_row(state: GameState, evaluation: int, chase_ghost: int, model: int, pruned: bool,
               kinds: Sequence[int]) -> np.ndarray:
     """The kernel's int64 settings row (slots named in :mod:`pacsim.fast.kernel`)."""
@@ -148,15 +172,20 @@ def settings_row(state: GameState, evaluation: int, chase_ghost: int, model: int
 
 
 def _run(state: GameState, model: Model, levels: int, full_window: bool, root_values: bool,
-         started: float, deadline: float | None = None, own: Callable[[View], float] | None = None) -> SearchResult:
+         started: float, deadline: float | None = None, own: Callable[[View], float] | None = None,
+         own_ghost: GhostPolicy | None = None) -> SearchResult:
     """Search with ``model`` (and ``own``, a kernel evaluation of
-    :mod:`pacsim.fast.view`, in place of the built-in one); values are
+    :mod:`pacsim.fast.view`, in place of the built-in one; ``own_ghost``,
+    a kernel ghost, the model of ``GhostKind.OWN``); values are
     Python floats, as a search Pacman's are with either backend."""
     if deadline is not None and started > deadline:
         raise SearchTimeout("kernel search: deadline already passed")
     work = workspace(state_row(state), levels)
     arguments = (layout_tables(state.layout), model, levels, full_window, work)
-    _in_slices(kernel.search_root if own is None else own_search_root(own), arguments, deadline)
+    plain = own is None and own_ghost is None
+    _in_slices(kernel.search_root if plain else own_search_root(own, own_ghost), arguments, deadline)
+    if own_ghost is not None and model.weights[kernel.OWN_GHOST_FAILED]:
+        raise DistributionRefused(f"kernel search: the ghost policy {own_ghost.__qualname__}() gave a bad distribution")
     return _result(state, model.weights, work.stats, work.values, levels, root_values, started)
 
 

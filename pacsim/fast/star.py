@@ -249,7 +249,7 @@ def _store(use_table, pruned, table, states, frames, windows, level, bottom, val
 @uncounted(inline=True)
 def _expand(maze, model, plan, work, bottom, level):
     """Set up the node at ``level``: its moves or outcomes, and its phase."""
-    moves, distance, settings, weights = maze.moves, maze.distance, model.settings, model.weights
+    moves, settings, weights = maze.moves, model.settings, model.weights
     states, actions, targets, probabilities = work.states, work.actions, work.targets, work.probabilities
     lower, upper, frames, windows, stats = work.lower, work.upper, work.frames, work.windows, work.stats
     state = states[level]
@@ -272,7 +272,7 @@ def _expand(maze, model, plan, work, bottom, level):
     if chosen < 0 and settings[MODEL] == MODEL_ADVERSARIAL:
         adversarial_probabilities(maze, weights, plan.adversary, state, count, probabilities[level])
     elif chosen < 0:
-        chance_probabilities(moves, distance, settings, weights, state, count, targets[level], probabilities[level])
+        chance_probabilities(maze, settings, weights, state, count, actions[level], targets[level], probabilities[level])
     if settings[PRUNED] == 0:
         frames[level, PHASE] = SUM
         windows[level, BEST] = 0.0  # summed in move order from 0, as the Python search does

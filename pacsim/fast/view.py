@@ -1,4 +1,4 @@
-"""A user's own evaluation, written once for Python and the kernel.
+"""A user's own evaluation or ghost, written once for Python and the kernel.
 
 A function marked with :func:`kernel_evaluation` takes one argument, a
 :class:`View` of the state (plain ints and numpy arrays), and returns a
@@ -10,6 +10,13 @@ plain searches); the Python search
 calls the same functions on the same view (:func:`view_of`), so both give
 the same values, moves and node counts.  A function numba cannot compile
 runs in Python, with one line saying why (:mod:`pacsim.fast.own`).
+
+A function marked with :func:`kernel_ghost` is a ghost policy
+``policy(view, moves, out)``: it writes the probability of each of the
+ghost's legal :class:`Moves` into ``out``.  The ghost spec naming it
+(``-g file.py:function``) plays it (``pacsim.agents.ghosts.KernelGhost``
+calls it in Python), and the kernel calls it compiled in whole games and at
+the chance nodes of a Pacman that models it (``model=file.py:function``).
 
 Importing this module needs numpy only.
 """
@@ -23,12 +30,14 @@ from typing import Any, NamedTuple, TypeVar, overload
 import numpy as np
 
 from pacsim.engine import GameState
-from pacsim.engine.layout import Layout
+from pacsim.engine.layout import ACTIONS, Layout
 
 WORD_BITS = 32
 """Bits of one food or capsule word (the kernel's, :mod:`pacsim.fast.tables`)."""
 KERNEL_MARK = "pacsim_kernel"
-"""The attribute :func:`kernel_evaluation` sets on a function."""
+"""The attribute :func:`kernel_evaluation` and :func:`kernel_ghost` set on a function."""
+MOVE_SLOTS = 5
+"""Length of the :class:`Moves` arrays and of ``out`` (at most 5 legal moves)."""
 
 
 class View(NamedTuple):
@@ -108,7 +117,51 @@ def is_kernel_evaluation(function: object) -> bool:
     return getattr(function, KERNEL_MARK, None) == "evaluation"
 
 
+class Moves(NamedTuple):
+    """The legal moves of the ghost to move, as a :func:`kernel_ghost` sees them."""
+
+    count: int  # type: ignore[assignment]  # the moves' number, over tuple.count
+    """How many there are (1 to 5): ``actions[:count]`` and ``targets[:count]``
+    hold them, in pacsim's order (``GameState.legal_moves``); the slots
+    beyond are unspecified."""
+    actions: np.ndarray
+    """int64[5]: each move's action, an index of ``pacsim.engine.layout.ACTIONS``."""
+    targets: np.ndarray
+    """int64[5]: each move's target cell."""
+
+
+def kernel_ghost(function: Function) -> Function:
+    """Mark ``function(view, moves, out) -> None`` as a ghost policy that
+    the kernel may compile: it writes the probability of move ``i`` of
+    ``moves`` (a :class:`Moves`) into ``out[i]`` (a float64 array of 5, the
+    ghost's moves' entries NaN until written), for the ghost ``view.turn``,
+    on ``view.ghosts[view.turn - 1]``.  Each must be in [0, 1] and they must
+    sum to 1 (:func:`pacsim.fast.policies.first_bad_probability`).  Returns
+    the function itself."""
+    setattr(function, KERNEL_MARK, "ghost")
+    return function
+
+
+def is_kernel_ghost(function: object) -> bool:
+    """Whether ``function`` was marked with :func:`kernel_ghost`."""
+    return getattr(function, KERNEL_MARK, None) == "ghost"
+
+
+GhostPolicy = Callable[[View, Moves, np.ndarray], None]
+"""A :func:`kernel_ghost` function."""
+
+
+def moves_of(state: GameState) -> Moves:
+    """The legal moves of the agent to move in ``state`` as :class:`Moves` (what Python passes)."""
+    legal = state.legal_moves()
+    actions, targets = np.zeros(MOVE_SLOTS, np.int64), np.zeros(MOVE_SLOTS, np.int64)
+    for index, (action, target) in enumerate(legal):
+        actions[index], targets[index] = ACTIONS.index(action), target
+    return Moves(len(legal), actions, targets)
+
+
 _registered: dict[str, Callable[[View], float]] = {}
+_registered_ghosts: dict[str, GhostPolicy] = {}
 
 
 def register(spec: str, function: Callable[[View], float]) -> None:
@@ -120,6 +173,17 @@ def register(spec: str, function: Callable[[View], float]) -> None:
 def registered(spec: str) -> Callable[[View], float] | None:
     """The kernel evaluation named ``spec``, or None."""
     return _registered.get(spec)
+
+
+def register_ghost(spec: str, function: GhostPolicy) -> None:
+    """Remember that ghost spec ``spec`` is the :func:`kernel_ghost` ``function``
+    (what a :class:`~pacsim.fast.request.SearchRequest`'s model names it by)."""
+    _registered_ghosts[spec] = function
+
+
+def registered_ghost(spec: str) -> GhostPolicy | None:
+    """The kernel ghost named ``spec``, or None."""
+    return _registered_ghosts.get(spec)
 
 
 _maze_arrays: weakref.WeakKeyDictionary[Layout, tuple[np.ndarray, np.ndarray]] = weakref.WeakKeyDictionary()

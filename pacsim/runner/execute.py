@@ -30,6 +30,7 @@ from typing import Any
 
 from pacsim._version import __version__
 from pacsim.agents import plugins
+from pacsim.agents.ghosts import KernelGhost
 from pacsim.agents.notes import notes_said
 from pacsim.agents.registry import GHOST, PACMAN, make_ghost, make_pacman
 from pacsim.agents.sandbox import LIMITS, Limits, SandboxedAgent, needs_sandbox, sandboxed
@@ -243,7 +244,7 @@ def _changed_since_planned(condition: Condition, used: list[plugins.PluginCode])
 
 def backend_notes(experiment: Experiment) -> list[str]:
     """What the coordinator says once before the games: each search Pacman
-    that will search in Python, and why (a run with ``backend=fast`` that the
+    that will search in Python, and each own ghost that will play there, and why (a run with ``backend=fast`` that the
     kernel cannot serve fails here, before any game)."""
     notes: dict[str, None] = {}
     by_pacman: dict[str, dict[str, Condition]] = {}
@@ -261,7 +262,22 @@ def backend_notes(experiment: Experiment) -> list[str]:
             for note in {pacman.backend_note(_open_cells(condition)) for condition in mazes.values()}:
                 if note is not None:
                     notes[note] = None
+    for condition in {condition.ghosts: condition for condition in experiment.conditions.samples()}.values():
+        note = _ghost_note(experiment, condition)
+        if note is not None:
+            notes[note] = None
     return list(notes)
+
+
+def _ghost_note(experiment: Experiment, condition: Condition) -> str | None:
+    """The note that a user's own ghost plays in Python (numba cannot compile it), or None."""
+    if experiment.sandbox is not None and needs_sandbox(condition.ghosts):
+        return None
+    try:
+        ghost = make_ghost(condition.ghosts, condition.ghost_options)
+    except PacsimError:
+        return None  # its games say why, one by one
+    return ghost.backend_note() if isinstance(ghost, KernelGhost) else None
 
 
 def _open_cells(condition: Condition) -> int:

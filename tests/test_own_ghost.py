@@ -1,0 +1,288 @@
+"""A user's own ghost policy in the kernel (issue 28 item 4): a function of a
+:class:`pacsim.fast.view.View` and the ghost's :class:`~pacsim.fast.view.Moves`,
+marked with ``pacsim.kernel_ghost``; it plays whole games and serves as a
+searching Pacman's chance model in the kernel with the answers of the same
+function in Python; one numba cannot compile plays in Python, saying why
+in one line; a bad distribution is an error naming it, in both."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+import pytest
+
+pytest.importorskip("numba")
+
+from pacsim import kernel_ghost
+from pacsim.agents import make_ghost, make_pacman
+from pacsim.agents.ghosts import KernelGhost, own_distribution
+from pacsim.agents.whole_game import play_in_kernel
+from pacsim.bench.agreement import compare_searches, result_difference
+from pacsim.bench.positions import game_positions
+from pacsim.engine import apply_move, load_layout, play_game
+from pacsim.engine.stats import FAST, PYTHON
+from pacsim.errors import AgentError
+from pacsim.fast.request import settings_declined
+from pacsim.fast.view import is_kernel_ghost, moves_of
+from pacsim.shipped import shipped_path
+
+EXAMPLE = str(shipped_path("examples/kernel_ghost.py").resolve())
+CUTTER = f"{EXAMPLE}:cutter"
+WANDERS = f"{EXAMPLE}:wanders"
+CARELESS = f"{EXAMPLE}:careless"
+HUNGRY = f"{shipped_path('examples/kernel_eval.py').resolve()}:hungry"
+MODEL_SPECS = (
+    f"expectimax:depth={{depth}},model={CUTTER}",
+    f"expectimax:depth={{depth}},model={CUTTER},trust=0.6,eval=careful",
+    f"expectiminimax:depth={{depth}},model={CUTTER},slip=0.2",
+    f"expectimax:depth={{depth}},model={CUTTER},eval={HUNGRY}",
+)
+
+
+@pytest.fixture(scope="module")
+def positions() -> list[Any]:
+    return game_positions(12)
+
+
+def ghost_to_move(state: Any) -> Any:
+    """``state`` after Pacman's first legal move: ghost 1 to move."""
+    action, target = state.legal_moves()[0]
+    return apply_move(state, action, target)
+
+
+def test_the_kernel_computes_the_distribution_python_does(positions):
+    """The compiled policy (what the game loop and the searches call) and
+    ``KernelGhost.distribution`` give the same floats, scared ghosts included."""
+    from pacsim.fast.own import own_ghost_probabilities
+    from pacsim.fast.search import settings_row
+    from pacsim.fast.tables import layout_tables, state_row
+
+    ghost: Any = make_ghost(CUTTER)
+    probabilities = own_ghost_probabilities(type(ghost).policy)
+    checked = 0
+    for state in positions:
+        after = ghost_to_move(state)
+        if after.status != 0:
+            continue
+        for scared in (0, 7):  # 7: scared and moving this turn (odd timers wait)
+            position = after._replace(scared=tuple(scared + 1 if scared else 0 for _ in after.scared))
+            moves = moves_of(position)
+            out = np.zeros(5, np.float64)
+            settings = settings_row(position, 0, 0, 0, False, [0] * position.num_agents)
+            verdict = probabilities(layout_tables(position.layout), settings, state_row(position), moves.count,
+                                    moves.actions.copy(), moves.targets.copy(), out)
+            assert verdict == -1
+            python = ghost.distribution(position)
+            assert [probability for _, probability in python] == list(out[:moves.count])
+            checked += 1
+    assert checked >= 10
+
+
+def test_searches_modelling_an_own_ghost_agree_with_python(positions):
+    report = compare_searches(positions, depth=2, specs=MODEL_SPECS, root_values=True)
+    assert report.searches == len(positions) * len(MODEL_SPECS)
+    assert report.agrees, report.mismatches[:3]
+    agent: Any = make_pacman(f"expectimax:depth=2,model={CUTTER},backend=fast")
+    assert agent._search_with_backend(positions[0], None, False)[1] == FAST
+
+
+GAMES = (  # (Pacman, ghosts): 1 and 2 ghosts, mixed with built-in ones, modelled or not, an own evaluation too
+    ("expectimax:depth=1,eval=careful", ("CUTTER",)),
+    ("expectimax:depth=1,eval=careful", ("CUTTER", "directional")),
+    ("alphabeta:depth=1,eval=careful,ties=random", ("random", "CUTTER")),
+    ("expectimax:depth=1,model=CUTTER", ("CUTTER", "CUTTER")),
+    (f"expectimax:depth=1,model=CUTTER,trust=0.7,eval={HUNGRY}", ("CUTTER", "adversarial")),
+)
+
+
+PYTHON_GHOSTS = {"adversarial": "adversarial:backend=python", CUTTER: f"{CUTTER}:backend=python"}
+
+
+@pytest.mark.parametrize("pacman, ghosts", GAMES)
+def test_whole_games_with_an_own_ghost_play_in_the_kernel_as_in_python(pacman, ghosts):
+    layout = load_layout("smallClassic")
+    pacman = pacman.replace("CUTTER", CUTTER)
+    ghosts = tuple(CUTTER if ghost == "CUTTER" else ghost for ghost in ghosts)
+    for seed in (3, 4, 5):
+        kernel = play_in_kernel(layout, [make_pacman(pacman), *map(make_ghost, ghosts)], seed=seed, max_moves=60)
+        python = play_game(layout, [make_pacman(f"{pacman},backend=python"),
+                                    *(make_ghost(PYTHON_GHOSTS.get(ghost, ghost)) for ghost in ghosts)],
+                           seed=seed, max_moves=60)
+        assert kernel is not None and {stats.backend for stats in kernel.search_stats} == {FAST}
+        assert python.error is None and {stats.backend for stats in python.search_stats} == {PYTHON}
+        assert (kernel.actions, kernel.score, kernel.outcome) == (python.actions, python.score, python.outcome)
+        assert [(stats.generated, stats.evaluated, stats.cutoffs, stats.value) for stats in kernel.search_stats] == \
+            [(stats.generated, stats.evaluated, stats.cutoffs, stats.value) for stats in python.search_stats]
+
+
+def test_ghosts_of_two_own_policies_play_in_python():
+    @kernel_ghost
+    def towards(view, moves, out):
+        for index in range(moves.count):
+            out[index] = 1.0 / moves.count
+
+    from pacsim.agents.ghosts import kernel_ghost_class
+
+    layout = load_layout("smallClassic")
+    agents = [make_pacman("expectimax:depth=1"), make_ghost(CUTTER), kernel_ghost_class(towards)()]
+    assert play_in_kernel(layout, agents, seed=1, max_moves=20) is None
+
+
+def test_a_ghost_numba_cannot_compile_plays_in_python_saying_why_once(positions, capsys):
+    layout = load_layout("smallClassic")
+    for seed in (1, 2):
+        agents = [make_pacman("expectimax:depth=1"), make_ghost(WANDERS)]
+        assert play_in_kernel(layout, agents, seed=seed, max_moves=20) is None
+    said = capsys.readouterr().err.strip().splitlines()
+    assert len(said) == 1, said
+    assert said[0].startswith("pacsim: ghost wanders plays in Python: numba cannot compile wanders(): "), said
+    record = play_game(layout, [make_pacman("expectimax:depth=1"), make_ghost(WANDERS)], seed=1, max_moves=20)
+    assert record.error is None and record.moves == 20
+    with pytest.raises(AgentError, match="numba cannot compile wanders"):
+        make_ghost(f"{WANDERS}:backend=fast")
+
+
+def test_a_model_numba_cannot_compile_searches_in_python_saying_why(positions, capsys):
+    agent: Any = make_pacman(f"expectimax:depth=2,model={WANDERS}")
+    python: Any = make_pacman(f"expectimax:depth=2,model={WANDERS},backend=python")
+    result, searched_by = agent._search_with_backend(positions[0], None, True)
+    assert searched_by == PYTHON and result_difference(python.analyze(positions[0]), result) == ""
+    said = capsys.readouterr().err.strip().splitlines()
+    assert len(said) == 1 and f"model={WANDERS}: numba cannot compile wanders()" in said[0], said
+
+
+def test_a_bad_distribution_ends_the_game_with_the_same_error_in_both():
+    """The kernel refuses the game at the bad move; Python plays it, to the
+    error naming the policy (a run plays declined games in Python)."""
+    layout = load_layout("smallClassic")
+    for pacman, ghost in (("expectimax:depth=1", CARELESS), (f"expectimax:depth=1,model={CARELESS}", "random")):
+        # the ghost's move refused, or Pacman's search modelling it
+        agents = [make_pacman(pacman), make_ghost(ghost), make_ghost("random")]
+        assert play_in_kernel(layout, agents, seed=2, max_moves=1) is not None  # sound while the score is below 20
+        assert play_in_kernel(layout, agents, seed=2, max_moves=150) is None
+        python = play_game(layout, [make_pacman(f"{pacman},backend=python"), make_ghost(ghost),
+                                    make_ghost("random")], seed=2, max_moves=150)
+        assert python.error is not None and "ghost policy careless() gave probabilities summing to 0.6" in python.error
+
+
+def test_a_search_meeting_a_bad_distribution_raises_the_policys_error(positions):
+    state = positions[0]._replace(score=25)
+    for backend in ("auto", "python"):
+        agent: Any = make_pacman(f"expectimax:depth=2,model={CARELESS},backend={backend}")
+        with pytest.raises(AgentError, match=r"ghost policy careless\(\) gave probabilities summing to 0\.6"):
+            agent.analyze(state)
+    below: Any = make_pacman(f"expectimax:depth=1,model={CARELESS},backend=fast")
+    assert below._search_with_backend(positions[0]._replace(score=0), None, False)[1] == FAST  # sound there: the kernel searches
+
+
+@pytest.mark.parametrize("written, message", [
+    (None, "probability nan at"),
+    (-0.5, "probability -0.5 at"),
+    (math.inf, "probability inf at"),
+])
+def test_python_names_the_first_bad_move(positions, written, message):
+    def policy(view, moves, out):
+        for index in range(moves.count):
+            if written is not None:
+                out[index] = written if index == 0 else 1.0
+
+    state = ghost_to_move(positions[0])
+    first = state.legal_moves()[0][0]
+    with pytest.raises(AgentError, match=rf"ghost policy .*policy\(\) gave move {first} the {message}"):
+        own_distribution(policy, state)
+
+
+def test_probabilities_may_round_but_must_sum_to_one(positions):
+    state = ghost_to_move(positions[0])
+    count = len(state.legal_moves())
+
+    def rounding(view, moves, out):
+        for index in range(moves.count):
+            out[index] = 1.0 / moves.count * (1.0 + 1e-12)
+
+    assert len(own_distribution(rounding, state)) == count
+    if count > 1:
+        def halved(view, moves, out):
+            for index in range(moves.count):
+                out[index] = 0.5 / moves.count
+
+        with pytest.raises(AgentError, match=r"summing to 0\.5"):
+            own_distribution(halved, state)
+
+
+def test_specs_a_marked_function_plays_an_unmarked_one_is_refused():
+    ghost = make_ghost(CUTTER)
+    assert isinstance(ghost, KernelGhost) and type(ghost).name == "cutter" and is_kernel_ghost(type(ghost).policy)
+    assert type(make_ghost(CUTTER)) is type(ghost)  # one class a function
+    with pytest.raises(AgentError, match="hungry is a function, not an agent"):
+        make_ghost(HUNGRY)
+    python_only = [make_pacman("expectimax:depth=1"), make_ghost(f"{CUTTER}:backend=python")]
+    assert play_in_kernel(load_layout("smallClassic"), python_only, seed=1, max_moves=5) is None
+
+
+def test_star_searches_modelling_an_own_ghost_are_declined_with_one_line():
+    agent: Any = make_pacman(f"expectimax:depth=2,model={CUTTER},algorithm=star2,eval=careful")
+    reason = settings_declined(agent.search_request(2, 6, 100))
+    assert reason is not None and "a kernel ghost) in the plain searches only" in reason
+    plain: Any = make_pacman(f"expectimax:depth=2,model={CUTTER}")
+    assert settings_declined(plain.search_request(2, 6, 100)) is None
+
+
+EXPERIMENT = """
+name = "own_ghost"
+games = 2
+seed = 5
+max_moves = 30
+store = "{store}"
+[grid]
+pacman = ["expectimax:depth=1,model={ghost}"]
+ghosts = ["{ghost}"]
+layout = ["smallClassic"]
+"""
+
+
+def test_an_experiment_file_plays_the_own_ghost_as_python_does(tmp_path, monkeypatch):
+    from pacsim.runner.execute import run_experiment
+    from pacsim.runner.experiment import load_experiment
+    from pacsim.runner.store import load_results
+
+    rows = {}
+    for backend in ("auto", "python"):
+        monkeypatch.setenv("PACSIM_BACKEND", backend)
+        path = tmp_path / f"{backend}.toml"
+        path.write_text(EXPERIMENT.format(store=tmp_path / f"{backend}.sqlite", ghost=CUTTER), encoding="utf-8")
+        assert run_experiment(load_experiment(path), workers=1, quiet=True).played == 2
+        frame = load_results(tmp_path / f"{backend}.sqlite")
+        rows[backend] = frame[["outcome", "score", "moves"]].values.tolist()
+        assert "error" not in set(frame["outcome"])
+    assert rows["auto"] == rows["python"]
+
+
+def test_the_bench_group_own_compares_the_ghost_both_ways():
+    from pacsim.bench.own import GROUP, own_ghost_figures
+    from pacsim.bench.report import Report
+
+    report = Report()
+    own_ghost_figures(report, depth=1, count=2, games=1)
+    figures = {figure.name: figure for figure in report.figures if figure.group == GROUP}
+    assert figures["cutter model depth 1 expectimax mismatches"].value == 0
+    assert figures["cutter model depth 1 expectimax fast/python"].value > 0
+    assert figures["cutter games mismatches"].value == 0
+    assert figures["cutter model depth 1 expectimax fast/python"].note.endswith("identical values, moves and node counts")
+    assert "identical" in figures["cutter games fast/python"].note
+
+
+def test_a_run_says_once_before_its_games_that_a_ghost_plays_in_python(tmp_path, monkeypatch):
+    """The workers say nothing (``notes_said``): the coordinator's notes must."""
+    from pacsim.runner.execute import backend_notes
+    from pacsim.runner.experiment import load_experiment
+
+    monkeypatch.setenv("PACSIM_BACKEND", "auto")
+    path = tmp_path / "wanders.toml"
+    path.write_text(EXPERIMENT.format(store=tmp_path / "wanders.sqlite", ghost=WANDERS), encoding="utf-8")
+    notes = backend_notes(load_experiment(path))
+    assert any(note.startswith("pacsim: ghost wanders plays in Python: numba cannot compile wanders()") for note in notes), notes
+    path.write_text(EXPERIMENT.format(store=tmp_path / "cutter.sqlite", ghost=CUTTER), encoding="utf-8")
+    assert not any("ghost" in note for note in backend_notes(load_experiment(path)))
