@@ -117,7 +117,10 @@ def test_whole_games_with_an_own_ghost_play_in_the_kernel_as_in_python(pacman, g
             [(stats.generated, stats.evaluated, stats.cutoffs, stats.value) for stats in python.search_stats]
 
 
-def test_ghosts_of_two_own_policies_play_in_python():
+def test_games_of_two_own_policies_play_in_python():
+    """Ghosts of two policies, or a Pacman modelling one and ghosts playing
+    another: one compiled copy plays one policy."""
+
     @kernel_ghost
     def towards(view, moves, out):
         for index in range(moves.count):
@@ -128,6 +131,8 @@ def test_ghosts_of_two_own_policies_play_in_python():
     layout = load_layout("smallClassic")
     agents = [make_pacman("expectimax:depth=1"), make_ghost(CUTTER), kernel_ghost_class(towards)()]
     assert play_in_kernel(layout, agents, seed=1, max_moves=20) is None
+    modelling_another = [make_pacman(f"expectimax:depth=1,model={CUTTER}"), kernel_ghost_class(towards)(), make_ghost("random")]
+    assert play_in_kernel(layout, modelling_another, seed=1, max_moves=20) is None
 
 
 def test_a_ghost_numba_cannot_compile_plays_in_python_saying_why_once(positions, capsys):

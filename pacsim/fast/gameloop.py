@@ -106,7 +106,7 @@ def _begin_search(state, states, frames, windows, values, stats):
 
 
 @njit(cache=True)
-def _search(maze, state, model, levels, full_window, work, progress, budget):
+def search_position(maze, state, model, levels, full_window, work, progress, budget):
     """Search ``state`` (or go on with the search paused in ``work``): True once finished."""
     if progress[SEARCHING] == 0:
         _begin_search(state, work.states, work.frames, work.windows, work.values, work.stats)
@@ -130,13 +130,13 @@ def _best_moves(values, count, best_value, out):
 
 
 @njit(cache=True)
-def _pacman_move(maze, game, count, pacman, work, budget, tied):
+def pacman_move(maze, game, count, pacman, work, budget, tied):
     """Pacman's search and choice (SearchPacman.get_action): the index of
     his move among his ``count`` legal ones, or PAUSED when the search paused (REFUSED: a
     user's own ghost he models gave a bad distribution)."""
     progress = game.progress
     before = cycles()
-    finished = _search(maze, game.state, pacman.model, pacman.levels, pacman.full_window, work, progress, budget)
+    finished = search_position(maze, game.state, pacman.model, pacman.levels, pacman.full_window, work, progress, budget)
     progress[MOVE_CYCLES] += cycles() - before
     if not finished:
         return PAUSED
@@ -159,7 +159,7 @@ def _pacman_move(maze, game, count, pacman, work, budget, tied):
 
 
 @njit(cache=True)
-def _ghost_move(maze, game, count, ghosts, turn, work, budget, scratch):
+def ghost_move(maze, game, count, ghosts, turn, work, budget, scratch):
     """Ghost ``turn``'s move (StochasticAgent.get_action): an index among
     its ``count`` legal moves, or PAUSED when its search paused (REFUSED:
     a user's own ghost's bad distribution)."""
@@ -178,7 +178,7 @@ def _ghost_move(maze, game, count, ghosts, turn, work, budget, scratch):
             work.stats[GENERATED] = 0  # no node searched for this move
         else:
             model = Model(ghosts.settings[turn - 1], np.zeros(kernel.WEIGHTS, np.float64))
-            if not _search(maze, state, model, levels, True, work, game.progress, budget):
+            if not search_position(maze, state, model, levels, True, work, game.progress, budget):
                 return PAUSED
             remember(ghosts.memo, slot, state, levels, num_ghosts, work.values)
         size = searched_probabilities(work.values, work.values[ROOT_VALUE], count, weights[SEARCHED_SHARE], chosen,
@@ -225,10 +225,10 @@ def play_slice(maze, game, max_moves, pacman, ghosts, work, scratch, budget):
             break
         searched_before = stats[GENERATED] if progress[SEARCHING] else 0
         if turn == 0:
-            move = _pacman_move(maze, game, count, pacman, work, budget, scratch.chosen)
+            move = pacman_move(maze, game, count, pacman, work, budget, scratch.chosen)
             budget -= stats[GENERATED] - searched_before
         else:
-            move = _ghost_move(maze, game, count, ghosts, turn, work, budget, scratch)
+            move = ghost_move(maze, game, count, ghosts, turn, work, budget, scratch)
             searched = ghosts.kinds[turn - 1] == MODEL_ADVERSARIAL and ghosts.weights[turn - 1, SEARCHED_SHARE] > 0.0
             budget -= max(stats[GENERATED] - searched_before, 1) if searched else 1
         if move < 0:

@@ -13,7 +13,8 @@ built-in ``evaluate``, and/or with
 :func:`pacsim.fast.kernel.own_ghost_probabilities` (the chance model
 ``GhostKind.OWN``): the same code, so the same node order, counts and
 float operations.  :func:`play_slice` is the whole-game loop so compiled
-around a Pacman's own evaluation and model and the ghosts' own policy.
+around a Pacman's own evaluation and the game's own ghost policy (played
+by its ghosts, modelled by its Pacman, or both).
 
 numba's cache cannot keep those copies (their machine code would call the
 function of another process), so each is compiled in each process that
@@ -92,8 +93,7 @@ def compiled(function: Callable[..., Any], arguments: tuple[Any, ...] | None = N
     try:
         dispatcher.compile(arguments or (view_type(),))
     except NumbaError as error:
-        name = getattr(function, "__qualname__", repr(function))
-        return None, f"numba cannot compile {name}(): {_first_line(str(error)) or type(error).__name__}"
+        return None, numba_reason(function, error)
     return dispatcher, None
 
 
@@ -120,7 +120,7 @@ def own_ghost_probabilities(policy: GhostPolicy) -> Any:
     :func:`~pacsim.fast.policies.first_bad_probability`'s verdict returned:
     what ``KernelGhost.distribution`` does in Python."""
     function = _compiled_or_raise(policy, ghost_arguments())
-    view = njit(inline="always", **WITHOUT_REFERENCE_COUNTS)(state_view)
+    view = inline_state_view()
 
     def probabilities(maze: Any, settings: Any, state: Any, count: int, actions: Any, targets: Any, out: Any) -> int:
         for index in range(count):
@@ -140,13 +140,7 @@ def search_root(function: Callable[[View], float] | None, ghost: GhostPolicy | N
     node_replaced: dict[str, Any] = {}
     root_replaced: dict[str, Any] = {}
     if function is not None:
-        evaluation = _compiled_or_raise(function)
-        view = njit(inline="always", **WITHOUT_REFERENCE_COUNTS)(state_view)
-
-        def evaluate(distance: Any, nearest: Any, settings: Any, state: Any) -> float:
-            return float(evaluation(view(distance, nearest, settings, state)))
-
-        leaf = njit(inline="always", **WITHOUT_REFERENCE_COUNTS)(evaluate)
+        leaf = leaf_evaluation(function)
         node_replaced["evaluate"] = leaf
         root_replaced["root_leaf_value"] = uncached(kernel.root_leaf_value, {"evaluate": leaf})
     if ghost is not None:  # the model is this ghost at every chance node
@@ -156,20 +150,21 @@ def search_root(function: Callable[[View], float] | None, ghost: GhostPolicy | N
 
 
 @cache
-def play_slice(function: Callable[[View], float] | None, model: GhostPolicy | None = None,
-               ghost: GhostPolicy | None = None) -> Any:
+def play_slice(function: Callable[[View], float] | None, ghost: GhostPolicy | None = None) -> Any:
     """:func:`pacsim.fast.gameloop.play_slice` whose Pacman searches with
-    ``function`` and the chance model ``model`` (:func:`search_root`), and
-    whose own ghosts (``GhostKind.OWN``) play ``ghost``; each may be None.
-    The ghosts' own searches (the adversarial ghost's chase) keep the
-    built-in ones.  One own ghost policy a game: a game whose ghosts play
-    two is played in Python (``pacsim.agents.whole_game``)."""
+    ``function`` (:func:`search_root`) and whose own ghosts
+    (``GhostKind.OWN``) play ``ghost``, as does the chance model of a
+    Pacman who models it; either may be None.  One copy serves a game
+    whatever its Pacman models, so one own ghost policy a game: a game
+    whose ghosts or model play two is played in Python
+    (``pacsim.agents.whole_game``).  The ghosts' own searches (the
+    adversarial ghost's chase) keep the built-in ones."""
     replaced: dict[str, Any] = {}
-    if function is not None or model is not None:
-        search = uncached(gameloop._search, {"search_root": search_root(function, model)})
-        replaced["_pacman_move"] = uncached(gameloop._pacman_move, {"_search": search})
+    if function is not None or ghost is not None:
+        search = uncached(gameloop.search_position, {"search_root": search_root(function, ghost)})
+        replaced["pacman_move"] = uncached(gameloop.pacman_move, {"search_position": search})
     if ghost is not None:
-        replaced["_ghost_move"] = uncached(gameloop._ghost_move, {"own_ghost_probabilities": own_ghost_probabilities(ghost)})
+        replaced["ghost_move"] = uncached(gameloop.ghost_move, {"own_ghost_probabilities": own_ghost_probabilities(ghost)})
     return uncached(gameloop.play_slice, replaced)
 
 
@@ -184,7 +179,7 @@ def uncached(dispatcher: Any, replaced: dict[str, Any]) -> Any:
     return njit(**options)(copy)
 
 
-# -- shared with the copies of the other searches (pacsim.fast.own_searches, pacsim.fast.mcts)
+# -- also used by the copies of the other searches (pacsim.fast.own_searches, pacsim.fast.mcts)
 
 @cache
 def inline_state_view() -> Any:
@@ -197,9 +192,7 @@ def leaf_evaluation(function: Callable[[View], float]) -> Any:
     """``function`` (which :func:`compiled` compiles) as the kernel's
     ``evaluate(distance, nearest, settings, state)``, inlined into the copy
     of a search that replaces its ``evaluate`` global with it."""
-    evaluation, reason = compiled(function)
-    if evaluation is None:
-        raise ValueError(f"leaf_evaluation: {reason}")
+    evaluation = _compiled_or_raise(function)
     view = inline_state_view()
 
     def evaluate(distance: Any, nearest: Any, settings: Any, state: Any) -> float:

@@ -71,11 +71,11 @@ def star_search_root(function: Callable[[View], float]) -> Any:
     :func:`~pacsim.fast.own.compiled` compiles) as its evaluation and its
     bounds (if any) as the chance nodes', compiled apart and uncached."""
     evaluate = leaf_evaluation(function)
-    expand = star._expand
+    expand = star.expand_node
     if compiled_bounds(function)[0] is not None:
-        expand = uncached(star._expand, {"chance_bounds": _chance_bounds(function)})
-    next_child = uncached(star._next_child, {"evaluate": evaluate})
-    value = uncached(star.star_value, {"evaluate": evaluate, "_expand": expand, "_next_child": next_child})
+        expand = uncached(star.expand_node, {"chance_bounds": _chance_bounds(function)})
+    next_child = uncached(star.next_child, {"evaluate": evaluate})
+    value = uncached(star.star_value, {"evaluate": evaluate, "expand_node": expand, "next_child": next_child})
     root_leaf_value = uncached(kernel.root_leaf_value, {"evaluate": evaluate})
     return uncached(star.star_search_root, {"star_value": value, "root_leaf_value": root_leaf_value})
 

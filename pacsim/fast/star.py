@@ -203,7 +203,7 @@ def star_value(maze, model, plan, work, top, level, bottom, budget):
                         continue
             windows[level, ENTRY_ALPHA] = windows[level, ALPHA]
             windows[level, ENTRY_BETA] = windows[level, BETA]
-            _expand(maze, model, plan, work, bottom, level)
+            expand_node(maze, model, plan, work, bottom, level)
             mode = NEXT
             continue
         if mode == UP:
@@ -219,7 +219,7 @@ def star_value(maze, model, plan, work, top, level, bottom, budget):
                 _store(use_table, pruned, table, states, frames, windows, level, bottom, value)
             continue
         # mode == NEXT: the node at `level` enters its next child, or finishes.
-        finished, value, child = _next_child(maze, model, plan.star, work, level, bottom)
+        finished, value, child = next_child(maze, model, plan.star, work, level, bottom)
         if finished < 0:
             stats[OUT_OF_BOUNDS] = 1
             return np.nan, FAILED
@@ -247,7 +247,7 @@ def _store(use_table, pruned, table, states, frames, windows, level, bottom, val
 
 
 @uncounted(inline=True)
-def _expand(maze, model, plan, work, bottom, level):
+def expand_node(maze, model, plan, work, bottom, level):
     """Set up the node at ``level``: its moves or outcomes, and its phase."""
     moves, settings, weights = maze.moves, model.settings, model.weights
     states, actions, targets, probabilities = work.states, work.actions, work.targets, work.probabilities
@@ -420,7 +420,7 @@ def _probe_cut(windows, level, stats):
 
 
 @uncounted(inline=True)
-def _next_child(maze, model, star, work, level, bottom):
+def next_child(maze, model, star, work, level, bottom):
     """Set up the next child (or probe) of the node at ``level`` in its row:
     ``(0, 0.0, child level)``; or ``(1, value, 0)`` when the node is done;
     ``(-1, nan, 0)`` when a probed leaf left its bounds."""
