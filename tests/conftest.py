@@ -41,6 +41,20 @@ def pytest_sessionstart(session):
             warm_up.wait()  # a failure shows again, clearly, in the tests that use the kernel
 
 
+COMPILING_FIRST = ("test_own_ghost.py", "test_own_searches.py", "test_own.py")
+"""Modules whose tests compile copies of the kernel around users' own
+functions (5-25 s each, once per process: numba cannot cache them), run
+first and together: pytest-xdist's work-stealing hands each worker a
+contiguous share of the collection at the start and steals from its tail,
+so these stay in one worker, which compiles each copy once, and their long
+tests do not end the run."""
+
+
+def pytest_collection_modifyitems(session, config, items):
+    rank = {name: index for index, name in enumerate(COMPILING_FIRST)}
+    items.sort(key=lambda item: rank.get(item.path.name, len(rank)))  # stable: the rest keep their order
+
+
 @pytest.fixture
 def ctrl_c_delivered():
     """SIGINT raising KeyboardInterrupt during the test, in this process and

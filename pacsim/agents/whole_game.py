@@ -6,7 +6,7 @@ lets its request through: the plain search, no Star1/Star2, table or
 adversarial model; and it has no ``time=`` budget) against built-in ghosts
 (random, directional, ambusher, adversarial with any ``p``) or users'
 own (:class:`~pacsim.agents.ghosts.KernelGhost`, one policy a game: ghosts
-playing two different policies, or a Pacman modelling another, are played in Python), with no per-move time
+playing two different policies are played in Python), with no per-move time
 limit: the kernel plays the whole game (:mod:`pacsim.fast.game`) and the
 record is the one the Python loop gives, times apart.  Anything else
 returns None and the caller plays the game in Python; no note is needed,
@@ -32,8 +32,7 @@ from pacsim.agents.search_agents import (
 from pacsim.engine import GameRecord, GameState, Layout, initial_state
 from pacsim.errors import AgentError
 from pacsim.fast.kinds import KERNEL_GHOSTS
-from pacsim.fast.request import SearchRequest, chance_model, game_loop_declined
-from pacsim.fast.view import registered_ghost
+from pacsim.fast.request import SearchRequest, game_loop_declined
 
 _BUILT_IN_PACMEN = frozenset((MinimaxPacman, AlphaBetaPacman, ExpectimaxPacman, ExpectiminimaxPacman))
 
@@ -51,19 +50,12 @@ def play_in_kernel(layout: Layout, agents: Sequence[Any], seed: int, max_moves: 
     if request is None:
         return None
     ghosts = [ghost_plan(agent) for agent in agents[1:num_ghosts + 1]]
-    if None in ghosts or len(_own_policies(request, ghosts)) > 1:  # one compiled copy plays one
+    if None in ghosts or len({ghost.policy for ghost in ghosts if ghost.policy is not None}) > 1:
         return None
     from pacsim.fast.game import play_kernel_game  # numba: loaded only when the kernel plays
 
     ties_random = agents[0].options.ties == "random"
     return play_kernel_game(layout, request, ties_random, tuple(ghosts), seed, max_moves)
-
-
-def _own_policies(request: SearchRequest, ghosts: list[Any]) -> set[Any]:
-    """The users' own ghost policies a game plays: its own ghosts', and
-    the one its Pacman models (:mod:`pacsim.fast.view`)."""
-    model = registered_ghost(chance_model(request))
-    return {ghost.policy for ghost in ghosts if ghost.policy is not None} | ({model} if model is not None else set())
 
 
 def pacman_request(agent: Any, state: GameState) -> SearchRequest | None:

@@ -105,14 +105,13 @@ def _game_loop(pacman: SearchRequest, ghosts: tuple[GhostPlan, ...]) -> Any:
     functions the game plays (:func:`pacsim.fast.own.play_slice`)."""
     evaluation = registered(pacman.evaluation)  # a kernel evaluation (pacsim.fast.view)
     model = registered_ghost(chance_model(pacman))  # a kernel ghost he models
-    policies = {ghost.policy for ghost in ghosts if ghost.policy is not None} | ({model} if model else set())
+    policies = {ghost.policy for ghost in ghosts if ghost.policy is not None}
     if len(policies) > 1:
-        raise ValueError("play_kernel_game: the ghosts and Pacman's model play more than one own policy "
-                         "(pacsim.agents.whole_game plays such games in Python)")
+        raise ValueError("play_kernel_game: the ghosts play more than one own policy (pacsim.agents.whole_game plays such games in Python)")
     ghost = next(iter(policies), None)
-    if evaluation is None and ghost is None:
+    if evaluation is None and model is None and ghost is None:
         return gameloop.play_slice
-    return own_play_slice(evaluation, ghost)
+    return own_play_slice(evaluation, model, ghost)
 
 
 def _pacman_plan(state: Any, request: SearchRequest, ties_random: bool) -> PacmanPlan:

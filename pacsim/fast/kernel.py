@@ -333,18 +333,15 @@ def mixed_with_uniform(trust, count, out):
 
 @njit(cache=True, _nrt=False)  # type: ignore[call-overload]
 def own_chance_probabilities(maze, settings, weights, state, count, actions, targets, out):
-    """:func:`chance_probabilities`, and when the model is a user's own
-    ghost (``GhostKind.OWN``) :func:`own_ghost_probabilities` mixed with
-    uniform by ``trust``; a refused distribution is noted in the weights
+    """:func:`chance_probabilities` when the model is a user's own ghost
+    (``GhostKind.OWN``): :func:`own_ghost_probabilities` mixed with uniform
+    by ``trust``; a refused distribution is noted in the weights
     (:data:`OWN_GHOST_FAILED`).  The copies of the search that
     :mod:`pacsim.fast.own` compiles for an own ghost call this in place of
     :func:`chance_probabilities` (the built-in searches never do: giving
     their chance model what an own ghost needs slowed them by a tenth to a
     fifth, bench: expectimax at depth 5 and alpha-beta at 6, careful)."""
     never_inlined()
-    if settings[MODEL] != MODEL_OWN:  # a built-in model, in a game where an own ghost plays
-        chance_probabilities(maze, settings, weights, state, count, actions, targets, out)
-        return
     if own_ghost_probabilities(maze, settings, state, count, actions, targets, out) >= 0:
         weights[OWN_GHOST_FAILED] = 1.0
         uniform_probabilities(count, out)  # the search goes on, defined, and is thrown away

@@ -13,8 +13,7 @@ built-in ``evaluate``, and/or with
 :func:`pacsim.fast.kernel.own_ghost_probabilities` (the chance model
 ``GhostKind.OWN``): the same code, so the same node order, counts and
 float operations.  :func:`play_slice` is the whole-game loop so compiled
-around a Pacman's own evaluation and the game's own ghost policy (played
-by its ghosts, modelled by its Pacman, or both).
+around a Pacman's own evaluation and model and the ghosts' own policy.
 
 numba's cache cannot keep those copies (their machine code would call the
 function of another process), so each is compiled in each process that
@@ -150,18 +149,19 @@ def search_root(function: Callable[[View], float] | None, ghost: GhostPolicy | N
 
 
 @cache
-def play_slice(function: Callable[[View], float] | None, ghost: GhostPolicy | None = None) -> Any:
+def play_slice(function: Callable[[View], float] | None, model: GhostPolicy | None = None,
+               ghost: GhostPolicy | None = None) -> Any:
     """:func:`pacsim.fast.gameloop.play_slice` whose Pacman searches with
-    ``function`` (:func:`search_root`) and whose own ghosts
-    (``GhostKind.OWN``) play ``ghost``, as does the chance model of a
-    Pacman who models it; either may be None.  One copy serves a game
-    whatever its Pacman models, so one own ghost policy a game: a game
-    whose ghosts or model play two is played in Python
-    (``pacsim.agents.whole_game``).  The ghosts' own searches (the
-    adversarial ghost's chase) keep the built-in ones."""
+    ``function`` and the chance model ``model`` (:func:`search_root`), and
+    whose own ghosts (``GhostKind.OWN``) play ``ghost``; each may be None.
+    Only what differs is copied: a copy of the Pacman's search (an own
+    evaluation or model) doubles the seconds the loop takes to compile.
+    One own ghost policy a game: a game whose ghosts play two is played in
+    Python (``pacsim.agents.whole_game``).  The ghosts' own
+    searches (the adversarial ghost's chase) keep the built-in ones."""
     replaced: dict[str, Any] = {}
-    if function is not None or ghost is not None:
-        search = uncached(gameloop.search_position, {"search_root": search_root(function, ghost)})
+    if function is not None or model is not None:
+        search = uncached(gameloop.search_position, {"search_root": search_root(function, model)})
         replaced["pacman_move"] = uncached(gameloop.pacman_move, {"search_position": search})
     if ghost is not None:
         replaced["ghost_move"] = uncached(gameloop.ghost_move, {"own_ghost_probabilities": own_ghost_probabilities(ghost)})
