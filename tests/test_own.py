@@ -158,3 +158,38 @@ def test_the_bench_group_own_compares_the_same_search_both_ways():
     assert figures["hungry depth 1 expectimax mismatches"].value == 0
     assert figures["hungry depth 1 expectimax fast/python"].value > 0
     assert "identical values, moves and node counts" in figures["hungry depth 1 expectimax fast/python"].note
+
+
+
+def test_a_copy_numbered_as_its_cached_original_is_still_a_function_of_its_own(monkeypatch):
+    """numba names machine code by module, qualified name, argument types,
+    options and a number counted per process, and links one body per name:
+    an original loaded from the cache carries the number of the process
+    that compiled it, which a copy compiled here may get too (numba #10486).
+    Then a function linking both ran the copy for the original: the
+    built-in Pacman's whole games against an own ghost searched with the
+    own model of a copy an earlier test had compiled.  Numbered alike here
+    on purpose, the copy must still be named apart."""
+    from itertools import chain
+
+    from numba.core import bytecode
+
+    from pacsim.engine import initial_state
+    from pacsim.fast import kernel
+    from pacsim.fast.own import uncached
+    from pacsim.fast.search import settings_row
+    from pacsim.fast.tables import state_row
+
+    state = initial_state(load_layout("smallClassic"), 2)
+    arguments = (layout_tables(state.layout), settings_row(state, 0, 0, 0, False, [0, 0, 0]), state_row(state), 2,
+                 np.zeros(5, np.int64), np.zeros(5, np.int64), np.zeros(5))
+    placeholder = kernel.own_ghost_probabilities  # cached, without reference counts, as the searches
+    assert placeholder(*arguments) == 0
+    original = next(iter(placeholder.overloads.values())).fndesc
+    monkeypatch.setattr(bytecode.FunctionIdentity, "_unique_ids",
+                        chain([original.uid], bytecode.FunctionIdentity._unique_ids))
+    copy = uncached(placeholder, {})
+    assert copy(*arguments) == 0
+    copied = next(iter(copy.overloads.values())).fndesc
+    assert copied.uid == original.uid and copied.argtypes == original.argtypes  # numbered and typed alike...
+    assert copied.mangled_name != original.mangled_name  # ...yet named apart

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import cache
+from itertools import count
 from types import FunctionType
 from typing import Any
 
@@ -168,12 +169,27 @@ def play_slice(function: Callable[[View], float] | None, model: GhostPolicy | No
     return uncached(gameloop.play_slice, replaced)
 
 
+_COPIES = count(1)
+"""Numbers the copies, so that no two of them, and none with its original, share a symbol name."""
+
+
 def uncached(dispatcher: Any, replaced: dict[str, Any]) -> Any:
     """A copy of a compiled kernel function, with its options but without
-    numba's cache, whose globals ``replaced`` names differently."""
+    numba's cache, whose globals ``replaced`` names differently.
+
+    The copy gets a qualified name of its own: numba names a function's
+    machine code by module, qualified name, argument types and a number
+    counted per process, and keeps one body per name when it links code
+    together (``linkonce_odr``).  The originals come from numba's cache,
+    numbered by the process that compiled them; a copy numbered alike in
+    this one would otherwise take the original's place (or the reverse) in
+    every function that links both, as the whole-game loop does: the
+    built-in Pacman then searched with the copy's own ghost model
+    (numba issue #10486)."""
     function = dispatcher.py_func
     copy = FunctionType(function.__code__, {**function.__globals__, **replaced}, function.__name__,
                         function.__defaults__, function.__closure__)
+    copy.__qualname__ = f"{function.__qualname__}__copy{next(_COPIES)}"
     copy.__doc__ = function.__doc__
     options = {name: value for name, value in dispatcher.targetoptions.items() if name not in ("cache", "nopython")}
     return njit(**options)(copy)
