@@ -220,6 +220,8 @@ def test_specs_a_marked_function_plays_an_unmarked_one_is_refused():
     assert type(make_ghost(CUTTER)) is type(ghost)  # one class a function
     with pytest.raises(AgentError, match="hungry is a function, not an agent"):
         make_ghost(HUNGRY)
+    with pytest.raises(AgentError, match=r"cutter is a ghost policy .* name it as a ghost \(-g\)"):
+        make_pacman(CUTTER)
     python_only = [make_pacman("expectimax:depth=1"), make_ghost(f"{CUTTER}:backend=python")]
     assert play_in_kernel(load_layout("smallClassic"), python_only, seed=1, max_moves=5) is None
 

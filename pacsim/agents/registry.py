@@ -174,14 +174,14 @@ def resolve(role: str, spec: str | AgentSpec, folders: Sequence[Path] | None = N
     if parsed.attribute is not None:
         found = plugins.load_object(parsed.target, parsed.attribute, _quoted(parsed))
         source = parsed.target if plugins.is_file_target(parsed.target) else None
-        return _classify(found, parsed, source)
+        return _classify(found, parsed, source, role)
     known = builtins(role)
     target = cs188.GHOST_ALIASES.get(parsed.target, parsed.target) if role == GHOST else parsed.target
     if target in known:
         return Resolved(known[target])
     installed = plugins.load_entry_point(plugins.AGENT_GROUP, parsed.target, _quoted(parsed))
     if installed is not None:
-        return _classify(installed, parsed, None)
+        return _classify(installed, parsed, None, role)
     located = cs188.find_cs188_class(parsed.target, list(folders or [Path.cwd()]))
     if located is not None:
         path, cls = located
@@ -203,10 +203,13 @@ def option_names(resolved: Resolved) -> set[str]:
     return names | {old for old, new in RENAMED_OPTIONS.items() if new in names}
 
 
-def _classify(found: Any, spec: AgentSpec, source_file: str | None) -> Resolved:
+def _classify(found: Any, spec: AgentSpec, source_file: str | None, role: str) -> Resolved:
     if isinstance(found, type) and issubclass(found, Agent):
         return Resolved(found)
     if is_kernel_ghost(found):  # a ghost policy of a View (pacsim.fast.view), which the kernel may compile
+        if role != GHOST:
+            raise AgentError(f"{_quoted(spec)}: {spec.attribute or spec.target} is a ghost policy "
+                             "(@pacsim.kernel_ghost); name it as a ghost (-g) or as a Pacman's model=")
         register_ghost(spec.text, found)
         return Resolved(kernel_ghost_class(found))
     if isinstance(found, type) and cs188.is_cs188_agent_class(found):
