@@ -140,6 +140,24 @@ def fails_in_one_line(capsys, arguments: list, names: str | Path) -> str:
     return error.strip()
 
 
+
+@pytest.mark.parametrize("arguments, message", [
+    (["-p", "KERNEL_GHOST:cutter"], "cutter is a ghost policy (@pacsim.kernel_ghost); name it as a ghost (-g)"),
+    (["-g", "KERNEL_EVAL:hungry"], "hungry is a function, not an agent"),
+    (["-p", "expectimax:depth=1,eval=KERNEL_GHOST:cutter"], "cutter' is a ghost policy (@pacsim.kernel_ghost)"),
+], ids=["ghost policy as Pacman", "evaluation as ghost", "ghost policy as evaluation"])
+def test_a_kernel_function_in_the_wrong_role_is_one_line(capsys, arguments, message):
+    """``@pacsim.kernel_ghost`` and ``@pacsim.kernel_evaluation`` functions
+    named where the other (or an agent class) is wanted."""
+    from pacsim.shipped import shipped_path
+
+    files = {"KERNEL_GHOST": shipped_path("examples/kernel_ghost.py"), "KERNEL_EVAL": shipped_path("examples/kernel_eval.py")}
+    for placeholder, path in files.items():
+        arguments = [argument.replace(placeholder, str(path.resolve())) for argument in arguments]
+    line = fails_in_one_line(capsys, ["play", "-q", "-l", "tinyGhostMaze", *arguments], message)
+    assert "Traceback" not in line
+
+
 # -- installing: optional extras --------------------------------------------
 
 HINT_FORMS = ("pip install 'pacsim[{extra}]'", "pip install -e '.[{extra}]'")

@@ -29,7 +29,7 @@ from pacsim.engine import GameState
 from pacsim.engine.layout import UNREACHABLE
 from pacsim.errors import AgentError
 from pacsim.fast.evaluations import careful_range, careful_value, pacman_moves_within, score_range
-from pacsim.fast.view import is_kernel_evaluation, python_bounds, python_evaluation, register, registered
+from pacsim.fast.view import is_kernel_evaluation, is_kernel_ghost, python_bounds, python_evaluation, register, registered
 
 Evaluation = Callable[[GameState], float]
 
@@ -135,6 +135,9 @@ def _evaluation(spec: str) -> tuple[Evaluation, Bounds | None]:
             raise AgentError(f"unknown evaluation {spec!r} (known: {known}, or file.py:function, module:function)")
     if not callable(function):
         raise AgentError(f"evaluation {spec!r} is not callable")
+    if is_kernel_ghost(function):
+        raise AgentError(f"evaluation {spec!r} is a ghost policy (@pacsim.kernel_ghost); name it as a ghost (-g) "
+                         "or as a Pacman's model=")
     if is_kernel_evaluation(function):  # a function of a View, which the kernel may compile
         register(spec, function)
         evaluate = _checked(python_evaluation(function), spec)
