@@ -42,8 +42,7 @@ from screen_reproduction import (  # the sibling script, not a package
     SETUP,
     Candidate,
     candidates,
-    screen_into,
-    screened_names,
+    screen_all,
     selection_seeds,
     summarize,
 )
@@ -131,12 +130,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.summary is not None:
         print(summarize(args.summary))
         return 0
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    done = screened_names(args.out)
-    todo = [candidate for candidate in candidates(args.families) if candidate.name not in done]
-    screen_into(args.out, todo, args.workers, partial(screen, probe=args.probe, games=args.games,
-                                                      start_distance=args.start_distance))
-    print(summarize(args.out))
+    screen_all(args.out, candidates(args.families), args.workers,
+               partial(screen, probe=args.probe, games=args.games, start_distance=args.start_distance))
     return 0
 
 

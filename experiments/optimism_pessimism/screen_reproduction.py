@@ -46,7 +46,7 @@ import json
 import os
 import sys
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from functools import partial
@@ -322,17 +322,15 @@ def screen(candidate: Candidate, probe: int, games: int, probe_moves: int = PROB
 
 def passed_candidates(path: Path) -> Iterator[Candidate]:
     """The candidates that passed every stage in an earlier output file."""
-    for line in path.read_text(encoding="utf-8").splitlines():
-        if line.strip():
-            result = json.loads(line)
-            if result["passed"]:
-                yield Candidate(result["family"], result["name"], result["text"])
+    for result in screened(path):
+        if result["passed"]:
+            yield Candidate(result["family"], result["name"], result["text"])
 
 
 def summarize(path: Path) -> str:
     """Per family: candidates tried, where they stopped (stage 0: no start
     cell to draw from, random starts only), how many passed."""
-    results = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    results = screened(path)
     stops = sorted({result["stage"] for result in results} - {3} | {1, 2})
     lines = [f"{'family':<18}{'tried':>6}" + "".join(f"{f'stop@{stage}':>8}" for stage in stops) + f"{'full':>6}{'passed':>8}"]
     families = sorted({result["family"] for result in results})
@@ -350,10 +348,20 @@ def summarize(path: Path) -> str:
     return "\n".join(lines)
 
 
+def screen_all(out: Path, chosen: Iterable[Candidate], workers: int, screen_one: Callable[[Candidate], dict]) -> None:
+    """Screen the ``chosen`` candidates not yet in ``out`` (:func:`screen_into`), then print the summary."""
+    out.parent.mkdir(parents=True, exist_ok=True)
+    done = {result["name"] for result in screened(out)} if out.exists() else set()
+    screen_into(out, [candidate for candidate in chosen if candidate.name not in done], workers, screen_one)
+    print(summarize(out))
+
+
 def screen_into(out: Path, todo: list[Candidate], workers: int, screen_one: Callable[[Candidate], dict]) -> None:
     """Screen ``todo`` on ``workers`` processes, one JSON line per candidate
-    appended to ``out`` as each finishes (a slow candidate blocks nothing)."""
+    appended to ``out`` as each finishes (a slow candidate blocks nothing);
+    a line an interrupted run left half-written is dropped first."""
     print(f"{len(todo)} candidates to screen", file=sys.stderr)
+    _drop_unfinished_line(out)
     with ProcessPoolExecutor(max_workers=workers) as pool, out.open("a", encoding="utf-8") as written:
         futures = [pool.submit(screen_one, candidate) for candidate in todo]
         for future in as_completed(futures):
@@ -365,11 +373,22 @@ def screen_into(out: Path, todo: list[Candidate], workers: int, screen_one: Call
                       file=sys.stderr)
 
 
-def screened_names(out: Path) -> set[str]:
-    """Candidates already in an output file (a rerun skips them)."""
+def screened(path: Path) -> list[dict]:
+    """The results in an output file, one a finished line: a last line
+    without its newline is a write an interrupted run left unfinished (that
+    candidate is screened again)."""
+    text = path.read_text(encoding="utf-8")
+    finished = text[:text.rfind("\n") + 1]
+    return [json.loads(line) for line in finished.splitlines() if line.strip()]
+
+
+def _drop_unfinished_line(out: Path) -> None:
     if not out.exists():
-        return set()
-    return {json.loads(line)["name"] for line in out.read_text(encoding="utf-8").splitlines() if line.strip()}
+        return
+    text = out.read_bytes()
+    if text and not text.endswith(b"\n"):
+        with out.open("r+b") as file:
+            file.truncate(text.rfind(b"\n") + 1)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -392,13 +411,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.summary is not None:
         print(summarize(args.summary))
         return 0
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    done = screened_names(args.out)
     chosen = candidates(args.families) if args.passed_in is None else passed_candidates(args.passed_in)
-    todo = [candidate for candidate in chosen if candidate.name not in done]
-    screen_into(args.out, todo, args.workers, partial(screen, probe=args.probe, games=args.games,
-                                                      probe_moves=args.probe_moves))
-    print(summarize(args.out))
+    screen_all(args.out, chosen, args.workers, partial(screen, probe=args.probe, games=args.games,
+                                                       probe_moves=args.probe_moves))
     return 0
 
 
