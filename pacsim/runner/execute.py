@@ -191,7 +191,8 @@ def play_task(task: GameTask, layouts: LayoutCache = PROCESS_LAYOUTS) -> GameRow
     condition = task.condition
     layout = layouts.layout_for(condition)
     if task.starts != LAYOUT:
-        start = game_start(layout, condition.num_ghosts, task.seed, task.game_index, task.start_distance, task.book)
+        start = game_start(layout, condition.num_ghosts, task.seed, task.game_index, task.start_distance, task.book,
+                           task.starts)
         layout = layouts.layout_for(condition, start)
     started_at = utc_now()
     # Agents are built afresh for every game (microseconds): a search agent's

@@ -41,7 +41,7 @@ from pacsim.agents.sandbox import Limits, check_in_sandbox, needs_sandbox
 from pacsim.engine import DEFAULT_MAX_MOVES, MAX_MOVES_LIMIT, Layout, find_layout, parse_layout
 from pacsim.engine.generate import GENERATOR_VERSION, generate_layout, is_generated, maze_count, maze_names, parse_maze_specs
 from pacsim.engine.layout import layouts_directory
-from pacsim.engine.starts import DECISIONS, DEFAULT_START_DISTANCE, LAYOUT, STARTS, start_cells
+from pacsim.engine.starts import DECISIONS, DEFAULT_START_DISTANCE, EXPERIMENT_STARTS, LAYOUT, start_cells
 from pacsim.errors import AgentError, ConfigError, PacsimError, did_you_mean, nearest
 from pacsim.files import FileRefused, read_bounded
 from pacsim.runner.openings import OpeningBook, check_book, read_book
@@ -271,7 +271,7 @@ def build_experiment(raw: dict[str, Any], source: str = "<experiment>", default_
     max_moves = checker.integer(raw, "max_moves", DEFAULT_MAX_MOVES, minimum=1, maximum=MAX_MOVES_LIMIT)
     time_limit = check_time_limit(checker.number(raw, "time_limit", 0.0), f"{source}: time_limit")
     store = checker.string(raw, "store", f"results/{name}.sqlite")
-    starts = checker.choice(raw, "starts", LAYOUT, STARTS)
+    starts = checker.choice(raw, "starts", LAYOUT, EXPERIMENT_STARTS)
     start_distance = checker.integer(raw, "start_distance", DEFAULT_START_DISTANCE, minimum=1)
     pacman_options = checker.options(raw, "pacman_options")
     ghost_options = checker.options(raw, "ghost_options")

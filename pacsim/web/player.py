@@ -69,6 +69,20 @@ def page(data: dict[str, Any], heading: str) -> str:
         values_hidden="" if "values" in data else " hidden", data=text, script=asset("player.js"))
 
 
+HEADING_SLOT, GAME_SLOT = "<!--pacsim:heading-->", "/*pacsim:game*/"
+"""Where :func:`page_template` leaves the heading (HTML) and the game's data (JSON)."""
+
+
+def page_template(title: str) -> str:
+    """The player's page without a game: its heading and data left as
+    :data:`HEADING_SLOT` and :data:`GAME_SLOT`, which a page holding several
+    games fills in the browser to open one (``pacsim lesson-map``), so the
+    player's script is carried once rather than once a game."""
+    return Template(asset("page.html")).substitute(
+        version=__version__, title=html.escape(title), heading=HEADING_SLOT, css=asset("player.css"),
+        values_hidden=" hidden", data=GAME_SLOT, script=asset("player.js"))
+
+
 def page_size(layout_width: int, layout_height: int, values: bool = False) -> tuple[int, int]:
     """Pixels an embedded page needs: the board at the viewer's cell size, plus the controls."""
     cell = style.CELL_PIXELS
