@@ -10,11 +10,13 @@ games were played (``pacsim lesson-map`` or ``pacsim run`` of the same file).
 Each start cell where a Pacman was caught names one of those games (the
 first by game index) and its *trap move*: the Pacman move (``pacsim tree
 --move N``, ``#move=N`` in a replay) whose choice sprang the trap.  It is
-the move at which the caught game parted from the game the other Pacman
-played on the same seed from the same cell, when a Pacman's choice parted
-them (``parted``); otherwise (the other Pacman was caught the same way, or a
-ghost's tie-break parted the games first) the caught Pacman's last move
-from a junction, the last place it chose a way (``junction``).
+the last move of the caught game at which the other Pacman of the map (the
+first of the grid's others: minimax for expectimax, expectimax for
+minimax), searching the same position, would have chosen otherwise: its
+best moves there do not include the move played (``differs``).  Where it
+would have played every move the same (or does not search) the trap move is
+the caught Pacman's last move from a junction, the last place it chose a
+way (``junction``).
 """
 
 from __future__ import annotations
@@ -34,10 +36,10 @@ from pacsim.engine.recording import SavedGame
 from pacsim.engine.state import GameState
 from pacsim.runner.store import load_saved_game
 
-PARTED, JUNCTION = "parted", "junction"
+DIFFERS, JUNCTION = "differs", "junction"
 """How a trap move was found (see the module docstring)."""
 TRAP_RULES = {
-    PARTED: "where its choice parted from {other}'s on the same seed",
+    DIFFERS: "the last move at which {other}, searching the same position, would have chosen otherwise",
     JUNCTION: "its last move from a junction before the catch",
 }
 MAP_READS = ("pacman", "ghosts", "layout", "game_index", "seed", "outcome", "start", "moves",
@@ -72,9 +74,9 @@ class TrapGame:
     trap_move: int
     """The Pacman move number (0: the first move) whose position sprang the trap."""
     rule: str
-    """:data:`PARTED` or :data:`JUNCTION`."""
+    """:data:`DIFFERS` or :data:`JUNCTION`."""
     other: str | None
-    """The Pacman it was compared with (``parted``), else None."""
+    """The Pacman it was compared with (``differs``), else None."""
 
     def reason(self) -> str:
         return TRAP_RULES[self.rule].format(other=self.other)
@@ -129,40 +131,45 @@ def build_map(results: pandas.DataFrame, layout: Layout, store: str | Path, cell
 
 def find_traps(results: pandas.DataFrame, store: str | Path) -> dict[tuple[str, str, int], TrapGame]:
     """For each Pacman, ghost and start cell with a catch: its first caught game and trap move."""
-    by_game = {(row.pacman, row.ghosts, row.game_index): row for row in results.itertuples(index=False)}
+    pacmen = list(dict.fromkeys(results["pacman"]))
+    specs: dict[str, str] = {}  # each Pacman's full spec (options and all), from one of its games
     caught = results[results["outcome"] == LOSS].sort_values("game_index")
     traps = {}
     for row in caught.drop_duplicates(["pacman", "ghosts", "start"]).itertuples(index=False):
-        others = [other for (pacman, ghost, index), other in by_game.items()
-                  if ghost == row.ghosts and index == row.game_index and pacman != row.pacman]
-        # The other Pacman that was not caught on this seed, if any: the one whose choices show the way out.
-        others.sort(key=lambda other: other.outcome == LOSS)
-        other = others[0] if others else None
         saved = load_saved_game(store, int(row.id))
-        move, rule = trap_move(saved, load_saved_game(store, int(other.id)) if other is not None else None)
+        specs.setdefault(row.pacman, saved.pacman)
+        other = next((pacman for pacman in pacmen if pacman != row.pacman), None)
+        if other is not None and other not in specs:
+            specs[other] = load_saved_game(store, int(results[results["pacman"] == other]["id"].iloc[0])).pacman
+        move, rule = trap_move(saved, specs.get(other) if other is not None else None)
         traps[(row.pacman, row.ghosts, int(row.start))] = TrapGame(
             game_id=int(row.id), game_index=int(row.game_index), seed=int(row.seed), moves=int(row.moves),
-            trap_move=move, rule=rule, other=other.pacman if rule == PARTED and other is not None else None)
+            trap_move=move, rule=rule, other=other if rule == DIFFERS else None)
     return traps
 
 
-def trap_move(caught: SavedGame, other: SavedGame | None) -> tuple[int, str]:
-    """The Pacman move that sprang the trap in ``caught`` and how it was found
-    (:data:`PARTED`: the first action that differs from ``other``'s, the same
-    seed from the same cell, is a Pacman's; else :data:`JUNCTION`)."""
+def trap_move(caught: SavedGame, other: str | None) -> tuple[int, str]:
+    """The Pacman move that sprang the trap in ``caught`` and how it was
+    found: the last at which Pacman ``other`` (a spec), searching the same
+    position, would not have played the move played (:data:`DIFFERS`); else
+    (``other`` agrees throughout, does not search, or is None) the last
+    move from a junction (:data:`JUNCTION`)."""
+    from pacsim.agents.api import ValuingAgent
+    from pacsim.agents.registry import make_pacman
+    from pacsim.engine.game import agent_rng
+
     states = caught.states()
-    if other is not None:
-        for index, (action, other_action) in enumerate(zip(caught.actions, other.actions)):
-            if action != other_action:
-                if states[index].turn == 0:
-                    return pacman_moves_before(states, index), PARTED
-                break
+    agent = make_pacman(other) if other is not None else None
+    if isinstance(agent, ValuingAgent):
+        agent.reset(0, agent_rng(caught.seed or 0, 0))
+        moves = [(index, state) for index, state in enumerate(states[:-1]) if state.turn == 0]
+        for move in range(len(moves) - 1, -1, -1):
+            index, state = moves[move]
+            values = list(agent.action_values(state))
+            best = max(value for _, value in values)
+            if caught.actions[index] not in {action for action, value in values if value >= best - 1e-9}:
+                return move, DIFFERS
     return last_junction_move(states), JUNCTION
-
-
-def pacman_moves_before(states: Sequence[GameState], index: int) -> int:
-    """How many Pacman moves were played before ``states[index]``."""
-    return sum(state.turn == 0 for state in states[:index])
 
 
 def last_junction_move(states: Sequence[GameState]) -> int:
