@@ -246,14 +246,15 @@ def plot_map(lesson: LessonMap, path: str | Path, dpi: int = 100) -> None:
             axis = axes[row][column]
             image = axis.imshow(_grid(lesson, pacman, ghost), cmap=colours, vmin=0, vmax=1)
             _draw_maze(axis, layout, lesson.cells)
+            _draw_counts(axis, lesson, pacman, ghost)
             axis.set_title(f"{pacman} vs {ghost}: caught {total.caught}/{total.games}", fontsize=8)
             axis.set_xticks([])
             axis.set_yticks([])
     colourbar = figure.colorbar(image, ax=axes, shrink=0.8)
     colourbar.set_label("share of games caught", fontsize=8)
     colourbar.ax.tick_params(labelsize=7)
-    figure.suptitle(f"{layout.name}: how often each Pacman is caught, by start cell "
-                    f"({lesson.games_per_cell} games a cell)", fontsize=9)
+    figure.suptitle(f"{layout.name}: games caught of {lesson.games_per_cell} from each start cell "
+                    "(framed: the maze's own start)", fontsize=9)
     _save(figure, pyplot, path, dpi=dpi)
 
 
@@ -266,6 +267,20 @@ def _grid(lesson: LessonMap, pacman: str, ghost: str) -> Any:
         row, column = lesson.layout.cells[cell]
         grid[row, column] = lesson.count(pacman, ghost, cell).caught_share
     return grid
+
+
+def _draw_counts(axis: Any, lesson: LessonMap, pacman: str, ghost: str) -> None:
+    """Each start cell's caught games as a number (none where none was caught); the maze's own start framed."""
+    from matplotlib.patches import Rectangle
+
+    for cell in lesson.cells:
+        row, column = lesson.layout.cells[cell]
+        count = lesson.count(pacman, ghost, cell)
+        if count.caught:
+            axis.text(column, row, str(count.caught), ha="center", va="center", fontsize=5,
+                      color="white" if count.caught_share > 0.6 else "black")
+    row, column = lesson.layout.cells[lesson.layout.pacman_start]
+    axis.add_patch(Rectangle((column - 0.45, row - 0.45), 0.9, 0.9, fill=False, edgecolor="#1f77b4", linewidth=1.2))
 
 
 def _draw_maze(axis: Any, layout: Layout, cells: Sequence[int]) -> None:
