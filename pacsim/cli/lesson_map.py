@@ -119,6 +119,6 @@ def _toml_list(name: str) -> str:
 def describe(experiment) -> str:
     """The setting in a few words."""
     condition = next(iter(experiment.conditions))
-    options = ", ".join(f"{key}={value}" for key, value in condition.pacman_options.items())
+    options = ", ".join(f"{key}={value}" for key, value in condition.pacman_options.items() if key != "depth")
     return (f"depth {condition.depth}, {options or 'default options'}, root seed {experiment.seed}, "
             f"{experiment.max_moves}-move cap")

@@ -306,7 +306,9 @@ def _draw_maze(axis: Any, layout: Layout, cells: Sequence[int]) -> None:
 
 PAGE_STYLE = """
 body{font-family:system-ui,sans-serif;margin:1.5em;max-width:70em;color:#222}
-.panels{display:flex;flex-wrap:wrap;gap:1.5em}
+.panels{display:flex;flex-wrap:wrap;gap:1.5em;margin-bottom:1em}
+pre{white-space:pre-wrap}
+.maze td.start{outline:2px solid #1f77b4;outline-offset:-2px}
 .panel h3{font-size:1em;margin:.3em 0}
 .maze{border-collapse:collapse}
 .maze td{width:26px;height:26px;padding:0;text-align:center;font-size:10px}
@@ -345,7 +347,8 @@ def map_page(lesson: LessonMap, tree_command: str = "pacsim tree") -> str:
                              "headingSlot": HEADING_SLOT, "gameSlot": GAME_SLOT}
     for trap in lesson.traps.values():
         games[str(trap.game_id)] = _replay_data(lesson, trap)
-    panels = [_panel(lesson, pacman, ghost) for ghost in lesson.ghosts for pacman in lesson.pacmen]
+    panels = ['<div class="panels">' + "".join(_panel(lesson, pacman, ghost) for pacman in lesson.pacmen) + "</div>"
+              for ghost in lesson.ghosts]  # a row per ghost, the Pacmen side by side
     sections = [_cell_section(lesson, cell, tree_command) for cell in lesson.cells
                 if any((pacman, ghost, cell) in lesson.traps for pacman in lesson.pacmen for ghost in lesson.ghosts)]
     title = f"pacsim lesson map: {lesson.layout.name}"
@@ -356,8 +359,8 @@ def map_page(lesson: LessonMap, tree_command: str = "pacsim tree") -> str:
         f"<style>{PAGE_STYLE}</style></head><body>", f"<h1>{html.escape(title)}</h1>",
         f"<p>How often each Pacman is caught, by the cell it starts on: {lesson.games_per_cell} games from each "
         f"start cell for every Pacman and ghost, the same seeds for every Pacman. Store: "
-        f"<code>{html.escape(str(lesson.store))}</code>. Click a cell for a game in which it was caught.</p>",
-        f"<pre>{summary}</pre>", _legend(), '<div class="panels">', *panels, "</div>",
+        f"<code>{html.escape(str(lesson.store))}</code>. Click a cell for a game in which it was caught; the framed cell is the maze's own start.</p>",
+        f"<pre>{summary}</pre>", _legend(), *panels,
         "<h2>Caught games, cell by cell</h2>",
         "<p>The trap move is the Pacman move whose choice sprang the trap: where the caught game parted from "
         "the other Pacman's game on the same seed (when a Pacman's choice parted them), else the caught "
@@ -420,7 +423,8 @@ def _start_cell(lesson: LessonMap, pacman: str, ghost: str, cell: int) -> str:
            f"of {count.games}")
     text = str(count.caught) if count.caught else ""
     inner = f'<a href="#cell-{cell}">{text}</a>' if (pacman, ghost, cell) in lesson.traps else text
-    return f'<td style="background:{_colour(count.caught_share)}" title="{html.escape(tip)}">{inner}</td>'
+    framed = ' class="start"' if cell == lesson.layout.pacman_start else ""  # the maze's own start, as the figure frames it
+    return f'<td{framed} style="background:{_colour(count.caught_share)}" title="{html.escape(tip)}">{inner}</td>'
 
 
 def _cell_section(lesson: LessonMap, cell: int, tree_command: str) -> str:
