@@ -3,6 +3,7 @@ it resumes like a run, writes its files atomically, and says a bad maze in one l
 
 import json
 import sqlite3
+import sys
 from pathlib import Path
 
 import pytest
@@ -39,8 +40,9 @@ LOOP = """\
 SHIPPED = Path(__file__).resolve().parents[1] / "experiments" / "optimism_pessimism" / "optimism_pessimism.toml"
 
 
-def map_arguments(folder: Path, store: Path) -> list[str]:
-    return ["lesson-map", "-l", str(folder / "pocket.lay"), "--depth", "2", "-n", str(GAMES), "-j", "1", "-q",
+def map_arguments(folder: Path, store: Path, maze: Path | None = None) -> list[str]:
+    """The map of ``maze`` (default: the folder's pocket.lay; a layout file's path is part of its games' identity)."""
+    return ["lesson-map", "-l", str(maze or folder / "pocket.lay"), "--depth", "2", "-n", str(GAMES), "-j", "1", "-q",
             "--set", "max_moves=60", "--store", str(store), "--png", str(folder / "map.png"),
             "--html", str(folder / "map.html")]
 
@@ -156,12 +158,18 @@ def test_an_interrupted_map_resumes_without_playing_a_game_twice(mapped, tmp_pat
         (folder / "map.html").read_text().count('class="replay"')
 
 
-def test_the_figure_and_page_are_replaced_atomically(mapped, tmp_path, monkeypatch, capsys):
-    folder = tmp_path  # a copy of the map's store: nothing to play, and the module's pages stay as they are
-    (folder / "pocket.lay").write_text(MAZE)
+def copy_of_the_map(mapped, folder: Path) -> Path:
+    """The map's store in ``folder``: a map of the same maze file drawn there plays nothing, and the
+    module's pages stay as they are."""
     store = folder / "map.sqlite"
     with sqlite3.connect(mapped[1]) as source, sqlite3.connect(store) as copy:
         source.backup(copy)
+    return store
+
+
+def test_the_figure_and_page_are_replaced_atomically(mapped, tmp_path, monkeypatch, capsys):
+    folder = tmp_path
+    store = copy_of_the_map(mapped, folder)
     page, figure = folder / "map.html", folder / "map.png"
     for written in (page, figure):
         written.write_bytes((mapped[0] / written.name).read_bytes())
@@ -176,7 +184,7 @@ def test_the_figure_and_page_are_replaced_atomically(mapped, tmp_path, monkeypat
         return real(source, target)
 
     monkeypatch.setattr(pacsim.files.os, "replace", cut_off)
-    assert main(map_arguments(folder, store)) == INTERRUPTED
+    assert main(map_arguments(folder, store, mapped[0] / "pocket.lay")) == INTERRUPTED
     assert page.read_bytes() == old_page
     monkeypatch.setattr(pacsim.files.os, "replace", real)
     monkeypatch.setattr("pacsim.report.lesson_map.map_page", lambda *args: "new page")
@@ -185,10 +193,42 @@ def test_the_figure_and_page_are_replaced_atomically(mapped, tmp_path, monkeypat
         raise KeyboardInterrupt
 
     monkeypatch.setattr("matplotlib.figure.Figure.savefig", interrupted_figure)
-    assert main(map_arguments(folder, store)) == INTERRUPTED
+    assert main(map_arguments(folder, store, mapped[0] / "pocket.lay")) == INTERRUPTED
     assert page.read_text() == "new page" and figure.read_bytes() == old_figure
     assert sorted(path.name for path in folder.iterdir() if path.name.startswith(".")) == []  # no temporaries
     capsys.readouterr()
+
+
+def test_without_matplotlib_the_page_is_written_and_one_line_says_what_the_figure_needs(mapped, tmp_path,
+                                                                                       monkeypatch, capsys):
+    store = copy_of_the_map(mapped, tmp_path)
+    monkeypatch.setitem(sys.modules, "matplotlib", None)  # as if the plot extra were not installed
+    assert main(map_arguments(tmp_path, store, mapped[0] / "pocket.lay")) == 0
+    out = capsys.readouterr().out
+    assert f"0 games played, {4 * GAMES * CELLS} already in" in out  # nothing played: the copy's games
+    notes = [line for line in out.splitlines() if "pacsim[plot]" in line]
+    assert len(notes) == 1 and notes[0].startswith("pacsim: note: no figure: it needs matplotlib")
+    assert (tmp_path / "map.html").is_file() and not (tmp_path / "map.png").exists()
+
+
+def test_a_replay_link_opens_the_player_at_the_trap_move_in_chromium(browser, mapped):
+    folder = mapped[0]
+    first = browser.current_window_handle
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    browser.get((folder / "map.html").as_uri())
+    link = browser.find_elements("css selector", "a.replay")[0]
+    move = link.get_attribute("data-move")
+    link.click()
+    WebDriverWait(browser, 10).until(lambda driver: len(driver.window_handles) == 2)
+    browser.switch_to.window(next(handle for handle in browser.window_handles if handle != first))
+    try:
+        WebDriverWait(browser, 10).until(lambda driver: driver.find_element("id", "move").text == move)
+        assert "loss" in browser.find_element("id", "title").text  # a caught game
+        assert [entry for entry in browser.get_log("browser") if entry["level"] == "SEVERE"] == []
+    finally:
+        browser.close()
+        browser.switch_to.window(first)
 
 
 def test_the_page_links_each_caught_cell_to_a_replay_and_the_tree_at_its_trap_move(mapped):
