@@ -95,6 +95,7 @@ def plan(args: argparse.Namespace):
     path = Path(args.experiment) if args.experiment else shipped_experiment(EXPERIMENT)
     overrides = [*args.overrides, f"starts={EVERY}", f"start_distance={args.start_distance}"]
     if args.layout is not None:
+        _check_maze(args.layout)
         overrides.append(f"grid.layout={_toml_list(args.layout)}")
     if args.depth is not None:
         overrides.append(f"grid.depth=[{args.depth}]")
@@ -109,6 +110,19 @@ def plan(args: argparse.Namespace):
     experiment = load_experiment(path, games=args.games * len(cells), store=args.store,
                                  overrides=[*overrides, f"name={first.name}{MAP_SUFFIX}"])
     return experiment, cells, layout
+
+
+def _check_maze(name: str) -> None:
+    """A maze ``-l`` names that leads nowhere is said as ``-l``'s mistake, not the experiment file's."""
+    from pacsim.engine import find_layout
+    from pacsim.engine.generate import is_generated
+
+    if is_generated(name):
+        return  # the experiment checks a generated spec, naming it
+    try:
+        find_layout(name)
+    except PacsimError as error:
+        raise ConfigError(f"-l {error}") from None
 
 
 def _toml_list(name: str) -> str:
