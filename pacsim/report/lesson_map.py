@@ -132,20 +132,25 @@ def build_map(results: pandas.DataFrame, layout: Layout, store: str | Path, cell
 def find_traps(results: pandas.DataFrame, store: str | Path) -> dict[tuple[str, str, int], TrapGame]:
     """For each Pacman, ghost and start cell with a catch: its first caught game and trap move."""
     pacmen = list(dict.fromkeys(results["pacman"]))
-    specs: dict[str, str] = {}  # each Pacman's full spec (options and all), from one of its games
     caught = results[results["outcome"] == LOSS].sort_values("game_index")
+    specs: dict[tuple[str, str], str | None] = {}
     traps = {}
     for row in caught.drop_duplicates(["pacman", "ghosts", "start"]).itertuples(index=False):
-        saved = load_saved_game(store, int(row.id))
-        specs.setdefault(row.pacman, saved.pacman)
         other = next((pacman for pacman in pacmen if pacman != row.pacman), None)
-        if other is not None and other not in specs:
-            specs[other] = load_saved_game(store, int(results[results["pacman"] == other]["id"].iloc[0])).pacman
-        move, rule = trap_move(saved, specs.get(other) if other is not None else None)
+        if other is not None and (other, row.ghosts) not in specs:
+            specs[(other, row.ghosts)] = _spec(results, store, other, row.ghosts)
+        move, rule = trap_move(load_saved_game(store, int(row.id)), specs.get((other, row.ghosts)) if other else None)
         traps[(row.pacman, row.ghosts, int(row.start))] = TrapGame(
             game_id=int(row.id), game_index=int(row.game_index), seed=int(row.seed), moves=int(row.moves),
             trap_move=move, rule=rule, other=other if rule == DIFFERS else None)
     return traps
+
+
+def _spec(results: pandas.DataFrame, store: str | Path, pacman: str, ghost: str) -> str | None:
+    """``pacman``'s full spec (its options, its model of ``ghost`` with
+    ``model = "true"``) as one of its stored games against ``ghost`` gives it."""
+    games = results[(results["pacman"] == pacman) & (results["ghosts"] == ghost)]
+    return load_saved_game(store, int(games["id"].min())).pacman if len(games) else None
 
 
 def trap_move(caught: SavedGame, other: str | None) -> tuple[int, str]:
@@ -165,7 +170,9 @@ def trap_move(caught: SavedGame, other: str | None) -> tuple[int, str]:
         moves = [(index, state) for index, state in enumerate(states[:-1]) if state.turn == 0]
         for move in range(len(moves) - 1, -1, -1):
             index, state = moves[move]
-            values = list(agent.action_values(state))
+            # An MCTS Pacman's actions may come as (action, ...) pairs: the action is the first.
+            values = [(action[0] if isinstance(action, tuple) else action, value)
+                      for action, value in agent.action_values(state)]
             best = max(value for _, value in values)
             if caught.actions[index] not in {action for action, value in values if value >= best - 1e-9}:
                 return move, DIFFERS
