@@ -236,13 +236,17 @@ def test_the_page_links_each_caught_cell_to_a_replay_and_the_tree_at_its_trap_mo
     text = (folder / "map.html").read_text()
     assert lesson.traps and "<script src" not in text and "http" not in text.replace("http-equiv", "")
     games = json.loads(text.split('<script type="application/json" id="games">')[1].split("</script>")[0])
-    for (_, _, cell), trap in lesson.traps.items():
+    for (pacman, _, cell), trap in lesson.traps.items():
         assert f'href="#cell-{cell}"' in text and f'id="cell-{cell}"' in text
         assert f'data-game="{trap.game_id}" data-move="{trap.trap_move}"' in text
         assert f"pacsim tree --store {store} --game {trap.game_id} --move {trap.trap_move}" in text
+        if trap.rule == DIFFERS:  # the two Pacmen's trees side by side at the trap move
+            other, caught = trap.specs
+            assert other.startswith(f"{trap.other}:") and caught.startswith(f"{pacman}:") and trap.other != pacman
+            assert f"--move {trap.trap_move} --compare {other} {caught}</code>" in text
         frames = games[str(trap.game_id)]["data"]["frames"]
         assert 0 <= trap.trap_move < len(frames) - 1 and games[str(trap.game_id)]["data"]["outcome"] == "loss"
-    assert {trap.rule for trap in lesson.traps.values()} <= {DIFFERS, JUNCTION}
+    assert {trap.rule for trap in lesson.traps.values()} == {DIFFERS, JUNCTION}  # both rules met on this maze
 
 
 def test_the_trap_move_is_the_last_where_the_other_pacman_would_have_chosen_otherwise():

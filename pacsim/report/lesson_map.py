@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import html
 import json
+import shlex
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -77,6 +78,8 @@ class TrapGame:
     """:data:`DIFFERS` or :data:`JUNCTION`."""
     other: str | None
     """The Pacman it was compared with (``differs``), else None."""
+    specs: tuple[str, ...] = ()
+    """With ``differs``: the other Pacman's full spec and the caught one's (what ``pacsim tree --compare`` takes)."""
 
     def reason(self) -> str:
         return TRAP_RULES[self.rule].format(other=self.other)
@@ -139,10 +142,14 @@ def find_traps(results: pandas.DataFrame, store: str | Path) -> dict[tuple[str, 
         other = next((pacman for pacman in pacmen if pacman != row.pacman), None)
         if other is not None and (other, row.ghosts) not in specs:
             specs[(other, row.ghosts)] = _spec(results, store, other, row.ghosts)
-        move, rule = trap_move(load_saved_game(store, int(row.id)), specs.get((other, row.ghosts)) if other else None)
+        saved = load_saved_game(store, int(row.id))
+        other_spec = specs.get((other, row.ghosts)) if other else None
+        move, rule = trap_move(saved, other_spec)
+        differs = rule == DIFFERS and other_spec is not None
         traps[(row.pacman, row.ghosts, int(row.start))] = TrapGame(
             game_id=int(row.id), game_index=int(row.game_index), seed=int(row.seed), moves=int(row.moves),
-            trap_move=move, rule=rule, other=other if rule == DIFFERS else None)
+            trap_move=move, rule=rule, other=other if differs else None,
+            specs=(other_spec, saved.pacman) if differs and other_spec is not None else ())
     return traps
 
 
@@ -443,13 +450,17 @@ def _cell_section(lesson: LessonMap, cell: int, tree_command: str) -> str:
                 continue
             count = lesson.count(pacman, ghost, cell)
             store = html.escape(str(lesson.store))
+            tree = html.escape(f"{tree_command} --store {shlex.quote(str(lesson.store))} --game {trap.game_id} "
+                               f"--move {trap.trap_move}")
             items.append(
                 f"<li>{html.escape(pacman)} vs {html.escape(ghost)}: caught in {count.caught} of {count.games}. "
                 f"Game {trap.game_id} (game index {trap.game_index}, seed {trap.seed}, {trap.moves} moves): "
                 f"trap at move {trap.trap_move}, {html.escape(trap.reason())}. "
                 f'<a href="#" class="replay" data-game="{trap.game_id}" data-move="{trap.trap_move}">replay</a> '
-                f"&middot; tree: <code>{html.escape(tree_command)} --store {store} --game {trap.game_id} "
-                f"--move {trap.trap_move}</code> &middot; "
+                f"&middot; tree: <code>{tree}</code>"
+                + (f" &middot; both trees there: <code>{tree} --compare "
+                   f"{html.escape(' '.join(map(shlex.quote, trap.specs)))}</code>"
+                   if trap.specs else "") + " &middot; "
                 f"<code>pacsim replay {store} --game {trap.game_id} --html game{trap.game_id}.html</code></li>")
     return (f'<section class="cell" id="cell-{cell}"><h3>Start {where(lesson.layout, cell)}</h3>'
             f"<ul>{''.join(items)}</ul></section>")
