@@ -17,6 +17,7 @@ from pacsim.engine.starts import EVERY, every_start, start_cells
 from pacsim.report.lesson_map import DIFFERS, JUNCTION, trap_move
 
 # One ghost above a loop and a pocket: 11 start cells; at depth 2 both ghosts catch both Pacmen from some.
+# (One of four small mazes tried for this test: two had no catch at depth 2, one few, the same for both Pacmen.)
 MAZE = """\
 %%%%%%%
 %G    %
@@ -266,6 +267,18 @@ def test_a_bad_maze_name_is_one_line_and_exit_2(tmp_path, capsys):
     assert status == 2 and err.count("\n") == 1 and "Traceback" not in err
     assert err.startswith("pacsim: error: -l noSuchMaze: no layout named 'noSuchMaze'")
     assert not (tmp_path / "s.sqlite").exists()
+
+
+@pytest.mark.parametrize("option", ["--png", "--html"])
+def test_an_unwritable_figure_or_page_is_one_line_before_any_game(tmp_path, capsys, option):
+    (tmp_path / "pocket.lay").write_text(MAZE)
+    (tmp_path / "blocker").write_text("")
+    arguments = map_arguments(tmp_path, tmp_path / "s.sqlite")
+    arguments[arguments.index(option) + 1] = str(tmp_path / "blocker" / f"map{option.replace('--', '.')}")
+    status = main(arguments)
+    err = capsys.readouterr().err
+    assert status == 2 and err.count("\n") == 1 and f"{option} {tmp_path / 'blocker'}" in err and "is a file" in err
+    assert not (tmp_path / "s.sqlite").exists()  # no game played
 
 
 def test_help_imports_neither_pandas_nor_numba_nor_pygame():
