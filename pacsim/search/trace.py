@@ -249,7 +249,10 @@ class Tracer:
             kind = TERMINAL_KIND if self.game.is_terminal(state) else LEAF
             self.add(-1, 0, kind, state, None).value = result.value
         elif self.stack:
-            self.stack.pop().node.value = result.value
+            root = self.stack.pop().node
+            root.value = result.value
+            if self.nodes[root.children[0]].alpha is None:  # an unpruned search has no windows
+                root.alpha = root.beta = None
 
     # -- every other node --------------------------------------------------
     def enter(self, arguments: tuple[Any, ...]) -> None:
