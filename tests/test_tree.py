@@ -5,6 +5,8 @@ node, the side-by-side view's parting)."""
 
 from __future__ import annotations
 
+import base64
+import gzip
 import json
 import re
 
@@ -24,9 +26,17 @@ def written_json(path) -> dict:
 
 
 def page_trees(page: str) -> list[dict]:
-    found = re.search(r'<script type="application/json" id="trees">(.*?)</script>', page, re.S)
+    found = re.search(r'<script type="application/octet-stream" id="trees">(.*?)</script>', page, re.S)
     assert found, "no tree data in the page"
-    return json.loads(found.group(1))
+    return json.loads(gzip.decompress(base64.b64decode(found.group(1))))
+
+
+def opened(browser, page) -> None:
+    """Open ``page`` and wait for its trees to be unpacked and drawn."""
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    browser.get(page.as_uri())
+    WebDriverWait(browser, 10).until(lambda driver: driver.execute_script("return document.body.dataset.ready") == "yes")
 
 
 @pytest.fixture(scope="module")
@@ -76,7 +86,8 @@ def test_a_large_tree_is_cut_to_the_cap_with_the_best_line_whole():
     assert len(data["principal"]) == len(example.principal_variation)
     assert all(parent < index for index, (parent, *_) in enumerate(data["nodes"]))
     page = tree_page(example, max_nodes=10)
-    assert "http" not in page.replace("http-equiv", "")  # nothing fetched
+    outside_data = re.sub(r'id="trees">.*?</script>', "", page, flags=re.S)
+    assert "http" not in outside_data and "src=" not in outside_data  # nothing fetched
 
 
 def test_a_record_and_a_move_give_that_position_and_the_records_pacman(recorded, tmp_path):
@@ -140,7 +151,7 @@ def hover(browser, element) -> None:
 def test_the_page_opens_expands_and_shows_a_nodes_board(browser, tmp_path):
     page = tmp_path / "tree.html"
     assert main(["tree", "-l", "tinyGhostMaze", "-p", "expectimax:depth=2,backend=python", "--out", str(page)]) == 0
-    browser.get(page.as_uri())
+    opened(browser, page)
     shown = browser.find_elements("css selector", "#tree0 li.node")
     assert len(shown) == 3  # the root and its two moves, nothing deeper yet
     first = browser.find_element("css selector", "#tree0 li.node[data-node='1'] > .label")
@@ -162,7 +173,7 @@ def test_side_by_side_trees_mark_where_the_choices_part(browser, tmp_path):
     trees = page_trees(page.read_text(encoding="utf-8"))
     level = trees[0]["parting"]
     assert level is not None
-    browser.get(page.as_uri())
+    opened(browser, page)
     assert f"part at level {level}" in browser.find_element("id", "parting").text
     marked = browser.find_elements("css selector", "li.parting")
     assert len(marked) == 2 and {element.get_attribute("data-tree") for element in marked} == {"0", "1"}
@@ -171,7 +182,7 @@ def test_side_by_side_trees_mark_where_the_choices_part(browser, tmp_path):
 def test_an_example_page_shows_a_positions_text(browser, tmp_path):
     page = tmp_path / "example.html"
     assert main(["tree", "--example", "expectimax-lecture", "--out", str(page)]) == 0
-    browser.get(page.as_uri())
+    opened(browser, page)
     leaf = browser.find_element("css selector", "#tree0 li.node[data-node='2'] > .label")
     hover(browser, leaf)
     assert browser.find_element("id", "position").text == "(1,)"

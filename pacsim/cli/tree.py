@@ -52,11 +52,14 @@ def example_names() -> list[str]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from pacsim.files import write_atomically
+    from pacsim.files import check_output, write_atomically
     from pacsim.web.tree import compare_page, tree_dot, tree_json, tree_page
 
     if args.max_nodes is not None and args.max_nodes < 1:
         raise ConfigError(f"--max-nodes {args.max_nodes}: must be at least 1")
+    out = args.out or ("tree.html" if args.format == "html" else None)
+    if out is not None:  # before the work: an unwritable place, or an input, is refused now
+        check_output(out, "--out", inputs=[path for path in (args.record, args.store, args.layout) if path])
     names, traces, where = traced(args)
     cap: dict[str, Any] = {} if args.max_nodes is None else {"max_nodes": args.max_nodes}
     title = f"pacsim tree: {where}"
@@ -69,7 +72,6 @@ def run(args: argparse.Namespace) -> int:
         text = tree_json(traces[0], title=f"{title}, {names[0]}", **cap)
     else:
         text = tree_dot(traces[0], title=f"{title}, {names[0]}", **cap)
-    out = args.out or ("tree.html" if args.format == "html" else None)
     if out is None:
         sys.stdout.write(text)
         return 0

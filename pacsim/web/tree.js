@@ -2,8 +2,11 @@
 // Nodes are rows of tree.columns; a node's children are built only when it is first expanded.
 "use strict";
 (function () {
-  const trees = JSON.parse(document.getElementById("trees").textContent);
   const $ = (id) => document.getElementById(id);
+  // The trees are gzipped JSON in base64 (pacsim/web/tree.py): unpacked by the browser itself.
+  const packed = Uint8Array.from(atob($("trees").textContent.trim()), (c) => c.charCodeAt(0));
+  new Response(new Blob([packed]).stream().pipeThrough(new DecompressionStream("gzip"))).text()
+    .then((text) => start(JSON.parse(text)));
   const TOP = 8;  // children shown before "and N more"
   const make = (tag, cls, text) => {
     const e = document.createElement(tag);
@@ -13,13 +16,16 @@
   };
   const shown = (v) => (typeof v === "number" ? String(Math.round(v * 1000) / 1000) : v === null ? "?" : String(v));
 
-  trees.forEach((tree, number) => render(tree, number));
-  const parting = trees[0].parting;
-  if (trees.length > 1) {
-    $("parting").hidden = false;
-    $("parting").textContent = parting === null || parting === undefined
-      ? "The two best lines agree as far as both go."
-      : `The choices part at level ${parting}: ` + trees.map((t) => `${t.title} takes ${edgeAt(t, parting)}`).join(", ") + ".";
+  function start(trees) {
+    trees.forEach((tree, number) => render(tree, number));
+    const parting = trees[0].parting;
+    if (trees.length > 1) {
+      $("parting").hidden = false;
+      $("parting").textContent = parting === null || parting === undefined
+        ? "The two best lines agree as far as both go."
+        : `The choices part at level ${parting}: ` + trees.map((t) => `${t.title} takes ${edgeAt(t, parting)}`).join(", ") + ".";
+    }
+    document.body.dataset.ready = "yes";
   }
 
   function edgeAt(tree, level) {

@@ -16,6 +16,8 @@ marked), :func:`tree_dot`.
 
 from __future__ import annotations
 
+import base64
+import gzip
 import html
 import json
 import math
@@ -172,7 +174,13 @@ def pacman_state(node_state: Any) -> GameState | None:
 
 
 def cells(mask: int) -> list[int]:
-    return [cell for cell in range(mask.bit_length()) if (mask >> cell) & 1]
+    """The cells of a bit mask, lowest first, one step per set bit (a maze has hundreds of cells)."""
+    found = []
+    while mask:
+        lowest = mask & -mask
+        found.append(lowest.bit_length() - 1)
+        mask ^= lowest
+    return found
 
 
 # -- pages ----------------------------------------------------------------------
@@ -203,8 +211,11 @@ def parting_level(first: SearchTrace, second: SearchTrace) -> int | None:
 
 
 def page(trees: list[dict[str, Any]], title: str) -> str:
-    # "</" inside the JSON would end the script element early.
-    text = json.dumps(trees, separators=(",", ":"), allow_nan=False).replace("</", "<\\/")
+    """The page around ``trees``, their JSON gzipped and in base64: a
+    tree's rows repeat themselves, so the page is several times smaller (the
+    browser's own DecompressionStream opens it; base64 has no "</")."""
+    packed = gzip.compress(json.dumps(trees, separators=(",", ":"), allow_nan=False).encode("utf-8"), mtime=0)
+    text = base64.b64encode(packed).decode("ascii")
     return Template(asset("tree.html")).substitute(version=__version__, title=html.escape(title), css=asset("tree.css"),
                                                    data=text, script=asset("tree.js"))
 
