@@ -17,8 +17,8 @@ from pacsim.bench.sandbox import sandbox_figures
 from pacsim.bench.search import search_figures, successor_rate, table_figures, tuned_expectimax
 from pacsim.bench.startup import startup_figures
 from pacsim.bench.throughput import batch_throughput
-from pacsim.bench.tree import TRACE_LAYOUTS, tree_figures
 from pacsim.bench.tournament import tournament_speed
+from pacsim.bench.tree import TRACE_LAYOUTS, tree_figures
 from pacsim.fast import available
 
 

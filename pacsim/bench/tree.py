@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from time import perf_counter
 
-from pacsim.agents import make_pacman
+from pacsim.agents.search_agents import ExpectimaxPacman, SearchOptions
 from pacsim.bench.report import Report
 from pacsim.engine import initial_state, load_layout
 from pacsim.web.tree import tree_page
@@ -20,7 +20,7 @@ def tree_figures(report: Report, layouts: tuple[str, ...] = TRACE_LAYOUTS, depth
     their ratio, the nodes recorded and the page's size in bytes."""
     for name in layouts:
         state = initial_state(load_layout(name))
-        pacman = make_pacman(f"expectimax:depth={depth},backend=python")
+        pacman = ExpectimaxPacman(SearchOptions(depth=depth, backend="python"))
         started = perf_counter()
         pacman.analyze(state, root_values=False)
         untraced = perf_counter() - started
