@@ -187,3 +187,48 @@ def test_an_example_page_shows_a_positions_text(browser, tmp_path):
     hover(browser, leaf)
     assert browser.find_element("id", "position").text == "(1,)"
     assert "value 24" in browser.find_element("id", "node-info").text
+
+
+# -- pacsim replay --html --tree ---------------------------------------------------------
+
+def replay_data(page: str) -> dict:
+    found = re.search(r'<script type="application/json" id="game">(.*?)</script>', page, re.S)
+    assert found, "no game data in the page"
+    return json.loads(found.group(1))
+
+
+@pytest.fixture(scope="module")
+def replay_with_trees(recorded, tmp_path_factory):
+    page = tmp_path_factory.mktemp("replay-tree") / "game.html"
+    assert main(["replay", str(recorded), "--html", str(page), "--tree", "--tree-nodes", "300"]) == 0
+    return page
+
+
+def test_replay_tree_puts_each_moves_tree_in_the_page(recorded, replay_with_trees):
+    data = replay_data(replay_with_trees.read_text(encoding="utf-8"))
+    assert len(data["trees"]) == len(data["frames"]) and data["trees"][-1] is None
+    (tree,) = json.loads(gzip.decompress(base64.b64decode(data["trees"][2])))
+    assert tree["algorithm"] == "alphabeta" and tree["nodesEmbedded"] <= 300 + tree["depth"]
+    assert tree["nodes"][0][COLUMNS.index("board")][0] == data["frames"][2][0]  # the position of move 2
+
+
+def test_replay_tree_needs_a_page(recorded, capsys):
+    assert main(["replay", str(recorded), "--tree"]) == 2
+    assert "--tree: only with --html" in capsys.readouterr().err
+
+
+def test_the_replays_tree_view_opens_at_the_current_move(browser, replay_with_trees):
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    browser.get(replay_with_trees.as_uri() + "#move=2")
+    WebDriverWait(browser, 10).until(lambda driver: driver.find_element("id", "move").text == "2")
+    browser.find_element("id", "tree").click()
+    frame = browser.find_element("id", "tree-frame")
+    assert frame.is_displayed()
+    browser.switch_to.frame(frame)
+    try:
+        WebDriverWait(browser, 10).until(lambda driver: driver.execute_script("return document.body.dataset.ready") == "yes")
+        assert "move 2" in browser.find_element("css selector", "#tree0 h2").text
+        assert len(browser.find_elements("css selector", "#tree0 li.node")) > 1
+    finally:
+        browser.switch_to.default_content()

@@ -40,7 +40,7 @@ def describe_game(saved: SavedGame, states: Sequence[GameState], outcome: str | 
 
 
 def replay_page(saved: SavedGame, *, outcome: str | None = None, values: SearchValues | None = None,
-                states: list[GameState] | None = None, standalone: bool = True) -> str:
+                states: list[GameState] | None = None, standalone: bool = True, trees: list[str | None] | None = None) -> str:
     """The HTML page replaying ``saved``; ``outcome`` defaults to the rules'
     verdict (win, loss) or the recorded one; ``values`` are Pacman's action
     values at each shown position (see :mod:`pacsim.web.values`).
@@ -49,7 +49,9 @@ def replay_page(saved: SavedGame, *, outcome: str | None = None, values: SearchV
     Else the page goes in an iframe (a report, a notebook), whose address is
     not the reader's: the board keeps the viewer's cell size at most, and it
     opens at the last move, so that several players side by side each show
-    how their game ended rather than one same starting position."""
+    how their game ended rather than one same starting position.
+    ``trees``: each shown position's packed search tree (see
+    :func:`pacsim.web.values.recorded_trees`), opened by the page's tree button."""
     states = saved.states() if states is None else states
     final = states[-1]
     if outcome is None:
@@ -57,6 +59,12 @@ def replay_page(saved: SavedGame, *, outcome: str | None = None, values: SearchV
     title = f"pacsim replay: {saved.layout.name}"
     data = game_data(states, title=title, outcome=outcome, recorded_score=saved.score, values=values)
     data["standalone"] = standalone
+    if trees is not None:
+        from pacsim.web.tree import TREE_DATA, page_shell
+
+        data["trees"] = trees
+        data["treePage"] = page_shell(f"pacsim tree: {saved.layout.name}, {saved.pacman}")
+        data["treeData"] = TREE_DATA
     return page(data, heading=describe_game(saved, states, outcome))
 
 
@@ -66,7 +74,8 @@ def page(data: dict[str, Any], heading: str) -> str:
     text = json.dumps(data, separators=(",", ":"), allow_nan=False).replace("</", "<\\/")
     return Template(asset("page.html")).substitute(
         version=__version__, title=html.escape(data["title"]), heading=html.escape(heading), css=asset("player.css"),
-        values_hidden="" if "values" in data else " hidden", data=text, script=asset("player.js"))
+        values_hidden="" if "values" in data else " hidden", tree_hidden="" if "trees" in data else " hidden",
+        data=text, script=asset("player.js"))
 
 
 def page_size(layout_width: int, layout_height: int, values: bool = False) -> tuple[int, int]:

@@ -210,14 +210,27 @@ def parting_level(first: SearchTrace, second: SearchTrace) -> int | None:
     return None
 
 
+TREE_DATA = "@@PACSIM_TREE_DATA@@"
+"""Where :func:`page_shell` leaves the packed trees out (the HTML replay fills it in per move)."""
+
+
 def page(trees: list[dict[str, Any]], title: str) -> str:
-    """The page around ``trees``, their JSON gzipped and in base64: a
-    tree's rows repeat themselves, so the page is several times smaller (the
-    browser's own DecompressionStream opens it; base64 has no "</")."""
-    packed = gzip.compress(json.dumps(trees, separators=(",", ":"), allow_nan=False).encode("utf-8"), mtime=0)
-    text = base64.b64encode(packed).decode("ascii")
+    """The page around ``trees``."""
+    return page_shell(title).replace(TREE_DATA, packed(trees))
+
+
+def packed(trees: list[dict[str, Any]]) -> str:
+    """``trees``' JSON gzipped and in base64: a tree's rows repeat
+    themselves, so the page is several times smaller (the browser's own
+    DecompressionStream opens it; base64 has no "</")."""
+    data = gzip.compress(json.dumps(trees, separators=(",", ":"), allow_nan=False).encode("utf-8"), mtime=0)
+    return base64.b64encode(data).decode("ascii")
+
+
+def page_shell(title: str) -> str:
+    """The tree page with :data:`TREE_DATA` where its trees go."""
     return Template(asset("tree.html")).substitute(version=__version__, title=html.escape(title), css=asset("tree.css"),
-                                                   data=text, script=asset("tree.js"))
+                                                   data=TREE_DATA, script=asset("tree.js"))
 
 
 def tree_json(trace: SearchTrace, *, title: str = "", max_nodes: int = MAX_NODES) -> str:
