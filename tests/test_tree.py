@@ -232,3 +232,17 @@ def test_the_replays_tree_view_opens_at_the_current_move(browser, replay_with_tr
         assert len(browser.find_elements("css selector", "#tree0 li.node")) > 1
     finally:
         browser.switch_to.default_content()
+
+
+def test_a_played_games_tree_shows_in_the_notebook():
+    from pacsim.errors import ConfigError
+
+    (game,) = pacsim.play("tinyGhostMaze", pacman="alphabeta:depth=1", ghosts="random", games=1, seed=2)
+    view = game.tree(1)
+    action = view.trace.result.action
+    assert (action[0] if isinstance(action, tuple) else action) == game.record.actions[2]  # Pacman's move 1, as played
+    shown = view._repr_html_()
+    assert shown.startswith("<iframe srcdoc=") and "move 1: alphabeta:depth=1" in shown
+    assert game.tree(1, pacman="expectimax:depth=1").trace.algorithm == "expectimax"
+    with pytest.raises(ConfigError, match="numbered 0 to"):
+        game.tree(10_000)

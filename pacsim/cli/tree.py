@@ -15,8 +15,6 @@ from pacsim.errors import ConfigError
 FORMATS = ("html", "json", "dot")
 DEFAULT_LAYOUT = "tinyGhostMaze"
 DEFAULT_PACMAN = "expectimax:depth=2"
-TRACED_PACMEN = ("minimax", "alphabeta", "expectimax", "expectiminimax", "mcts")
-"""The built-in Pacmen whose searches are traced."""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -100,20 +98,11 @@ def traced(args: argparse.Namespace) -> tuple[list[str], list[Any], str]:
 
 def trace_of(spec: str, args: argparse.Namespace, state: Any) -> Any:
     """``spec``'s search of ``state``, traced."""
-    from pacsim.agents import make_pacman
     from pacsim.agents.mcts_agent import MctsPacman
-    from pacsim.agents.registry import parse_spec
-    from pacsim.agents.search_agents import SearchPacman
+    from pacsim.web.tree import tracing_pacman
 
-    options = options_given_once(spec, args.agent_args, "-a")
-    if parse_spec(spec).target in TRACED_PACMEN and "backend" not in {**parse_spec(spec).options, **options}:
-        options["backend"] = "python"  # the trace searches in Python: loading the kernel would be wasted
-    pacman = make_pacman(spec, options)
-    if isinstance(pacman, MctsPacman):
-        return pacman.trace(state, seed=args.seed)
-    if not isinstance(pacman, SearchPacman):
-        raise ConfigError(f"-p {spec}: not a search Pacman (use minimax, alphabeta, expectimax, expectiminimax or mcts)")
-    return pacman.trace(state, args.depth)
+    pacman = tracing_pacman(spec, options_given_once(spec, args.agent_args, "-a"))
+    return pacman.trace(state, seed=args.seed) if isinstance(pacman, MctsPacman) else pacman.trace(state, args.depth)
 
 
 def position(args: argparse.Namespace) -> tuple[Any, str, str | None]:

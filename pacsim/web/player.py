@@ -22,7 +22,7 @@ from pacsim._version import __version__
 from pacsim.engine.recording import SavedGame
 from pacsim.engine.state import GameState
 from pacsim.viewer import style
-from pacsim.web.frames import SearchValues, game_data, move_positions
+from pacsim.web.frames import MoveTrees, SearchValues, game_data, move_positions
 
 
 @cache
@@ -40,7 +40,7 @@ def describe_game(saved: SavedGame, states: Sequence[GameState], outcome: str | 
 
 
 def replay_page(saved: SavedGame, *, outcome: str | None = None, values: SearchValues | None = None,
-                states: list[GameState] | None = None, standalone: bool = True, trees: list[str | None] | None = None) -> str:
+                states: list[GameState] | None = None, standalone: bool = True, trees: MoveTrees | None = None) -> str:
     """The HTML page replaying ``saved``; ``outcome`` defaults to the rules'
     verdict (win, loss) or the recorded one; ``values`` are Pacman's action
     values at each shown position (see :mod:`pacsim.web.values`).
@@ -50,7 +50,7 @@ def replay_page(saved: SavedGame, *, outcome: str | None = None, values: SearchV
     not the reader's: the board keeps the viewer's cell size at most, and it
     opens at the last move, so that several players side by side each show
     how their game ended rather than one same starting position.
-    ``trees``: each shown position's packed search tree (see
+    ``trees``: each shown position's search tree (see
     :func:`pacsim.web.values.recorded_trees`), opened by the page's tree button."""
     states = saved.states() if states is None else states
     final = states[-1]
@@ -60,11 +60,7 @@ def replay_page(saved: SavedGame, *, outcome: str | None = None, values: SearchV
     data = game_data(states, title=title, outcome=outcome, recorded_score=saved.score, values=values)
     data["standalone"] = standalone
     if trees is not None:
-        from pacsim.web.tree import TREE_DATA, page_shell
-
-        data["trees"] = trees
-        data["treePage"] = page_shell(f"pacsim tree: {saved.layout.name}, {saved.pacman}")
-        data["treeData"] = TREE_DATA
+        data.update(trees=trees.packed, treePage=trees.page, treeData=trees.placeholder)
     return page(data, heading=describe_game(saved, states, outcome))
 
 

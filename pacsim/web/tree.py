@@ -23,16 +23,19 @@ import json
 import math
 from collections import deque
 from collections.abc import Callable, Hashable
+from dataclasses import dataclass
 from fractions import Fraction
 from string import Template
 from typing import Any
 
 from pacsim._version import __version__
 from pacsim.engine.layout import ACTIONS
+from pacsim.engine.recording import SavedGame
 from pacsim.engine.state import GameState
+from pacsim.errors import ConfigError
 from pacsim.search.trace import SearchTrace, TraceNode
-from pacsim.web.frames import layout_data, style_data
-from pacsim.web.player import asset
+from pacsim.web.frames import layout_data, move_positions, style_data
+from pacsim.web.player import asset, embedded
 
 SCHEMA = "pacsim-tree/1"
 """The JSON's ``schema`` field; changes when a field changes meaning."""
@@ -262,3 +265,58 @@ def tree_dot(trace: SearchTrace, *, title: str = "", max_nodes: int = 2_000) -> 
         lines.append(f'  note [shape=note, label="{len(trace.nodes) - len(kept)} more nodes not drawn"];')
     lines.append("}")
     return "\n".join(lines) + "\n"
+
+
+# -- a Pacman's trace, and the notebook's view -----------------------------------
+
+TRACED_PACMEN = ("minimax", "alphabeta", "expectimax", "expectiminimax", "mcts")
+"""The built-in Pacmen whose searches are traced."""
+
+
+def tracing_pacman(spec: str, options: dict[str, str] | None = None, option: str = "-p") -> Any:
+    """The search Pacman ``spec`` (with ``options``) whose :meth:`trace` draws
+    its tree; a built-in one searches in Python (the trace's language: the
+    compiled kernel would be loaded for nothing).  A Pacman that does not
+    search is a :class:`ConfigError` naming ``option``."""
+    from pacsim.agents.mcts_agent import MctsPacman
+    from pacsim.agents.registry import make_pacman, parse_spec
+    from pacsim.agents.search_agents import SearchPacman
+
+    options = dict(options or {})
+    parsed = parse_spec(spec)
+    if parsed.target in TRACED_PACMEN and "backend" not in {**parsed.options, **options}:
+        options["backend"] = "python"
+    pacman = make_pacman(spec, options)
+    if not isinstance(pacman, SearchPacman | MctsPacman):
+        raise ConfigError(f"{option} {spec}: not a search Pacman (use minimax, alphabeta, expectimax, expectiminimax or mcts)")
+    return pacman
+
+
+@dataclass(frozen=True)
+class TreeView:
+    """A trace that Jupyter shows as the tree page (``game.tree(move)``)."""
+
+    trace: SearchTrace
+    title: str
+    max_nodes: int = MAX_NODES
+
+    def page(self) -> str:
+        return tree_page(self.trace, title=self.title, max_nodes=self.max_nodes)
+
+    def _repr_html_(self) -> str:
+        return embedded(self.page(), (1100, 720))
+
+    def __repr__(self) -> str:
+        result = self.trace.result
+        return f"<TreeView {self.title}: {len(self.trace.nodes)} nodes, value {result.value!r}, action {result.action!r}>"
+
+
+def move_tree(saved: SavedGame, move: int, pacman: str | None = None, max_nodes: int = MAX_NODES) -> TreeView:
+    """The tree ``pacman`` (default: the game's own Pacman) searches at the
+    position before Pacman's move ``move`` of ``saved`` (0: the start)."""
+    shown = move_positions(saved.states())
+    if isinstance(move, bool) or not isinstance(move, int) or not 0 <= move < len(shown) - 1:
+        raise ConfigError(f"move {move!r}: Pacman's moves in this game are numbered 0 to {len(shown) - 2}")
+    spec = pacman or saved.pacman
+    trace = tracing_pacman(spec, option="pacman").trace(shown[move])
+    return TreeView(trace, f"{saved.layout.name}, move {move}: {spec}", max_nodes)

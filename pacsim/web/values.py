@@ -13,7 +13,7 @@ from pacsim.engine.recording import SavedGame
 from pacsim.engine.state import GameState
 from pacsim.errors import ConfigError
 from pacsim.viewer import style
-from pacsim.web.frames import SearchValues, move_positions
+from pacsim.web.frames import MoveTrees, SearchValues, move_positions
 
 
 def recorded_action_values(saved: SavedGame, states: Sequence[GameState]) -> SearchValues:
@@ -43,20 +43,14 @@ def refuse_plugin_code(spec: str, option: str) -> None:
         raise ConfigError(f"{option}: the recorded Pacman {spec!r} runs plugin code, which replay never imports")
 
 
-def recorded_trees(saved: SavedGame, states: Sequence[GameState], max_nodes: int) -> list[str | None]:
+def recorded_trees(saved: SavedGame, states: Sequence[GameState], max_nodes: int) -> MoveTrees:
     """For each position the player shows, the recorded Pacman's search tree
     there (packed for the page: :func:`pacsim.web.tree.packed`, at most
     ``max_nodes`` nodes); None where Pacman does not move."""
-    from pacsim.agents.mcts_agent import MctsPacman
-    from pacsim.agents.search_agents import SearchPacman
-    from pacsim.web.tree import packed, tree_data
+    from pacsim.web.tree import TREE_DATA, packed, page_shell, tracing_pacman, tree_data
 
     refuse_plugin_code(saved.pacman, "--tree")
-    parsed = parse_spec(saved.pacman)
-    options = {} if "backend" in parsed.options else {"backend": "python"}  # traced in Python: no kernel to load
-    agent = make_pacman(saved.pacman, options)
-    if not isinstance(agent, SearchPacman | MctsPacman):
-        raise ConfigError(f"--tree: the recorded Pacman {saved.pacman!r} does not search (no tree to show)")
+    agent = tracing_pacman(saved.pacman, option="--tree: the recorded Pacman")
     shown = move_positions(states)
     trees: list[str | None] = []
     for move, state in enumerate(shown):
@@ -65,4 +59,4 @@ def recorded_trees(saved: SavedGame, states: Sequence[GameState], max_nodes: int
             continue
         trace = agent.trace(state)
         trees.append(packed([tree_data(trace, title=f"{saved.pacman}, move {move}", max_nodes=max_nodes)]))
-    return trees
+    return MoveTrees(trees, page_shell(f"pacsim tree: {saved.layout.name}, {saved.pacman}"), TREE_DATA)
