@@ -246,3 +246,19 @@ def test_a_played_games_tree_shows_in_the_notebook():
     assert game.tree(1, pacman="expectimax:depth=1").trace.algorithm == "expectimax"
     with pytest.raises(ConfigError, match="numbered 0 to"):
         game.tree(10_000)
+
+
+def test_the_viewers_tree_key_opens_a_page_and_returns_the_best_line():
+    from pathlib import Path
+    from urllib.parse import urlparse
+
+    from pacsim.web.tree import browser_tree, tracing_pacman
+
+    opened = []
+    open_tree = browser_tree(tracing_pacman("minimax:depth=2"), open_page=opened.append)
+    state = initial_state(load_layout("tinyGhostMaze"))
+    line = open_tree(state)
+    (address,) = opened
+    page = Path(urlparse(address).path)
+    assert page_trees(page.read_text(encoding="utf-8"))[0]["algorithm"] == "minimax"
+    assert line[0] is state and len(line) == 5 and [position.turn for position in line] == [0, 1, 0, 1, 0]

@@ -21,10 +21,13 @@ import gzip
 import html
 import json
 import math
+import tempfile
+import webbrowser
 from collections import deque
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from fractions import Fraction
+from pathlib import Path
 from string import Template
 from typing import Any
 
@@ -33,6 +36,7 @@ from pacsim.engine.layout import ACTIONS
 from pacsim.engine.recording import SavedGame
 from pacsim.engine.state import GameState
 from pacsim.errors import ConfigError
+from pacsim.files import write_atomically
 from pacsim.search.trace import SearchTrace, TraceNode
 from pacsim.web.frames import layout_data, move_positions, style_data
 from pacsim.web.player import asset, embedded
@@ -320,3 +324,27 @@ def move_tree(saved: SavedGame, move: int, pacman: str | None = None, max_nodes:
     spec = pacman or saved.pacman
     trace = tracing_pacman(spec, option="pacman").trace(shown[move])
     return TreeView(trace, f"{saved.layout.name}, move {move}: {spec}", max_nodes)
+
+
+def principal_states(trace: SearchTrace) -> list[GameState]:
+    """The positions along a Pacman search's best line, the root first."""
+    states = [pacman_state(trace.nodes[index].state) for index in trace.principal_variation]
+    return [state for state in states if state is not None]
+
+
+def browser_tree(pacman: Any, open_page: Callable[[str], Any] = webbrowser.open) -> Callable[[GameState], list[GameState]]:
+    """What the viewer's ``t`` key runs for ``pacman`` (a search Pacman): its
+    tree at the position shown, written to a temporary page and opened in
+    the browser; the best line's positions come back for the board."""
+    folder: list[Path] = []
+
+    def open_tree(state: GameState) -> list[GameState]:
+        trace = pacman.trace(state)
+        if not folder:
+            folder.append(Path(tempfile.mkdtemp(prefix="pacsim-tree-")))
+        path = folder[0] / f"tree-{len(list(folder[0].iterdir())) + 1}.html"
+        write_atomically(path, tree_page(trace, title=f"pacsim tree: {state.layout.name}, {pacman.name}"), "the tree")
+        open_page(path.as_uri())
+        return principal_states(trace)
+
+    return open_tree
