@@ -686,7 +686,7 @@ def test_the_t_key_opens_the_tree_of_the_position_shown_and_draws_its_plan(small
         return [state, later]
 
     pause, tree = key(pygame.K_SPACE), key(pygame.K_t, "t")
-    loop, shown = scripted_loop(RecordedGame(states, record.outcome), [[pause], [tree], []], small_classic,
+    loop, _ = scripted_loop(RecordedGame(states, record.outcome), [[pause], [tree], []], small_classic,
                                 on_tree=on_tree)
     for _ in range(3):
         loop.tick()
