@@ -38,7 +38,7 @@ from pacsim.search.base import (
     SearchResult,
 )
 from pacsim.search.mcts import TERMINAL, MctsNode, mcts_tree
-from pacsim.search.table import TranspositionTable
+from pacsim.search.transposition import TranspositionTable
 
 LEAF = "leaf"
 """A node's kind where the depth ran out and the evaluation scored it."""
