@@ -84,7 +84,7 @@ def test_a_table_hit_is_a_node_without_successors_and_deeper_searches_agree():
 
 def test_the_kernel_plays_the_traced_move():
     pytest.importorskip("numba")
-    for spec in ("alphabeta", "expectimax", "expectiminimax:algorithm=star2,kinds=CM"):
+    for spec in PACMEN:
         state = random_position("smallClassic", 11)
         traced = pacman_of(spec, "depth=2,backend=python").trace(state)
         fast = pacman_of(spec, "depth=2,backend=fast").analyze(state, root_values=False)
