@@ -99,26 +99,44 @@ def test_a_record_and_a_move_give_that_position_and_the_records_pacman(recorded,
     assert data["algorithm"] == "alphabeta" and data["depth"] == 4
 
 
-def test_a_stored_game_and_a_move(tmp_path):
+@pytest.fixture(scope="module")
+def tree_store(tmp_path_factory):
+    """One expectimax game in a results store."""
     from pacsim.runner import load_experiment, run_experiment
 
-    path = tmp_path / "exp.toml"
+    folder = tmp_path_factory.mktemp("tree-store")
+    path = folder / "exp.toml"
     path.write_text(f"""
 name = "tree"
 games = 1
 seed = 2
 max_moves = 20
-store = "{tmp_path / 'results.sqlite'}"
+store = "{folder / 'results.sqlite'}"
 [grid]
 pacman = ["expectimax:depth=1"]
 ghosts = ["random"]
 layout = ["tinyGhostMaze"]
 """, encoding="utf-8")
-    store = run_experiment(load_experiment(path), workers=1, quiet=True).store
+    return run_experiment(load_experiment(path), workers=1, quiet=True).store
+
+
+def test_a_stored_game_and_a_move(tree_store, tmp_path):
     out = tmp_path / "tree.html"
-    assert main(["tree", "--store", str(store), "--game", "1", "--move", "1", "--out", str(out)]) == 0
+    assert main(["tree", "--store", str(tree_store), "--game", "1", "--move", "1", "--out", str(out)]) == 0
     (tree,) = page_trees(out.read_text(encoding="utf-8"))
     assert tree["algorithm"] == "expectimax" and tree["title"].endswith("expectimax:depth=1")
+
+
+def test_the_reports_replays_carry_their_trees(tree_store, tmp_path, capsys):
+    import html
+
+    out = tmp_path / "report.html"
+    assert main(["report", str(tree_store), "--html", str(out), "--tree"]) == 0
+    (frame,) = re.findall(r'<iframe srcdoc="(.*?)"', out.read_text(encoding="utf-8"), re.S)
+    data = replay_data(html.unescape(frame))
+    assert len(data["trees"]) == len(data["frames"]) and data["trees"][0] is not None
+    assert main(["report", str(tree_store), "--tree"]) == 2
+    assert "--tree: only with --html" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("arguments, message", [

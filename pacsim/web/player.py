@@ -89,7 +89,9 @@ def embedded(page_text: str, size: tuple[int, int]) -> str:
             'style="border:0;background:#000" title="pacsim replay"></iframe>')
 
 
-def saved_game_html(saved: SavedGame) -> str:
+def saved_game_html(saved: SavedGame, trees: MoveTrees | None = None) -> str:
     """The player for a recorded game, embedded in another page (a notebook
-    cell, the results page)."""
-    return embedded(replay_page(saved, standalone=False), page_size(saved.layout.width, saved.layout.height))
+    cell, the results page); ``trees``: its moves' search trees (the tree button)."""
+    width, height = page_size(saved.layout.width, saved.layout.height)
+    size = (max(width, 900), height + 600) if trees is not None else (width, height)  # room for the tree under the board
+    return embedded(replay_page(saved, standalone=False, trees=trees), size)
