@@ -185,7 +185,7 @@ def test_the_figure_and_page_are_replaced_atomically(mapped, tmp_path, monkeypat
         return real(source, target)
 
     monkeypatch.setattr(pacsim.files.os, "replace", cut_off)
-    assert main(map_arguments(folder, store, mapped[0] / "pocket.lay")) == INTERRUPTED
+    assert main([*map_arguments(folder, store, mapped[0] / "pocket.lay"), "--no-trees"]) == INTERRUPTED
     assert page.read_bytes() == old_page
     monkeypatch.setattr(pacsim.files.os, "replace", real)
     monkeypatch.setattr("pacsim.report.lesson_map.map_page", lambda *args: "new page")
@@ -194,7 +194,7 @@ def test_the_figure_and_page_are_replaced_atomically(mapped, tmp_path, monkeypat
         raise KeyboardInterrupt
 
     monkeypatch.setattr("matplotlib.figure.Figure.savefig", interrupted_figure)
-    assert main(map_arguments(folder, store, mapped[0] / "pocket.lay")) == INTERRUPTED
+    assert main([*map_arguments(folder, store, mapped[0] / "pocket.lay"), "--no-trees"]) == INTERRUPTED
     assert page.read_text() == "new page" and figure.read_bytes() == old_figure
     assert sorted(path.name for path in folder.iterdir() if path.name.startswith(".")) == []  # no temporaries
     capsys.readouterr()
@@ -204,7 +204,7 @@ def test_without_matplotlib_the_page_is_written_and_one_line_says_what_the_figur
                                                                                        monkeypatch, capsys):
     store = copy_of_the_map(mapped, tmp_path)
     monkeypatch.setitem(sys.modules, "matplotlib", None)  # as if the plot extra were not installed
-    assert main(map_arguments(tmp_path, store, mapped[0] / "pocket.lay")) == 0
+    assert main([*map_arguments(tmp_path, store, mapped[0] / "pocket.lay"), "--no-trees"]) == 0
     out = capsys.readouterr().out
     assert f"0 games played, {4 * GAMES * CELLS} already in" in out  # nothing played: the copy's games
     notes = [line for line in out.splitlines() if "pacsim[plot]" in line]
@@ -245,6 +245,11 @@ def test_the_page_links_each_caught_cell_to_a_replay_and_the_tree_at_its_trap_mo
             other, caught = trap.specs
             assert other.startswith(f"{trap.other}:") and caught.startswith(f"{pacman}:") and trap.other != pacman
             assert f"--move {trap.trap_move} --compare {other} {caught}</code>" in text
+        tree = folder / "map-trees" / f"game{trap.game_id}-move{trap.trap_move}.html"  # drawn by pacsim.web.tree
+        assert f'<a class="tree" href="map-trees/{tree.name}">' in text and tree.is_file()
+        # Both Pacmen's trees where they differ (the map titles the page), else the caught one's (move_tree's title).
+        shown = f"game {trap.game_id}, move {trap.trap_move}" if trap.rule == DIFFERS else f"move {trap.trap_move}: "
+        assert shown in tree.read_text()
         frames = games[str(trap.game_id)]["data"]["frames"]
         assert 0 <= trap.trap_move < len(frames) - 1 and games[str(trap.game_id)]["data"]["outcome"] == "loss"
     assert {trap.rule for trap in lesson.traps.values()} == {DIFFERS, JUNCTION}  # both rules met on this maze

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from pacsim.cli.run import add_executor_options, execute
 from pacsim.errors import ConfigError, PacsimError, install_hint
-from pacsim.files import check_output
+from pacsim.files import check_output, write_atomically
 from pacsim.shipped import shipped_experiment
 
 EXPERIMENT = "optimism_pessimism.toml"
@@ -47,6 +47,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="the heat map as a figure (default results/NAME-map.png; needs the plot extra)")
     parser.add_argument("--html", metavar="FILE.html", default=None,
                         help="the map as a self-contained page (default results/NAME-map.html)")
+    parser.add_argument("--no-trees", action="store_true",
+                        help="no tree pages (by default each linked game's search tree at its trap move is written "
+                             "beside the page, in NAME-map-trees/)")
     parser.add_argument("-j", "--workers", type=int, default=None, help="worker processes (default: all cores)")
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     add_executor_options(parser)
@@ -70,7 +73,7 @@ def run(args: argparse.Namespace) -> int:
     results = experiment.own_games(load_results(result.store, columns=MAP_READS))
     lesson = build_map(results, layout, result.store, cells, args.games, describe(experiment))
     print("\n".join(summary_lines(lesson)))
-    write_page(str(page), map_page(lesson, TREE_COMMAND))
+    write_page(str(page), map_page(lesson, TREE_COMMAND, {} if args.no_trees else write_trees(lesson, page)))
     print(f"page: {page}")
     try:
         plot_map(lesson, png)
@@ -80,6 +83,21 @@ def run(args: argparse.Namespace) -> int:
             raise
         print(f"pacsim: note: no figure: it needs matplotlib; {install_hint('plot')}")
     return 0
+
+
+def write_trees(lesson, page: Path) -> dict[int, str]:
+    """Each linked game's tree page, in a folder beside ``page``: game id -> its address from the page."""
+    from pacsim.report.lesson_map import tree_pages
+
+    folder = page.with_name(f"{page.stem}-trees")
+    written = {}
+    for trap, text in tree_pages(lesson):
+        path = check_output(folder / f"game{trap.game_id}-move{trap.trap_move}.html", "--html")
+        write_atomically(path, text, "the tree")
+        written[trap.game_id] = f"{folder.name}/{path.name}"
+    if written:
+        print(f"trees: {len(written)} pages in {folder}")
+    return written
 
 
 def plan(args: argparse.Namespace):

@@ -24,7 +24,7 @@ from __future__ import annotations
 import html
 import json
 import shlex
-from collections.abc import Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -35,6 +35,7 @@ from pacsim.engine.game import LOSS, TIMEOUT, WIN
 from pacsim.engine.layout import STOP, Layout
 from pacsim.engine.recording import SavedGame
 from pacsim.engine.state import GameState
+from pacsim.errors import ConfigError
 from pacsim.runner.store import load_saved_game
 
 DIFFERS, JUNCTION = "differs", "junction"
@@ -316,6 +317,29 @@ def _draw_maze(axis: Any, layout: Layout, cells: Sequence[int]) -> None:
     axis.set_ylim(layout.height - 0.5, -0.5)
 
 
+# -- the trees ------------------------------------------------------------
+
+def tree_pages(lesson: LessonMap) -> Iterator[tuple[TrapGame, str]]:
+    """Each linked game's search tree at its trap move (:mod:`pacsim.web.tree`),
+    as a page: both Pacmen's trees side by side where the other would have
+    chosen otherwise, else the caught Pacman's; none for a Pacman that does not search."""
+    from pacsim.web.frames import move_positions
+    from pacsim.web.tree import compare_page, move_tree, tracing_pacman
+
+    for trap in lesson.traps.values():
+        saved = load_saved_game(lesson.store, trap.game_id)
+        title = f"pacsim tree: {saved.layout.name}, game {trap.game_id}, move {trap.trap_move}"
+        try:
+            if trap.specs:
+                state = move_positions(saved.states())[trap.trap_move]
+                first, second = (tracing_pacman(spec, option="pacman").trace(state) for spec in trap.specs)
+                yield trap, compare_page(first, second, (trap.specs[0], trap.specs[1]), title=title)
+            else:
+                yield trap, move_tree(saved, trap.trap_move).page()
+        except ConfigError:  # not a search Pacman: no tree to draw
+            continue
+
+
 # -- the page -------------------------------------------------------------
 
 PAGE_STYLE = """
@@ -350,7 +374,7 @@ for (const link of document.querySelectorAll("a.replay")) {
 """
 
 
-def map_page(lesson: LessonMap, tree_command: str = "pacsim tree") -> str:
+def map_page(lesson: LessonMap, tree_command: str = "pacsim tree", trees: Mapping[int, str] | None = None) -> str:
     """The map as one self-contained HTML page: a maze per Pacman and ghost,
     each start cell coloured by its caught share and linking to its cell's
     section, which names a caught game, opens its replay at the trap move
@@ -363,7 +387,7 @@ def map_page(lesson: LessonMap, tree_command: str = "pacsim tree") -> str:
         games[str(trap.game_id)] = _replay_data(lesson, trap)
     panels = ['<div class="panels">' + "".join(_panel(lesson, pacman, ghost) for pacman in lesson.pacmen) + "</div>"
               for ghost in lesson.ghosts]  # a row per ghost, the Pacmen side by side
-    sections = [_cell_section(lesson, cell, tree_command) for cell in lesson.cells
+    sections = [_cell_section(lesson, cell, tree_command, trees or {}) for cell in lesson.cells
                 if any((pacman, ghost, cell) in lesson.traps for pacman in lesson.pacmen for ghost in lesson.ghosts)]
     title = f"pacsim lesson map: {lesson.layout.name}"
     data = json.dumps(games, separators=(",", ":")).replace("</", "<\\/")
@@ -441,7 +465,7 @@ def _start_cell(lesson: LessonMap, pacman: str, ghost: str, cell: int) -> str:
     return f'<td{framed} style="background:{_colour(count.caught_share)}" title="{html.escape(tip)}">{inner}</td>'
 
 
-def _cell_section(lesson: LessonMap, cell: int, tree_command: str) -> str:
+def _cell_section(lesson: LessonMap, cell: int, tree_command: str, trees: Mapping[int, str]) -> str:
     items = []
     for ghost in lesson.ghosts:
         for pacman in lesson.pacmen:
@@ -457,7 +481,9 @@ def _cell_section(lesson: LessonMap, cell: int, tree_command: str) -> str:
                 f"Game {trap.game_id} (game index {trap.game_index}, seed {trap.seed}, {trap.moves} moves): "
                 f"trap at move {trap.trap_move}, {html.escape(trap.reason())}. "
                 f'<a href="#" class="replay" data-game="{trap.game_id}" data-move="{trap.trap_move}">replay</a> '
-                f"&middot; tree: <code>{tree}</code>"
+                + (f'&middot; <a class="tree" href="{html.escape(trees[trap.game_id])}">tree</a> '
+                   if trap.game_id in trees else "")
+                + f"&middot; tree: <code>{tree}</code>"
                 + (f" &middot; both trees there: <code>{tree} --compare "
                    f"{html.escape(' '.join(map(shlex.quote, trap.specs)))}</code>"
                    if trap.specs else "") + " &middot; "
