@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from pacsim.engine import GameState, parse_layout
+from pacsim.engine.deadline import compiled_code
 from pacsim.engine.layout import ACTIONS
 from pacsim.engine.state import initial_state
 from pacsim.errors import SearchError
@@ -269,7 +270,9 @@ def _in_slices(root_search: Any, arguments: tuple[object, ...], deadline: float 
     budget = FIRST_SLICE
     while True:
         slice_started = perf_counter()
-        if search_slice(*arguments, budget):
+        with compiled_code():  # a user's function that never returns cannot hold the move limit or Ctrl-C
+            finished = search_slice(*arguments, budget)
+        if finished:
             return
         now = perf_counter()
         if deadline is not None and now >= deadline:
