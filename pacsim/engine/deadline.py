@@ -66,9 +66,11 @@ _HELD = {signal.SIGINT, signal.SIGALRM}
 
 
 @contextmanager
-def compiled_code() -> Iterator[None]:
-    """Around one call into compiled code (a numba kernel running a user's
-    ``@pacsim.kernel_evaluation``), in the main thread.
+def compiled_code(users_code: bool = True) -> Iterator[None]:
+    """Around one call into compiled code that runs ``users_code`` (a numba
+    kernel calling a user's ``@pacsim.kernel_evaluation``), in the main
+    thread; pacsim's own kernels return within their slice, so without
+    ``users_code`` the block changes nothing (and costs nothing).
 
     Compiled code runs no Python signal handler until it returns, so a
     function that never returns would ignore the move limit and Ctrl-C.
@@ -77,7 +79,7 @@ def compiled_code() -> Iterator[None]:
     armed by :func:`call_with_deadline` ends it :data:`COMPILED_GRACE`
     seconds late; a call that returns in time finds the handlers as they
     were, and a deadline it overran raises :class:`AgentTimeout` as usual."""
-    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "setitimer"):
+    if not users_code or threading.current_thread() is not threading.main_thread() or not hasattr(signal, "setitimer"):
         yield
         return
     interrupt = signal.getsignal(signal.SIGINT)
