@@ -46,7 +46,8 @@ from pacsim.engine.generate import is_generated
 from pacsim.engine.starts import RANDOM
 from pacsim.errors import AgentError, ConfigError
 from pacsim.files import FileRefused, read_bounded, write_atomically
-from pacsim.runner.experiment import Experiment, build_experiment, read_toml
+from pacsim.runner.experiment import Experiment, build_experiment
+from pacsim.runner.experiment_file import read_toml
 from pacsim.runner.handin import DEFAULT_HAND_IN, DEFAULT_HAND_IN_FILES, DEFAULT_HAND_IN_MB, HandInLimits, snapshot
 
 TOURNAMENT_KEYS = ("name", "pairs", "seed", "max_moves", "time_limit", "store", "sandbox", "pacman", "ghosts",
