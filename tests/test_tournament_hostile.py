@@ -94,13 +94,16 @@ def test_links_and_special_files_never_enter_a_snapshot(tmp_path):
         assert said in left_out
 
 
-def test_an_agent_file_that_is_a_link_is_not_played(tmp_path):
-    mallory = tmp_path / "mallory"
-    mallory.mkdir()
-    (tmp_path / "elsewhere.py").write_text(HONEST)
+def test_an_agent_file_or_a_student_folder_that_is_a_link_is_not_played(tmp_path):
+    students = tmp_path / "students"
+    mallory = students / "mallory"
+    mallory.mkdir(parents=True)
+    (tmp_path / "elsewhere.py").write_text("x = " + "-" * 100_000 + "1\n" + HONEST)  # never read: not the hand-in's
     (mallory / "agent.py").symlink_to(tmp_path / "elsewhere.py")
-    (entrant,) = discover([str(mallory)], PACMAN, tmp_path / "t.sqlite.entrants")
-    assert entrant.error is not None and "agent.py" in entrant.error and "\n" not in entrant.error
+    (students / "trudy").symlink_to(hand_in(tmp_path / "bob"))
+    entrants = {entrant.name: entrant for entrant in discover([str(students)], PACMAN, tmp_path / "t.sqlite.entrants")}
+    assert "its agent.py is not a regular file of its own" in entrants["mallory"].error
+    assert "a symbolic link, not a folder of its own" in entrants["trudy"].error
 
 
 def test_an_oversized_or_sparse_hand_in_is_refused_before_anything_is_copied(tmp_path):

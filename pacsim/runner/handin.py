@@ -35,7 +35,9 @@ from pacsim.files import FileRefused
 DEFAULT_HAND_IN_MB = 64.0
 DEFAULT_HAND_IN_FILES = 1000
 _CHUNK = 1 << 20
-_DIRECTORY = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW
+_TOP = os.O_RDONLY | os.O_DIRECTORY
+"""The hand-in's own folder, as the instructor named it (a link to it is theirs)."""
+_DIRECTORY = _TOP | os.O_NOFOLLOW
 _FILE = os.O_RDONLY | os.O_NOFOLLOW | getattr(os, "O_NONBLOCK", 0)  # a FIFO swapped in must not block the open
 
 
@@ -88,7 +90,7 @@ class HandIn:
 def scan(folder: Path, hidden: bool = False) -> HandIn:
     """The hand-in's regular files (hidden ones and ``__pycache__`` skipped unless ``hidden``) and what is left out."""
     hand_in = HandIn()
-    descriptor = os.open(folder, _DIRECTORY)
+    descriptor = os.open(folder, _TOP)
     try:
         _walk(descriptor, (), hand_in, hidden)
     finally:
@@ -104,7 +106,7 @@ def scan(folder: Path, hidden: bool = False) -> HandIn:
 
 def scan_file(folder: Path, name: str) -> HandIn:
     """A hand-in of the one file ``name`` of ``folder`` (a single-file entrant), its neighbours not looked at."""
-    descriptor = os.open(folder, _DIRECTORY)
+    descriptor = os.open(folder, _TOP)
     try:
         status = os.stat(name, dir_fd=descriptor, follow_symlinks=False)
     finally:
@@ -186,7 +188,7 @@ def _opened(folder: Path, found: _Found) -> Iterator[int]:
     """A descriptor of ``found``, every folder on the way opened without following a link."""
     opened: list[int] = []
     try:
-        opened.append(os.open(folder, _DIRECTORY))
+        opened.append(os.open(folder, _TOP))
         for part in found.parts[:-1]:
             opened.append(os.open(part, _DIRECTORY, dir_fd=opened[-1]))
         opened.append(os.open(found.parts[-1], _FILE, dir_fd=opened[-1]))

@@ -371,13 +371,13 @@ def _entrants_of(value: str, role: str, snapshots: Path | None, limits: HandInLi
     if path.is_dir():
         if _python_files(path):
             return [_folder_entrant(path, role, snapshots, limits)]
-        folders = sorted(child for child in path.iterdir()
-                         if child.is_dir() and not child.is_symlink() and not child.name.startswith((".", "_")))
+        folders = sorted(child for child in path.iterdir() if child.is_dir() and not child.name.startswith((".", "_")))
         if not folders:
             return [Entrant(path.name, "", f"{path}: no .py file and no folders in it")]
-        return [_folder_entrant(folder, role, snapshots, limits) for folder in folders]
+        return [Entrant(folder.name, "", f"{folder}: a symbolic link, not a folder of its own (not followed)")
+                if folder.is_symlink() else _folder_entrant(folder, role, snapshots, limits) for folder in folders]
     if path.suffix == ".py":
-        return [_copied(_file_entrant(path, path.stem, role), path.parent, path.name, files_copied, limits, alone=True)]
+        return [_from_copy(path.parent, path.name, path.stem, role, files_copied, limits, alone=True)]
     return [Entrant(value, value)]  # an agent spec: checked when loaded
 
 
@@ -391,21 +391,27 @@ def _folder_entrant(folder: Path, role: str, snapshots: Path | None, limits: Han
     if len(chosen) != 1:
         found = "no .py file" if not chosen else f"{len(chosen)} .py files and no {AGENT_FILE}"
         return Entrant(folder.name, "", f"{folder}: {found} (an entrant's folder holds {AGENT_FILE})")
-    return _copied(_file_entrant(chosen[0], folder.name, role), folder, chosen[0].name, snapshots, limits)
+    return _from_copy(folder, chosen[0].name, folder.name, role, snapshots, limits)
 
 
-def _copied(entrant: Entrant, folder: Path, agent_file: str, snapshots: Path | None, limits: HandInLimits,
-            alone: bool = False) -> Entrant:
-    """``entrant`` playing from its snapshot (none without ``snapshots``), or refused with the reason it cannot be made."""
-    if entrant.error is not None or snapshots is None:
-        return entrant
+def _from_copy(folder: Path, agent_file: str, name: str, role: str, snapshots: Path | None, limits: HandInLimits,
+               alone: bool = False) -> Entrant:
+    """The entrant ``name`` whose agent is ``folder/agent_file``, playing from its
+    snapshot when there are ``snapshots``: copied first, its class then found in
+    the copy, so that nothing but the hand-in's own files is read (not a link's target)."""
+    original = folder / agent_file
+    if snapshots is None:
+        return _file_entrant(original, name, role)
     try:
         copied, left_out = snapshot(folder, agent_file, snapshots, limits, alone=alone)
     except FileRefused as error:
-        return Entrant(entrant.name, "", f"{folder / agent_file if alone else folder}: not copied: {error}")
+        return Entrant(name, "", f"{original if alone else folder}: not copied: {error}")
     except OSError as error:
-        return Entrant(entrant.name, "", f"{folder}: cannot copy it to {snapshots}: {error.strerror or error}")
-    return Entrant(entrant.name, f"{copied / agent_file}:{entrant.spec.rpartition(':')[2]}", left_out=tuple(left_out))
+        return Entrant(name, "", f"{folder}: cannot copy it to {snapshots}: {error.strerror or error}")
+    entrant = _file_entrant(copied / agent_file, name, role)
+    if entrant.error is not None:  # said of the student's file (the copy has the same lines)
+        return dataclasses.replace(entrant, error=entrant.error.replace(str(copied / agent_file), str(original)))
+    return dataclasses.replace(entrant, left_out=tuple(left_out))
 
 
 def snapshots_folder(store: Path) -> Path:
