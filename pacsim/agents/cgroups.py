@@ -29,6 +29,8 @@ V2_CONTROLLERS = ("pids", "memory", "cpu")
 PREFIX = "pacsim-sandbox"
 PERIOD = 100_000
 """The CPU quota's period in microseconds: a quota of one period a period is one core."""
+MAX_ROUNDS = 50
+"""How many times :meth:`ChildGroup.park` reads the group for processes forked while it stopped the others."""
 CPU_CORES = 1.0
 """The CPU a child and everything it starts may use at once, in cores."""
 
@@ -72,15 +74,42 @@ class ChildGroup:
     def _folder(self) -> Path:
         return self.folders.get("pids") or next(iter(self.folders.values()))
 
-    def park(self) -> None:
-        """Stop every process of the group (all their threads) until :meth:`unpark`: frozen at once, so none can
-        fork away meanwhile, then each sent ``SIGSTOP`` and thawed, so that a ``SIGKILL`` (the parent's, or the
-        parent-death signal if the worker dies) still ends it: the kernel defers a frozen task's death."""
-        self._freeze(True)
-        for pid in self.tasks():
-            with contextlib.suppress(OSError):
-                os.kill(pid, signal.SIGSTOP)
-        self._freeze(False)
+    def park(self, suspect: bool = True) -> None:
+        """Stop every process of the group (all their threads) until :meth:`unpark`, each with ``SIGSTOP``, so
+        that a ``SIGKILL`` (the parent's, or the parent-death signal if the worker dies) still ends them: a frozen
+        task cannot die. The group is read again for processes forked meanwhile (a process sent the signal cannot
+        finish a fork). A ``suspect`` group (one that grew) is first frozen whole, so that nothing forks at all,
+        and waited for until no thread of it runs on (:meth:`_settle`); that costs about a millisecond, which an
+        honest child's every move does not pay."""
+        if suspect:
+            self._freeze(True)
+        stopped: set[int] = set()
+        for _ in range(MAX_ROUNDS):
+            waiting = set(self.tasks()) - stopped
+            if not waiting:
+                break
+            for pid in waiting:
+                with contextlib.suppress(OSError):
+                    os.kill(pid, signal.SIGSTOP)
+            stopped |= waiting
+        if suspect:
+            self._freeze(False)
+            self._settle()
+
+    def _settle(self, seconds: float = 0.5) -> None:
+        """Wait (at most ``seconds``) until no thread of the group is running: a stop signal takes effect when its
+        thread is next scheduled, so on a busy machine spinning threads would run on into the next agent's move.
+        Threads asleep (an honest child waiting on its pipe) do not wait: they stop when they wake."""
+        deadline = time.monotonic() + seconds
+        while any(thread_state(thread) == "R" for thread in self.threads()) and time.monotonic() < deadline:
+            time.sleep(0.001)
+
+    def threads(self) -> list[int]:
+        """The threads of the group now (v1 ``tasks``, v2 ``cgroup.threads``)."""
+        name = "cgroup.threads" if self.version == 2 else "tasks"
+        with contextlib.suppress(OSError, ValueError):
+            return [int(thread) for thread in (self._folder() / name).read_text().split()]
+        return []
 
     def unpark(self) -> None:
         for pid in self.tasks():
@@ -131,6 +160,14 @@ class ChildGroup:
         for folder in set(self.folders.values()):
             with contextlib.suppress(OSError):
                 folder.rmdir()
+
+
+def thread_state(thread: int) -> str:
+    """The scheduler's state of a thread (``R`` running or waiting to run, ``S`` asleep, ``T`` stopped, ...)."""
+    try:
+        return Path(f"/proc/{thread}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return "X"  # gone
 
 
 def make_group(budget: Budget) -> ChildGroup | None:

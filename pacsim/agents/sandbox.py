@@ -318,10 +318,11 @@ class SandboxedAgent:
 
     def _pause(self) -> None:
         """Stop all of the child between its moves and games: none of its processes or threads runs while
-        another agent thinks (nothing happens without a control group)."""
-        group = self._group()
-        if group is not None:
-            group.park()
+        another agent thinks (nothing happens without a control group). One with more threads than when its
+        agent was built is frozen first and waited for until all of it has stopped (:meth:`ChildGroup.park`)."""
+        record = child_records.get(self.process_id or 0)
+        if record is not None and record.group is not None:
+            record.group.park(suspect=record.tasks is None or task_count(self.process_id or 0) > record.tasks)
 
     def _resume(self) -> None:
         group = self._group()
