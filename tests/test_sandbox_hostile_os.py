@@ -305,7 +305,7 @@ TMPFS = "for number in range(400):\n    open(f'/tmp/pin{number}', 'wb').write(ch
                          ids=["memfd_limits", "memfd_bubblewrap", "tmpfs_bubblewrap"])
 def test_memory_pinned_outside_the_address_space_is_a_memory_fault(tmp_path, isolation_wanted, pin):
     require(isolation_wanted)
-    limits = dataclasses.replace(TEST_LIMITS, isolation=isolation_wanted, memory_mb=256, file_mb=512)
+    limits = dataclasses.replace(TEST_LIMITS, isolation=isolation_wanted, memory_mb=256, file_mb=512, move_seconds=20.0)
     pinned = PINNER.format(pin=pin.replace("\n", "\n        "))
     record, _ = play(entrant(tmp_path, "pinner", pinned), limits)
     assert (record.outcome, record.fault) == ("loss", "memory"), record.error

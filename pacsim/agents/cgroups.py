@@ -78,11 +78,11 @@ class ChildGroup:
         """Stop every process of the group (all their threads) until :meth:`unpark`, each with ``SIGSTOP``, so
         that a ``SIGKILL`` (the parent's, or the parent-death signal if the worker dies) still ends them: a frozen
         task cannot die. The group is read again for processes forked meanwhile (a process sent the signal cannot
-        finish a fork). A ``suspect`` group (one that grew) is first frozen whole, so that nothing forks at all,
-        and waited for until no thread of it runs on (:meth:`_settle`); that costs about a millisecond, which an
-        honest child's every move does not pay."""
+        finish a fork). A ``suspect`` group (one that grew) is first asked to freeze whole, so that nothing of it
+        forks meanwhile, and waited for until no thread of it runs on (:meth:`_settle`); that costs a millisecond
+        or more on a busy machine, which an honest child's every move does not pay."""
         if suspect:
-            self._freeze(True)
+            self._freeze(True, seconds=0.0)
         stopped: set[int] = set()
         for _ in range(MAX_ROUNDS):
             waiting = set(self.tasks()) - stopped
@@ -96,10 +96,11 @@ class ChildGroup:
             self._freeze(False)
             self._settle()
 
-    def _settle(self, seconds: float = 0.5) -> None:
+    def _settle(self, seconds: float = 0.2) -> None:
         """Wait (at most ``seconds``) until no thread of the group is running: a stop signal takes effect when its
         thread is next scheduled, so on a busy machine spinning threads would run on into the next agent's move.
-        Threads asleep (an honest child waiting on its pipe) do not wait: they stop when they wake."""
+        Threads asleep (an honest child waiting on its pipe) do not wait: they stop when they wake. The wait is
+        bounded: a group throttled by its CPU quota runs again (and stops) within a quota period."""
         deadline = time.monotonic() + seconds
         while any(thread_state(thread) == "R" for thread in self.threads()) and time.monotonic() < deadline:
             time.sleep(0.001)

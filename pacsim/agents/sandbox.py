@@ -12,15 +12,20 @@ the moves over a pipe.  The parent
   optional time bank), the first answer at most the start-up limit, and
   kills the child's whole process group on an overrun;
 * checks the returned action against the rules itself;
-* reads only JSON from the child, never a pickle.
+* reads only JSON from the child, never a pickle, each line bounded and held
+  to a schema (:mod:`pacsim.agents.sandbox_protocol`).
 
 The child runs under resource limits (CPU time, address space, file size,
-processes; :class:`Limits`) and, where ``bwrap`` (bubblewrap) works, in
-namespaces of its own: no network, its own process tree, and a file system
-that shows the Python install and pacsim read-only, an empty ``/tmp``, and
-of the rest only the entrant's own folder (read-only).  Where bubblewrap is
-missing or cannot create namespaces, the floor is a separate process under
-the limits; :attr:`SandboxedAgent.level` says which ran (:data:`LEVELS`).
+processes; :class:`Limits`), in a control group of its own where one can be
+made (:mod:`pacsim.agents.cgroups`: a task count, memory that counts tmpfs
+and ``memfd``, one core, stopped whenever it is not moving) and, where
+``bwrap`` (bubblewrap) works, in namespaces of its own without privileges: its
+own user namespace with no capabilities, no network, its own process tree, and
+a file system that shows the Python install and pacsim read-only, a small
+``/tmp``, and of the rest only the entrant's own folder (read-only).  Where
+bubblewrap is missing or cannot create namespaces, the floor is a separate
+process under the limits; :attr:`SandboxedAgent.level` says which ran
+(:data:`LEVELS`), :func:`isolation_summary` how strong that is.
 
 An entrant's failure raises :class:`~pacsim.engine.game.AgentFault`: its
 side loses the game, the kind recorded (docs/sandbox.md).
@@ -67,9 +72,10 @@ LEVELS = (BUBBLEWRAP, LIMITS)
 FULL, WEAK = "full", "weak"
 """How strong the isolation is (:attr:`Isolation.strength`): full is bubblewrap with a user namespace and no
 capabilities, and a control group of every controller (pids, memory, cpu, freezer); anything less is weak."""
-NO_PRIVILEGES = ["--unshare-user", "--disable-userns", "--uid", "65534", "--gid", "65534", "--cap-drop", "ALL"]
+NO_PRIVILEGES = ["--unshare-user", "--uid", "65534", "--gid", "65534", "--cap-drop", "ALL"]
 """bwrap's options for an entrant without privileges: its own user namespace (root or not outside, it is
-``nobody`` inside, and can make no further namespace), every capability dropped, and bwrap sets no new privileges."""
+``nobody`` inside), every capability dropped, and bwrap sets no new privileges; where bwrap has it (0.8 on),
+``--disable-userns`` too: no further user namespace (:func:`bubblewrap_privileges`)."""
 AUTO = "auto"
 """Bubblewrap where it works, else the limits alone."""
 BWRAP_SIGNALLED = 128
@@ -98,12 +104,13 @@ class Limits:
     cpu_seconds: int = 600
     """CPU time of the entrant's process over a game."""
     memory_mb: int = 2048
-    """Address space of the entrant's process."""
+    """Address space of the entrant's process, memory of its control group (all it starts, page cache, tmpfs
+    and ``memfd`` included) and size of its private ``/tmp``."""
     file_mb: int = 64
     """Largest file the entrant may write."""
     processes: int = 64
-    """Processes (tasks) the entrant may have: a cgroup's ``pids.max`` where a pids controller is
-    writable (then for root too), else ``RLIMIT_NPROC`` (which exempts root)."""
+    """Processes and threads the entrant may have: its control group's ``pids.max`` where a pids controller
+    is writable (then for root too), else ``RLIMIT_NPROC`` (processes only, and root is exempt)."""
     isolation: str = AUTO
     """``auto``, ``bubblewrap`` (an error where it does not work) or ``limits``."""
 
@@ -136,19 +143,27 @@ def sandboxed(role: str, spec: str, options: Mapping[str, Any] | None, limits: L
     return SandboxedAgent(role, spec, dict(options or {}), limits)
 
 
-@functools.cache
 def bubblewrap_works() -> bool:
     """Whether ``bwrap`` is installed and can create the namespaces here, a user namespace included (some
     containers forbid them), and whether the entrant then really has no capability left (probed once)."""
+    return bubblewrap_privileges() is not None
+
+
+@functools.cache
+def bubblewrap_privileges() -> list[str] | None:
+    """:data:`NO_PRIVILEGES` with ``--disable-userns`` where this bwrap takes it, without where not; None
+    where bwrap cannot run an entrant so, or the entrant would keep a capability."""
     executable = shutil.which("bwrap")
-    if executable is None:
-        return False
-    try:
-        probe = subprocess.run([executable, "--ro-bind", "/", "/", "--unshare-all", *NO_PRIVILEGES, "--die-with-parent",
-                                "--proc", "/proc", "cat", "/proc/self/status"], capture_output=True, text=True, timeout=30)
-    except (OSError, subprocess.TimeoutExpired):
-        return False
-    return probe.returncode == 0 and no_capabilities(probe.stdout)
+    for options in ([*NO_PRIVILEGES, "--disable-userns"], NO_PRIVILEGES):
+        try:
+            probe = subprocess.run([executable or "bwrap", "--ro-bind", "/", "/", "--unshare-all", *options,
+                                    "--die-with-parent", "--proc", "/proc", "cat", "/proc/self/status"],
+                                   capture_output=True, text=True, timeout=30)
+        except (OSError, subprocess.TimeoutExpired):
+            return None
+        if probe.returncode == 0:
+            return options if no_capabilities(probe.stdout) else None
+    return None
 
 
 def no_capabilities(status: str) -> bool:
@@ -511,7 +526,7 @@ def bubblewrap_command(folder: Path, tmp_mb: int) -> list[str]:
     """``bwrap`` with no network, no privileges, its own process tree, and a file system of
     the system's programs, Python and pacsim (read-only), an empty ``/tmp`` of ``tmp_mb``
     and the entrant's ``folder`` (read-only)."""
-    command = ["bwrap", "--unshare-all", *NO_PRIVILEGES, "--die-with-parent", "--new-session", "--proc", "/proc",
+    command = ["bwrap", "--unshare-all", *(bubblewrap_privileges() or NO_PRIVILEGES), "--die-with-parent", "--new-session", "--proc", "/proc",
                "--dev", "/dev", "--size", str(tmp_mb << 20), "--tmpfs", "/tmp"]
     for system in ("/usr", "/bin", "/lib", "/lib64", "/sbin"):
         if os.path.islink(system):
