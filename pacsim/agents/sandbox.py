@@ -699,15 +699,17 @@ child_records: dict[int, ChildRecord] = {}
 
 
 def task_count(pid: int) -> int:
-    """The threads of ``pid`` and every process under it, from ``/proc``; with its control group's
-    ``pids.current`` if that is more (it also counts a process that left the tree)."""
+    """The threads of child ``pid`` and of every process it started: its control group's ``pids.current``
+    (one read, which also counts a process that left the tree), else the threads under it in ``/proc``."""
+    record = child_records.get(pid)
+    counted = None if record is None or record.group is None else record.group.task_count()
+    if counted is not None:
+        return counted
     threads = 0
     for member in process_tree(pid):
         with contextlib.suppress(OSError):
             threads += len(os.listdir(f"/proc/{member}/task"))
-    record = child_records.get(pid)
-    counted = None if record is None or record.group is None else record.group.task_count()
-    return max(threads, counted or 0)
+    return threads
 
 
 def end_all_cgroups() -> None:
