@@ -50,6 +50,8 @@ class ChildGroup:
 
     def __init__(self, folders: dict[str, Path], version: int) -> None:
         self.folders, self.version = folders, version
+        self.stopped: set[int] = set()
+        """The processes :meth:`park` stopped, for :meth:`unpark`."""
 
     def join(self) -> None:
         """Put the calling process in the group (run in the child before it runs anything else)."""
@@ -83,15 +85,14 @@ class ChildGroup:
         or more on a busy machine, which an honest child's every move does not pay."""
         if suspect:
             self._freeze(True, seconds=0.0)
-        stopped: set[int] = set()
         for _ in range(MAX_ROUNDS):
-            waiting = set(self.tasks()) - stopped
+            waiting = set(self.tasks()) - self.stopped
             if not waiting:
                 break
             for pid in waiting:
                 with contextlib.suppress(OSError):
                     os.kill(pid, signal.SIGSTOP)
-            stopped |= waiting
+            self.stopped |= waiting
         if suspect:
             self._freeze(False)
             self._settle()
@@ -113,9 +114,10 @@ class ChildGroup:
         return []
 
     def unpark(self) -> None:
-        for pid in self.tasks():
+        for pid in self.stopped:
             with contextlib.suppress(OSError):
                 os.kill(pid, signal.SIGCONT)
+        self.stopped.clear()
 
     def _freeze(self, frozen: bool, seconds: float = 0.5) -> None:
         """Freeze (waiting, at most ``seconds``, until every task is) or thaw the group; nothing without a freezer."""
