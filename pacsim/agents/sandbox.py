@@ -364,7 +364,8 @@ class SandboxedAgent:
         try:
             process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                                        cwd=self.folder, env=child_environment(), start_new_session=True,
-                                       preexec_fn=functools.partial(apply_limits, self.limits, self._process_limit(), group))
+                                       preexec_fn=functools.partial(apply_limits, self.limits, self._process_limit(), group,
+                                                                    self.level == LIMITS))
         except OSError as error:
             if group is not None:
                 group.end()
@@ -726,10 +727,11 @@ os.register_at_fork(after_in_child=idle_children.forget)
 os.register_at_fork(after_in_child=child_records.clear)  # a forked worker's children are its parent's
 
 
-def apply_limits(limits: Limits, processes: int, group: ChildGroup | None = None) -> None:
-    """In the child, before it runs Python: its control ``group`` (when one was made), its resource limits
-    (``processes`` in all for this user), death with its parent, and no new privileges (no set-user-id program
-    raises it again)."""
+def apply_limits(limits: Limits, processes: int, group: ChildGroup | None = None, no_new_privileges: bool = True) -> None:
+    """In the child, before it runs Python (or bwrap): its control ``group`` (when one was made), its resource
+    limits (``processes`` in all for this user), death with its parent, and with ``no_new_privileges`` no
+    set-user-id program raising them again (not before bwrap, which may need its set-user-id bit and sets
+    no new privileges itself)."""
     if group is not None:
         with contextlib.suppress(OSError):
             group.join()
@@ -744,4 +746,5 @@ def apply_limits(limits: Limits, processes: int, group: ChildGroup | None = None
     with contextlib.suppress(OSError, AttributeError):
         libc = ctypes.CDLL(None)
         libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG: a dead parent takes the child with it
-        libc.prctl(38, 1, 0, 0, 0)  # PR_SET_NO_NEW_PRIVS
+        if no_new_privileges:
+            libc.prctl(38, 1, 0, 0, 0)  # PR_SET_NO_NEW_PRIVS
