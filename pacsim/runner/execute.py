@@ -51,7 +51,7 @@ from pacsim.runner.experiment import Experiment, chunks
 from pacsim.runner.plan import Condition
 from pacsim.runner.pool import WorkerDied, WorkerPool
 from pacsim.runner.row import CRASH, MIXED, REPLAYED_OUTCOMES, GameRow
-from pacsim.runner.store import ResultStore, utc_now
+from pacsim.runner.store import ResultStore, storable, utc_now
 
 
 @dataclass(frozen=True)
@@ -502,6 +502,7 @@ class _Tally:
     crashes: int = 0
 
     def add(self, store: ResultStore, rows: list[GameRow]) -> None:
+        rows = [storable(row) for row in rows]  # as stored: a number the store cannot hold is its agent's fault
         self.played += store.add_games(rows)  # one transaction per batch of finished games
         for row in rows:
             if row.outcome == ERROR:
