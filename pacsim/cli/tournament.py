@@ -64,7 +64,7 @@ def run(args: argparse.Namespace) -> int:
     from pacsim.report.leaderboard import build_leaderboard, format_leaderboard, write_leaderboard_page
     from pacsim.runner import load_results
     from pacsim.runner.execute import AllGamesFailed
-    from pacsim.runner.tournament import build_tournament, isolation_warning, played_level, save_drawn
+    from pacsim.runner.tournament import build_tournament, isolation_warning, save_drawn
 
     if args.workers is not None and args.workers < 1:
         raise ConfigError(f"--workers {args.workers}: must be at least 1")
@@ -72,7 +72,7 @@ def run(args: argparse.Namespace) -> int:
         raise ConfigError(f"--pairs {args.pairs}: must be at least 1")
     settings = settings_of(args)
     tournament = build_tournament(settings, source=args.file or "pacsim tournament")
-    warning = isolation_warning(tournament.isolation)
+    warning = isolation_warning(tournament)
     if warning is not None:  # the first line: an instructor must not miss it
         print(f"pacsim: {warning}", flush=True)
     experiment = tournament.experiment
@@ -94,7 +94,7 @@ def run(args: argparse.Namespace) -> int:
     pacmen = tournament.names(PACMAN)
     board = build_leaderboard(results, pacmen, tournament.names(GHOST),
                               [(entrant.name, entrant.error or "") for entrant in tournament.refused],
-                              isolation=isolation_warning(played_level(tournament, results)))
+                              isolation=isolation_warning(tournament, results))
     print(format_leaderboard(board))
     if args.html:
         write_leaderboard_page(args.html, board, experiment.name, str(experiment.store), results, pacmen)
