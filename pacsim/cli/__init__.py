@@ -31,6 +31,7 @@ COMMANDS = {
     "reproduce": "run and report the optimism/pessimism table in one go",
     "experiments": "list the shipped experiments (run one with: pacsim run NAME)",
     "export": "export a results store to Parquet or CSV",
+    "dashboard": "a live local web page of results stores as runs write them (or a frozen copy)",
     "bench": "measure start-up, successor and search rates, batch throughput, memory",
     "agents": "list the agents (built-in and installed), or one agent's options",
     "probcut": "fit a ChanceProbCut model for a Star2 Pacman",
