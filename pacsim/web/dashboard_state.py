@@ -217,10 +217,10 @@ def compare_table(query: StoreQuery, index: int) -> dict[str, Any]:
     estimate, low, high = (100 * value for value in mean_interval(results.astype(float).tolist()))
     decision = {"H1": f"H1 accepted (>= {COMPARE_HYPOTHESES.high:g} points)",
                 "H0": f"H0 accepted (<= {COMPARE_HYPOTHESES.low:g} points)"}.get(state.decision, "play on")
-    rows = [[f"{labels[0]} vs {labels[1]}", f"{count:,}", f"{state.llr:.2f}", f"[{state.lower:.2f}, {state.upper:.2f}]",
+    rows = [[f"{labels[0]} vs {labels[1]}", f"{state.pairs:,} of {count:,}", f"{state.llr:.2f}", f"[{state.lower:.2f}, {state.upper:.2f}]",
              decision, f"{estimate:+.1f}" if count else "n/a", interval(low, high, 1)]]
     return {"title": "Sequential test (compare)", "columns": [
-        "A vs B", "pairs", "log-likelihood ratio", "bounds", "decision", "net advantage of A (points)", "95% CI (one look)"],
+        "A vs B", "pairs tested of finished", "log-likelihood ratio", "bounds", "decision", "net advantage of A (points, finished pairs)", "95% CI (one look)"],
         "rows": rows, "notes": [],
         "explain": "The sequential probability ratio test holds at every look: the log-likelihood ratio may be watched "
                    "pair by pair and the test stops when it leaves its bounds (compare's default hypotheses, "
