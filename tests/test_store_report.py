@@ -88,3 +88,44 @@ def test_histogram_statistics_are_those_of_the_values():
     assert histogram_mean_interval(counts) == pytest.approx(mean_interval(values), rel=1e-14)
     assert histogram_median(counts) == pandas.Series(values).median()
     assert histogram_median({4: 1, 9: 2}) == 9.0
+
+
+def test_box_statistics_from_a_histogram_are_matplotlib_s():
+    from matplotlib import cbook
+
+    from pacsim.report.plot import box_statistics
+
+    generator = __import__("random").Random(5)
+    for size in (1, 2, 7, 100, 1001):
+        values = [generator.choice([-500, -20, 0, 10, 13, 500, 523, 1500]) + generator.randrange(3) for _ in range(size)]
+        expected = cbook.boxplot_stats(values)[0]
+        got = box_statistics({value: values.count(value) for value in set(values)})
+        for name in ("med", "q1", "q3", "whislo", "whishi"):
+            assert got[name] == pytest.approx(expected[name]), (size, name)
+        assert got["fliers"] == sorted(set(expected["fliers"]))
+
+
+def test_the_html_page_and_the_figure_from_the_store_are_those_of_every_game(store, monkeypatch):
+    from pacsim.report import html
+    from pacsim.report.html import PageGames, report_page
+    from pacsim.report.plot import FigureGames
+    from pacsim.report.store_report import figure_games, page_games
+
+    for choice, by in ((RunChoice(), ["condition"]), (RunChoice(pool=True), ["root_seed", "condition"])):
+        results, _ = old_results(store, choice)
+        query, _ = open_query(store, choice)
+        with query:
+            summary = summarize_store(query, by)
+            assert figure_games(query, by) == FigureGames.of(results, by)
+            from_store = page_games(query, by)
+        from_frame = PageGames.of(results, by)
+        assert from_store.provenance == from_frame.provenance
+        # Pooled runs tie on game index: pandas' unstable sort picks either game, the store the first in report order.
+        assert [(title, [(why, int(game["game_index"])) for why, game in chosen], games)
+                for title, chosen, games in from_store.replays] == \
+            [(title, [(why, int(game["game_index"])) for why, game in chosen], games)
+             for title, chosen, games in from_frame.replays]
+        if not choice.pool:  # the figure's input is compared above: the page's other sections here
+            monkeypatch.setattr(html, "figures_section", lambda *_: "")
+            pages = [report_page(str(store), games, summary, by) for games in (from_store, from_frame)]
+            assert pages[0] == pages[1]

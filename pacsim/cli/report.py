@@ -111,7 +111,7 @@ def run(args) -> int:
         if comparison is not None:
             text += "\n" + (comparison.to_frame().to_csv(index=False) if args.style == "csv" else "\n" + comparison.to_text())
         if args.plot or args.html:
-            _figures_and_page(args, query, summary, by, comparison, asked_by)
+            _figures_and_page(args, query, summary, by, comparison)
     if args.out:
         _write(args.out, text)
         if not args.quiet:
@@ -140,26 +140,19 @@ def _lesson(query) -> str:
     return f"\n\n{lesson}" if lesson else ""
 
 
-def _figures_and_page(args, query, summary, by, comparison, asked_by) -> None:
-    """The figure and the HTML page draw every game's score: they read the
-    games (only the columns they draw), unlike the tables."""
-    from pacsim.report.store_report import selected_frame
-    from pacsim.report.summary import REPORT_READS
+def _figures_and_page(args, query, summary, by, comparison) -> None:
+    """The figure and the page, from the store too: each group's scores as a
+    histogram, the first games of each condition, each run's provenance."""
+    from pacsim.report.store_report import figure_games, page_games
 
-    columns = {*REPORT_READS, *asked_by}
-    if args.html:
-        from pacsim.report.html import PROVENANCE_READS
-
-        columns |= set(PROVENANCE_READS)
-    results = selected_frame(query, columns)
     if args.plot:
         from pacsim.report.plot import plot_summary
 
-        plot_summary(results, summary, by, args.plot)
+        plot_summary(figure_games(query, by), summary, by, args.plot)
     if args.html:
         from pacsim.report.html import write_report_page
 
-        write_report_page(args.html, args.store, results, summary, by, comparison)
+        write_report_page(args.html, args.store, page_games(query, by, comparison), summary, by, comparison)
 
 
 def _write(path: str, text: str) -> None:

@@ -5,11 +5,12 @@ memory that grows with the groups, not with the games."""
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Collection, Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pandas
 
@@ -19,6 +20,10 @@ from pacsim.report.stats import histogram_mean_interval, histogram_median, mcnem
 from pacsim.report.summary import SUMMARY_COLUMNS, Comparison, default_by
 from pacsim.runner.aggregate import GroupFigures, Selection, StoreQuery
 from pacsim.runner.store import load_runs
+
+if TYPE_CHECKING:
+    from pacsim.report.html import PageGames
+    from pacsim.report.plot import FigureGames
 
 
 def open_query(store: str | Path, choice: RunChoice | None = None, experiment: str | None = None) -> tuple[StoreQuery, str | None]:
@@ -118,3 +123,75 @@ def selected_frame(query: StoreQuery, columns: Collection[str], experiments: tup
     if not parts:
         return pandas.DataFrame(columns=["id", *columns])
     return parts[0] if len(parts) == 1 else pandas.concat(parts, ignore_index=True).infer_objects()
+
+
+def figure_games(query: StoreQuery, by: Sequence[str]) -> FigureGames:
+    """:class:`~pacsim.report.plot.FigureGames` of the selected games, from SQL:
+    the figure of ``report --plot`` and ``--html`` without a frame of every game."""
+    from pacsim.report.plot import FACET_COLUMNS, FigureGames
+
+    groups = query.groups(by, lines=False)
+    spreads = {column: query.column_spread(by, column) for column in FACET_COLUMNS}
+    columns = [column for column, (per_group, overall) in spreads.items()
+               if max(count for count, _ in per_group) == 1 and overall > 1]
+    facets: dict[tuple[str, tuple[str, ...]], list[int]] = {}
+    if not columns:
+        facets[("", ())] = list(range(len(groups)))
+    for row in range(len(groups)) if columns else ():
+        key = [spreads[column][0][row][1] for column in columns]
+        title = ", ".join(f"{column}={value}" for column, value in zip(columns, key))
+        facets.setdefault((title, tuple(map(str, key))), []).append(row)
+    experiments = [str(name) for name in dict.fromkeys(query.runs_present()["experiment"])]
+    return FigureGames([group.scores for group in groups], facets, experiments)
+
+
+def page_games(query: StoreQuery, by: Sequence[str], comparison: Comparison | None = None) -> PageGames:
+    """:class:`~pacsim.report.html.PageGames` of the selected games, from SQL:
+    the HTML report's comparisons, figure, provenance and replays without a frame of every game."""
+    from pacsim.report.html import MAX_PAIRED_CONDITIONS, PageGames
+
+    runs = query.runs_present()
+    comparisons = [comparison] if comparison is not None else []
+    labels = [str(label) for label in query.label_values("condition")]
+    if comparison is None and len(labels) <= MAX_PAIRED_CONDITIONS and runs["config_hash"].nunique() <= 1:
+        for a, b in itertools.combinations(labels, 2):
+            try:
+                comparisons.append(compare_store(query, a, b))
+            except PacsimError:  # no shared seeds: not a pair
+                continue
+    keys = ["experiment", "condition"] if runs["config_hash"].nunique() > 1 else ["condition"]
+    replays = [(" / ".join(str(part) for part in key), _chosen(firsts), games)
+               for key, games, firsts in query.first_by_outcome(keys)]
+    return PageGames(comparisons, figure_games(query, by), [_provenance(run) for run in query.runs_provenance()], replays)
+
+
+def _chosen(firsts: dict[str, dict[str, Any]]) -> list[tuple[str, Any]]:
+    """:func:`~pacsim.report.html.chosen_games` of a group from its first game of each outcome."""
+    from pacsim.report.html import REPLAYED_OUTCOMES
+
+    chosen = [(f"first {outcome}", firsts[outcome]) for outcome in REPLAYED_OUTCOMES if outcome in firsts]
+    return chosen or [(f"first game ({firsts['']['outcome']})", firsts[""])]
+
+
+def _provenance(run: dict[str, Any]) -> dict[str, Any]:
+    """:func:`~pacsim.report.html.provenance_rows`' row of a run, from its figures in the store."""
+    from pacsim.provenance import short_commit
+    from pacsim.report.html import describe_seeds
+
+    values = run["values"]
+
+    def distinct(known: list[Any], missing: str = "unknown") -> str:
+        return ", ".join(sorted({value for value in known if value is not None}) + ([missing] if None in known else []))
+
+    played = (pandas.to_datetime(pandas.Series([run["first_start"], run["last_start"]]), utc=True, format="ISO8601",
+                                 errors="coerce"))
+    return {
+        "experiment": run["experiment"], "config hash": run["config_hash"], "games": run["games"],
+        "conditions": run["conditions"], "seeds": describe_seeds(run["seeds"], run["first_seeds"], run["last_seed"],
+                                                                 run["first_seeds"]),
+        "pacsim": ", ".join(sorted(values["pacsim_version"])),
+        "commits": distinct([None if commit is None else short_commit(commit) for commit in values["git_commit"]]),
+        "python": distinct(values["python_version"]), "numba": distinct(values["numba_version"]),
+        "searched by": distinct(values["searched_by"], missing="no search"),
+        "machines": ", ".join(sorted(values["machine"])), "played": f"{played[0]} to {played[1]}",
+    }

@@ -38,6 +38,11 @@ way: ``min()`` of it is where a group first appears."""
 ROWS_AT_ONCE = 20_000
 """The games a chunk of :meth:`StoreQuery.frames` holds (an export's Parquet row group)."""
 COMPUTED_COLUMNS = ("line", "root_seed")
+PROVENANCE_EXPRESSIONS = {
+    "pacsim_version": "g.pacsim_version", "git_commit": "g.git_commit", "python_version": "g.python_version",
+    "numba_version": "g.numba_version", "searched_by": "g.searched_by", "machine": "g.hostname || ' (' || g.os || ')'",
+}
+"""The provenance an HTML report lists per run: column -> its SQL."""
 """Columns a report may group by besides the stored ones and the option columns."""
 
 
@@ -168,8 +173,8 @@ class StoreQuery:
         what :func:`~pacsim.report.summary.default_by` looks at."""
         source, parameters = self.source()
         return _frame(self.execute(
-            f"SELECT DISTINCT g.experiment, g.config_hash, json_extract(e.config, '$.seed') AS root_seed{source}",
-            parameters))
+            f"SELECT g.experiment, g.config_hash, json_extract(e.config, '$.seed') AS root_seed{source} "
+            f"GROUP BY g.experiment, g.config_hash ORDER BY min({ORDINAL})", parameters))
 
     def count(self) -> int:
         source, parameters = self.source()
@@ -200,6 +205,60 @@ class StoreQuery:
         for row in self.execute(f"SELECT {named}, g.score, count(*){source} GROUP BY {grouped}, g.score", parameters):
             by_key[_group_key(tuple(row[:len(keys)]))].scores[row[-2]] = row[-1]
         return figures
+
+    def column_spread(self, by: Sequence[str], column: str) -> tuple[list[tuple[int, Any]], int]:
+        """Per group (in :meth:`groups`' order): how many distinct values of
+        ``column`` it has (a missing one counting as one) and its least; and
+        how many distinct values all the selected games have."""
+        keys = ", ".join(self.expression(name) for name in by)
+        value = self.expression(column)
+        distinct = f"count(DISTINCT {value}) + max({value} IS NULL)"
+        source, parameters = self.source()
+        per_group = [(count, least) for count, least, _ in self.execute(
+            f"SELECT {distinct}, min({value}), min({ORDINAL}){source} GROUP BY {keys} ORDER BY 3", parameters)]
+        (overall,) = self.execute(f"SELECT {distinct}{source}", parameters).fetchone()
+        return per_group, overall
+
+    def runs_provenance(self) -> list[dict[str, Any]]:
+        """Per run (experiment and config hash, in report order): its games,
+        conditions, seeds (count, the first six, the last), first and last
+        start, and the distinct values of each provenance column (None for a missing one)."""
+        source, parameters = self.source()
+        glue = " AND " if "WHERE" in source else " WHERE "
+        runs = self.execute(
+            "SELECT g.experiment, g.config_hash, count(*), count(DISTINCT g.condition), count(DISTINCT g.seed), "
+            f"max(g.seed), min(g.started_at), max(g.started_at){source} GROUP BY g.experiment, g.config_hash "
+            f"ORDER BY min({ORDINAL})", parameters).fetchall()
+        found = []
+        for experiment, run, games, conditions, seeds, last_seed, first_start, last_start in runs:
+            mine = f"{source}{glue}g.experiment = ? AND g.config_hash = ?"
+            arguments = [*parameters, experiment, run]
+            values = {column: [value for (value,) in self.execute(f"SELECT DISTINCT {expression}{mine}", arguments)]
+                      for column, expression in PROVENANCE_EXPRESSIONS.items()}
+            first_seeds = [seed for (seed,) in self.execute(f"SELECT DISTINCT g.seed{mine} ORDER BY g.seed LIMIT 6",
+                                                            arguments)]
+            found.append({"experiment": experiment, "config_hash": run, "games": games, "conditions": conditions,
+                          "seeds": seeds, "first_seeds": first_seeds, "last_seed": last_seed,
+                          "first_start": first_start, "last_start": last_start, "values": values})
+        return found
+
+    def first_by_outcome(self, by: Sequence[str]) -> list[tuple[tuple[Any, ...], int, dict[str, dict[str, Any]]]]:
+        """Per group (in report order): its key, its games, and per outcome
+        its first game by game index (then report order), and ``""`` its first game of any outcome."""
+        keys = [self.expression(column) for column in by]
+        named = ", ".join(keys)
+        source, parameters = self.source()
+        first = f"min(printf('%020d', g.game_index) || {ORDINAL})"
+        columns = "g.id, g.game_index, g.seed, g.score, g.outcome"
+        groups: dict[tuple[Any, ...], tuple[int, dict[str, dict[str, Any]]]] = {}
+        for row in self.execute(f"SELECT {named}, count(*), {columns}, {first}{source} GROUP BY {named} "
+                                f"ORDER BY min({ORDINAL})", parameters):
+            key, games, game = tuple(row[:len(keys)]), row[len(keys)], row[len(keys) + 1:-1]
+            groups[key] = (games, {"": dict(zip(("id", "game_index", "seed", "score", "outcome"), game))})
+        for row in self.execute(f"SELECT {named}, {columns}, {first}{source} GROUP BY {named}, g.outcome", parameters):
+            key, game = tuple(row[:len(keys)]), row[len(keys):-1]
+            groups[key][1][game[-1]] = dict(zip(("id", "game_index", "seed", "score", "outcome"), game))
+        return [(key, games, firsts) for key, (games, firsts) in groups.items()]
 
     def first_game(self, where: str = "1", order: str = "") -> dict[str, Any] | None:
         """The first selected game (in report order, after ``order``) matching ``where``, as a dict."""
