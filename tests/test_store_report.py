@@ -129,3 +129,13 @@ def test_the_html_page_and_the_figure_from_the_store_are_those_of_every_game(sto
             monkeypatch.setattr(html, "figures_section", lambda *_: "")
             pages = [report_page(str(store), games, summary, by) for games in (from_store, from_frame)]
             assert pages[0] == pages[1]
+
+
+def test_iter_results_gives_load_results_in_chunks(store, monkeypatch):
+    import pacsim
+
+    monkeypatch.setattr(aggregate, "ROWS_AT_ONCE", 700)
+    chunks = list(pacsim.iter_results(store, columns=["condition", "score", "line"]))
+    assert [len(chunk) for chunk in chunks] == [700, 700, 700, 300]
+    whole = load_results(store, columns=["condition", "score", "line"])
+    pandas.testing.assert_frame_equal(pandas.concat(chunks, ignore_index=True), whole)

@@ -319,6 +319,16 @@ class StoreQuery:
             yield frame
 
 
+def iter_results(path: str | Path, columns: Collection[str] | None = None,
+                 rows_at_once: int | None = None) -> Iterator[pandas.DataFrame]:
+    """Every game in the store, as :func:`~pacsim.runner.store.load_results`
+    gives them (same order, same columns, ``line`` and ``root_seed`` if
+    named), ``rows_at_once`` at a time (default :data:`ROWS_AT_ONCE`): for a
+    store too big to hold in one frame."""
+    with StoreQuery(path) as query:
+        yield from query.frames(columns, rows_at_once)
+
+
 def _frame(cursor: sqlite3.Cursor) -> pandas.DataFrame:
     import pandas
 

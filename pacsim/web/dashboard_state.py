@@ -34,6 +34,9 @@ from pacsim.runner.row import REPLAYED_OUTCOMES
 
 RATE_WINDOW_SECONDS = 60
 """Games a second: those started in the last minute (or since the run began)."""
+LINES_UP_TO = 200_000
+"""A run of more games has its lines of play left to ``pacsim report``: counting
+them replays every game's log (seconds a hundred thousand games), too slow to repeat at every look."""
 COMPARE_EXPERIMENT = "compare"
 """The experiment name ``pacsim compare`` stores its games under."""
 COMPARE_HYPOTHESES = Hypotheses(0.0, 10.0)
@@ -103,7 +106,7 @@ def store_state(path: Path, index: int) -> dict[str, Any]:
 def run_state(query: StoreQuery, index: int, run: str, name: str, config_text: str, updated_at: str) -> dict[str, Any] | None:
     query.selection = Selection(runs=(run,))
     config = json.loads(config_text)
-    groups = query.groups(["condition"])
+    groups = query.groups(["condition"], lines=query.count() <= LINES_UP_TO)
     done = sum(group.games for group in groups)
     conditions = query.execute("SELECT count(*) FROM conditions WHERE config_hash = ?", (run,)).fetchone()[0]
     per_condition = int(config.get("games", 0) or 0)
@@ -159,14 +162,14 @@ def conditions_table(query: StoreQuery, index: int, groups: list[GroupFigures], 
         spread = _standard_deviation(group.scores, mean)
         links = replays.get(label, {})
         rows.append([
-            label, f"{count:,}", str(group.lines),
+            label, f"{count:,}", str(group.lines) if group.lines >= 0 else "n/a",
             cell(f"{wins / count:.3f}", _replay_href(index, links.get("win"))),
             interval(*wilson_interval(wins, count), 3), interval(*win_rate_sequence(wins, count, planned or 100), 3),
             cell(f"{mean:.1f}", _replay_href(index, links.get("loss"))), interval(low, high, 1),
             interval(*score_sequence(mean, spread, count, planned or 100), 1),
             str(group.counts["error"] + group.counts["crash"]), str(group.counts["faults"]),
         ])
-        note = repetition_note(label, count, group.lines)
+        note = repetition_note(label, count, group.lines) if group.lines >= 0 else None
         notes += [note] if note else []
     return {"title": "Per condition", "columns": [
         "condition", "games", "lines", "win rate", "95% CI (one look)", "95% anytime", "mean score",
