@@ -103,18 +103,19 @@ def test_the_page_follows_a_run_without_reloading_and_links_to_a_replay(browser,
     store, address = dashboard_server
     browser.get(address)
     browser.execute_script("window.notReloaded = true;")
-    first_done = browser.find_element("css selector", ".done").text
-    first_interval = browser.find_element("css selector", "table tr:nth-child(2) td:nth-child(6)").text
+    # Read in one script each time: the page redraws its tables as the games arrive.
+    done = "return document.querySelector('.done').textContent"
+    interval = "return document.querySelector('table tr:nth-child(2) td:nth-child(6)').textContent"
+    first_done, first_interval = browser.execute_script(done), browser.execute_script(interval)
     run = start_run(store)
     try:
-        WebDriverWait(browser, 20).until(
-            lambda driver: driver.find_element("css selector", "table tr:nth-child(2) td:nth-child(6)").text
-            != first_interval and driver.find_element("css selector", ".done").text != first_done)
+        WebDriverWait(browser, 20).until(lambda driver: driver.execute_script(interval) != first_interval
+                                         and driver.execute_script(done) != first_done)
     finally:
         run.join()
     assert browser.execute_script("return window.notReloaded === true;")  # updated in place, not reloaded
-    link = browser.find_element("css selector", "table tr:nth-child(2) td:nth-child(4) a")
-    link.click()
+    WebDriverWait(browser, 10).until(lambda driver: driver.execute_script(done) == "200 of 200 games")
+    browser.find_element("css selector", "table tr:nth-child(2) td:nth-child(4) a").click()
     browser.switch_to.window(browser.window_handles[-1])
     WebDriverWait(browser, 10).until(lambda driver: driver.find_elements("id", "board"))
     assert "/replay/0/" in browser.current_url
@@ -131,3 +132,14 @@ def test_the_page_follows_a_run_without_reloading_and_links_to_a_replay(browser,
     assert browser.current_url.startswith("blob:")
     browser.close()
     browser.switch_to.window(browser.window_handles[0])
+
+
+def test_the_state_is_read_from_any_thread_of_a_server_s_pool(finished_store):
+    from concurrent.futures import ThreadPoolExecutor
+
+    dashboard = DashboardState([finished_store])
+    first = dashboard.state()
+    dashboard._cache.clear()  # each thread reads the store again
+    with ThreadPoolExecutor(4) as pool:
+        states = list(pool.map(lambda _: (dashboard._cache.clear(), dashboard.state())[1], range(8)))
+    assert all(state["stores"] == first["stores"] for state in states)

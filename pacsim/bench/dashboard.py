@@ -1,7 +1,8 @@
 """The dashboard's cost to a run: the seconds of a run alone, and with a
-dashboard reading its store over and over in another process (every look
-reads the whole store afresh: a worst case, far beyond one viewer's look a
-second).  SQLite's write-ahead log lets the run write while the page reads."""
+dashboard looking at its store in another process, once a second (the
+page's pace) and without pause (a worst case, far beyond any number of
+viewers: each look reads the store again, as the run keeps writing it).
+SQLite's write-ahead log lets the run write while the dashboard reads."""
 
 from __future__ import annotations
 
@@ -18,12 +19,14 @@ from pacsim.runner import build_experiment, run_experiment
 
 
 def watch(store: str, seconds: float, pause: float) -> None:
-    """Read ``store``'s dashboard state afresh every ``pause`` seconds (0: as fast as it goes), for ``seconds``."""
+    """Look at ``store``'s dashboard state every ``pause`` seconds (0: as fast as it goes), for ``seconds``,
+    as the server does (read again whenever the run has written since the last look)."""
     from pacsim.web.dashboard_state import DashboardState
 
+    dashboard = DashboardState([store])
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
-        DashboardState([store]).state()
+        dashboard.state()
         time.sleep(pause)
 
 

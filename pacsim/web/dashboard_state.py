@@ -59,11 +59,13 @@ class _Cached:
 
 
 class DashboardState:
-    """The state of some stores, read again only when a store's files change."""
+    """The state of some stores, read again only when a store's files change
+    (the page's state a second old at most: polls in between get the last one)."""
 
     def __init__(self, stores: Sequence[str | Path]) -> None:
         self.stores = [Path(store) for store in stores]
         self._cache: dict[int, _Cached] = {}
+        self._queries: dict[tuple[int, int], StoreQuery] = {}
         self._lock = threading.Lock()
 
     def state(self) -> dict[str, Any]:
@@ -78,8 +80,14 @@ class DashboardState:
         rate_stale = cached is not None and time.monotonic() - cached.state.get("_read", 0) > 5
         if cached is None or cached.key != key or rate_stale:
             try:
-                state = store_state(path, index)
+                # Opened (and checked: a read of every row) once per thread, then kept: a server answers from
+                # a pool of threads, and an SQLite connection serves the thread that opened it.
+                place = (index, threading.get_ident())
+                if place not in self._queries:
+                    self._queries[place] = StoreQuery(path)
+                state = store_state(self._queries[place], index)
             except PacsimError as error:
+                self._queries.pop((index, threading.get_ident()), None)
                 state = {"store": path.name, "path": str(path), "error": str(error), "runs": []}
             state["_read"] = time.monotonic()
             self._cache[index] = cached = _Cached(key, state)
@@ -94,12 +102,13 @@ def _signature(path: Path) -> tuple[float, int] | None:
     return status.st_mtime, status.st_size
 
 
-def store_state(path: Path, index: int) -> dict[str, Any]:
-    """One store: each run, newest first."""
-    with StoreQuery(path) as query:
-        runs = query.execute("SELECT config_hash, name, config, updated_at FROM experiments "
-                             "ORDER BY updated_at DESC, rowid DESC").fetchall()
-        states = [run_state(query, index, *run) for run in runs]
+def store_state(query: StoreQuery, index: int) -> dict[str, Any]:
+    """One store: each run, newest first.  Each query is a read of its own:
+    the connection holds no snapshot between looks, so the writer's log can be checkpointed."""
+    path = query.path
+    runs = query.execute("SELECT config_hash, name, config, updated_at FROM experiments "
+                         "ORDER BY updated_at DESC, rowid DESC").fetchall()
+    states = [run_state(query, index, *run) for run in runs]
     return {"store": path.name, "path": str(path), "runs": [state for state in states if state is not None]}
 
 
