@@ -25,10 +25,12 @@ COMMANDS = {
     "play": "play games (in a window when a display is available); the default command",
     "layouts": "list shipped layouts, check a layout file or generate a maze",
     "analyze": "search a position and show each action's value",
+    "tree": "the tree a search visited at a position, as a page that expands on click (or JSON, DOT)",
     "replay": "replay a recorded game (JSON record or results store), or list a store's games",
     "run": "run an experiment file (all cores, resumable) and print its summary",
     "report": "summarize a results store",
     "reproduce": "run and report the optimism/pessimism table in one go",
+    "lesson-map": "map a maze by how often each Pacman is caught from each start cell (PNG and HTML)",
     "experiments": "list the shipped experiments (run one with: pacsim run NAME)",
     "export": "export a results store to Parquet or CSV",
     "dashboard": "a live local web page of results stores as runs write them (or a frozen copy)",
@@ -96,7 +98,7 @@ def build_parser(commands: Collection[str] = tuple(COMMANDS)) -> argparse.Argume
     for name, summary in COMMANDS.items():
         subparser = subparsers.add_parser(name, help=summary, description=summary)
         if name in commands:
-            module = importlib.import_module(f"pacsim.cli.{name}")
+            module = importlib.import_module(f"pacsim.cli.{name.replace('-', '_')}")  # lesson-map: lesson_map
             module.add_arguments(subparser)
             add_common_options(subparser)
             if hasattr(module, "run"):  # else its own subcommands set it (probcut fit)

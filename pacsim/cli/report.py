@@ -30,6 +30,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--html", metavar="FILE.html", default=None,
                         help="write the report as one self-contained HTML page (tables, figures, provenance, replays) "
                              "instead of printing it (--out still writes the text too)")
+    parser.add_argument("--tree", action="store_true",
+                        help="with --html: each replayed game's Pacman searches again at every move and the replay "
+                             "gets its trees (the tree button; docs/tree.md)")
 
 
 def add_run_options(parser) -> None:
@@ -90,6 +93,8 @@ def run(args) -> int:
     for option, path in (("--plot", args.plot), ("--out", args.out), ("--html", args.html)):
         if path:
             check_output(path, option, inputs=[args.store])
+    if args.tree and not args.html:
+        raise PacsimError("--tree: only with --html FILE.html")
     asked_by = [column for item in args.by for column in item.split(",") if column] if args.by else []
     # Counted, summed and compared in the store: the memory grows with the conditions, not with the games.
     with chosen_query(args, args.store, args.experiment) as query:
@@ -152,7 +157,8 @@ def _figures_and_page(args, query, summary, by, comparison) -> None:
     if args.html:
         from pacsim.report.html import write_report_page
 
-        write_report_page(args.html, args.store, page_games(query, by, comparison), summary, by, comparison)
+        write_report_page(args.html, args.store, page_games(query, by, comparison), summary, by, comparison,
+                          tree_nodes=2000 if args.tree else 0)
 
 
 def _write(path: str, text: str) -> None:

@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 
 from pacsim.engine import ACTIONS, LOSS, TIMEOUT, WIN, GameRecord, Layout, initial_state
+from pacsim.engine.deadline import compiled_code
 from pacsim.engine.game import agent_rng
 from pacsim.engine.stats import FAST, MoveStats
 from pacsim.fast import gameloop, kernel
@@ -85,7 +86,8 @@ def play_kernel_game(layout: Layout, pacman: SearchRequest, ties_random: bool, g
     work = workspace(row, max([pacman.levels, *_ghost_levels(state, ghosts)]))
     arguments = (layout_tables(layout), game, max_moves, _pacman_plan(state, pacman, ties_random),
                  _ghost_team(state, ghosts), work, scratch)
-    kernel_seconds = _in_slices(_game_loop(pacman, ghosts), arguments)
+    play_slice = _game_loop(pacman, ghosts)
+    kernel_seconds = _in_slices(play_slice, arguments, users_code=play_slice is not gameloop.play_slice)
     if progress[gameloop.OUTCOME] == gameloop.DECLINED:
         return None
     seconds_per_cycle = kernel_seconds / max(int(progress[gameloop.SLICE_CYCLES]), 1)
@@ -150,7 +152,7 @@ def _streams(seed: int, ghosts: int) -> np.ndarray:
     return np.array([stream_row(agent_rng(seed, agent)) for agent in range(ghosts + 1)], np.int64)
 
 
-def _in_slices(play_slice: Any, arguments: tuple[Any, ...]) -> float:
+def _in_slices(play_slice: Any, arguments: tuple[Any, ...], users_code: bool = False) -> float:
     """Play slice after slice of ``play_slice`` (``gameloop.play_slice``, or
     an own evaluation's) until the game is over; the seconds spent in
     the kernel.  Between slices Python runs, so a Ctrl-C surfaces here."""
@@ -158,7 +160,8 @@ def _in_slices(play_slice: Any, arguments: tuple[Any, ...]) -> float:
     total = 0.0
     while True:
         slice_started = time.perf_counter()
-        finished = play_slice(*arguments, budget)
+        with compiled_code(users_code):  # a user's function that never returns cannot hold Ctrl-C
+            finished = play_slice(*arguments, budget)
         elapsed = time.perf_counter() - slice_started
         total += elapsed
         if finished:
