@@ -142,4 +142,7 @@ def test_the_state_is_read_from_any_thread_of_a_server_s_pool(finished_store):
     dashboard._cache.clear()  # each thread reads the store again
     with ThreadPoolExecutor(4) as pool:
         states = list(pool.map(lambda _: (dashboard._cache.clear(), dashboard.state())[1], range(8)))
-    assert all(state["stores"] == first["stores"] for state in states)
+    def figures(state):  # the games a second move with the clock: the tables and counts do not
+        return [(run["done"], run["tables"]) for store in state["stores"] for run in store["runs"]]
+
+    assert all(figures(state) == figures(first) for state in states)
