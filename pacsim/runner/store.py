@@ -7,8 +7,8 @@ a resumed run can neither duplicate a game nor lose a finished one.  WAL mode
 lets ``pacsim report`` read while a run is writing.
 
 The games table's columns are the fields of
-:class:`~pacsim.runner.row.GameRow`, and this module holds all of pacsim's
-SQL.  A store written by an older pacsim is read as it is (its older forms
+:class:`~pacsim.runner.row.GameRow`, and this module holds pacsim's SQL
+but the reports' queries (:mod:`pacsim.runner.aggregate`).  A store written by an older pacsim is read as it is (its older forms
 computed, its missing newer columns empty) and rebuilt to the current
 columns, in one transaction, by the first run that opens it.
 """
