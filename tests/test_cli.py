@@ -306,3 +306,18 @@ def test_the_grid_figure_has_a_row_per_ghost_and_layout_and_stays_readable(tmp_p
     plot_summary(results, summary, ["condition"], path)
     width, height = Image.open(path).size
     assert width <= 2600 and height < 6000  # once 36 bars side by side: over 10,000 px wide
+
+
+def test_play_names_its_records_and_replay_points_at_them(capsys, tmp_path):
+    """README: ``play -n 10 --record game.json`` writes game-1.json ...; the last line says so, and
+    ``replay game.json`` names those files instead of only "no such file"."""
+    record = tmp_path / "game.json"
+    assert main(["play", "-l", "openRoom", "-n", "2", "-q", "--seed", "5", "--max-moves", "5",
+                 "--record", str(record)]) == 0
+    last = capsys.readouterr().out.strip().splitlines()[-1]
+    assert last.startswith("2 games, ") and last.endswith(f"their records are {tmp_path / 'game-1.json'} ... "
+                                                          f"{tmp_path / 'game-2.json'}")
+    assert main(["replay", str(record), "-q"]) == 2
+    error = capsys.readouterr().err
+    assert "game-1.json ... game-2.json): replay one of those" in error and error.count("\n") == 1
+    assert main(["replay", str(tmp_path / "game-2.json"), "-q"]) == 0

@@ -198,7 +198,7 @@ def run(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:  # Ctrl-C: what finished is kept, and said
         print(f"interrupted: {tally.summary_line()}{_records_written(args.record, tally.recorded, games)}")
         raise
-    print(tally.summary_line())
+    print(tally.summary_line() + _records_written(args.record, tally.recorded, games))
     if tally.games and tally.errors == tally.games:  # as run: such results mean nothing
         from pacsim.runner.execute import AllGamesFailed
 
@@ -243,7 +243,7 @@ def _play_games(args: argparse.Namespace, layout: Layout, agents: list[Any], fir
 
 
 def _records_written(record: str | None, recorded: int, games: int) -> str:
-    """Where the records of the finished games are, after Ctrl-C."""
+    """Where the records of the finished games are, for the last line (after Ctrl-C too)."""
     if not record or not recorded:
         return "; no record written" if record else ""
     if games == 1:
