@@ -60,7 +60,7 @@ def run(args) -> int:
     from pacsim.report import compare, summarize
     from pacsim.report.format import replay_list, summary_text, terminal_width
     from pacsim.report.lesson import LESSON_READS
-    from pacsim.report.plot import check_plot_path
+    from pacsim.report.plot import check_plot_path, missing_plot_note
     from pacsim.report.summary import REPORT_READS, check_columns, default_by
     from pacsim.runner.row import GAME_COLUMNS
 
@@ -76,6 +76,10 @@ def run(args) -> int:
         return 0
     if args.plot:
         check_plot_path(args.plot)
+        note = missing_plot_note()
+        if note:  # the table asked for is still printed, as the HTML page keeps its tables
+            print(f"pacsim: note: {note}", file=sys.stderr)
+            args.plot = None
     for option, path in (("--plot", args.plot), ("--out", args.out), ("--html", args.html)):
         if path:
             check_output(path, option, inputs=[args.store])
