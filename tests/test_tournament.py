@@ -328,3 +328,12 @@ def test_helper_modules_two_entrants_hold_by_the_same_name_are_pointed_out(stude
                                    "store": str(tmp_path / "t.sqlite")}, sandboxed=False)
     (note,) = tournament.notes
     assert note.startswith("alice, bob each have their own util.py")
+
+
+def test_a_tournament_without_scipy_says_so_before_any_game(students, tmp_path, capsys, monkeypatch):
+    """The ratings need the contest extra: said up front, not after every game was played."""
+    monkeypatch.setitem(sys.modules, "scipy", None)  # not installed, as find_spec sees it
+    store = tmp_path / "t.sqlite"
+    status, captured = run_tournament(capsys, students, store)
+    assert status == 2 and captured.err.count("\n") == 1 and "pip install 'pacsim[contest]'" in captured.err
+    assert not store.exists() and "game" not in captured.out

@@ -53,6 +53,7 @@ def run(args: argparse.Namespace) -> int:
     from pacsim.agents.registry import GHOST, PACMAN
     from pacsim.files import check_output
     from pacsim.report.leaderboard import build_leaderboard, format_leaderboard, write_leaderboard_page
+    from pacsim.report.ratings import check_ratings_possible
     from pacsim.runner import load_results
     from pacsim.runner.execute import AllGamesFailed
     from pacsim.runner.tournament import build_tournament, save_drawn
@@ -61,6 +62,7 @@ def run(args: argparse.Namespace) -> int:
         raise ConfigError(f"--workers {args.workers}: must be at least 1")
     if args.pairs is not None and args.pairs < 1:
         raise ConfigError(f"--pairs {args.pairs}: must be at least 1")
+    check_ratings_possible()  # before any game, not after all of them
     settings = settings_of(args)
     tournament = build_tournament(settings, source=args.file or "pacsim tournament")
     experiment = tournament.experiment
