@@ -321,3 +321,14 @@ def test_play_names_its_records_and_replay_points_at_them(capsys, tmp_path):
     error = capsys.readouterr().err
     assert "game-1.json ... game-2.json): replay one of those" in error and error.count("\n") == 1
     assert main(["replay", str(tmp_path / "game-2.json"), "-q"]) == 0
+
+
+def test_shipped_experiments_are_described_for_a_user_not_by_the_project_s_bookkeeping(capsys, monkeypatch):
+    """What each measures and why one would run it; never "issue 23", "requirement 5a" or "seed 002"."""
+    monkeypatch.setattr("pacsim.cli.experiments.terminal_width", lambda: 0)  # one line an experiment
+    assert main(["experiments"]) == 0
+    lines = capsys.readouterr().out.strip().splitlines()[1:-2]
+    assert len(lines) >= 10
+    for line in lines:
+        assert not re.search(r"\bissue \d|\brequirement \d|\bseed 0\d\d\b", line), line
+        assert "; run it" in line, line
