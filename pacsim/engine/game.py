@@ -16,7 +16,7 @@ import random
 import sysconfig
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from functools import partial
 from traceback import format_exception
 from types import TracebackType
@@ -92,7 +92,23 @@ def start_agents(agents: Sequence[Agent], seed: int, first_index: int = 0) -> No
         agent.reset(index, agent_rng(seed, index))
 
 
-@dataclass
+SHORT_LIST = 8
+"""Lists up to this long are shown whole in a record's repr (the ghosts' specs); longer ones by their length."""
+
+
+def short_repr(record: Any) -> str:
+    """A dataclass's repr with each long list field (hundreds of actions,
+    times, statistics) given as its length instead of inlined on one line."""
+    shown = []
+    for field_info in fields(record):
+        if field_info.repr:
+            value = getattr(record, field_info.name)
+            long = isinstance(value, list) and len(value) > SHORT_LIST
+            shown.append(f"{field_info.name}=<{len(value)} items>" if long else f"{field_info.name}={value!r}")
+    return f"{type(record).__name__}({', '.join(shown)})"
+
+
+@dataclass(repr=False)
 class GameRecord:
     """Everything that happened in one game, enough to replay it exactly."""
 
@@ -124,6 +140,8 @@ class GameRecord:
     @property
     def nodes(self) -> int:
         return sum(stats.generated for stats in self.search_stats)
+
+    __repr__ = short_repr
 
 
 def play_game(
