@@ -179,6 +179,7 @@ def run(args: argparse.Namespace) -> int:
     in_python = search_in_python(args, ghost_count(args.num_ghosts, layout, quiet=True))
     agents = build_agents(args, layout, {"backend": "python"} if in_python else {})  # inputs no output may replace
     check_keyboard(args, agents[0], window)
+    check_before_games(agents[0], layout, len(agents) - 1)
     check_outputs(args)
     if args.record:
         _check_record_paths(args.record, games)
@@ -205,6 +206,15 @@ def run(args: argparse.Namespace) -> int:
         hint = "" if args.debug else " (--debug prints its traceback)"
         raise AllGamesFailed(f"all {tally.games} games ended in error; the first: {tally.first_error}{hint}")
     return 0
+
+
+def check_before_games(pacman: Any, layout: Layout, ghosts: int) -> None:
+    """A search Pacman's evaluation and backend, checked once before the first game (not reported per game)."""
+    from pacsim.agents.search_agents import SearchPacman
+    from pacsim.engine.state import initial_state
+
+    if isinstance(pacman, SearchPacman):
+        pacman.check_before_games(initial_state(layout, ghosts))
 
 
 def check_keyboard(args: argparse.Namespace, pacman: Any, window: bool) -> None:
