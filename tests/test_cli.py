@@ -332,3 +332,16 @@ def test_shipped_experiments_are_described_for_a_user_not_by_the_project_s_bookk
     for line in lines:
         assert not re.search(r"\bissue \d|\brequirement \d|\bseed 0\d\d\b", line), line
         assert "; run it" in line, line
+
+
+def test_a_keyboard_game_whose_terminal_input_ends_stops_in_one_plain_line(capsys, monkeypatch):
+    """Ctrl-D at the prompt is the person stopping, as closing the window is: not an agent error with a source line."""
+    def ctrl_d(prompt=""):
+        raise EOFError
+
+    monkeypatch.setattr("builtins.input", ctrl_d)
+    monkeypatch.setattr(sys.stdin, "isatty", lambda: True)
+    assert main(["play", "-l", "openRoom", "-p", "keyboard", "-q", "-n", "2", "--seed", "1"]) == 0
+    captured = capsys.readouterr()
+    assert captured.out.splitlines()[0] == "game 1/2 (seed 1): the keyboard's input ended (Ctrl-D); game stopped"
+    assert "error" not in captured.out + captured.err and "simple.py" not in captured.out + captured.err

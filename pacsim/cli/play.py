@@ -228,6 +228,7 @@ def check_keyboard(args: argparse.Namespace, pacman: Any, window: bool) -> None:
 def _play_games(args: argparse.Namespace, layout: Layout, agents: list[Any], first_seed: int, games: int,
                 window: bool, settings: WindowSettings, tally: Tally) -> None:
     """The counted games, one line each, recorded as asked, added to ``tally``."""
+    from pacsim.agents.simple import KeyboardInputEnded
     from pacsim.viewer import ViewerClosed
 
     for game in range(games):
@@ -238,6 +239,9 @@ def _play_games(args: argparse.Namespace, layout: Layout, agents: list[Any], fir
             record = _play_one(args, game_layout, agents, seed, window, game_settings)
         except ViewerClosed:  # q, Esc or the close button: the person has seen enough
             print(f"game {game + 1}/{games} (seed {seed}): quit in the window")
+            break
+        except KeyboardInputEnded:  # Ctrl-D at the terminal's prompt: as closing the window
+            print(f"game {game + 1}/{games} (seed {seed}): the keyboard's input ended (Ctrl-D); game stopped")
             break
         tally.add(record)
         if args.debug and record.error_traceback:
