@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 
 from pacsim.cli.common import add_debug_option
 from pacsim.cli.run import add_executor_options, describe, execute
@@ -64,7 +65,14 @@ def run(args: argparse.Namespace) -> int:
         raise ConfigError(f"--pairs {args.pairs}: must be at least 1")
     check_ratings_possible()  # before any game, not after all of them
     settings = settings_of(args)
-    tournament = build_tournament(settings, source=args.file or "pacsim tournament")
+    if not args.quiet and settings.get("sandbox", True):  # seconds of silence otherwise
+        print("pacsim: loading the entrants and building each in its own sandbox (about a second each) ...",
+              file=sys.stderr, flush=True)
+    try:
+        tournament = build_tournament(settings, source=args.file or "pacsim tournament")
+    except KeyboardInterrupt:
+        raise KeyboardInterrupt("while checking the entrants, before any game: nothing was saved; "
+                                "the same command starts again") from None
     experiment = tournament.experiment
     if args.html:
         check_output(args.html, "--html", inputs=[experiment.store])
@@ -82,8 +90,12 @@ def run(args: argparse.Namespace) -> int:
             print(describe(experiment, result))
     results = experiment.own_games(load_results(experiment.store))
     pacmen = tournament.names(PACMAN)
-    board = build_leaderboard(results, pacmen, tournament.names(GHOST),
-                              [(entrant.name, entrant.error or "") for entrant in tournament.refused])
+    try:
+        board = build_leaderboard(results, pacmen, tournament.names(GHOST),
+                                  [(entrant.name, entrant.error or "") for entrant in tournament.refused])
+    except KeyboardInterrupt:  # the games are stored: rating them again plays none
+        raise KeyboardInterrupt(f"while rating: every game played is saved in {experiment.store}; the same "
+                                "command rates them without playing them again") from None
     print(format_leaderboard(board))
     if args.html:
         write_leaderboard_page(args.html, board, experiment.name, str(experiment.store), results, pacmen)

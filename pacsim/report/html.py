@@ -9,6 +9,7 @@ from :mod:`pacsim.report`; this module only lays them out.
 
 from __future__ import annotations
 
+import dataclasses
 import html
 import importlib.util
 import io
@@ -212,6 +213,9 @@ def replay_figure(store: str, row: Any, label: str, games: int) -> str:
         saved = load_saved_game(store, game_id)
     except PacsimError as error:  # one damaged game: said where its replay would be, the report still written
         return f"<figure><figcaption>{caption}</figcaption><p>cannot replay: {html.escape(str(error))}</p></figure>"
+    entrant = row.get("pacman_name")  # a tournament's: the student's name, not the path of pacsim's copy of their code
+    if isinstance(entrant, str) and entrant:
+        saved = dataclasses.replace(saved, pacman=entrant)
     width, _ = page_size(saved.layout.width, saved.layout.height)
     # Two players side by side on a 1200-pixel page even when each, at the viewer's cell size, is a little wider
     # (the player shrinks its board to fit); never wider than that size.
