@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from pacsim.agents.api import Agent, Distribution, StochasticAgent, uniform
 from pacsim.engine import STOP, GameState
-from pacsim.engine.deadline import UserInterrupt
+from pacsim.engine.game import PlayerStopped
 from pacsim.errors import AgentError
 
 
@@ -96,10 +96,10 @@ class KeyboardPacman(Agent):
 _TERMINAL_KEYS = {"w": "North", "s": "South", "d": "East", "a": "West", "": None, " ": STOP}
 
 
-class KeyboardInputEnded(UserInterrupt):
+class KeyboardInputEnded(PlayerStopped):
     """The terminal's input ended (Ctrl-D) during a keyboard game: the
-    person stopped playing.  A user's stop, not the agent's error: like a
-    Ctrl-C it ends the game loop, and ``play`` says it in one line."""
+    person stopped playing, not the agent's error: it ends the game loop,
+    and ``play`` says it in one line."""
 
 
 KEYBOARD_NEEDS = "keyboard play needs a terminal (w/a/s/d then Enter) or a window (--window)"

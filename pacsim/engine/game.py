@@ -42,6 +42,12 @@ nonsense), did not start in time, overran a move, used up its CPU time or
 memory, or played an illegal action."""
 
 
+class PlayerStopped(Exception):
+    """The person playing an agent stopped the game (a keyboard game's input
+    ended): not the agent's fault, so the game loop passes it on, as it does
+    a Ctrl-C, for the caller to say in one line."""
+
+
 class AgentFault(Exception):
     """A sandboxed entrant failed (:mod:`pacsim.agents.sandbox`): unlike an
     ``error``, a result the entrant earned.  Its side loses the game (a
@@ -190,7 +196,7 @@ def _play(
         before = time.perf_counter()
         try:
             action = call_with_deadline(partial(agent.get_action, state), move_time_limit)
-        except UserInterrupt:  # the user's Ctrl-C stops everything
+        except (UserInterrupt, PlayerStopped):  # the user's Ctrl-C (or a person's stop) stops everything
             raise
         except AgentTimeout:
             return _failed(record, state, started, f"agent {agent_index} exceeded the {move_time_limit}s move time limit")
@@ -236,7 +242,7 @@ def _start_agents(agents: Sequence[Agent], seed: int, record: GameRecord) -> str
     for index, agent in enumerate(agents):
         try:
             start_agents([agent], seed, first_index=index)
-        except UserInterrupt:
+        except (UserInterrupt, PlayerStopped):
             raise
         except BaseException as error:
             record.error_traceback = "".join(format_exception(error))
@@ -251,7 +257,7 @@ def _final_agents(agents: Sequence[Agent], state: GameState) -> str | None:
     for index, agent in enumerate(agents):
         try:
             agent.final(state)
-        except UserInterrupt:
+        except (UserInterrupt, PlayerStopped):
             raise
         except BaseException as error:
             return f"agent {index} {describe_failure(error)} in final"
