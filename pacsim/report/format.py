@@ -22,9 +22,15 @@ if TYPE_CHECKING:
 
 FORMATS = ("table", "markdown", "csv", "html")
 COLUMN_GAP = "  "
-LEFT_OUT_FIRST = ("lines", "median", "losses", "timeouts", "wins", "moves", "nodes/move", "ms/move", "errors", "games")
-"""The readable table's columns a narrow terminal loses, first to last: the
-groups, the win rate and the mean score are always kept."""
+LEFT_OUT_FIRST = ("lines", "timeouts", "errors", "median", "moves", "nodes/move", "ms/move", "games", "losses", "wins")
+"""The readable table's columns a narrow terminal loses, first to last (a
+column of zeros before any other, see :func:`text_table`): the groups, the
+win rate and the mean score are always kept, wins and losses to the last."""
+KEPT = ("wins", "losses")
+"""Left out last, even as zeros: how the games ended is what a reader looks for."""
+UNTOLD_IF_ZERO = ("crashes", "errors")
+"""Columns a text table or a page leaves out when every row is 0: no worker died, no agent failed, and a
+column of zeros says only that (wins, losses and timeouts are how games ended, zeros or not)."""
 
 
 def terminal_width() -> int | None:
@@ -46,6 +52,8 @@ def format_summary(summary: pandas.DataFrame, style: str = "table", width: int |
         return text_table(readable, width)
     if style == "markdown":
         return markdown_table(readable)
+    if style == "html":  # a page of 1200 pixels: no column of zeros that says nothing
+        return readable.drop(columns=[column for column in UNTOLD_IF_ZERO if (readable[column] == 0).all()]).to_html(index=False)
     if style == "html":
         return readable.to_html(index=False)
     raise PacsimError(f"unknown format {style!r} (known: {', '.join(FORMATS)})")
@@ -111,10 +119,13 @@ def text_table(frame: pandas.DataFrame, width: int | None = None) -> str:
     left, the figures to the right.  Wider than ``width``, it leaves out
     columns (:data:`LEFT_OUT_FIRST`) until it fits, and a last line names them."""
     cells = {str(column): [str(column), *(_text(value) for value in frame[column])] for column in frame.columns}
-    shown = list(cells)
+    zeros = {column for column, texts in cells.items() if set(texts[1:]) <= {"0"}}
+    shown = [column for column in cells if column not in zeros or column not in UNTOLD_IF_ZERO]
     left_out: list[str] = []
     while width is not None and _line_width(cells, shown) > width:
-        candidates = [column for column in LEFT_OUT_FIRST if column in shown]
+        order = [column for column in LEFT_OUT_FIRST if column in shown]
+        # Stable: the lines of play first (a count the report lists below), then columns of zeros, then the rest.
+        candidates = sorted(order, key=lambda column: (column != "lines", column not in zeros or column in KEPT))
         if not candidates:
             break  # the groups alone are wider: the terminal wraps the lines, not pacsim
         shown.remove(candidates[0])

@@ -101,10 +101,14 @@ def notes_section(notes: list[str]) -> str:
 def wide(table: str, kind: str) -> str:
     """A table that scrolls sideways on a narrow screen instead of spilling
     out; ``kind`` (a class of report.css) says which of its columns hold text.
-    Its headings may break after a slash (``nodes/ move``, over a column of
-    short numbers) and keep ``[95% CI]`` whole."""
-    table = HEADING.sub(lambda found: f'<th>{found[1].replace("/", "/<wbr>").replace(" CI]", "&nbsp;CI]")}</th>', table)
+    Its headings may break (:func:`_breakable`)."""
+    table = HEADING.sub(lambda found: f'<th>{_breakable(found[1])}</th>', table)
     return f'<div class="wide {kind}">{table}</div>'
+
+
+def _breakable(heading: str) -> str:
+    """A heading that may break after a slash or as ``time-outs`` (over a column of one-digit counts), never inside ``[95% CI]``."""
+    return heading.replace("/", "/<wbr>").replace(" CI]", "&nbsp;CI]").replace("timeouts", "time&shy;outs")
 
 
 def all_pairs(results: pandas.DataFrame) -> list[Comparison]:
