@@ -29,8 +29,9 @@ win rate and the mean score are always kept, wins and losses to the last."""
 KEPT = ("wins", "losses")
 """Left out last, even as zeros: how the games ended is what a reader looks for."""
 UNTOLD_IF_ZERO = ("crashes", "errors")
-"""Columns a text table or a page leaves out when every row is 0: no worker died, no agent failed, and a
-column of zeros says only that (wins, losses and timeouts are how games ended, zeros or not)."""
+"""Columns the readable table (terminal, Markdown, HTML) leaves out when every row is 0: no worker died,
+no agent failed, and a column of zeros says only that (wins, losses and timeouts are how games ended, zeros
+or not; CSV keeps every column)."""
 
 
 def terminal_width() -> int | None:
@@ -52,8 +53,6 @@ def format_summary(summary: pandas.DataFrame, style: str = "table", width: int |
         return text_table(readable, width)
     if style == "markdown":
         return markdown_table(readable)
-    if style == "html":  # a page of 1200 pixels: no column of zeros that says nothing
-        return readable.drop(columns=[column for column in UNTOLD_IF_ZERO if (readable[column] == 0).all()]).to_html(index=False)
     if style == "html":
         return readable.to_html(index=False)
     raise PacsimError(f"unknown format {style!r} (known: {', '.join(FORMATS)})")
@@ -96,12 +95,12 @@ def readable_summary(summary: pandas.DataFrame) -> pandas.DataFrame:
     frame = pandas.DataFrame(rows, columns=[*by, *READABLE_COLUMNS])
     if not frame["faults"].any():  # only sandboxed entrants have them: no column of zeros
         frame = frame.drop(columns="faults")
-    return frame
+    return frame.drop(columns=[column for column in UNTOLD_IF_ZERO if not frame[column].any()])
 
 
 READABLE_COLUMNS = ("games", "lines", "wins", "win rate [95% CI]", "mean score [95% CI]", "median", "losses",
                     "timeouts", "errors", "crashes", "faults", "moves", "nodes/move", "ms/move")
-"""The readable table's columns after the groups (``faults`` only when some condition has them)."""
+"""The readable table's columns after the groups (``faults``, ``crashes`` and ``errors`` only when some condition has them)."""
 
 
 def _interval(low: float, high: float, digits: int) -> str:
@@ -120,7 +119,7 @@ def text_table(frame: pandas.DataFrame, width: int | None = None) -> str:
     columns (:data:`LEFT_OUT_FIRST`) until it fits, and a last line names them."""
     cells = {str(column): [str(column), *(_text(value) for value in frame[column])] for column in frame.columns}
     zeros = {column for column, texts in cells.items() if set(texts[1:]) <= {"0"}}
-    shown = [column for column in cells if column not in zeros or column not in UNTOLD_IF_ZERO]
+    shown = list(cells)
     left_out: list[str] = []
     while width is not None and _line_width(cells, shown) > width:
         order = [column for column in LEFT_OUT_FIRST if column in shown]

@@ -107,8 +107,8 @@ def wide(table: str, kind: str) -> str:
 
 
 def _breakable(heading: str) -> str:
-    """A heading that may break after a slash or as ``time-outs`` (over a column of one-digit counts), never inside ``[95% CI]``."""
-    return heading.replace("/", "/<wbr>").replace(" CI]", "&nbsp;CI]").replace("timeouts", "time&shy;outs")
+    """A heading that may break after a slash or between ``time`` and ``outs`` (over a column of one-digit counts), never inside ``[95% CI]``."""
+    return heading.replace("/", "/<wbr>").replace(" CI]", "&nbsp;CI]").replace("timeouts", "time<wbr>outs")
 
 
 def all_pairs(results: pandas.DataFrame) -> list[Comparison]:
