@@ -29,7 +29,7 @@ RUN: dict[str, tuple[dict[str, str], str]] = {
     "pacsim play -l classic -p alphabeta -a depth=3 -g directional -k 2 --text --seed 7": ({}, "--max-moves 3"),
     "pacsim play -l smallClassic -q -n 10 --record game.json && pacsim replay game-1.json --html game.html":
         ({"-n 10": "-n 2"}, QUICK),
-    "pacsim run my_experiment.toml": ({}, "-n 1 --set max_moves=10 -j 1 -q"),
+    "pacsim run my_experiment.toml": ({}, "-n 4 --set max_moves=25 -j 1 -q"),
     "pacsim experiments": ({}, ""),
     "pacsim report results/my_experiment.sqlite": ({}, ""),
     "pacsim report results/my_experiment.sqlite --html report.html": ({}, ""),
@@ -192,5 +192,10 @@ def test_the_examples_of_a_document_run_as_written(document, folder, capsys):
             assert status == 0, f"{document}: {line}\n{captured.err}"
             assert "Traceback" not in captured.err, f"{document}: {line}\n{captured.err}"
     if document == "README.md":
+        from pacsim.report import load_results, summarize
+
+        # A showcase shows good practice: no condition is one line of play repeated (the README's first
+        # file, a deterministic ghost from the maze's start, played one line in 4 games of a condition).
+        assert (summarize(load_results(folder / "results/my_experiment.sqlite"))["lines"] > 1).all()
         assert (folder / "game.html").is_file() and (folder / "contest.html").is_file() and (folder / "games.parquet").is_file()
 
