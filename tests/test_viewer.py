@@ -715,3 +715,26 @@ def test_a_keyboard_games_saved_frames_show_its_keys(monkeypatch, fast_window, m
                    options=live_options(save_frames=str(frames)))
     saved = sorted(frames.glob("frame-*.png"))
     assert saved and all(only_lit(pygame.image.load(str(path)), 0)[0].size for path in saved)
+
+
+def test_the_t_key_opens_the_tree_of_the_position_shown_and_draws_its_plan(small_classic):
+    from pacsim.viewer.render import geometry
+
+    _, record = greedy_game(small_classic)
+    states = replay(small_classic, record.num_ghosts, record.actions)
+    later = next(state for state in states[20:] if state.turn == 0 and state.pacman != states[0].pacman)
+    asked = []
+
+    def on_tree(state):
+        asked.append(state)
+        return [state, later]
+
+    pause, tree = key(pygame.K_SPACE), key(pygame.K_t, "t")
+    loop, _ = scripted_loop(RecordedGame(states, record.outcome), [[pause], [tree], []], small_classic,
+                                on_tree=on_tree)
+    for _ in range(3):
+        loop.tick()
+    assert asked == [loop.current.state] and asked[0].turn == 0
+    place = geometry(loop.surface.get_size(), small_classic, False)
+    assert pixel(loop.surface, place.center(*later.position(later.pacman))) == style.PACMAN  # where the plan ends
+    assert handle_event(Controls(keyboard=True), tree).tree is False  # a person playing: t does nothing

@@ -24,6 +24,7 @@ from pacsim.engine.stats import FAST, MoveStats
 from pacsim.fast import gameloop, kernel
 from pacsim.fast.bundles import GameArrays, GhostTeam, Model, PacmanPlan, Scratch
 from pacsim.fast.kinds import KERNEL_ALGORITHMS, KERNEL_EVALUATIONS, KERNEL_GHOSTS, NODE_KINDS, Evaluation, GhostKind, NodeKind
+from pacsim.fast.maze_arrays import layout_tables, state_row
 from pacsim.fast.memo import chase_memo
 from pacsim.fast.own import play_slice as own_play_slice
 from pacsim.fast.policies import DEFAULT_PARAMETERS
@@ -37,7 +38,6 @@ from pacsim.fast.search import (
     workspace,
 )
 from pacsim.fast.streams import stream_row
-from pacsim.fast.tables import layout_tables, state_row
 from pacsim.fast.view import GhostPolicy, registered, registered_ghost
 
 _OUTCOMES = {gameloop.WIN: WIN, gameloop.LOSS: LOSS, gameloop.TIMEOUT: TIMEOUT}

@@ -19,7 +19,7 @@ in three modes:
 
 It pauses only on entering a node, with everything in the arrays, so a
 search runs in slices as the plain kernel's does (and so that the table's
-arrays can grow between two slices: :func:`pacsim.fast.table.needs_room`).
+arrays can grow between two slices: :func:`pacsim.fast.transposition.needs_room`).
 
 Every function here is compiled without numba's reference counting
 (``_nrt=False``, a numba flag for code that allocates no array): the caller
@@ -33,7 +33,7 @@ from __future__ import annotations
 import numpy as np
 from numba.extending import register_jitable
 
-from pacsim.fast import kernel, memo, table
+from pacsim.fast import kernel, memo, transposition
 from pacsim.fast.cache import compiled_functions, flush_when_changed
 from pacsim.fast.evaluations import careful_range, pacman_moves_within, score_range
 from pacsim.fast.kernel import (
@@ -88,7 +88,7 @@ from pacsim.fast.kernel import (
 from pacsim.fast.kinds import ChanceMode
 from pacsim.fast.memo import memo_slot, recall, remember
 from pacsim.fast.policies import slip_outcomes
-from pacsim.fast.table import EXACT, LOWER, UPPER, needs_room, table_get, table_put, uncounted
+from pacsim.fast.transposition import EXACT, LOWER, UPPER, needs_room, table_get, table_put, uncounted
 from pacsim.search import star as python_star
 from pacsim.search.star import beyond
 
@@ -219,7 +219,7 @@ def star_value(maze, model, plan, work, top, level, bottom, budget):
                 _store(use_table, pruned, table, states, frames, windows, level, bottom, value)
             continue
         # mode == NEXT: the node at `level` enters its next child, or finishes.
-        finished, value, child = next_child(maze, model, plan.star, work, level, bottom)
+        finished, value, child = next_child(maze, model, work, level, bottom)
         if finished < 0:
             stats[OUT_OF_BOUNDS] = 1
             return np.nan, FAILED
@@ -420,7 +420,7 @@ def _probe_cut(windows, level, stats):
 
 
 @uncounted(inline=True)
-def next_child(maze, model, star, work, level, bottom):
+def next_child(maze, model, work, level, bottom):
     """Set up the next child (or probe) of the node at ``level`` in its row:
     ``(0, 0.0, child level)``; or ``(1, value, 0)`` when the node is done;
     ``(-1, nan, 0)`` when a probed leaf left its bounds."""
@@ -476,7 +476,7 @@ def next_child(maze, model, star, work, level, bottom):
                 # above beta, a MIN one's if it may end below alpha.
                 if (mover == MAX_NODE and windows[level, UPPER_SUM] > beta) or (
                         mover != MAX_NODE and mover != CHANCE_NODE and windows[level, LOWER_SUM] < alpha):
-                    _probe(maze, model, work, level, index, probability, low, high, mover)
+                    _probe(maze, model, work, level, probability, low, high, mover)
                     frames[level, INDEX] = index
                     return 0, 0.0, child + 1
             finished, value = _probe_cut(windows, level, stats)
@@ -513,7 +513,7 @@ def next_child(maze, model, star, work, level, bottom):
 
 
 @uncounted(inline=True)
-def _probe(maze, model, work, level, index, probability, low, high, mover):
+def _probe(maze, model, work, level, probability, low, high, mover):
     """StarSearch.probe: write the first move of the successor at
     ``level + 1`` into the row below it, with the probe's window."""
     settings, states, windows, frames, stats = model.settings, work.states, work.windows, work.frames, work.stats
@@ -559,4 +559,4 @@ def star_search_root(maze, model, plan, levels, full_window, work, budget):
 # the Python star search's ``beyond`` (pacsim.fast.cache): its cache must go
 # when those files change.
 flush_when_changed("star", compiled_functions(__name__, globals()),
-                   [*kernel.SOURCES, table.__file__, memo.__file__, python_star.__file__])
+                   [*kernel.SOURCES, transposition.__file__, memo.__file__, python_star.__file__])

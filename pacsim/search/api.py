@@ -31,6 +31,7 @@ from pacsim.search.base import (
     Evaluate,
     Game,
     LocalBounds,
+    NodeTracer,
     Order,
     SearchCounters,
     SearchResult,
@@ -42,7 +43,7 @@ from pacsim.search.base import (
 from pacsim.search.plain import make_plain_search
 from pacsim.search.probcut import ProbCutModel
 from pacsim.search.pruned import make_pruned_search
-from pacsim.search.table import EXACT, TranspositionTable
+from pacsim.search.transposition import EXACT, TranspositionTable
 
 
 def search(
@@ -79,7 +80,7 @@ def search(
     levels below ``state`` (``math.inf`` when ``depth=None``), asked of each
     chance node: bounds local to a position are tighter, so Star1 and Star2
     cut more (checked on every successor of a chance node).  ``table`` reuses results at equal remaining depth (see
-    :mod:`pacsim.search.table`).  ``order(state, actions)`` reorders moves
+    :mod:`pacsim.search.transposition`).  ``order(state, actions)`` reorders moves
     at MAX and MIN nodes; it never changes the value, but among equal-valued
     root moves the first in the *reordered* list is chosen.
 
@@ -104,9 +105,16 @@ def search(
     started = perf_counter()
     arguments = checked_arguments(game, algorithm, depth, evaluate, bounds, table, order, root_values, deadline,
                                   probcut, started)
+    return run_search(arguments, state, depth, started)
+
+
+def run_search(arguments: SearchArguments, state: Hashable, depth: int | None, started: float,
+               tracer: NodeTracer | None = None) -> SearchResult:
+    """:func:`search` with checked ``arguments``, begun at the ``perf_counter()``
+    instant ``started``; ``tracer`` records every node (:mod:`pacsim.search.trace`)."""
     counters = SearchCounters()
     make_search = make_pruned_search if arguments.kind.pruned else make_plain_search
-    value = make_search(arguments, counters)
+    value = make_search(arguments, counters, tracer)
     remaining: Any = math.inf if depth is None else depth
     root_value, action, action_values = search_root(arguments, value, counters, state, remaining)
     return SearchResult(value=root_value, action=action, stats=counters.stats(perf_counter() - started),
