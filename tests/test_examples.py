@@ -59,6 +59,7 @@ RUN: dict[str, tuple[dict[str, str], str]] = {
     "pacsim play -l wideClassic -p expectimax:depth=2 -q --seed 5 --record game.json": ({}, QUICK),
     "pacsim replay game.json --html game.html": ({}, ""),
     "pacsim replay game.json --html game.html --html-values": ({}, ""),
+    "pacsim replay game.json --html game.html --tree": ({}, ""),
 }
 
 WINDOW = "opens a window (tests/test_viewer.py plays the window)"
@@ -117,6 +118,12 @@ SKIP: dict[str, str] = {
         "the README's tournament, with a store named: run above",
     "pacsim replay results/optimism_pessimism.sqlite --game 17 --html game17.html": BIG_STORE,
     "pacsim report results/x.sqlite --html report.html": "the README's report --html above, on a store named x (seconds of figures)",
+    "pacsim replay results/x.sqlite --game 17 --html g.html --tree --tree-nodes 5000":
+        "every move searched again for its tree, on a store named x (docs/web.md's --tree line runs; tests/test_tree.py)",
+    "pacsim play -l optimismHalls -p expectimax -a depth=4,eval=careful -g adversarial --seed 1 --max-moves 300 -q "
+    "--record halls.json": "the record of docs/tree.md's depth-4 trees (tests/test_tree.py builds trees at toy size)",
+    "pacsim tree --record halls.json --move 26 --compare minimax:depth=4,eval=careful expectimax:depth=4,eval=careful "
+    "--out halls.html": "two depth-4 search trees (seconds); tests/test_tree.py builds trees at toy size",
 }
 
 STUDENT = """from pacsim.agents import Agent
@@ -160,13 +167,17 @@ def readme_experiment(folder: Path) -> None:
 
 @pytest.fixture
 def folder(tmp_path, monkeypatch):
-    """A newcomer's folder: the shipped examples beside it, two students' agents, the README's experiment file."""
+    """A newcomer's folder: the shipped examples beside it, two students' agents, the README's experiment
+    file and a recorded game."""
     (tmp_path / "examples").symlink_to(REPOSITORY / "examples")
     for name in ("alice", "bob"):
         (tmp_path / "students" / name).mkdir(parents=True)
         (tmp_path / "students" / name / "agent.py").write_text(STUDENT.format(name=name.title()), encoding="utf-8")
     readme_experiment(tmp_path)
     monkeypatch.chdir(tmp_path)
+    # A search Pacman's record, which documents without a play line of their own replay as "game.json".
+    assert main(["play", "-l", "smallClassic", "-p", "expectimax:depth=2", "-q", "--seed", "3", "--record", "game.json",
+                 "--max-moves", "15"]) == 0
     return tmp_path
 
 
