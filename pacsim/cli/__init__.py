@@ -165,8 +165,8 @@ def main(argv: list[str] | None = None) -> int:
     except _run_interrupted() as interrupted:
         print(f"pacsim: interrupted: {interrupted}; resume with: {shlex.join(['pacsim', *argv])}", file=sys.stderr)
         return INTERRUPTED
-    except KeyboardInterrupt:
-        print("pacsim: interrupted", file=sys.stderr)
+    except KeyboardInterrupt as interrupted:  # a command may say what it had saved (see cli/tournament.py)
+        print(f"pacsim: interrupted{f': {interrupted}' if str(interrupted) else ''}", file=sys.stderr)
         return INTERRUPTED
     except BrokenPipeError:
         return 0

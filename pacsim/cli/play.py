@@ -179,6 +179,7 @@ def run(args: argparse.Namespace) -> int:
     in_python = search_in_python(args, ghost_count(args.num_ghosts, layout, quiet=True))
     agents = build_agents(args, layout, {"backend": "python"} if in_python else {})  # inputs no output may replace
     check_keyboard(args, agents[0], window)
+    check_before_games(agents[0], layout, len(agents) - 1)
     check_outputs(args)
     if args.record:
         _check_record_paths(args.record, games)
@@ -198,13 +199,22 @@ def run(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:  # Ctrl-C: what finished is kept, and said
         print(f"interrupted: {tally.summary_line()}{_records_written(args.record, tally.recorded, games)}")
         raise
-    print(tally.summary_line())
+    print(tally.summary_line() + _records_written(args.record, tally.recorded, games))
     if tally.games and tally.errors == tally.games:  # as run: such results mean nothing
         from pacsim.runner.execute import AllGamesFailed
 
         hint = "" if args.debug else " (--debug prints its traceback)"
         raise AllGamesFailed(f"all {tally.games} games ended in error; the first: {tally.first_error}{hint}")
     return 0
+
+
+def check_before_games(pacman: Any, layout: Layout, ghosts: int) -> None:
+    """A search Pacman's evaluation and backend, checked once before the first game (not reported per game)."""
+    from pacsim.agents.search_agents import SearchPacman
+    from pacsim.engine.state import initial_state
+
+    if isinstance(pacman, SearchPacman):
+        pacman.check_before_games(initial_state(layout, ghosts))
 
 
 def check_keyboard(args: argparse.Namespace, pacman: Any, window: bool) -> None:
@@ -218,6 +228,7 @@ def check_keyboard(args: argparse.Namespace, pacman: Any, window: bool) -> None:
 def _play_games(args: argparse.Namespace, layout: Layout, agents: list[Any], first_seed: int, games: int,
                 window: bool, settings: WindowSettings, tally: Tally) -> None:
     """The counted games, one line each, recorded as asked, added to ``tally``."""
+    from pacsim.agents.simple import KeyboardInputEnded
     from pacsim.viewer import ViewerClosed
 
     for game in range(games):
@@ -228,6 +239,9 @@ def _play_games(args: argparse.Namespace, layout: Layout, agents: list[Any], fir
             record = _play_one(args, game_layout, agents, seed, window, game_settings)
         except ViewerClosed:  # q, Esc or the close button: the person has seen enough
             print(f"game {game + 1}/{games} (seed {seed}): quit in the window")
+            break
+        except KeyboardInputEnded:  # Ctrl-D at the terminal's prompt: as closing the window
+            print(f"game {game + 1}/{games} (seed {seed}): the keyboard's input ended (Ctrl-D); game stopped")
             break
         tally.add(record)
         if args.debug and record.error_traceback:
@@ -243,7 +257,7 @@ def _play_games(args: argparse.Namespace, layout: Layout, agents: list[Any], fir
 
 
 def _records_written(record: str | None, recorded: int, games: int) -> str:
-    """Where the records of the finished games are, after Ctrl-C."""
+    """Where the records of the finished games are, for the last line (after Ctrl-C too)."""
     if not record or not recorded:
         return "; no record written" if record else ""
     if games == 1:

@@ -75,7 +75,7 @@ def chosen_query(args, store: str, experiment: str | None = None):
 
 def run(args) -> int:
     from pacsim.report.format import replay_list, summary_text, terminal_width
-    from pacsim.report.plot import check_plot_path
+    from pacsim.report.plot import check_plot_path, missing_plot_note
     from pacsim.report.store_report import compare_store, store_default_by, store_games_to_replay, summarize_store
 
     if args.store is None and args.by:
@@ -90,6 +90,10 @@ def run(args) -> int:
         return 0
     if args.plot:
         check_plot_path(args.plot)
+        note = missing_plot_note()
+        if note:  # the table asked for is still printed, as the HTML page keeps its tables
+            print(f"pacsim: note: {note}", file=sys.stderr)
+            args.plot = None
     for option, path in (("--plot", args.plot), ("--out", args.out), ("--html", args.html)):
         if path:
             check_output(path, option, inputs=[args.store])

@@ -9,6 +9,7 @@ from :mod:`pacsim.report`; this module only lays them out.
 
 from __future__ import annotations
 
+import dataclasses
 import html
 import importlib.util
 import io
@@ -122,10 +123,14 @@ def notes_section(notes: list[str]) -> str:
 def wide(table: str, kind: str) -> str:
     """A table that scrolls sideways on a narrow screen instead of spilling
     out; ``kind`` (a class of report.css) says which of its columns hold text.
-    Its headings may break after a slash (``nodes/ move``, over a column of
-    short numbers) and keep ``[95% CI]`` whole."""
-    table = HEADING.sub(lambda found: f'<th>{found[1].replace("/", "/<wbr>").replace(" CI]", "&nbsp;CI]")}</th>', table)
+    Its headings may break (:func:`_breakable`)."""
+    table = HEADING.sub(lambda found: f'<th>{_breakable(found[1])}</th>', table)
     return f'<div class="wide {kind}">{table}</div>'
+
+
+def _breakable(heading: str) -> str:
+    """A heading that may break after a slash or between ``time`` and ``outs`` (over a column of one-digit counts), never inside ``[95% CI]``."""
+    return heading.replace("/", "/<wbr>").replace(" CI]", "&nbsp;CI]").replace("timeouts", "time<wbr>outs")
 
 
 def all_pairs(results: pandas.DataFrame) -> list[Comparison]:
@@ -252,6 +257,9 @@ def replay_figure(store: str, row: Any, label: str, games: int, tree_nodes: int 
         saved = load_saved_game(store, game_id)
     except PacsimError as error:  # one damaged game: said where its replay would be, the report still written
         return f"<figure><figcaption>{caption}</figcaption><p>cannot replay: {html.escape(str(error))}</p></figure>"
+    entrant = row.get("pacman_name")  # a tournament's: the student's name, not the path of pacsim's copy of their code
+    if isinstance(entrant, str) and entrant:
+        saved = dataclasses.replace(saved, pacman=entrant)
     width, _ = page_size(saved.layout.width, saved.layout.height)
     # Two players side by side on a 1200-pixel page even when each, at the viewer's cell size, is a little wider
     # (the player shrinks its board to fit); never wider than that size.

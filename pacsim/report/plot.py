@@ -37,6 +37,16 @@ def check_plot_path(path: str | Path) -> None:
                           f"(use {', '.join(SUFFIXES)})")
 
 
+def missing_plot_note(option: str = "--plot") -> str | None:
+    """The one line said instead of a figure when matplotlib is missing (the
+    tables asked for are still written, as the HTML report does), or None."""
+    import importlib.util
+
+    if importlib.util.find_spec("matplotlib") is not None:
+        return None
+    return f"{option} needs matplotlib, which is not installed: no figure written; {install_hint('plot')}"
+
+
 def varying_labels(labels: Sequence[str], separator: str = "/") -> tuple[list[str], str]:
     """Shorten ``a/b/c`` labels to the parts that differ; return them and the shared parts.
 
