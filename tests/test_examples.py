@@ -65,6 +65,8 @@ RUN: dict[str, tuple[dict[str, str], str]] = {
 WINDOW = "opens a window (tests/test_viewer.py plays the window)"
 HYPOTHETICAL = "names a user's own file the document calls hypothetical"
 BIG_STORE = "reads the 2,000-game store of pacsim reproduce (a minute to make); the README's run makes the small store its commands read"
+SERVER = "serves a page until stopped (tests/test_dashboard.py serves one and reads it in Chromium)"
+LESSON_MAP = "games from every start cell of a maze (minutes; tests/test_lesson_map.py maps a toy maze)"
 SKIP: dict[str, str] = {
     "pacsim play -l tinyGhostMaze -p expectimax -a depth=4,eval=careful -g adversarial --show-values": WINDOW,
     "pacsim play -l smallClassic -p keyboard": "a person's keyboard game (tests/test_cli.py plays one from a fake terminal)",
@@ -124,6 +126,14 @@ SKIP: dict[str, str] = {
     "--record halls.json": "the record of docs/tree.md's depth-4 trees (tests/test_tree.py builds trees at toy size)",
     "pacsim tree --record halls.json --move 26 --compare minimax:depth=4,eval=careful expectimax:depth=4,eval=careful "
     "--out halls.html": "two depth-4 search trees (seconds); tests/test_tree.py builds trees at toy size",
+    "pacsim dashboard results/my_experiment.sqlite": SERVER,
+    "pacsim dashboard results/*.sqlite --port 9000 --host 0.0.0.0": SERVER,
+    "pacsim dashboard results/x.sqlite --snapshot x.html": "a snapshot of a store named x (tests/test_dashboard.py snapshots a run's)",
+    "pacsim run my_experiment.toml &": "the README's run line, in the background beside a dashboard (run above)",
+    "pacsim lesson-map": LESSON_MAP,
+    "pacsim lesson-map --experiment my.toml --png m.png --html m.html": LESSON_MAP,
+    "pacsim lesson-map --set seed=4711": LESSON_MAP,
+    "pacsim lesson-map -n 5 --depth 2 -l tinyGhostMaze": LESSON_MAP,
 }
 
 STUDENT = """from pacsim.agents import Agent
