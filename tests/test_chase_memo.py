@@ -12,9 +12,9 @@ from pacsim.agents.whole_game import play_in_kernel
 from pacsim.bench.agreement import case_layout, untimed
 from pacsim.bench.positions import game_positions
 from pacsim.engine import initial_state, play_game
+from pacsim.fast.maze_arrays import state_row
 from pacsim.fast.memo import HITS, SEARCHES, SWITCH, chase_memo
 from pacsim.fast.search import chase_values, kernel_search
-from pacsim.fast.tables import state_row
 from pacsim.search import CHANCE, MAX
 
 

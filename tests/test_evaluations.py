@@ -97,8 +97,8 @@ def kernel_evaluation():
     pytest.importorskip("numba")
     from pacsim.fast import kernel, star
     from pacsim.fast.kinds import Evaluation, NodeKind
+    from pacsim.fast.maze_arrays import layout_tables, state_row
     from pacsim.fast.search import settings_row
-    from pacsim.fast.tables import layout_tables, state_row
 
     kinds = (int(NodeKind.MAX), int(NodeKind.CHANCE))
 

@@ -28,7 +28,7 @@ from pacsim.engine import apply_move, initial_state, load_layout, parse_layout
 from pacsim.engine.layout import ACTIONS, shipped_layouts
 from pacsim.errors import AgentError
 from pacsim.fast import kernel
-from pacsim.fast.tables import layout_tables, row_state, state_row, words_for
+from pacsim.fast.maze_arrays import layout_tables, row_state, state_row, words_for
 from pacsim.runner.row import TIMING_COLUMNS
 
 

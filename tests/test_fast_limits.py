@@ -165,7 +165,7 @@ def test_a_ctrl_c_while_the_kernel_loads_is_not_lost(monkeypatch):
 
 
 def test_the_run_notes_build_no_maze_of_a_seed_range(tmp_path, monkeypatch):
-    import pacsim.runner.experiment
+    import pacsim.runner.plan
     from pacsim.runner import load_experiment
     from pacsim.runner.execute import backend_notes
 
@@ -174,6 +174,6 @@ def test_the_run_notes_build_no_maze_of_a_seed_range(tmp_path, monkeypatch):
     path.write_text(FALLING_BACK.replace('layout = ["tinyGhostMaze", "openRoom"]', seeds).format(store=tmp_path / "r.sqlite"),
                     encoding="utf-8")
     experiment = load_experiment(path)
-    monkeypatch.setattr(pacsim.runner.experiment, "generate_layout", None)  # building any maze would fail
+    monkeypatch.setattr(pacsim.runner.plan, "generate_layout", None)  # building any maze would fail
     assert len(experiment.conditions) == 1000
     assert [note for note in backend_notes(experiment) if "eval=pacsim.agents.evaluation:careful" in note]

@@ -23,7 +23,7 @@ from pacsim.bench.positions import game_positions
 from pacsim.engine import load_layout
 from pacsim.fast import search as fast_search
 from pacsim.fast.search import KernelTable, kernel_search
-from pacsim.fast.table import table_get, table_put
+from pacsim.fast.transposition import table_get, table_put
 from pacsim.search import MAX, TranspositionTable, search
 
 MAZES = ("tinyGhostMaze", "smallClassic", "trapMaze", "generated:w=11,h=9,food=10,capsules=2,ghosts=2,loops=0.5,seed=4")
@@ -152,16 +152,16 @@ def test_the_kernel_table_keeps_the_entries_of_an_lru_ordered_dict():
 
 
 def test_a_table_grown_during_searches_keeps_every_entry(positions, monkeypatch):
-    import pacsim.fast.table
+    import pacsim.fast.transposition
 
-    monkeypatch.setattr(pacsim.fast.table, "FIRST_ALLOCATION", 8)  # grown again and again, mid-search too
+    monkeypatch.setattr(pacsim.fast.transposition, "FIRST_ALLOCATION", 8)  # grown again and again, mid-search too
     configuration = ("expectiminimax:eval=careful,kinds=MC", "star2", 100_000)
     mismatches = disagreements(positions[:60], [configuration], depths=(2,))
     assert not mismatches, mismatches[:3]
     table = KernelTable(100_000)
     agent = make_pacman("expectiminimax:eval=careful,kinds=MC,backend=python")
     kernel_result(agent, positions[0], agent.levels(positions[0], 2), "star2", table, False)
-    assert 8 < table.arrays[7][pacsim.fast.table.ALLOCATED] < 100_000
+    assert 8 < table.arrays[7][pacsim.fast.transposition.ALLOCATED] < 100_000
 
 
 def test_the_adversarial_ghost_as_the_model_equals_python(positions):

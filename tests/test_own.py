@@ -20,8 +20,8 @@ from pacsim.engine import load_layout, play_game
 from pacsim.engine.layout import shipped_layouts
 from pacsim.engine.stats import FAST, PYTHON
 from pacsim.errors import AgentError
+from pacsim.fast.maze_arrays import layout_tables
 from pacsim.fast.request import settings_declined
-from pacsim.fast.tables import layout_tables
 from pacsim.fast.view import is_kernel_evaluation, maze_arrays, view_of
 from pacsim.shipped import shipped_path
 
@@ -176,9 +176,9 @@ def test_a_copy_numbered_as_its_cached_original_is_still_a_function_of_its_own(m
 
     from pacsim.engine import initial_state
     from pacsim.fast import kernel
+    from pacsim.fast.maze_arrays import state_row
     from pacsim.fast.own import uncached
     from pacsim.fast.search import settings_row
-    from pacsim.fast.tables import state_row
 
     state = initial_state(load_layout("smallClassic"), 2)
     arguments = (layout_tables(state.layout), settings_row(state, 0, 0, 0, False, [0, 0, 0]), state_row(state), 2,

@@ -55,9 +55,9 @@ def ghost_to_move(state: Any) -> Any:
 def test_the_kernel_computes_the_distribution_python_does(positions):
     """The compiled policy (what the game loop and the searches call) and
     ``KernelGhost.distribution`` give the same floats, scared ghosts included."""
+    from pacsim.fast.maze_arrays import layout_tables, state_row
     from pacsim.fast.own import own_ghost_probabilities
     from pacsim.fast.search import settings_row
-    from pacsim.fast.tables import layout_tables, state_row
 
     ghost: Any = make_ghost(CUTTER)
     probabilities = own_ghost_probabilities(type(ghost).policy)

@@ -223,10 +223,10 @@ def test_bounds_that_are_not_numbers_fail_the_search_in_both_backends(positions)
     """Python's star search raises at the chance node; the kernel's copy
     flags the search (and :func:`pacsim.fast.search` raises the same error)."""
     from pacsim.fast.kinds import NODE_KINDS, Evaluation, GhostKind
+    from pacsim.fast.maze_arrays import layout_tables, state_row
     from pacsim.fast.own_searches import BAD_BOUNDS, _chance_bounds
     from pacsim.fast.search import settings_row
     from pacsim.fast.star import OUT_OF_BOUNDS, STAR_STATS_SLOTS
-    from pacsim.fast.tables import layout_tables, state_row
 
     bad = kernel_evaluation(bounds=nan_bounds)(lambda view: float(view.score))
     state = positions[3]

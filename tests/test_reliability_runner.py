@@ -105,13 +105,13 @@ def test_a_probcut_model_edited_during_a_run_ends_its_games_in_error(tmp_path):
 
 
 def test_a_store_from_before_layout_hashes_resumes_and_says_so(tmp_path, capsys, monkeypatch):
-    from pacsim.runner import experiment as experiment_module
+    from pacsim.runner import plan as plan_module
 
     layout = tmp_path / "my.lay"
     layout.write_text(TWO_FOOD)
     experiment = write_experiment(tmp_path, layout=str(layout))
     with monkeypatch.context() as old_pacsim:  # keys as pacsim wrote them before layout contents were recorded
-        old_pacsim.setattr(experiment_module, "_layout_file", lambda name, layout: {})
+        old_pacsim.setattr(plan_module, "_layout_file", lambda name, layout: {})
         run_notes(capsys, experiment)
     notes = run_notes(capsys, experiment)
     assert f"layout {layout}: the stored games do not record its content (stored before pacsim checked it): " \
@@ -130,12 +130,12 @@ def test_shipped_layouts_keep_their_condition_keys(tmp_path):
 
 @pytest.mark.parametrize("seeds", ["0-999999", "0-99999999999"])
 def test_a_huge_seed_range_fails_on_the_games_cap_before_building_mazes(tmp_path, capsys, monkeypatch, seeds):
-    from pacsim.runner import experiment as experiment_module
+    from pacsim.runner import plan as plan_module
 
     def no_maze(spec):
         raise AssertionError("a maze was built")
 
-    monkeypatch.setattr(experiment_module, "generate_layout", no_maze)
+    monkeypatch.setattr(plan_module, "generate_layout", no_maze)
     path = write_experiment(tmp_path, layout=f"generated:w=9,h=7,seed={seeds}")
     line = one_line_error(capsys, ["run", "-q", path])
     assert "games: 2 games x" in line and "conditions is more than 1,000,000 games in one experiment" in line
@@ -461,11 +461,11 @@ def test_a_worker_pool_fails_only_the_future_of_the_task_whose_worker_died():
 
 def test_the_first_game_of_a_huge_grid_is_dispatched_before_the_grid_is_enumerated(tmp_path, monkeypatch):
     from pacsim.runner import execute, load_experiment, run_experiment
-    from pacsim.runner import experiment as experiment_module
+    from pacsim.runner import plan as plan_module
 
     made = []
-    real_condition = experiment_module._condition
-    monkeypatch.setattr(experiment_module, "_condition", lambda *args: made.append(1) or real_condition(*args))
+    real_condition = plan_module._condition
+    monkeypatch.setattr(plan_module, "_condition", lambda *args: made.append(1) or real_condition(*args))
     experiment = load_experiment(write_experiment(tmp_path, layout="generated:w=9,h=7,seed=0-199999", games=1))
     assert len(experiment.conditions) == 200_000 and len(made) < 10  # checking the grid makes no condition per maze
 
@@ -533,7 +533,7 @@ def test_a_seed_range_keeps_the_config_hash_of_its_listed_mazes(tmp_path):
 
 @pytest.mark.parametrize("low, high", [(0, 0), (0, 1000), (5, 123), (99, 101), (123456, 130000), (10**9, 10**9 + 25)])
 def test_seeds_come_in_the_order_of_their_names(low, high):
-    from pacsim.runner.experiment import _decimal_order
+    from pacsim.runner.plan import _decimal_order
 
     assert list(_decimal_order(range(low, high + 1))) == sorted(range(low, high + 1), key=str)
 

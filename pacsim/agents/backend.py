@@ -130,9 +130,9 @@ class KernelTableSlot:
         self.table: Any = None
 
     def get(self) -> Any:
-        """The kernel's table (a :class:`pacsim.fast.table.KernelTable`)."""
+        """The kernel's table (a :class:`pacsim.fast.transposition.KernelTable`)."""
         if self.table is None:
-            from pacsim.fast.table import KernelTable
+            from pacsim.fast.transposition import KernelTable
 
             self.table = KernelTable(self.entries)
         return self.table

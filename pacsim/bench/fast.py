@@ -102,7 +102,7 @@ def star_figures(report: Report, depth: int = 4, count: int = 10, repeats: int =
 def fast_perft_rate(layout_name: str, depth: int, repeats: int = 3) -> tuple[float, int]:
     """The kernel's states/s on :func:`successor_rate`'s expansion."""
     from pacsim.fast import kernel  # numba is optional
-    from pacsim.fast.tables import layout_tables, state_row, words_for
+    from pacsim.fast.maze_arrays import layout_tables, state_row, words_for
 
     state = recorded_positions(layout_name, count=1)[0]
     tables = layout_tables(state.layout)

@@ -43,6 +43,6 @@ def first_sentence(path: Path) -> str:
 
 
 def _games(path: Path) -> str:
-    from pacsim.runner.experiment import read_toml
+    from pacsim.runner.experiment_file import read_toml
 
     return str(read_toml(path).get("games", "?"))

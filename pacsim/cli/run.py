@@ -95,7 +95,7 @@ def run(args: argparse.Namespace) -> int:
     from pacsim.report import summarize
     from pacsim.report.format import summary_text, terminal_width
     from pacsim.runner import load_experiment, load_results
-    from pacsim.runner.experiment import plugin_notes
+    from pacsim.runner.compatibility import plugin_notes
     from pacsim.runner.store import finished_games
 
     if args.workers is not None and args.workers < 1:

@@ -4,7 +4,7 @@ numba passes a named tuple of arrays as one argument and reads its fields
 at no cost, so a kernel function takes the maze, the model it searches
 with, its workspace and a few numbers:
 
-* the maze: :class:`pacsim.fast.tables.Tables` (moves, distances, the
+* the maze: :class:`pacsim.fast.maze_arrays.Tables` (moves, distances, the
   nearest-cell order, the ghosts' starts), one per layout;
 * :class:`Model`: what a search assumes (the int settings and float
   weights, slots named in :mod:`pacsim.fast.kernel`);
@@ -98,7 +98,7 @@ class StarPlan(NamedTuple):
     enum member argument on a slow path (about 0.6 ms a call)."""
     use_table: bool
     table: tuple[np.ndarray, ...]
-    """The transposition table's arrays (:mod:`pacsim.fast.table`)."""
+    """The transposition table's arrays (:mod:`pacsim.fast.transposition`)."""
     adversary: Adversary
 
 

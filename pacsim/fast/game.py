@@ -25,6 +25,7 @@ from pacsim.fast import gameloop, kernel
 from pacsim.fast.bundles import GameArrays, GhostTeam, Model, PacmanPlan, Scratch
 from pacsim.fast.keyed_cache import compile_before_timing
 from pacsim.fast.kinds import KERNEL_ALGORITHMS, KERNEL_EVALUATIONS, KERNEL_GHOSTS, NODE_KINDS, Evaluation, GhostKind, NodeKind
+from pacsim.fast.maze_arrays import layout_tables, state_row
 from pacsim.fast.memo import chase_memo
 from pacsim.fast.own import play_slice as own_play_slice
 from pacsim.fast.policies import DEFAULT_PARAMETERS
@@ -38,7 +39,6 @@ from pacsim.fast.search import (
     workspace,
 )
 from pacsim.fast.streams import stream_row
-from pacsim.fast.tables import layout_tables, state_row
 from pacsim.fast.view import GhostPolicy, registered, registered_ghost
 
 _OUTCOMES = {gameloop.WIN: WIN, gameloop.LOSS: LOSS, gameloop.TIMEOUT: TIMEOUT}

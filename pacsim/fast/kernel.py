@@ -22,7 +22,7 @@ The functions called at every node are inlined by numba itself
 (``inline="always"``): left to LLVM, a larger search loop stopped inlining
 them and lost a fifth of its speed.
 
-A state is one int64 row (see :mod:`pacsim.fast.tables` for the layout of
+A state is one int64 row (see :mod:`pacsim.fast.maze_arrays` for the layout of
 its slots); a search keeps one row per tree level and writes each child
 into the row below its parent, so it allocates nothing per node.
 """
@@ -412,7 +412,7 @@ def node_value(maze, model, work, top, level, bottom, budget):
     everything it needs in the arrays, and a call with that ``level`` goes
     on exactly where it stopped.  Numba code cannot see signals or clocks,
     so pausing is how the caller gets to check its deadline and let a
-    Ctrl-C through.  (``maze`` is a :class:`~pacsim.fast.tables.Tables`,
+    Ctrl-C through.  (``maze`` is a :class:`~pacsim.fast.maze_arrays.Tables`,
     ``model`` and ``work`` bundles of :mod:`pacsim.fast.bundles`.)"""
     moves, distance, nearest, ghost_starts = maze.moves, maze.distance, maze.nearest, maze.ghost_starts
     settings, weights = model.settings, model.weights

@@ -30,7 +30,7 @@ import numpy as np
 
 from pacsim.engine import GameState, parse_layout
 from pacsim.engine.state import initial_state
-from pacsim.fast import kernel, streams, table
+from pacsim.fast import kernel, streams, transposition
 from pacsim.fast.cache import compiled_functions, flush_when_changed
 from pacsim.fast.kernel import (
     CHANCE_NODE,
@@ -47,12 +47,12 @@ from pacsim.fast.kernel import (
 )
 from pacsim.fast.keyed_cache import compile_before_timing
 from pacsim.fast.kinds import KERNEL_EVALUATIONS, NODE_KINDS, Evaluation, NodeKind
+from pacsim.fast.maze_arrays import layout_tables, state_row
 from pacsim.fast.own import kept, leaf_evaluation, uncached
 from pacsim.fast.request import MctsRequest
 from pacsim.fast.search import settings_row
 from pacsim.fast.streams import random_below, random_float, stream_row
-from pacsim.fast.table import uncounted
-from pacsim.fast.tables import layout_tables, state_row
+from pacsim.fast.transposition import uncounted
 from pacsim.fast.view import View, registered
 from pacsim.search import SearchResult, SearchStats
 
@@ -356,4 +356,4 @@ def warm_up() -> None:
 
 # MCTS inlines the kernel's rules, the table's helpers and the random
 # streams (pacsim.fast.cache): its cache must go when those files change.
-flush_when_changed("mcts", compiled_functions(__name__, globals()), [*kernel.SOURCES, table.__file__, streams.__file__])
+flush_when_changed("mcts", compiled_functions(__name__, globals()), [*kernel.SOURCES, transposition.__file__, streams.__file__])

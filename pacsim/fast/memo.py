@@ -50,7 +50,7 @@ from pacsim.fast import kernel
 from pacsim.fast.bundles import ChaseMemo
 from pacsim.fast.cache import compiled_functions, flush_when_changed
 from pacsim.fast.kernel import ROOT_VALUE, SCORE, directions_slot
-from pacsim.fast.table import uncounted
+from pacsim.fast.transposition import uncounted
 
 MEMO_ENTRIES = 1 << 14
 """Slots of a layout's memo (a power of two): about 3 MB with one ghost."""

@@ -58,7 +58,7 @@ WITHOUT_REFERENCE_COUNTS: dict[str, Any] = {"_nrt": False}
 
 
 def state_view(distance: Any, nearest: Any, settings: Any, state: Any) -> View:
-    """``state`` (a kernel row, :mod:`pacsim.fast.tables`) as a
+    """``state`` (a kernel row, :mod:`pacsim.fast.maze_arrays`) as a
     :class:`~pacsim.fast.view.View`: views of the row's slots, no copy
     (:func:`~pacsim.fast.view.view_of` builds the same in Python)."""
     num_ghosts = settings[NUM_GHOSTS]

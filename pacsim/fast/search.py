@@ -22,6 +22,7 @@ from pacsim.fast import kernel
 from pacsim.fast.bundles import Adversary, Model, StarPlan, StarWorkspace, Workspace
 from pacsim.fast.keyed_cache import compile_before_timing
 from pacsim.fast.kinds import KERNEL_ALGORITHMS, KERNEL_EVALUATIONS, KERNEL_MODELS, NODE_KINDS, ChanceMode, Evaluation, GhostKind, NodeKind
+from pacsim.fast.maze_arrays import layout_tables, state_row, words_for
 from pacsim.fast.memo import chase_memo, empty_memo
 from pacsim.fast.own import search_root as own_search_root
 from pacsim.fast.own_searches import BAD_BOUNDS
@@ -35,8 +36,7 @@ from pacsim.fast.star import (
     WINDOW_COLUMNS,
     star_search_root,
 )
-from pacsim.fast.table import KernelTable, empty_arrays
-from pacsim.fast.tables import layout_tables, state_row, words_for
+from pacsim.fast.transposition import KernelTable, empty_arrays
 from pacsim.fast.view import GhostPolicy, View, registered, registered_ghost
 from pacsim.search import CHANCE, MAX, MIN, SearchResult, SearchStats, SearchTimeout
 

@@ -19,7 +19,7 @@ in three modes:
 
 It pauses only on entering a node, with everything in the arrays, so a
 search runs in slices as the plain kernel's does (and so that the table's
-arrays can grow between two slices: :func:`pacsim.fast.table.needs_room`).
+arrays can grow between two slices: :func:`pacsim.fast.transposition.needs_room`).
 
 Every function here is compiled without numba's reference counting
 (``_nrt=False``, a numba flag for code that allocates no array): the caller
@@ -33,7 +33,7 @@ from __future__ import annotations
 import numpy as np
 from numba.extending import register_jitable
 
-from pacsim.fast import kernel, memo, table
+from pacsim.fast import kernel, memo, transposition
 from pacsim.fast.cache import compiled_functions, flush_when_changed
 from pacsim.fast.evaluations import careful_range, pacman_moves_within, score_range
 from pacsim.fast.kernel import (
@@ -88,7 +88,7 @@ from pacsim.fast.kernel import (
 from pacsim.fast.kinds import ChanceMode
 from pacsim.fast.memo import memo_slot, recall, remember
 from pacsim.fast.policies import slip_outcomes
-from pacsim.fast.table import EXACT, LOWER, UPPER, needs_room, table_get, table_put, uncounted
+from pacsim.fast.transposition import EXACT, LOWER, UPPER, needs_room, table_get, table_put, uncounted
 from pacsim.search import star as python_star
 from pacsim.search.star import beyond
 
@@ -559,4 +559,4 @@ def star_search_root(maze, model, plan, levels, full_window, work, budget):
 # the Python star search's ``beyond`` (pacsim.fast.cache): its cache must go
 # when those files change.
 flush_when_changed("star", compiled_functions(__name__, globals()),
-                   [*kernel.SOURCES, table.__file__, memo.__file__, python_star.__file__])
+                   [*kernel.SOURCES, transposition.__file__, memo.__file__, python_star.__file__])

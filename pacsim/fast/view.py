@@ -33,7 +33,7 @@ from pacsim.engine import GameState
 from pacsim.engine.layout import ACTIONS, Layout
 
 WORD_BITS = 32
-"""Bits of one food or capsule word (the kernel's, :mod:`pacsim.fast.tables`)."""
+"""Bits of one food or capsule word (the kernel's, :mod:`pacsim.fast.maze_arrays`)."""
 KERNEL_MARK = "pacsim_kernel"
 """The attribute :func:`kernel_evaluation` and :func:`kernel_ghost` set on a function."""
 MOVE_SLOTS = 5
@@ -191,7 +191,7 @@ _maze_arrays: weakref.WeakKeyDictionary[Layout, tuple[np.ndarray, np.ndarray]] =
 
 def maze_arrays(layout: Layout) -> tuple[np.ndarray, np.ndarray]:
     """The layout's ``distance`` and ``nearest`` tables, built once per layout
-    (equal to the kernel's :class:`~pacsim.fast.tables.Tables`: a test holds them so)."""
+    (equal to the kernel's :class:`~pacsim.fast.maze_arrays.Tables`: a test holds them so)."""
     arrays = _maze_arrays.get(layout)
     if arrays is None:
         distance = np.array([layout.distances_from(cell) for cell in range(layout.num_cells)], np.int32)

@@ -14,13 +14,15 @@ from pacsim.lazy import lazy_attribute
 
 if TYPE_CHECKING:
     from pacsim.runner.execute import GameTask, InlineExecutor, RunResult, play_task, run_experiment
-    from pacsim.runner.experiment import Condition, Experiment, build_experiment, game_seeds, load_experiment
+    from pacsim.runner.experiment import Experiment, build_experiment, game_seeds, load_experiment
+    from pacsim.runner.plan import Condition
     from pacsim.runner.row import GameRow
     from pacsim.runner.store import ResultStore, load_results, load_saved_game
 
 _HOMES = {
     "pacsim.runner.execute": ("GameTask", "InlineExecutor", "RunResult", "play_task", "run_experiment"),
-    "pacsim.runner.experiment": ("Condition", "Experiment", "build_experiment", "game_seeds", "load_experiment"),
+    "pacsim.runner.experiment": ("Experiment", "build_experiment", "game_seeds", "load_experiment"),
+    "pacsim.runner.plan": ("Condition",),
     "pacsim.runner.row": ("GameRow",),
     "pacsim.runner.store": ("ResultStore", "load_results", "load_saved_game"),
 }

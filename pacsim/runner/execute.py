@@ -47,7 +47,8 @@ from pacsim.engine.stats import MoveStats
 from pacsim.errors import PacsimError, debug_wanted
 from pacsim.fast import MAX_CELLS
 from pacsim.provenance import Machine, RunProvenance
-from pacsim.runner.experiment import Condition, Experiment, chunks
+from pacsim.runner.experiment import Experiment, chunks
+from pacsim.runner.plan import Condition
 from pacsim.runner.pool import WorkerDied, WorkerPool
 from pacsim.runner.row import CRASH, MIXED, REPLAYED_OUTCOMES, GameRow
 from pacsim.runner.store import ResultStore, utc_now

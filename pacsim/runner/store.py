@@ -36,7 +36,8 @@ from pacsim.runner.row import GAME_COLUMNS, REPLAYED_OUTCOMES, GameRow
 if TYPE_CHECKING:
     import pandas
 
-    from pacsim.runner.experiment import Condition, Experiment
+    from pacsim.runner.experiment import Experiment
+    from pacsim.runner.plan import Condition
 
 NEWER_COLUMNS = ("start", "arch", "cores", "python_version", "numba_version", "git_commit", "searched_by",
                  "worker_exit", "fault", "sandbox")

@@ -45,7 +45,8 @@ from pacsim.engine.generate import is_generated
 from pacsim.engine.starts import RANDOM
 from pacsim.errors import AgentError, ConfigError
 from pacsim.files import FileRefused, read_bounded, write_atomically
-from pacsim.runner.experiment import Experiment, build_experiment, read_toml
+from pacsim.runner.experiment import Experiment, build_experiment
+from pacsim.runner.experiment_file import read_toml
 
 TOURNAMENT_KEYS = ("name", "pairs", "seed", "max_moves", "time_limit", "store", "sandbox", "pacman", "ghosts",
                    "layouts", "start_distance")

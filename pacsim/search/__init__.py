@@ -9,7 +9,7 @@ Modules, in reading order:
 
 * :mod:`~pacsim.search.base`   -- node types, the algorithms, the protocol, the counters,
   result records;
-* :mod:`~pacsim.search.table`  -- the bounded transposition table;
+* :mod:`~pacsim.search.transposition`  -- the bounded transposition table;
 * :mod:`~pacsim.search.plain`  -- minimax, expectimax, expectiminimax;
 * :mod:`~pacsim.search.pruned` -- alpha-beta nodes, tables, leaf checks;
 * :mod:`~pacsim.search.star`   -- Star1 and Star2 at chance nodes;
@@ -25,7 +25,7 @@ from pacsim.search.api import deepen, deepest, iterative_deepening, search
 from pacsim.search.base import ALGORITHMS, CHANCE, MAX, MIN, Algorithm, Game, SearchResult, SearchStats, SearchTimeout
 from pacsim.search.mcts import mcts, random_rollout, ucb1
 from pacsim.search.probcut import ProbCutModel
-from pacsim.search.table import EXACT, LOWER, UPPER, TranspositionTable
+from pacsim.search.transposition import EXACT, LOWER, UPPER, TranspositionTable
 
 __all__ = [
     "ALGORITHMS",

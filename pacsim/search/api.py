@@ -42,7 +42,7 @@ from pacsim.search.base import (
 from pacsim.search.plain import make_plain_search
 from pacsim.search.probcut import ProbCutModel
 from pacsim.search.pruned import make_pruned_search
-from pacsim.search.table import EXACT, TranspositionTable
+from pacsim.search.transposition import EXACT, TranspositionTable
 
 
 def search(
@@ -79,7 +79,7 @@ def search(
     levels below ``state`` (``math.inf`` when ``depth=None``), asked of each
     chance node: bounds local to a position are tighter, so Star1 and Star2
     cut more (checked on every successor of a chance node).  ``table`` reuses results at equal remaining depth (see
-    :mod:`pacsim.search.table`).  ``order(state, actions)`` reorders moves
+    :mod:`pacsim.search.transposition`).  ``order(state, actions)`` reorders moves
     at MAX and MIN nodes; it never changes the value, but among equal-valued
     root moves the first in the *reordered* list is chosen.
 

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from pacsim.search.base import Algorithm, Bounds, Evaluate, Game, LocalBounds, Order
 from pacsim.search.probcut import ProbCutModel
-from pacsim.search.table import TranspositionTable
+from pacsim.search.transposition import TranspositionTable
 
 
 @dataclass(frozen=True, slots=True)

@@ -29,7 +29,7 @@ from pacsim.search.base import (
     no_moves_error,
     node_type_error,
 )
-from pacsim.search.table import EXACT
+from pacsim.search.transposition import EXACT
 
 
 def make_plain_search(arguments: SearchArguments, counters: SearchCounters) -> ValueFunction:

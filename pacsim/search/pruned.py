@@ -44,7 +44,7 @@ from pacsim.search.base import (
 )
 from pacsim.search.probcut import ChanceProbCut
 from pacsim.search.star import ChanceValue, StarSearch, out_of_bounds
-from pacsim.search.table import EXACT, LOWER, UPPER
+from pacsim.search.transposition import EXACT, LOWER, UPPER
 
 
 def make_pruned_search(arguments: SearchArguments, counters: SearchCounters) -> ValueFunction:

@@ -1,4 +1,4 @@
-"""The kernel's transposition table: ``pacsim.search.table`` over arrays.
+"""The kernel's transposition table: ``pacsim.search.transposition`` over arrays.
 
 The Python table is an ``OrderedDict`` keyed by ``(state, remaining)``
 with least-recently-used eviction; node counts depend on which entries it
@@ -46,7 +46,7 @@ def uncounted(inline: bool = False) -> Any:
 
 
 EXACT, LOWER, UPPER = 0, 1, 2
-"""Entry flags, as in pacsim.search.table."""
+"""Entry flags, as in pacsim.search.transposition."""
 
 # -- slots of ``meta`` ----------------------------------------------------
 SIZE, OLDEST, YOUNGEST, HITS, MISSES, STORES, EVICTIONS, CAPACITY, TAG, ALLOCATED = 0, 1, 2, 3, 4, 5, 6, 7, 8, 9
