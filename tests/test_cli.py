@@ -328,3 +328,4 @@ def test_the_grid_figure_has_a_row_per_ghost_and_layout_and_stays_readable(tmp_p
     plot_summary(results, summary, ["condition"], path)
     width, height = Image.open(path).size
     assert width <= 2600 and height < 6000  # once 36 bars side by side: over 10,000 px wide
+
