@@ -224,7 +224,7 @@ def compile_before_timing(dispatcher: Any, arguments: tuple[object, ...]) -> flo
     machine code already; the seconds it took (0.0 when it had).  Callers
     call this before they start a game's or a move's clock: compilation is
     its own figure, never a game's."""
-    if dispatcher.signatures or not hasattr(dispatcher, "typeof_pyval"):
+    if getattr(dispatcher, "overloads", True):  # machine code already (a dict), or not a numba function
         return 0.0
     started = time.perf_counter()
     misses = sum(dispatcher._cache_misses.values())
