@@ -9,6 +9,7 @@ objects, so callers can swap them for the Python search one for one.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from contextlib import suppress
 from time import perf_counter
 from typing import Any
 
@@ -135,14 +136,23 @@ def chase_values(state: GameState, levels: int) -> SearchResult:
     return _run(state, Model(settings, np.zeros(kernel.WEIGHTS, np.float64)), levels, True, True, started)
 
 
-def warm_up(star: bool = False) -> None:
+def warm_up(star: bool = False, evaluation: str = "careful", model: str = "uniform") -> None:
     """Load the compiled kernel now (compiling it on a first run): a search
     on a small maze, so that the first real move does not pay for it;
-    ``star`` loads the Star1/Star2 and table search too."""
+    ``star`` loads the Star1/Star2 and table search too; a user's kernel
+    ``evaluation`` or ghost ``model`` loads (or compiles) the copy of the
+    search made around it (numba's error, if any, is the first move's)."""
     state = initial_state(parse_layout("%%%%%\n%P.G%\n%%%%%\n", name="warm-up"))
     kernel_search(state, (MAX, MIN), "careful", 2)
     if star:
         kernel_search(state, (MAX, CHANCE), "careful", 2, star="star2", table=KernelTable(16))
+    if registered(evaluation) is None and registered_ghost(model) is None:
+        return
+    with suppress(ValueError, SearchError):
+        if star:
+            kernel_search(state, (MAX, CHANCE), evaluation, 2, star="star2", table=KernelTable(16))
+        else:
+            kernel_search(state, (MAX, CHANCE), evaluation, 2, model=model)
 
 
 class DistributionRefused(SearchError):
