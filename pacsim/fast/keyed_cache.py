@@ -10,9 +10,9 @@ CPU), stamped with :func:`user_digest` of the user's functions (their
 files and the files of what they call): a stamp that differs is never
 loaded, and the copy compiles afresh and replaces it.
 
-Compiling is serialized across processes (:func:`one_compiler`): the N
-workers of a run wait while the first compiles and then load its result,
-so a run compiles once and says so once (:func:`said_once`).
+Compiling one function is serialized across processes (:func:`one_compiler`):
+the N workers of a run wait while the first compiles it and then load its
+result, so a run compiles once and says so once (:func:`said_once`).
 """
 
 from __future__ import annotations
@@ -21,7 +21,6 @@ import fcntl
 import hashlib
 import os
 import sys
-import threading
 import time
 import types
 from collections.abc import Iterator
@@ -173,49 +172,49 @@ def keep_on_disk(dispatcher: Any, key: str) -> Any:
     except OSError:
         return dispatcher
     dispatcher._cache = _KeyedCache(dispatcher.py_func)
+    name = hashlib.sha256(f"{dispatcher.py_func.__qualname__}|{key}".encode()).hexdigest()[:24]
+    lock = Path(dispatcher._cache.cache_path) / f"{name}.lock"
     compile_now = dispatcher.compile
 
     def compile_serialized(signature: Any) -> Any:
-        with one_compiler():
+        with one_compiler(lock):
             return compile_now(signature)
 
     dispatcher.compile = compile_serialized
     return dispatcher
 
 
-_depth = 0
-_depth_lock = threading.RLock()
+_held: set[Path] = set()
+"""The lock files this process holds (numba compiles one function at a time per process)."""
 
 
 @contextmanager
-def one_compiler() -> Iterator[None]:
-    """Hold the cache's lock file while compiling (re-entrant in one
-    process: a copy compiles the copies it calls inside its own compilation)."""
-    global _depth
-    with _depth_lock:
-        if _depth:
-            _depth += 1
-            try:
-                yield
-            finally:
-                _depth -= 1
-            return
-        handle = _open_lock()
-        _depth = 1
-        try:
-            if handle is not None:
-                fcntl.flock(handle, fcntl.LOCK_EX)
-            yield
-        finally:
-            _depth = 0
-            if handle is not None:
-                handle.close()  # closing releases the lock
-
-
-def _open_lock() -> Any:
+def one_compiler(lock: Path) -> Iterator[None]:
+    """Hold the lock file ``lock`` (one a function and key) while compiling:
+    the workers of a run that need the same function wait while the first
+    compiles it, then load it; others compile theirs meanwhile.  A function
+    locks only what it calls while it compiles, so two processes never
+    wait for each other.  Re-entrant in one process."""
+    if lock in _held:
+        yield
+        return
+    handle = _open_lock(lock)
+    _held.add(lock)
     try:
-        return open(cache_root() / "compile.lock", "a")
-    except OSError:
+        if handle is not None:
+            fcntl.flock(handle, fcntl.LOCK_EX)
+        yield
+    finally:
+        _held.discard(lock)
+        if handle is not None:
+            handle.close()  # closing releases the lock
+
+
+def _open_lock(lock: Path) -> Any:
+    try:
+        lock.parent.mkdir(parents=True, exist_ok=True)
+        return open(lock, "a")
+    except OSError:  # a read-only cache: compile without waiting
         return None
 
 
