@@ -219,7 +219,7 @@ def star_value(maze, model, plan, work, top, level, bottom, budget):
                 _store(use_table, pruned, table, states, frames, windows, level, bottom, value)
             continue
         # mode == NEXT: the node at `level` enters its next child, or finishes.
-        finished, value, child = next_child(maze, model, plan.star, work, level, bottom)
+        finished, value, child = next_child(maze, model, work, level, bottom)
         if finished < 0:
             stats[OUT_OF_BOUNDS] = 1
             return np.nan, FAILED
@@ -420,7 +420,7 @@ def _probe_cut(windows, level, stats):
 
 
 @uncounted(inline=True)
-def next_child(maze, model, star, work, level, bottom):
+def next_child(maze, model, work, level, bottom):
     """Set up the next child (or probe) of the node at ``level`` in its row:
     ``(0, 0.0, child level)``; or ``(1, value, 0)`` when the node is done;
     ``(-1, nan, 0)`` when a probed leaf left its bounds."""
@@ -476,7 +476,7 @@ def next_child(maze, model, star, work, level, bottom):
                 # above beta, a MIN one's if it may end below alpha.
                 if (mover == MAX_NODE and windows[level, UPPER_SUM] > beta) or (
                         mover != MAX_NODE and mover != CHANCE_NODE and windows[level, LOWER_SUM] < alpha):
-                    _probe(maze, model, work, level, index, probability, low, high, mover)
+                    _probe(maze, model, work, level, probability, low, high, mover)
                     frames[level, INDEX] = index
                     return 0, 0.0, child + 1
             finished, value = _probe_cut(windows, level, stats)
@@ -513,7 +513,7 @@ def next_child(maze, model, star, work, level, bottom):
 
 
 @uncounted(inline=True)
-def _probe(maze, model, work, level, index, probability, low, high, mover):
+def _probe(maze, model, work, level, probability, low, high, mover):
     """StarSearch.probe: write the first move of the successor at
     ``level + 1`` into the row below it, with the probe's window."""
     settings, states, windows, frames, stats = model.settings, work.states, work.windows, work.frames, work.stats

@@ -142,7 +142,7 @@ def load_experiment(
     source = str(path)
     raw = read_toml(path)
     for override in overrides or []:
-        apply_override(raw, override, source)
+        apply_override(raw, override)
     if games is not None:
         raw["games"] = games
     experiment = build_experiment(raw, source, default_name=path.stem)

@@ -57,7 +57,7 @@ def parse_override_value(text: str) -> Any:
         return text
 
 
-def apply_override(raw: dict[str, Any], override: str, source: str = "<experiment>") -> None:
+def apply_override(raw: dict[str, Any], override: str) -> None:
     """Apply ``key=value`` (dotted keys reach into tables: ``pacman_options.eval=careful``)."""
     key, equals, value = override.partition("=")
     parts = [part.strip() for part in key.split(".")]
