@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import fcntl
 import hashlib
+import marshal
 import os
 import sys
 import time
@@ -94,6 +95,7 @@ def _hash_function(function: Any, hasher: Any, seen: set[int]) -> None:
     seen.add(id(function))
     hasher.update(f"{function.__module__}.{function.__qualname__}".encode())
     hasher.update(_file_bytes(function.__code__.co_filename))
+    hasher.update(marshal.dumps(function.__code__))  # a function without a file (python -c, a notebook): its code
     hasher.update(repr(function.__defaults__).encode())
     for name in _names_read(function.__code__):
         if name in function.__globals__:
@@ -166,6 +168,8 @@ def keep_on_disk(dispatcher: Any, key: str) -> Any:
     """Give ``dispatcher`` (an uncached numba function) a disk cache
     stamped ``key``, and compile it under :func:`one_compiler`; returns it.
     Where the cache folder cannot be written, it compiles in memory as before."""
+    if dispatcher.py_func.__closure__:  # numba pickles a closure's cells into its key: not for users' objects
+        return dispatcher
     setattr(dispatcher.py_func, KEY_ATTRIBUTE, key)
     try:
         cache_root().mkdir(parents=True, exist_ok=True)
