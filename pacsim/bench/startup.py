@@ -95,8 +95,9 @@ def kernel_startup_figures(report: Report, repeats: int) -> None:
     if available() is not None:
         report.skip(f"startup: the kernel's figures: {available()}")
         return
+    file, _, function = OWN_EVALUATION.rpartition(":")
     own = ("play", "-n", "1", "-q", "-l", "smallClassic", "--seed", "1",
-           "-p", f"expectimax:depth=2,eval={shipped_path(OWN_EVALUATION).resolve()},backend=fast")
+           "-p", f"expectimax:depth=2,eval={shipped_path(file).resolve()}:{function},backend=fast")
     try:
         ratio, seconds = _ratio(_python(KERNEL_LOAD), _python(YARDSTICK), repeats)
         report.add(group, "kernel load (first search, cache warm)", ratio, "ratio", f"{seconds:.2f} s")
