@@ -105,8 +105,8 @@ PYTHON_SECONDS_PER_LEAF = 6e-6
 of a hundred-odd moves; measured at depths 2 to 4 on smallClassic)."""
 
 
-SHORT_RUN = "a run this short ends in Python before the compiled kernel would have loaded; -a backend=fast insists"
-"""Why ``play`` searched in Python on its own (:func:`search_in_python`), as its last line says."""
+SHORT_RUN = "a run this short ends in Python before the compiled kernel would have loaded (-a backend=fast insists)"
+"""Why ``play`` searched in Python on its own (:func:`search_in_python`), as the line after its last says."""
 
 
 def search_in_python(args: argparse.Namespace, num_ghosts: int) -> bool:
@@ -141,10 +141,12 @@ def backend_reason(args: argparse.Namespace, in_python: bool) -> dict[str, str]:
     import os
 
     from pacsim.agents.backend import ENVIRONMENT_SWITCH, OLD_ENVIRONMENT_SWITCH
-    from pacsim.agents.registry import parse_spec
+    from pacsim.agents.registry import PACMAN, parse_spec, resolve
 
     if in_python:
         return {PYTHON: SHORT_RUN}
+    if resolve(PACMAN, args.pacman).cs188:
+        return {PYTHON: "the agent is the course's own Python code"}
     given = {**parse_spec(args.pacman).options, **options_given_once(args.pacman, args.agent_args, "-a")}
     chosen = given.get("backend", given.get("engine"))
     if chosen in ("fast", "python"):
@@ -227,6 +229,9 @@ def run(args: argparse.Namespace) -> int:
         print(f"interrupted: {tally.summary_line()}{_records_written(args.record, tally.recorded, games)}")
         raise
     print(tally.summary_line())
+    reasons = tally.backend_reasons()
+    if reasons:
+        print(reasons, file=sys.stderr, flush=True)
     if tally.games and tally.errors == tally.games:  # as run: such results mean nothing
         from pacsim.runner.execute import AllGamesFailed
 
@@ -445,12 +450,14 @@ class Tally:
         line = (f"{games}, {self.wins} win{'' if self.wins == 1 else 's'}, win rate {self.wins / self.games:.2f}, "
                 f"average score {self.total_score / self.games:.1f}")
         if self.backends:
-            line += "; Pacman searched in " + " and ".join(self._where(backend) for backend in sorted(self.backends))
+            line += "; Pacman searched in " + " and ".join(BACKEND_NAMES[backend] for backend in sorted(self.backends))
         return line
 
-    def _where(self, backend: str) -> str:
-        reason = self.reasons.get(backend)
-        return BACKEND_NAMES[backend] + (f" ({reason})" if reason else "")
+    def backend_reasons(self) -> str | None:
+        """Why Pacman searched where he did (the line after the last, on stderr), or None."""
+        reasons = [f"in {BACKEND_NAMES[backend]} because {self.reasons[backend]}"
+                   for backend in sorted(self.backends) if backend in self.reasons]
+        return f"pacsim: Pacman searched {'; '.join(reasons)}" if reasons else None
 
 
 BACKEND_NAMES = {FAST: "the compiled kernel", PYTHON: "Python"}
