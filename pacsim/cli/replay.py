@@ -82,9 +82,11 @@ def list_games(store: str) -> int:
     if Path(store).suffix.lower() not in STORE_SUFFIXES:
         raise ConfigError(f"--list: {store} is not a results store (.sqlite/.db); a record holds one game")
     from pacsim.report.format import replay_list
-    from pacsim.runner.store import load_results
+    from pacsim.report.store_report import store_games_to_replay
+    from pacsim.runner.aggregate import StoreQuery
 
-    print(replay_list(load_results(store), store))
+    with StoreQuery(store) as query:  # three queries in the store: no frame of every game
+        print(replay_list(None, store, store_games_to_replay(query)))
     return 0
 
 

@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 
 from pacsim.engine import ACTIONS, LOSS, TIMEOUT, WIN, GameRecord, Layout, initial_state
+from pacsim.engine.deadline import compiled_code
 from pacsim.engine.game import agent_rng
 from pacsim.engine.stats import FAST, MoveStats
 from pacsim.fast import gameloop, kernel
@@ -88,7 +89,7 @@ def play_kernel_game(layout: Layout, pacman: SearchRequest, ties_random: bool, g
                  _ghost_team(state, ghosts), work, scratch)
     game_loop = _game_loop(pacman, ghosts)
     compiling = compile_before_timing(game_loop, (*arguments, FIRST_GAME_SLICE))  # its own figure, not the game's
-    kernel_seconds = _in_slices(game_loop, arguments)
+    kernel_seconds = _in_slices(game_loop, arguments, users_code=game_loop is not gameloop.play_slice)
     if progress[gameloop.OUTCOME] == gameloop.DECLINED:
         return None
     seconds_per_cycle = kernel_seconds / max(int(progress[gameloop.SLICE_CYCLES]), 1)
@@ -153,7 +154,7 @@ def _streams(seed: int, ghosts: int) -> np.ndarray:
     return np.array([stream_row(agent_rng(seed, agent)) for agent in range(ghosts + 1)], np.int64)
 
 
-def _in_slices(play_slice: Any, arguments: tuple[Any, ...]) -> float:
+def _in_slices(play_slice: Any, arguments: tuple[Any, ...], users_code: bool = False) -> float:
     """Play slice after slice of ``play_slice`` (``gameloop.play_slice``, or
     an own evaluation's) until the game is over; the seconds spent in
     the kernel.  Between slices Python runs, so a Ctrl-C surfaces here."""
@@ -161,7 +162,8 @@ def _in_slices(play_slice: Any, arguments: tuple[Any, ...]) -> float:
     total = 0.0
     while True:
         slice_started = time.perf_counter()
-        finished = play_slice(*arguments, budget)
+        with compiled_code(users_code):  # a user's function that never returns cannot hold Ctrl-C
+            finished = play_slice(*arguments, budget)
         elapsed = time.perf_counter() - slice_started
         total += elapsed
         if finished:

@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from pacsim.engine import GameState, parse_layout
+from pacsim.engine.deadline import compiled_code
 from pacsim.engine.layout import ACTIONS
 from pacsim.engine.state import initial_state
 from pacsim.errors import SearchError
@@ -194,7 +195,7 @@ def _run(state: GameState, model: Model, levels: int, full_window: bool, root_va
     work = workspace(state_row(state), levels)
     arguments = (layout_tables(state.layout), model, levels, full_window, work)
     plain = own is None and own_ghost is None
-    _in_slices(kernel.search_root if plain else own_search_root(own, own_ghost), arguments, deadline)
+    _in_slices(kernel.search_root if plain else own_search_root(own, own_ghost), arguments, deadline, users_code=not plain)
     if own_ghost is not None and model.weights[kernel.OWN_GHOST_FAILED]:
         raise DistributionRefused(f"kernel search: the ghost policy {own_ghost.__qualname__}() gave a bad distribution")
     return _result(state, model.weights, work.stats, work.values, levels, root_values, started)
@@ -219,7 +220,8 @@ def _run_star(state: GameState, model: Model, levels: int, full_window: bool,
             return arguments
         return (*arguments[:PLAN_ARGUMENT], plan._replace(table=table.with_room(levels)), *arguments[PLAN_ARGUMENT + 1:])
 
-    _in_slices(star_search_root if own is None else own_star_search_root(own), arguments, deadline, with_room)
+    _in_slices(star_search_root if own is None else own_star_search_root(own), arguments, deadline, with_room,
+               users_code=own is not None)
     if work.stats[OUT_OF_BOUNDS] == BAD_BOUNDS:
         raise SearchError("kernel search: the evaluation's bounds at a chance node are not finite numbers with low <= high")
     if work.stats[OUT_OF_BOUNDS]:
@@ -269,19 +271,22 @@ runs, at least this often, for about 15 microseconds a slice."""
 
 
 def _in_slices(root_search: Any, arguments: tuple[object, ...], deadline: float | None,
-               between: Callable[[tuple[object, ...]], tuple[object, ...]] | None = None) -> None:
+               between: Callable[[tuple[object, ...]], tuple[object, ...]] | None = None, users_code: bool = False) -> None:
     """Run ``root_search`` (``kernel.search_root`` or ``star_search_root``)
     slice by slice until it finishes; raise
     :class:`SearchTimeout` once ``deadline`` has passed.  Between two slices
     Python runs, so an ``AgentTimeout`` or a ``KeyboardInterrupt`` surfaces
     here exactly as it would in the Python search.  ``between`` gives the
-    arguments of the next slice (a grown table)."""
+    arguments of the next slice (a grown table).  A slice running ``users_code``
+    (their own evaluation or ghost) is :func:`~pacsim.engine.deadline.compiled_code`."""
     search_slice: Any = root_search  # numba's Dispatcher types its calls too narrowly
     budget = FIRST_SLICE
     compile_before_timing(search_slice, (*arguments, budget))  # not counted against a deadline
     while True:
         slice_started = perf_counter()
-        if search_slice(*arguments, budget):
+        with compiled_code(users_code):  # a user's function that never returns cannot hold the move limit or Ctrl-C
+            finished = search_slice(*arguments, budget)
+        if finished:
             return
         now = perf_counter()
         if deadline is not None and now >= deadline:

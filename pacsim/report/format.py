@@ -156,14 +156,15 @@ def _cell(value: object) -> str:
     return _text(value).replace("|", "\\|")
 
 
-def replay_list(results: pandas.DataFrame, store: str) -> str:
-    """The games of ``results`` worth replaying first, with their ids and
-    the command that replays them (a game picked twice is listed once)."""
+def replay_list(results: pandas.DataFrame | None, store: str, picks: list[tuple[str, dict]] | None = None) -> str:
+    """The games of ``results`` (or the ``picks`` of
+    :func:`~pacsim.report.summary.games_to_replay`) worth replaying first,
+    with their ids and the command that replays them (a game picked twice is listed once)."""
     from pacsim.report.summary import games_to_replay
 
     reasons: dict[int, list[str]] = {}
     games = {}
-    for why, game in games_to_replay(results):
+    for why, game in picks if picks is not None else games_to_replay(results):
         reasons.setdefault(int(game["id"]), []).append(why)
         games[int(game["id"])] = game
     if not games:
