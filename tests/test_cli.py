@@ -11,6 +11,7 @@ import pandas
 import pytest
 
 from pacsim.cli import main
+from pacsim.cli.play import SHORT_RUN
 
 REPOSITORY = Path(__file__).resolve().parents[1]
 
@@ -131,6 +132,30 @@ def test_a_short_search_run_stays_in_python_and_says_where_pacman_searched(capsy
     assert not search_in_python(asked("greedy"), num_ghosts=1)  # searches nothing
     assert main(["play", "-p", "minimax:depth=1", "-l", "openRoom", "-q", "--seed", "2", "--max-moves", "5"]) == 0
     assert capsys.readouterr().out.splitlines()[-1].endswith("; Pacman searched in Python")
+
+
+def test_backend_auto_given_is_the_default_and_the_last_line_says_why_pacman_searched_where(capsys, monkeypatch):
+    """issue 39: ``backend=auto`` given behaves as left out; a user's
+    evaluation is never guessed into Python; the line after the last (on
+    stderr, the terminal's last) names the reason."""
+    import argparse
+
+    from pacsim.cli.play import search_in_python
+
+    def asked(pacman):
+        return argparse.Namespace(pacman=pacman, agent_args="", games=1)
+
+    assert search_in_python(asked("minimax:depth=2,backend=auto"), num_ghosts=2)
+    assert not search_in_python(asked("minimax:depth=2,eval=examples/kernel_eval.py:hungry"), num_ghosts=2)
+    assert main(["play", "-p", "minimax:depth=1", "-l", "openRoom", "-q", "--seed", "2", "--max-moves", "5"]) == 0
+    assert capsys.readouterr().err.splitlines()[-1] == f"pacsim: Pacman searched in Python because {SHORT_RUN}"
+    assert main(["play", "-p", "minimax:depth=1,backend=python", "-l", "openRoom", "-q", "--seed", "2",
+                 "--max-moves", "5"]) == 0
+    assert capsys.readouterr().err.splitlines()[-1] == "pacsim: Pacman searched in Python because backend=python"
+    monkeypatch.setenv("PACSIM_BACKEND", "python")
+    assert main(["play", "-p", "minimax:depth=3", "-l", "openRoom", "-q", "--seed", "2",
+                 "--max-moves", "5"]) == 0
+    assert capsys.readouterr().err.splitlines()[-1] == "pacsim: Pacman searched in Python because PACSIM_BACKEND=python"
 
 
 def test_bench_startup_measures_ratios_against_importing_numpy_and_a_course(tmp_path, monkeypatch):

@@ -33,7 +33,7 @@ from pacsim.engine import GameState
 from pacsim.engine.deadline import UserInterrupt, call_with_deadline, user_interrupts_marked
 from pacsim.engine.stats import FAST, PYTHON
 from pacsim.errors import AgentError, PacsimError
-from pacsim.fast.request import ADVERSARIAL, SearchRequest, settings_declined, star_search
+from pacsim.fast.request import ADVERSARIAL, SearchRequest, chance_model, settings_declined, star_search
 from pacsim.search import (
     ALGORITHMS,
     CHANCE,
@@ -155,7 +155,8 @@ class SearchPacman(Agent[SearchOptions]):
         request = self.search_request(ghosts=2, levels=1, cells=0)
         reason = settings_declined(request)
         if reason is None:  # load the kernel now, not in the first timed move
-            backend.prepare(options.backend, "star" if star_search(request) else "plain")
+            backend.prepare(options.backend, "star" if star_search(request) else "plain", request.evaluation,
+                            chance_model(request))
         elif options.backend == "fast":  # say it once, not in every game
             raise AgentError(f"option backend=fast: {reason}", option="backend")
 

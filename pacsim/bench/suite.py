@@ -16,7 +16,7 @@ from pacsim.bench.own import own_figures, own_ghost_figures, own_star_figures
 from pacsim.bench.report import Report, machine_info
 from pacsim.bench.sandbox import sandbox_figures
 from pacsim.bench.search import search_figures, successor_rate, table_figures, tuned_expectimax
-from pacsim.bench.startup import startup_figures
+from pacsim.bench.startup import kernel_startup_figures, startup_figures
 from pacsim.bench.store_scale import store_scale_figures
 from pacsim.bench.throughput import batch_throughput
 from pacsim.bench.tournament import tournament_speed
@@ -29,6 +29,7 @@ def run(quick: bool = False, course: Path | None = None, startup_only: bool = Fa
     a CS188 course folder for the start-up group's course commands."""
     report = Report(machine=machine_info())
     startup_figures(report, repeats=3 if quick else 7, course=course, quick=quick)
+    kernel_startup_figures(report, repeats=3 if quick else 7)
     if startup_only:
         return report
     for name in ("smallClassic", "wideClassic"):

@@ -9,6 +9,7 @@ objects, so callers can swap them for the Python search one for one.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from contextlib import suppress
 from time import perf_counter
 from typing import Any
 
@@ -21,6 +22,7 @@ from pacsim.engine.state import initial_state
 from pacsim.errors import SearchError
 from pacsim.fast import kernel
 from pacsim.fast.bundles import Adversary, Model, StarPlan, StarWorkspace, Workspace
+from pacsim.fast.keyed_cache import compile_before_timing
 from pacsim.fast.kinds import KERNEL_ALGORITHMS, KERNEL_EVALUATIONS, KERNEL_MODELS, NODE_KINDS, ChanceMode, Evaluation, GhostKind, NodeKind
 from pacsim.fast.maze_arrays import layout_tables, state_row, words_for
 from pacsim.fast.memo import chase_memo, empty_memo
@@ -135,14 +137,23 @@ def chase_values(state: GameState, levels: int) -> SearchResult:
     return _run(state, Model(settings, np.zeros(kernel.WEIGHTS, np.float64)), levels, True, True, started)
 
 
-def warm_up(star: bool = False) -> None:
+def warm_up(star: bool = False, evaluation: str = "careful", model: str = "uniform") -> None:
     """Load the compiled kernel now (compiling it on a first run): a search
     on a small maze, so that the first real move does not pay for it;
-    ``star`` loads the Star1/Star2 and table search too."""
+    ``star`` loads the Star1/Star2 and table search too; a user's kernel
+    ``evaluation`` or ghost ``model`` loads (or compiles) the copy of the
+    search made around it (numba's error, if any, is the first move's)."""
     state = initial_state(parse_layout("%%%%%\n%P.G%\n%%%%%\n", name="warm-up"))
     kernel_search(state, (MAX, MIN), "careful", 2)
     if star:
         kernel_search(state, (MAX, CHANCE), "careful", 2, star="star2", table=KernelTable(16))
+    if registered(evaluation) is None and registered_ghost(model) is None:
+        return
+    with suppress(ValueError, SearchError):
+        if star:
+            kernel_search(state, (MAX, CHANCE), evaluation, 2, star="star2", table=KernelTable(16))
+        else:
+            kernel_search(state, (MAX, CHANCE), evaluation, 2, model=model)
 
 
 class DistributionRefused(SearchError):
@@ -270,6 +281,7 @@ def _in_slices(root_search: Any, arguments: tuple[object, ...], deadline: float 
     (their own evaluation or ghost) is :func:`~pacsim.engine.deadline.compiled_code`."""
     search_slice: Any = root_search  # numba's Dispatcher types its calls too narrowly
     budget = FIRST_SLICE
+    compile_before_timing(search_slice, (*arguments, budget))  # not counted against a deadline
     while True:
         slice_started = perf_counter()
         with compiled_code(users_code):  # a user's function that never returns cannot hold the move limit or Ctrl-C
