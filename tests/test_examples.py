@@ -101,6 +101,7 @@ SKIP: dict[str, str] = {
     "pacsim bench": "the benchmark (minutes); tests/test_benchmark.py runs its groups at toy size",
     "pacsim bench --quick": "the benchmark (tens of seconds); tests/test_benchmark.py runs its groups at toy size",
     "pacsim bench --json": "the benchmark (minutes)",
+    "pacsim bench --startup": "whole processes timed against importing numpy (a minute); tests/test_kernel_load.py checks the load",
     "pacsim play -l wideClassic -p alphabeta -a depth=3,eval=careful -g adversarial -q": "a whole game of depth-3 search against a searching ghost (seconds)",
     "pacsim layouts --check my.lay": HYPOTHETICAL,
     "pacsim play -l tinyGhostMaze -p expectimax -a depth=4,eval=careful -g adversarial --window --show-values": WINDOW,
