@@ -145,6 +145,8 @@ def backend_reason(args: argparse.Namespace, in_python: bool) -> dict[str, str]:
 
     if in_python:
         return {PYTHON: SHORT_RUN}
+    if sandboxed_pacman(args):  # never imported here: its sandbox says where it searched, if it searches
+        return {}
     if resolve(PACMAN, args.pacman).cs188:
         return {PYTHON: "the agent is the course's own Python code"}
     given = {**parse_spec(args.pacman).options, **options_given_once(args.pacman, args.agent_args, "-a")}
