@@ -34,6 +34,7 @@ from pacsim.errors import ConfigError
 from pacsim.runner.experiment import MAX_GAMES, Experiment, build_experiment, check_time_limit, load_experiment
 from pacsim.shipped import find_experiment
 from pacsim.web import notebook, player
+from pacsim.web.tree import TreeView, move_tree
 
 if TYPE_CHECKING:
     import pandas
@@ -80,6 +81,12 @@ class PlayedGame:
     def states(self) -> list[GameState]:
         """Every state of the game, replayed through the rules."""
         return self.saved().states()
+
+    def tree(self, move: int, pacman: str | None = None) -> TreeView:
+        """The tree Pacman searched before his move ``move`` (0: the start),
+        searched again in Python; ``pacman`` (a spec) searches instead of the
+        game's own.  Jupyter shows it as the tree page (docs/tree.md)."""
+        return move_tree(self.saved(), move, pacman)
 
     def __repr__(self) -> str:
         # The record's own repr lists every action and every move's statistics: too much to read.

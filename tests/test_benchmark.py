@@ -44,6 +44,17 @@ def test_search_and_table_figures_at_toy_sizes():
     assert bound_ratio <= 1.0
 
 
+def test_tree_figures_time_a_trace_and_size_its_page():
+    from pacsim.bench.tree import tree_figures
+
+    report = Report(machine=machine_info())
+    tree_figures(report, ("tinyGhostMaze",), depth=2)
+    found = {figure.name: figure for figure in report.figures}
+    assert found["tinyGhostMaze expectimax depth 2 page bytes"].value > 5000
+    assert found["tinyGhostMaze expectimax depth 2 traced/untraced"].unit == "ratio"
+    assert all(figure.value > 0 for figure in report.figures)
+
+
 def test_batch_throughput_reports_rates_and_the_scaling_ratio(tmp_path):
     experiment = tmp_path / "tiny.toml"
     experiment.write_text(TINY_EXPERIMENT, encoding="utf-8")

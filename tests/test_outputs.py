@@ -64,6 +64,7 @@ COMMANDS = {  # the input, and the command writing to OUT
     "report --html": ("S.sqlite", ["report", "S.sqlite", "--html", "OUT"]),
     "report --out": ("S.sqlite", ["report", "S.sqlite", "--out", "OUT"]),
     "replay --html": ("S.sqlite", ["replay", "S.sqlite", "--game", "1", "--html", "OUT"]),
+    "tree --out": ("S.sqlite", ["tree", "--store", "S.sqlite", "--game", "1", "--out", "OUT"]),
     "replay --gif": ("S.sqlite", ["replay", "S.sqlite", "--game", "1", "-q", "--gif", "OUT"]),
     "play layout": ("X.lay", ["play", "-q", "-l", "X.lay", "--seed", "1", "--record", "OUT"]),
     "play plugin": ("mine.py", ["play", "-q", "-l", "X.lay", "-p", "mine.py:Mine", "--seed", "1", "--record", "OUT"]),

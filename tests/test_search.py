@@ -23,101 +23,10 @@ from pacsim.search import (
     iterative_deepening,
     search,
 )
+from pacsim.search.examples import CHANCE_ALPHA_BETA, IncAndSquare, StochasticIncAndSquare, TreeGame
 
 ALL_ALGORITHMS = ("minimax", "alphabeta", "expectimax", "expectiminimax", "star1", "star2")
 CHANCE_ALGORITHMS = ("expectiminimax", "star1", "star2")
-
-
-class TreeGame:
-    """A game given as an explicit tree: a node is ``("max"|"min", [child,
-    ...])``, ``("chance", [(p, child), ...])`` or a bare number (a leaf).
-    Positions are tuples of child indices from the root, actions the child
-    indices."""
-
-    def __init__(self, root):
-        self.root = root
-        self.scored = []  # positions whose utility was asked for, in order
-
-    def node(self, path):
-        node = self.root
-        for index in path:
-            children = node[1]
-            node = children[index][1] if node[0] == "chance" else children[index]
-        return node
-
-    def to_move(self, path):
-        kind = self.node(path)[0]
-        return {"max": MAX, "min": MIN, "chance": CHANCE}.get(kind, kind)
-
-    def actions(self, path):
-        return list(range(len(self.node(path)[1])))
-
-    def result(self, path, action):
-        return path + (action,)
-
-    def outcomes(self, path):
-        return [(p, path + (index,)) for index, (p, _) in enumerate(self.node(path)[1])]
-
-    def is_terminal(self, path):
-        return not isinstance(self.node(path), tuple)
-
-    def utility(self, path):
-        self.scored.append(path)
-        return self.node(path)
-
-
-# Seed 003: the bounded inc-and-square game.
-class IncAndSquare:
-    """Positions (number, moves made); inc = +1 mod 10, sqr = square mod 10;
-    over at 6 or 7 or after 4 moves; MAX moves at even move counts."""
-
-    def to_move(self, state):
-        return MAX if state[1] % 2 == 0 else MIN
-
-    def actions(self, state):
-        return ["inc", "sqr"]
-
-    def result(self, state, action):
-        number, moves = state
-        return ((number + 1) % 10 if action == "inc" else number * number % 10, moves + 1)
-
-    def outcomes(self, state):
-        raise AssertionError("deterministic game")
-
-    def is_terminal(self, state):
-        return state[0] in (6, 7) or state[1] == 4
-
-    def utility(self, state):
-        return state[0]
-
-
-# Seed 000: the stochastic variant.  sqr squares the number v with
-# probability v/10 and doubles it (mod 10) otherwise; at most 3 moves.  A
-# position is (number, moves made, sqr pending); a pending sqr is a CHANCE
-# node, so chance levels count as tree levels.
-class StochasticIncAndSquare(IncAndSquare):
-    def to_move(self, state):
-        if state[2]:
-            return CHANCE
-        return MAX if state[1] % 2 == 0 else MIN
-
-    def result(self, state, action):
-        number, moves, _ = state
-        if action == "inc":
-            return ((number + 1) % 10, moves + 1, False)
-        return (number, moves, True)
-
-    def outcomes(self, state):
-        number, moves, _ = state
-        squared = Fraction(number, 10)
-        draws = []
-        if squared:  # leave out the impossible outcome at 0
-            draws.append((squared, (number * number % 10, moves + 1, False)))
-        draws.append((1 - squared, (2 * number % 10, moves + 1, False)))
-        return draws
-
-    def is_terminal(self, state):
-        return not state[2] and (state[0] in (6, 7) or state[1] == 3)
 
 
 def test_inc_and_square_minimax_value_5_max_plays_inc():
@@ -180,15 +89,8 @@ def test_three_level_example_value_10_second_action():
 
 
 def chance_alpha_beta_tree():
-    # Seed 002, "alpha-beta pruning in games with chance", -5 <= e(n) <= 5:
-    # the left coin is worth 3 * 0.5 + (-1) * 0.5 = 1; in the right coin the
-    # first MIN node is at most -4, so the coin is at most -4 * 0.5 + 5 * 0.5
-    # = 0.5 < 1 and the nodes marked "?" need not be computed.  The "?"
-    # leaves are given arbitrary values in the bounds here.
-    half = Fraction(1, 2)
-    left = ("chance", [(half, ("min", [3, 4])), (half, ("min", [-1, 5]))])
-    right = ("chance", [(half, ("min", [-4, 2])), (half, ("min", [3, 4]))])
-    return TreeGame(("max", [left, right]))
+    # Seed 002, "alpha-beta pruning in games with chance" (see CHANCE_ALPHA_BETA).
+    return TreeGame(CHANCE_ALPHA_BETA)
 
 
 @pytest.mark.parametrize("algorithm", ("star1", "star2"))

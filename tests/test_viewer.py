@@ -671,3 +671,26 @@ def test_keyboard_input_that_ends_mid_game_ends_it_as_an_error(monkeypatch):
     layout = load_layout("tinyGhostMaze")
     record = play_game(layout, [make_pacman("keyboard"), make_ghost("random")], seed=1)
     assert record.outcome == "error" and "needs a terminal" in record.error
+
+
+def test_the_t_key_opens_the_tree_of_the_position_shown_and_draws_its_plan(small_classic):
+    from pacsim.viewer.render import geometry
+
+    _, record = greedy_game(small_classic)
+    states = replay(small_classic, record.num_ghosts, record.actions)
+    later = next(state for state in states[20:] if state.turn == 0 and state.pacman != states[0].pacman)
+    asked = []
+
+    def on_tree(state):
+        asked.append(state)
+        return [state, later]
+
+    pause, tree = key(pygame.K_SPACE), key(pygame.K_t, "t")
+    loop, _ = scripted_loop(RecordedGame(states, record.outcome), [[pause], [tree], []], small_classic,
+                                on_tree=on_tree)
+    for _ in range(3):
+        loop.tick()
+    assert asked == [loop.current.state] and asked[0].turn == 0
+    place = geometry(loop.surface.get_size(), small_classic, False)
+    assert pixel(loop.surface, place.center(*later.position(later.pacman))) == style.PACMAN  # where the plan ends
+    assert handle_event(Controls(keyboard=True), tree).tree is False  # a person playing: t does nothing

@@ -38,6 +38,7 @@ from pacsim.errors import AgentError
 from pacsim.fast.request import MctsRequest, mcts_settings_declined
 from pacsim.search import CHANCE, MIN, SearchResult, mcts
 from pacsim.search.mcts import RolloutStep
+from pacsim.search.trace import SearchTrace, trace_mcts
 
 ROLLOUTS = ("random", "greedy")
 GHOST_KINDS = ("chance", "min")
@@ -186,25 +187,25 @@ class MctsPacman(Agent[MctsOptions]):
         return evaluation_name(self, self.options.eval, self.evaluate)
 
     def _python_search(self, state: GameState, seed: int) -> SearchResult:
+        work = RolloutWork()
+        result = mcts(**self.mcts_arguments(state, seed, work))
+        stats = replace(result.stats, generated=result.stats.generated + work.generated,
+                        evaluated=result.stats.evaluated + work.evaluated)
+        return replace(result, stats=stats)
+
+    def mcts_arguments(self, state: GameState, seed: int, work: RolloutWork) -> dict[str, Any]:
+        """:func:`~pacsim.search.mcts`'s arguments for this Pacman's search of ``state``."""
         options = self.options
         # The search's protocol speaks of any hashable position; this
         # game's positions are GameStates, which mypy cannot match up.
         game: Any = self.game_for(state)
-        evaluate: Any = self.evaluate
-        work = RolloutWork()
-        result = mcts(
-            game, state,
-            iterations=options.iterations or None,
-            time=options.time or None,
-            c=options.c,
-            rollout=self.rollout_step(len(state.ghosts), work),
-            rollout_depth=options.rollout_depth,
-            evaluate=evaluate,
-            seed=seed,
-        )
-        stats = replace(result.stats, generated=result.stats.generated + work.generated,
-                        evaluated=result.stats.evaluated + work.evaluated)
-        return replace(result, stats=stats)
+        return dict(game=game, state=state, iterations=options.iterations or None, time=options.time or None,
+                    c=options.c, rollout=self.rollout_step(len(state.ghosts), work),
+                    rollout_depth=options.rollout_depth, evaluate=self.evaluate, seed=seed)
+
+    def trace(self, state: GameState, seed: int = 0) -> SearchTrace:
+        """The tree this Pacman's search grows at ``state`` (in Python)."""
+        return trace_mcts(**self.mcts_arguments(state, seed, RolloutWork()))
 
     def get_action(self, state: GameState) -> str:
         # The search's seed comes from this agent's own stream, so a game is

@@ -45,6 +45,7 @@ from pacsim.search import (
     search,
 )
 from pacsim.search.probcut import load_model
+from pacsim.search.trace import SearchTrace, trace_search
 
 MAX_DEPTH = 50
 """Deepest search a Pacman takes (rounds); recursion and time rule out more."""
@@ -293,6 +294,15 @@ class SearchPacman(Agent[SearchOptions]):
         if self.options.time and depth is None:
             return deepest(search_at, self.levels(state), self.levels(state, 1), self.options.time)
         return search_at(self.levels(state, depth))
+
+    def trace(self, state: GameState, depth: int | None = None) -> SearchTrace:
+        """The tree this Pacman's search visits at ``state`` (in Python, the
+        kernel's specification): ``depth`` rounds or its own, a fresh table
+        of its own size, no time limit and no ChanceProbCut."""
+        bounds = self.node_bounds if self.algorithm.startswith("star") else None
+        table = TranspositionTable(max_entries=self.options.table) if self.options.table > 0 else None
+        return trace_search(self.game_for(state), state, self.algorithm, self.levels(state, depth), self.evaluate,
+                            bounds, table)
 
     def get_action(self, state: GameState) -> str:
         random_ties = self.options.ties == "random"

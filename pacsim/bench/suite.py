@@ -18,6 +18,7 @@ from pacsim.bench.search import search_figures, successor_rate, table_figures, t
 from pacsim.bench.startup import startup_figures
 from pacsim.bench.throughput import batch_throughput
 from pacsim.bench.tournament import tournament_speed
+from pacsim.bench.tree import TRACE_LAYOUTS, tree_figures
 from pacsim.fast import available
 
 
@@ -51,6 +52,7 @@ def run(quick: bool = False, course: Path | None = None, startup_only: bool = Fa
     env_figures(report, steps=1000 if quick else 5000)
     sandbox_figures(report, games=5 if quick else 20)
     table_figures(report, count=3 if quick else 5)
+    tree_figures(report, TRACE_LAYOUTS[:1] if quick else TRACE_LAYOUTS, depth=3 if quick else 4)
     batch_throughput(report, games_per_condition=25 if quick else 100)
     tournament_speed(report, entrants=6 if quick else 30, mazes=3 if quick else 10, pairs=4 if quick else 20)
     tournament_speed(report, entrants=3 if quick else 6, mazes=2 if quick else 3, pairs=2 if quick else 4, sandboxed=True)

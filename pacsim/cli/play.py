@@ -310,7 +310,7 @@ def _play_one(args: argparse.Namespace, layout: Layout, agents: list[Any], seed:
         from pacsim.viewer import play_in_window
 
         return play_in_window(layout, agents, seed=seed, max_moves=args.max_moves,
-                              move_time_limit=args.time_limit, options=settings)
+                              move_time_limit=args.time_limit, options=settings, on_tree=tree_key(agents[0]))
     on_state = text_display(agents[0], args.show_values, args.frame_time or 0.0) if args.text else None
     if settings.exporting:
         from pacsim.viewer import play_to_files
@@ -319,6 +319,19 @@ def _play_one(args: argparse.Namespace, layout: Layout, agents: list[Any], seed:
                              move_time_limit=args.time_limit, options=settings, on_state=on_state)
     return play_game(layout, agents, seed=seed, max_moves=args.max_moves,
                      move_time_limit=args.time_limit, on_state=on_state)
+
+
+def tree_key(pacman: Any) -> Callable[[GameState], Any] | None:
+    """The window's ``t`` key for a search Pacman: its tree at the position
+    shown, in the browser (docs/tree.md); None for any other Pacman."""
+    from pacsim.agents.mcts_agent import MctsPacman
+    from pacsim.agents.search_agents import SearchPacman
+
+    if not isinstance(pacman, SearchPacman | MctsPacman):
+        return None
+    from pacsim.web.tree import browser_tree
+
+    return browser_tree(pacman)
 
 
 def text_display(pacman: Any, show_values: bool, frame_time: float) -> Callable[[GameState, str | None], None]:

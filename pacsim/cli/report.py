@@ -29,6 +29,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--html", metavar="FILE.html", default=None,
                         help="write the report as one self-contained HTML page (tables, figures, provenance, replays) "
                              "instead of printing it (--out still writes the text too)")
+    parser.add_argument("--tree", action="store_true",
+                        help="with --html: each replayed game's Pacman searches again at every move and the replay "
+                             "gets its trees (the tree button; docs/tree.md)")
 
 
 def add_run_options(parser) -> None:
@@ -79,6 +82,8 @@ def run(args) -> int:
     for option, path in (("--plot", args.plot), ("--out", args.out), ("--html", args.html)):
         if path:
             check_output(path, option, inputs=[args.store])
+    if args.tree and not args.html:
+        raise PacsimError("--tree: only with --html FILE.html")
     asked_by = [column for item in args.by for column in item.split(",") if column] if args.by else []
     # Only the columns the report reads: a store's replay logs and provenance are most of its size.
     columns = {*REPORT_READS, *LESSON_READS, *asked_by}  # the reproduction's story, when the store holds it
@@ -116,7 +121,7 @@ def run(args) -> int:
     if args.html:
         from pacsim.report.html import write_report_page
 
-        write_report_page(args.html, args.store, results, summary, by, comparison)
+        write_report_page(args.html, args.store, results, summary, by, comparison, tree_nodes=2000 if args.tree else 0)
     if args.out:
         _write(args.out, text)
         if not args.quiet:

@@ -29,6 +29,7 @@ from pacsim.report.plot import varying_labels
 from pacsim.report.summary import Comparison, compare, repetition_notes
 from pacsim.runner.store import load_saved_game
 from pacsim.web.player import asset, page_size, saved_game_html
+from pacsim.web.values import recorded_trees
 
 MAX_PAIRED_CONDITIONS = 8
 """Without --compare, every pair of conditions is compared when there are at
@@ -43,9 +44,11 @@ REPLAYED_OUTCOMES = ("loss", "win")
 
 
 def report_page(store: str, results: pandas.DataFrame, summary: pandas.DataFrame, by: Sequence[str],
-                comparison: Comparison | None = None) -> str:
+                comparison: Comparison | None = None, tree_nodes: int = 0) -> str:
     """The whole page; ``comparison`` is the one asked for with --compare
-    (else every pair of conditions, see :data:`MAX_PAIRED_CONDITIONS`)."""
+    (else every pair of conditions, see :data:`MAX_PAIRED_CONDITIONS`);
+    ``tree_nodes``: each replay carries its moves' search trees, cut to that
+    many nodes (0: none; see :func:`pacsim.web.values.recorded_trees`)."""
     comparisons = [comparison] if comparison is not None else all_pairs(results)
     labels = ShortLabels.of(summary)
     sections = [
@@ -58,7 +61,7 @@ def report_page(store: str, results: pandas.DataFrame, summary: pandas.DataFrame
         comparisons_section(comparisons, labels),
         figures_section(results, summary, by),
         provenance_section(results),
-        replays_section(store, results),
+        replays_section(store, results, tree_nodes),
     ]
     body = "\n".join(section for section in sections if section)
     return (f'<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<meta name="generator" content="pacsim {__version__}">\n'
@@ -179,7 +182,7 @@ def _describe_seeds(seeds: list[int]) -> str:
     return f"{len(seeds)} seeds: {', '.join(map(str, seeds[:3]))}, ..., {seeds[-1]}"
 
 
-def replays_section(store: str, results: pandas.DataFrame) -> str:
+def replays_section(store: str, results: pandas.DataFrame, tree_nodes: int = 0) -> str:
     """The first loss and the first win of each condition, replayed."""
     parts = ["<h2>Games</h2>\n<p>Per condition, its first loss and first win (by game index; with neither, its first "
              "game), replayed through the rules from the stored actions; each opens at its end. Every condition "
@@ -189,7 +192,7 @@ def replays_section(store: str, results: pandas.DataFrame) -> str:
     keys = ["experiment", "condition"] if results["config_hash"].nunique() > 1 else ["condition"]
     for key, games in results.groupby(keys, sort=False):
         title = " / ".join(str(part) for part in (key if isinstance(key, tuple) else (key,)))
-        figures = [replay_figure(store, row, label, len(games)) for label, row in chosen_games(games)]
+        figures = [replay_figure(store, row, label, len(games), tree_nodes) for label, row in chosen_games(games)]
         parts.append(f"<h3>{html.escape(title)}</h3>\n<div class=\"replays\">{''.join(figures)}</div>")
     return "\n".join(parts)
 
@@ -204,7 +207,7 @@ def chosen_games(games: pandas.DataFrame) -> list[tuple[str, Any]]:
     return chosen or [(f"first game ({ordered.iloc[0]['outcome']})", ordered.iloc[0])]
 
 
-def replay_figure(store: str, row: Any, label: str, games: int) -> str:
+def replay_figure(store: str, row: Any, label: str, games: int, tree_nodes: int = 0) -> str:
     game_id = int(row["id"])
     caption = html.escape(f"{label}: game {int(row['game_index']) + 1} of {games} (store id {game_id}), "
                           f"seed {int(row['seed'])}, score {int(row['score'])}")
@@ -216,11 +219,17 @@ def replay_figure(store: str, row: Any, label: str, games: int) -> str:
     # Two players side by side on a 1200-pixel page even when each, at the viewer's cell size, is a little wider
     # (the player shrinks its board to fit); never wider than that size.
     sizing = f"flex: 1 1 {round(width * 0.8)}px; max-width: {width}px"
-    return f'<figure style="{sizing}"><figcaption>{caption}</figcaption>{saved_game_html(saved)}</figure>'
+    trees = None
+    if tree_nodes:
+        try:
+            trees = recorded_trees(saved, saved.states(), tree_nodes)
+        except PacsimError as error:  # a Pacman that does not search, or plugin code: the replay without trees
+            caption += html.escape(f" (no search trees: {error})")
+    return f'<figure style="{sizing}"><figcaption>{caption}</figcaption>{saved_game_html(saved, trees)}</figure>'
 
 
 def write_report_page(path: str, store: str, results: pandas.DataFrame, summary: pandas.DataFrame,
-                      by: Sequence[str], comparison: Comparison | None = None) -> None:
+                      by: Sequence[str], comparison: Comparison | None = None, tree_nodes: int = 0) -> None:
     from pacsim.web.cli import write_page
 
-    write_page(path, report_page(store, results, summary, by, comparison))
+    write_page(path, report_page(store, results, summary, by, comparison, tree_nodes))

@@ -31,6 +31,7 @@ from pacsim.search.base import (
     Evaluate,
     Game,
     LocalBounds,
+    NodeTracer,
     Order,
     SearchCounters,
     SearchResult,
@@ -104,9 +105,16 @@ def search(
     started = perf_counter()
     arguments = checked_arguments(game, algorithm, depth, evaluate, bounds, table, order, root_values, deadline,
                                   probcut, started)
+    return run_search(arguments, state, depth, started)
+
+
+def run_search(arguments: SearchArguments, state: Hashable, depth: int | None, started: float,
+               tracer: NodeTracer | None = None) -> SearchResult:
+    """:func:`search` with checked ``arguments``, begun at the ``perf_counter()``
+    instant ``started``; ``tracer`` records every node (:mod:`pacsim.search.trace`)."""
     counters = SearchCounters()
     make_search = make_pruned_search if arguments.kind.pruned else make_plain_search
-    value = make_search(arguments, counters)
+    value = make_search(arguments, counters, tracer)
     remaining: Any = math.inf if depth is None else depth
     root_value, action, action_values = search_root(arguments, value, counters, state, remaining)
     return SearchResult(value=root_value, action=action, stats=counters.stats(perf_counter() - started),

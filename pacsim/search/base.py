@@ -101,6 +101,20 @@ ValueFunction = Callable[[Hashable, Any, Any, Any, int], Any]
 (a plain search ignores the window)."""
 
 
+class NodeTracer(Protocol):
+    """What a search calls to be recorded (:mod:`pacsim.search.trace`): once
+    when its node function is made, never per node, so that a search
+    without a tracer costs what it did."""
+
+    def wrap(self, value: Callable[..., Any], counters: SearchCounters) -> Callable[..., Any]:
+        """``value`` recording every call, to be called in its place, recursion included."""
+        ...
+
+    def watch_star(self, star: Any) -> None:
+        """Record a :class:`~pacsim.search.star.StarSearch`'s probes, pinned leaves and bounds."""
+        ...
+
+
 class SearchCounters:
     """What a search has cost so far, counted by every part of it: the root,
     the node functions, Star1/Star2 at chance nodes and ChanceProbCut."""

@@ -103,7 +103,7 @@ def _draw(cumulative: Sequence[float], rng: random.Random) -> int:
     return min(bisect_right(cumulative, rng.random() * cumulative[-1]), len(cumulative) - 1)
 
 
-class _Node:
+class MctsNode:
     """One position in the tree and what the iterations through it found.
 
     ``children`` is ``[(action, node), ...]`` at MAX and MIN nodes and
@@ -163,6 +163,14 @@ def mcts(
     a node type that is not MAX, MIN or CHANCE, ...) raises
     :class:`~pacsim.errors.SearchError`.
     """
+    return mcts_tree(game, state, iterations, time, c, rollout, rollout_depth, evaluate, bounds, seed)[0]
+
+
+def mcts_tree(game: Game, state: Hashable, iterations: int | None = None, time: float | None = None, c: float = 1.4,
+              rollout: RolloutStep | None = None, rollout_depth: int | None = None,
+              evaluate: Callable[[Hashable], Any] | None = None, bounds: tuple[float, float] | None = None,
+              seed: int = 0) -> tuple[SearchResult, MctsNode]:
+    """:func:`mcts`'s result and the tree it grew (what :mod:`pacsim.search.trace` shows)."""
     started = perf_counter()
     _check_arguments(iterations, time, c, rollout, rollout_depth, evaluate, bounds, seed)
     searcher = _Searcher(game, c, rollout or random_rollout(game), rollout_depth, evaluate, bounds, seed)
@@ -175,7 +183,7 @@ def mcts(
                 break
             if deadline is not None and perf_counter() >= deadline:
                 break
-    return searcher.result(root, perf_counter() - started)
+    return searcher.result(root, perf_counter() - started), root
 
 
 def _check_arguments(iterations: Any, time: Any, c: Any, rollout: Any, rollout_depth: Any, evaluate: Any,
@@ -236,7 +244,7 @@ class _Searcher:
         self.deepest = 0
 
     # -- the tree ------------------------------------------------------------
-    def new_node(self, state: Hashable, level: int) -> _Node:
+    def new_node(self, state: Hashable, level: int) -> MctsNode:
         """A tree node for ``state`` at tree level ``level``, its moves or
         outcomes listed (a terminal node scores itself once)."""
         game = self.game
@@ -244,12 +252,12 @@ class _Searcher:
         if level > self.deepest:
             self.deepest = level
         if game.is_terminal(state):
-            node = _Node(state, TERMINAL)
+            node = MctsNode(state, TERMINAL)
             self.evaluated += 1
             node.value = game.utility(state)
             return node
         kind = game.to_move(state)
-        node = _Node(state, kind)
+        node = MctsNode(state, kind)
         if kind in (MAX, MIN):
             node.untried = list(game.actions(state))
             if not node.untried:
@@ -266,7 +274,7 @@ class _Searcher:
             raise node_type_error("mcts", kind)
         return node
 
-    def iterate(self, root: _Node) -> None:
+    def iterate(self, root: MctsNode) -> None:
         """One selection, expansion, rollout and backup."""
         self.iterations += 1
         node = root
@@ -302,7 +310,7 @@ class _Searcher:
             path.append(node)
         self.backup(path, value)
 
-    def select(self, node: _Node) -> _Node:
+    def select(self, node: MctsNode) -> MctsNode:
         """The child of a fully expanded MAX or MIN node with the best UCB1
         for the mover (the first of equals)."""
         low = self.low
@@ -325,7 +333,7 @@ class _Searcher:
         assert best is not None  # a fully expanded node has children
         return best
 
-    def rollout(self, node: _Node) -> Any:
+    def rollout(self, node: MctsNode) -> Any:
         """The value of a rollout from a new node: play ``step`` until the
         end or ``rollout_depth`` moves."""
         if node.kind == TERMINAL:
@@ -350,7 +358,7 @@ class _Searcher:
         self.evaluated += 1
         return game.utility(state)
 
-    def backup(self, path: list[_Node], value: Any) -> None:
+    def backup(self, path: list[MctsNode], value: Any) -> None:
         """Add one visit and ``value`` to every node on ``path``; widen the
         running normalisation if no bounds were given."""
         if self.fixed_bounds is None:
@@ -363,7 +371,7 @@ class _Searcher:
             node.total += value
 
     # -- the answer ----------------------------------------------------------
-    def result(self, root: _Node, seconds: float) -> SearchResult:
+    def result(self, root: MctsNode, seconds: float) -> SearchResult:
         """The search's answer for the root (see :func:`mcts`)."""
         action = None
         action_values: tuple[tuple[Any, Any], ...] = ()
@@ -381,7 +389,7 @@ class _Searcher:
         return SearchResult(value=value, action=action, stats=stats, depth=None,
                             action_values=action_values, action_visits=action_visits)
 
-    def root_choice(self, root: _Node) -> tuple[Any, Any, tuple[tuple[Any, Any], ...], tuple[tuple[Any, int], ...]]:
+    def root_choice(self, root: MctsNode) -> tuple[Any, Any, tuple[tuple[Any, Any], ...], tuple[tuple[Any, int], ...]]:
         """The most visited root move, its mean, and every move's mean and visits."""
         sign = 1 if root.kind == MAX else -1
         order = list(self.game.actions(root.state))

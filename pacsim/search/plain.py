@@ -23,6 +23,7 @@ from pacsim.search.base import (
     MIN,
     NEGATIVE_INFINITY,
     POSITIVE_INFINITY,
+    NodeTracer,
     SearchCounters,
     SearchTimeout,
     ValueFunction,
@@ -32,8 +33,10 @@ from pacsim.search.base import (
 from pacsim.search.transposition import EXACT
 
 
-def make_plain_search(arguments: SearchArguments, counters: SearchCounters) -> ValueFunction:
-    """The node function of an unpruned search, counting into ``counters``.
+def make_plain_search(arguments: SearchArguments, counters: SearchCounters,
+                      tracer: NodeTracer | None = None) -> ValueFunction:
+    """The node function of an unpruned search, counting into ``counters``
+    (and recording every node into ``tracer``, when given).
 
     ``value(state, alpha, beta, remaining, level)`` is the exact value of
     ``state`` searched ``remaining`` levels deep (``math.inf`` for no
@@ -114,6 +117,11 @@ def make_plain_search(arguments: SearchArguments, counters: SearchCounters) -> V
         if table is not None:
             table.put(state, remaining, best, EXACT)
         return best
+
+    if tracer is not None:
+        # Rebinding the name the recursion calls routes every node through
+        # the tracer; an untraced search runs the very same code, unslowed.
+        value = tracer.wrap(value, counters)
 
     def windowed_value(state: Hashable, alpha: Any, beta: Any, remaining: Any, level: int) -> Any:
         return value(state, remaining, level)

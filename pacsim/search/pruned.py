@@ -36,6 +36,7 @@ from pacsim.search.base import (
     MIN,
     NEGATIVE_INFINITY,
     POSITIVE_INFINITY,
+    NodeTracer,
     SearchCounters,
     SearchTimeout,
     ValueFunction,
@@ -47,8 +48,10 @@ from pacsim.search.star import ChanceValue, StarSearch, out_of_bounds
 from pacsim.search.transposition import EXACT, LOWER, UPPER
 
 
-def make_pruned_search(arguments: SearchArguments, counters: SearchCounters) -> ValueFunction:
-    """The node function of a pruned search, counting into ``counters``.
+def make_pruned_search(arguments: SearchArguments, counters: SearchCounters,
+                       tracer: NodeTracer | None = None) -> ValueFunction:
+    """The node function of a pruned search, counting into ``counters``
+    (and recording every node into ``tracer``, when given).
 
     Alpha-beta has no chance nodes (one is an error); Star1 and Star2
     (``arguments.kind.chance_mode``) need ``bounds``: ``(L, U)`` on every
@@ -165,12 +168,16 @@ def make_pruned_search(arguments: SearchArguments, counters: SearchCounters) -> 
             table.put(state, remaining, best, UPPER if best < window_alpha else LOWER if best > window_beta else EXACT)
         return best
 
-    chance_value = chance_node_function(arguments, value, counters)
+    if tracer is not None:
+        # Rebinding the name the recursion calls routes every node through
+        # the tracer; an untraced search runs the very same code, unslowed.
+        value = tracer.wrap(value, counters)
+    chance_value = chance_node_function(arguments, value, counters, tracer)
     return value
 
 
-def chance_node_function(arguments: SearchArguments, value: ValueFunction,
-                         counters: SearchCounters) -> ChanceValue | None:
+def chance_node_function(arguments: SearchArguments, value: ValueFunction, counters: SearchCounters,
+                         tracer: NodeTracer | None = None) -> ChanceValue | None:
     """What a branching chance node runs: Star1 or Star2 (ChanceProbCut
     first, with a model), or None for alpha-beta, which has none."""
     chance_mode = arguments.kind.chance_mode
@@ -179,5 +186,7 @@ def chance_node_function(arguments: SearchArguments, value: ValueFunction,
     assert arguments.bounds is not None  # search() checks that star pruning has them
     star = StarSearch(arguments.game, arguments.algorithm, arguments.evaluate, arguments.bounds, arguments.order,
                       value, counters)
+    if tracer is not None:
+        tracer.watch_star(star)
     exact = star.star2 if chance_mode == "star2" else star.star1
     return exact if arguments.probcut is None else ChanceProbCut(arguments.probcut, star, exact)

@@ -1,7 +1,7 @@
 """The window's keyboard controls as a pure function of (controls, event).
 
 space pause/resume · right arrow or . one step while paused · + / - speed ·
-r restart · q or Esc quit.  Arrow keys and WASD also set the direction a
+r restart · t the current move's search tree (when Pacman searches) · q or Esc quit.  Arrow keys and WASD also set the direction a
 keyboard Pacman reads.
 """
 
@@ -44,6 +44,8 @@ class Controls:
     """The last arrow or WASD direction pressed, for a keyboard Pacman."""
     keyboard: bool = False
     """A person plays Pacman: the footer shows the keys, and the start waits for one."""
+    tree: bool = False
+    """The tree searched at the position shown is wanted (the loop clears it once opened)."""
 
 
 def handle_event(controls: Controls, event: pygame.event.Event) -> Controls:
@@ -69,6 +71,8 @@ def handle_event(controls: Controls, event: pygame.event.Event) -> Controls:
         return replace(controls, frame_time=slower(controls.frame_time))
     if key == pygame.K_r:
         return replace(controls, restart=True, steps=0)
+    if key == pygame.K_t and not controls.keyboard:  # a person playing needs t for nothing else, but keeps it quiet
+        return replace(controls, tree=True)
     return controls
 
 

@@ -8,7 +8,7 @@ the surface size, which is what makes the window resizable.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from pacsim.agents.api import DEFAULT_VALUES_TITLE
@@ -251,6 +251,21 @@ class Renderer:
         color = style.BANNERS.get(banner, style.TEXT)
         word = self._font(round(place.cell * 2)).render(banner, True, color)
         surface.blit(word, word.get_rect(center=(round(place.left + place.board_width / 2), round(middle_y))))
+
+
+def draw_plan(surface: pygame.Surface, place: Geometry, line: Sequence[GameState]) -> None:
+    """The best line of a search drawn on the board: Pacman's planned path
+    in his colour, each ghost's replies in its own, dots where they stop."""
+    if len(line) < 2:
+        return
+    thickness = max(2, round(place.cell * 0.12))
+    walkers = [(0, style.PACMAN)] + [(1 + ghost, style.GHOSTS[ghost % len(style.GHOSTS)])
+                                     for ghost in range(len(line[0].ghosts))]
+    for agent, color in walkers:
+        points = [_rounded(place.center(*state.position(state.agent_cell(agent)))) for state in line]
+        if len(set(points)) > 1:
+            pygame.draw.lines(surface, color, False, points, thickness)
+        pygame.draw.circle(surface, color, points[-1], thickness * 2)
 
 
 def _fitting_sizes(font: Callable[[int], pygame.font.Font], texts: list[tuple[str, float]], room: float) -> list[int]:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from typing import Any, Protocol
 
@@ -19,7 +19,7 @@ from pacsim.viewer import ViewerClosed, ViewerError
 from pacsim.viewer._pygame import pygame
 from pacsim.viewer.capture import Capture
 from pacsim.viewer.controls import Controls, describe, handle_event
-from pacsim.viewer.render import Renderer, outcome_banner, values_heading, window_size
+from pacsim.viewer.render import Renderer, draw_plan, outcome_banner, values_heading, window_size
 from pacsim.viewer.settings import WindowSettings, display_available, hidden_window_allowed, require_display
 from pacsim.viewer.sources import Frame, LiveGame, RecordedGame
 
@@ -73,6 +73,7 @@ class ViewerLoop:
         wait: Callable[[int], Any] | None = None,
         present: Callable[[], Any] | None = None,
         on_frame: Callable[[Frame], Any] | None = None,
+        on_tree: Callable[[GameState], Sequence[GameState]] | None = None,
     ) -> None:
         self.source = source
         self.surface = surface
@@ -86,6 +87,10 @@ class ViewerLoop:
         self.wait = wait or pygame.time.Clock().tick
         self.present = present or (lambda: pygame.display.flip())
         self.on_frame = on_frame
+        self.on_tree = on_tree
+        """``t``: opens the tree searched at a Pacman position and returns its best line (the plan drawn)."""
+        self.plan: tuple[GameState, Sequence[GameState]] | None = None
+        """The position whose plan is drawn, and the plan's positions."""
         self.renderer = Renderer()
         self.current: Frame | None = None
         self.shown_at = 0.0
@@ -119,6 +124,8 @@ class ViewerLoop:
             return False
         if self.controls.restart:
             self._restart()
+        if self.controls.tree:
+            self._open_tree()
         self.source.check()
         was_finished = self.finished
         shown = self._advance()
@@ -139,6 +146,14 @@ class ViewerLoop:
         self.finished = False
         if self.capture:
             self.capture.reset()
+
+    def _open_tree(self) -> None:
+        """``t``: the tree of the position shown, when Pacman is to move there."""
+        self.controls = replace(self.controls, tree=False)
+        state = self.current.state if self.current is not None else None
+        if self.on_tree is None or state is None or state.turn != 0 or state.is_terminal:
+            return
+        self.plan = (state, self.on_tree(state))
 
     def _advance(self) -> Frame | None:
         """Take the next frame when it is due; returns it, or None."""
@@ -183,11 +198,13 @@ class ViewerLoop:
             frame = self.current
             note = "restarting..." if self.restarting else describe(self.controls)
             values = [] if frame.values_error else frame.values  # [] reads "no values"
-            self.renderer.draw(
+            place = self.renderer.draw(
                 self.surface, frame.state, frame=self.ticks // TICKS_PER_ANIMATION_FRAME,
                 values=values, chosen=frame.chosen, moves=frame.moves, note=note, panel=self.panel,
                 banner=outcome_banner(self.source.outcome) if self.finished else None,
             )
+            if self.plan is not None and self.plan[0] is frame.state:
+                draw_plan(self.surface, place, self.plan[1])
 
 
 def open_window(size: tuple[int, int], title: str, unseen_allowed: bool = False) -> pygame.Surface:
@@ -220,9 +237,11 @@ def play_in_window(
     max_moves: int = DEFAULT_MAX_MOVES,
     move_time_limit: float | None = None,
     options: Any = None,
+    on_tree: Callable[[GameState], Sequence[GameState]] | None = None,
 ) -> GameRecord:
     """Play one game in a window and return its record, exactly the record
     :func:`pacsim.engine.play_game` gives for the same arguments.
+    ``on_tree`` answers the ``t`` key (see :class:`ViewerLoop`).
 
     Raises :class:`ViewerClosed` when the window is closed mid-game."""
     settings = WindowSettings.from_options(options)
@@ -232,7 +251,7 @@ def play_in_window(
     size = window_size(layout, settings.zoom, panel=source.show_values)
     surface = open_window(size, f"pacsim: {layout.name} (seed {seed})")
     loop = ViewerLoop(source, surface, controls=Controls(frame_time=settings.frame_time),
-                      panel=source.show_values, capture=capture, hold_seconds=END_HOLD_SECONDS)
+                      panel=source.show_values, capture=capture, hold_seconds=END_HOLD_SECONDS, on_tree=on_tree)
     for renderer in (loop.renderer, capture.renderer if capture else None):
         if renderer is not None:
             renderer.heading = values_heading(agents[0])

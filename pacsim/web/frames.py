@@ -43,6 +43,17 @@ class SearchValues:
     """One per position :func:`move_positions` gives; None where Pacman does not move."""
 
 
+@dataclass(frozen=True)
+class MoveTrees:
+    """Pacman's search tree at every shown position, for the player's tree view."""
+
+    packed: list[str | None]
+    """One per position :func:`move_positions` gives (see :func:`pacsim.web.tree.packed`); None where Pacman does not move."""
+    page: str
+    """The tree page, with ``placeholder`` where a move's packed tree goes."""
+    placeholder: str
+
+
 def move_positions(states: Sequence[GameState]) -> list[GameState]:
     """The positions the player shows: the start, each position where Pacman
     is to move, and the end."""

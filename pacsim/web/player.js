@@ -126,6 +126,22 @@
     $("slider").value = String(move);
     $("outcome").textContent = move === last && game.outcome ? game.outcome : "";
     showValues();
+    showTree();
+  }
+
+  // The tree searched at this move (replay --tree): the tree page, its data this move's, in a frame under the board.
+  let treeShown = -1;
+  function showTree() {
+    if (!game.trees || $("tree-view").hidden || treeShown === move) return;
+    treeShown = move;
+    const packed = game.trees[move];
+    $("tree-frame").srcdoc = packed ? game.treePage.replace(game.treeData, packed) : "<p style='color:#ddd'>No search at this position.</p>";
+  }
+  function toggleTree() {
+    if (!game.trees) return;
+    $("tree-view").hidden = !$("tree-view").hidden;
+    treeShown = -1;
+    showTree();
   }
 
   function resize() {
@@ -191,9 +207,11 @@
   $("last").onclick = () => { pause(); go(last); };
   $("slider").oninput = () => { pause(); go(Number($("slider").value)); };
   $("speed").onchange = () => setSpeed(Number($("speed").value));
+  $("tree").onclick = toggleTree;
   const keys = {
     " ": () => (playing ? pause() : play()), ArrowRight: () => $("step").onclick(), ArrowLeft: () => $("back").onclick(),
     Home: () => $("first").onclick(), End: () => $("last").onclick(), "+": () => setSpeed(speed + 1), "-": () => setSpeed(speed - 1),
+    t: toggleTree,
   };
   keys["."] = keys.ArrowRight; keys[","] = keys.ArrowLeft; keys["="] = keys["+"];
   document.addEventListener("keydown", (event) => {

@@ -22,7 +22,7 @@ from pacsim._version import __version__
 from pacsim.engine.recording import SavedGame
 from pacsim.engine.state import GameState
 from pacsim.viewer import style
-from pacsim.web.frames import SearchValues, game_data, move_positions
+from pacsim.web.frames import MoveTrees, SearchValues, game_data, move_positions
 
 
 @cache
@@ -40,7 +40,7 @@ def describe_game(saved: SavedGame, states: Sequence[GameState], outcome: str | 
 
 
 def replay_page(saved: SavedGame, *, outcome: str | None = None, values: SearchValues | None = None,
-                states: list[GameState] | None = None, standalone: bool = True) -> str:
+                states: list[GameState] | None = None, standalone: bool = True, trees: MoveTrees | None = None) -> str:
     """The HTML page replaying ``saved``; ``outcome`` defaults to the rules'
     verdict (win, loss) or the recorded one; ``values`` are Pacman's action
     values at each shown position (see :mod:`pacsim.web.values`).
@@ -49,7 +49,9 @@ def replay_page(saved: SavedGame, *, outcome: str | None = None, values: SearchV
     Else the page goes in an iframe (a report, a notebook), whose address is
     not the reader's: the board keeps the viewer's cell size at most, and it
     opens at the last move, so that several players side by side each show
-    how their game ended rather than one same starting position."""
+    how their game ended rather than one same starting position.
+    ``trees``: each shown position's search tree (see
+    :func:`pacsim.web.values.recorded_trees`), opened by the page's tree button."""
     states = saved.states() if states is None else states
     final = states[-1]
     if outcome is None:
@@ -57,6 +59,8 @@ def replay_page(saved: SavedGame, *, outcome: str | None = None, values: SearchV
     title = f"pacsim replay: {saved.layout.name}"
     data = game_data(states, title=title, outcome=outcome, recorded_score=saved.score, values=values)
     data["standalone"] = standalone
+    if trees is not None:
+        data.update(trees=trees.packed, treePage=trees.page, treeData=trees.placeholder)
     return page(data, heading=describe_game(saved, states, outcome))
 
 
@@ -66,7 +70,8 @@ def page(data: dict[str, Any], heading: str) -> str:
     text = json.dumps(data, separators=(",", ":"), allow_nan=False).replace("</", "<\\/")
     return Template(asset("page.html")).substitute(
         version=__version__, title=html.escape(data["title"]), heading=html.escape(heading), css=asset("player.css"),
-        values_hidden="" if "values" in data else " hidden", data=text, script=asset("player.js"))
+        values_hidden="" if "values" in data else " hidden", tree_hidden="" if "trees" in data else " hidden",
+        data=text, script=asset("player.js"))
 
 
 def page_size(layout_width: int, layout_height: int, values: bool = False) -> tuple[int, int]:
@@ -84,7 +89,9 @@ def embedded(page_text: str, size: tuple[int, int]) -> str:
             'style="border:0;background:#000" title="pacsim replay"></iframe>')
 
 
-def saved_game_html(saved: SavedGame) -> str:
+def saved_game_html(saved: SavedGame, trees: MoveTrees | None = None) -> str:
     """The player for a recorded game, embedded in another page (a notebook
-    cell, the results page)."""
-    return embedded(replay_page(saved, standalone=False), page_size(saved.layout.width, saved.layout.height))
+    cell, the results page); ``trees``: its moves' search trees (the tree button)."""
+    width, height = page_size(saved.layout.width, saved.layout.height)
+    size = (max(width, 900), height + 600) if trees is not None else (width, height)  # room for the tree under the board
+    return embedded(replay_page(saved, standalone=False, trees=trees), size)

@@ -13,7 +13,7 @@ from pacsim.engine.recording import SavedGame
 from pacsim.engine.state import GameState
 from pacsim.errors import ConfigError
 from pacsim.viewer import style
-from pacsim.web.frames import SearchValues, move_positions
+from pacsim.web.frames import MoveTrees, SearchValues, move_positions
 
 
 def recorded_action_values(saved: SavedGame, states: Sequence[GameState]) -> SearchValues:
@@ -21,7 +21,7 @@ def recorded_action_values(saved: SavedGame, states: Sequence[GameState]) -> Sea
     each Pacman action as the recorded Pacman's search finds it; None at the
     end.  The search is deterministic for the minimax family; MCTS draws from
     the game's seed, so its visits show one search, not necessarily the game's."""
-    _refuse_plugin_code(saved.pacman)
+    refuse_plugin_code(saved.pacman, "--html-values")
     agent = make_pacman(saved.pacman)
     if not isinstance(agent, ValuingAgent):
         raise ConfigError(f"--html-values: the recorded Pacman {saved.pacman!r} does not search (no values to show)")
@@ -31,7 +31,7 @@ def recorded_action_values(saved: SavedGame, states: Sequence[GameState]) -> Sea
     return SearchValues(style.values_heading(agent), rows)
 
 
-def _refuse_plugin_code(spec: str) -> None:
+def refuse_plugin_code(spec: str, option: str) -> None:
     """``replay`` never runs plugin code: searching again is for built-in
     Pacmen whose evaluation and ghost model are built in too."""
     parsed = parse_spec(spec)
@@ -40,4 +40,23 @@ def _refuse_plugin_code(spec: str) -> None:
                 and parsed.options.get("eval", "score") in EVALUATIONS
                 and (model == "uniform" or model in BUILTIN_GHOSTS))
     if not built_in:
-        raise ConfigError(f"--html-values: the recorded Pacman {spec!r} runs plugin code, which replay never imports")
+        raise ConfigError(f"{option}: the recorded Pacman {spec!r} runs plugin code, which replay never imports")
+
+
+def recorded_trees(saved: SavedGame, states: Sequence[GameState], max_nodes: int) -> MoveTrees:
+    """For each position the player shows, the recorded Pacman's search tree
+    there (packed for the page: :func:`pacsim.web.tree.packed`, at most
+    ``max_nodes`` nodes); None where Pacman does not move."""
+    from pacsim.web.tree import TREE_DATA, packed, page_shell, tracing_pacman, tree_data
+
+    refuse_plugin_code(saved.pacman, "--tree")
+    agent = tracing_pacman(saved.pacman, option="--tree: the recorded Pacman")
+    shown = move_positions(states)
+    trees: list[str | None] = []
+    for move, state in enumerate(shown):
+        if state.is_terminal or state is shown[-1]:
+            trees.append(None)
+            continue
+        trace = agent.trace(state)
+        trees.append(packed([tree_data(trace, title=f"{saved.pacman}, move {move}", max_nodes=max_nodes)]))
+    return MoveTrees(trees, page_shell(f"pacsim tree: {saved.layout.name}, {saved.pacman}"), TREE_DATA)
