@@ -65,6 +65,14 @@ def test_point_three_needs_the_paired_interval_above_zero():
     assert not points[2].holds and points[0].holds and points[3].holds
 
 
+def test_when_point_two_fails_the_story_points_at_the_lesson_map():
+    spec = dict(LECTURE_LIKE)
+    spec[("expectimax", "adversarial")] = [("win", 503, 17)] * 4 + [("loss", -505, 15)]  # caught 1 in 5
+    failed = render(results(spec))
+    assert "pacsim lesson-map" in " ".join(failed.split())
+    assert "pacsim lesson-map" not in render(results(LECTURE_LIKE))  # point 2 holds: nothing to point at
+
+
 def test_six_move_games_are_not_distributions():
     spec = dict(LECTURE_LIKE)
     spec[("minimax", "random")] = [("win", 494 + index, 6) for index in range(5)]

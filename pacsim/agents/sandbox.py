@@ -12,15 +12,20 @@ the moves over a pipe.  The parent
   optional time bank), the first answer at most the start-up limit, and
   kills the child's whole process group on an overrun;
 * checks the returned action against the rules itself;
-* reads only JSON from the child, never a pickle.
+* reads only JSON from the child, never a pickle, each line bounded and held
+  to a schema (:mod:`pacsim.agents.sandbox_protocol`).
 
 The child runs under resource limits (CPU time, address space, file size,
-processes; :class:`Limits`) and, where ``bwrap`` (bubblewrap) works, in
-namespaces of its own: no network, its own process tree, and a file system
-that shows the Python install and pacsim read-only, an empty ``/tmp``, and
-of the rest only the entrant's own folder (read-only).  Where bubblewrap is
-missing or cannot create namespaces, the floor is a separate process under
-the limits; :attr:`SandboxedAgent.level` says which ran (:data:`LEVELS`).
+processes; :class:`Limits`), in a control group of its own where one can be
+made (:mod:`pacsim.agents.cgroups`: a task count, memory that counts tmpfs
+and ``memfd``, one core, stopped whenever it is not moving) and, where
+``bwrap`` (bubblewrap) works, in namespaces of its own without privileges: its
+own user namespace with no capabilities, no network, its own process tree, and
+a file system that shows the Python install and pacsim read-only, a small
+``/tmp``, and of the rest only the entrant's own folder (read-only).  Where
+bubblewrap is missing or cannot create namespaces, the floor is a separate
+process under the limits; :attr:`SandboxedAgent.level` says which ran
+(:data:`LEVELS`), :func:`isolation_summary` how strong that is.
 
 An entrant's failure raises :class:`~pacsim.engine.game.AgentFault`: its
 side loses the game, the kind recorded (docs/sandbox.md).
@@ -32,13 +37,11 @@ import atexit
 import contextlib
 import ctypes
 import functools
-import json
 import math
 import os
 import pickle
 import random
 import resource
-import secrets
 import select
 import shutil
 import signal
@@ -52,9 +55,11 @@ from pathlib import Path
 from typing import Any
 
 import pacsim
-from pacsim.agents import plugins
+from pacsim.agents import cgroups, plugins
+from pacsim.agents.cgroups import ChildGroup
 from pacsim.agents.registry import GHOST, PACMAN, builtins, parse_spec
 from pacsim.agents.sandbox_child import HEADER, MEMORY_EXIT
+from pacsim.agents.sandbox_protocol import parse_reply, refuse
 from pacsim.engine.game import AgentFault
 from pacsim.engine.layout import Layout
 from pacsim.engine.state import GameState
@@ -64,6 +69,13 @@ from pacsim.errors import AgentError, ConfigError
 BUBBLEWRAP, LIMITS = "bubblewrap", "limits"
 LEVELS = (BUBBLEWRAP, LIMITS)
 """What isolated an entrant: bubblewrap namespaces and the limits, or the limits and a separate process alone."""
+FULL, WEAK = "full", "weak"
+"""How strong the isolation is (:attr:`Isolation.strength`): full is bubblewrap with a user namespace and no
+capabilities, and a control group of every controller (pids, memory, cpu, freezer); anything less is weak."""
+NO_PRIVILEGES = ["--unshare-user", "--uid", "65534", "--gid", "65534", "--cap-drop", "ALL"]
+"""bwrap's options for an entrant without privileges: its own user namespace (root or not outside, it is
+``nobody`` inside), every capability dropped, and bwrap sets no new privileges; where bwrap has it (0.8 on),
+``--disable-userns`` too: no further user namespace (:func:`bubblewrap_privileges`)."""
 AUTO = "auto"
 """Bubblewrap where it works, else the limits alone."""
 BWRAP_SIGNALLED = 128
@@ -92,12 +104,13 @@ class Limits:
     cpu_seconds: int = 600
     """CPU time of the entrant's process over a game."""
     memory_mb: int = 2048
-    """Address space of the entrant's process."""
+    """Address space of the entrant's process, memory of its control group (all it starts, page cache, tmpfs
+    and ``memfd`` included) and size of its private ``/tmp``."""
     file_mb: int = 64
     """Largest file the entrant may write."""
     processes: int = 64
-    """Processes (tasks) the entrant may have: a cgroup's ``pids.max`` where a pids controller is
-    writable (then for root too), else ``RLIMIT_NPROC`` (which exempts root)."""
+    """Processes and threads the entrant may have: its control group's ``pids.max`` where a pids controller
+    is writable (then for root too), else ``RLIMIT_NPROC`` (processes only, and root is exempt)."""
     isolation: str = AUTO
     """``auto``, ``bubblewrap`` (an error where it does not work) or ``limits``."""
 
@@ -130,18 +143,80 @@ def sandboxed(role: str, spec: str, options: Mapping[str, Any] | None, limits: L
     return SandboxedAgent(role, spec, dict(options or {}), limits)
 
 
-@functools.cache
 def bubblewrap_works() -> bool:
-    """Whether ``bwrap`` is installed and can create the namespaces here (some containers forbid them)."""
+    """Whether ``bwrap`` is installed and can create the namespaces here, a user namespace included (some
+    containers forbid them), and whether the entrant then really has no capability left (probed once)."""
+    return bubblewrap_privileges() is not None
+
+
+@functools.cache
+def bubblewrap_privileges() -> list[str] | None:
+    """:data:`NO_PRIVILEGES` with ``--disable-userns`` where this bwrap takes it, without where not; None
+    where bwrap cannot run an entrant so, or the entrant would keep a capability."""
     executable = shutil.which("bwrap")
-    if executable is None:
-        return False
-    try:
-        probe = subprocess.run([executable, "--ro-bind", "/", "/", "--unshare-all", "--die-with-parent", "true"],
-                               capture_output=True, timeout=30)
-    except (OSError, subprocess.TimeoutExpired):
-        return False
-    return probe.returncode == 0
+    for options in ([*NO_PRIVILEGES, "--disable-userns"], NO_PRIVILEGES):
+        try:
+            probe = subprocess.run([executable or "bwrap", "--ro-bind", "/", "/", "--unshare-all", *options,
+                                    "--die-with-parent", "--proc", "/proc", "cat", "/proc/self/status"],
+                                   capture_output=True, text=True, timeout=30)
+        except (OSError, subprocess.TimeoutExpired):
+            return None
+        if probe.returncode == 0:
+            return options if no_capabilities(probe.stdout) else None
+    return None
+
+
+def no_capabilities(status: str) -> bool:
+    """Whether every capability set in a ``/proc/<pid>/status`` text is empty (and there are the five)."""
+    sets = [line.split(":")[1] for line in status.splitlines() if line.startswith("Cap")]
+    return len(sets) == 5 and all(int(value, 16) == 0 for value in sets)
+
+
+@functools.cache
+def control_groups() -> tuple[str, ...]:
+    """The cgroup controllers each child gets here (probed once)."""
+    return cgroups.available()
+
+
+@dataclass(frozen=True)
+class Isolation:
+    """What isolates an entrant here, as it will run."""
+
+    level: str
+    """:data:`BUBBLEWRAP` or :data:`LIMITS`."""
+    controllers: tuple[str, ...]
+    """The control group each child gets (:data:`pacsim.agents.cgroups.CONTROLLERS` at best; empty without one)."""
+    root: bool
+    """Whether pacsim runs as root (at the limits level the entrant then acts as root)."""
+
+    @property
+    def strength(self) -> str:
+        """:data:`FULL` with bubblewrap and every controller, else :data:`WEAK`."""
+        full = self.level == BUBBLEWRAP and set(self.controllers) >= set(cgroups.CONTROLLERS)
+        return FULL if full else WEAK
+
+    def summary(self) -> str:
+        """One line saying the strength, what isolates an entrant and, below full, what an entrant can still do."""
+        jail = ("bubblewrap (own user, process, network and mount namespaces, no capabilities, read-only view)"
+                if self.level == BUBBLEWRAP else "resource limits and a process of its own")
+        groups = f"a control group ({', '.join(self.controllers)})" if self.controllers else "no control group"
+        text = f"{self.strength} isolation: {jail}, {groups}"
+        missing = [controller for controller in cgroups.CONTROLLERS if controller not in self.controllers]
+        gaps = [*(["an entrant can read what pacsim's user can, open sockets" + " and act as root" * self.root]
+                  if self.level == LIMITS else []),
+                *([f"no {', '.join(missing)} control: memory outside its address space, its CPU share or its work "
+                   "between moves is not held"] if missing else [])]
+        return text + ("; " + "; ".join(gaps) if gaps else "")
+
+
+def isolation(limits: Limits) -> Isolation:
+    """What will isolate an entrant under ``limits`` here (an error if ``isolation = bubblewrap`` cannot run)."""
+    return Isolation(isolation_level(limits), control_groups(), os.geteuid() == 0)
+
+
+def isolation_summary(limits: Limits) -> str:
+    """The line a tournament prints first: ``full isolation: ...`` or ``weak isolation: ...; what is not held``."""
+    return isolation(limits).summary()
 
 
 def isolation_level(limits: Limits) -> str:
@@ -183,10 +258,12 @@ class SandboxedAgent:
         self.index, self.last_stats, self._bank, self._layout = index, None, self.limits.time_bank, None
         self._process, self._games = idle_children.take(self._key(), self.limits) or (self._spawn(), 0)
         self.process_id = self._process.pid
+        self._resume()
         self._send(("start", self.role, self.child_spec, self.options, index, rng), self.limits.startup_seconds)
 
     def get_action(self, state: GameState) -> str:
         self._started()
+        self._resume()
         started = time.monotonic()
         allowed = self.limits.move_seconds + self._bank
         if state.layout is not self._layout:
@@ -195,6 +272,7 @@ class SandboxedAgent:
         self._send(("move", tuple(state)[1:]), allowed - (time.monotonic() - started))
         reply = self._receive(allowed - (time.monotonic() - started), "move_timeout", "move")
         self._bank -= max(0.0, time.monotonic() - started - self.limits.move_seconds)
+        self._pause()
         return self._checked_action(reply, state)
 
     def _started(self) -> dict[str, Any]:
@@ -203,6 +281,9 @@ class SandboxedAgent:
             return {}
         reply = self._receive(self.limits.startup_seconds, "startup_timeout", "start")
         self._ready = True
+        record = child_records.get(self.process_id or 0)
+        if record is not None and record.tasks is None:
+            record.tasks = task_count(self.process_id or 0)  # a fresh child's, its agent built: none may be added
         return reply
 
     def check(self) -> Checked:
@@ -220,6 +301,7 @@ class SandboxedAgent:
         game; a failure here changes no result (and ends the child)."""
         with contextlib.suppress(AgentFault):
             if self._ready:
+                self._resume()
                 self._send(("final", tuple(state)[1:]), self.limits.move_seconds)
                 self._receive(self.limits.move_seconds, "move_timeout", "final")
                 self._release()
@@ -230,15 +312,37 @@ class SandboxedAgent:
         return (self.role, self.child_spec, repr(sorted(self.options.items())), self.limits, self.level, self.folder)
 
     def _release(self) -> None:
-        """Hand the child to the idle pool, unless it left a process of its own behind
-        (under its parent or, at the ``limits`` level, anywhere in its process group)."""
+        """Hand the child to the idle pool, paused, unless it left a process of its own behind (under its parent
+        or, at the ``limits`` level, anywhere in its process group) or has more threads or processes than when
+        its agent was first built (they would run on, or wake, in another entrant's game)."""
         process = self._process
         if process is None or len(process_tree(process.pid)) != CHAIN[self.level]:
             return
         if self.level == LIMITS and group_members(process.pid) != 1:
             return
+        record = child_records.get(process.pid)
+        if record is not None and (record.tasks is None or task_count(process.pid) > record.tasks):
+            return
+        self._pause()
         self._process, self._ready, self._buffer = None, False, b""
         idle_children.keep(self._key(), process, self._games + 1)
+
+    def _group(self) -> ChildGroup | None:
+        record = child_records.get(self.process_id or 0)
+        return None if record is None else record.group
+
+    def _pause(self) -> None:
+        """Stop all of the child between its moves and games: none of its processes or threads runs while
+        another agent thinks (nothing happens without a control group). One with more threads than when its
+        agent was built is frozen first and waited for until all of it has stopped (:meth:`ChildGroup.park`)."""
+        record = child_records.get(self.process_id or 0)
+        if record is not None and record.group is not None:
+            record.group.park(suspect=record.tasks is None or task_count(self.process_id or 0) > record.tasks)
+
+    def _resume(self) -> None:
+        group = self._group()
+        if group is not None:
+            group.unpark()
 
     def stop(self) -> None:
         """Kill the child's whole process group (its own namespace under bubblewrap) and reap it."""
@@ -255,17 +359,18 @@ class SandboxedAgent:
     def _spawn(self) -> subprocess.Popen[bytes]:
         command = [sys.executable, "-m", "pacsim.agents.sandbox_child"]
         if self.level == BUBBLEWRAP:
-            command = bubblewrap_command(self.folder) + command
-        cgroup = pids_cgroup(self.limits.processes)
+            command = bubblewrap_command(self.folder, self.limits.memory_mb) + command
+        group = cgroups.make_group(cgroups.Budget(self.limits.processes, self.limits.memory_mb << 20))
         try:
             process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                                        cwd=self.folder, env=child_environment(), start_new_session=True,
-                                       preexec_fn=functools.partial(apply_limits, self.limits, self._process_limit(), cgroup))
+                                       preexec_fn=functools.partial(apply_limits, self.limits, self._process_limit(), group,
+                                                                    self.level == LIMITS))
         except OSError as error:
-            remove_cgroup(cgroup)
+            if group is not None:
+                group.end()
             raise AgentFault("crash", f"could not start its sandbox: {error.strerror or error}") from None
-        if cgroup is not None:
-            child_cgroups[process.pid] = cgroup
+        child_records[process.pid] = ChildRecord(group)
         return process
 
     def _process_limit(self) -> int:
@@ -294,7 +399,7 @@ class SandboxedAgent:
         while b"\n" not in self._buffer:
             if len(self._buffer) > REPLY_BYTES:
                 self.stop()
-                raise AgentFault("crash", f"sent over {REPLY_BYTES:,} bytes without an answer")
+                raise refuse(f"sent over {REPLY_BYTES:,} bytes without an answer")
             if not select.select([descriptor], [], [], max(0.0, deadline - time.monotonic()))[0]:
                 self._overran(timeout_kind, doing)
             chunk = os.read(descriptor, REPLY_BYTES)
@@ -303,15 +408,13 @@ class SandboxedAgent:
             self._buffer += chunk
         line, self._buffer = self._buffer.split(b"\n", 1)
         try:
-            reply = json.loads(line)
-        except ValueError:
-            reply = None
-        if not isinstance(reply, dict):
+            reply = parse_reply(line, doing)
+        except AgentFault:
             self.stop()
-            raise AgentFault("crash", "broke the sandbox's protocol")
+            raise
         if "error" in reply:
             self.stop()
-            raise AgentFault("memory" if reply.get("memory") is True else "crash", f"{reply['error']}"[:500])
+            raise AgentFault("memory" if reply["memory"] else "crash", reply["error"][:500])
         return reply
 
     def _overran(self, kind: str, doing: str) -> None:
@@ -323,10 +426,12 @@ class SandboxedAgent:
     def _died(self, doing: str) -> None:
         assert self._process is not None
         status = self._process.wait()
+        group = self._group()
+        memory_killed = group is not None and group.out_of_memory()  # read before the group is ended
         self.stop()
         if self.level == BUBBLEWRAP and status > BWRAP_SIGNALLED:  # bwrap passes on a signal's death as 128 + signal
             status = BWRAP_SIGNALLED - status
-        if status == MEMORY_EXIT:
+        if status == MEMORY_EXIT or memory_killed:
             raise AgentFault("memory", f"ran out of its {self.limits.memory_mb} MB of memory")
         if status == -signal.SIGXCPU:
             raise AgentFault("cpu", f"used up its {self.limits.cpu_seconds}s of CPU time")
@@ -340,7 +445,11 @@ class SandboxedAgent:
             self.stop()
             shown = repr(action)[:40] if action is not None else f"a {str(reply.get('type'))[:40]}"
             raise AgentFault("illegal", f"played illegal action {shown}; legal: {legal}")
-        self.last_stats = move_stats(reply.get("stats"))
+        try:
+            self.last_stats = move_stats(reply.get("stats"))
+        except AgentFault:
+            self.stop()
+            raise
         return str(action)
 
 
@@ -362,18 +471,11 @@ def checked_reply(reply: dict[str, Any], spec: str) -> Checked:
     files: dict[str, str] = {}
     parsed = parse_spec(spec)
     own = Path(parsed.target).expanduser().resolve() if plugins.is_file_target(parsed.target) else None
-    used = reply.get("used")
-    for item in used if isinstance(used, list) else []:
-        if not (isinstance(item, list) and len(item) == 4 and all(isinstance(part, str) for part in item)):
-            continue
-        label, path, identity, kind = item
+    for label, path, identity, kind in reply["used"]:  # its shape checked by parse_reply
         if own is not None and Path(path) == own:
             label, identity = parsed.target, plugins.file_digest(own)
         (files if kind == plugins.DATA else code)[label[:200]] = identity[:200]
-    depth = reply.get("depth")
-    names = reply.get("options")
-    options = frozenset(name[:100] for name in names if isinstance(name, str)) if isinstance(names, list) else frozenset()
-    return Checked(code, files, depth if type(depth) is int else None, options)
+    return Checked(code, files, reply["depth"], frozenset(name[:100] for name in reply["options"]))
 
 
 def check_in_sandbox(role: str, spec: str, options: Mapping[str, Any], limits: Limits) -> Checked:
@@ -384,14 +486,14 @@ def check_in_sandbox(role: str, spec: str, options: Mapping[str, Any], limits: L
         raise AgentError(f"agent {spec!r} in its sandbox: {fault}") from None
 
 
-def move_stats(fields: Any) -> MoveStats | None:
-    """The statistics a child reported, or None if they are no :class:`MoveStats`."""
-    if not isinstance(fields, dict):
+def move_stats(fields: dict[str, Any] | None) -> MoveStats | None:
+    """The statistics a child reported (their numbers checked by :func:`parse_reply`), None if it sent none."""
+    if fields is None:
         return None
     try:
         return MoveStats(**fields)
-    except (AgentError, TypeError, ValueError):
-        return None
+    except (AgentError, TypeError, ValueError) as error:
+        raise refuse(f"statistics that are no MoveStats ({str(error)[:80]})") from None
 
 
 # -- how the child is started ----------------------------------------------
@@ -421,12 +523,12 @@ def child_environment() -> dict[str, str]:
             "PYTHONHASHSEED": "0", "HOME": "/tmp", "LANG": "C.UTF-8"}
 
 
-def bubblewrap_command(folder: Path) -> list[str]:
-    """``bwrap`` with no network, its own process tree, and a file system of
-    the system's programs, Python and pacsim (read-only), an empty ``/tmp``
+def bubblewrap_command(folder: Path, tmp_mb: int) -> list[str]:
+    """``bwrap`` with no network, no privileges, its own process tree, and a file system of
+    the system's programs, Python and pacsim (read-only), an empty ``/tmp`` of ``tmp_mb``
     and the entrant's ``folder`` (read-only)."""
-    command = ["bwrap", "--unshare-all", "--die-with-parent", "--new-session", "--proc", "/proc", "--dev", "/dev",
-               "--tmpfs", "/tmp"]
+    command = ["bwrap", "--unshare-all", *(bubblewrap_privileges() or NO_PRIVILEGES), "--die-with-parent", "--new-session", "--proc", "/proc",
+               "--dev", "/dev", "--size", str(tmp_mb << 20), "--tmpfs", "/tmp"]
     for system in ("/usr", "/bin", "/lib", "/lib64", "/sbin"):
         if os.path.islink(system):
             command += ["--symlink", os.readlink(system), system]
@@ -481,7 +583,12 @@ def group_members(group: int) -> int:
 
 
 def resident_mb(pid: int) -> float:
-    """The resident memory of ``pid`` and every process under it, in MB, from ``/proc``."""
+    """The memory of child ``pid``: what its control group is charged (tmpfs and ``memfd`` included), else
+    the resident memory of ``pid`` and every process under it, in MB, from ``/proc``."""
+    record = child_records.get(pid)
+    charged = None if record is None or record.group is None else record.group.memory_mb()
+    if charged is not None:
+        return charged
     kilobytes = 0
     for member in process_tree(pid):
         with contextlib.suppress(OSError, IndexError, ValueError):
@@ -572,96 +679,62 @@ def end_process(process: subprocess.Popen[bytes]) -> None:
         if stream is not None:
             with contextlib.suppress(OSError):
                 stream.close()
+    record = child_records.pop(process.pid, None)
+    if record is not None and record.group is not None:
+        record.group.end()  # thawed first, then every task killed, one that left the process group too
     process.wait()
-    end_cgroup(child_cgroups.pop(process.pid, None))
 
 
-PIDS_CONTROLLERS = (Path("/sys/fs/cgroup/pids"), Path("/sys/fs/cgroup"))
-"""Where a cgroup pids controller may be: cgroup v1's own folder, or the unified (v2) tree."""
-child_cgroups: dict[int, Path] = {}
-"""Each live child's pids cgroup, by process id, removed when the child is ended."""
+@dataclass
+class ChildRecord:
+    """What the parent keeps of a live child."""
+
+    group: ChildGroup | None
+    """Its control group, ended with it (None where none could be made)."""
+    tasks: int | None = None
+    """Its threads and processes once its agent was first built."""
 
 
-def pids_cgroup(processes: int) -> Path | None:
-    """A new cgroup allowing ``processes`` tasks (``pids.max``), or None where
-    none can be made (no writable pids controller).  The kernel holds root to
-    it, where ``RLIMIT_NPROC`` exempts root: a fork bomb is stopped by count."""
-    for controller in PIDS_CONTROLLERS:
-        if not (controller / "cgroup.procs").exists():
-            continue
-        remove_orphans(controller)
-        cgroup = controller / f"pacsim-sandbox-{os.getpid()}-{secrets.token_hex(4)}"
-        try:
-            cgroup.mkdir()
-            (cgroup / "pids.max").write_text(str(processes))
-            return cgroup
-        except OSError:  # read-only, or no pids controller in this tree
-            remove_cgroup(cgroup)
-    return None
+child_records: dict[int, ChildRecord] = {}
+"""Each live child's record, by process id."""
 
 
-def remove_orphans(controller: Path) -> None:
-    """Remove the emptied cgroups of pacsim processes that died without
-    removing them (a worker killed by a signal runs no exit code)."""
-    for cgroup in controller.glob("pacsim-sandbox-*-*"):
-        owner = cgroup.name.split("-")[2]
-        if not owner.isdigit():
-            continue
-        try:
-            os.kill(int(owner), 0)
-        except ProcessLookupError:
-            remove_cgroup(cgroup)
-        except PermissionError:  # alive, another user's
-            pass
-
-
-def remove_cgroup(cgroup: Path | None) -> None:
-    """Remove an emptied cgroup (the kernel refuses while a task is in it: then it stays)."""
-    if cgroup is not None:
+def task_count(pid: int) -> int:
+    """The threads of child ``pid`` and of every process it started: its control group's ``pids.current``
+    (one read, which also counts a process that left the tree), else the threads under it in ``/proc``."""
+    record = child_records.get(pid)
+    counted = None if record is None or record.group is None else record.group.task_count()
+    if counted is not None:
+        return counted
+    threads = 0
+    for member in process_tree(pid):
         with contextlib.suppress(OSError):
-            cgroup.rmdir()
-
-
-def end_cgroup(cgroup: Path | None, seconds: float = 1.0) -> None:
-    """Kill every task left in a child's ``cgroup`` (one that left its process
-    group too) and remove the cgroup once the kernel has emptied it."""
-    if cgroup is None:
-        return
-    deadline = time.monotonic() + seconds
-    while True:
-        try:
-            tasks = [int(pid) for pid in (cgroup / "cgroup.procs").read_text().split()]
-        except OSError:
-            return  # gone already
-        for pid in tasks:
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.kill(pid, signal.SIGKILL)
-        if not tasks or time.monotonic() > deadline:
-            remove_cgroup(cgroup)
-            return
-        time.sleep(0.01)
+            threads += len(os.listdir(f"/proc/{member}/task"))
+    return threads
 
 
 def end_all_cgroups() -> None:
-    """At exit: the cgroups of children no one ended (an agent dropped without ``stop``)."""
-    for cgroup in list(child_cgroups.values()):
-        end_cgroup(cgroup)
-    child_cgroups.clear()
+    """At exit: the groups of children no one ended (an agent dropped without ``stop``)."""
+    for record in list(child_records.values()):
+        if record.group is not None:
+            record.group.end()
+    child_records.clear()
 
 
 atexit.register(end_all_cgroups)  # after the idle children are ended (atexit runs last-registered first)
 atexit.register(idle_children.end_all)
 os.register_at_fork(after_in_child=idle_children.forget)
-os.register_at_fork(after_in_child=child_cgroups.clear)  # a forked worker's children are its parent's
+os.register_at_fork(after_in_child=child_records.clear)  # a forked worker's children are its parent's
 
 
-def apply_limits(limits: Limits, processes: int, cgroup: Path | None = None) -> None:
-    """In the child, before it runs Python: its resource limits (``processes``
-    in all for this user), its pids ``cgroup`` (when one was made), and death
-    with its parent."""
-    if cgroup is not None:
+def apply_limits(limits: Limits, processes: int, group: ChildGroup | None = None, no_new_privileges: bool = True) -> None:
+    """In the child, before it runs Python (or bwrap): its control ``group`` (when one was made), its resource
+    limits (``processes`` in all for this user), death with its parent, and with ``no_new_privileges`` no
+    set-user-id program raising them again (not before bwrap, which may need its set-user-id bit and sets
+    no new privileges itself)."""
+    if group is not None:
         with contextlib.suppress(OSError):
-            (cgroup / "cgroup.procs").write_text(str(os.getpid()))
+            group.join()
     megabyte = 1 << 20
     whole_run = limits.cpu_seconds * GAMES_PER_CHILD + 1  # each game's soft limit is moved on (renew_cpu_budget)
     for which, soft, hard in ((resource.RLIMIT_CPU, limits.cpu_seconds, whole_run),  # SIGXCPU first
@@ -671,4 +744,7 @@ def apply_limits(limits: Limits, processes: int, cgroup: Path | None = None) -> 
         with contextlib.suppress(ValueError, OSError):  # a hard limit already lower stays
             resource.setrlimit(which, (soft, hard))
     with contextlib.suppress(OSError, AttributeError):
-        ctypes.CDLL(None).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG: a dead parent takes the child with it
+        libc = ctypes.CDLL(None)
+        libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG: a dead parent takes the child with it
+        if no_new_privileges:
+            libc.prctl(38, 1, 0, 0, 0)  # PR_SET_NO_NEW_PRIVS

@@ -66,7 +66,7 @@ def serve(requests: BinaryIO, replies: BinaryIO) -> None:
                     agent = make_agent(role, spec, options)
                 agent.reset(index, rng)
                 depth = getattr(agent, "depth", None)
-                answer(replies, {"ready": True, "depth": depth if type(depth) is int else None,
+                answer(replies, {"ready": True, "depth": depth if type(depth) is int and abs(depth) < 1 << 63 else None,
                                  "options": sorted(option_names(resolve(role, spec))),
                                  "used": [[item.label, item.path, item.identity, item.kind] for item in used]})
             elif kind == "layout":

@@ -28,7 +28,7 @@ from pacsim.bench.report import Report
 YARDSTICK = ("-c", "import numpy")
 HELP_TARGET = 2.0
 """A ``--help`` within twice the time of importing numpy."""
-HELP_COMMANDS = ("", "play", "layouts", "analyze", "replay", "run", "report", "reproduce", "experiments", "export",
+HELP_COMMANDS = ("", "play", "layouts", "analyze", "replay", "run", "report", "reproduce", "lesson-map", "experiments", "export",
                  "bench", "agents", "probcut", "train")
 """The commands whose ``--help`` is measured ("": ``pacsim --help``)."""
 PLAY_ONE = ("play", "-n", "1", "-q", "-l", "smallClassic", "--seed", "1")

@@ -30,6 +30,7 @@ COMMANDS = {
     "run": "run an experiment file (all cores, resumable) and print its summary",
     "report": "summarize a results store",
     "reproduce": "run and report the optimism/pessimism table in one go",
+    "lesson-map": "map a maze by how often each Pacman is caught from each start cell (PNG and HTML)",
     "experiments": "list the shipped experiments (run one with: pacsim run NAME)",
     "export": "export a results store to Parquet or CSV",
     "bench": "measure start-up, successor and search rates, batch throughput, memory",
@@ -96,7 +97,7 @@ def build_parser(commands: Collection[str] = tuple(COMMANDS)) -> argparse.Argume
     for name, summary in COMMANDS.items():
         subparser = subparsers.add_parser(name, help=summary, description=summary)
         if name in commands:
-            module = importlib.import_module(f"pacsim.cli.{name}")
+            module = importlib.import_module(f"pacsim.cli.{name.replace('-', '_')}")  # lesson-map: lesson_map
             module.add_arguments(subparser)
             add_common_options(subparser)
             if hasattr(module, "run"):  # else its own subcommands set it (probcut fit)

@@ -26,7 +26,7 @@ from pacsim.cli.common import add_debug_option
 from pacsim.engine import DEFAULT_MAX_MOVES
 from pacsim.engine.starts import DEFAULT_START_DISTANCE, LAYOUT, RANDOM
 from pacsim.errors import ConfigError, PacsimError
-from pacsim.report.sprt import BETTER_BY, BY_RESULT, BY_WIN, H1, Hypotheses, PairCounts, SprtState, pair_results, sequential_test
+from pacsim.report.sprt import BETTER_BY, BY_RESULT, BY_WIN, H1, Hypotheses, PairCounts, SprtState, pair_results, sequential_test, with_faults
 from pacsim.runner.execute import RunInterrupted
 
 if TYPE_CHECKING:
@@ -38,7 +38,7 @@ if TYPE_CHECKING:
 
 PACMAN_ROLE, GHOST_ROLE = "pacman", "ghosts"
 DEFAULT_MAX_PAIRS = 5000
-STORE_COLUMNS = ["config_hash", "condition_key", "condition", "game_index", "seed", "outcome", "score", "error"]
+STORE_COLUMNS = ["config_hash", "condition_key", "condition", "game_index", "seed", "outcome", "score", "error", "fault"]
 
 
 class ComparisonStopped(PacsimError):
@@ -104,6 +104,8 @@ class CompletedPairs:
 
     results: numpy.ndarray
     """Each pair's result for A (-1, 0, 1), in game index order."""
+    indexes: numpy.ndarray
+    """The game index of each (a pair where the opponent faulted is left out)."""
     frame: pandas.DataFrame | None
     """The two conditions' rows of those pairs (None before the store exists)."""
     failure: str | None
@@ -199,12 +201,12 @@ def _header(comparison: _Comparison, hypotheses: Hypotheses, fixed: bool) -> str
     a, b = comparison.labels
     if comparison.ghosts_compared:
         setting = f"ghosts against {condition.pacman_spec()} on {condition.layout}"
-        better = "the worse outcome for Pacman (loss, timeout, win), then his lower score"
+        better = "the worse outcome for Pacman (loss, timeout, win; a ghost's fault worst of all), then his lower score"
         if comparison.better_by == BY_WIN:
             better = "Pacman not winning against Pacman winning"
     else:
         setting = f"Pacmen against {condition.ghosts} ghosts on {condition.layout}"
-        better = "the better outcome (win, timeout, loss), then the higher score"
+        better = "the better outcome (win, timeout, loss; a fault worst of all), then the higher score"
         if comparison.better_by == BY_WIN:
             better = "a win against no win"
     lines = [f"A = {a}", f"B = {b}",
@@ -266,7 +268,7 @@ def completed_pairs(comparison: _Comparison, limit: int) -> CompletedPairs:
     experiment = comparison.experiment
     frame = load_results(experiment.store, columns=STORE_COLUMNS) if experiment.store.is_file() else None
     if frame is None or frame.empty:
-        return CompletedPairs(numpy.zeros(0, dtype=numpy.int64), frame, None)
+        return CompletedPairs(numpy.zeros(0, dtype=numpy.int64), numpy.zeros(0, dtype=numpy.int64), frame, None)
     frame = frame[(frame["config_hash"] == experiment.config_hash) & frame["condition_key"].isin(comparison.keys)
                   & (frame["game_index"] < limit)]
     sides = [frame[frame["condition_key"] == key].set_index("game_index").reindex(range(limit)) for key in comparison.keys]
@@ -278,7 +280,21 @@ def completed_pairs(comparison: _Comparison, limit: int) -> CompletedPairs:
     results = pair_results(a["outcome"], a["score"], b["outcome"], b["score"], comparison.better_by)
     if comparison.ghosts_compared:  # what is better for Pacman is worse for his ghosts
         results = -results
-    return CompletedPairs(results, frame[frame["game_index"] < count], failure)
+    (own_a, other_a), (own_b, other_b) = (_faults(side, comparison.ghosts_compared) for side in (a, b))
+    kept = ~(other_a | other_b)  # the opponent's fault: no comparison of A and B there
+    results = with_faults(results, own_a, own_b)[kept]
+    return CompletedPairs(results, numpy.arange(count)[kept], frame[frame["game_index"] < count], failure)
+
+
+def _faults(side: pandas.DataFrame, ghosts_compared: bool) -> tuple[numpy.ndarray, numpy.ndarray]:
+    """Per game, whether the compared entrant faulted, and whether its opponent did."""
+    from pacsim.runner.row import BOTH_SIDES, GHOST_SIDE, PACMAN_SIDE, fault_of
+
+    own = GHOST_SIDE if ghosts_compared else PACMAN_SIDE
+    sides = [(fault_of(outcome, error, fault) or (None, None))[0]
+             for outcome, error, fault in zip(side["outcome"], side["error"], side["fault"])]
+    return (numpy.array([found in (own, BOTH_SIDES) for found in sides], dtype=bool),
+            numpy.array([found not in (own, BOTH_SIDES, None) for found in sides], dtype=bool))
 
 
 def _failure(comparison: _Comparison, sides: list[pandas.DataFrame], index: int) -> str | None:
@@ -376,5 +392,5 @@ def _print_comparison(comparison: _Comparison, pairs: CompletedPairs, count: int
 
     if count < 1 or pairs.frame is None:
         return
-    frame = pairs.frame[pairs.frame["game_index"] < count]
+    frame = pairs.frame[pairs.frame["game_index"].isin(pairs.indexes[:count])]
     print(compare(frame, *comparison.labels).to_text())

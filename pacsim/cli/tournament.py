@@ -22,10 +22,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--store", default=None, help="results store (default: results/NAME.sqlite)")
     parser.add_argument("--name", default=None, help="the tournament's name (default: the file's, or 'tournament')")
     parser.add_argument("--seed", type=int, default=None, help="root seed of the starts (default: drawn afresh)")
-    parser.add_argument("--time-limit", type=float, default=None, help="seconds per move (0: none)")
+    parser.add_argument("--time-limit", type=float, default=None,
+                        help="seconds per move (default 1), with and without the sandbox; over it, the mover's fault")
     parser.add_argument("--max-moves", type=int, default=None, help="Pacman moves before a game is a timeout")
     parser.add_argument("--no-sandbox", dest="sandbox", action="store_false", default=None,
                         help="play entrants in pacsim's own worker processes (trusted code only)")
+    parser.add_argument("--allow-weak-sandbox", action="store_true", default=None,
+                        help="where bubblewrap cannot run, play entrants under resource limits alone (they can then "
+                             "read your files); without it such a tournament is refused")
+    parser.add_argument("--hand-in-mb", type=float, default=None, metavar="MB",
+                        help="most megabytes of files an entrant's folder may hold (default 64); over it, not played")
+    parser.add_argument("--hand-in-files", type=int, default=None, metavar="N",
+                        help="most files an entrant's folder may hold (default 1000); over it, not played")
     parser.add_argument("--html", metavar="FILE", default=None, help="also write the leaderboard as one HTML page")
     parser.add_argument("-j", "--workers", type=int, default=None, help="worker processes (default: all cores)")
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
@@ -34,7 +42,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 OPTION_KEYS = {"pacman": "pacman", "ghosts": "ghosts", "layout": "layouts", "pairs": "pairs", "store": "store",
-               "name": "name", "seed": "seed", "time_limit": "time_limit", "max_moves": "max_moves", "sandbox": "sandbox"}
+               "name": "name", "seed": "seed", "time_limit": "time_limit", "max_moves": "max_moves", "sandbox": "sandbox",
+               "allow_weak_sandbox": "allow_weak_sandbox", "hand_in_mb": "hand_in_mb", "hand_in_files": "hand_in_files"}
 """Command-line option -> tournament file key."""
 
 
@@ -55,7 +64,7 @@ def run(args: argparse.Namespace) -> int:
     from pacsim.report.leaderboard import build_leaderboard, format_leaderboard, write_leaderboard_page
     from pacsim.runner import load_results
     from pacsim.runner.execute import AllGamesFailed
-    from pacsim.runner.tournament import build_tournament, save_drawn
+    from pacsim.runner.tournament import build_tournament, isolation_warning, played_level, save_drawn
 
     if args.workers is not None and args.workers < 1:
         raise ConfigError(f"--workers {args.workers}: must be at least 1")
@@ -63,6 +72,9 @@ def run(args: argparse.Namespace) -> int:
         raise ConfigError(f"--pairs {args.pairs}: must be at least 1")
     settings = settings_of(args)
     tournament = build_tournament(settings, source=args.file or "pacsim tournament")
+    warning = isolation_warning(tournament.isolation)
+    if warning is not None:  # the first line: an instructor must not miss it
+        print(f"pacsim: {warning}", flush=True)
     experiment = tournament.experiment
     if args.html:
         check_output(args.html, "--html", inputs=[experiment.store])
@@ -81,7 +93,8 @@ def run(args: argparse.Namespace) -> int:
     results = experiment.own_games(load_results(experiment.store))
     pacmen = tournament.names(PACMAN)
     board = build_leaderboard(results, pacmen, tournament.names(GHOST),
-                              [(entrant.name, entrant.error or "") for entrant in tournament.refused])
+                              [(entrant.name, entrant.error or "") for entrant in tournament.refused],
+                              isolation=isolation_warning(played_level(tournament, results)))
     print(format_leaderboard(board))
     if args.html:
         write_leaderboard_page(args.html, board, experiment.name, str(experiment.store), results, pacmen)

@@ -60,6 +60,54 @@ def user_interrupts_marked() -> Iterator[None]:
         signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
+COMPILED_GRACE = 1.0
+"""Seconds a call into compiled code may run past its move's deadline before the process is ended."""
+_HELD = {signal.SIGINT, signal.SIGALRM}
+
+
+@contextmanager
+def compiled_code(users_code: bool = True) -> Iterator[None]:
+    """Around one call into compiled code that runs ``users_code`` (a numba
+    kernel calling a user's ``@pacsim.kernel_evaluation``), in the main
+    thread; pacsim's own kernels return within their slice, so without
+    ``users_code`` the block changes nothing (and costs nothing).
+
+    Compiled code runs no Python signal handler until it returns, so a
+    function that never returns would ignore the move limit and Ctrl-C.
+    Within this block a Ctrl-C ends the process at once (the default action:
+    what a run stored is kept, the game in play is lost), and a move deadline
+    armed by :func:`call_with_deadline` ends it :data:`COMPILED_GRACE`
+    seconds late; a call that returns in time finds the handlers as they
+    were, and a deadline it overran raises :class:`AgentTimeout` as usual."""
+    if not users_code or threading.current_thread() is not threading.main_thread() or not hasattr(signal, "setitimer"):
+        yield
+        return
+    interrupt = signal.getsignal(signal.SIGINT)
+    catches_interrupt = interrupt not in (signal.SIG_IGN, signal.SIG_DFL, None)
+    remaining = signal.getitimer(signal.ITIMER_REAL)[0]
+    alarm = signal.getsignal(signal.SIGALRM)
+    timed = remaining > 0 and callable(alarm)
+    if catches_interrupt:
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+    if timed:
+        signal.signal(signal.SIGALRM, signal.SIG_DFL)
+        signal.setitimer(signal.ITIMER_REAL, remaining + COMPILED_GRACE)
+    try:
+        yield
+    finally:
+        # Held while the handlers come back: one arriving now runs after, never between two of these lines.
+        mask = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD)
+        try:
+            if timed:
+                left = signal.getitimer(signal.ITIMER_REAL)[0] - COMPILED_GRACE
+                signal.signal(signal.SIGALRM, alarm)
+                signal.setitimer(signal.ITIMER_REAL, max(left, 1e-6))
+            if catches_interrupt:
+                signal.signal(signal.SIGINT, interrupt)
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+
+
 def call_with_deadline(function: Callable[[], Result], limit: float | None) -> Result:
     """``function()``, raising :class:`AgentTimeout` if it runs longer than
     ``limit`` seconds (no limit when None)."""

@@ -36,10 +36,10 @@ MAX_MOVES_LIMIT = 100_000
 statistics) grows with its moves, so an unbounded cap is unbounded memory."""
 
 
-FAULTS = ("crash", "startup_timeout", "move_timeout", "cpu", "memory", "illegal")
-"""Kinds of :class:`AgentFault`: a sandboxed entrant's process died (or sent
-nonsense), did not start in time, overran a move, used up its CPU time or
-memory, or played an illegal action."""
+FAULTS = ("crash", "startup_timeout", "move_timeout", "cpu", "memory", "illegal", "protocol")
+"""Kinds of :class:`AgentFault`: a sandboxed entrant's process died, did not
+start in time, overran a move, used up its CPU time or memory, played an
+illegal action, or sent its parent what the sandbox's protocol does not allow."""
 
 
 class AgentFault(Exception):

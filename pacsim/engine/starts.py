@@ -1,9 +1,11 @@
 """Random starts: Pacman's start cell drawn per game, a pure function of the game's seed.
 
-Drawn from every empty cell far enough from the ghosts (``random``), or taken
+Drawn from every empty cell far enough from the ghosts (``random``), taken
 in turn from an opening book's cells (``decisions``: where the Pacmen under
 study part ways, see :mod:`pacsim.runner.openings`; game i on cell i mod the
-book's size).
+book's size), or taken in turn from every such cell (``every``: game i on the
+i mod C-th of the C start cells, so that N x C games play N from each cell,
+what ``pacsim lesson-map`` draws).
 
 A fixed start makes every game of a deterministic Pacman against a
 deterministic ghost the same game; drawing the start from the seed turns a
@@ -20,10 +22,13 @@ from collections.abc import Sequence
 from pacsim.engine.layout import EMPTY, PACMAN, UNREACHABLE, Layout, parse_layout
 from pacsim.errors import LayoutError
 
-LAYOUT, RANDOM, DECISIONS = "layout", "random", "decisions"
+LAYOUT, RANDOM, DECISIONS, EVERY = "layout", "random", "decisions", "every"
 STARTS = (LAYOUT, RANDOM, DECISIONS)
 """Where Pacman starts: the layout's ``P``, a random cell per game, or an
 opening book's cells in turn."""
+EXPERIMENT_STARTS = (*STARTS, EVERY)
+"""What an experiment file's ``starts`` may say: also every start cell in
+turn (a sweep of the maze, not a sample: ``play`` and ``reproduce`` do not offer it)."""
 DEFAULT_START_DISTANCE = 6
 """Fewest maze steps between a random start and every ghost: six steps are
 more than a depth-4 search's horizon of ghost moves, so no start is lost at
@@ -53,13 +58,27 @@ def draw_start(layout: Layout, num_ghosts: int, seed: int, min_distance: int) ->
 
 
 def game_start(layout: Layout, num_ghosts: int, seed: int, game_index: int, min_distance: int,
-               book: Sequence[int] = ()) -> int:
+               book: Sequence[int] = (), starts: str = RANDOM) -> int:
     """Pacman's start cell in game ``game_index`` (seed ``seed``): the opening
     ``book``'s cells in turn if one is given (each played equally often, as
-    an engine-testing tool plays its openings), else :func:`draw_start`."""
+    an engine-testing tool plays its openings), every start cell in turn
+    with ``every`` starts (:func:`every_start`), else :func:`draw_start`."""
     if book:
         return book[game_index % len(book)]
+    if starts == EVERY:
+        return every_start(layout, num_ghosts, game_index, min_distance)
     return draw_start(layout, num_ghosts, seed, min_distance)
+
+
+def every_start(layout: Layout, num_ghosts: int, game_index: int, min_distance: int) -> int:
+    """Game ``game_index``'s start with ``every`` starts: the start cells
+    (:func:`start_cells`) in turn, so that every cell is played equally
+    often and a longer run (``--games``) adds games to every cell alike."""
+    cells = start_cells(layout, num_ghosts, min_distance)
+    if not cells:
+        raise LayoutError(f"no empty cell at least {min_distance} steps from every ghost to start Pacman on",
+                          layout.source)
+    return cells[game_index % len(cells)]
 
 
 def with_pacman_start(layout: Layout, cell: int) -> Layout:

@@ -80,7 +80,9 @@ def play_kernel_game(layout: Layout, pacman: SearchRequest, ties_random: bool, g
     search = translate(state, pacman)
     plan = PacmanPlan(search.model, pacman.levels, search.full_window, ties_random)
     arguments = (layout_tables(layout), game, max_moves, plan, _ghost_team(state, ghosts), work, scratch)
-    kernel_seconds = in_slices(_game_loop(search, ghosts), arguments, FIRST_GAME_SLICE, SMALLEST_SLICE, SLICE_SECONDS)
+    play_slice = _game_loop(search, ghosts)
+    kernel_seconds = in_slices(play_slice, arguments, FIRST_GAME_SLICE, SMALLEST_SLICE, SLICE_SECONDS,
+                               users_code=play_slice is not gameloop.play_slice)
     if progress[gameloop.OUTCOME] == gameloop.DECLINED:
         return None
     seconds_per_cycle = kernel_seconds / max(int(progress[gameloop.SLICE_CYCLES]), 1)

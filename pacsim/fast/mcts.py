@@ -29,6 +29,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from pacsim.engine import GameState, parse_layout
+from pacsim.engine.deadline import compiled_code
 from pacsim.engine.state import initial_state
 from pacsim.fast import kernel, streams, transposition
 from pacsim.fast.cache import compiled_functions, flush_when_changed
@@ -308,7 +309,8 @@ def kernel_mcts(state: GameState, ghost_kind: str, evaluation: str, iterations: 
     if node_ints[0, KIND] != TERMINAL_NODE:
         run = MctsRun(iterations, c, rollout_depth, rng, np.zeros((2, row.shape[0]), np.int64),
                       np.zeros((2, 5), np.int64), np.array([np.inf, -np.inf]), counts)
-        (mcts_iterations if own is None else own_iterations(own))(tables, settings, tree, run)
+        with compiled_code(own is not None):  # a user's function that never returns cannot hold the move limit or Ctrl-C
+            (mcts_iterations if own is None else own_iterations(own))(tables, settings, tree, run)
     stats = SearchStats(generated=int(counts[GENERATED]), evaluated=int(counts[EVALUATED]), cutoffs=0,
                         seconds=perf_counter() - started, max_depth=int(counts[DEEPEST]),
                         iterations=int(counts[ITERATIONS]), simulated=int(counts[SIMULATED]),

@@ -127,7 +127,7 @@ def _plain_search(state: GameState, model: Model, levels: int, full_window: bool
     arguments = (layout_tables(state.layout), model, levels, full_window, work)
     plain = own is None and own_ghost is None
     in_slices(kernel.search_root if plain else own_search_root(own, own_ghost), arguments,
-              FIRST_SLICE, SMALLEST_SLICE, SLICE_SECONDS, deadline)
+              FIRST_SLICE, SMALLEST_SLICE, SLICE_SECONDS, deadline, users_code=not plain)
     if own_ghost is not None and model.weights[kernel.OWN_GHOST_FAILED]:
         raise DistributionRefused(f"kernel search: the ghost policy {own_ghost.__qualname__}() gave a bad distribution")
     return work
@@ -151,7 +151,8 @@ def _star_search(state: GameState, search: KernelSearch, levels: int, deadline: 
         return (*arguments[:PLAN_ARGUMENT], plan._replace(table=table.with_room(levels)), *arguments[PLAN_ARGUMENT + 1:])
 
     root_search = star_search_root if search.evaluation is None else own_star_search_root(search.evaluation)
-    in_slices(root_search, arguments, FIRST_SLICE, SMALLEST_SLICE, SLICE_SECONDS, deadline, with_room)
+    in_slices(root_search, arguments, FIRST_SLICE, SMALLEST_SLICE, SLICE_SECONDS, deadline, with_room,
+              users_code=search.evaluation is not None)
     if work.stats[OUT_OF_BOUNDS] == BAD_BOUNDS:
         raise SearchError("kernel search: the evaluation's bounds at a chance node are not finite numbers with low <= high")
     if work.stats[OUT_OF_BOUNDS]:

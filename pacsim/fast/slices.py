@@ -10,6 +10,7 @@ from collections.abc import Callable
 from time import perf_counter
 from typing import Any
 
+from pacsim.engine.deadline import compiled_code
 from pacsim.search import SearchTimeout
 
 FIRST_SLICE = 8192
@@ -25,7 +26,7 @@ runs, at least this often, for about 15 microseconds a slice."""
 
 def in_slices(run_slice: Any, arguments: tuple[Any, ...], first: int, smallest: int, seconds: float,
               deadline: float | None = None,
-              between: Callable[[tuple[Any, ...]], tuple[Any, ...]] | None = None) -> float:
+              between: Callable[[tuple[Any, ...]], tuple[Any, ...]] | None = None, users_code: bool = False) -> float:
     """Run ``run_slice`` (a search's root or a whole game's loop: it takes
     ``arguments`` then a node budget, and returns whether it finished)
     slice by slice until it finishes; the seconds spent in the kernel.
@@ -34,13 +35,16 @@ def in_slices(run_slice: Any, arguments: tuple[Any, ...], first: int, smallest: 
     ``deadline`` it raises :class:`SearchTimeout`; ``between`` gives the
     next slice's arguments (a grown table).  The first slice is ``first``
     nodes, later ones near ``seconds`` and ``smallest`` nodes at least (the
-    caller passes its module's sizes, which a test may shrink)."""
+    caller passes its module's sizes, which a test may shrink).  A slice
+    running ``users_code`` (a user's own evaluation or ghost) is
+    :func:`~pacsim.engine.deadline.compiled_code`."""
     search_slice: Any = run_slice  # numba's Dispatcher types its calls too narrowly
     budget = first
     spent = 0.0
     while True:
         slice_started = perf_counter()
-        finished = search_slice(*arguments, budget)
+        with compiled_code(users_code):  # a user's function that never returns cannot hold the move limit or Ctrl-C
+            finished = search_slice(*arguments, budget)
         now = perf_counter()
         spent += now - slice_started
         if finished:

@@ -3,21 +3,24 @@
 Pacmen are rated against each other through the positions they share (the
 same maze, start, ghost and game seed: :mod:`pacsim.report.ratings`); an
 outcome ranks ``win`` > ``timeout`` (the move cap) > ``loss`` > a fault,
-then the score decides.  Ghost entrants are rated the same way, from the
+then the score decides; a fault ranks below every game played to its end
+whatever the scores.  Ghost entrants are rated the same way, from the
 ghosts' side, when there are two or more.
 
-A failed game is charged to the agent its message names (``agent 0`` is
-Pacman): a Pacman's fault is its worst result, a ghost's fault leaves the
-position out of the Pacmen's comparisons (and the other way round).  A
-crash, or a failure naming no agent, is charged to both.  Faults are
-counted by kind: ``crash`` (the process died), ``time`` (over the move time
-limit), ``illegal`` (an illegal move or not an action), ``exception``.
+A fault (:func:`~pacsim.runner.row.fault_of`: a sandbox's ``fault`` column,
+or a worker's ``error``, so the board is the same in both modes) is charged
+to the agent its message names (``agent 0`` is Pacman): a Pacman's fault is
+its worst result, a ghost's fault leaves the position out of the Pacmen's
+comparisons (and the other way round).  A crash, or a failure naming no
+agent, is charged to both.  Faults are counted by kind
+(:data:`~pacsim.runner.row.FAULT_KINDS`); wins and mean scores count the
+games played to their end only.
 """
 
 from __future__ import annotations
 
 import html
-import re
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -25,13 +28,11 @@ from pathlib import Path
 import numpy
 import pandas
 
-from pacsim.engine.game import ERROR, LOSS, TIMEOUT, WIN
+from pacsim.engine.game import LOSS, TIMEOUT, WIN
 from pacsim.report.ratings import Rating, position_wins, rate
-from pacsim.runner.row import CRASH
+from pacsim.runner.row import BOTH_SIDES, FAULT_KINDS, GHOST_SIDE, PACMAN_SIDE, fault_of
 
-FAULT_KINDS = (CRASH, "time", "illegal", "exception")
-PACMAN_SIDE, GHOST_SIDE, BOTH_SIDES = "pacman", "ghosts", "both"
-_AGENT = re.compile(r"agent (\d+) ")
+__all__ = ["FAULT_KINDS", "Leaderboard", "Standing", "build_leaderboard", "fault_of", "format_leaderboard"]
 _PACMAN_RANKS = {WIN: 3, TIMEOUT: 2, LOSS: 1}
 _GHOST_RANKS = {LOSS: 3, TIMEOUT: 2, WIN: 1}
 FAULT_RANK = 0
@@ -62,32 +63,19 @@ class Leaderboard:
     """(entrant, why it could not play) of the entrants that got no games."""
     positions: int = 0
     """Positions the Pacmen were compared on (maze, ghost, game), those left out for a ghost's fault aside."""
-
-
-def fault_of(outcome: str, error: object) -> tuple[str, str] | None:
-    """(side, kind) of a failed game, None for a played one."""
-    if outcome in (WIN, LOSS, TIMEOUT):
-        return None
-    message = error if isinstance(error, str) else ""
-    match = _AGENT.match(message)
-    side = BOTH_SIDES if match is None else PACMAN_SIDE if match.group(1) == "0" else GHOST_SIDE
-    if outcome != ERROR:  # a crash, or a kind of failure a sandbox tells apart: counted under its own name
-        return side, outcome
-    if "time limit" in message:
-        return side, "time"
-    if "illegal action" in message or "not an action name" in message:
-        return side, "illegal"
-    return side, "exception"
+    isolation: str | None = None
+    """What the board says first when its entrants were not fully isolated (None when they were)."""
 
 
 def build_leaderboard(results: pandas.DataFrame, pacmen: dict[str, str], ghosts: dict[str, str],
-                      refused: Sequence[tuple[str, str]] = ()) -> Leaderboard:
+                      refused: Sequence[tuple[str, str]] = (), isolation: str | None = None) -> Leaderboard:
     """The leaderboard of a tournament's games (its experiment's own rows);
     ``pacmen`` and ``ghosts`` map agent specs to entrant names."""
     games = results[results["pacman"].isin(list(pacmen)) & results["ghosts"].isin(list(ghosts))].copy()
     games["pacman_name"] = games["pacman"].map(pacmen)
     games["ghost_name"] = games["ghosts"].map(ghosts)
-    faults = [fault_of(outcome, error) for outcome, error in zip(games["outcome"], games["error"])]
+    recorded = games["fault"] if "fault" in games else [None] * len(games)
+    faults = [fault_of(outcome, error, fault) for outcome, error, fault in zip(games["outcome"], games["error"], recorded)]
     games["fault_side"] = [fault[0] if fault else None for fault in faults]
     games["fault_kind"] = [fault[1] if fault else None for fault in faults]
     kinds = [*FAULT_KINDS, *sorted({fault[1] for fault in faults if fault} - set(FAULT_KINDS))]
@@ -102,7 +90,7 @@ def build_leaderboard(results: pandas.DataFrame, pacmen: dict[str, str], ghosts:
         ghosts=ghost_side.standings(games, *_wins_of(ghost_side.values(games)), kinds),
         crosstable=_crosstable(games), refused=list(refused),
         head_to_head=_head_to_head(pacman_names, pacman_wins.sum(axis=0)),
-        positions=len(pacman_values))
+        positions=len(pacman_values), isolation=isolation)
 
 
 def _wins_of(named: tuple[list[str], numpy.ndarray]) -> tuple[list[str], numpy.ndarray]:
@@ -145,9 +133,10 @@ class _Side:
         for name in names:
             own = games[games[self.entrant] == name]
             faults = own["fault_kind"][own["fault_side"].isin([self.side, BOTH_SIDES])]
-            won = int((own["outcome"] == (WIN if self.side == PACMAN_SIDE else LOSS)).sum())
+            played = own[own["fault_side"].isna()]  # a fault's score (and a win it gave the other side) is no result
+            won = int((played["outcome"] == (WIN if self.side == PACMAN_SIDE else LOSS)).sum())
             rating = by_name.get(name) or Rating(name, 0.0, 0.0, 0.0, 1, 1, 1, 0, 0.0)
-            standings.append(Standing(rating=rating, games=len(own), wins=won, mean_score=float(own["score"].mean()),
+            standings.append(Standing(rating=rating, games=len(own), wins=won, mean_score=float(played["score"].mean()),
                                       faults={kind: int((faults == kind).sum()) for kind in kinds}))
         return sorted(standings, key=lambda standing: (standing.rating.rank, standing.rating.entrant))
 
@@ -163,10 +152,24 @@ def _crosstable(games: pandas.DataFrame) -> pandas.DataFrame:
     if games.empty:
         return pandas.DataFrame()
     grouped = games.groupby(["pacman_name", "ghost_name"])
-    cells = grouped.apply(lambda cell: f"{(cell['outcome'] == WIN).mean():.0%} ({cell['score'].mean():.0f})",
-                          include_groups=False)
+    cells = grouped.apply(_crosstable_cell, include_groups=False)
     table = cells.unstack("ghost_name").fillna("")
     return table.rename_axis(index="pacman", columns="ghost")
+
+
+def _crosstable_cell(cell: pandas.DataFrame) -> str:
+    """The Pacman's win rate and mean score over the games played to their end
+    (a game the ghost faulted is left out), then his faults: a fault is no
+    score and no win, so a Pacman that faults cannot look better than one that lost."""
+    own_fault = cell["fault_side"].isin([PACMAN_SIDE, BOTH_SIDES])
+    counted = cell[own_fault | cell["fault_side"].isna()]
+    played = cell[cell["fault_side"].isna()]
+    if counted.empty:
+        return "ghost faults"
+    text = f"{(played['outcome'] == WIN).sum() / len(counted):.0%}"
+    text += f" ({played['score'].mean():.0f})" if not played.empty else ""
+    faults = int(own_fault.sum())
+    return text + (f" {faults} fault{'s' if faults > 1 else ''}" if faults else "")
 
 
 # -- text -----------------------------------------------------------------
@@ -179,9 +182,13 @@ def standings_frame(standings: Sequence[Standing], role: str) -> pandas.DataFram
         ranks = f"{rating.best_rank}" if rating.best_rank == rating.worst_rank else f"{rating.best_rank}-{rating.worst_rank}"
         rows.append({"rank": rating.rank, role: rating.entrant, "rating": f"{rating.rating:+.0f}",
                      "95% interval": f"[{rating.low:+.0f}, {rating.high:+.0f}]", "rank 95%": ranks,
-                     "games": standing.games, "wins": standing.wins, "mean score": f"{standing.mean_score:.1f}",
+                     "games": standing.games, "wins": standing.wins, "mean score": _mean(standing.mean_score),
                      **standing.faults})
     return pandas.DataFrame(rows)
+
+
+def _mean(score: float) -> str:
+    return "-" if math.isnan(score) else f"{score:.1f}"
 
 
 EXPLANATION = ("Ratings: Bradley-Terry on the Elo scale (mean 0) from paired comparisons on the same positions "
@@ -193,7 +200,8 @@ HEAD_TO_HEAD = "Head to head: the row Pacman's wins-losses against the column's 
 
 
 def format_leaderboard(board: Leaderboard) -> str:
-    parts = [f"Pacmen ({board.positions} positions)", standings_frame(board.pacmen, "pacman").to_string(index=False)]
+    parts = [board.isolation] if board.isolation else []
+    parts += [f"Pacmen ({board.positions} positions)", standings_frame(board.pacmen, "pacman").to_string(index=False)]
     if len(board.ghosts) > 1:
         parts += ["", "Ghosts", standings_frame(board.ghosts, "ghosts").to_string(index=False)]
     if len(board.head_to_head) > 1:
@@ -221,7 +229,10 @@ def leaderboard_page(board: Leaderboard, name: str, store: str, results: pandas.
     from pacsim.report.html import replay_figure
     from pacsim.web.player import asset
 
-    sections = [f"<h1>Tournament: {html.escape(name)}</h1>", f"<p>{html.escape(EXPLANATION)}</p>",
+    sections = [f"<h1>Tournament: {html.escape(name)}</h1>"]
+    if board.isolation:
+        sections.append(f'<p class="warning"><strong>{html.escape(board.isolation)}</strong></p>')
+    sections += [f"<p>{html.escape(EXPLANATION)}</p>",
                 "<h2>Pacmen</h2>", standings_frame(board.pacmen, "pacman").to_html(index=False)]
     sections += [f"<p>{html.escape(line)}</p>" for line in _unseparated(board.pacmen)]
     if len(board.ghosts) > 1:

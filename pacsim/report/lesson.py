@@ -163,7 +163,15 @@ def lesson_section(assessment: Assessment) -> str:
     if failed:
         summary += f"; point{'s' if len(failed) > 1 else ''} {', '.join(failed)} not reproduced on these games"
     lines += textwrap.wrap(summary + ".", WIDTH)
+    if not assessment.points[1].holds:  # point 2: say where on the maze it does hold
+        lines += textwrap.wrap(LESSON_MAP_POINTER, WIDTH)
     return "\n".join(lines)
+
+
+LESSON_MAP_POINTER = (
+    "Where point 2 holds, and why: pacsim lesson-map maps how often each Pacman is caught from every start cell "
+    "and names the move that sprang each trap (on optimismHalls, the last pellet beside the ghost's fork: "
+    "experiments/optimism_pessimism/README.md, \"Where the trap closes\").")
 
 
 SHIPPED_CHOICES = (

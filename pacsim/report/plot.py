@@ -235,12 +235,12 @@ def _bounds(values: Sequence[float], intervals: Sequence[tuple[float, float]]) -
     return [lows, highs]
 
 
-def _save(figure: Any, pyplot: Any, path: str | Path | io.BytesIO) -> None:
+def _save(figure: Any, pyplot: Any, path: str | Path | io.BytesIO, dpi: int = DPI) -> None:
     try:
         if isinstance(path, io.BytesIO):  # a page's figure: no file of its own
-            figure.savefig(path, dpi=DPI, format="svg")
+            figure.savefig(path, dpi=dpi, format="svg")
             return
         with atomic_file(path, "the plot") as file:
-            figure.savefig(file, dpi=DPI, format=Path(path).suffix.lstrip(".").lower())
+            figure.savefig(file, dpi=dpi, format=Path(path).suffix.lstrip(".").lower())
     finally:
         pyplot.close(figure)

@@ -219,3 +219,12 @@ def pair_results(outcomes_a: Iterable[str], scores_a: ArrayLike, outcomes_b: Ite
         return numpy.sign((ranks_a == won).astype(numpy.int64) - (ranks_b == won))
     by_score = numpy.sign(numpy.asarray(scores_a, dtype=float) - numpy.asarray(scores_b, dtype=float)).astype(numpy.int64)
     return numpy.where(ranks_a != ranks_b, numpy.sign(ranks_a - ranks_b), by_score)
+
+
+def with_faults(results: ArrayLike, faulted_a: ArrayLike, faulted_b: ArrayLike) -> NDArray[numpy.int64]:
+    """``results`` (-1, 0, 1 per pair, for A) with each entrant's own faults put
+    last: a fault is worse than any game played to its end, whatever its score
+    (a Pacman that spins until his time runs out must not beat one that lost);
+    two faults are equal."""
+    faulted_a, faulted_b = numpy.asarray(faulted_a, dtype=bool), numpy.asarray(faulted_b, dtype=bool)
+    return numpy.where(faulted_a | faulted_b, faulted_b.astype(numpy.int64) - faulted_a, numpy.asarray(results))

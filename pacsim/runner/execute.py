@@ -51,7 +51,7 @@ from pacsim.runner.experiment import Experiment, chunks
 from pacsim.runner.plan import Condition
 from pacsim.runner.pool import WorkerDied, WorkerPool
 from pacsim.runner.row import CRASH, MIXED, REPLAYED_OUTCOMES, GameRow
-from pacsim.runner.store import ResultStore, utc_now
+from pacsim.runner.store import ResultStore, storable, utc_now
 
 
 @dataclass(frozen=True)
@@ -192,7 +192,8 @@ def play_task(task: GameTask, layouts: LayoutCache = PROCESS_LAYOUTS) -> GameRow
     condition = task.condition
     layout = layouts.layout_for(condition)
     if task.starts != LAYOUT:
-        start = game_start(layout, condition.num_ghosts, task.seed, task.game_index, task.start_distance, task.book)
+        start = game_start(layout, condition.num_ghosts, task.seed, task.game_index, task.start_distance, task.book,
+                           task.starts)
         layout = layouts.layout_for(condition, start)
     started_at = utc_now()
     # Agents are built afresh for every game (microseconds): a search agent's
@@ -502,6 +503,7 @@ class _Tally:
     crashes: int = 0
 
     def add(self, store: ResultStore, rows: list[GameRow]) -> None:
+        rows = [storable(row) for row in rows]  # as stored: a number the store cannot hold is its agent's fault
         self.played += store.add_games(rows)  # one transaction per batch of finished games
         for row in rows:
             if row.outcome == ERROR:

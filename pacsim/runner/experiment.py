@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from pacsim.agents.sandbox import Limits
 from pacsim.engine import DEFAULT_MAX_MOVES, MAX_MOVES_LIMIT, parse_layout
 from pacsim.engine.generate import GENERATOR_VERSION
-from pacsim.engine.starts import DECISIONS, DEFAULT_START_DISTANCE, LAYOUT, STARTS, start_cells
+from pacsim.engine.starts import DECISIONS, DEFAULT_START_DISTANCE, EXPERIMENT_STARTS, LAYOUT, start_cells
 from pacsim.errors import ConfigError
 from pacsim.runner.experiment_file import TOP_LEVEL_KEYS, Checker, apply_override, read_toml, sort_key
 from pacsim.runner.openings import OpeningBook, check_book, read_book
@@ -164,7 +164,7 @@ def build_experiment(raw: dict[str, Any], source: str = "<experiment>", default_
     max_moves = checker.integer(raw, "max_moves", DEFAULT_MAX_MOVES, minimum=1, maximum=MAX_MOVES_LIMIT)
     time_limit = check_time_limit(checker.number(raw, "time_limit", 0.0), f"{source}: time_limit")
     store = checker.string(raw, "store", f"results/{name}.sqlite")
-    starts = checker.choice(raw, "starts", LAYOUT, STARTS)
+    starts = checker.choice(raw, "starts", LAYOUT, EXPERIMENT_STARTS)
     start_distance = checker.integer(raw, "start_distance", DEFAULT_START_DISTANCE, minimum=1)
     pacman_options = checker.options(raw, "pacman_options")
     ghost_options = checker.options(raw, "ghost_options")

@@ -7,6 +7,7 @@ its table from the fields (:data:`GAME_COLUMNS`), the runner builds rows
 
 from __future__ import annotations
 
+import re
 import types
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
@@ -17,6 +18,10 @@ CRASH = "crash"
 (besides the engine's outcomes, :data:`~pacsim.engine.game.OUTCOMES`)."""
 REPLAYED_OUTCOMES = ("error", CRASH)
 """Outcomes that are no result: a resumed run plays these games again (their rows replaced)."""
+
+PROTOCOL = "protocol"
+""":attr:`GameRow.fault` of a game whose entrant sent what pacsim cannot take (a
+malformed reply, a number the store cannot hold): charged to it like any fault."""
 
 MIXED = "mixed"
 """:attr:`GameRow.searched_by` of a game searched partly by the kernel (besides
@@ -118,3 +123,44 @@ def _column_types() -> dict[str, str]:
 GAME_COLUMNS: Mapping[str, str] = types.MappingProxyType(_column_types())
 """Each column's SQLite declaration in order, from the field's annotation:
 ``int`` is ``INTEGER NOT NULL``, ``int | None`` is ``INTEGER``."""
+
+
+PACMAN_SIDE, GHOST_SIDE, BOTH_SIDES = "pacman", "ghosts", "both"
+FAULT_KINDS = (CRASH, "time", "illegal", "exception", "memory", PROTOCOL)
+"""The kinds of an entrant's fault, whatever played it (a sandbox names some
+differently: its ``move_timeout`` and ``startup_timeout`` are ``time`` here)."""
+_SANDBOX_KINDS = {"move_timeout": "time", "startup_timeout": "time"}
+_PLAYED = ("win", "loss", "timeout")
+_AGENT = re.compile(r"agent (\d+) ")
+
+
+def fault_of(outcome: str, error: object, fault: object = None) -> tuple[str, str] | None:
+    """(side, kind) of a game an agent's failure ended, None for a game played to its end.
+
+    The same failure gets the same kind with and without the sandbox (which
+    records a fault with a win or loss, where a worker records an ``error``):
+    the side is the agent the message names (``agent 0`` is Pacman), both
+    when it names none (a worker that died, agents that could not be built)."""
+    message = error if isinstance(error, str) else ""
+    if outcome in _PLAYED and not (isinstance(fault, str) and fault):
+        return None
+    match = _AGENT.match(message)
+    side = BOTH_SIDES if match is None else PACMAN_SIDE if match.group(1) == "0" else GHOST_SIDE
+    return side, _kind(outcome, message, fault if isinstance(fault, str) else None)
+
+
+def _kind(outcome: str, message: str, fault: str | None) -> str:
+    told = fault or (outcome if outcome != "error" else None)  # a crash, or a kind a sandbox tells apart
+    if told is not None and told != CRASH:
+        return _SANDBOX_KINDS.get(told, told)
+    if _AGENT.match(message) and " raised MemoryError" in message:
+        return "memory"
+    if _AGENT.match(message) and message.split(" ", 2)[2].startswith("raised "):
+        return "exception"  # the agent's own exception: a sandbox's child reports it as a crash with this message
+    if told == CRASH:
+        return CRASH
+    if "time limit" in message:
+        return "time"
+    if "illegal action" in message or "not an action name" in message:
+        return "illegal"
+    return "exception"

@@ -15,7 +15,9 @@ columns, in one transaction, by the first run that opens it.
 
 from __future__ import annotations
 
+import dataclasses
 import json
+import math
 import os
 import sqlite3
 import urllib.parse
@@ -31,7 +33,7 @@ from pacsim.engine.recording import SavedGame, check_num_ghosts, decode_actions,
 from pacsim.engine.starts import with_pacman_start
 from pacsim.errors import ConfigError, LayoutError, ReplayError, StoreError
 from pacsim.files import note_input
-from pacsim.runner.row import GAME_COLUMNS, REPLAYED_OUTCOMES, GameRow
+from pacsim.runner.row import GAME_COLUMNS, PROTOCOL, REPLAYED_OUTCOMES, GameRow
 
 if TYPE_CHECKING:
     import pandas
@@ -179,10 +181,65 @@ class ResultStore:
                      "ON CONFLICT (config_hash, condition_key, game_index) DO UPDATE SET "
                      f"{', '.join(f'{name} = excluded.{name}' for name in names)} "
                      f"WHERE games.outcome IN ({_REPLAYED})")
+        values = [[getattr(row, name) for name in names] for row in map(storable, rows)]
         with _reporting(self.path), self.connection:
             before = self.connection.total_changes
-            self.connection.executemany(statement, [[getattr(row, name) for name in names] for row in rows])
+            self.connection.executemany(statement, values)
             return self.connection.total_changes - before
+
+
+INTEGER_RANGE = range(-(1 << 63), 1 << 63)
+"""What SQLite's INTEGER holds."""
+ENTRANT_NUMBERS = ("depth", "nodes", "levels_reached")
+"""The numbers of a row that Pacman's agent gives (its depth, its searches' statistics); pacsim computes the others."""
+
+
+def storable(row: GameRow) -> GameRow:
+    """``row`` as the store can hold it: a value of the wrong type or out of
+    SQLite's range would fail the whole batch's transaction (and every resume
+    the same way), so it is clamped here; if Pacman's agent gave it, the game
+    is Pacman's ``protocol`` fault (a loss, never replayed, never pacsim's error)."""
+    changed: dict[str, Any] = {}
+    for name, kind in GAME_COLUMNS.items():
+        value = getattr(row, name)
+        fixed = _storable_value(value, kind)
+        if fixed is not value:
+            changed[name] = fixed
+    if not changed:
+        return row
+    reported = [name for name in ENTRANT_NUMBERS if name in changed]
+    if reported and row.fault is None:
+        value = repr(getattr(row, reported[0]))
+        shown = value if len(value) <= 40 else f"{value[:20]}...({len(value)} digits)"
+        changed.update(outcome="loss", fault=PROTOCOL, error=f"agent 0 reported {reported[0]} = {shown}, "
+                                                              "which the store cannot hold (a 64-bit integer)")
+    return dataclasses.replace(row, **changed)
+
+
+def _storable_value(value: Any, kind: str) -> Any:
+    """``value`` if a column declared ``kind`` can hold it, else the nearest value it can."""
+    required = "NOT NULL" in kind
+    if value is None:
+        return value if not required else {"TEXT": "", "INTEGER": 0, "REAL": 0.0}[kind.split()[0]]
+    if kind.startswith("INTEGER"):
+        if type(value) is int and value in INTEGER_RANGE:
+            return value
+        if not isinstance(value, int):
+            return None if not required else 0
+        return min(max(int(value), INTEGER_RANGE.start), INTEGER_RANGE.stop - 1)
+    if kind.startswith("REAL"):
+        if type(value) is float and math.isfinite(value):
+            return value
+        number = float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else math.nan
+        if math.isfinite(number):
+            return number
+        return None if not required else 0.0
+    text = value if type(value) is str else str(value) if isinstance(value, str) else repr(value)[:200]
+    try:
+        text.encode()
+    except UnicodeEncodeError:  # a lone surrogate, say, from an agent's exception message
+        text = text.encode(errors="backslashreplace").decode()
+    return value if text == value and type(value) is str else text
 
 
 def _finished(connection: sqlite3.Connection, config_hash: str) -> set[tuple[str, int]]:

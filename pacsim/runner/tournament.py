@@ -29,11 +29,11 @@ plays the same mazes and starts.
 from __future__ import annotations
 
 import ast
+import dataclasses
 import hashlib
 import json
-import os
+import math
 import secrets
-import shutil
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -41,15 +41,19 @@ from typing import Any
 
 from pacsim.agents import plugins
 from pacsim.agents.registry import GHOST, PACMAN
+from pacsim.agents.sandbox import LIMITS, Limits, entrant_folder, isolation_level, needs_sandbox
 from pacsim.engine.generate import is_generated
 from pacsim.engine.starts import RANDOM
 from pacsim.errors import AgentError, ConfigError
 from pacsim.files import FileRefused, read_bounded, write_atomically
 from pacsim.runner.experiment import Experiment, build_experiment
 from pacsim.runner.experiment_file import read_toml
+from pacsim.runner.handin import DEFAULT_HAND_IN, DEFAULT_HAND_IN_FILES, DEFAULT_HAND_IN_MB, HandInLimits, snapshot
 
 TOURNAMENT_KEYS = ("name", "pairs", "seed", "max_moves", "time_limit", "store", "sandbox", "pacman", "ghosts",
-                   "layouts", "start_distance")
+                   "layouts", "start_distance", "hand_in_mb", "hand_in_files", "allow_weak_sandbox")
+DEFAULT_MOVE_SECONDS = 1.0
+"""A tournament's move time limit unless it sets ``time_limit``: the same with and without the sandbox."""
 DEFAULT_PAIRS = 10
 DEFAULT_GHOSTS = ("random",)
 DEFAULT_LAYOUTS = ("smallClassic",)
@@ -60,13 +64,16 @@ SANDBOX_KEY = "sandbox"
 """The experiment key that plays untrusted agents in a sandboxed process."""
 AGENT_FILE = "agent.py"
 MAX_SOURCE_BYTES = 1 << 20
-"""Largest entrant file read to find its class."""
+"""Largest file of drawn seeds read."""
+MAX_AGENT_FILE_BYTES = 256 << 10
+"""Largest entrant file read to find its class: parsing is the coordinator's
+work, and a hostile file of nested expressions costs it memory and time in
+proportion to its size (1 MB of them: 200 MB and two seconds)."""
 CHECK_OPPONENTS = {PACMAN: "greedy", GHOST: "random"}
 CHECK_LAYOUT = "tinyGhostMaze"
 """An entrant is checked in an experiment of its own, against the built-in opponent, on this shipped maze."""
-MAX_SNAPSHOT_FILES = 1000
-MAX_SNAPSHOT_BYTES = 64 << 20
-"""Most files, and largest file, of an entrant's folder copied for its games."""
+NO_SANDBOX = "none"
+""":attr:`Tournament.isolation` of a tournament played with ``--no-sandbox``."""
 SEED_BOUND = 1 << 31
 """Drawn seeds are below this (a generated maze's seed range must fit the store's integers)."""
 
@@ -80,6 +87,8 @@ class Entrant:
     """The agent spec (what the store's ``pacman`` or ``ghosts`` column holds); empty if it could not be found."""
     error: str | None = None
     """Why it cannot play (it is listed with this and gets no games); None if it loads."""
+    left_out: tuple[str, ...] = ()
+    """What of its hand-in was not copied for its games (links, special files: :mod:`pacsim.runner.handin`)."""
 
 
 @dataclass
@@ -93,6 +102,8 @@ class Tournament:
     """What was drawn afresh for it (the root seed, generated mazes' seeds), as kept beside the store."""
     notes: list[str] = field(default_factory=list)
     """What the instructor should know before the games (modules two entrants share by name)."""
+    isolation: str = NO_SANDBOX
+    """The level its entrants play at (:func:`isolation`)."""
 
     def names(self, role: str) -> dict[str, str]:
         """Agent spec -> entrant name, for the entrants of ``role`` that play."""
@@ -104,10 +115,14 @@ class Tournament:
         return [entrant for entrant in (*self.pacmen, *self.ghosts) if entrant.error is not None]
 
 
-def sandbox_settings(sandboxed: bool) -> dict[str, Any]:
+def sandbox_settings(sandboxed: bool, move_seconds: float = DEFAULT_MOVE_SECONDS) -> dict[str, Any]:
     """The experiment keys that run entrants sandboxed or not (the one place
-    a tournament meets the sandbox: :mod:`pacsim.agents.sandbox`)."""
-    return {SANDBOX_KEY: sandboxed}
+    a tournament meets the sandbox: :mod:`pacsim.agents.sandbox`).  The rules
+    are the same either way: the sandbox's move limit is the tournament's
+    ``time_limit``, which a worker enforces itself without the sandbox."""
+    if not sandboxed:
+        return {SANDBOX_KEY: False, "time_limit": move_seconds}
+    return {SANDBOX_KEY: {"move_seconds": move_seconds}, "time_limit": 0.0}
 
 
 # -- reading --------------------------------------------------------------
@@ -159,10 +174,18 @@ def build_tournament(settings: dict[str, Any], source: str = "<tournament>", san
     store = Path(settings.get("store") or f"results/{name}.sqlite")
     if not settings.get("pacman"):
         raise ConfigError(f"{source}: pacman: no Pacman entrants (give files or folders)")
-    sandbox = sandbox_settings(bool(settings.get("sandbox", sandboxed)))  # refused before any entrant's code runs
+    playing_sandboxed = bool(settings.get("sandbox", sandboxed))
+    sandbox = sandbox_settings(playing_sandboxed, _move_seconds(settings, source))
+    level = isolation(settings, source, playing_sandboxed)  # refused before any entrant's code runs
     snapshots = snapshots_folder(store)
-    pacmen = _loaded(discover(settings["pacman"], PACMAN, snapshots), PACMAN, sandbox)
-    ghosts = _loaded(discover(settings.get("ghosts") or list(DEFAULT_GHOSTS), GHOST, snapshots), GHOST, sandbox)
+    limits = hand_in_limits(settings, source)
+    found = [discover(values, role, snapshots, limits, copy_files=playing_sandboxed)
+             for values, role in ((settings["pacman"], PACMAN), (settings.get("ghosts") or list(DEFAULT_GHOSTS), GHOST))]
+    if level == LIMITS and not settings.get("allow_weak_sandbox") and any(
+            entrant.error is None and needs_sandbox(entrant.spec) for entrants in found for entrant in entrants):
+        raise ConfigError(f"{source}: {WEAK_REFUSED}")
+    pacmen, ghosts = (_loaded([_exposing(entrant, store, playing_sandboxed) for entrant in entrants], role, sandbox)
+                      for entrants, role in zip(found, (PACMAN, GHOST)))
     for role, entrants in ((PACMAN, pacmen), (GHOST, ghosts)):
         if not any(entrant.error is None for entrant in entrants):
             raise ConfigError(f"{source}: no {role} entrant loads; the first: {entrants[0].name}: {entrants[0].error}")
@@ -177,12 +200,82 @@ def build_tournament(settings: dict[str, Any], source: str = "<tournament>", san
         "grid": {"pacman": [entrant.spec for entrant in pacmen if entrant.error is None],
                  "ghosts": [entrant.spec for entrant in ghosts if entrant.error is None],
                  "layout": layouts},
-        **{key: settings[key] for key in ("max_moves", "time_limit", "start_distance") if key in settings},
+        **{key: settings[key] for key in ("max_moves", "start_distance") if key in settings},
         **sandbox,
     }
     experiment = build_experiment(raw, source, default_name=name)
-    return Tournament(experiment=experiment, pacmen=pacmen, ghosts=ghosts, drawn=drawn,
-                      notes=module_clashes([*pacmen, *ghosts]))
+    left_out = [f"{entrant.name}: left out of its copy: {', '.join(entrant.left_out)}"
+                for entrant in (*pacmen, *ghosts) if entrant.left_out]
+    return Tournament(experiment=experiment, pacmen=pacmen, ghosts=ghosts, drawn=drawn, isolation=level,
+                      notes=[*left_out, *module_clashes([*pacmen, *ghosts])])
+
+
+def hand_in_limits(settings: dict[str, Any], source: str) -> HandInLimits:
+    """The tournament's ``hand_in_mb`` and ``hand_in_files`` (:mod:`pacsim.runner.handin`)."""
+    megabytes = settings.get("hand_in_mb", DEFAULT_HAND_IN_MB)
+    files = settings.get("hand_in_files", DEFAULT_HAND_IN_FILES)
+    if isinstance(megabytes, bool) or not isinstance(megabytes, (int, float)) or not 0 < megabytes < math.inf:
+        raise ConfigError(f"{source}: hand_in_mb: must be a number of megabytes above 0, not {megabytes!r}")
+    if isinstance(files, bool) or not isinstance(files, int) or files < 1:
+        raise ConfigError(f"{source}: hand_in_files: must be a whole number of files, at least 1, not {files!r}")
+    return HandInLimits(float(megabytes), files)
+
+
+def _move_seconds(settings: dict[str, Any], source: str) -> float:
+    seconds = settings.get("time_limit", DEFAULT_MOVE_SECONDS)
+    if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not 0 < seconds < math.inf:
+        raise ConfigError(f"{source}: time_limit: a tournament's move time limit must be a number of seconds above 0 "
+                          f"(its entrants play by the same rules with and without the sandbox), not {seconds!r}")
+    return float(seconds)
+
+
+WEAK_REFUSED = ("bubblewrap cannot run here, so its entrants would play at the weak 'limits' level: resource "
+                "limits only, where an entrant's code can read your files, the store and the other entrants'. "
+                "Install bubblewrap (and allow user namespaces), or accept it by name: --allow-weak-sandbox "
+                "(allow_weak_sandbox = true)")
+
+
+def isolation(settings: dict[str, Any], source: str, sandboxed: bool) -> str:
+    """The level entrants will play at: the strongest the machine offers (:data:`~pacsim.agents.sandbox.LEVELS`),
+    :data:`NO_SANDBOX` without the sandbox."""
+    if not sandboxed:
+        return NO_SANDBOX
+    if not isinstance(settings.get("allow_weak_sandbox", False), bool):
+        raise ConfigError(f"{source}: allow_weak_sandbox: must be true or false, not {settings['allow_weak_sandbox']!r}")
+    return isolation_level(Limits())
+
+
+def isolation_warning(level: str) -> str | None:
+    """What a tournament says first (and its board) when its entrants are not fully isolated; None when they are."""
+    if level == LIMITS:
+        return ("WARNING: weak isolation: entrants played under resource limits alone, without bubblewrap: "
+                "their code could read your files, the store and the other entrants' (docs/sandbox.md)")
+    return None  # full isolation, or none by the user's own --no-sandbox (docs/tournament.md says what that means)
+
+
+def played_level(tournament: Tournament, results: Any) -> str:
+    """The weakest level the tournament's stored games were played at (a resumed
+    run may add to games an earlier run played under weaker isolation)."""
+    if tournament.isolation != NO_SANDBOX and "sandbox" in results and (results["sandbox"] == LIMITS).any():
+        return LIMITS
+    return tournament.isolation
+
+
+def _exposing(entrant: Entrant, store: Path, sandboxed: bool) -> Entrant:
+    """``entrant``, refused if its sandbox would show it the store's folder
+    (the store, the drawn seeds, the other entrants' copies): an agent spec
+    naming a file in a folder that holds the store."""
+    if entrant.error is not None or not sandboxed or not needs_sandbox(entrant.spec):
+        return entrant
+    try:
+        folder = entrant_folder(entrant.spec)[0]
+    except AgentError as error:
+        return dataclasses.replace(entrant, error=str(error))
+    if store.parent.resolve().is_relative_to(folder):
+        return dataclasses.replace(entrant, error=f"its sandbox would show its folder {folder}, which holds the store "
+                                                  f"{store}: give it as a file or folder entrant (copied apart), "
+                                                  "or keep the store elsewhere")
+    return entrant
 
 
 def module_clashes(entrants: Sequence[Entrant]) -> list[str]:
@@ -255,29 +348,36 @@ def _maze_count(layout: str) -> int:
 
 # -- entrants -------------------------------------------------------------
 
-def discover(values: Iterable[str], role: str, snapshots: Path | None = None) -> list[Entrant]:
+def discover(values: Iterable[str], role: str, snapshots: Path | None = None,
+             limits: HandInLimits = DEFAULT_HAND_IN, copy_files: bool = False) -> list[Entrant]:
     """The entrants that ``values`` (paths or agent specs) name, in order, their names unique;
-    with ``snapshots``, each folder entrant plays from its snapshot there (:func:`snapshot`)."""
-    entrants = [entrant for value in values for entrant in _entrants_of(value, role, snapshots)]
+    with ``snapshots``, each folder entrant (and with ``copy_files`` each file
+    entrant) plays from its snapshot there (:func:`~pacsim.runner.handin.snapshot`,
+    within ``limits``).  A sandbox shows an entrant its file's folder: a copy
+    apart keeps a single file's neighbours (other students', the store) out of view."""
+    files_copied = snapshots if copy_files else None
+    entrants = [entrant for value in values for entrant in _entrants_of(value, role, snapshots, limits, files_copied)]
     seen: dict[str, int] = {}
     unique = []
     for entrant in entrants:
         count = seen[entrant.name] = seen.get(entrant.name, 0) + 1
-        unique.append(entrant if count == 1 else Entrant(f"{entrant.name}#{count}", entrant.spec, entrant.error))
+        unique.append(entrant if count == 1 else dataclasses.replace(entrant, name=f"{entrant.name}#{count}"))
     return unique
 
 
-def _entrants_of(value: str, role: str, snapshots: Path | None) -> list[Entrant]:
+def _entrants_of(value: str, role: str, snapshots: Path | None, limits: HandInLimits,
+                 files_copied: Path | None) -> list[Entrant]:
     path = Path(value)
     if path.is_dir():
         if _python_files(path):
-            return [_folder_entrant(path, role, snapshots)]
+            return [_folder_entrant(path, role, snapshots, limits)]
         folders = sorted(child for child in path.iterdir() if child.is_dir() and not child.name.startswith((".", "_")))
         if not folders:
             return [Entrant(path.name, "", f"{path}: no .py file and no folders in it")]
-        return [_folder_entrant(folder, role, snapshots) for folder in folders]
+        return [Entrant(folder.name, "", f"{folder}: a symbolic link, not a folder of its own (not followed)")
+                if folder.is_symlink() else _folder_entrant(folder, role, snapshots, limits) for folder in folders]
     if path.suffix == ".py":
-        return [_file_entrant(path, path.stem, role)]
+        return [_from_copy(path.parent, path.name, path.stem, role, files_copied, limits, alone=True)]
     return [Entrant(value, value)]  # an agent spec: checked when loaded
 
 
@@ -285,62 +385,38 @@ def _python_files(folder: Path) -> list[Path]:
     return sorted(child for child in folder.glob("*.py") if child.is_file())
 
 
-def _folder_entrant(folder: Path, role: str, snapshots: Path | None) -> Entrant:
+def _folder_entrant(folder: Path, role: str, snapshots: Path | None, limits: HandInLimits) -> Entrant:
     files = _python_files(folder)
     chosen = [file for file in files if file.name == AGENT_FILE] or files
     if len(chosen) != 1:
         found = "no .py file" if not chosen else f"{len(chosen)} .py files and no {AGENT_FILE}"
         return Entrant(folder.name, "", f"{folder}: {found} (an entrant's folder holds {AGENT_FILE})")
-    entrant = _file_entrant(chosen[0], folder.name, role)
-    if entrant.error is not None or snapshots is None:
-        return entrant
+    return _from_copy(folder, chosen[0].name, folder.name, role, snapshots, limits)
+
+
+def _from_copy(folder: Path, agent_file: str, name: str, role: str, snapshots: Path | None, limits: HandInLimits,
+               alone: bool = False) -> Entrant:
+    """The entrant ``name`` whose agent is ``folder/agent_file``, playing from its
+    snapshot when there are ``snapshots``: copied first, its class then found in
+    the copy, so that nothing but the hand-in's own files is read (not a link's target)."""
+    original = folder / agent_file
+    if snapshots is None:
+        return _file_entrant(original, name, role)
     try:
-        copy = snapshot(folder, chosen[0].name, snapshots)
-    except (OSError, FileRefused) as error:
-        return Entrant(entrant.name, "", f"{folder}: cannot copy it to {snapshots}: {error}")
-    return Entrant(entrant.name, f"{copy / chosen[0].name}:{entrant.spec.rpartition(':')[2]}")
+        copied, left_out = snapshot(folder, agent_file, snapshots, limits, alone=alone)
+    except FileRefused as error:
+        return Entrant(name, "", f"{original if alone else folder}: not copied: {error}")
+    except OSError as error:
+        return Entrant(name, "", f"{folder}: cannot copy it to {snapshots}: {error.strerror or error}")
+    entrant = _file_entrant(copied / agent_file, name, role)
+    if entrant.error is not None:  # said of the student's file (the copy has the same lines)
+        return dataclasses.replace(entrant, error=entrant.error.replace(str(copied / agent_file), str(original)))
+    return dataclasses.replace(entrant, left_out=tuple(left_out))
 
 
 def snapshots_folder(store: Path) -> Path:
     """Where a tournament keeps its folder entrants' snapshots: beside its store."""
     return store.with_name(store.name + ".entrants")
-
-
-def snapshot(folder: Path, agent_file: str, snapshots: Path) -> Path:
-    """A copy of an entrant's folder in ``snapshots``, which its games play.
-
-    Its place depends on the folder alone (so the tournament's configuration
-    does not change), its agent file ends in a comment with a hash of every
-    file of the folder: an edit to any of them (a helper module, a weights
-    file) changes the agent file's code identity, so that entrant's games,
-    and only its, are played again; an unchanged folder keeps its copy."""
-    files = [path for path in sorted(folder.rglob("*")) if path.is_file() and not _hidden(path.relative_to(folder))]
-    if len(files) > MAX_SNAPSHOT_FILES:
-        raise FileRefused(f"more than {MAX_SNAPSHOT_FILES} files")
-    contents = {path.relative_to(folder).as_posix(): read_bounded(path, MAX_SNAPSHOT_BYTES) for path in files}
-    digest = hashlib.sha256()
-    for name, content in contents.items():
-        digest.update(f"{name}\0{len(content)}\0".encode() + content)
-    contents[agent_file] += f"\n# pacsim tournament: a copy of {folder.resolve()}, sha256 {digest.hexdigest()}\n".encode()
-    where = hashlib.sha256(str(folder.resolve()).encode()).hexdigest()[:8]
-    target = (snapshots / f"{folder.name}-{where}").resolve()
-    if (target / agent_file).is_file() and (target / agent_file).read_bytes() == contents[agent_file]:
-        return target
-    temporary = snapshots / f".{target.name}.{secrets.token_hex(4)}.tmp"
-    for name, content in contents.items():
-        (temporary / name).parent.mkdir(parents=True, exist_ok=True)
-        (temporary / name).write_bytes(content)
-    # Swapped in by renames: a run killed half-way leaves the old copy, or none (made again next run), never a mix.
-    old = snapshots / f".{target.name}.{secrets.token_hex(4)}.old"
-    if target.exists():
-        os.rename(target, old)
-    os.rename(temporary, target)
-    shutil.rmtree(old, ignore_errors=True)
-    return target
-
-
-def _hidden(relative: Path) -> bool:
-    return any(part.startswith(".") or part == "__pycache__" for part in relative.parts)
 
 
 def _file_entrant(path: Path, name: str, role: str) -> Entrant:
@@ -355,10 +431,17 @@ def agent_class_name(path: Path, role: str) -> str:
     """The agent class of an entrant's file, found by reading it (see the module's docstring)."""
     variable = "PACMAN" if role == PACMAN else "GHOST"
     try:
-        tree = ast.parse(read_bounded(path, MAX_SOURCE_BYTES), filename=str(path))
+        source = read_bounded(path, MAX_AGENT_FILE_BYTES)
+    except (OSError, FileRefused) as error:
+        raise AgentError(f"{path}: cannot read it: {error}") from None
+    try:
+        tree = ast.parse(source, filename=str(path))
     except SyntaxError as error:
         raise AgentError(f"{path}:{error.lineno}: syntax error: {error.msg}") from None
-    except (OSError, ValueError) as error:
+    except (MemoryError, RecursionError) as error:  # the parser's own limits: nesting, or a chain of operators
+        raise AgentError(f"{path}: nested too deeply to read ({type(error).__name__}); "
+                         "split its expressions") from None
+    except ValueError as error:  # a null byte, say
         raise AgentError(f"{path}: cannot read it: {error}") from None
     for statement in tree.body:
         if isinstance(statement, ast.Assign) and isinstance(statement.value, ast.Name) and any(

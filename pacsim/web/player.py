@@ -68,10 +68,27 @@ def page(data: dict[str, Any], heading: str) -> str:
     """The page for player ``data`` (:func:`pacsim.web.frames.game_data`) under ``heading`` (plain text)."""
     # "</" inside the JSON would end the script element early.
     text = json.dumps(data, separators=(",", ":"), allow_nan=False).replace("</", "<\\/")
+    return _filled(html.escape(data["title"]), html.escape(heading), text, values="values" in data, trees="trees" in data)
+
+
+def _filled(title: str, heading: str, data: str, values: bool = False, trees: bool = False) -> str:
+    """The page's template with its parts (``title`` and ``heading`` as HTML, ``data`` as JSON text)."""
     return Template(asset("page.html")).substitute(
-        version=__version__, title=html.escape(data["title"]), heading=html.escape(heading), css=asset("player.css"),
-        values_hidden="" if "values" in data else " hidden", tree_hidden="" if "trees" in data else " hidden",
-        data=text, script=asset("player.js"))
+        version=__version__, title=title, heading=heading, css=asset("player.css"),
+        values_hidden="" if values else " hidden", tree_hidden="" if trees else " hidden",
+        data=data, script=asset("player.js"))
+
+
+HEADING_SLOT, GAME_SLOT = "<!--pacsim:heading-->", "/*pacsim:game*/"
+"""Where :func:`page_template` leaves the heading (HTML) and the game's data (JSON)."""
+
+
+def page_template(title: str) -> str:
+    """The player's page without a game: its heading and data left as
+    :data:`HEADING_SLOT` and :data:`GAME_SLOT`, which a page holding several
+    games fills in the browser to open one (``pacsim lesson-map``), so the
+    player's script is carried once rather than once a game."""
+    return _filled(html.escape(title), HEADING_SLOT, GAME_SLOT)
 
 
 def page_size(layout_width: int, layout_height: int, values: bool = False) -> tuple[int, int]:
