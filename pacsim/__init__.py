@@ -1,13 +1,13 @@
 """pacsim: a Pacman-style testbed for game-tree search.
 
 ``pacsim.play``, ``pacsim.run``, ``pacsim.report``, ``pacsim.load_results``,
-``pacsim.summarize`` and ``pacsim.load_record`` are loaded on first use, so
+``pacsim.iter_results`` (the same games in chunks, for a big store), ``pacsim.summarize`` and ``pacsim.load_record`` are loaded on first use, so
 ``import pacsim`` does not pull in pandas or the agents.
 """
 
 from pacsim._version import __version__
 
-__all__ = ["__version__", "play", "run", "report", "load_results", "summarize", "load_record", "kernel_evaluation", "kernel_ghost"]
+__all__ = ["__version__", "play", "run", "report", "load_results", "iter_results", "summarize", "load_record", "kernel_evaluation", "kernel_ghost"]
 
 
 def __getattr__(name: str):
@@ -15,6 +15,10 @@ def __getattr__(name: str):
         from pacsim.runner.store import load_results
 
         return load_results
+    if name == "iter_results":
+        from pacsim.runner.aggregate import iter_results
+
+        return iter_results
     if name == "summarize":
         from pacsim.report.summary import summarize
 

@@ -58,6 +58,18 @@ def test_numpy_integers_are_integers_and_the_record_saves(tmp_path):
     assert pacsim.load_record(tmp_path / "game.json").score == games[1].score
 
 
+def test_records_show_their_long_lists_by_length_not_inlined(tmp_path):
+    """A game's record and a saved game read back: hundreds of actions are a count in the repr."""
+    game = pacsim.play("smallClassic", "greedy", "random", seed=1, max_moves=60)[0]
+    record = game.record
+    assert len(record.actions) > 100 and f"actions=<{len(record.actions)} items>" in repr(record)
+    assert "'East'" not in repr(record) and "outcome=" in repr(record) and len(repr(record)) < 400
+    path = tmp_path / "game.json"
+    game.save(path)
+    saved = pacsim.load_record(path)
+    assert f"actions=<{len(saved.actions)} items>" in repr(saved) and "ghosts=['random', 'random']" in repr(saved)
+
+
 def test_the_default_seed_is_zero_and_none_draws_one_as_the_command_line_does():
     assert [game.record.seed for game in pacsim.play(TINY, games=2)] == [0, 1]
     drawn = {pacsim.play(TINY, seed=None, max_moves=1)[0].record.seed for _ in range(4)}

@@ -959,3 +959,20 @@ def test_the_python_api_checks_the_move_time_limit_as_play_does(seconds):
 
     with pytest.raises(ConfigError, match="move_time_limit: must be at least 0"):
         pacsim.play("tinyGhostMaze", move_time_limit=seconds)
+
+
+def test_an_evaluation_that_returns_no_number_is_named_once_before_any_game(tmp_path, capsys):
+    """Not a TypeError at a line of pacsim's search, once per game: the user's function and what it returned.
+    A run plays plugins in its workers only (the coordinator never calls them): each game says the same."""
+    (tmp_path / "stringy.py").write_text("def high(state):\n    return 'high'\n", encoding="utf-8")
+    spec = f"expectimax:depth=2,eval={tmp_path / 'stringy.py'}:high"
+    assert main(["play", "-l", "tinyGhostMaze", "-p", spec, "-q", "-n", "2", "--seed", "1"]) == 2
+    captured = capsys.readouterr()
+    assert "game 1/" not in captured.out and captured.err.count("\n") == 1
+    assert "high' returned 'high' (a str)" in captured.err and "plain.py" not in captured.err
+    experiment = tmp_path / "stringy.toml"
+    experiment.write_text(f'name = "stringy"\ngames = 2\nstore = "{tmp_path / "s.sqlite"}"\n[grid]\n'
+                          f'pacman = ["{spec}"]\nghosts = ["random"]\nlayout = ["tinyGhostMaze"]\n', encoding="utf-8")
+    assert main(["run", "-q", "-j", "1", str(experiment)]) == 2
+    error = capsys.readouterr().err
+    assert error.count("\n") == 1 and "high' returned 'high' (a str)" in error and "TypeError" not in error

@@ -94,3 +94,25 @@ def test_the_bench_pairs_true_model_games_with_the_memo_off_and_on():
     assert figures["true-model games whose record differs"] == 0
     assert figures["true-model Pacman, memo off"] > 0 and figures["true-model Pacman, memo on"] > 0
     assert figures["true-model Pacman memo on/off"] == figures["true-model Pacman, memo on"] / figures["true-model Pacman, memo off"]
+
+
+def test_every_start_of_pacman_in_one_maze_shares_the_memo_and_plays_the_same_games(monkeypatch):
+    """``--starts random`` (pacsim reproduce): each start is a layout of its
+    own with the same maze; one memo serves them all, and every game is the
+    one the memo off plays (rows unchanged)."""
+    from pacsim.engine import load_layout
+    from pacsim.engine.starts import draw_start, with_pacman_start
+
+    maze = load_layout("optimismHalls")
+    starts = [with_pacman_start(maze, draw_start(maze, 1, seed, 6)) for seed in (1, 2, 3, 4)]
+    assert len({start.pacman_start for start in starts}) > 1
+
+    def play():
+        agents = [make_pacman("expectimax:depth=2,eval=careful"), make_ghost("adversarial")]
+        return [play_in_kernel(layout, agents, seed, max_moves=60) for seed, layout in enumerate(starts)]
+
+    off = _with_memo(monkeypatch, False, play)
+    on = _with_memo(monkeypatch, True, play)
+    assert [untimed(game) for game in on] == [untimed(game) for game in off]
+    width = len(state_row(initial_state(maze, 1)))
+    assert len({id(chase_memo(layout, width)) for layout in starts}) == 1

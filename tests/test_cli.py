@@ -11,6 +11,7 @@ import pandas
 import pytest
 
 from pacsim.cli import main
+from pacsim.cli.play import SHORT_RUN
 
 REPOSITORY = Path(__file__).resolve().parents[1]
 
@@ -131,6 +132,30 @@ def test_a_short_search_run_stays_in_python_and_says_where_pacman_searched(capsy
     assert not search_in_python(asked("greedy"), num_ghosts=1)  # searches nothing
     assert main(["play", "-p", "minimax:depth=1", "-l", "openRoom", "-q", "--seed", "2", "--max-moves", "5"]) == 0
     assert capsys.readouterr().out.splitlines()[-1].endswith("; Pacman searched in Python")
+
+
+def test_backend_auto_given_is_the_default_and_the_last_line_says_why_pacman_searched_where(capsys, monkeypatch):
+    """issue 39: ``backend=auto`` given behaves as left out; a user's
+    evaluation is never guessed into Python; the line after the last (on
+    stderr, the terminal's last) names the reason."""
+    import argparse
+
+    from pacsim.cli.play import search_in_python
+
+    def asked(pacman):
+        return argparse.Namespace(pacman=pacman, agent_args="", games=1)
+
+    assert search_in_python(asked("minimax:depth=2,backend=auto"), num_ghosts=2)
+    assert not search_in_python(asked("minimax:depth=2,eval=examples/kernel_eval.py:hungry"), num_ghosts=2)
+    assert main(["play", "-p", "minimax:depth=1", "-l", "openRoom", "-q", "--seed", "2", "--max-moves", "5"]) == 0
+    assert capsys.readouterr().err.splitlines()[-1] == f"pacsim: Pacman searched in Python because {SHORT_RUN}"
+    assert main(["play", "-p", "minimax:depth=1,backend=python", "-l", "openRoom", "-q", "--seed", "2",
+                 "--max-moves", "5"]) == 0
+    assert capsys.readouterr().err.splitlines()[-1] == "pacsim: Pacman searched in Python because backend=python"
+    monkeypatch.setenv("PACSIM_BACKEND", "python")
+    assert main(["play", "-p", "minimax:depth=3", "-l", "openRoom", "-q", "--seed", "2",
+                 "--max-moves", "5"]) == 0
+    assert capsys.readouterr().err.splitlines()[-1] == "pacsim: Pacman searched in Python because PACSIM_BACKEND=python"
 
 
 def test_bench_startup_measures_ratios_against_importing_numpy_and_a_course(tmp_path, monkeypatch):
@@ -306,3 +331,42 @@ def test_the_grid_figure_has_a_row_per_ghost_and_layout_and_stays_readable(tmp_p
     plot_summary(results, summary, ["condition"], path)
     width, height = Image.open(path).size
     assert width <= 2600 and height < 6000  # once 36 bars side by side: over 10,000 px wide
+
+
+def test_play_names_its_records_and_replay_points_at_them(capsys, tmp_path):
+    """README: ``play -n 10 --record game.json`` writes game-1.json ...; the last line says so, and
+    ``replay game.json`` names those files instead of only "no such file"."""
+    record = tmp_path / "game.json"
+    assert main(["play", "-l", "openRoom", "-n", "2", "-q", "--seed", "5", "--max-moves", "5",
+                 "--record", str(record)]) == 0
+    last = capsys.readouterr().out.strip().splitlines()[-1]
+    assert last.startswith("2 games, ") and last.endswith(f"their records are {tmp_path / 'game-1.json'} ... "
+                                                          f"{tmp_path / 'game-2.json'}")
+    assert main(["replay", str(record), "-q"]) == 2
+    error = capsys.readouterr().err
+    assert "game-1.json ... game-2.json): replay one of those" in error and error.count("\n") == 1
+    assert main(["replay", str(tmp_path / "game-2.json"), "-q"]) == 0
+
+
+def test_shipped_experiments_are_described_for_a_user_not_by_the_project_s_bookkeeping(capsys, monkeypatch):
+    """What each measures and why one would run it; never "issue 23", "requirement 5a" or "seed 002"."""
+    monkeypatch.setattr("pacsim.cli.experiments.terminal_width", lambda: 0)  # one line an experiment
+    assert main(["experiments"]) == 0
+    lines = capsys.readouterr().out.strip().splitlines()[1:-2]
+    assert len(lines) >= 10
+    for line in lines:
+        assert not re.search(r"\bissue \d|\brequirement \d|\bseed 0\d\d\b", line), line
+        assert "; run it" in line, line
+
+
+def test_a_keyboard_game_whose_terminal_input_ends_stops_in_one_plain_line(capsys, monkeypatch):
+    """Ctrl-D at the prompt is the person stopping, as closing the window is: not an agent error with a source line."""
+    def ctrl_d(prompt=""):
+        raise EOFError
+
+    monkeypatch.setattr("builtins.input", ctrl_d)
+    monkeypatch.setattr(sys.stdin, "isatty", lambda: True)
+    assert main(["play", "-l", "openRoom", "-p", "keyboard", "-q", "-n", "2", "--seed", "1"]) == 0
+    captured = capsys.readouterr()
+    assert captured.out.splitlines()[0] == "game 1/2 (seed 1): the keyboard's input ended (Ctrl-D); game stopped"
+    assert "error" not in captured.out + captured.err and "simple.py" not in captured.out + captured.err

@@ -3,6 +3,7 @@ as a sample, on hand-made results; the story ``pacsim reproduce`` prints."""
 
 import itertools
 import math
+from pathlib import Path
 
 import pandas
 import pytest
@@ -207,3 +208,26 @@ def test_reproduce_from_decision_starts_discloses_its_book(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "decision starts (the opening book's cells in turn)" in out
     assert f"This run's opening book: {len(book.cells)} of {book.screened} start cells" in out
+
+
+def test_the_four_points_have_one_wording_everywhere_and_the_summary_says_what_held_and_why_not():
+    """The names the reproduction prints are the study README's, in its list and its question; the summary names
+    the points that held, and each that did not with its evidence; section 4 says which rows to read."""
+    import re
+
+    from pacsim.report.lesson import in_short, slide_sample_section
+    from pacsim.report.optimism import POINT_NAMES
+
+    readme = (Path(__file__).resolve().parents[1] / "experiments/optimism_pessimism/README.md").read_text(encoding="utf-8")
+    assert re.findall(r"^\d\. \*\*(.+?)\*\*:", readme, re.M) == list(POINT_NAMES)
+    question = readme[readme.index("## The question"):readme.index("## Rerun it")].replace("\n", " ")
+    assert all(name.lower() in question.lower() for name in POINT_NAMES) and "ruinous" not in question
+    spec = dict(LECTURE_LIKE)
+    spec[("expectimax", "adversarial")] = [("timeout", -300, 300)] * 5  # point 2 fails: stalled, never caught
+    assessment = assess(results(spec))
+    assert [point.text.split(":")[0] for point in assessment.points] == list(POINT_NAMES)
+    summary = in_short(assessment)
+    for number, (name, point) in enumerate(zip(POINT_NAMES, assessment.points, strict=True), start=1):
+        assert f"{number}. {name}" in summary
+        assert (point.evidence in summary) != point.holds  # the reason is given for a point that did not hold
+    assert "Which rows to read" in slide_sample_section(assessment)

@@ -193,3 +193,14 @@ def test_a_copy_numbered_as_its_cached_original_is_still_a_function_of_its_own(m
     copied = next(iter(copy.overloads.values())).fndesc
     assert copied.uid == original.uid and copied.argtypes == original.argtypes  # numbered and typed alike...
     assert copied.mangled_name != original.mangled_name  # ...yet named apart
+
+
+def test_backend_fast_with_an_evaluation_numba_cannot_compile_is_one_line_before_any_game(capsys):
+    """Said once, naming the user's function and why, not per game as an AgentError at a line of pacsim's."""
+    from pacsim.cli import main
+
+    assert main(["play", "-l", "tinyGhostMaze", "-p", f"expectimax:depth=2,eval={NOT_COMPILABLE},backend=fast",
+                 "-q", "-n", "2", "--seed", "1"]) == 2
+    captured = capsys.readouterr()
+    assert "game 1/" not in captured.out and captured.err.count("\n") == 1
+    assert "numba cannot compile not_compilable(): " in captured.err and "backend.py" not in captured.err

@@ -1,6 +1,7 @@
 """Statistics against hand-computed values; summaries, comparisons and the report command."""
 
 import math
+import sys
 
 import pandas
 import pytest
@@ -165,6 +166,30 @@ def test_plot_without_matplotlib_says_how_to_install(store, tmp_path, capsys, mo
     monkeypatch.setattr(builtins, "__import__", no_matplotlib)
     assert main(["report", str(store), "--plot", str(tmp_path / "plot.png")]) == 2
     assert "pip install 'pacsim[plot]'" in capsys.readouterr().err
+
+
+def test_plot_without_matplotlib_still_writes_the_table_asked_for(store, tmp_path, capsys, monkeypatch):
+    """As the HTML report does: one line saying which extra to install, and the markdown table all the same."""
+    monkeypatch.setitem(sys.modules, "matplotlib", None)  # not installed, as find_spec sees it
+    plot = tmp_path / "plot.png"
+    assert main(["report", str(store), "--format", "markdown", "--plot", str(plot)]) == 0
+    captured = capsys.readouterr()
+    assert captured.err.count("\n") == 1 and "--plot needs matplotlib" in captured.err
+    assert "pip install 'pacsim[plot]'" in captured.err and not plot.exists()
+    assert "| condition" in captured.out and "wrote the plot" not in captured.out
+
+
+def test_narrow_terminal_tables_keep_wins_and_losses_and_drop_columns_of_zeros_first(store, capsys, monkeypatch):
+    """Columns chosen by what they tell: no crashes or errors column of zeros; wins and losses kept to the last."""
+    monkeypatch.setattr("pacsim.report.format.terminal_width", lambda: 100)
+    assert main(["report", str(store), "-q"]) == 0
+    header, *rest = capsys.readouterr().out.splitlines()
+    assert "crashes" not in header and "errors" not in header and " wins " in header and "losses" in header
+    note = " ".join(line for line in rest if not line.startswith(("greedy", "random", "alphabeta")))
+    assert note.startswith("(left out to fit the terminal: lines, timeouts, median")
+    assert main(["report", str(store), "--format", "html"]) == 0
+    page = capsys.readouterr().out
+    assert "<th>crashes</th>" not in page and "<th>errors</th>" not in page and "<th>losses</th>" in page
 
 
 def test_report_by_several_columns_before_the_store(store, capsys):

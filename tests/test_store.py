@@ -37,6 +37,17 @@ eval = "careful"
     return run_experiment(load_experiment(path), workers=1, quiet=True).store
 
 
+def test_a_finished_run_and_its_report_leave_the_store_one_file(store, capsys):
+    """No -wal or -shm beside the store once the run has closed it, nor after a report read it."""
+    def beside():
+        return sorted(path.name for path in store.parent.iterdir() if path.name.startswith(store.name + "-"))
+
+    assert beside() == []
+    assert main(["report", str(store), "-q"]) == 0 and len(load_results(store)) == 6
+    assert beside() == []
+    capsys.readouterr()
+
+
 def test_actions_round_trip():
     actions = ["North", "South", "East", "West", "Stop"]
     assert encode_actions(actions) == "NSEWX" and decode_actions("NSEWX") == actions

@@ -1,8 +1,10 @@
 """pacsim tournament: entrants, paired games, ratings, leaderboard, resume and changed code."""
 
+import html
 import json
 import math
 import os
+import re
 import signal
 import sqlite3
 import subprocess
@@ -328,3 +330,32 @@ def test_helper_modules_two_entrants_hold_by_the_same_name_are_pointed_out(stude
                                    "store": str(tmp_path / "t.sqlite")}, sandboxed=False)
     (note,) = tournament.notes
     assert note.startswith("alice, bob each have their own util.py")
+
+
+def test_a_tournament_without_scipy_says_so_before_any_game(students, tmp_path, capsys, monkeypatch):
+    """The ratings need the contest extra: said up front, not after every game was played."""
+    monkeypatch.setitem(sys.modules, "scipy", None)  # not installed, as find_spec sees it
+    store = tmp_path / "t.sqlite"
+    status, captured = run_tournament(capsys, students, store)
+    assert status == 2 and captured.err.count("\n") == 1 and "pip install 'pacsim[contest]'" in captured.err
+    assert not store.exists() and "game" not in captured.out
+
+
+def test_the_start_says_what_it_does_and_ctrl_c_then_says_nothing_was_saved(students, tmp_path, capsys, monkeypatch):
+    """The seconds of sandbox starts before the first game are said; a Ctrl-C in them says what is saved and what to do."""
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("pacsim.runner.tournament.build_tournament", interrupted)
+    status = main(["tournament", "--pacman", str(students), "--layout", "tinyGhostMaze", "--store", str(tmp_path / "t.sqlite")])
+    err = capsys.readouterr().err.splitlines()
+    assert status == 130 and err[0].startswith("pacsim: loading the entrants and building each in its own sandbox")
+    assert err[1] == ("pacsim: interrupted: while checking the entrants, before any game: nothing was saved; "
+                      "the same command starts again")
+
+
+def test_replays_on_the_leaderboard_page_are_titled_with_the_students_names(students, tmp_path, capsys):
+    page = tmp_path / "board.html"
+    status, _ = run_tournament(capsys, students, tmp_path / "t.sqlite", "--html", str(page))
+    headings = re.findall(r": ([^ ,:<]*) vs [a-z]*, seed ", html.unescape(page.read_text(encoding="utf-8")))
+    assert status == 0 and {"alice", "bob"} <= set(headings) and not any("agent.py" in name for name in headings)

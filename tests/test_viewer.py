@@ -661,16 +661,60 @@ def test_keyboard_play_without_a_terminal_says_what_it_needs(monkeypatch, capsys
     assert err.count("\n") == 1 and "needs a terminal" in err and "--window" in err
 
 
-def test_keyboard_input_that_ends_mid_game_ends_it_as_an_error(monkeypatch):
+def test_keyboard_input_that_ends_mid_game_stops_it_as_the_person_s_choice_not_an_error(monkeypatch):
+    """Issue 39: Ctrl-D is the person stopping (play says it in one line), no longer the agent's error."""
     import builtins
+
+    from pacsim.agents.simple import KeyboardInputEnded
 
     def no_more_input(prompt=""):
         raise EOFError
 
     monkeypatch.setattr(builtins, "input", no_more_input)
     layout = load_layout("tinyGhostMaze")
-    record = play_game(layout, [make_pacman("keyboard"), make_ghost("random")], seed=1)
-    assert record.outcome == "error" and "needs a terminal" in record.error
+    with pytest.raises(KeyboardInputEnded):
+        play_game(layout, [make_pacman("keyboard"), make_ghost("random")], seed=1)
+
+
+def test_a_caught_pacman_shows_over_the_ghost_that_caught_it(small_classic):
+    """In a lost game's last frame the ghost on Pacman's cell must not hide it: Pacman, ringed, on top."""
+    from pacsim.engine.state import LOST
+
+    start = initial_state(small_classic)
+    state = start._replace(ghosts=(start.pacman, *start.ghosts[1:]), status=LOST)
+    surface = pygame.Surface(window_size(small_classic))
+    place = render(surface, state)
+    x, y = place.center(*small_classic.cells[state.pacman])
+    half = place.cell / 2
+    cell = (x - half, y - half, x + half, y + half)
+    assert colored(surface, style.PACMAN, cell)[0].size > place.cell ** 2 / 8  # Pacman, not the ghost's body alone
+    assert colored(surface, style.CAUGHT, cell)[0].size and colored(surface, style.GHOSTS[0], cell)[0].size
+
+
+def test_the_outcome_banner_darkens_whole_rows_from_edge_to_edge(small_classic):
+    state = initial_state(small_classic)
+    plain, with_banner = pygame.Surface(window_size(small_classic)), pygame.Surface(window_size(small_classic))
+    place = render(plain, state)
+    render(with_banner, state, banner="LOSS")
+    changed = (pygame.surfarray.array3d(plain) != pygame.surfarray.array3d(with_banner)).any(axis=2)
+    for x in (round(place.left + place.cell / 2), round(place.left + place.board_width - place.cell / 2)):  # outer walls
+        ys = numpy.nonzero(changed[x])[0]
+        assert ys.size, x
+        top, bottom = (ys.min() - place.top) / place.cell, (ys.max() + 1 - place.top) / place.cell
+        assert abs(top - round(top)) < 0.05 and abs(bottom - round(bottom)) < 0.05, (x, top, bottom)  # whole rows
+        assert ys.size == ys.max() + 1 - ys.min()  # one band
+
+
+def test_a_keyboard_games_saved_frames_show_its_keys(monkeypatch, fast_window, marked_text, tmp_path):
+    """docs/playing.md: a keyboard game shows its keys in the footer, in saved frames as in the window."""
+    layout = load_layout("openRoom")
+    presses = iter([[key(pygame.K_a, "a")]])
+    monkeypatch.setattr(pygame.event, "get", lambda: next(presses, []))
+    frames = tmp_path / "frames"
+    play_in_window(layout, [make_pacman("keyboard"), make_ghost("random")], seed=3, max_moves=4,
+                   options=live_options(save_frames=str(frames)))
+    saved = sorted(frames.glob("frame-*.png"))
+    assert saved and all(only_lit(pygame.image.load(str(path)), 0)[0].size for path in saved)
 
 
 def test_the_t_key_opens_the_tree_of_the_position_shown_and_draws_its_plan(small_classic):

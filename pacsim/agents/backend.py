@@ -49,17 +49,18 @@ KERNELS = ("plain", "star", "mcts")
 the star one (Star1/Star2, tables, the adversarial model) and MCTS."""
 
 
-def prepare(backend: str, kernel: str = "plain") -> None:
+def prepare(backend: str, kernel: str = "plain", evaluation: str = "careful", model: str = "uniform") -> None:
     """Load the kernel's ``kernel`` search in this process if ``backend``
-    will use it: agents call this when they are made, so that loading (or,
-    on a first run, compiling) it is not counted against their first move's
-    time limit."""
+    will use it (and the copy made around a user's kernel ``evaluation`` or
+    ghost ``model``): agents call this when they are made, so that loading
+    (or, on a first run, compiling) it is not counted against their first
+    move's time limit, nor in its time."""
     if kernel_wanted(backend) and available() is None:
-        _warm_up(kernel)
+        _warm_up(kernel, evaluation, model)
 
 
 @cache
-def _warm_up(kernel: str) -> None:
+def _warm_up(kernel: str, evaluation: str = "careful", model: str = "uniform") -> None:
     with _interrupts_held():
         if kernel == "mcts":
             from pacsim.fast.mcts import warm_up as warm_up_mcts
@@ -68,7 +69,7 @@ def _warm_up(kernel: str) -> None:
         else:
             from pacsim.fast.search import warm_up
 
-            warm_up(star=kernel == "star")
+            warm_up(star=kernel == "star", evaluation=evaluation, model=model)
 
 
 @contextmanager

@@ -21,6 +21,8 @@ are its bounds (``bounds(view, levels)``).
 from __future__ import annotations
 
 import math
+import numbers
+import reprlib
 from collections.abc import Callable
 from operator import attrgetter
 
@@ -147,11 +149,17 @@ def _evaluation(spec: str) -> tuple[Evaluation, Bounds | None]:
 
 
 def _checked(function: Callable[[GameState], float], spec: str) -> Evaluation:
+    """``function`` refusing what is not a finite number (``spec`` names the user's function)."""
+
     def evaluate(state: GameState) -> float:
         value = function(state)
-        # Averages of +inf and -inf are NaN: an infinity is refused as NaN is.
-        if value is None or value != value or value == math.inf or value == -math.inf:
-            raise AgentError(f"evaluation {spec!r} returned {value!r} at {state!r}; it must be a finite number")
+        # Averages of +inf and -inf are NaN: an infinity is refused as NaN is.  A string or a list would
+        # fail deep in the search (a TypeError at a line of pacsim's): said here, naming the function.
+        if (type(value) not in (float, int) and not isinstance(value, numbers.Real)) or value != value \
+                or value == math.inf or value == -math.inf:
+            kind = "" if isinstance(value, numbers.Real) else f" (a {type(value).__name__})"
+            raise AgentError(f"evaluation {spec!r} returned {reprlib.repr(value)}{kind} at {state!r}; "
+                             "it must be a finite number")
         return value
 
     evaluate.__doc__ = function.__doc__

@@ -479,11 +479,33 @@ def checked_reply(reply: dict[str, Any], spec: str) -> Checked:
 
 
 def check_in_sandbox(role: str, spec: str, options: Mapping[str, Any], limits: Limits) -> Checked:
-    """:meth:`SandboxedAgent.check` of the entrant ``spec``; an :class:`AgentError` naming it if it fails."""
+    """:meth:`SandboxedAgent.check` of the entrant ``spec``; an :class:`AgentError` naming it if it fails.
+    Asked again for the same entrant, options and unchanged file, the answer
+    is remembered: a tournament's planning asks several times, and each
+    sandbox takes about a second to start."""
+    key = (role, spec, repr(sorted(options.items())), limits, _file_state(spec))
+    if key not in _CHECKED:
+        try:
+            _CHECKED[key] = SandboxedAgent(role, spec, dict(options), limits).check()
+        except AgentFault as fault:
+            raise AgentError(f"agent {spec!r} in its sandbox: {fault}") from None
+    return _CHECKED[key]
+
+
+_CHECKED: dict[tuple[Any, ...], Checked] = {}
+"""The entrants checked in this process (a class's hand-ins: a few hundred at most)."""
+
+
+def _file_state(spec: str) -> tuple[int, int] | None:
+    """When and how large the entrant's own file is, for a file entrant: an edited file is checked again."""
+    parsed = parse_spec(spec)
+    if parsed.attribute is None or not plugins.is_file_target(parsed.target):
+        return None
     try:
-        return SandboxedAgent(role, spec, dict(options), limits).check()
-    except AgentFault as fault:
-        raise AgentError(f"agent {spec!r} in its sandbox: {fault}") from None
+        status = Path(parsed.target).expanduser().stat()
+    except OSError:
+        return None
+    return status.st_mtime_ns, status.st_size
 
 
 def move_stats(fields: dict[str, Any] | None) -> MoveStats | None:

@@ -30,9 +30,10 @@ from pacsim.agents.evaluation import evaluation_name, get_evaluation
 from pacsim.agents.ghosts import AdversarialGhost
 from pacsim.agents.pacman_game import Intent, ModelGhosts, PacmanGame, SlipperyPacmanGame
 from pacsim.engine import GameState
+from pacsim.engine.deadline import UserInterrupt, call_with_deadline, user_interrupts_marked
 from pacsim.engine.stats import FAST, PYTHON
 from pacsim.errors import AgentError, PacsimError
-from pacsim.fast.request import ADVERSARIAL, SearchRequest, settings_declined, star_search
+from pacsim.fast.request import ADVERSARIAL, SearchRequest, chance_model, settings_declined, star_search
 from pacsim.search import (
     ALGORITHMS,
     CHANCE,
@@ -117,6 +118,10 @@ class SearchOptions:
             raise AgentError(f"option ties={self.ties!r} must be one of {', '.join(TIES)}", option="ties")
 
 
+PROBE_SECONDS = 2.0
+"""How long the evaluation's one call before the games may take (a slow one is left to the games' time limit)."""
+
+
 class SearchPacman(Agent[SearchOptions]):
     """Depth-limited search Pacman.  Records each move's statistics in
     ``last_stats`` and keeps the last :class:`SearchResult` for displays.
@@ -150,7 +155,8 @@ class SearchPacman(Agent[SearchOptions]):
         request = self.search_request(ghosts=2, levels=1, cells=0)
         reason = settings_declined(request)
         if reason is None:  # load the kernel now, not in the first timed move
-            backend.prepare(options.backend, "star" if star_search(request) else "plain")
+            backend.prepare(options.backend, "star" if star_search(request) else "plain", request.evaluation,
+                            chance_model(request))
         elif options.backend == "fast":  # say it once, not in every game
             raise AgentError(f"option backend=fast: {reason}", option="backend")
 
@@ -280,6 +286,22 @@ class SearchPacman(Agent[SearchOptions]):
         """The note that this agent will search in Python on a maze of
         ``cells`` open cells, or None (see :func:`pacsim.agents.backend.fallback_note`)."""
         return backend.fallback_note(self.name, self.options.backend, self.search_request(2, 1, cells))
+
+    def check_before_games(self, start: GameState) -> None:
+        """Raise now, once, what would end every game as an error: with
+        ``backend=fast`` an evaluation numba cannot compile, and an evaluation
+        whose value at ``start`` (a game's first position) is not a number.
+        Whatever else the user's code does there (raises, exits, takes longer
+        than :data:`PROBE_SECONDS`) is left to the games, which report it
+        under their own time limit (with ``--debug`` its traceback)."""
+        self.backend_note(start.layout.num_cells)  # the note itself is said by the caller's own rules
+        try:
+            with user_interrupts_marked():  # a real Ctrl-C still stops; a KeyboardInterrupt of the user's does not
+                call_with_deadline(lambda: self.evaluate(start), PROBE_SECONDS)
+        except (AgentError, UserInterrupt):
+            raise
+        except BaseException:  # the user's code, reported by the games
+            return
 
     def _python_search(self, state: GameState, depth: int | None, root_values: bool) -> SearchResult:
         game = self.game_for(state)

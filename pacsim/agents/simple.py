@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from pacsim.agents.api import Agent, Distribution, StochasticAgent, uniform
 from pacsim.engine import STOP, GameState
+from pacsim.engine.game import PlayerStopped
 from pacsim.errors import AgentError
 
 
@@ -95,6 +96,12 @@ class KeyboardPacman(Agent):
 _TERMINAL_KEYS = {"w": "North", "s": "South", "d": "East", "a": "West", "": None, " ": STOP}
 
 
+class KeyboardInputEnded(PlayerStopped):
+    """The terminal's input ended (Ctrl-D) during a keyboard game: the
+    person stopped playing, not the agent's error: it ends the game loop,
+    and ``play`` says it in one line."""
+
+
 KEYBOARD_NEEDS = "keyboard play needs a terminal (w/a/s/d then Enter) or a window (--window)"
 
 
@@ -102,6 +109,6 @@ def _terminal_keys() -> str | None:
     """Without a window: read w/a/s/d then Enter (Enter alone keeps going)."""
     try:
         line = input("move (w/a/s/d, Enter keeps going): ")
-    except EOFError:  # no one is typing: the input is a pipe, a file or closed
-        raise AgentError(f"the keyboard Pacman's input ended: {KEYBOARD_NEEDS}") from None
+    except EOFError:  # Ctrl-D, or a pipe or file that ran out: the person is done, as closing a window says
+        raise KeyboardInputEnded() from None
     return _TERMINAL_KEYS.get(line.strip().lower()[:1])

@@ -100,12 +100,12 @@ def run_memory_probe(games: int) -> dict[str, float]:
     return _in_fresh_interpreter("memory_probe", games)
 
 
-def _in_fresh_interpreter(probe: str, argument: int | str) -> dict[str, float]:
-    """``probe(argument)``, a function of this module returning figures, run in a fresh interpreter."""
+def _in_fresh_interpreter(probe: str, argument: int | str, module: str = __name__) -> dict[str, float]:
+    """``probe(argument)``, a function of ``module`` (this one) returning figures, run in a fresh interpreter."""
     source_root = str(Path(__file__).resolve().parents[2])
     environment = {**os.environ, "PYTHONPATH": os.pathsep.join(
         filter(None, [source_root, os.environ.get("PYTHONPATH", "")]))}
-    code = f"import json; from pacsim.bench.memory import {probe}; print(json.dumps({probe}({argument!r})))"
+    code = f"import json; from {module} import {probe}; print(json.dumps({probe}({argument!r})))"
     finished = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                               env=environment, timeout=1800)
     if finished.returncode != 0:

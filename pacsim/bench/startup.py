@@ -20,6 +20,7 @@ import resource
 import statistics
 import subprocess
 import sys
+import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -70,6 +71,53 @@ def startup_figures(report: Report, repeats: int, course: Path | None = None, qu
         report.skip(f"startup: {failed}")
 
 
+KERNEL_LOAD = ("-c", "from pacsim.engine import parse_layout\n"
+                      "from pacsim.engine.state import initial_state\n"
+                      "from pacsim.fast.search import kernel_search\n"
+                      "from pacsim.search import MAX, MIN\n"
+                      "kernel_search(initial_state(parse_layout('%%%%%\\n%P.G%\\n%%%%%\\n', name='load')), "
+                      "(MAX, MIN), 'careful', 2)")
+"""A process that imports the kernel and answers its first search (numba's cache warm)."""
+PLAY_SEARCH = ("play", "-n", "1", "-q", "-l", "smallClassic", "--seed", "1", "-p", "expectimax:depth=2,backend=fast")
+PLAY_SEARCH_TARGET = 2.0
+"""``play -n 1 -q`` with a depth-2 search Pacman within twice the time of importing numpy (issue 38)."""
+OWN_EVALUATION = "examples/kernel_eval.py:hungry"
+
+
+def kernel_startup_figures(report: Report, repeats: int) -> None:
+    """The kernel's load, ``play`` with a search Pacman in the kernel, and a
+    user's kernel evaluation in its first process (an empty cache: it
+    compiles) and its second (loaded from the disk), each against the yardstick."""
+    from pacsim.fast import available
+    from pacsim.shipped import shipped_path
+
+    group = "startup (CPU s / python -c 'import numpy')"
+    if available() is not None:
+        report.skip(f"startup: the kernel's figures: {available()}")
+        return
+    file, _, function = OWN_EVALUATION.rpartition(":")
+    own = ("play", "-n", "1", "-q", "-l", "smallClassic", "--seed", "1",
+           "-p", f"expectimax:depth=2,eval={shipped_path(file).resolve()}:{function},backend=fast")
+    try:
+        ratio, seconds = _ratio(_python(KERNEL_LOAD), _python(YARDSTICK), repeats)
+        report.add(group, "kernel load (first search, cache warm)", ratio, "ratio", f"{seconds:.2f} s")
+        ratio, seconds = _ratio(_pacsim(PLAY_SEARCH), _python(YARDSTICK), repeats)
+        verdict = "met" if ratio <= PLAY_SEARCH_TARGET else "NOT met"
+        report.add(group, f"pacsim {' '.join(PLAY_SEARCH)}", ratio, "ratio",
+                   f"{seconds:.2f} s; target {PLAY_SEARCH_TARGET:g}x: {verdict}")
+        with tempfile.TemporaryDirectory() as cache:
+            extra = {"PACSIM_CACHE_DIR": cache}
+            first = _cpu_seconds(_pacsim(own), None, extra)
+            yardstick = _cpu_seconds(_python(YARDSTICK), None)
+            report.add(group, "own kernel evaluation, first process", first / yardstick, "ratio",
+                       f"{first:.2f} s (compiles: {OWN_EVALUATION})")
+            ratio, seconds = _ratio(_pacsim(own), _python(YARDSTICK), repeats, extra=extra)
+            report.add(group, "own kernel evaluation, second process", ratio, "ratio",
+                       f"{seconds:.2f} s (loaded from the disk; {first / seconds:.1f}x faster than the first)")
+    except CommandFailed as failed:
+        report.skip(f"startup: {failed}")
+
+
 def _course_figures(report: Report, group: str, repeats: int, course: Path, quick: bool) -> None:
     """CS188's commands in ``course``: against the yardstick, then against the course's own code."""
     against_course = []
@@ -94,22 +142,24 @@ def _python(arguments: Sequence[str]) -> list[str]:
     return [sys.executable, *arguments]
 
 
-def _ratio(command: list[str], yardstick: list[str], repeats: int, folder: Path | None = None) -> tuple[float, float]:
+def _ratio(command: list[str], yardstick: list[str], repeats: int, folder: Path | None = None,
+           extra: dict[str, str] | None = None) -> tuple[float, float]:
     """The median over ``repeats`` pairs (after one unmeasured pair) of
-    ``command``'s CPU seconds over ``yardstick``'s, and ``command``'s median seconds."""
+    ``command``'s CPU seconds over ``yardstick``'s, and ``command``'s median
+    seconds; ``extra``: environment variables of ``command``."""
     ratios, seconds = [], []
     for repeat in range(repeats + 1):
-        mine, theirs = _cpu_seconds(command, folder), _cpu_seconds(yardstick, folder)
+        mine, theirs = _cpu_seconds(command, folder, extra), _cpu_seconds(yardstick, folder)
         if repeat:  # the first pair warms the file cache (and numba's)
             ratios.append(mine / theirs)
             seconds.append(mine)
     return statistics.median(ratios), statistics.median(seconds)
 
 
-def _cpu_seconds(command: list[str], folder: Path | None) -> float:
+def _cpu_seconds(command: list[str], folder: Path | None, extra: dict[str, str] | None = None) -> float:
     """The user and system seconds of ``command`` run to its end (its output thrown away)."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    finished = subprocess.run(command, cwd=folder, env=_environment(), stdout=subprocess.DEVNULL,
+    finished = subprocess.run(command, cwd=folder, env={**_environment(), **(extra or {})}, stdout=subprocess.DEVNULL,
                               stderr=subprocess.PIPE, check=False, text=True)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if finished.returncode != 0:  # a time of a command that failed measures nothing

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from pacsim.bench.agreement import fast_agreement
+from pacsim.bench.dashboard import dashboard_cost
 from pacsim.bench.env import env_figures
 from pacsim.bench.fast import fast_end_to_end, fast_figures, fast_perft_rate, star_figures
 from pacsim.bench.limits import fast_limits
@@ -15,7 +16,8 @@ from pacsim.bench.own import own_figures, own_ghost_figures, own_star_figures
 from pacsim.bench.report import Report, machine_info
 from pacsim.bench.sandbox import sandbox_figures
 from pacsim.bench.search import search_figures, successor_rate, table_figures, tuned_expectimax
-from pacsim.bench.startup import startup_figures
+from pacsim.bench.startup import kernel_startup_figures, startup_figures
+from pacsim.bench.store_scale import store_scale_figures
 from pacsim.bench.throughput import batch_throughput
 from pacsim.bench.tournament import tournament_speed
 from pacsim.bench.tree import TRACE_LAYOUTS, tree_figures
@@ -27,6 +29,7 @@ def run(quick: bool = False, course: Path | None = None, startup_only: bool = Fa
     a CS188 course folder for the start-up group's course commands."""
     report = Report(machine=machine_info())
     startup_figures(report, repeats=3 if quick else 7, course=course, quick=quick)
+    kernel_startup_figures(report, repeats=3 if quick else 7)
     if startup_only:
         return report
     for name in ("smallClassic", "wideClassic"):
@@ -59,4 +62,6 @@ def run(quick: bool = False, course: Path | None = None, startup_only: bool = Fa
     memory_figures(report, peak_games=1000, long_games=1000 if quick else 10_000)
     report_memory(report, small=500 if quick else 2000, large=5000 if quick else 20_000)
     planning_figures(report, mazes=100_000 if quick else 1_000_000)
+    dashboard_cost(report, games=1000 if quick else 3000)
+    store_scale_figures(report, sizes=(20_000, 200_000) if quick else (20_000, 200_000, 2_000_000))
     return report

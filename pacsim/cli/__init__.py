@@ -33,6 +33,7 @@ COMMANDS = {
     "lesson-map": "map a maze by how often each Pacman is caught from each start cell (PNG and HTML)",
     "experiments": "list the shipped experiments (run one with: pacsim run NAME)",
     "export": "export a results store to Parquet or CSV",
+    "dashboard": "a live local web page of results stores as runs write them (or a frozen copy)",
     "bench": "measure start-up, successor and search rates, batch throughput, memory",
     "agents": "list the agents (built-in and installed), or one agent's options",
     "probcut": "fit a ChanceProbCut model for a Star2 Pacman",
@@ -164,8 +165,8 @@ def main(argv: list[str] | None = None) -> int:
     except _run_interrupted() as interrupted:
         print(f"pacsim: interrupted: {interrupted}; resume with: {shlex.join(['pacsim', *argv])}", file=sys.stderr)
         return INTERRUPTED
-    except KeyboardInterrupt:
-        print("pacsim: interrupted", file=sys.stderr)
+    except KeyboardInterrupt as interrupted:  # a command may say what it had saved (see cli/tournament.py)
+        print(f"pacsim: interrupted{f': {interrupted}' if str(interrupted) else ''}", file=sys.stderr)
         return INTERRUPTED
     except BrokenPipeError:
         return 0

@@ -105,27 +105,57 @@ PYTHON_SECONDS_PER_LEAF = 6e-6
 of a hundred-odd moves; measured at depths 2 to 4 on smallClassic)."""
 
 
+SHORT_RUN = "a run this short ends in Python before the compiled kernel would have loaded (-a backend=fast insists)"
+"""Why ``play`` searched in Python on its own (:func:`search_in_python`), as the line after its last says."""
+
+
 def search_in_python(args: argparse.Namespace, num_ghosts: int) -> bool:
     """Whether Pacman should search in Python (``backend=python``): when the
-    games asked for would take less time there than loading the compiled kernel takes;
-    False when the kernel is left to decide (a longer run, a backend or a
-    time per move given, the environment's switch, an agent without a
-    depth).  The last line says where the searches ran."""
+    games asked for would take less time there than loading the compiled
+    kernel takes (the last line then says so, :data:`SHORT_RUN`); False
+    when the kernel is left to decide (a longer run, a backend other than
+    ``auto`` or a time per move given, the environment's switch, an agent
+    without a depth, a user's evaluation, whose author wants to see whether it compiles)."""
     from pacsim.agents.backend import kernel_wanted
     from pacsim.agents.registry import PACMAN, build_options, parse_spec, resolve
-
     if sandboxed_pacman(args):
         return False
     spec = parse_spec(args.pacman)
     given = {**spec.options, **options_given_once(args.pacman, args.agent_args, "-a")}
     resolved = resolve(PACMAN, spec)
-    if resolved.cs188 or {"backend", "engine"} & set(given) or not kernel_wanted("auto"):
+    chosen = given.get("backend", given.get("engine", "auto"))
+    if resolved.cs188 or chosen != "auto" or not kernel_wanted("auto"):  # backend=auto is the default, not a choice
         return False
     options = build_options(resolved.cls, given, spec.target if spec.attribute is None else args.pacman)
     if getattr(options, "backend", None) != "auto" or getattr(options, "time", 0) or not hasattr(options, "depth"):
         return False
+    if ":" in str(getattr(options, "eval", "")):  # a user's evaluation: the kernel says whether it compiles
+        return False
     python_seconds = args.games * PYTHON_SECONDS_PER_LEAF * 3 ** (options.depth * (num_ghosts + 1))
     return python_seconds < KERNEL_LOAD_SECONDS
+
+
+def backend_reason(args: argparse.Namespace, in_python: bool) -> dict[str, str]:
+    """Why Pacman searched where he did, by backend (:data:`FAST`,
+    :data:`PYTHON`), for the last line."""
+    import os
+
+    from pacsim.agents.backend import ENVIRONMENT_SWITCH, OLD_ENVIRONMENT_SWITCH
+    from pacsim.agents.registry import PACMAN, parse_spec, resolve
+
+    if in_python:
+        return {PYTHON: SHORT_RUN}
+    if resolve(PACMAN, args.pacman).cs188:
+        return {PYTHON: "the agent is the course's own Python code"}
+    given = {**parse_spec(args.pacman).options, **options_given_once(args.pacman, args.agent_args, "-a")}
+    chosen = given.get("backend", given.get("engine"))
+    if chosen in ("fast", "python"):
+        return {FAST: f"backend={chosen}", PYTHON: f"backend={chosen}"}
+    switch = os.environ.get(ENVIRONMENT_SWITCH) or os.environ.get(OLD_ENVIRONMENT_SWITCH)
+    if switch == "python":
+        return {PYTHON: f"{ENVIRONMENT_SWITCH}=python"}
+    return {FAST: "backend=auto, and the kernel covers this search",
+            PYTHON: "backend=auto, and the kernel does not cover this search (a note above says why)"}
 
 
 def recorded_specs(args: argparse.Namespace, num_ghosts: int) -> tuple[str, list[str]]:
@@ -179,6 +209,7 @@ def run(args: argparse.Namespace) -> int:
     in_python = search_in_python(args, ghost_count(args.num_ghosts, layout, quiet=True))
     agents = build_agents(args, layout, {"backend": "python"} if in_python else {})  # inputs no output may replace
     check_keyboard(args, agents[0], window)
+    check_before_games(agents[0], layout, len(agents) - 1)
     check_outputs(args)
     if args.record:
         _check_record_paths(args.record, games)
@@ -192,19 +223,31 @@ def run(args: argparse.Namespace) -> int:
     first_seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
     if unseen:
         _train(args, layout, agents, first_seed, unseen)
-    tally = Tally()  # not the records: a million games' records do not fit in memory, their summary does
+    tally = Tally(reasons=backend_reason(args, in_python))  # not the records: a million games' records do not fit in memory, their summary does
     try:
         _play_games(args, layout, agents, first_seed + unseen, games, window, settings, tally)
     except KeyboardInterrupt:  # Ctrl-C: what finished is kept, and said
         print(f"interrupted: {tally.summary_line()}{_records_written(args.record, tally.recorded, games)}")
         raise
-    print(tally.summary_line())
+    print(tally.summary_line() + _records_written(args.record, tally.recorded, games))
+    reasons = tally.backend_reasons()
+    if reasons:
+        print(reasons, file=sys.stderr, flush=True)
     if tally.games and tally.errors == tally.games:  # as run: such results mean nothing
         from pacsim.runner.execute import AllGamesFailed
 
         hint = "" if args.debug else " (--debug prints its traceback)"
         raise AllGamesFailed(f"all {tally.games} games ended in error; the first: {tally.first_error}{hint}")
     return 0
+
+
+def check_before_games(pacman: Any, layout: Layout, ghosts: int) -> None:
+    """A search Pacman's evaluation and backend, checked once before the first game (not reported per game)."""
+    from pacsim.agents.search_agents import SearchPacman
+    from pacsim.engine.state import initial_state
+
+    if isinstance(pacman, SearchPacman):
+        pacman.check_before_games(initial_state(layout, ghosts))
 
 
 def check_keyboard(args: argparse.Namespace, pacman: Any, window: bool) -> None:
@@ -218,6 +261,7 @@ def check_keyboard(args: argparse.Namespace, pacman: Any, window: bool) -> None:
 def _play_games(args: argparse.Namespace, layout: Layout, agents: list[Any], first_seed: int, games: int,
                 window: bool, settings: WindowSettings, tally: Tally) -> None:
     """The counted games, one line each, recorded as asked, added to ``tally``."""
+    from pacsim.agents.simple import KeyboardInputEnded
     from pacsim.viewer import ViewerClosed
 
     for game in range(games):
@@ -228,6 +272,9 @@ def _play_games(args: argparse.Namespace, layout: Layout, agents: list[Any], fir
             record = _play_one(args, game_layout, agents, seed, window, game_settings)
         except ViewerClosed:  # q, Esc or the close button: the person has seen enough
             print(f"game {game + 1}/{games} (seed {seed}): quit in the window")
+            break
+        except KeyboardInputEnded:  # Ctrl-D at the terminal's prompt: as closing the window
+            print(f"game {game + 1}/{games} (seed {seed}): the keyboard's input ended (Ctrl-D); game stopped")
             break
         tally.add(record)
         if args.debug and record.error_traceback:
@@ -243,7 +290,7 @@ def _play_games(args: argparse.Namespace, layout: Layout, agents: list[Any], fir
 
 
 def _records_written(record: str | None, recorded: int, games: int) -> str:
-    """Where the records of the finished games are, after Ctrl-C."""
+    """Where the records of the finished games are, for the last line (after Ctrl-C too)."""
     if not record or not recorded:
         return "; no record written" if record else ""
     if games == 1:
@@ -397,6 +444,8 @@ class Tally:
     """Games whose record is written (--record)."""
     backends: set[str] = field(default_factory=set)
     """Where Pacman's searches ran (the compiled kernel, Python): none for an agent that does not search."""
+    reasons: dict[str, str] = field(default_factory=dict)
+    """Why he searched there, by backend (:func:`backend_reason`)."""
 
     def add(self, record: GameRecord) -> None:
         self.games += 1
@@ -417,6 +466,12 @@ class Tally:
         if self.backends:
             line += "; Pacman searched in " + " and ".join(BACKEND_NAMES[backend] for backend in sorted(self.backends))
         return line
+
+    def backend_reasons(self) -> str | None:
+        """Why Pacman searched where he did (the line after the last, on stderr), or None."""
+        reasons = [f"in {BACKEND_NAMES[backend]} because {self.reasons[backend]}"
+                   for backend in sorted(self.backends) if backend in self.reasons]
+        return f"pacsim: Pacman searched {'; '.join(reasons)}" if reasons else None
 
 
 BACKEND_NAMES = {FAST: "the compiled kernel", PYTHON: "Python"}

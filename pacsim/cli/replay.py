@@ -43,7 +43,23 @@ def load_replay(path: str, game_id: int | None = None) -> SavedGame:
         return load_saved_game(path, game_id)
     if game_id is not None:
         raise ConfigError(f"--game {game_id}: only a results store (.sqlite/.db) holds several games")
+    _check_numbered_records(Path(path))
     return load_game(path)
+
+
+def _check_numbered_records(path: Path) -> None:
+    """``play -n 10 --record game.json`` writes game-1.json ... game-10.json:
+    replaying game.json then names those, rather than only "no such file"."""
+    if path.exists() or not path.parent.is_dir():
+        return
+    numbered = sorted((int(entry.stem[len(path.stem) + 1:]), entry.name)
+                      for entry in path.parent.glob(f"{path.stem}-*{path.suffix}")
+                      if entry.stem[len(path.stem) + 1:].isdigit())
+    if numbered:
+        first, last = numbered[0][1], numbered[-1][1]
+        held = first if len(numbered) == 1 else f"{first} ... {last}"
+        raise ConfigError(f"{path}: no such file; play -n N --record {path.name} wrote one record a game "
+                          f"({held}): replay one of those")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -82,9 +98,11 @@ def list_games(store: str) -> int:
     if Path(store).suffix.lower() not in STORE_SUFFIXES:
         raise ConfigError(f"--list: {store} is not a results store (.sqlite/.db); a record holds one game")
     from pacsim.report.format import replay_list
-    from pacsim.runner.store import load_results
+    from pacsim.report.store_report import store_games_to_replay
+    from pacsim.runner.aggregate import StoreQuery
 
-    print(replay_list(load_results(store), store))
+    with StoreQuery(store) as query:  # three queries in the store: no frame of every game
+        print(replay_list(None, store, store_games_to_replay(query)))
     return 0
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from dataclasses import replace
 
 from pacsim.errors import PacsimError
 from pacsim.files import check_output, write_atomically
@@ -59,13 +60,23 @@ def chosen_results(args, store: str, root_seeds: bool = False, columns=None):
     return with_root_seeds(results, runs) if root_seeds else results
 
 
+def chosen_query(args, store: str, experiment: str | None = None):
+    """The games of the runs ``args`` choose, ready for reports computed in
+    the store (:mod:`pacsim.report.store_report`), saying in one line (on
+    stderr) what was left out."""
+    from pacsim.report.runs import RunChoice
+    from pacsim.report.store_report import open_query
+
+    query, note = open_query(store, RunChoice(root_seed=args.root_seed, run=args.run_id, pool=args.all_runs), experiment)
+    if note and not args.quiet:
+        print(f"pacsim: note: {note}", file=sys.stderr)
+    return query
+
+
 def run(args) -> int:
-    from pacsim.report import compare, summarize
     from pacsim.report.format import replay_list, summary_text, terminal_width
-    from pacsim.report.lesson import LESSON_READS
-    from pacsim.report.plot import check_plot_path
-    from pacsim.report.summary import REPORT_READS, check_columns, default_by
-    from pacsim.runner.row import GAME_COLUMNS
+    from pacsim.report.plot import check_plot_path, missing_plot_note
+    from pacsim.report.store_report import compare_store, store_default_by, store_games_to_replay, summarize_store
 
     if args.store is None and args.by:
         args.store = args.by.pop()  # ``--by pacman depth STORE``
@@ -79,49 +90,37 @@ def run(args) -> int:
         return 0
     if args.plot:
         check_plot_path(args.plot)
+        note = missing_plot_note()
+        if note:  # the table asked for is still printed, as the HTML page keeps its tables
+            print(f"pacsim: note: {note}", file=sys.stderr)
+            args.plot = None
     for option, path in (("--plot", args.plot), ("--out", args.out), ("--html", args.html)):
         if path:
             check_output(path, option, inputs=[args.store])
     if args.tree and not args.html:
         raise PacsimError("--tree: only with --html FILE.html")
     asked_by = [column for item in args.by for column in item.split(",") if column] if args.by else []
-    # Only the columns the report reads: a store's replay logs and provenance are most of its size.
-    columns = {*REPORT_READS, *LESSON_READS, *asked_by}  # the reproduction's story, when the store holds it
-    if args.html:
-        from pacsim.report.html import PROVENANCE_READS
-
-        columns |= set(PROVENANCE_READS)
-    results = chosen_results(args, args.store, root_seeds=True, columns=columns)
-    if args.experiment is not None:
-        results = results[results["experiment"] == args.experiment]
-    if results.empty:
-        raise PacsimError(f"{args.store}: no games" + (f" of experiment {args.experiment!r}" if args.experiment else ""))
-    check_columns(results, asked_by, known=["id", *GAME_COLUMNS])  # naming the columns a report did not read too
-    by = asked_by or default_by(results)
-    comparison = compare(results, *args.compare) if args.compare else None
-    summary = summarize(results, by=by)
-    if comparison is not None and "condition" in by:
-        # The two compared conditions' own rows and games (the figure and the HTML page too), not the whole grid's.
-        summary = summary[summary["condition"].astype(str).isin(args.compare)].reset_index(drop=True)
-        results = results[results["condition"].astype(str).isin(args.compare)]
-    text = summary_text(summary, args.style, None if args.out else terminal_width(), notes=not args.quiet)
-    if args.style == "table" and comparison is None:
-        from pacsim.report.lesson import story_for_store
-
-        lesson = story_for_store(results)  # the reproduction's store: the verdicts pacsim reproduce printed
-        text += f"\n\n{lesson}" if lesson else ""
-        if not args.quiet:
-            text += "\n\n" + replay_list(results, args.store)
-    if comparison is not None:
-        text += "\n" + (comparison.to_frame().to_csv(index=False) if args.style == "csv" else "\n" + comparison.to_text())
-    if args.plot:
-        from pacsim.report.plot import plot_summary
-
-        plot_summary(results, summary, by, args.plot)
-    if args.html:
-        from pacsim.report.html import write_report_page
-
-        write_report_page(args.html, args.store, results, summary, by, comparison, tree_nodes=2000 if args.tree else 0)
+    # Counted, summed and compared in the store: the memory grows with the conditions, not with the games.
+    with chosen_query(args, args.store, args.experiment) as query:
+        if not query.count():
+            raise PacsimError(f"{args.store}: no games" + (f" of experiment {args.experiment!r}" if args.experiment else ""))
+        for column in asked_by:
+            query.expression(column)  # an unknown column: one line listing the known ones
+        by = asked_by or store_default_by(query)
+        comparison = compare_store(query, *args.compare) if args.compare else None
+        if comparison is not None and "condition" in by:
+            # The two compared conditions' own rows and games (the figure and the HTML page too), not the whole grid's.
+            query.selection = replace(query.selection, labels=tuple(args.compare))
+        summary = summarize_store(query, by)
+        text = summary_text(summary, args.style, None if args.out else terminal_width(), notes=not args.quiet)
+        if args.style == "table" and comparison is None:
+            text += _lesson(query)
+            if not args.quiet:
+                text += "\n\n" + replay_list(None, args.store, store_games_to_replay(query))
+        if comparison is not None:
+            text += "\n" + (comparison.to_frame().to_csv(index=False) if args.style == "csv" else "\n" + comparison.to_text())
+        if args.plot or args.html:
+            _figures_and_page(args, query, summary, by, comparison)
     if args.out:
         _write(args.out, text)
         if not args.quiet:
@@ -133,6 +132,37 @@ def run(args) -> int:
     if args.plot and not args.quiet:
         print(f"wrote the plot to {args.plot}")
     return 0
+
+
+def _lesson(query) -> str:
+    """The reproduction's story when the store holds its games (the verdicts
+    pacsim reproduce printed): read as a frame, the reproduction's games only."""
+    from pacsim.report.lesson import LESSON_READS, REPRODUCTION, SLIDE_SETTING_SUFFIX, story_for_store
+    from pacsim.report.store_report import selected_frame
+    from pacsim.report.summary import REPORT_READS
+
+    experiments = set(query.runs_present()["experiment"])
+    if REPRODUCTION not in experiments:
+        return ""
+    wanted = tuple(name for name in (REPRODUCTION, REPRODUCTION + SLIDE_SETTING_SUFFIX) if name in experiments)
+    lesson = story_for_store(selected_frame(query, {*REPORT_READS, *LESSON_READS}, experiments=wanted))
+    return f"\n\n{lesson}" if lesson else ""
+
+
+def _figures_and_page(args, query, summary, by, comparison) -> None:
+    """The figure and the page, from the store too: each group's scores as a
+    histogram, the first games of each condition, each run's provenance."""
+    from pacsim.report.store_report import figure_games, page_games
+
+    if args.plot:
+        from pacsim.report.plot import plot_summary
+
+        plot_summary(figure_games(query, by), summary, by, args.plot)
+    if args.html:
+        from pacsim.report.html import write_report_page
+
+        write_report_page(args.html, args.store, page_games(query, by, comparison), summary, by, comparison,
+                          tree_nodes=2000 if args.tree else 0)
 
 
 def _write(path: str, text: str) -> None:

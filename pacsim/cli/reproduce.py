@@ -8,6 +8,7 @@ lesson point by point, and every choice made.
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
 from pacsim.cli.run import add_executor_options, execute
@@ -39,13 +40,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args) -> int:
     from pacsim.report.lesson import SLIDE_SETTING_SUFFIX, Setting, story
     from pacsim.report.optimism import SLIDE_GAMES, assess
-    from pacsim.report.plot import check_plot_path, plot_reproduction
+    from pacsim.report.plot import check_plot_path, missing_plot_note, plot_reproduction
     from pacsim.runner import load_experiment
 
     if args.games is not None and args.games < 1:
         raise ConfigError(f"--games {args.games}: must be at least 1")
     if args.plot:
         check_plot_path(args.plot)
+        note = missing_plot_note()
+        if note:  # said before the games, which still play and tell their story
+            print(f"pacsim: note: {note}", file=sys.stderr)
+            args.plot = None
     path = Path(args.experiment) if args.experiment else shipped_experiment(EXPERIMENT)
     overrides = args.overrides + ([f"starts={args.starts}"] if args.starts else [])
     experiment = load_experiment(path, games=args.games, overrides=overrides, store=args.store)

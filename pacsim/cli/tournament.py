@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 
 from pacsim.cli.common import add_debug_option
 from pacsim.cli.run import add_executor_options, describe, execute
@@ -62,18 +63,27 @@ def run(args: argparse.Namespace) -> int:
     from pacsim.agents.registry import GHOST, PACMAN
     from pacsim.files import check_output
     from pacsim.report.leaderboard import build_leaderboard, format_leaderboard, write_leaderboard_page
+    from pacsim.report.ratings import check_ratings_possible
     from pacsim.runner import load_results
     from pacsim.runner.execute import AllGamesFailed
-    from pacsim.runner.tournament import build_tournament, isolation_warning, played_level, save_drawn
+    from pacsim.runner.tournament import build_tournament, isolation_warning, save_drawn
 
     if args.workers is not None and args.workers < 1:
         raise ConfigError(f"--workers {args.workers}: must be at least 1")
     if args.pairs is not None and args.pairs < 1:
         raise ConfigError(f"--pairs {args.pairs}: must be at least 1")
+    check_ratings_possible()  # before any game, not after all of them
     settings = settings_of(args)
-    tournament = build_tournament(settings, source=args.file or "pacsim tournament")
-    warning = isolation_warning(tournament.isolation)
-    if warning is not None:  # the first line: an instructor must not miss it
+    if not args.quiet and settings.get("sandbox", True):  # seconds of silence otherwise
+        print("pacsim: loading the entrants and building each in its own sandbox (about a second each) ...",
+              file=sys.stderr, flush=True)
+    try:
+        tournament = build_tournament(settings, source=args.file or "pacsim tournament")
+    except KeyboardInterrupt:
+        raise KeyboardInterrupt("while checking the entrants, before any game: nothing was saved; "
+                                "the same command starts again") from None
+    warning = isolation_warning(tournament)
+    if warning is not None:  # the first line of the results: an instructor must not miss it
         print(f"pacsim: {warning}", flush=True)
     experiment = tournament.experiment
     if args.html:
@@ -92,9 +102,13 @@ def run(args: argparse.Namespace) -> int:
             print(describe(experiment, result))
     results = experiment.own_games(load_results(experiment.store))
     pacmen = tournament.names(PACMAN)
-    board = build_leaderboard(results, pacmen, tournament.names(GHOST),
-                              [(entrant.name, entrant.error or "") for entrant in tournament.refused],
-                              isolation=isolation_warning(played_level(tournament, results)))
+    try:
+        board = build_leaderboard(results, pacmen, tournament.names(GHOST),
+                                  [(entrant.name, entrant.error or "") for entrant in tournament.refused],
+                                  isolation=isolation_warning(tournament, results))
+    except KeyboardInterrupt:  # the games are stored: rating them again plays none
+        raise KeyboardInterrupt(f"while rating: every game played is saved in {experiment.store}; the same "
+                                "command rates them without playing them again") from None
     print(format_leaderboard(board))
     if args.html:
         write_leaderboard_page(args.html, board, experiment.name, str(experiment.store), results, pacmen)

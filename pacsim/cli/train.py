@@ -45,10 +45,10 @@ def run(args: argparse.Namespace) -> int:
     settings = TrainingSettings(kind=args.pacman, layout=args.layout, ghosts=args.ghosts, ghost_args=args.ghost_args,
                                 num_ghosts=args.num_ghosts, epsilon=args.epsilon, alpha=args.alpha, gamma=args.gamma,
                                 seed=args.seed, max_moves=args.max_moves)
-    from tqdm import tqdm
+    from pacsim.runner.progress import progress_bar
 
     recent: deque[bool] = deque(maxlen=RECENT)
-    with tqdm(total=args.episodes, unit="episode", disable=True if args.quiet else None) as progress:
+    with progress_bar(args.episodes, "episode", args.quiet) as progress:
         def count(episode: int, final: GameState) -> None:
             recent.append(final.is_win())
             if progress.n == 0:

@@ -16,7 +16,7 @@ import random
 import sysconfig
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from functools import partial
 from traceback import format_exception
 from types import TracebackType
@@ -40,6 +40,12 @@ FAULTS = ("crash", "startup_timeout", "move_timeout", "cpu", "memory", "illegal"
 """Kinds of :class:`AgentFault`: a sandboxed entrant's process died, did not
 start in time, overran a move, used up its CPU time or memory, played an
 illegal action, or sent its parent what the sandbox's protocol does not allow."""
+
+
+class PlayerStopped(Exception):
+    """The person playing an agent stopped the game (a keyboard game's input
+    ended): not the agent's fault, so the game loop passes it on, as it does
+    a Ctrl-C, for the caller to say in one line."""
 
 
 class AgentFault(Exception):
@@ -92,7 +98,23 @@ def start_agents(agents: Sequence[Agent], seed: int, first_index: int = 0) -> No
         agent.reset(index, agent_rng(seed, index))
 
 
-@dataclass
+SHORT_LIST = 8
+"""Lists up to this long are shown whole in a record's repr (the ghosts' specs); longer ones by their length."""
+
+
+def short_repr(record: Any) -> str:
+    """A dataclass's repr with each long list field (hundreds of actions,
+    times, statistics) given as its length instead of inlined on one line."""
+    shown = []
+    for field_info in fields(record):
+        if field_info.repr:
+            value = getattr(record, field_info.name)
+            long = isinstance(value, list) and len(value) > SHORT_LIST
+            shown.append(f"{field_info.name}=<{len(value)} items>" if long else f"{field_info.name}={value!r}")
+    return f"{type(record).__name__}({', '.join(shown)})"
+
+
+@dataclass(repr=False)
 class GameRecord:
     """Everything that happened in one game, enough to replay it exactly."""
 
@@ -124,6 +146,8 @@ class GameRecord:
     @property
     def nodes(self) -> int:
         return sum(stats.generated for stats in self.search_stats)
+
+    __repr__ = short_repr
 
 
 def play_game(
@@ -172,7 +196,7 @@ def _play(
         before = time.perf_counter()
         try:
             action = call_with_deadline(partial(agent.get_action, state), move_time_limit)
-        except UserInterrupt:  # the user's Ctrl-C stops everything
+        except (UserInterrupt, PlayerStopped):  # the user's Ctrl-C (or a person's stop) stops everything
             raise
         except AgentTimeout:
             return _failed(record, state, started, f"agent {agent_index} exceeded the {move_time_limit}s move time limit")
@@ -218,7 +242,7 @@ def _start_agents(agents: Sequence[Agent], seed: int, record: GameRecord) -> str
     for index, agent in enumerate(agents):
         try:
             start_agents([agent], seed, first_index=index)
-        except UserInterrupt:
+        except (UserInterrupt, PlayerStopped):
             raise
         except BaseException as error:
             record.error_traceback = "".join(format_exception(error))
@@ -233,7 +257,7 @@ def _final_agents(agents: Sequence[Agent], state: GameState) -> str | None:
     for index, agent in enumerate(agents):
         try:
             agent.final(state)
-        except UserInterrupt:
+        except (UserInterrupt, PlayerStopped):
             raise
         except BaseException as error:
             return f"agent {index} {describe_failure(error)} in final"

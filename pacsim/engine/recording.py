@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pacsim.engine.game import GameRecord
+from pacsim.engine.game import GameRecord, short_repr
 from pacsim.engine.layout import ACTIONS, MAX_FILE_BYTES, Layout, parse_layout
 from pacsim.engine.state import GameState, initial_state
 from pacsim.errors import ConfigError, IllegalActionError, LayoutError, ReplayError
@@ -41,7 +41,7 @@ _ACTION = {letter: action for action, letter in _LETTER.items()}
 assert set(_LETTER) == set(ACTIONS)
 
 
-@dataclass
+@dataclass(repr=False)
 class SavedGame:
     """A recorded game read back: its layout, agents and actions."""
 
@@ -55,6 +55,8 @@ class SavedGame:
     score: int | None
     fault: str | None = None
     """A sandboxed entrant's fault that ended the game early (its outcome then stands as recorded)."""
+
+    __repr__ = short_repr
 
     def states(self) -> list[GameState]:
         """Every state of the game, replayed through the rules (a window needs them all)."""

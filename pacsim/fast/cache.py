@@ -11,6 +11,7 @@ empties the cache of such functions when the files they call into change.
 from __future__ import annotations
 
 import hashlib
+import sys
 from collections.abc import Iterable, Mapping
 from contextlib import suppress
 from pathlib import Path
@@ -20,6 +21,26 @@ from numba.core.registry import CPUDispatcher
 
 from pacsim.errors import OutputError
 from pacsim.files import write_atomically
+
+
+def load_numba_registries_without_scipy() -> None:
+    """Import numba's array functions while ``scipy.linalg`` cannot be imported.
+
+    The first compilation or cache load of a process makes numba import
+    every registry of its typing and lowering, among them
+    ``numba.np.arraymath``, which imports ``scipy.linalg`` only to learn
+    whether BLAS is there: about 0.75 s of a 1.1 s kernel load
+    (docs/performance.md).  Without it numba's ``np.convolve`` and
+    ``np.correlate`` use their own loop instead of BLAS (the kernel calls
+    neither); ``np.dot`` and ``np.linalg`` still import scipy when a
+    function using them compiles.  A process that has loaded ``scipy.linalg`` already loses nothing."""
+    if "scipy.linalg" in sys.modules or "numba.np.arraymath" in sys.modules:
+        return
+    sys.modules["scipy.linalg"] = None  # type: ignore[assignment]  # importing it now raises ImportError at once
+    try:
+        import numba.np.arraymath  # noqa: F401
+    finally:
+        del sys.modules["scipy.linalg"]
 
 
 def compiled_functions(module: str, namespace: Mapping[str, Any]) -> list[Any]:

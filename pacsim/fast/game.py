@@ -23,6 +23,7 @@ from pacsim.engine.game import agent_rng
 from pacsim.engine.stats import FAST, MoveStats
 from pacsim.fast import gameloop, kernel
 from pacsim.fast.bundles import GameArrays, GhostTeam, PacmanPlan, Scratch
+from pacsim.fast.keyed_cache import compile_before_timing
 from pacsim.fast.kinds import KERNEL_GHOSTS, GhostKind
 from pacsim.fast.maze_arrays import layout_tables, state_row
 from pacsim.fast.memo import chase_memo
@@ -80,9 +81,10 @@ def play_kernel_game(layout: Layout, pacman: SearchRequest, ties_random: bool, g
     search = translate(state, pacman)
     plan = PacmanPlan(search.model, pacman.levels, search.full_window, ties_random)
     arguments = (layout_tables(layout), game, max_moves, plan, _ghost_team(state, ghosts), work, scratch)
-    play_slice = _game_loop(search, ghosts)
-    kernel_seconds = in_slices(play_slice, arguments, FIRST_GAME_SLICE, SMALLEST_SLICE, SLICE_SECONDS,
-                               users_code=play_slice is not gameloop.play_slice)
+    game_loop = _game_loop(search, ghosts)
+    compiling = compile_before_timing(game_loop, (*arguments, FIRST_GAME_SLICE))  # its own figure, not the game's
+    kernel_seconds = in_slices(game_loop, arguments, FIRST_GAME_SLICE, SMALLEST_SLICE, SLICE_SECONDS,
+                               users_code=game_loop is not gameloop.play_slice)
     if progress[gameloop.OUTCOME] == gameloop.DECLINED:
         return None
     seconds_per_cycle = kernel_seconds / max(int(progress[gameloop.SLICE_CYCLES]), 1)
@@ -92,7 +94,7 @@ def play_kernel_game(layout: Layout, pacman: SearchRequest, ties_random: bool, g
         layout=layout.name, seed=seed, num_ghosts=len(ghosts), outcome=_OUTCOMES[int(progress[gameloop.OUTCOME])],
         score=int(row[kernel.SCORE]), moves=moves,
         actions=[ACTIONS[action] for action in played[:progress[gameloop.ACTIONS_PLAYED]]],
-        seconds=time.perf_counter() - started, move_seconds=move_seconds,
+        seconds=time.perf_counter() - started - compiling, move_seconds=move_seconds,
         search_stats=_search_stats(move_stats[:moves], move_values, move_seconds, pacman.levels),
     )
 

@@ -35,12 +35,13 @@ from numba.extending import intrinsic
 
 from pacsim.engine.layout import UNREACHABLE
 from pacsim.engine.state import SCARED_TIME, TIME_PENALTY, collision, food_eaten
-from pacsim.fast.cache import compiled_functions, flush_when_changed
+from pacsim.fast.cache import compiled_functions, flush_when_changed, load_numba_registries_without_scipy
 from pacsim.fast.evaluations import careful_value, chase_utility, chase_value
 from pacsim.fast.kinds import Evaluation, GhostKind, NodeKind
 from pacsim.fast.policies import PARAMETERS, RULE_SOURCES, compile_rules, ghost_probabilities, slip_outcomes, uniform_probabilities
 from pacsim.fast.policies import STOP_INDEX as STOP
 
+load_numba_registries_without_scipy()
 compile_rules()
 
 # The kinds' numbers as plain ints for compiled code: numba folds a module's

@@ -19,7 +19,7 @@ from typing import NamedTuple
 import numpy as np
 
 from pacsim.engine import GameState
-from pacsim.engine.layout import ACTIONS, Layout
+from pacsim.engine.layout import ACTIONS, EMPTY, PACMAN, Layout
 from pacsim.fast.kernel import FIRST_GHOST, PACMAN_TABLE, WORD_BITS_SHIFT, WORD_MASK, breadth_first_distances
 
 
@@ -49,12 +49,26 @@ def words_for(layout: Layout) -> int:
 
 
 def layout_tables(layout: Layout) -> Tables:
-    """The layout's move and distance tables as arrays, built once per layout."""
+    """The layout's move and distance tables as arrays, built once per maze
+    (every start of Pacman in one maze shares them: :func:`same_maze`)."""
     tables = _tables.get(layout)
     if tables is None:
-        tables = _build_tables(layout)
+        tables = _tables.get(same_maze(layout)) or _build_tables(layout)
         _tables[layout] = tables
     return tables
+
+
+_mazes: weakref.WeakValueDictionary[tuple[str, str], Layout] = weakref.WeakValueDictionary()
+
+
+def same_maze(layout: Layout) -> Layout:
+    """The first layout alive that differs from ``layout`` at most in
+    Pacman's start (``--starts random``: ``with_pacman_start``'s copies);
+    ``layout`` itself if none.  Such layouts have the same walls, cells,
+    numbering, ghost starts, food and capsules, so the same kernel tables
+    and the same chase values (:func:`pacsim.fast.memo.chase_memo`)."""
+    key = (layout.name, layout.text.replace(PACMAN, EMPTY))
+    return _mazes.setdefault(key, layout)
 
 
 def _build_tables(layout: Layout) -> Tables:

@@ -46,9 +46,10 @@ from pacsim.fast.kernel import (
     legal_moves,
     utility,
 )
+from pacsim.fast.keyed_cache import compile_before_timing
 from pacsim.fast.kinds import NODE_KINDS, NodeKind
 from pacsim.fast.maze_arrays import layout_tables, state_row
-from pacsim.fast.own import leaf_evaluation, uncached
+from pacsim.fast.own import kept, leaf_evaluation, uncached
 from pacsim.fast.request import MctsRequest
 from pacsim.fast.streams import random_below, random_float, stream_row
 from pacsim.fast.translate import evaluation_of, settings_row
@@ -309,8 +310,10 @@ def kernel_mcts(state: GameState, ghost_kind: str, evaluation: str, iterations: 
     if node_ints[0, KIND] != TERMINAL_NODE:
         run = MctsRun(iterations, c, rollout_depth, rng, np.zeros((2, row.shape[0]), np.int64),
                       np.zeros((2, 5), np.int64), np.array([np.inf, -np.inf]), counts)
+        iterations_of = mcts_iterations if own is None else own_iterations(own)
+        compile_before_timing(iterations_of, (tables, settings, tree, run))  # said apart, once per version
         with compiled_code(own is not None):  # a user's function that never returns cannot hold the move limit or Ctrl-C
-            (mcts_iterations if own is None else own_iterations(own))(tables, settings, tree, run)
+            iterations_of(tables, settings, tree, run)
     stats = SearchStats(generated=int(counts[GENERATED]), evaluated=int(counts[EVALUATED]), cutoffs=0,
                         seconds=perf_counter() - started, max_depth=int(counts[DEEPEST]),
                         iterations=int(counts[ITERATIONS]), simulated=int(counts[SIMULATED]),
@@ -333,11 +336,11 @@ def kernel_mcts(state: GameState, ghost_kind: str, evaluation: str, iterations: 
 def own_iterations(function: Callable[[View], float]) -> Any:
     """:func:`mcts_iterations` whose rollouts end with the kernel evaluation
     ``function`` (:func:`pacsim.fast.own.leaf_evaluation`) in place of the
-    built-in ``evaluate``: compiled apart and uncached, once per process
-    and function, as :mod:`pacsim.fast.own` says."""
+    built-in ``evaluate``: compiled apart and kept on disk, once per
+    version of the function, as :mod:`pacsim.fast.own` says."""
     own_rollout = uncached(rollout, {"evaluate": leaf_evaluation(function)})
     own_rollout_value = uncached(rollout_value, {"rollout": own_rollout})
-    return uncached(mcts_iterations, {"rollout_value": own_rollout_value})
+    return kept(uncached(mcts_iterations, {"rollout_value": own_rollout_value}), "the kernel's MCTS", function)
 
 
 def run_mcts_request(state: GameState, request: MctsRequest, seed: int) -> SearchResult:

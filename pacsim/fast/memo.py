@@ -27,7 +27,8 @@ differ only there have the same values:
 Leaving the score out is what lets a game that cycles to the move cap hit:
 its positions repeat with a lower score each time round.
 
-The maze is fixed per memo (one per layout object, as the kernel's tables:
+The maze is fixed per memo (one per maze, as the kernel's tables: every
+start of Pacman in one maze shares it, :func:`~pacsim.fast.maze_arrays.same_maze`,
 :func:`chase_memo`), and the chasing ghost is the state's ``TURN``, in
 the key.  The memo is direct-mapped and bounded: ``MEMO_ENTRIES`` slots, a
 new position overwrites the one in its slot.  It lives as long as its
@@ -50,6 +51,7 @@ from pacsim.fast import kernel
 from pacsim.fast.bundles import ChaseMemo
 from pacsim.fast.cache import compiled_functions, flush_when_changed
 from pacsim.fast.kernel import ROOT_VALUE, SCORE, directions_slot
+from pacsim.fast.maze_arrays import same_maze
 from pacsim.fast.transposition import uncounted
 
 MEMO_ENTRIES = 1 << 14
@@ -136,7 +138,9 @@ def chase_memo(layout: Layout, width: int) -> ChaseMemo:
     slots (one per number of ghosts), made once; a memo of no slots when off."""
     if not memo_enabled():
         return empty_memo(width, 0)
-    by_width = _memos.setdefault(layout, {})
+    by_width = _memos.get(layout)
+    if by_width is None:  # one memo a maze: every start of Pacman in it shares it (its values are the same)
+        by_width = _memos[layout] = _memos.setdefault(same_maze(layout), {})
     memo = by_width.get(width)
     if memo is None:
         memo = by_width[width] = empty_memo(width, MEMO_ENTRIES)

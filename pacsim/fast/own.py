@@ -15,19 +15,28 @@ built-in ``evaluate``, and/or with
 float operations.  :func:`play_slice` is the whole-game loop so compiled
 around a Pacman's own evaluation and model and the ghosts' own policy.
 
-numba's cache cannot keep those copies (their machine code would call the
-function of another process), so each is compiled in each process that
-uses it, once per function (or combination): 5 to 15 seconds on one core
-(``pacsim bench``'s ``own`` group measures it), and the whole-game loop
-around it some seconds more.  The built-in searches are not touched and
-keep their cache.
+numba's own cache cannot keep those copies (it keys a function on its
+file's time stamp, and a copy lives in the kernel's file whatever
+evaluation it was compiled around), so the entry points a search or a
+game calls are kept by :mod:`pacsim.fast.keyed_cache` instead, stamped
+with everything their machine code is built from: compiled once per
+version of the user's functions, pacsim and numba (5 to 15 seconds on one
+core; ``pacsim bench``'s ``own`` group measures it), then loaded in a
+fraction of a second by every later process and worker.  The built-in
+searches are not touched and keep numba's cache.
+
+Every copy and every function made here is named by what it is made of
+(:func:`content_name`), never by a count kept per process: two functions
+named alike in one process are then the same code, so numba's linking of
+one body per name (numba issue #10486) cannot mix two of them up, whether
+each was compiled here or loaded from the disk.
 """
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable
 from functools import cache
-from itertools import count
 from types import FunctionType
 from typing import Any
 
@@ -39,6 +48,7 @@ from pacsim.engine import parse_layout
 from pacsim.engine.state import initial_state
 from pacsim.fast import gameloop, kernel
 from pacsim.fast.kernel import FIRST_GHOST, FOOD_LEFT, NUM_GHOSTS, PACMAN, SCORE, TURN, WORDS
+from pacsim.fast.keyed_cache import keep_on_disk, user_digest
 from pacsim.fast.policies import first_bad_probability
 from pacsim.fast.view import MOVE_SLOTS, GhostPolicy, Moves, View, view_of
 
@@ -89,7 +99,7 @@ def compiled(function: Callable[..., Any], arguments: tuple[Any, ...] | None = N
     first line of error).  Compiled without numba's reference counting, as
     the searches that call it are: a function that allocates an array does
     not compile, and runs in Python."""
-    dispatcher = njit(**WITHOUT_REFERENCE_COUNTS)(function)
+    dispatcher = keep_on_disk(njit(**WITHOUT_REFERENCE_COUNTS)(function), user_digest((function,)))
     try:
         dispatcher.compile(arguments or (view_type(),))
     except NumbaError as error:
@@ -128,6 +138,7 @@ def own_ghost_probabilities(policy: GhostPolicy) -> Any:
         function(view(maze.distance, maze.nearest, settings, state), Moves(count, actions, targets), out)
         return first_bad_probability(out, count)
 
+    content_name(probabilities, policy)
     return njit(**WITHOUT_REFERENCE_COUNTS)(probabilities)
 
 
@@ -146,7 +157,8 @@ def search_root(function: Callable[[View], float] | None, ghost: GhostPolicy | N
     if ghost is not None:  # the model is this ghost at every chance node
         node_replaced["chance_probabilities"] = uncached(kernel.own_chance_probabilities,
                                                          {"own_ghost_probabilities": own_ghost_probabilities(ghost)})
-    return uncached(kernel.search_root, {"node_value": uncached(kernel.node_value, node_replaced), **root_replaced})
+    entry = uncached(kernel.search_root, {"node_value": uncached(kernel.node_value, node_replaced), **root_replaced})
+    return kept(entry, "the kernel's search", function, ghost)
 
 
 @cache
@@ -166,30 +178,57 @@ def play_slice(function: Callable[[View], float] | None, model: GhostPolicy | No
         replaced["pacman_move"] = uncached(gameloop.pacman_move, {"search_position": search})
     if ghost is not None:
         replaced["ghost_move"] = uncached(gameloop.ghost_move, {"own_ghost_probabilities": own_ghost_probabilities(ghost)})
-    return uncached(gameloop.play_slice, replaced)
+    return kept(uncached(gameloop.play_slice, replaced), "the kernel's whole-game loop", function, model, ghost)
 
 
-_COPIES = count(1)
-"""Numbers the copies, so that no two of them, and none with its original, share a symbol name."""
+def kept(entry: Any, what: str, *functions: Any) -> Any:
+    """``entry`` (a copy Python calls) kept on disk, stamped with the
+    user's ``functions`` (None: a built-in one) and said as ``what``."""
+    names = ", ".join(f"{function.__qualname__}()" for function in functions if function is not None)
+    entry.py_func.__pacsim_description__ = f"{what} around {names}"
+    return keep_on_disk(entry, user_digest(functions))
+
+
+def content_name(function: Any, *parts: Any) -> Any:
+    """Name ``function`` (a Python function numba will compile) by
+    ``parts``, the functions it is made of: ``name__DIGEST``.  Two functions
+    so named alike in one process are made of the same code (a process
+    reads one version of each file; plugin modules are named by their
+    content), so numba may link either body for both."""
+    identities = "|".join(_identity(part) for part in parts)
+    digest = hashlib.sha256(f"{function.__module__}.{function.__qualname__}|{identities}".encode()).hexdigest()[:20]
+    function.__qualname__ = f"{function.__qualname__}__{digest}"
+    return function
+
+
+def _identity(part: Any) -> str:
+    """What names ``part`` in a copy's name: a function's module and qualified name (a copy's carries its digest)."""
+    function = getattr(part, "py_func", part)
+    if isinstance(function, FunctionType):
+        return f"{function.__module__}.{function.__qualname__}"
+    return repr(part)
 
 
 def uncached(dispatcher: Any, replaced: dict[str, Any]) -> Any:
     """A copy of a compiled kernel function, with its options but without
     numba's cache, whose globals ``replaced`` names differently.
 
-    The copy gets a qualified name of its own: numba names a function's
-    machine code by module, qualified name, argument types and a number
-    counted per process, and keeps one body per name when it links code
-    together (``linkonce_odr``).  The originals come from numba's cache,
-    numbered by the process that compiled them; a copy numbered alike in
-    this one would otherwise take the original's place (or the reverse) in
-    every function that links both, as the whole-game loop does: the
-    built-in Pacman then searched with the copy's own ghost model
-    (numba issue #10486)."""
+    The copy gets a qualified name of its own, made of what it is made of
+    (:func:`content_name`): numba names a function's machine code by
+    module, qualified name, argument types and a number counted per
+    process, and keeps one body per name when it links code together
+    (``linkonce_odr``).  The originals come from numba's cache, numbered
+    by the process that compiled them; a copy numbered alike in this one
+    would otherwise take the original's place (or the reverse) in every
+    function that links both, as the whole-game loop does: the built-in
+    Pacman then searched with the copy's own ghost model (numba issue
+    #10486).  A copy is never named as its original, and two copies are
+    named alike only when made of the same functions."""
     function = dispatcher.py_func
     copy = FunctionType(function.__code__, {**function.__globals__, **replaced}, function.__name__,
                         function.__defaults__, function.__closure__)
-    copy.__qualname__ = f"{function.__qualname__}__copy{next(_COPIES)}"
+    copy.__qualname__ = function.__qualname__
+    content_name(copy, *(f"{name}={_identity(value)}" for name, value in sorted(replaced.items())))
     copy.__doc__ = function.__doc__
     options = {name: value for name, value in dispatcher.targetoptions.items() if name not in ("cache", "nopython")}
     return njit(**options)(copy)
@@ -214,6 +253,7 @@ def leaf_evaluation(function: Callable[[View], float]) -> Any:
     def evaluate(distance: Any, nearest: Any, settings: Any, state: Any) -> float:
         return float(evaluation(view(distance, nearest, settings, state)))
 
+    content_name(evaluate, function)
     return njit(inline="always", **WITHOUT_REFERENCE_COUNTS)(evaluate)
 
 

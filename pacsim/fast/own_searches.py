@@ -8,8 +8,8 @@ same code with the user's function in place of the built-in ``evaluate``
 function has bounds (:func:`pacsim.fast.view.kernel_evaluation`), with
 those bounds in place of :func:`~pacsim.fast.star.chance_bounds` at every
 Star1/Star2 chance node.  The adversarial ghost's own chase search keeps
-the built-in one.  Uncached, like every copy (:mod:`pacsim.fast.own`): it
-compiles once per process and function, 15 to 25 seconds on one core.
+the built-in one.  Kept on disk, like every copy (:mod:`pacsim.fast.own`): it
+compiles once per version of the function, 15 to 25 seconds on one core.
 MCTS's copy is :func:`pacsim.fast.mcts.own_iterations`.
 """
 
@@ -25,9 +25,12 @@ from numba import njit, types
 from numba.core.errors import NumbaError
 
 from pacsim.fast import kernel, star
+from pacsim.fast.keyed_cache import keep_on_disk, user_digest
 from pacsim.fast.own import (
     WITHOUT_REFERENCE_COUNTS,
+    content_name,
     inline_state_view,
+    kept,
     leaf_evaluation,
     numba_reason,
     uncached,
@@ -52,7 +55,7 @@ def compiled_bounds(function: Callable[[View], float]) -> tuple[Any, str | None]
     name = getattr(function, "__qualname__", repr(function))
     if bounds is None:
         return None, f"{name}() has no bounds (@kernel_evaluation(bounds=...)), which Star1/Star2 need"
-    dispatcher = njit(**WITHOUT_REFERENCE_COUNTS)(bounds)
+    dispatcher = keep_on_disk(njit(**WITHOUT_REFERENCE_COUNTS)(bounds), user_digest((bounds,)))
     try:
         dispatcher.compile((view_type(), types.int64))
     except NumbaError as error:
@@ -69,7 +72,7 @@ def compiled_bounds(function: Callable[[View], float]) -> tuple[Any, str | None]
 def star_search_root(function: Callable[[View], float]) -> Any:
     """:func:`pacsim.fast.star.star_search_root` with ``function`` (which
     :func:`~pacsim.fast.own.compiled` compiles) as its evaluation and its
-    bounds (if any) as the chance nodes', compiled apart and uncached."""
+    bounds (if any) as the chance nodes', compiled apart and kept on disk."""
     evaluate = leaf_evaluation(function)
     expand = star.expand_node
     if compiled_bounds(function)[0] is not None:
@@ -77,7 +80,8 @@ def star_search_root(function: Callable[[View], float]) -> Any:
     next_child = uncached(star.next_child, {"evaluate": evaluate})
     value = uncached(star.star_value, {"evaluate": evaluate, "expand_node": expand, "next_child": next_child})
     root_leaf_value = uncached(kernel.root_leaf_value, {"evaluate": evaluate})
-    return uncached(star.star_search_root, {"star_value": value, "root_leaf_value": root_leaf_value})
+    entry = uncached(star.star_search_root, {"star_value": value, "root_leaf_value": root_leaf_value})
+    return kept(entry, "the kernel's Star1/Star2 search", function)
 
 
 def _chance_bounds(function: Callable[[View], float]) -> Any:
@@ -94,4 +98,5 @@ def _chance_bounds(function: Callable[[View], float]) -> Any:
         stats[OUT_OF_BOUNDS] = BAD_BOUNDS
         return -np.inf, np.inf
 
+    content_name(chance_bounds, function)
     return njit(inline="always", **WITHOUT_REFERENCE_COUNTS)(chance_bounds)

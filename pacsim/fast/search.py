@@ -12,6 +12,7 @@ one for one.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from contextlib import suppress
 from time import perf_counter
 
 import numpy as np
@@ -40,7 +41,7 @@ from pacsim.fast.translate import (
     workspace,
 )
 from pacsim.fast.transposition import KernelTable
-from pacsim.fast.view import GhostPolicy, View
+from pacsim.fast.view import GhostPolicy, View, registered, registered_ghost
 from pacsim.search import CHANCE, MAX, MIN, SearchResult, SearchStats, SearchTimeout
 
 DEFAULT_ADVERSARY = (2, 1.0)
@@ -100,14 +101,23 @@ def chase_values(state: GameState, levels: int) -> SearchResult:
     return _result(state, model.weights, work.stats, work.values, levels, True, started)
 
 
-def warm_up(star: bool = False) -> None:
+def warm_up(star: bool = False, evaluation: str = "careful", model: str = "uniform") -> None:
     """Load the compiled kernel now (compiling it on a first run): a search
     on a small maze, so that the first real move does not pay for it;
-    ``star`` loads the Star1/Star2 and table search too."""
+    ``star`` loads the Star1/Star2 and table search too; a user's kernel
+    ``evaluation`` or ghost ``model`` loads (or compiles) the copy of the
+    search made around it (numba's error, if any, is the first move's)."""
     state = initial_state(parse_layout("%%%%%\n%P.G%\n%%%%%\n", name="warm-up"))
     kernel_search(state, (MAX, MIN), "careful", 2)
     if star:
         kernel_search(state, (MAX, CHANCE), "careful", 2, star="star2", table=KernelTable(16))
+    if registered(evaluation) is None and registered_ghost(model) is None:
+        return
+    with suppress(ValueError, SearchError):
+        if star:
+            kernel_search(state, (MAX, CHANCE), evaluation, 2, star="star2", table=KernelTable(16))
+        else:
+            kernel_search(state, (MAX, CHANCE), evaluation, 2, model=model)
 
 
 class DistributionRefused(SearchError):

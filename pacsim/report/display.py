@@ -45,24 +45,18 @@ def report(source: str | Path | pandas.DataFrame, by: Sequence[str] | None = Non
     ``pacsim report STORE`` says) or of a DataFrame of games
     (:func:`pacsim.run`, :func:`pacsim.load_results`), grouped ``by`` these
     columns (default: the condition)."""
-    notes = []
     if isinstance(source, pandas.DataFrame):
-        results = source
-    elif isinstance(source, str | Path):
-        results, note = _latest_runs(source)
-        notes += [note] if note else []
-    else:
+        if source.empty:
+            raise PacsimError("the DataFrame: no games")
+        summary = summarize(source, by=list(by) if by is not None else default_by(source))
+        return Report(summary, repetition_notes(summary))
+    if not isinstance(source, str | Path):
         raise ConfigError(f"report({source!r}): give a results store's path or a DataFrame of games")
-    if results.empty:
-        raise PacsimError(f"{source if not isinstance(source, pandas.DataFrame) else 'the DataFrame'}: no games")
-    summary = summarize(results, by=list(by) if by is not None else default_by(results))
-    return Report(summary, notes + repetition_notes(summary))
+    from pacsim.report.store_report import open_query, summarize_store
 
-
-def _latest_runs(store: str | Path) -> tuple[pandas.DataFrame, str | None]:
-    from pacsim.report.runs import RunChoice, choose_runs, with_root_seeds
-    from pacsim.runner.store import load_results, load_runs
-
-    runs = load_runs(store)
-    results, note = choose_runs(load_results(store), runs, RunChoice())
-    return with_root_seeds(results, runs), note
+    query, note = open_query(source)  # the latest run of each experiment, summed up in the store
+    with query:
+        if not query.count():
+            raise PacsimError(f"{source}: no games")
+        summary = summarize_store(query, by)
+    return Report(summary, ([note] if note else []) + repetition_notes(summary))

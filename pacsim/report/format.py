@@ -22,9 +22,16 @@ if TYPE_CHECKING:
 
 FORMATS = ("table", "markdown", "csv", "html")
 COLUMN_GAP = "  "
-LEFT_OUT_FIRST = ("lines", "median", "losses", "timeouts", "wins", "moves", "nodes/move", "ms/move", "errors", "games")
-"""The readable table's columns a narrow terminal loses, first to last: the
-groups, the win rate and the mean score are always kept."""
+LEFT_OUT_FIRST = ("lines", "timeouts", "errors", "median", "moves", "nodes/move", "ms/move", "games", "losses", "wins")
+"""The readable table's columns a narrow terminal loses, first to last (a
+column of zeros before any other, see :func:`text_table`): the groups, the
+win rate and the mean score are always kept, wins and losses to the last."""
+KEPT = ("wins", "losses")
+"""Left out last, even as zeros: how the games ended is what a reader looks for."""
+UNTOLD_IF_ZERO = ("crashes", "errors")
+"""Columns the readable table (terminal, Markdown, HTML) leaves out when every row is 0: no worker died,
+no agent failed, and a column of zeros says only that (wins, losses and timeouts are how games ended, zeros
+or not; CSV keeps every column)."""
 
 
 def terminal_width() -> int | None:
@@ -88,12 +95,12 @@ def readable_summary(summary: pandas.DataFrame) -> pandas.DataFrame:
     frame = pandas.DataFrame(rows, columns=[*by, *READABLE_COLUMNS])
     if not frame["faults"].any():  # only sandboxed entrants have them: no column of zeros
         frame = frame.drop(columns="faults")
-    return frame
+    return frame.drop(columns=[column for column in UNTOLD_IF_ZERO if not frame[column].any()])
 
 
 READABLE_COLUMNS = ("games", "lines", "wins", "win rate [95% CI]", "mean score [95% CI]", "median", "losses",
                     "timeouts", "errors", "crashes", "faults", "moves", "nodes/move", "ms/move")
-"""The readable table's columns after the groups (``faults`` only when some condition has them)."""
+"""The readable table's columns after the groups (``faults``, ``crashes`` and ``errors`` only when some condition has them)."""
 
 
 def _interval(low: float, high: float, digits: int) -> str:
@@ -111,10 +118,13 @@ def text_table(frame: pandas.DataFrame, width: int | None = None) -> str:
     left, the figures to the right.  Wider than ``width``, it leaves out
     columns (:data:`LEFT_OUT_FIRST`) until it fits, and a last line names them."""
     cells = {str(column): [str(column), *(_text(value) for value in frame[column])] for column in frame.columns}
+    zeros = {column for column, texts in cells.items() if set(texts[1:]) <= {"0"}}
     shown = list(cells)
     left_out: list[str] = []
     while width is not None and _line_width(cells, shown) > width:
-        candidates = [column for column in LEFT_OUT_FIRST if column in shown]
+        order = [column for column in LEFT_OUT_FIRST if column in shown]
+        # Stable: the lines of play first (a count the report lists below), then columns of zeros, then the rest.
+        candidates = sorted(order, key=lambda column: (column != "lines", column not in zeros or column in KEPT))
         if not candidates:
             break  # the groups alone are wider: the terminal wraps the lines, not pacsim
         shown.remove(candidates[0])
@@ -156,14 +166,15 @@ def _cell(value: object) -> str:
     return _text(value).replace("|", "\\|")
 
 
-def replay_list(results: pandas.DataFrame, store: str) -> str:
-    """The games of ``results`` worth replaying first, with their ids and
-    the command that replays them (a game picked twice is listed once)."""
+def replay_list(results: pandas.DataFrame | None, store: str, picks: list[tuple[str, dict]] | None = None) -> str:
+    """The games of ``results`` (or the ``picks`` of
+    :func:`~pacsim.report.summary.games_to_replay`) worth replaying first,
+    with their ids and the command that replays them (a game picked twice is listed once)."""
     from pacsim.report.summary import games_to_replay
 
     reasons: dict[int, list[str]] = {}
     games = {}
-    for why, game in games_to_replay(results):
+    for why, game in picks if picks is not None else games_to_replay(results):
         reasons.setdefault(int(game["id"]), []).append(why)
         games[int(game["id"])] = game
     if not games:

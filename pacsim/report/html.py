@@ -9,6 +9,7 @@ from :mod:`pacsim.report`; this module only lays them out.
 
 from __future__ import annotations
 
+import dataclasses
 import html
 import importlib.util
 import io
@@ -25,7 +26,7 @@ from pacsim._version import __version__
 from pacsim.errors import PacsimError, install_hint
 from pacsim.provenance import short_commit
 from pacsim.report.format import format_summary
-from pacsim.report.plot import varying_labels
+from pacsim.report.plot import FigureGames, varying_labels
 from pacsim.report.summary import Comparison, compare, repetition_notes
 from pacsim.runner.store import load_saved_game
 from pacsim.web.player import asset, page_size, saved_game_html
@@ -43,13 +44,32 @@ REPLAYED_OUTCOMES = ("loss", "win")
 """The games replayed per condition: the first of each of these outcomes."""
 
 
-def report_page(store: str, results: pandas.DataFrame, summary: pandas.DataFrame, by: Sequence[str],
+@dataclass
+class PageGames:
+    """What the page needs of the games besides the summary: the paired
+    comparisons, the figure's scores, each run's provenance, and the games
+    each condition replays (title, [(why, game)], the condition's games).
+    Built from a frame of every game (:meth:`of`) or in the store
+    (:func:`pacsim.report.store_report.page_games`)."""
+
+    comparisons: list[Comparison]
+    figure: FigureGames
+    provenance: list[dict[str, Any]]
+    replays: list[tuple[str, list[tuple[str, Any]], int]]
+
+    @classmethod
+    def of(cls, results: pandas.DataFrame, by: Sequence[str], comparison: Comparison | None = None) -> PageGames:
+        return cls([comparison] if comparison is not None else all_pairs(results), FigureGames.of(results, by),
+                   provenance_rows(results), replayed_games(results))
+
+
+def report_page(store: str, results: pandas.DataFrame | PageGames, summary: pandas.DataFrame, by: Sequence[str],
                 comparison: Comparison | None = None, tree_nodes: int = 0) -> str:
     """The whole page; ``comparison`` is the one asked for with --compare
     (else every pair of conditions, see :data:`MAX_PAIRED_CONDITIONS`);
     ``tree_nodes``: each replay carries its moves' search trees, cut to that
     many nodes (0: none; see :func:`pacsim.web.values.recorded_trees`)."""
-    comparisons = [comparison] if comparison is not None else all_pairs(results)
+    games = results if isinstance(results, PageGames) else PageGames.of(results, by, comparison)
     labels = ShortLabels.of(summary)
     sections = [
         f"<h1>pacsim report: {html.escape(Path(store).name)}</h1>",
@@ -58,10 +78,10 @@ def report_page(store: str, results: pandas.DataFrame, summary: pandas.DataFrame
         f"lines: distinct lines of play (start and Pacman's moves) among the games.{labels.note()}</p>",
         wide(format_summary(labels.shorten(summary), "html"), "conditions"),
         notes_section(repetition_notes(summary)),
-        comparisons_section(comparisons, labels),
-        figures_section(results, summary, by),
-        provenance_section(results),
-        replays_section(store, results, tree_nodes),
+        comparisons_section(games.comparisons, labels),
+        figures_section(games.figure, summary, by),
+        provenance_table(games.provenance),
+        replays_of(store, games.replays, tree_nodes),
     ]
     body = "\n".join(section for section in sections if section)
     return (f'<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<meta name="generator" content="pacsim {__version__}">\n'
@@ -103,10 +123,14 @@ def notes_section(notes: list[str]) -> str:
 def wide(table: str, kind: str) -> str:
     """A table that scrolls sideways on a narrow screen instead of spilling
     out; ``kind`` (a class of report.css) says which of its columns hold text.
-    Its headings may break after a slash (``nodes/ move``, over a column of
-    short numbers) and keep ``[95% CI]`` whole."""
-    table = HEADING.sub(lambda found: f'<th>{found[1].replace("/", "/<wbr>").replace(" CI]", "&nbsp;CI]")}</th>', table)
+    Its headings may break (:func:`_breakable`)."""
+    table = HEADING.sub(lambda found: f'<th>{_breakable(found[1])}</th>', table)
     return f'<div class="wide {kind}">{table}</div>'
+
+
+def _breakable(heading: str) -> str:
+    """A heading that may break after a slash or between ``time`` and ``outs`` (over a column of one-digit counts), never inside ``[95% CI]``."""
+    return heading.replace("/", "/<wbr>").replace(" CI]", "&nbsp;CI]").replace("timeouts", "time<wbr>outs")
 
 
 def all_pairs(results: pandas.DataFrame) -> list[Comparison]:
@@ -137,7 +161,7 @@ def comparisons_section(comparisons: list[Comparison], labels: ShortLabels) -> s
             + wide(pandas.DataFrame(rows).to_html(index=False), "pairs"))
 
 
-def figures_section(results: pandas.DataFrame, summary: pandas.DataFrame, by: Sequence[str]) -> str:
+def figures_section(results: pandas.DataFrame | FigureGames, summary: pandas.DataFrame, by: Sequence[str]) -> str:
     """The ``--plot`` figure as inline SVG; a note instead when matplotlib is missing."""
     if importlib.util.find_spec("matplotlib") is None:  # the page without figures: the tables hold the same numbers
         return f"<h2>Figures</h2>\n<p>The figures need matplotlib: {html.escape(install_hint('plot'))}.</p>"
@@ -151,12 +175,16 @@ def figures_section(results: pandas.DataFrame, summary: pandas.DataFrame, by: Se
 
 def provenance_section(results: pandas.DataFrame) -> str:
     """Where the numbers came from: experiments, versions, machines, seeds, dates."""
+    return provenance_table(provenance_rows(results))
+
+
+def provenance_rows(results: pandas.DataFrame) -> list[dict[str, Any]]:
     rows = []
     for (experiment, config_hash), games in results.groupby(["experiment", "config_hash"], sort=False):
         seeds = sorted(set(games["seed"]))
         rows.append({
             "experiment": experiment, "config hash": config_hash, "games": len(games),
-            "conditions": games["condition"].nunique(), "seeds": _describe_seeds(seeds),
+            "conditions": games["condition"].nunique(), "seeds": describe_seeds(len(seeds), seeds[:3], seeds[-1], seeds),
             "pacsim": ", ".join(sorted(set(games["pacsim_version"]))),
             "commits": _distinct(games["git_commit"].map(short_commit, na_action="ignore")),
             "python": _distinct(games["python_version"]), "numba": _distinct(games["numba_version"]),
@@ -164,6 +192,10 @@ def provenance_section(results: pandas.DataFrame) -> str:
             "machines": ", ".join(sorted(set(games["hostname"] + " (" + games["os"] + ")"))),
             "played": f"{games['started_at'].min()} to {games['started_at'].max()}",
         })
+    return rows
+
+
+def provenance_table(rows: list[dict[str, Any]]) -> str:
     # One column per experiment: its machines and seeds are long texts that a row of columns would squeeze.
     table = pandas.DataFrame(rows).set_index("experiment").transpose()
     return (f"<h2>Provenance</h2>\n<p>Report written by pacsim {html.escape(__version__)}.</p>\n"
@@ -176,23 +208,33 @@ def _distinct(values: pandas.Series, missing: str = "unknown") -> str:
     return ", ".join(known + ([missing] if values.isna().any() else []))
 
 
-def _describe_seeds(seeds: list[int]) -> str:
-    if len(seeds) <= 6:
-        return ", ".join(map(str, seeds))
-    return f"{len(seeds)} seeds: {', '.join(map(str, seeds[:3]))}, ..., {seeds[-1]}"
+def describe_seeds(count: int, first: Sequence[int], last: int, every: Sequence[int] = ()) -> str:
+    """A run's seeds: all of them when few (``every``, at most 6), else the count, the first three and the last."""
+    if count <= 6:
+        return ", ".join(map(str, every))
+    return f"{count} seeds: {', '.join(map(str, first[:3]))}, ..., {last}"
 
 
 def replays_section(store: str, results: pandas.DataFrame, tree_nodes: int = 0) -> str:
     """The first loss and the first win of each condition, replayed."""
+    return replays_of(store, replayed_games(results))
+
+
+def replayed_games(results: pandas.DataFrame) -> list[tuple[str, list[tuple[str, Any]], int]]:
+    """Per condition (per experiment and condition when a store holds several runs): its title, the games it replays, its games."""
+    # Condition labels repeat across experiments in one store: then group by both.
+    keys = ["experiment", "condition"] if results["config_hash"].nunique() > 1 else ["condition"]
+    return [(" / ".join(str(part) for part in (key if isinstance(key, tuple) else (key,))), chosen_games(games), len(games))
+            for key, games in results.groupby(keys, sort=False)]
+
+
+def replays_of(store: str, replays: list[tuple[str, list[tuple[str, Any]], int]], tree_nodes: int = 0) -> str:
     parts = ["<h2>Games</h2>\n<p>Per condition, its first loss and first win (by game index; with neither, its first "
              "game), replayed through the rules from the stored actions; each opens at its end. Every condition "
              "plays the same seeds in the same order, so game 3 of one condition and game 3 of another share a "
              "seed. Open one alone with <code>pacsim replay STORE --game ID --html FILE</code> (ID: its store id).</p>"]
-    # Condition labels repeat across experiments in one store: then group by both.
-    keys = ["experiment", "condition"] if results["config_hash"].nunique() > 1 else ["condition"]
-    for key, games in results.groupby(keys, sort=False):
-        title = " / ".join(str(part) for part in (key if isinstance(key, tuple) else (key,)))
-        figures = [replay_figure(store, row, label, len(games), tree_nodes) for label, row in chosen_games(games)]
+    for title, chosen, games in replays:
+        figures = [replay_figure(store, row, label, games, tree_nodes) for label, row in chosen]
         parts.append(f"<h3>{html.escape(title)}</h3>\n<div class=\"replays\">{''.join(figures)}</div>")
     return "\n".join(parts)
 
@@ -215,6 +257,9 @@ def replay_figure(store: str, row: Any, label: str, games: int, tree_nodes: int 
         saved = load_saved_game(store, game_id)
     except PacsimError as error:  # one damaged game: said where its replay would be, the report still written
         return f"<figure><figcaption>{caption}</figcaption><p>cannot replay: {html.escape(str(error))}</p></figure>"
+    entrant = row.get("pacman_name")  # a tournament's: the student's name, not the path of pacsim's copy of their code
+    if isinstance(entrant, str) and entrant:
+        saved = dataclasses.replace(saved, pacman=entrant)
     width, _ = page_size(saved.layout.width, saved.layout.height)
     # Two players side by side on a 1200-pixel page even when each, at the viewer's cell size, is a little wider
     # (the player shrinks its board to fit); never wider than that size.
@@ -228,7 +273,7 @@ def replay_figure(store: str, row: Any, label: str, games: int, tree_nodes: int 
     return f'<figure style="{sizing}"><figcaption>{caption}</figcaption>{saved_game_html(saved, trees)}</figure>'
 
 
-def write_report_page(path: str, store: str, results: pandas.DataFrame, summary: pandas.DataFrame,
+def write_report_page(path: str, store: str, results: pandas.DataFrame | PageGames, summary: pandas.DataFrame,
                       by: Sequence[str], comparison: Comparison | None = None, tree_nodes: int = 0) -> None:
     from pacsim.web.cli import write_page
 

@@ -20,6 +20,7 @@ from pacsim.report.optimism import (
     CONSISTENT_AT,
     GHOSTS,
     PACMEN,
+    POINT_NAMES,
     PUBLISHED,
     PUBLISHED_NUMBERS,
     SLIDE_GAMES,
@@ -127,6 +128,9 @@ def slide_sample_section(assessment: Assessment) -> str:
     lines = _heading(4, f"The slide as a sample: each published cell read as {SLIDE_GAMES} games drawn from "
                         f"pacsim's measured cell (exact; consistent means a probability of at least "
                         f"{CONSISTENT_AT})")
+    lines += _wrapped("Which rows to read: the wins (\"k wins in 5\") test the lesson, maze or no maze; the "
+                      "5-game means test whether pacsim's maze scores like the slide's, which is not named, so "
+                      "a mean marked NOT consistent says the mazes differ, not that the lesson fails.", indent="   ")
     for key, sample in assessment.slide.items():
         lines += _wrapped(sample.sentence("/".join(key)))
     random_gain, adversarial_gap = assessment.paired, assessment.paired_adversarial
@@ -157,12 +161,7 @@ def lesson_section(assessment: Assessment) -> str:
         verdict = "HOLDS" if point.holds else "DOES NOT HOLD"
         lines += textwrap.wrap(f"{number}. {point.text} {verdict}: {point.evidence} (criterion: {point.criterion})",
                                WIDTH, subsequent_indent="   ")
-    held = [str(number) for number, point in enumerate(assessment.points, start=1) if point.holds]
-    failed = [str(number) for number, point in enumerate(assessment.points, start=1) if not point.holds]
-    summary = f"In short: points {', '.join(held) or 'none'} reproduced"
-    if failed:
-        summary += f"; point{'s' if len(failed) > 1 else ''} {', '.join(failed)} not reproduced on these games"
-    lines += textwrap.wrap(summary + ".", WIDTH)
+    lines += textwrap.wrap(in_short(assessment), WIDTH)
     if not assessment.points[1].holds:  # point 2: say where on the maze it does hold
         lines += textwrap.wrap(LESSON_MAP_POINTER, WIDTH)
     return "\n".join(lines)
@@ -172,6 +171,18 @@ LESSON_MAP_POINTER = (
     "Where point 2 holds, and why: pacsim lesson-map maps how often each Pacman is caught from every start cell "
     "and names the move that sprang each trap (on optimismHalls, the last pellet beside the ghost's fork: "
     "experiments/optimism_pessimism/README.md, \"Where the trap closes\").")
+
+
+def in_short(assessment: Assessment) -> str:
+    """What held and what did not, each point by its name, and for each that did not the one-sentence reason."""
+    named = list(zip(POINT_NAMES, assessment.points, strict=True))
+    held = [f"{number}. {name}" for number, (name, point) in enumerate(named, start=1) if point.holds]
+    failed = [f"{number}. {name}: {point.evidence}" for number, (name, point) in enumerate(named, start=1)
+              if not point.holds]
+    summary = f"In short: held on these games: {'; '.join(held) or 'none'}."
+    if failed:
+        summary += f"  Did not hold: {'; '.join(failed)}."
+    return summary
 
 
 SHIPPED_CHOICES = (

@@ -210,6 +210,12 @@ def assess(results: pandas.DataFrame) -> Assessment:
                       points=pattern_points(table, gain), slide=slide)
 
 
+POINT_NAMES = ("Pessimism is safe", "Optimism is dangerous against an adversary",
+               "Pessimism costs a little against chance", "A tiny maze, and games that vary")
+"""The four points, in the words of experiments/optimism_pessimism/README.md ("The four pattern points"),
+the only words pacsim uses for them."""
+
+
 def pattern_points(table: dict[tuple[str, str], Cell], paired: Comparison) -> list[PatternPoint]:
     """The four points of the lecture's pattern (``experiments/optimism_pessimism/README.md``), each with its criterion."""
     minimax_adversarial = table[("minimax", "adversarial")]
@@ -227,15 +233,15 @@ def pattern_points(table: dict[tuple[str, str], Cell], paired: Comparison) -> li
     caught = expectimax_adversarial.losses / expectimax_adversarial.games
     return [
         PatternPoint(
-            "Pessimism is safe: minimax wins (nearly) always against both ghosts.",
+            f"{POINT_NAMES[0]}: minimax wins (nearly) always against both ghosts.",
             f"a win rate of at least {NEARLY_ALWAYS:.0%} in both minimax cells",
             rate(minimax_adversarial) >= NEARLY_ALWAYS and rate(minimax_random) >= NEARLY_ALWAYS,
             f"won {rate(minimax_adversarial):.1%} against the adversarial ghost, {rate(minimax_random):.1%} "
             "against the random one",
         ),
         PatternPoint(
-            "Optimism is ruinous against an adversary: expectimax is caught by the adversarial ghost in most "
-            "games, with a negative mean.",
+            f"{POINT_NAMES[1]}: expectimax is caught by the adversarial ghost in more than half its games, "
+            "with a negative mean.",
             "caught (not stalled) in more than half the games, and a mean score below 0",
             caught > 0.5 and expectimax_adversarial.score_mean < 0,
             f"caught in {caught:.1%} ({expectimax_adversarial.losses} of {expectimax_adversarial.games}; "
@@ -243,8 +249,8 @@ def pattern_points(table: dict[tuple[str, str], Cell], paired: Comparison) -> li
             f"mean {expectimax_adversarial.score_mean:+.0f}",
         ),
         PatternPoint(
-            "Pessimism costs a little against chance: expectimax wins (nearly) always against the random ghost "
-            "and scores more than minimax.",
+            f"{POINT_NAMES[2]}: expectimax wins (nearly) always against the random ghost and scores more "
+            "than minimax.",
             f"a win rate of at least {NEARLY_ALWAYS:.0%}, and expectimax - minimax on the same seeds with its "
             "95% interval above 0",
             rate(expectimax_random) >= NEARLY_ALWAYS and paired.difference_low > 0,
@@ -252,8 +258,8 @@ def pattern_points(table: dict[tuple[str, str], Cell], paired: Comparison) -> li
             f"[{paired.difference_low:+.1f}, {paired.difference_high:+.1f}] over {paired.pairs} pairs",
         ),
         PatternPoint(
-            "A tiny maze, and games that vary: winning averages of a few hundred points, random-ghost games "
-            "that are not one game repeated.",
+            f"{POINT_NAMES[3]}: winning averages of a few hundred points, random-ghost games that are not "
+            "one game repeated.",
             f"won games average {WIN_BAND[0]:.0f}-{WIN_BAND[1]:.0f} in every cell with wins; random-ghost cells "
             f"at least {MIN_MOVES:.0f} moves a game and at most {MAX_MODE_SHARE:.0%} of games on one score",
             in_band and distributions,

@@ -7,9 +7,12 @@ groups; what every group shares goes into the title.
 
 from __future__ import annotations
 
+import bisect
 import io
+import itertools
 import math
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -32,6 +35,16 @@ def check_plot_path(path: str | Path) -> None:
     if suffix not in SUFFIXES:
         raise PacsimError(f"{path}: cannot plot to {suffix or 'a file without a suffix'!r} "
                           f"(use {', '.join(SUFFIXES)})")
+
+
+def missing_plot_note(option: str = "--plot") -> str | None:
+    """The one line said instead of a figure when matplotlib is missing (the
+    tables asked for are still written, as the HTML report does), or None."""
+    import importlib.util
+
+    if importlib.util.find_spec("matplotlib") is not None:
+        return None
+    return f"{option} needs matplotlib, which is not installed: no figure written; {install_hint('plot')}"
 
 
 def varying_labels(labels: Sequence[str], separator: str = "/") -> tuple[list[str], str]:
@@ -78,36 +91,55 @@ BAR_INCHES = 0.3
 """Height of one group's bar in a panel."""
 
 
-def plot_summary(results: pandas.DataFrame, summary: pandas.DataFrame, by: Sequence[str], path: str | Path | io.BytesIO) -> None:
+@dataclass(frozen=True)
+class FigureGames:
+    """What the grid figure needs of the games, without them: each group's
+    scores as a histogram (score -> games), the panel rows
+    (:func:`facet_rows`), and the experiments' names."""
+
+    scores: list[dict[float, int]]
+    facets: dict[tuple[str, tuple[str, ...]], list[int]]
+    experiments: list[str]
+
+    @classmethod
+    def of(cls, results: pandas.DataFrame, by: Sequence[str]) -> FigureGames:
+        groups = results.groupby(list(by), sort=False, dropna=False)
+        scores = [{float(score): int(count) for score, count in games["score"].value_counts().items()} for _, games in groups]
+        experiments = [str(name) for name in results["experiment"].unique()] if "experiment" in results else []
+        return cls(scores, facet_rows(results, by), experiments)
+
+
+def plot_summary(results: pandas.DataFrame | FigureGames, summary: pandas.DataFrame, by: Sequence[str],
+                 path: str | Path | io.BytesIO) -> None:
     """Save the grid figure: a row of two panels per ghost and layout (where
     those differ between groups), win rate per group with Wilson 95% error
     bars and a box plot of the scores per group, as horizontal bars whose
     labels name only what differs within the row; a group keeps its colour
-    in every row.  Into a buffer (``io.BytesIO``): as SVG, for a page."""
+    in every row.  Into a buffer (``io.BytesIO``): as SVG, for a page.
+    ``results``: the games, or what the figure needs of them (:class:`FigureGames`)."""
     if not isinstance(path, io.BytesIO):
         check_plot_path(path)
     pyplot = _pyplot()
-    scores = [games["score"].to_numpy() for _, games in results.groupby(list(by), sort=False, dropna=False)]
-    facets = facet_rows(results, by)
-    labels = {index: _without(label, shared) for (_, shared), rows in facets.items()
+    games = results if isinstance(results, FigureGames) else FigureGames.of(results, by)
+    labels = {index: _without(label, shared) for (_, shared), rows in games.facets.items()
               for index, label in zip(rows, group_names(summary.iloc[rows], by)[0])}
     palette = dict(zip(dict.fromkeys(labels.values()), group_colours(pyplot, len(set(labels.values())))))
-    heights = [BAR_INCHES * len(rows) + 0.9 for rows in facets.values()]
-    figure, axes = pyplot.subplots(len(facets), 2, figsize=(12, sum(heights) + 0.8), squeeze=False,
+    heights = [BAR_INCHES * len(rows) + 0.9 for rows in games.facets.values()]
+    figure, axes = pyplot.subplots(len(games.facets), 2, figsize=(12, sum(heights) + 0.8), squeeze=False,
                                    gridspec_kw={"height_ratios": heights})
-    for ((title, _), rows), (wins_axis, score_axis) in zip(facets.items(), axes):
-        _facet(wins_axis, score_axis, summary.iloc[rows], [scores[row] for row in rows], [labels[row] for row in rows],
-               palette)
+    for ((title, _), rows), (wins_axis, score_axis) in zip(games.facets.items(), axes):
+        _facet(wins_axis, score_axis, summary.iloc[rows], [games.scores[row] for row in rows],
+               [labels[row] for row in rows], palette)
         wins_axis.set_title(f"Win rate{f' ({title})' if title else ''}", fontsize=9)
         score_axis.set_title(f"Score per game{f' ({title})' if title else ''}", fontsize=9)
     axes[-1][0].set_xlabel("share of games won (Wilson 95% interval)")
     axes[-1][1].set_xlabel("final score")
-    figure.suptitle(plot_title(results, summary, group_names(summary, by)[1]), fontsize=10)
+    figure.suptitle(plot_title(games.experiments, summary, group_names(summary, by)[1]), fontsize=10)
     figure.tight_layout()
     _save(figure, pyplot, path)
 
 
-def _facet(wins_axis: Any, score_axis: Any, summary: pandas.DataFrame, scores: list[Any], labels: list[str],
+def _facet(wins_axis: Any, score_axis: Any, summary: pandas.DataFrame, scores: list[dict[float, int]], labels: list[str],
            palette: dict[str, Any]) -> None:
     """One row of the grid figure: its groups' win rates and scores, the first group on top."""
     positions = list(range(len(labels)))
@@ -115,8 +147,8 @@ def _facet(wins_axis: Any, score_axis: Any, summary: pandas.DataFrame, scores: l
     wins_axis.barh(positions, summary["win_rate"], xerr=_error_bars(summary, "win"), capsize=3,
                    color=colours, edgecolor="black")
     wins_axis.set_xlim(0, 1.05)
-    boxes = score_axis.boxplot(scores, positions=positions, patch_artist=True, medianprops={"color": "black"},
-                               **_horizontal())
+    boxes = score_axis.bxp([box_statistics(counts) for counts in scores], positions=positions, patch_artist=True,
+                           medianprops={"color": "black"}, **_horizontal())
     for box, colour in zip(boxes["boxes"], colours):
         box.set_facecolor(colour)
     for axis in (wins_axis, score_axis):
@@ -124,6 +156,34 @@ def _facet(wins_axis: Any, score_axis: Any, summary: pandas.DataFrame, scores: l
         axis.set_yticklabels(labels, fontsize=8)
         axis.invert_yaxis()
     score_axis.set_yticklabels([])  # the win rate panel beside it names the groups
+
+
+def box_statistics(counts: dict[float, int], whisker: float = 1.5) -> dict[str, Any]:
+    """The box of a box plot (matplotlib's ``boxplot_stats``: quartiles by
+    linear interpolation, whiskers at the farthest values within ``whisker``
+    times the box's length) from a histogram of the values; each outlying
+    value is drawn once, however many games scored it."""
+    values = sorted(counts)
+    total = sum(counts.values())
+    if not total:
+        return {"med": math.nan, "q1": math.nan, "q3": math.nan, "whislo": math.nan, "whishi": math.nan, "fliers": []}
+    cumulative = list(itertools.accumulate(counts[value] for value in values))
+
+    def at(rank: int) -> float:  # the value at this place of the sorted games
+        return float(values[bisect.bisect_right(cumulative, rank)])
+
+    def percentile(share: float) -> float:
+        place = share * (total - 1)
+        low = math.floor(place)
+        return at(low) + (at(min(low + 1, total - 1)) - at(low)) * (place - low)
+
+    first, median, third = (percentile(share) for share in (0.25, 0.5, 0.75))
+    reach = whisker * (third - first)
+    inside = [value for value in values if first - reach <= value <= third + reach]
+    low_whisker = min(inside) if inside else first
+    high_whisker = max(inside) if inside else third
+    return {"med": median, "q1": first, "q3": third, "whislo": low_whisker, "whishi": high_whisker,
+            "fliers": [value for value in values if value < low_whisker or value > high_whisker]}
 
 
 def _horizontal() -> dict[str, Any]:
@@ -168,10 +228,9 @@ def group_colours(pyplot: Any, count: int) -> list[Any]:
     return [palette(index % palette.N) for index in range(count)]
 
 
-def plot_title(results: pandas.DataFrame, summary: pandas.DataFrame, shared: str) -> str:
+def plot_title(experiments: Sequence[str], summary: pandas.DataFrame, shared: str) -> str:
     """What was run: the experiment(s), the games, and what every group shares."""
-    experiments = ", ".join(str(name) for name in results["experiment"].unique()) if "experiment" in results else ""
-    title = f"{experiments}: " if experiments else ""
+    title = f"{', '.join(experiments)}: " if experiments else ""
     title += f"{int(summary['games'].sum())} games in {len(summary)} groups"
     return title + (f" ({shared})" if shared else "")
 

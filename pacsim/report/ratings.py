@@ -142,6 +142,15 @@ def _ranks(strengths: numpy.ndarray) -> numpy.ndarray:
     return numpy.array([1 + int((strengths > value + 1e-9).sum()) for value in strengths])
 
 
+def check_ratings_possible() -> None:
+    """Raise the one line :func:`_scipy` would, before a tournament plays any
+    game rather than after every game is played."""
+    import importlib.util
+
+    if importlib.util.find_spec("scipy") is None:
+        raise PacsimError(f"a tournament's ratings need scipy, which is not installed: {install_hint('contest')}")
+
+
 def _scipy():
     try:
         from scipy import optimize, special

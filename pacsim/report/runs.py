@@ -30,16 +30,23 @@ class RunChoice:
 def choose_runs(results: pandas.DataFrame, runs: pandas.DataFrame, choice: RunChoice) -> tuple[pandas.DataFrame, str | None]:
     """The games of the chosen runs, and a line saying what was chosen when
     the store holds more runs than those (None when nothing was left out)."""
+    chosen, note = chosen_runs(runs, choice)
+    return (results if chosen is None else results[results["config_hash"].isin(chosen)]), note
+
+
+def chosen_runs(runs: pandas.DataFrame, choice: RunChoice) -> tuple[tuple[str, ...] | None, str | None]:
+    """The config hashes of the chosen runs (None: every run, pooled), and
+    the line saying what was chosen when the store holds more runs than those."""
     if choice.pool:
-        return results, None
+        return None, None
     chosen = _chosen(runs, choice)
-    kept = results[results["config_hash"].isin(chosen["run"])]
+    hashes = tuple(chosen["run"])
     if len(chosen) == len(runs):
-        return kept, None
+        return hashes, None
     described = "; ".join(_describe(run) for run in chosen.to_dict("records"))
     how = "" if choice.root_seed is not None or choice.run is not None else "the latest run of each experiment: "
-    return kept, (f"{len(runs)} runs in the store (--runs lists them); showing {how}{described}; "
-                  "--root-seed N or --run ID picks another, --all pools them")
+    return hashes, (f"{len(runs)} runs in the store (--runs lists them); showing {how}{described}; "
+                    "--root-seed N or --run ID picks another, --all pools them")
 
 
 def with_root_seeds(results: pandas.DataFrame, runs: pandas.DataFrame) -> pandas.DataFrame:

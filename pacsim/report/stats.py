@@ -93,3 +93,32 @@ def mean_of_draws_tail(values: Sequence[float], draws: int, threshold: float, lo
     limit = threshold * draws
     chosen = sums <= limit + 1e-9 if lower else sums >= limit - 1e-9
     return float(min(1.0, total[chosen].sum()))
+
+
+def histogram_mean_interval(counts: dict[float, int]) -> tuple[float, float, float]:
+    """:func:`mean_interval` of the values ``counts`` holds (value -> how many
+    times), without listing them: a group of a million games has a few hundred distinct scores."""
+    count = sum(counts.values())
+    if count == 0:
+        return math.nan, math.nan, math.nan
+    mean = math.fsum(value * times for value, times in counts.items()) / count
+    if count < 2:
+        return mean, math.nan, math.nan
+    variance = math.fsum(times * (value - mean) ** 2 for value, times in counts.items()) / (count - 1)
+    half_width = t_quantile_975(count - 1) * math.sqrt(variance / count)
+    return mean, mean - half_width, mean + half_width
+
+
+def histogram_median(counts: dict[float, int]) -> float:
+    """The median of the values ``counts`` holds (the mean of the middle two for an even count)."""
+    count = sum(counts.values())
+    if count == 0:
+        return math.nan
+    wanted = sorted({(count - 1) // 2, count // 2})
+    found, seen = [], 0
+    for value in sorted(counts):
+        seen += counts[value]
+        while wanted and wanted[0] < seen:
+            found.append(float(value))
+            wanted.pop(0)
+    return (found[0] + found[-1]) / 2

@@ -560,12 +560,11 @@ class _Schedule:
 
 def _play_all(executors: _Executors, tasks: Iterator[GameTask], to_play: int, store: ResultStore,
               max_pending: int, quiet: bool, tally: _Tally) -> None:
-    from tqdm.auto import tqdm  # a widget in Jupyter (pacsim.run), text on a terminal
+    from pacsim.runner.progress import progress_bar  # a widget in Jupyter (pacsim.run), text on any terminal
 
     schedule = _Schedule(tasks, max_pending)
     completed = False
-    # disable=None: tqdm shows the bar only on a terminal.
-    with tqdm(total=to_play, unit="game", disable=True if quiet else None, smoothing=0.05) as progress:
+    with progress_bar(to_play, "game", quiet, smoothing=0.05) as progress:
         try:
             schedule.submit_more(executors.current)
             while schedule.pending:

@@ -7,8 +7,8 @@ a resumed run can neither duplicate a game nor lose a finished one.  WAL mode
 lets ``pacsim report`` read while a run is writing.
 
 The games table's columns are the fields of
-:class:`~pacsim.runner.row.GameRow`, and this module holds all of pacsim's
-SQL.  A store written by an older pacsim is read as it is (its older forms
+:class:`~pacsim.runner.row.GameRow`, and this module holds pacsim's SQL
+but the reports' queries (:mod:`pacsim.runner.aggregate`).  A store written by an older pacsim is read as it is (its older forms
 computed, its missing newer columns empty) and rebuilt to the current
 columns, in one transaction, by the first run that opens it.
 """
@@ -455,10 +455,18 @@ def open_existing(path: str | Path) -> sqlite3.Connection:
 
 
 def _connect_read_only(path: Path) -> sqlite3.Connection:
-    """A connection that cannot write.  In a read-only folder SQLite cannot
-    create the WAL index beside a store; one without a write-ahead log (a
-    finished run leaves none) is then read as immutable: nothing can be writing it."""
+    """A connection that cannot write.  Opened read-write where the folder
+    allows, with writes refused (``query_only``): the last connection to close
+    then removes the -wal and -shm files a read of a WAL store creates (one
+    opened read-only cannot, and left them beside a finished run's store).
+    In a read-only folder SQLite cannot create the WAL index beside a store;
+    one without a write-ahead log (a finished run leaves none) is then read as
+    immutable: nothing can be writing it."""
     uri = "file:" + urllib.parse.quote(str(path.absolute()))
+    if os.access(path.parent, os.W_OK) and os.access(path, os.W_OK):
+        connection = sqlite3.connect(uri + "?mode=rw", uri=True, timeout=30.0)
+        connection.execute("PRAGMA query_only = 1")
+        return connection
     connection = sqlite3.connect(uri + "?mode=ro", uri=True, timeout=30.0)
     try:
         connection.execute("SELECT count(*) FROM sqlite_master").fetchone()  # opens the file

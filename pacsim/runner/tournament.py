@@ -41,7 +41,8 @@ from typing import Any
 
 from pacsim.agents import plugins
 from pacsim.agents.registry import GHOST, PACMAN
-from pacsim.agents.sandbox import LIMITS, Limits, entrant_folder, isolation_level, needs_sandbox
+from pacsim.agents.sandbox import FULL, LIMITS, Isolation, Limits, entrant_folder, needs_sandbox
+from pacsim.agents.sandbox import isolation as sandbox_isolation
 from pacsim.engine.generate import is_generated
 from pacsim.engine.starts import RANDOM
 from pacsim.errors import AgentError, ConfigError
@@ -72,8 +73,6 @@ proportion to its size (1 MB of them: 200 MB and two seconds)."""
 CHECK_OPPONENTS = {PACMAN: "greedy", GHOST: "random"}
 CHECK_LAYOUT = "tinyGhostMaze"
 """An entrant is checked in an experiment of its own, against the built-in opponent, on this shipped maze."""
-NO_SANDBOX = "none"
-""":attr:`Tournament.isolation` of a tournament played with ``--no-sandbox``."""
 SEED_BOUND = 1 << 31
 """Drawn seeds are below this (a generated maze's seed range must fit the store's integers)."""
 
@@ -102,8 +101,8 @@ class Tournament:
     """What was drawn afresh for it (the root seed, generated mazes' seeds), as kept beside the store."""
     notes: list[str] = field(default_factory=list)
     """What the instructor should know before the games (modules two entrants share by name)."""
-    isolation: str = NO_SANDBOX
-    """The level its entrants play at (:func:`isolation`)."""
+    isolation: Isolation | None = None
+    """What isolates its entrants (:func:`isolation`); None with ``--no-sandbox``."""
 
     def names(self, role: str) -> dict[str, str]:
         """Agent spec -> entrant name, for the entrants of ``role`` that play."""
@@ -176,14 +175,14 @@ def build_tournament(settings: dict[str, Any], source: str = "<tournament>", san
         raise ConfigError(f"{source}: pacman: no Pacman entrants (give files or folders)")
     playing_sandboxed = bool(settings.get("sandbox", sandboxed))
     sandbox = sandbox_settings(playing_sandboxed, _move_seconds(settings, source))
-    level = isolation(settings, source, playing_sandboxed)  # refused before any entrant's code runs
+    here = isolation(settings, source, playing_sandboxed)
     snapshots = snapshots_folder(store)
     limits = hand_in_limits(settings, source)
     found = [discover(values, role, snapshots, limits, copy_files=playing_sandboxed)
              for values, role in ((settings["pacman"], PACMAN), (settings.get("ghosts") or list(DEFAULT_GHOSTS), GHOST))]
-    if level == LIMITS and not settings.get("allow_weak_sandbox") and any(
+    if not settings.get("allow_weak_sandbox") and any(  # refused before any entrant's code runs
             entrant.error is None and needs_sandbox(entrant.spec) for entrants in found for entrant in entrants):
-        raise ConfigError(f"{source}: {WEAK_REFUSED}")
+        refuse_weak(here, source)
     pacmen, ghosts = (_loaded([_exposing(entrant, store, playing_sandboxed) for entrant in entrants], role, sandbox)
                       for entrants, role in zip(found, (PACMAN, GHOST)))
     for role, entrants in ((PACMAN, pacmen), (GHOST, ghosts)):
@@ -206,7 +205,7 @@ def build_tournament(settings: dict[str, Any], source: str = "<tournament>", san
     experiment = build_experiment(raw, source, default_name=name)
     left_out = [f"{entrant.name}: left out of its copy: {', '.join(entrant.left_out)}"
                 for entrant in (*pacmen, *ghosts) if entrant.left_out]
-    return Tournament(experiment=experiment, pacmen=pacmen, ghosts=ghosts, drawn=drawn, isolation=level,
+    return Tournament(experiment=experiment, pacmen=pacmen, ghosts=ghosts, drawn=drawn, isolation=here,
                       notes=[*left_out, *module_clashes([*pacmen, *ghosts])])
 
 
@@ -235,30 +234,37 @@ WEAK_REFUSED = ("bubblewrap cannot run here, so its entrants would play at the w
                 "(allow_weak_sandbox = true)")
 
 
-def isolation(settings: dict[str, Any], source: str, sandboxed: bool) -> str:
-    """The level entrants will play at: the strongest the machine offers (:data:`~pacsim.agents.sandbox.LEVELS`),
-    :data:`NO_SANDBOX` without the sandbox."""
+def isolation(settings: dict[str, Any], source: str, sandboxed: bool) -> Isolation | None:
+    """What will isolate the entrants here (the strongest the machine offers); None without the sandbox."""
     if not sandboxed:
-        return NO_SANDBOX
+        return None
     if not isinstance(settings.get("allow_weak_sandbox", False), bool):
         raise ConfigError(f"{source}: allow_weak_sandbox: must be true or false, not {settings['allow_weak_sandbox']!r}")
-    return isolation_level(Limits())
+    return sandbox_isolation(Limits())
 
 
-def isolation_warning(level: str) -> str | None:
-    """What a tournament says first (and its board) when its entrants are not fully isolated; None when they are."""
-    if level == LIMITS:
-        return ("WARNING: weak isolation: entrants played under resource limits alone, without bubblewrap: "
-                "their code could read your files, the store and the other entrants' (docs/sandbox.md)")
-    return None  # full isolation, or none by the user's own --no-sandbox (docs/tournament.md says what that means)
+def refuse_weak(here: Isolation | None, source: str) -> None:
+    """Refuse to play sandboxed entrants below full isolation (the caller checks that the user did not accept it)."""
+    if here is None or here.strength == FULL:
+        return
+    if here.level == LIMITS:
+        raise ConfigError(f"{source}: {WEAK_REFUSED}")
+    raise ConfigError(f"{source}: its entrants would play at {here.summary()}. Run it where pacsim can make control "
+                      "groups (as root, or with delegated cgroups), or accept it by name: --allow-weak-sandbox "
+                      "(allow_weak_sandbox = true)")
 
 
-def played_level(tournament: Tournament, results: Any) -> str:
-    """The weakest level the tournament's stored games were played at (a resumed
-    run may add to games an earlier run played under weaker isolation)."""
-    if tournament.isolation != NO_SANDBOX and "sandbox" in results and (results["sandbox"] == LIMITS).any():
-        return LIMITS
-    return tournament.isolation
+def isolation_warning(tournament: Tournament, results: Any = None) -> str | None:
+    """What a tournament says first (and atop its board) when its entrants are not fully isolated, or an earlier
+    run of its store played some of its games weaker (``results``: its stored games); None when fully isolated
+    or by the user's own --no-sandbox (docs/tournament.md says what that means)."""
+    here = tournament.isolation
+    if here is None:
+        return None
+    played_weaker = results is not None and "sandbox" in results and (results["sandbox"] == LIMITS).any()
+    if played_weaker and here.level != LIMITS:
+        return f"WARNING: some games were played by an earlier run at {dataclasses.replace(here, level=LIMITS).summary()}"
+    return None if here.strength == FULL else f"WARNING: {here.summary()}"
 
 
 def _exposing(entrant: Entrant, store: Path, sandboxed: bool) -> Entrant:

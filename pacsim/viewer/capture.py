@@ -109,6 +109,8 @@ class Capture:
         self.panel = panel
         self.renderer = Renderer()
         self.pending: Frame | None = None
+        self.note: str | None = None
+        """The footer's note on every frame: a keyboard game's keys (the window's speed note is left out)."""
 
     def frame(self, frame: Frame) -> None:
         """Take the next frame; the one before it is written now."""
@@ -143,7 +145,7 @@ class Capture:
     def _write(self, frame: Frame, banner: str | None = None, hold: float | None = None) -> None:
         values = [] if frame.values_error else frame.values  # [] reads "no values"
         self.renderer.draw(self.surface, frame.state, frame=frame.index, values=values, chosen=frame.chosen,
-                           moves=frame.moves, panel=self.panel, banner=banner)
+                           moves=frame.moves, panel=self.panel, banner=banner, note=self.note)
         if self.saver:
             self.saver.capture(self.surface)
         if self.gif:

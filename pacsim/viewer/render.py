@@ -119,8 +119,15 @@ class Renderer:
         surface.fill(style.BACKGROUND)
         surface.blit(self._wall_picture(state.layout, place.cell), (round(place.left), round(place.top)))
         self._draw_food(surface, state, place)
-        self._draw_pacman(surface, state, place, frame)
+        caught = state.is_lose()
+        if not caught:
+            self._draw_pacman(surface, state, place, frame)
         self._draw_ghosts(surface, state, place, frame)
+        if caught:  # over the ghost that caught it, ringed: otherwise the ghost hides it
+            self._draw_pacman(surface, state, place, frame, scale=0.75)
+            center = _rounded(place.center(*state.layout.cells[state.pacman]))
+            pygame.draw.circle(surface, style.CAUGHT, center, round(place.cell * style.PACMAN_RADIUS * 0.85),
+                               max(2, round(place.cell * 0.08)))
         self._draw_status(surface, state, place, moves, note)
         if place.panel_left is not None:
             self._draw_panel(surface, place, values, chosen)
@@ -146,9 +153,10 @@ class Renderer:
             pygame.draw.circle(surface, style.CAPSULE, _rounded(place.center(*cells[cell])), capsule_radius)
 
     # -- agents ----------------------------------------------------------------
-    def _draw_pacman(self, surface: pygame.Surface, state: GameState, place: Geometry, frame: int) -> None:
+    def _draw_pacman(self, surface: pygame.Surface, state: GameState, place: Geometry, frame: int,
+                     scale: float = 1.0) -> None:
         center_x, center_y = place.center(*state.layout.cells[state.pacman])
-        radius = place.cell * style.PACMAN_RADIUS
+        radius = place.cell * style.PACMAN_RADIUS * scale
         facing = math.radians(_FACING_DEGREES[ACTIONS[state.directions[0]]])
         mouth = math.radians(style.MOUTH_DEGREES[frame % len(style.MOUTH_DEGREES)])
         # A polygon fan from the centre along the arc outside the mouth.
@@ -239,15 +247,20 @@ class Renderer:
 
     def _draw_banner(self, surface: pygame.Surface, place: Geometry, banner: str, away_from: int) -> None:
         """The outcome word across the board, in the half without Pacman's
-        row (``away_from``): how the game ended stays in sight under it."""
-        strip_height = place.cell * 2.2
+        row (``away_from``): how the game ended stays in sight under it.  Its
+        band covers whole rows of cells from edge to edge of the board, so it
+        reads as a band, not as part of the maze drawn darker."""
+        rows = round(place.board_height / place.cell)
+        band_rows = min(rows, 2)
+        edge = 1 if rows >= band_rows + 2 else 0  # inside the outer walls where the board is tall enough
+        upper = max(edge, rows // 4 - band_rows // 2)
+        lower = min(rows - band_rows - edge, (3 * rows) // 4 - band_rows // 2)
+        first = lower if abs(away_from - upper) < abs(away_from - lower) else upper
+        top, strip_height = place.top + first * place.cell, band_rows * place.cell
         strip = pygame.Surface((max(1, round(place.board_width)), max(1, round(strip_height))), pygame.SRCALPHA)
-        strip.fill((0, 0, 0, 190))  # darken the board behind the word, keep it visible
-        pacman_y = place.top + (away_from + 0.5) * place.cell
-        quarter = place.board_height / 4
-        upper, lower = place.top + quarter, place.top + 3 * quarter
-        middle_y = lower if abs(pacman_y - upper) < abs(pacman_y - lower) else upper
-        surface.blit(strip, (round(place.left), round(middle_y - strip_height / 2)))
+        strip.fill((0, 0, 0, 200))  # darken the board behind the word, keep it visible
+        surface.blit(strip, (round(place.left), round(top)))
+        middle_y = top + strip_height / 2
         color = style.BANNERS.get(banner, style.TEXT)
         word = self._font(round(place.cell * 2)).render(banner, True, color)
         surface.blit(word, word.get_rect(center=(round(place.left + place.board_width / 2), round(middle_y))))

@@ -14,6 +14,8 @@ WALL: Color = (33, 33, 222)
 FOOD: Color = (255, 224, 200)
 CAPSULE: Color = (255, 224, 200)
 PACMAN: Color = (255, 230, 0)
+CAUGHT: Color = (255, 60, 60)
+"""The ring round a caught Pacman, drawn over the ghost that caught it (the text board's X)."""
 GHOSTS: tuple[Color, ...] = (
     (230, 30, 30),  # red
     (255, 150, 205),  # pink

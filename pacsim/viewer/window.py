@@ -18,7 +18,7 @@ from pacsim.engine.state import GameState
 from pacsim.viewer import ViewerClosed, ViewerError
 from pacsim.viewer._pygame import pygame
 from pacsim.viewer.capture import Capture
-from pacsim.viewer.controls import Controls, describe, handle_event
+from pacsim.viewer.controls import KEYBOARD_HINT, Controls, describe, handle_event
 from pacsim.viewer.render import Renderer, draw_plan, outcome_banner, values_heading, window_size
 from pacsim.viewer.settings import WindowSettings, display_available, hidden_window_allowed, require_display
 from pacsim.viewer.sources import Frame, LiveGame, RecordedGame
@@ -296,6 +296,8 @@ def _wire_keyboard(agent: Any, loop: ViewerLoop) -> Callable[[], None]:
     original = agent.keys
     agent.keys, agent.wait_for_key = loop.pressed_direction, loop.wait_for_direction
     loop.controls = replace(loop.controls, keyboard=True)
+    if loop.capture:  # saved frames show the keys too (docs/playing.md)
+        loop.capture.note = KEYBOARD_HINT
 
     def restore() -> None:
         agent.keys, agent.wait_for_key = original, None

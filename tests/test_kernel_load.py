@@ -1,0 +1,36 @@
+"""Loading the compiled kernel (issue 38 item 1): what a process pays
+before its first compiled search, and what it does not pay."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+pytest.importorskip("numba")
+
+FIRST_SEARCH = """
+import sys
+from pacsim.engine import parse_layout
+from pacsim.engine.state import initial_state
+from pacsim.fast.search import kernel_search
+from pacsim.search import MAX, MIN
+kernel_search(initial_state(parse_layout("%%%%%\\n%P.G%\\n%%%%%\\n", name="load")), (MAX, MIN), "careful", 2)
+print("scipy.linalg" in sys.modules)
+"""
+
+
+def test_the_first_kernel_search_does_not_import_scipy_linalg():
+    """numba imports scipy.linalg (0.75 s) at its first load only to learn
+    whether BLAS is there; the kernel needs no BLAS."""
+    finished = subprocess.run([sys.executable, "-c", FIRST_SEARCH], capture_output=True, text=True, check=True)
+    assert finished.stdout.split() == ["False"], finished.stderr
+
+
+def test_numba_still_reaches_blas_when_a_function_asks_for_it():
+    """What the kernel leaves out at load comes back where a compiled function uses it."""
+    script = ("import numpy as np, numba, pacsim.fast.kernel\n"
+              "print(numba.njit(lambda a, b: np.dot(a, b))(np.ones(3), np.arange(3.0)))")
+    finished = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    assert finished.stdout.strip() == "3.0"
