@@ -98,7 +98,7 @@ def kernel_evaluation():
     from pacsim.fast import kernel, star
     from pacsim.fast.kinds import Evaluation, NodeKind
     from pacsim.fast.maze_arrays import layout_tables, state_row
-    from pacsim.fast.search import settings_row
+    from pacsim.fast.translate import settings_row
 
     kinds = (int(NodeKind.MAX), int(NodeKind.CHANCE))
 

@@ -188,7 +188,7 @@ def test_the_environment_switch_turns_the_fast_path_off(monkeypatch):
 
     state = initial_state(load_layout("tinyGhostMaze"))
     monkeypatch.setenv("PACSIM_BACKEND", "python")
-    monkeypatch.setattr(pacsim.fast.search, "kernel_search", None)  # any kernel call would fail
+    monkeypatch.setattr(pacsim.fast.search, "run_request", None)  # any kernel search would fail
     result = make_pacman("minimax:depth=2").analyze(state)
     assert result.action is not None
 

@@ -121,6 +121,30 @@ def test_a_subclass_of_a_built_in_agent_is_left_to_python():
     assert play_in_kernel(layout, [Careful(), make_ghost("random")], 1, max_moves=10) is None
 
 
+def test_an_agent_class_that_declares_the_kernel_plays_it_is_played_in_the_kernel():
+    """Whether the kernel plays an agent is the agent's class's declaration
+    (``kernel_plays``), not its identity: a subclass that plays as its base
+    may say so, and one that does not stays in Python."""
+    from pacsim.agents.ghosts import RandomGhost
+    from pacsim.agents.search_agents import MinimaxPacman
+
+    class Declared(MinimaxPacman):
+        kernel_plays = True
+
+    class Undeclared(Declared):
+        pass
+
+    class DeclaredGhost(RandomGhost):
+        kernel_plays = True
+
+    layout = load_layout("tinyGhostMaze")
+    python = play_game(layout, [make_pacman("minimax:depth=1,backend=python"), make_ghost("random")], seed=1, max_moves=10)
+    declared = play_in_kernel(layout, [Declared(make_pacman("minimax:depth=1").options), DeclaredGhost()], 1, max_moves=10)
+    assert declared is not None and untimed(declared) == untimed(python)
+    assert not Undeclared.kernel_plays and not MinimaxPacman.__base__.kernel_plays
+    assert play_in_kernel(layout, [Undeclared(make_pacman("minimax:depth=1").options), DeclaredGhost()], 1, max_moves=10) is None
+
+
 @pytest.mark.parametrize("pacman", ["expectimax:depth=1,eval=careful,algorithm=star2", "minimax:depth=1,table=100",
                                     "expectimax:depth=1,model=adversarial"])
 def test_a_pacman_the_per_move_kernel_runs_with_its_star_search_is_left_to_the_python_loop(pacman):

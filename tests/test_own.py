@@ -178,7 +178,7 @@ def test_a_copy_numbered_as_its_cached_original_is_still_a_function_of_its_own(m
     from pacsim.fast import kernel
     from pacsim.fast.maze_arrays import state_row
     from pacsim.fast.own import uncached
-    from pacsim.fast.search import settings_row
+    from pacsim.fast.translate import settings_row
 
     state = initial_state(load_layout("smallClassic"), 2)
     arguments = (layout_tables(state.layout), settings_row(state, 0, 0, 0, False, [0, 0, 0]), state_row(state), 2,

@@ -57,7 +57,7 @@ def test_the_kernel_computes_the_distribution_python_does(positions):
     ``KernelGhost.distribution`` give the same floats, scared ghosts included."""
     from pacsim.fast.maze_arrays import layout_tables, state_row
     from pacsim.fast.own import own_ghost_probabilities
-    from pacsim.fast.search import settings_row
+    from pacsim.fast.translate import settings_row
 
     ghost: Any = make_ghost(CUTTER)
     probabilities = own_ghost_probabilities(type(ghost).policy)

@@ -225,8 +225,8 @@ def test_bounds_that_are_not_numbers_fail_the_search_in_both_backends(positions)
     from pacsim.fast.kinds import NODE_KINDS, Evaluation, GhostKind
     from pacsim.fast.maze_arrays import layout_tables, state_row
     from pacsim.fast.own_searches import BAD_BOUNDS, _chance_bounds
-    from pacsim.fast.search import settings_row
     from pacsim.fast.star import OUT_OF_BOUNDS, STAR_STATS_SLOTS
+    from pacsim.fast.translate import settings_row
 
     bad = kernel_evaluation(bounds=nan_bounds)(lambda view: float(view.score))
     state = positions[3]

@@ -282,7 +282,7 @@ def test_compiled_code_that_never_returns_ends_at_the_move_limit_or_at_ctrl_c(li
 
 
 def test_the_kernels_slices_run_as_compiled_code():
-    from pacsim.fast.search import _in_slices
+    from pacsim.fast.slices import in_slices
 
     seen = []
 
@@ -291,8 +291,8 @@ def test_the_kernels_slices_run_as_compiled_code():
         return True
 
     before = signal.getsignal(signal.SIGINT)
-    _in_slices(search_slice, (), None, users_code=True)
-    _in_slices(search_slice, (), None)  # pacsim's own kernels return within a slice: nothing changed for them
+    in_slices(search_slice, (), 1, 1, 0.0, users_code=True)
+    in_slices(search_slice, (), 1, 1, 0.0)  # pacsim's own kernels return within a slice: nothing changed for them
     assert seen == [signal.SIG_DFL, before] and signal.getsignal(signal.SIGINT) is before
 
 

@@ -80,6 +80,16 @@ class Agent(Generic[OptionsT]):
     """The option naming a ghost this agent models (``model`` for the search
     Pacmen): the registry then passes the agent a maker of that ghost, as
     ``ghost_model=``, unless the option is ``uniform``."""
+    kernel_plays: ClassVar[bool] = False
+    """Whether the compiled kernel may play this class's whole games in its
+    place (a search Pacman making its ``search_request`` at every move, a
+    built-in or kernel ghost its policy), calling none of its methods.
+    Each class declares it for itself: a subclass, which may play
+    differently, does not inherit it."""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls.kernel_plays = bool(cls.__dict__.get("kernel_plays", False))
 
     def __init__(self, options: OptionsT | None = None) -> None:
         if options is None:

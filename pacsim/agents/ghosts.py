@@ -39,6 +39,7 @@ class RandomGhost(StochasticAgent):
     """Uniform over the legal moves."""
 
     name = "random"
+    kernel_plays = True
 
     def distribution(self, state: GameState) -> Distribution:
         return uniform(state.legal_actions())
@@ -66,6 +67,7 @@ class DirectionalGhost(StochasticAgent[DirectionalOptions]):
     DirectionalGhost, which measures Manhattan distance instead)."""
 
     name = "directional"
+    kernel_plays = True
     Options = DirectionalOptions
 
     def distribution(self, state: GameState) -> Distribution:
@@ -95,6 +97,7 @@ class AmbusherGhost(StochasticAgent[AmbusherOptions]):
     scared it flees Pacman as the directional ghost does."""
 
     name = "ambusher"
+    kernel_plays = True
     Options = AmbusherOptions
 
     def distribution(self, state: GameState) -> Distribution:
@@ -167,6 +170,7 @@ def kernel_ghost_class(policy: Any) -> type[KernelGhost]:
     """The :class:`KernelGhost` of ``policy``, made once per function (its
     name is the function's)."""
     return type(policy.__name__, (KernelGhost,), {"policy": staticmethod(policy), "name": policy.__name__,
+                                                  "kernel_plays": True,
                                                   "__doc__": policy.__doc__ or KernelGhost.__doc__,
                                                   "__module__": policy.__module__})
 
@@ -257,6 +261,7 @@ class AdversarialGhost(StochasticAgent[AdversarialOptions]):
     model it (``model=adversarial:p=0.9``)."""
 
     name = "adversarial"
+    kernel_plays = True
     Options = AdversarialOptions
 
     def __init__(self, options: AdversarialOptions | None = None) -> None:

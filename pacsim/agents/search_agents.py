@@ -369,12 +369,14 @@ class MinimaxPacman(SearchPacman):
     """Every ghost is a minimiser: pessimism."""
 
     name = "minimax"
+    kernel_plays = True
 
 
 class AlphaBetaPacman(SearchPacman):
     """Minimax with alpha-beta pruning: the same moves, fewer nodes."""
 
     name = "alphabeta"
+    kernel_plays = True
     default_algorithm = "alphabeta"
 
 
@@ -382,6 +384,7 @@ class ExpectimaxPacman(SearchPacman):
     """Every ghost is chance: optimism when the ghosts are adversaries."""
 
     name = "expectimax"
+    kernel_plays = True
     default_kind = CHANCE
     default_algorithm = "expectimax"
 
@@ -391,6 +394,7 @@ class ExpectiminimaxPacman(SearchPacman):
     MIN, the rest CHANCE), and optionally a slippery Pacman (``slip=0.1``)."""
 
     name = "expectiminimax"
+    kernel_plays = True
     default_algorithm = "expectiminimax"
 
     def ghost_kind(self, ghost: int) -> str:

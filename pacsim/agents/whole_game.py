@@ -19,22 +19,13 @@ from collections.abc import Sequence
 from typing import Any
 
 from pacsim.agents.backend import kernel_wanted
-from pacsim.agents.ghosts import KernelGhost, kernel_ghost_class
+from pacsim.agents.ghosts import KernelGhost
 from pacsim.agents.notes import say_once
-from pacsim.agents.registry import BUILTIN_GHOSTS
-from pacsim.agents.search_agents import (
-    AlphaBetaPacman,
-    ExpectimaxPacman,
-    ExpectiminimaxPacman,
-    MinimaxPacman,
-    SearchPacman,
-)
+from pacsim.agents.search_agents import SearchPacman
 from pacsim.engine import GameRecord, GameState, Layout, initial_state
 from pacsim.errors import AgentError
 from pacsim.fast.kinds import KERNEL_GHOSTS
 from pacsim.fast.request import SearchRequest, game_loop_declined
-
-_BUILT_IN_PACMEN = frozenset((MinimaxPacman, AlphaBetaPacman, ExpectimaxPacman, ExpectiminimaxPacman))
 
 
 def play_in_kernel(layout: Layout, agents: Sequence[Any], seed: int, max_moves: int,
@@ -61,9 +52,8 @@ def play_in_kernel(layout: Layout, agents: Sequence[Any], seed: int, max_moves: 
 def pacman_request(agent: Any, state: GameState) -> SearchRequest | None:
     """The request ``agent`` makes for each of its moves in a game from
     ``state`` (``SearchPacman.get_action``'s), if the kernel runs it; else None."""
-    if type(agent) not in _BUILT_IN_PACMEN:  # a subclass may play differently
+    if not (isinstance(agent, SearchPacman) and type(agent).kernel_plays):  # declared by its class (Agent.kernel_plays)
         return None
-    assert isinstance(agent, SearchPacman)
     options = agent.options
     if not kernel_wanted(options.backend) or options.time:
         return None
@@ -84,15 +74,17 @@ def ghost_plan(agent: Any) -> Any:
     from pacsim.fast.policies import parameters_of
 
     kind = type(agent)
+    if not getattr(kind, "kernel_plays", False):  # declared by its class (Agent.kernel_plays)
+        return None
     if isinstance(agent, KernelGhost):
-        if kind is not kernel_ghost_class(kind.policy) or not kernel_wanted(agent.options.backend):
-            return None  # a subclass may play differently
+        if not kernel_wanted(agent.options.backend):
+            return None
         note = agent.backend_note()  # numba cannot compile it: said once, and Python plays
         if note is not None:
             say_once(note)
             return None
         return GhostPlan(OWN, policy=kind.policy)
-    if kind not in BUILTIN_GHOSTS.values() or kind.name not in KERNEL_GHOSTS:  # a subclass may play differently
+    if kind.name not in KERNEL_GHOSTS:
         return None
     options = agent.options
     if not kernel_wanted(getattr(options, "backend", "auto")):

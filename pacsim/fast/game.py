@@ -19,28 +19,21 @@ from typing import Any
 import numpy as np
 
 from pacsim.engine import ACTIONS, LOSS, TIMEOUT, WIN, GameRecord, Layout, initial_state
-from pacsim.engine.deadline import compiled_code
 from pacsim.engine.game import agent_rng
 from pacsim.engine.stats import FAST, MoveStats
 from pacsim.fast import gameloop, kernel
-from pacsim.fast.bundles import GameArrays, GhostTeam, Model, PacmanPlan, Scratch
+from pacsim.fast.bundles import GameArrays, GhostTeam, PacmanPlan, Scratch
 from pacsim.fast.keyed_cache import compile_before_timing
-from pacsim.fast.kinds import KERNEL_ALGORITHMS, KERNEL_EVALUATIONS, KERNEL_GHOSTS, NODE_KINDS, Evaluation, GhostKind, NodeKind
+from pacsim.fast.kinds import KERNEL_GHOSTS, GhostKind
 from pacsim.fast.maze_arrays import layout_tables, state_row
 from pacsim.fast.memo import chase_memo
 from pacsim.fast.own import play_slice as own_play_slice
 from pacsim.fast.policies import DEFAULT_PARAMETERS
-from pacsim.fast.request import SearchRequest, chance_model
-from pacsim.fast.search import (
-    SLICE_SECONDS,
-    SMALLEST_SLICE,
-    model_kind,
-    model_weights,
-    settings_row,
-    workspace,
-)
+from pacsim.fast.request import SearchRequest
+from pacsim.fast.slices import SLICE_SECONDS, SMALLEST_SLICE, in_slices
 from pacsim.fast.streams import stream_row
-from pacsim.fast.view import GhostPolicy, registered, registered_ghost
+from pacsim.fast.translate import KernelSearch, chase_model, translate, workspace
+from pacsim.fast.view import GhostPolicy
 
 _OUTCOMES = {gameloop.WIN: WIN, gameloop.LOSS: LOSS, gameloop.TIMEOUT: TIMEOUT}
 FIRST_GAME_SLICE = 20_000
@@ -85,11 +78,13 @@ def play_kernel_game(layout: Layout, pacman: SearchRequest, ties_random: bool, g
     game = GameArrays(row, progress, _streams(seed, len(ghosts)), played, move_stats, move_values)
     scratch = Scratch(np.empty(5, np.int64), np.empty(5, np.int64), np.empty(5, np.float64), np.empty(5, np.int64))
     work = workspace(row, max([pacman.levels, *_ghost_levels(state, ghosts)]))
-    arguments = (layout_tables(layout), game, max_moves, _pacman_plan(state, pacman, ties_random),
-                 _ghost_team(state, ghosts), work, scratch)
-    game_loop = _game_loop(pacman, ghosts)
+    search = translate(state, pacman)
+    plan = PacmanPlan(search.model, pacman.levels, search.full_window, ties_random)
+    arguments = (layout_tables(layout), game, max_moves, plan, _ghost_team(state, ghosts), work, scratch)
+    game_loop = _game_loop(search, ghosts)
     compiling = compile_before_timing(game_loop, (*arguments, FIRST_GAME_SLICE))  # its own figure, not the game's
-    kernel_seconds = _in_slices(game_loop, arguments, users_code=game_loop is not gameloop.play_slice)
+    kernel_seconds = in_slices(game_loop, arguments, FIRST_GAME_SLICE, SMALLEST_SLICE, SLICE_SECONDS,
+                               users_code=game_loop is not gameloop.play_slice)
     if progress[gameloop.OUTCOME] == gameloop.DECLINED:
         return None
     seconds_per_cycle = kernel_seconds / max(int(progress[gameloop.SLICE_CYCLES]), 1)
@@ -104,11 +99,11 @@ def play_kernel_game(layout: Layout, pacman: SearchRequest, ties_random: bool, g
     )
 
 
-def _game_loop(pacman: SearchRequest, ghosts: tuple[GhostPlan, ...]) -> Any:
+def _game_loop(pacman: KernelSearch, ghosts: tuple[GhostPlan, ...]) -> Any:
     """``gameloop.play_slice``, or its copy compiled around the users' own
-    functions the game plays (:func:`pacsim.fast.own.play_slice`)."""
-    evaluation = registered(pacman.evaluation)  # a kernel evaluation (pacsim.fast.view)
-    model = registered_ghost(chance_model(pacman))  # a kernel ghost he models
+    functions the game plays (:func:`pacsim.fast.own.play_slice`): the
+    Pacman's evaluation and the ghost he models, the ghosts' policy."""
+    evaluation, model = pacman.evaluation, pacman.ghost
     policies = {ghost.policy for ghost in ghosts if ghost.policy is not None}
     if len(policies) > 1:
         raise ValueError("play_kernel_game: the ghosts play more than one own policy (pacsim.agents.whole_game plays such games in Python)")
@@ -118,19 +113,6 @@ def _game_loop(pacman: SearchRequest, ghosts: tuple[GhostPlan, ...]) -> Any:
     return own_play_slice(evaluation, model, ghost)
 
 
-def _pacman_plan(state: Any, request: SearchRequest, ties_random: bool) -> PacmanPlan:
-    """``run_request``'s settings for the kernel's search."""
-    pruned = KERNEL_ALGORITHMS[request.algorithm][0]
-    evaluation = Evaluation.SCORE if registered(request.evaluation) else KERNEL_EVALUATIONS[request.evaluation]
-    model = chance_model(request)
-    settings = settings_row(state, evaluation, 0, model_kind(model), pruned,
-                            [NODE_KINDS[kind] for kind in request.kinds])
-    # The model by name: its defaults.
-    weights = model_weights(request.trust, request.slip, DEFAULT_PARAMETERS, registered_ghost(model) is not None)
-    full_window = request.root_values or not pruned
-    return PacmanPlan(Model(settings, weights), request.levels, full_window, ties_random)
-
-
 def _ghost_levels(state: Any, ghosts: tuple[GhostPlan, ...]) -> list[int]:
     """Each ghost's search levels (AdversarialGhost: depth times the agents)."""
     return [ghost.depth * state.num_agents if ghost.kind == "adversarial" else 0 for ghost in ghosts]
@@ -138,10 +120,8 @@ def _ghost_levels(state: Any, ghosts: tuple[GhostPlan, ...]) -> list[int]:
 
 def _ghost_team(state: Any, ghosts: tuple[GhostPlan, ...]) -> GhostTeam:
     count = len(ghosts)
-    chase_kinds = [NodeKind.MIN] + [NodeKind.MAX] * count  # chase_values' game: ghosts MAX, Pacman MIN
-    settings = [settings_row(state, Evaluation.CHASE, index, GhostKind.UNIFORM, True, chase_kinds)
-                for index in range(1, count + 1)]
-    settings_array = np.array(settings, np.int64).reshape(count, len(chase_kinds) + kernel.KINDS)
+    settings = [chase_model(state, index).settings for index in range(1, count + 1)]  # chase_values' game
+    settings_array = np.array(settings, np.int64).reshape(count, count + 1 + kernel.KINDS)
     weights = np.array([ghost.parameters for ghost in ghosts], np.float64)
     kinds = [GhostKind.OWN if ghost.policy is not None else KERNEL_GHOSTS[ghost.kind] for ghost in ghosts]
     return GhostTeam(np.array(kinds, np.int64), settings_array,
@@ -152,23 +132,6 @@ def _ghost_team(state: Any, ghosts: tuple[GhostPlan, ...]) -> GhostTeam:
 def _streams(seed: int, ghosts: int) -> np.ndarray:
     """Every agent's ``agent_rng`` as a stream row of :mod:`pacsim.fast.streams`."""
     return np.array([stream_row(agent_rng(seed, agent)) for agent in range(ghosts + 1)], np.int64)
-
-
-def _in_slices(play_slice: Any, arguments: tuple[Any, ...], users_code: bool = False) -> float:
-    """Play slice after slice of ``play_slice`` (``gameloop.play_slice``, or
-    an own evaluation's) until the game is over; the seconds spent in
-    the kernel.  Between slices Python runs, so a Ctrl-C surfaces here."""
-    budget = FIRST_GAME_SLICE
-    total = 0.0
-    while True:
-        slice_started = time.perf_counter()
-        with compiled_code(users_code):  # a user's function that never returns cannot hold Ctrl-C
-            finished = play_slice(*arguments, budget)
-        elapsed = time.perf_counter() - slice_started
-        total += elapsed
-        if finished:
-            return total
-        budget = max(SMALLEST_SLICE, min(budget * 4, int(budget * SLICE_SECONDS / max(elapsed, 1e-6))))
 
 
 def _search_stats(move_stats: np.ndarray, move_values: np.ndarray, move_seconds: list[float],

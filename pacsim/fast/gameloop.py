@@ -94,7 +94,7 @@ MOVE_COLUMNS = 5
 
 @njit(cache=True)
 def _begin_search(state, states, frames, windows, values, stats):
-    """A fresh workspace with ``state`` at its root (``fast.search.workspace``)."""
+    """A fresh workspace with ``state`` at its root (``fast.translate.workspace``)."""
     for slot in range(state.shape[0]):
         states[0, slot] = state[slot]
     frames[:, :] = 0

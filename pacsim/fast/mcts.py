@@ -47,14 +47,14 @@ from pacsim.fast.kernel import (
     utility,
 )
 from pacsim.fast.keyed_cache import compile_before_timing
-from pacsim.fast.kinds import KERNEL_EVALUATIONS, NODE_KINDS, Evaluation, NodeKind
+from pacsim.fast.kinds import NODE_KINDS, NodeKind
 from pacsim.fast.maze_arrays import layout_tables, state_row
 from pacsim.fast.own import kept, leaf_evaluation, uncached
 from pacsim.fast.request import MctsRequest
-from pacsim.fast.search import settings_row
 from pacsim.fast.streams import random_below, random_float, stream_row
+from pacsim.fast.translate import evaluation_of, settings_row
 from pacsim.fast.transposition import uncounted
-from pacsim.fast.view import View, registered
+from pacsim.fast.view import View
 from pacsim.search import SearchResult, SearchStats
 
 TERMINAL_NODE = len(NodeKind)
@@ -291,9 +291,8 @@ def kernel_mcts(state: GameState, ghost_kind: str, evaluation: str, iterations: 
     evaluation's name (:mod:`pacsim.fast.view`: :func:`own_iterations`)."""
     started = perf_counter()
     num_ghosts = len(state.ghosts)
-    own = registered(evaluation)
-    settings = settings_row(state, KERNEL_EVALUATIONS[evaluation] if own is None else Evaluation.SCORE, 0, 0, False,
-                            [MAX_NODE] + [NODE_KINDS[ghost_kind]] * num_ghosts)
+    evaluation_number, own = evaluation_of(evaluation)
+    settings = settings_row(state, evaluation_number, 0, 0, False, [MAX_NODE] + [NODE_KINDS[ghost_kind]] * num_ghosts)
     tables = layout_tables(state.layout)
     row = state_row(state)
     capacity = iterations + 1  # an iteration makes one node at most

@@ -6,7 +6,7 @@ kernel cannot run it, or ``None``, and :func:`pacsim.fast.search.run_request`
 runs it.  What the kernel covers is :data:`COVERED`, read from the tables
 :mod:`pacsim.fast.kinds` declares beside the kernel; to cover a new setting,
 widen those (or the rule in :func:`declined`) and teach
-:func:`~pacsim.fast.search.run_request` to pass it on.
+:func:`~pacsim.fast.translate.translate` its numbers.
 
 Importing this module needs neither numba nor numpy.
 """

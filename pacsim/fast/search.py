@@ -1,9 +1,12 @@
 """The kernel's searches behind pacsim.search's result types.
 
-:func:`kernel_search` is ``pacsim.search.search`` on a ``PacmanGame`` for the
-configurations the kernel knows; :func:`chase_values` is the adversarial
-ghost's alpha-beta search.  Both take and return the Python engine's
-objects, so callers can swap them for the Python search one for one.
+:func:`run_request` is the one entry: ``pacsim.search.search`` on a
+``PacmanGame`` for a :class:`~pacsim.fast.request.SearchRequest` the kernel
+covers, translated once (:mod:`pacsim.fast.translate`) and searched in
+slices (:func:`~pacsim.fast.slices.in_slices`, which whole games share); :func:`chase_values`
+is the adversarial ghost's alpha-beta search.  Both take and return the
+Python engine's objects, so callers can swap them for the Python search
+one for one.
 """
 
 from __future__ import annotations
@@ -11,34 +14,33 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from contextlib import suppress
 from time import perf_counter
-from typing import Any
 
 import numpy as np
 
 from pacsim.engine import GameState, parse_layout
-from pacsim.engine.deadline import compiled_code
 from pacsim.engine.layout import ACTIONS
 from pacsim.engine.state import initial_state
 from pacsim.errors import SearchError
 from pacsim.fast import kernel
-from pacsim.fast.bundles import Adversary, Model, StarPlan, StarWorkspace, Workspace
-from pacsim.fast.keyed_cache import compile_before_timing
-from pacsim.fast.kinds import KERNEL_ALGORITHMS, KERNEL_EVALUATIONS, KERNEL_MODELS, NODE_KINDS, ChanceMode, Evaluation, GhostKind, NodeKind
-from pacsim.fast.maze_arrays import layout_tables, state_row, words_for
-from pacsim.fast.memo import chase_memo, empty_memo
+from pacsim.fast.bundles import Model, StarPlan, StarWorkspace, Workspace
+from pacsim.fast.maze_arrays import layout_tables, state_row
 from pacsim.fast.own import search_root as own_search_root
 from pacsim.fast.own_searches import BAD_BOUNDS
 from pacsim.fast.own_searches import star_search_root as own_star_search_root
-from pacsim.fast.policies import DEFAULT_PARAMETERS, SEARCHED_SHARE
-from pacsim.fast.request import SearchRequest, chance_model
-from pacsim.fast.star import FRAME_COLUMNS as STAR_FRAME_COLUMNS
-from pacsim.fast.star import (
-    OUT_OF_BOUNDS,
-    STAR_STATS_SLOTS,
-    WINDOW_COLUMNS,
-    star_search_root,
+from pacsim.fast.request import ADVERSARIAL, SearchRequest
+from pacsim.fast.slices import FIRST_SLICE, SLICE_SECONDS, SMALLEST_SLICE, in_slices
+from pacsim.fast.star import OUT_OF_BOUNDS, star_search_root
+from pacsim.fast.translate import (
+    NO_ADVERSARY,
+    NO_TABLE,
+    KernelSearch,
+    adversary,
+    chase_model,
+    star_workspace,
+    translate,
+    workspace,
 )
-from pacsim.fast.transposition import KernelTable, empty_arrays
+from pacsim.fast.transposition import KernelTable
 from pacsim.fast.view import GhostPolicy, View, registered, registered_ghost
 from pacsim.search import CHANCE, MAX, MIN, SearchResult, SearchStats, SearchTimeout
 
@@ -46,85 +48,47 @@ DEFAULT_ADVERSARY = (2, 1.0)
 """The adversarial ghost's default ``(depth, p)``."""
 PLAN_ARGUMENT = 2
 """Where the :class:`~pacsim.fast.bundles.StarPlan` (with the table's arrays) is in ``star_search_root``'s arguments."""
-NO_TABLE = empty_arrays()
-"""The table arrays passed when a search has no table (numba compiles one signature)."""
-
-
-def kernel_search(
-    state: GameState,
-    kinds: tuple[str, ...],
-    evaluation: str,
-    levels: int,
-    pruned: bool = False,
-    model: str = "uniform",
-    trust: float = 1.0,
-    attack: float = 0.8,
-    flee: float = 0.8,
-    root_values: bool = False,
-    deadline: float | None = None,
-    slip: float = 0.0,
-    star: str | None = None,
-    table: KernelTable | None = None,
-    adversary: tuple[int, float] = DEFAULT_ADVERSARY,
-) -> SearchResult:
-    """Search ``state`` ``levels`` tree levels deep with the kernel.
-
-    ``kinds`` is the node type of every agent (MAX for Pacman, then each
-    ghost's); ``evaluation`` is ``score``, ``careful`` or the name of a
-    kernel evaluation (:mod:`pacsim.fast.view`: the copy of the search
-    compiled around it runs, :mod:`pacsim.fast.own`,
-    :mod:`pacsim.fast.own_searches`); ``pruned`` makes
-    MAX/MIN nodes alpha-beta; ``model`` is the chance nodes' ghost policy
-    (``uniform``, ``random``, ``directional`` with ``attack``/``flee``),
-    mixed with uniform by ``trust``; ``slip`` puts a chance node after
-    Pacman's choice, as ``SlipperyPacmanGame`` does (moves are then action
-    names).  The value, move, per-move values and node counts are those of
-    ``pacsim.search.search`` on the same game.
-    ``deadline`` (a ``perf_counter()`` instant) is honoured as that
-    function honours it: :class:`SearchTimeout` once it has passed.
-
-    ``star`` (``star1`` or ``star2``, which prune) searches chance nodes
-    as ``pacsim.search.search`` with that algorithm does, with the
-    evaluation's local bounds (a search Pacman's ``node_bounds``);
-    ``table`` is the search's transposition table, kept between searches
-    as a :class:`~pacsim.search.TranspositionTable` is.
-
-    ``model=adversarial`` draws the ghosts' moves from the adversarial
-    ghost's own distribution, ``adversary = (depth, p)`` its options: a
-    chase search at every chance node, as the Python model does.
-    """
-    started = perf_counter()
-    pruned = pruned or star is not None
-    own = registered(evaluation)  # a kernel evaluation (pacsim.fast.view), compiled into a copy of the search
-    own_ghost = registered_ghost(model)  # a kernel ghost (pacsim.fast.view): the plain search only
-    settings = settings_row(state, KERNEL_EVALUATIONS[evaluation] if own is None else Evaluation.SCORE, 0,
-                            model_kind(model), pruned, [NODE_KINDS[kind] for kind in kinds])
-    weights = model_weights(trust, slip, (attack, flee, *DEFAULT_PARAMETERS[SEARCHED_SHARE:]), own_ghost is not None)
-    full_window = root_values or not pruned
-    if star is None and table is None and model != "adversarial":
-        return _run(state, Model(settings, weights), levels, full_window, root_values, started, deadline, own,
-                    own_ghost)
-    if own_ghost is not None:  # the star search's chance model knows no own ghost (request.declined says so)
-        raise ValueError(f"kernel_search: model={model} (a kernel ghost) is searched by the plain search only")
-    adversary_rows = NO_ADVERSARY if model != "adversarial" else _adversary(state, *adversary)
-    return _run_star(state, Model(settings, weights), levels, full_window, root_values, started, deadline,
-                     int(ChanceMode[star.upper()] if star else ChanceMode.PLAIN), table, adversary_rows, own)
 
 
 def run_request(state: GameState, request: SearchRequest, levels: int | None = None,
                 deadline: float | None = None, table: KernelTable | None = None) -> SearchResult:
-    """:func:`kernel_search` of what ``request`` asks, at ``state`` (a request
-    :func:`~pacsim.fast.request.declined` let through), ``levels`` deep
-    (default the request's), with ``table`` the kernel's table of a request
-    with ``table=`` entries (kept by the caller between searches)."""
+    """``pacsim.search.search`` of what ``request`` asks (a request
+    :func:`~pacsim.fast.request.declined` let through) at ``state``, in the
+    kernel: the same value, move, root values and node counts.  ``levels``
+    replaces the request's; ``table`` is the kernel's table of a request
+    with table entries, kept by the caller between searches as a
+    :class:`~pacsim.search.TranspositionTable` is; ``deadline`` (a
+    ``perf_counter()`` instant) raises :class:`SearchTimeout` as there."""
+    started = perf_counter()
     if request.table and table is None:
         raise ValueError("run_request: a request with table entries needs the caller's KernelTable")
-    pruned, mode = KERNEL_ALGORITHMS[request.algorithm]
-    return kernel_search(state, request.kinds, request.evaluation, request.levels if levels is None else levels,
-                         pruned=pruned, model=chance_model(request),
-                         trust=request.trust, root_values=request.root_values, deadline=deadline, slip=request.slip,
-                         star=mode.label, table=table if request.table else None,
-                         adversary=request.adversary or DEFAULT_ADVERSARY)
+    levels = request.levels if levels is None else levels
+    search = translate(state, request)
+    if search.star_search and search.ghost is not None:  # the star search knows no own ghost (declined says so)
+        raise ValueError(f"run_request: model={request.model} (a kernel ghost) is searched by the plain search only")
+    if deadline is not None and started > deadline:
+        raise SearchTimeout("kernel search: deadline already passed")
+    if search.star_search:
+        work: Workspace | StarWorkspace = _star_search(state, search, levels, deadline, table if request.table else None)
+    else:
+        work = _plain_search(state, search.model, levels, search.full_window, deadline, search.evaluation, search.ghost)
+    return _result(state, search.model.weights, work.stats, work.values, levels, request.root_values, started)
+
+
+def kernel_search(state: GameState, kinds: tuple[str, ...], evaluation: str, levels: int, pruned: bool = False,
+                  model: str = "uniform", trust: float = 1.0, root_values: bool = False,
+                  deadline: float | None = None, slip: float = 0.0, star: str | None = None,
+                  table: KernelTable | None = None, adversary: tuple[int, float] = DEFAULT_ADVERSARY) -> SearchResult:
+    """:func:`run_request` with the request's settings as keywords (the
+    form the equality tests use): ``kinds`` every agent's node kind,
+    ``pruned`` alpha-beta, ``star`` ``star1`` or ``star2``, ``adversary``
+    the ``(depth, p)`` of ``model=adversarial``."""
+    request = SearchRequest(
+        algorithm=star or ("alphabeta" if pruned else "expectimax"), kinds=tuple(kinds), evaluation=evaluation,
+        levels=levels, step=len(kinds), cells=state.layout.num_cells, model=model, trust=trust, slip=slip,
+        table=0 if table is None else table.max_entries, adversary=adversary if model == ADVERSARIAL else None,
+        root_values=root_values)
+    return run_request(state, request, deadline=deadline, table=table)
 
 
 def chase_values(state: GameState, levels: int) -> SearchResult:
@@ -132,9 +96,9 @@ def chase_values(state: GameState, levels: int) -> SearchResult:
     MAX, Pacman MIN) from ``state``, a ghost to move, with every root move
     searched exactly (``root_values=True``)."""
     started = perf_counter()
-    settings = settings_row(state, Evaluation.CHASE, state.turn, GhostKind.UNIFORM, True,
-                         [NodeKind.MIN] + [NodeKind.MAX] * len(state.ghosts))
-    return _run(state, Model(settings, np.zeros(kernel.WEIGHTS, np.float64)), levels, True, True, started)
+    model = chase_model(state, state.turn)
+    work = _plain_search(state, model, levels, True)
+    return _result(state, model.weights, work.stats, work.values, levels, True, started)
 
 
 def warm_up(star: bool = False, evaluation: str = "careful", model: str = "uniform") -> None:
@@ -163,82 +127,47 @@ class DistributionRefused(SearchError):
     at the same move (the kernel does not say which)."""
 
 
-def model_kind(model: str) -> int:
-    """The :class:`~pacsim.fast.kinds.GhostKind` of the chance model named
-    ``model``: built-in by name, or a user's own ghost by its spec."""
-    return GhostKind.OWN if registered_ghost(model) is not None else KERNEL_MODELS[model]
-
-
-def model_weights(trust: float, slip: float, parameters: Sequence[float], own_ghost: bool) -> np.ndarray:
-    """A :class:`~pacsim.fast.bundles.Model`'s weights: trust, slip, the
-    model ghost's parameters, and for a user's own ghost the slot where
-    the search notes a refused distribution (``kernel.OWN_GHOST_FAILED``)."""
-    return np.array([trust, slip, *parameters, *([0.0] if own_ghost else [])], np.float64)
-
-
-def settings_row(state: GameState, evaluation: int, chase_ghost: int, model: int, pruned: bool,
-              kinds: Sequence[int]) -> np.ndarray:
-    """The kernel's int64 settings row (slots named in :mod:`pacsim.fast.kernel`)."""
-    head = [evaluation, chase_ghost, model, int(pruned), len(state.ghosts), words_for(state.layout)]
-    return np.array([*head, *kinds], np.int64)
-
-
-def _run(state: GameState, model: Model, levels: int, full_window: bool, root_values: bool,
-         started: float, deadline: float | None = None, own: Callable[[View], float] | None = None,
-         own_ghost: GhostPolicy | None = None) -> SearchResult:
-    """Search with ``model`` (and ``own``, a kernel evaluation of
-    :mod:`pacsim.fast.view`, in place of the built-in one; ``own_ghost``,
-    a kernel ghost, the model of ``GhostKind.OWN``); values are
-    Python floats, as a search Pacman's are with either backend."""
-    if deadline is not None and started > deadline:
-        raise SearchTimeout("kernel search: deadline already passed")
+def _plain_search(state: GameState, model: Model, levels: int, full_window: bool, deadline: float | None = None,
+                  own: Callable[[View], float] | None = None, own_ghost: GhostPolicy | None = None) -> Workspace:
+    """The finished workspace of :func:`pacsim.fast.kernel.search_root` with
+    ``model`` (or its copy compiled around ``own``, a user's kernel
+    evaluation, and ``own_ghost``, a user's kernel ghost modelled by
+    ``GhostKind.OWN``)."""
     work = workspace(state_row(state), levels)
     arguments = (layout_tables(state.layout), model, levels, full_window, work)
     plain = own is None and own_ghost is None
-    _in_slices(kernel.search_root if plain else own_search_root(own, own_ghost), arguments, deadline, users_code=not plain)
+    in_slices(kernel.search_root if plain else own_search_root(own, own_ghost), arguments,
+              FIRST_SLICE, SMALLEST_SLICE, SLICE_SECONDS, deadline, users_code=not plain)
     if own_ghost is not None and model.weights[kernel.OWN_GHOST_FAILED]:
         raise DistributionRefused(f"kernel search: the ghost policy {own_ghost.__qualname__}() gave a bad distribution")
-    return _result(state, model.weights, work.stats, work.values, levels, root_values, started)
+    return work
 
 
-def _run_star(state: GameState, model: Model, levels: int, full_window: bool,
-              root_values: bool, started: float, deadline: float | None, star: int,
-              table: KernelTable | None, adversary: Adversary,
-              own: Callable[[View], float] | None = None) -> SearchResult:
-    """:func:`_run` with Star1/Star2 chance nodes or a transposition table
-    (and ``own``, a kernel evaluation, with its bounds)."""
-    if deadline is not None and started > deadline:
-        raise SearchTimeout("kernel search: deadline already passed")
+def _star_search(state: GameState, search: KernelSearch, levels: int, deadline: float | None,
+                 table: KernelTable | None) -> StarWorkspace:
+    """:func:`_plain_search` with Star1/Star2 chance nodes, a transposition
+    table or the adversarial model (:mod:`pacsim.fast.star`), and a user's
+    kernel evaluation with its bounds."""
     row = state_row(state)
     work = star_workspace(row, levels)
     table_arrays = NO_TABLE if table is None else table.bound_to(state.layout, row.shape[0], levels)
-    plan = StarPlan(star, table is not None, table_arrays, adversary)
-    arguments = (layout_tables(state.layout), model, plan, levels, full_window, work)
+    chase = NO_ADVERSARY if search.adversary is None else adversary(state, *search.adversary)
+    plan = StarPlan(search.chance_mode, table is not None, table_arrays, chase)
+    arguments = (layout_tables(state.layout), search.model, plan, levels, search.full_window, work)
 
     def with_room(arguments: tuple[object, ...]) -> tuple[object, ...]:
         if table is None:
             return arguments
         return (*arguments[:PLAN_ARGUMENT], plan._replace(table=table.with_room(levels)), *arguments[PLAN_ARGUMENT + 1:])
 
-    _in_slices(star_search_root if own is None else own_star_search_root(own), arguments, deadline, with_room,
-               users_code=own is not None)
+    root_search = star_search_root if search.evaluation is None else own_star_search_root(search.evaluation)
+    in_slices(root_search, arguments, FIRST_SLICE, SMALLEST_SLICE, SLICE_SECONDS, deadline, with_room,
+              users_code=search.evaluation is not None)
     if work.stats[OUT_OF_BOUNDS] == BAD_BOUNDS:
         raise SearchError("kernel search: the evaluation's bounds at a chance node are not finite numbers with low <= high")
     if work.stats[OUT_OF_BOUNDS]:
         raise SearchError("kernel search: a value lies outside its evaluation's bounds; Star pruning would be wrong")
-    return _result(state, model.weights, work.stats, work.values, levels, root_values, started)
-
-
-def _adversary(state: GameState, depth: int, mix: float) -> Adversary:
-    """The adversarial ghost's chase search, ready in its own rows: its
-    settings (the chasing ghost set at each chance node), weights, levels
-    (``depth`` rounds), ``p`` and a workspace."""
-    levels = depth * state.num_agents
-    settings = settings_row(state, Evaluation.CHASE, 1, GhostKind.UNIFORM, True,
-                            [NodeKind.MIN] + [NodeKind.MAX] * len(state.ghosts))
-    row = state_row(state)
-    return Adversary(Model(settings, np.zeros(kernel.WEIGHTS, np.float64)), np.array([levels], np.int64),
-                     np.array([mix], np.float64), workspace(row, levels), chase_memo(state.layout, row.shape[0]))
+    return work
 
 
 def _result(state: GameState, weights: np.ndarray, stats: np.ndarray, values: np.ndarray, levels: int,
@@ -257,75 +186,6 @@ def _result(state: GameState, weights: np.ndarray, stats: np.ndarray, values: np
     )
     return SearchResult(value=float(values[kernel.ROOT_VALUE]), action=action, stats=search_stats, depth=levels,
                         action_values=action_values)
-
-
-FIRST_SLICE = 8192
-"""Nodes the kernel searches before it first hands control back: most
-searches of a game (depth 2 to 4) finish within it, in one call."""
-SMALLEST_SLICE = 1024
-"""Fewest nodes of a slice, whatever the clock says."""
-SLICE_SECONDS = 0.005
-"""Target length of later slices: the deadline is checked, and a signal
-handler (the move time limit's alarm, a Ctrl-C) or a watchdog's timeout
-runs, at least this often, for about 15 microseconds a slice."""
-
-
-def _in_slices(root_search: Any, arguments: tuple[object, ...], deadline: float | None,
-               between: Callable[[tuple[object, ...]], tuple[object, ...]] | None = None, users_code: bool = False) -> None:
-    """Run ``root_search`` (``kernel.search_root`` or ``star_search_root``)
-    slice by slice until it finishes; raise
-    :class:`SearchTimeout` once ``deadline`` has passed.  Between two slices
-    Python runs, so an ``AgentTimeout`` or a ``KeyboardInterrupt`` surfaces
-    here exactly as it would in the Python search.  ``between`` gives the
-    arguments of the next slice (a grown table).  A slice running ``users_code``
-    (their own evaluation or ghost) is :func:`~pacsim.engine.deadline.compiled_code`."""
-    search_slice: Any = root_search  # numba's Dispatcher types its calls too narrowly
-    budget = FIRST_SLICE
-    compile_before_timing(search_slice, (*arguments, budget))  # not counted against a deadline
-    while True:
-        slice_started = perf_counter()
-        with compiled_code(users_code):  # a user's function that never returns cannot hold the move limit or Ctrl-C
-            finished = search_slice(*arguments, budget)
-        if finished:
-            return
-        now = perf_counter()
-        if deadline is not None and now >= deadline:
-            raise SearchTimeout("kernel search: deadline passed")
-        if between is not None:
-            arguments = between(arguments)
-        # Keep slices near SLICE_SECONDS whatever the maze makes a node cost.
-        elapsed = max(now - slice_started, 1e-6)
-        budget = max(SMALLEST_SLICE, min(budget * 4, int(budget * SLICE_SECONDS / elapsed)))
-
-
-def workspace(root: np.ndarray, levels: int) -> Workspace:
-    """A fresh :class:`~pacsim.fast.bundles.Workspace` with ``root`` at its top, for ``levels`` levels."""
-    size = levels + 2
-    states = np.empty((size, root.shape[0]), np.int64)
-    states[0] = root
-    stats = np.zeros(kernel.STATS_SLOTS, np.int64)
-    stats[kernel.BEST_MOVE] = stats[kernel.PAUSED_AT] = -1
-    return Workspace(states, np.empty((size, 5), np.int64), np.empty((size, 5), np.int64),
-                     np.empty((size, 5), np.float64), np.zeros((size, kernel.FRAME_COLUMNS), np.int64),
-                     np.zeros((size, 3), np.float64), np.zeros(kernel.ROOT_VALUE + 1, np.float64), stats)
-
-
-def star_workspace(root: np.ndarray, levels: int) -> StarWorkspace:
-    """A fresh :class:`~pacsim.fast.bundles.StarWorkspace` (see :func:`workspace`)."""
-    plain = workspace(root, levels)
-    size = levels + 2
-    stats = np.zeros(STAR_STATS_SLOTS, np.int64)
-    stats[:kernel.STATS_SLOTS] = plain.stats
-    return StarWorkspace(plain.states, plain.actions, plain.targets, plain.probabilities,
-                         np.zeros((size, 5), np.float64), np.zeros((size, 5), np.float64),
-                         np.zeros((size, STAR_FRAME_COLUMNS), np.int64), np.zeros((size, WINDOW_COLUMNS), np.float64),
-                         plain.values, stats)
-
-
-NO_ADVERSARY = Adversary(Model(np.zeros(kernel.KINDS + 1, np.int64), np.zeros(kernel.WEIGHTS, np.float64)),
-                         np.zeros(1, np.int64), np.ones(1, np.float64), workspace(np.zeros(1, np.int64), 0),
-                         empty_memo(1, 0))
-"""The adversary passed when no chance node models it (one compiled signature)."""
 
 
 __all__ = ["ACTIONS", "KernelTable", "chase_values", "kernel_search", "run_request"]
