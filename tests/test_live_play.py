@@ -3,6 +3,7 @@ played from the page by keys in Chromium, a searched game's values, and the
 option's mistakes (see docs/web.md)."""
 
 import importlib.util
+import json
 import socket
 import threading
 
@@ -132,3 +133,56 @@ def test_browser_mistakes_are_one_line(capsys, monkeypatch):
 def test_a_port_out_of_range_is_refused(port, capsys):
     assert main(["play", "-l", "tinyGhostMaze", "--browser", "--port", port]) == 2
     assert f"--port {port}" in capsys.readouterr().err
+
+
+def test_the_live_frames_are_the_replay_s_frames():
+    from pacsim.agents.registry import make_ghost
+    from pacsim.engine import play_game
+    from pacsim.web.frames import game_data
+    from pacsim.web.live import LiveGame, game_thread
+
+    layout = find_layout("tinyGhostMaze").layout
+
+    def agents():
+        return [make_pacman("greedy"), make_ghost("random")]
+
+    states = []
+    record = play_game(layout, agents(), seed=8, max_moves=20, on_state=lambda state, action: states.append(state))
+    live = LiveGame()
+    thread = game_thread(live, layout, agents(), seed=8, max_moves=20, move_time_limit=None, frame_time=0)
+    thread.start()
+    thread.join(timeout=10)
+    reply = live.since(0)
+    assert reply["done"] and reply["outcome"] == record.outcome
+    assert reply["frames"] == game_data(states, title="", outcome=None, recorded_score=None)["frames"]
+    assert live.since(3)["frames"] == reply["frames"][3:]
+    assert live.read_to_end.is_set()  # the page has everything: the server may stop
+
+
+def test_the_server_refuses_what_is_not_a_move():
+    import urllib.error
+    import urllib.request
+
+    uvicorn = pytest.importorskip("uvicorn")
+    from pacsim.web.live import LiveGame, application
+
+    live = LiveGame()
+    server = uvicorn.Server(uvicorn.Config(application(live, "<p>page</p>"), host="127.0.0.1", port=0, log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    while not server.started:
+        thread.join(timeout=0.02)
+    address = f"http://127.0.0.1:{server.servers[0].sockets[0].getsockname()[1]}/"
+    try:
+        with urllib.request.urlopen(urllib.request.Request(address + "key", data=b"North")) as reply:
+            assert reply.status == 204
+        with pytest.raises(urllib.error.HTTPError, match="400"):
+            urllib.request.urlopen(urllib.request.Request(address + "key", data=b"Jump"))
+        assert live.next_key() == "North" and live.next_key() is None
+        with pytest.raises(urllib.error.HTTPError, match="400"):
+            urllib.request.urlopen(address + "frames.json?since=x")
+        with urllib.request.urlopen(address + "frames.json?since=0") as reply:
+            assert json.loads(reply.read()) == {"frames": [], "values": [], "done": False, "outcome": None, "error": None}
+    finally:
+        server.should_exit = True
+        thread.join(timeout=5)
