@@ -46,6 +46,11 @@ def open_page(browser, address: str) -> None:
     WebDriverWait(browser, 20, poll_frequency=0.1).until(opened)
 
 
+def no_page_errors(browser) -> None:
+    """The browser's console holds no error (read, so the next test starts from an empty log)."""
+    assert [entry for entry in browser.get_log("browser") if entry["level"] == "SEVERE"] == []
+
+
 def page_text(browser, element: str) -> str:
     return browser.execute_script(f"return document.getElementById('{element}').textContent")
 
@@ -75,6 +80,7 @@ def test_a_keyboard_game_is_played_from_the_page(browser, capsys):
     assert out[0] == address
     assert out[1] == "pacsim: the page has shown the game's end; server stopped"
     assert out[2].startswith(f"game 1/1 (seed 3): {page_text(browser, 'outcome').strip()}")
+    no_page_errors(browser)
 
 
 def test_wasd_keys_move_pacman_too(browser, capsys):
@@ -93,6 +99,7 @@ def test_wasd_keys_move_pacman_too(browser, capsys):
     assert actions[direction] == legal[-1]
     thread.join(timeout=10)
     assert result["status"] == 0
+    no_page_errors(browser)
 
 
 def test_a_searched_game_shows_the_values_the_window_shows(browser, capsys):
@@ -115,6 +122,7 @@ def test_a_searched_game_shows_the_values_the_window_shows(browser, capsys):
     assert shown[:len(heading)] == heading
     assert shown[len(heading):] == [f"{action} {value:.1f}" for action, value in expected]
     assert not browser.find_element("id", "values").get_attribute("hidden")
+    no_page_errors(browser)
 
 
 def test_browser_mistakes_are_one_line(capsys, monkeypatch):

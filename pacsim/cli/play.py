@@ -389,7 +389,7 @@ def _play_one(args: argparse.Namespace, layout: Layout, agents: list[Any], seed:
         return play_in_browser(layout, agents, seed=seed, max_moves=args.max_moves, move_time_limit=args.time_limit,
                                frame_time=0.1 if args.frame_time is None else args.frame_time,
                                show_values=args.show_values, host=args.host, port=args.port,
-                               heading=f"{layout.name}: {args.pacman} vs {args.ghosts}, seed {seed}")
+                               heading=f"{layout.name}: {args.pacman}{f' vs {args.ghosts}' if len(agents) > 1 else ''}, seed {seed}")
     if window:
         from pacsim.viewer import play_in_window
 

@@ -23,7 +23,7 @@ from typing import Any
 from pacsim.engine.game import GameRecord, PlayerStopped, play_game
 from pacsim.engine.layout import ACTIONS, Layout
 from pacsim.engine.state import GameState, initial_state
-from pacsim.web.frames import frame, game_data
+from pacsim.web.frames import ActionValues, frame, game_data, values_row
 
 KEY_WAIT_SECONDS = 0.05
 """How often a keyboard Pacman waiting for the first key looks whether the page has gone."""
@@ -51,10 +51,8 @@ class LiveGame:
     keys: queue.Queue[str] = field(default_factory=queue.Queue)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
-    def add(self, frame_numbers: list[int], values: list[tuple[str, float]] | None) -> None:
-        from pacsim.web.frames import _number
-
-        row = None if values is None else [[action, _number(value)] for action, value in values]
+    def add(self, frame_numbers: list[int], values: ActionValues | None) -> None:
+        row = values_row(values)
         with self.lock:
             self.frames.append(frame_numbers)
             self.values.append(row)
