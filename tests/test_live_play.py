@@ -13,8 +13,10 @@ from pacsim.agents.registry import make_pacman
 from pacsim.cli import main
 from pacsim.engine import find_layout
 from pacsim.engine.game import agent_rng
+from pacsim.engine.recording import load_game
 from pacsim.engine.state import initial_state
 from pacsim.viewer.style import values_heading
+from pacsim.web.frames import move_positions
 
 
 def free_port() -> int:
@@ -102,12 +104,14 @@ def test_wasd_keys_move_pacman_too(browser, capsys):
     no_page_errors(browser)
 
 
-def test_a_searched_game_shows_the_values_the_window_shows(browser, capsys):
+def test_a_searched_game_shows_the_values_the_window_shows(browser, capsys, tmp_path):
     from selenium.webdriver.support.ui import WebDriverWait
 
     spec = "minimax"
+    record = tmp_path / "searched.json"
     thread, result, address = play_in_thread(["-l", "tinyGhostMaze", "-p", spec, "-a", "depth=1,backend=python",
-                                              "--show-values", "--max-moves", "4", "--frame-time", "0", "--seed", "5"])
+                                              "--show-values", "--max-moves", "4", "--frame-time", "0", "--seed", "5",
+                                              "--record", str(record)])
     open_page(browser, address)
     WebDriverWait(browser, 20).until(lambda driver: page_text(driver, "outcome") != "")
     thread.join(timeout=10)
@@ -122,6 +126,11 @@ def test_a_searched_game_shows_the_values_the_window_shows(browser, capsys):
     assert shown[:len(heading)] == heading
     assert shown[len(heading):] == [f"{action} {value:.1f}" for action, value in expected]
     assert not browser.find_element("id", "values").get_attribute("hidden")
+    # The record written beside the page holds the game the page showed.
+    saved = load_game(record)
+    browser.execute_script("document.getElementById('last').click()")
+    assert len(move_positions(saved.states())) - 1 == int(page_text(browser, "moves"))
+    assert str(saved.score) == page_text(browser, "score") and saved.outcome == page_text(browser, "outcome").strip()
     no_page_errors(browser)
 
 
@@ -165,6 +174,23 @@ def test_the_live_frames_are_the_replay_s_frames():
     assert reply["frames"] == game_data(states, title="", outcome=None, recorded_score=None)["frames"]
     assert live.since(3)["frames"] == reply["frames"][3:]
     assert live.read_to_end.is_set()  # the page has everything: the server may stop
+
+
+def test_a_keyboard_game_waiting_for_its_first_key_ends_when_the_server_stops():
+    from pacsim.agents.simple import KeyboardPacman
+    from pacsim.web.live import LiveGame, PageGone, game_thread
+
+    live = LiveGame()
+    pacman = KeyboardPacman()
+    pacman.keys, pacman.wait_for_key = live.next_key, live.wait_for_key
+    thread = game_thread(live, find_layout("tinyGhostMaze").layout, [pacman], seed=1, max_moves=5,
+                         move_time_limit=None, frame_time=0)
+    thread.start()
+    thread.join(timeout=0.3)
+    assert thread.is_alive() and len(live.frames) == 1  # the start shown, the game waiting for the person
+    live.stopped.set()  # Ctrl-C stopped the server
+    thread.join(timeout=5)
+    assert not thread.is_alive() and isinstance(live.error, PageGone)
 
 
 def test_the_server_refuses_what_is_not_a_move():
