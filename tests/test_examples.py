@@ -70,6 +70,7 @@ BROWSER_GAME = "serves the game's page until a browser has shown its end (tests/
 LESSON_MAP = "games from every start cell of a maze (minutes; tests/test_lesson_map.py maps a toy maze)"
 SKIP: dict[str, str] = {
     "pacsim play -l smallClassic -p keyboard -g directional --browser": BROWSER_GAME,
+    "pacsim play -l smallClassic -p keyboard --browser": BROWSER_GAME,
     "pacsim play -l mediumClassic -p alphabeta:depth=3 --show-values --browser --port 8000": BROWSER_GAME,
     "pacsim play -l tinyGhostMaze -p expectimax -a depth=4,eval=careful -g adversarial --show-values": WINDOW,
     "pacsim play -l smallClassic -p keyboard": "a person's keyboard game (tests/test_cli.py plays one from a fake terminal)",
