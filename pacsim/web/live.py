@@ -103,7 +103,7 @@ def game_thread(live: LiveGame, layout: Layout, agents: list[Any], *, seed: int,
     from pacsim.viewer.sources import FrameMaker
 
     maker = FrameMaker(valued)
-    shown: list[GameState] = []
+    previous: list[GameState] = []  # the last position shown: its frame lists what was eaten since
 
     def on_state(state: GameState, action: str | None) -> None:
         made = maker.next(state, action)
@@ -111,8 +111,8 @@ def game_thread(live: LiveGame, layout: Layout, agents: list[Any], *, seed: int,
             raise PageGone("the page's server stopped during the game")
         if not (state.turn == 0 or state.is_terminal):
             return
-        live.add(frame(state, shown[-1] if shown else None), made.values if valued is not None else None)
-        shown.append(state)
+        live.add(frame(state, previous[0] if previous else None), made.values if valued is not None else None)
+        previous[:] = [state]
         if frame_time and not state.is_terminal:
             time.sleep(frame_time)
 
@@ -126,8 +126,7 @@ def game_thread(live: LiveGame, layout: Layout, agents: list[Any], *, seed: int,
         finally:
             live.finished.set()
 
-    thread = threading.Thread(target=play, name="pacsim game", daemon=True)
-    return thread
+    return threading.Thread(target=play, name="pacsim game", daemon=True)
 
 
 def application(live: LiveGame, page_text: str) -> Any:
