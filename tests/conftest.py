@@ -107,6 +107,14 @@ def browser(tmp_path_factory):
     driver.quit()
 
 
+@pytest.fixture(autouse=True)
+def fresh_browser_log(request):
+    """A browser test reads only its own console: what an earlier test's page logged late (a favicon asked of a
+    server that test has stopped) is read away first."""
+    if "browser" in request.fixturenames:
+        request.getfixturevalue("browser").get_log("browser")
+
+
 def fit_window(driver, width: int, height: int) -> None:
     """Make the page's viewport ``width`` x ``height`` (the window's frame takes some of --window-size)."""
     driver.set_window_size(width, height)
