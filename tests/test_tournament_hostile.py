@@ -261,24 +261,38 @@ def stuck():
         print("stuck", flush=True)
         libc.pthread_mutex_lock(lock)
 
+if sys.argv[2] == "said":
+    from pacsim.fast.last_words import prepare
+    prepare()
 call_with_deadline(stuck, float(sys.argv[1]) or None)
 """
 
 
+@pytest.mark.parametrize("said", ["said", "silent"])
 @pytest.mark.parametrize("limit", [0.3, 0], ids=["move limit", "ctrl-c"])
-def test_compiled_code_that_never_returns_ends_at_the_move_limit_or_at_ctrl_c(limit):
-    process = subprocess.Popen([sys.executable, "-c", STUCK, str(limit)], stdout=subprocess.PIPE, text=True,
-                               env={**os.environ, "PYTHONPATH": ROOT})
+def test_compiled_code_that_never_returns_ends_at_the_move_limit_or_at_ctrl_c(limit, said):
+    """The process ends by the signal's default action; with the kernels' C handler prepared, one line says why first."""
+    process = subprocess.Popen([sys.executable, "-c", STUCK, str(limit), said], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True, env={**os.environ, "PYTHONPATH": ROOT})
     try:
         assert process.stdout is not None and process.stdout.readline() == "stuck\n"
         started = time.monotonic()
         if not limit:
             process.send_signal(signal.SIGINT)
         status = process.wait(timeout=20)
+        assert process.stderr is not None
+        err = process.stderr.read()
     finally:
         process.kill()
     assert status == -(signal.SIGALRM if limit else signal.SIGINT)
     assert time.monotonic() - started < 10
+    if said == "silent":
+        assert err == ""
+    else:
+        from pacsim.fast.last_words import INTERRUPTED, OVERRAN
+
+        assert err == (OVERRAN if limit else INTERRUPTED).tobytes().decode()
+        assert err.count("\n") == 1 and ("move limit" in err) == bool(limit)
 
 
 def test_the_kernels_slices_run_as_compiled_code():
