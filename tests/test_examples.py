@@ -66,8 +66,12 @@ WINDOW = "opens a window (tests/test_viewer.py plays the window)"
 HYPOTHETICAL = "names a user's own file the document calls hypothetical"
 BIG_STORE = "reads the 2,000-game store of pacsim reproduce (a minute to make); the README's run makes the small store its commands read"
 SERVER = "serves a page until stopped (tests/test_dashboard.py serves one and reads it in Chromium)"
+BROWSER_GAME = "serves the game's page until a browser has shown its end (tests/test_live_play.py plays one in Chromium)"
 LESSON_MAP = "games from every start cell of a maze (minutes; tests/test_lesson_map.py maps a toy maze)"
 SKIP: dict[str, str] = {
+    "pacsim play -l smallClassic -p keyboard -g directional --browser": BROWSER_GAME,
+    "pacsim play -l smallClassic -p keyboard --browser": BROWSER_GAME,
+    "pacsim play -l mediumClassic -p alphabeta:depth=3 --show-values --browser --port 8000": BROWSER_GAME,
     "pacsim play -l tinyGhostMaze -p expectimax -a depth=4,eval=careful -g adversarial --show-values": WINDOW,
     "pacsim play -l smallClassic -p keyboard": "a person's keyboard game (tests/test_cli.py plays one from a fake terminal)",
     "pacsim compare alphabeta:depth=3,eval=my_eval.py:hungry alphabeta:depth=3 -g directional": HYPOTHETICAL,

@@ -83,6 +83,12 @@ def test_inside_bubblewrap_an_entrant_has_no_capability_and_can_neither_remount_
     assert (record.fault, record.error) == (None, None)
 
 
+def others_can_read(path: Path) -> bool:
+    """Whether a user of no group of its owner's can reach ``path`` and read it (every folder above it searchable)."""
+    folders = [path, *path.parents] if path.is_dir() else list(path.parents)
+    return all(os.stat(folder).st_mode & 0o001 for folder in folders) and bool(os.stat(path).st_mode & 0o004)
+
+
 def test_as_an_ordinary_user_too():
     """The same probe as nobody, in the sandbox's own bwrap command (the system's Python: nobody cannot read root's)."""
     require(BUBBLEWRAP)
@@ -93,8 +99,8 @@ def test_as_an_ordinary_user_too():
     try:
         folder.chmod(0o755)
         jail = bubblewrap_command(folder, 64)
-        for index in reversed(range(len(jail) - 2)):  # binds of root's own folders (its Python) nobody cannot make
-            if jail[index] == "--ro-bind" and jail[index + 1].startswith("/root"):
+        for index in reversed(range(len(jail) - 2)):  # binds of root's own folders (its Python, a venv) nobody cannot make
+            if jail[index] == "--ro-bind" and not others_can_read(Path(jail[index + 1])):
                 del jail[index:index + 3]
         command = ["setpriv", "--reuid", "65534", "--regid", "65534", "--clear-groups", *jail, python, "-c",
                    BREACHES + "print(breaches())"]

@@ -21,6 +21,16 @@ def wants_window(args: Any) -> bool:
     return not (args.quiet or args.text) and display_available()
 
 
+def require_server(command: str, note: str = "") -> None:
+    """A live page's server (Starlette on Uvicorn, the dashboard extra), or one line naming the extra."""
+    import importlib.util
+
+    from pacsim.errors import PacsimError, install_hint
+
+    if importlib.util.find_spec("starlette") is None or importlib.util.find_spec("uvicorn") is None:
+        raise PacsimError(f"{command}: the live page needs Starlette and Uvicorn: {install_hint('dashboard')}{note}")
+
+
 def add_debug_option(parser: Any) -> None:
     """``--debug``: a raising agent's full traceback (sets PACSIM_DEBUG, so
     worker processes started afterwards print it too)."""
@@ -79,4 +89,4 @@ def check_outputs(args: argparse.Namespace, inputs: list[str] | None = None) -> 
 
 
 __all__ = ["add_debug_option", "add_display_options", "add_window_options", "check_outputs", "display_available",
-           "options_given_once", "wants_window"]
+           "options_given_once", "require_server", "wants_window"]

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import argparse
-import importlib.util
 from pathlib import Path
 
-from pacsim.errors import ConfigError, PacsimError, install_hint
+from pacsim.cli.common import require_server
+from pacsim.errors import ConfigError
 from pacsim.files import check_output
 
 
@@ -43,9 +43,7 @@ def run(args: argparse.Namespace) -> int:
         return 0
     if not 0 < args.port < 65536:
         raise ConfigError(f"--port {args.port}: a port is 1 to 65535")
-    if importlib.util.find_spec("starlette") is None or importlib.util.find_spec("uvicorn") is None:
-        raise PacsimError(f"dashboard: the live page needs Starlette and Uvicorn: {install_hint('dashboard')} "
-                          "(--snapshot needs neither)")
+    require_server("dashboard", " (--snapshot needs neither)")
     from pacsim.web.dashboard import serve
 
     if not args.quiet:

@@ -42,7 +42,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--sandbox", action="store_true",
                         help="play each plugin agent in its own sandboxed process, under the default limits (docs/sandbox.md)")
     add_display_options(parser, quiet_help="no board, one line per game")
+    add_browser_options(parser)
     add_cs188_options(parser)
+
+
+def add_browser_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--browser", action="store_true",
+                        help="show the game in a local web page as it is played, keys there for -p keyboard "
+                             "(the dashboard extra; docs/web.md)")
+    parser.add_argument("--host", default="127.0.0.1", help="with --browser, the address to listen on (default 127.0.0.1)")
+    parser.add_argument("--port", type=int, default=0, help="with --browser, the port to listen on (default 0: any free port)")
 
 
 def add_game_options(parser: argparse.ArgumentParser) -> None:
@@ -202,7 +211,8 @@ def run(args: argparse.Namespace) -> int:
     training = training_games(args, not sandboxed_pacman(args) and resolve(PACMAN, args.pacman).cs188)
     unseen = 0 if args.count_training else training  # --count-training: every game shown, counted and recorded
     games = args.games - unseen
-    window = wants_window(args)
+    check_browser(args, settings)
+    window = not args.browser and wants_window(args)
     folders = course_layout_folders(args)
     found = find_layout(args.layout or default_layout(folders), folders)
     if found.note:
@@ -243,6 +253,24 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+def check_browser(args: argparse.Namespace, settings: WindowSettings) -> None:
+    """``--browser``: one game, shown only there, with the server's extra installed; said before any game."""
+    from pacsim.cli.common import require_server
+
+    if not args.browser:
+        for option, given in (("--host", args.host != "127.0.0.1"), ("--port", args.port != 0)):
+            if given:
+                raise ConfigError(f"{option}: only with --browser (the page the game is shown in)")
+        return
+    for option, given in (("-q", args.quiet), ("-t", args.text), ("-w", args.window),
+                          ("--gif/--save-frames", settings.exporting), (f"-n {args.games}", args.games > 1)):
+        if given:
+            raise ConfigError(f"--browser with {option}: the page shows one game, and only there")
+    if not 0 <= args.port < 65536:
+        raise ConfigError(f"--port {args.port}: a port is 0 (any free one) to 65535")
+    require_server("play --browser")
+
+
 def check_before_games(pacman: Any, layout: Layout, ghosts: int) -> None:
     """A search Pacman's evaluation and backend, checked once before the first game (not reported per game)."""
     from pacsim.agents.search_agents import SearchPacman
@@ -256,7 +284,7 @@ def check_keyboard(args: argparse.Namespace, pacman: Any, window: bool) -> None:
     """A keyboard Pacman needs a person at a window or a terminal: said before the game, not as an EOFError in it."""
     from pacsim.agents.simple import KEYBOARD_NEEDS, KeyboardPacman
 
-    if isinstance(pacman, KeyboardPacman) and not window and not sys.stdin.isatty():
+    if isinstance(pacman, KeyboardPacman) and not window and not args.browser and not sys.stdin.isatty():
         raise ConfigError(f"-p {args.pacman}: {KEYBOARD_NEEDS}")
 
 
@@ -355,6 +383,13 @@ def _play_one(args: argparse.Namespace, layout: Layout, agents: list[Any], seed:
               settings: WindowSettings) -> GameRecord:
     """One game, shown as asked: in the window, or played at full speed with
     the board printed (--text) and the frames written off-screen (--save-frames, --gif)."""
+    if args.browser:
+        from pacsim.web.live import play_in_browser
+
+        return play_in_browser(layout, agents, seed=seed, max_moves=args.max_moves, move_time_limit=args.time_limit,
+                               frame_time=0.1 if args.frame_time is None else args.frame_time,
+                               show_values=args.show_values, host=args.host, port=args.port,
+                               heading=f"{layout.name}: {args.pacman}{f' vs {args.ghosts}' if len(agents) > 1 else ''}, seed {seed}")
     if window:
         from pacsim.viewer import play_in_window
 
@@ -416,7 +451,7 @@ def display_notes(args: argparse.Namespace, window: bool, settings: WindowSettin
     from pacsim.agents.api import ValuingAgent
 
     notes = []
-    shown = window or args.text or settings.exporting
+    shown = window or args.text or settings.exporting or args.browser
     if args.show_values and not shown:
         notes.append("--show-values: nothing is drawn with -q; use --text, the window, --gif or --save-frames")
     elif args.show_values and not isinstance(pacman, ValuingAgent):

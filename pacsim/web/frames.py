@@ -114,8 +114,13 @@ def game_data(states: Sequence[GameState], *, title: str, outcome: str | None, r
     }
     if values is not None:
         data["valuesHeading"] = list(values.heading)
-        data["values"] = [None if row is None else [[action, _number(value)] for action, value in row] for row in values.rows]
+        data["values"] = [values_row(row) for row in values.rows]
     return data
+
+
+def values_row(row: ActionValues | None) -> list[list[Any]] | None:
+    """One position's action values for JSON (None where Pacman does not move)."""
+    return None if row is None else [[action, _number(value)] for action, value in row]
 
 
 def _number(value: float) -> float | str:

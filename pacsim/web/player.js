@@ -4,7 +4,7 @@
 (function () {
   const game = JSON.parse(document.getElementById("game").textContent);
   const S = game.style, L = game.layout, K = game.ghosts, frames = game.frames;
-  const last = frames.length - 1;
+  let last = frames.length - 1;
   const $ = (id) => document.getElementById(id);
   const canvas = $("board"), pen = canvas.getContext("2d");
   const facing = { North: 90, South: 270, East: 0, West: 180, Stop: 0 };
@@ -20,10 +20,12 @@
 
   // The food and capsules left at each move, from the cells eaten on the way.
   const left = [];
-  (function () {
-    let items = new Set([...game.food, ...game.capsules]);
-    frames.forEach((f) => { f.slice(2 + 3 * K + 1).forEach((c) => items.delete(c)); left.push(items); items = new Set(items); });
-  })();
+  function addLeft(f) {
+    const items = new Set(left.length ? left[left.length - 1] : [...game.food, ...game.capsules]);
+    f.slice(2 + 3 * K + 1).forEach((c) => items.delete(c));
+    left.push(items);
+  }
+  frames.forEach(addLeft);
   const capsules = new Set(game.capsules);
 
   function position(f) {
@@ -111,6 +113,7 @@
   }
 
   function draw() {
+    if (!frames.length) return;  // a live game before its first frame
     const p = position(frames[move]);
     pen.fillStyle = rgb(S.BACKGROUND); pen.fillRect(0, 0, canvas.width, canvas.height);
     drawWalls();
@@ -167,7 +170,7 @@
   }
 
   function go(to) {
-    move = Math.max(0, Math.min(last, to));
+    move = Math.max(0, Math.min(Math.max(last, 0), to));
     if (move === last) pause();
     draw();
     if (game.standalone) history.replaceState(null, "", `#move=${move}`);
@@ -186,6 +189,33 @@
   function fromHash() {
     const found = /move=(\d+|end)/.exec(location.hash);
     if (found) { pause(); go(found[1] === "end" ? last : Number(found[1])); }
+  }
+
+  // pacsim play --browser: the frames arrive as the game is played (pacsim/web/live.py); the page follows
+  // the newest unless the reader stepped back, and a keyboard Pacman's keys go to the game.
+  function live() {
+    window.pacsimLive = { frames, actions: game.actions };  // what tests read of the game so far
+    const moves = { ArrowUp: "North", ArrowDown: "South", ArrowRight: "East", ArrowLeft: "West",
+                    w: "North", s: "South", d: "East", a: "West", W: "North", S: "South", D: "East", A: "West" };
+    if (game.keyboard) {
+      Object.keys(moves).forEach((key) => { keys[key] = () => fetch("key", { method: "POST", body: moves[key] }).catch(() => {}); });
+      $("title").textContent += " \u00B7 arrow keys or WASD move Pacman";
+    }
+    async function poll() {
+      let reply;
+      try { reply = await (await fetch(`frames.json?since=${frames.length}`)).json(); }
+      catch (error) { $("outcome").textContent = " (the game's server has stopped)"; return; }
+      const following = playing || move === last || last < 0;
+      reply.frames.forEach((f, i) => { frames.push(f); addLeft(f); if (game.values) game.values.push(reply.values[i]); });
+      last = frames.length - 1;
+      $("slider").max = String(last); $("moves").textContent = String(last);
+      if (reply.done) game.outcome = reply.outcome || (reply.error ? "error" : null);
+      if (reply.frames.length && last === reply.frames.length - 1) resize();  // the first frames: the board's size
+      if (following || reply.done) go(last); else draw();
+      if (reply.error) $("title").textContent += ` (${reply.error})`;
+      if (!reply.done) setTimeout(poll, 100);
+    }
+    poll();
   }
 
   // The page's colours are the viewer's too (player.css reads these variables).
@@ -223,6 +253,7 @@
     event.preventDefault(); action();
   });
   window.addEventListener("resize", resize);
+  if (game.live) live();
   if (!game.standalone) move = last;  // see replay_page in player.py: side by side, each shows its end
   resize();
   if (game.standalone) { window.addEventListener("hashchange", fromHash); fromHash(); }
