@@ -354,6 +354,38 @@ def test_the_start_says_what_it_does_and_ctrl_c_then_says_nothing_was_saved(stud
                       "the same command starts again")
 
 
+IGNORING_INTERRUPTS = """import os, signal, sys
+signal.signal(signal.SIGINT, signal.SIG_IGN)  # as a shell starts a background job: pacsim ... &
+os.execv(sys.executable, [sys.executable, "-m", "pacsim", *sys.argv[1:]])
+"""
+
+
+@pytest.mark.parametrize("ignored", [False, True], ids=["foreground", "started ignoring ctrl-c"])
+def test_a_ctrl_c_while_the_entrants_are_checked_stops_the_tournament_at_once(students, tmp_path, ignored):
+    """A SIGINT sent during the sandboxed checks of the entrants stops the command there with its one line, whether
+    or not the process started with SIGINT ignored (a run heard it once its games started: the same signal, the same
+    meaning at every step)."""
+    for name in ("carol", "dave"):  # two entrants that load
+        (students / name / "agent.py").write_text(RANDOM_PACMAN.format(name=name.title(), tail=""))
+    arguments = ["tournament", "--pacman", str(students), "--layout", "tinyGhostMaze", "--pairs", "50", "-j", "1",
+                 "--allow-weak-sandbox", "--store", str(tmp_path / "t.sqlite")]
+    command = [sys.executable, "-c", IGNORING_INTERRUPTS] if ignored else [sys.executable, "-m", "pacsim"]
+    process = subprocess.Popen([*command, *arguments], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent)})
+    try:
+        assert process.stderr is not None
+        assert process.stderr.readline().startswith("pacsim: loading the entrants")  # printed just before the checks
+        process.send_signal(signal.SIGINT)
+        sent = time.monotonic()
+        out, err = process.communicate(timeout=60)
+    finally:
+        process.kill()
+    assert process.returncode == 130 and time.monotonic() - sent < 5
+    assert err.splitlines() == ["pacsim: interrupted: while checking the entrants, before any game: nothing was "
+                                "saved; the same command starts again"]
+    assert "game" not in out and not (tmp_path / "t.sqlite").exists()
+
+
 def test_replays_on_the_leaderboard_page_are_titled_with_the_students_names(students, tmp_path, capsys):
     page = tmp_path / "board.html"
     status, _ = run_tournament(capsys, students, tmp_path / "t.sqlite", "--html", str(page))

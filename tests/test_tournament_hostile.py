@@ -234,6 +234,47 @@ def test_faults_rank_below_every_honest_entrant_whatever_the_mode(tmp_path, caps
     assert all(pandas.isna(standing.mean_score) for standing in board.pacmen if standing.rating.entrant in FAULTERS)
 
 
+SLOW_STARTER = """import os, time
+from pacsim.agents import Agent
+
+class Slow(Agent):
+    def __init__(self, *arguments, **options):
+        super().__init__(*arguments, **options)
+        if WHERE != str(os.getpid()):
+            time.sleep(1000)
+
+    def get_action(self, state):
+        return state.legal_actions()[0]
+"""
+
+
+def test_without_the_sandbox_the_start_up_limit_holds_as_in_it(tmp_path, capsys, monkeypatch):
+    """A constructor that never returns is stopped at the start-up limit (a fork-started worker inherits the
+    test's shorter one): in the planning, the entrant is refused, as the sandbox's check refuses it; in a worker,
+    it loses its games as a ``time`` fault (not pacsim's ``error``) and a resume plays nothing again."""
+    from pacsim.runner import plan
+
+    monkeypatch.setattr(plan, "STARTUP_SECONDS", 0.5)
+    students = tmp_path / "students"
+    hand_in(students / "honest")
+    hand_in(students / "slow", SLOW_STARTER.replace("WHERE", "''"))  # slow everywhere
+    hand_in(students / "late", SLOW_STARTER.replace("WHERE", repr(str(os.getpid()))))  # slow in the workers only
+    store = tmp_path / "t.sqlite"
+    arguments = ["tournament", "--pacman", str(students), "--layout", "tinyGhostMaze", "--pairs", "1", "--seed", "5",
+                 "--max-moves", "20", "--store", str(store), "-j", "2", "--no-sandbox"]
+    started = time.monotonic()
+    assert main(arguments) == 0, capsys.readouterr().err
+    assert time.monotonic() - started < 30
+    out = capsys.readouterr().out
+    assert "slow gets no games: " in out and "overran the 0.5s start-up limit (building the agent)" in out, out
+    games = load_results(store)
+    late = games[games["pacman"].str.contains("late")]
+    assert len(late) == len(games) // 2 and set(late["outcome"]) == {"loss"} and set(late["fault"]) == {"startup_timeout"}
+    assert all(error.startswith("agent 0 overran the 0.5s start-up limit") for error in late["error"])
+    ids = list(games["id"])
+    assert main([*arguments, "-q"]) == 0 and list(load_results(store)["id"]) == ids
+
+
 def test_compare_counts_a_fault_worse_than_a_loss(tmp_path, capsys):
     if not sandbox.bubblewrap_works():
         pytest.skip("needs bubblewrap")
@@ -261,24 +302,38 @@ def stuck():
         print("stuck", flush=True)
         libc.pthread_mutex_lock(lock)
 
+if sys.argv[2] == "said":
+    from pacsim.fast.last_words import prepare
+    prepare()
 call_with_deadline(stuck, float(sys.argv[1]) or None)
 """
 
 
+@pytest.mark.parametrize("said", ["said", "silent"])
 @pytest.mark.parametrize("limit", [0.3, 0], ids=["move limit", "ctrl-c"])
-def test_compiled_code_that_never_returns_ends_at_the_move_limit_or_at_ctrl_c(limit):
-    process = subprocess.Popen([sys.executable, "-c", STUCK, str(limit)], stdout=subprocess.PIPE, text=True,
-                               env={**os.environ, "PYTHONPATH": ROOT})
+def test_compiled_code_that_never_returns_ends_at_the_move_limit_or_at_ctrl_c(limit, said):
+    """The process ends by the signal's default action; with the kernels' C handler prepared, one line says why first."""
+    process = subprocess.Popen([sys.executable, "-c", STUCK, str(limit), said], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True, env={**os.environ, "PYTHONPATH": ROOT})
     try:
         assert process.stdout is not None and process.stdout.readline() == "stuck\n"
         started = time.monotonic()
         if not limit:
             process.send_signal(signal.SIGINT)
         status = process.wait(timeout=20)
+        assert process.stderr is not None
+        err = process.stderr.read()
     finally:
         process.kill()
     assert status == -(signal.SIGALRM if limit else signal.SIGINT)
     assert time.monotonic() - started < 10
+    if said == "silent":
+        assert err == ""
+    else:
+        from pacsim.fast.last_words import INTERRUPTED, OVERRAN
+
+        assert err == (OVERRAN if limit else INTERRUPTED).tobytes().decode()
+        assert err.count("\n") == 1 and ("move limit" in err) == bool(limit)
 
 
 def test_the_kernels_slices_run_as_compiled_code():

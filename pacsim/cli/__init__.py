@@ -12,7 +12,9 @@ import argparse
 import importlib
 import re
 import shlex
+import signal
 import sys
+import threading
 from collections.abc import Collection, Iterator
 from contextlib import contextmanager
 from typing import Any, NoReturn, TextIO
@@ -157,7 +159,7 @@ def main(argv: list[str] | None = None) -> int:
     except SystemExit as exit:  # --help, --version, or a usage error already printed
         return exit.code if isinstance(exit.code, int) else USER_ERROR
     try:
-        with _output_kept_open(), inputs_guarded():  # no output of the command may replace a file it read
+        with _interrupts_heard(), _output_kept_open(), inputs_guarded():  # no output of the command may replace a file it read
             return args.run(args) or 0
     except PacsimError as error:
         print(f"pacsim: error: {error}", file=sys.stderr)
@@ -170,6 +172,26 @@ def main(argv: list[str] | None = None) -> int:
         return INTERRUPTED
     except BrokenPipeError:
         return 0
+
+
+@contextmanager
+def _interrupts_heard() -> Iterator[None]:
+    """A Ctrl-C (``SIGINT``) stops every command from its first line.
+
+    A shell starts a background job (``pacsim ... &`` in a script) with
+    ``SIGINT`` ignored, and Python then keeps ignoring it; but a run installs
+    its own handler when its games start, so a Ctrl-C sent during the
+    start-up (checking a tournament's entrants) was lost while one sent a
+    second later stopped the run.  The same signal means the same at every
+    step: it is heard throughout, and the disposition is put back after."""
+    if threading.current_thread() is not threading.main_thread() or signal.getsignal(signal.SIGINT) != signal.SIG_IGN:
+        yield
+        return
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _run_interrupted() -> tuple[type[BaseException], ...]:

@@ -74,10 +74,10 @@ def run(args: argparse.Namespace) -> int:
         raise ConfigError(f"--pairs {args.pairs}: must be at least 1")
     check_ratings_possible()  # before any game, not after all of them
     settings = settings_of(args)
-    if not args.quiet and settings.get("sandbox", True):  # seconds of silence otherwise
-        print("pacsim: loading the entrants and building each in its own sandbox (about a second each) ...",
-              file=sys.stderr, flush=True)
-    try:
+    try:  # the line too: a Ctrl-C as it is written is one in the checks
+        if not args.quiet and settings.get("sandbox", True):  # seconds of silence otherwise
+            print("pacsim: loading the entrants and building each in its own sandbox (about a second each) ...",
+                  file=sys.stderr, flush=True)
         tournament = build_tournament(settings, source=args.file or "pacsim tournament")
     except KeyboardInterrupt:
         raise KeyboardInterrupt("while checking the entrants, before any game: nothing was saved; "

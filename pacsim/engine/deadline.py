@@ -63,6 +63,26 @@ def user_interrupts_marked() -> Iterator[None]:
 COMPILED_GRACE = 1.0
 """Seconds a call into compiled code may run past its move's deadline before the process is ended."""
 _HELD = {signal.SIGINT, signal.SIGALRM}
+_last_words: tuple[Callable[[int, int], int], int] | None = None
+"""libc's ``signal`` and the address of a C signal handler (:mod:`pacsim.fast.last_words`) that says why the
+process ends, then ends it."""
+
+
+def set_last_words(address: int) -> None:
+    """Have :func:`compiled_code` end the process through the C handler at ``address`` instead of silently."""
+    global _last_words
+    set_handler = ctypes.CDLL(None).signal
+    set_handler.argtypes, set_handler.restype = [ctypes.c_int, ctypes.c_size_t], ctypes.c_size_t
+    _last_words = set_handler, address
+
+
+def _end_by_default(signum: int) -> None:
+    """``signum``'s default action (the process ends), said first by the last words' handler if there is one.
+    Python keeps its record of the handler as ``SIG_DFL``; the caller puts Python's handler back after."""
+    signal.signal(signum, signal.SIG_DFL)
+    if _last_words is not None:
+        set_handler, address = _last_words
+        set_handler(signum, address)
 
 
 @contextmanager
@@ -74,7 +94,8 @@ def compiled_code(users_code: bool = True) -> Iterator[None]:
 
     Compiled code runs no Python signal handler until it returns, so a
     function that never returns would ignore the move limit and Ctrl-C.
-    Within this block a Ctrl-C ends the process at once (the default action:
+    Within this block a Ctrl-C ends the process at once (the default action,
+    said in one line first once :mod:`pacsim.fast.last_words` is prepared:
     what a run stored is kept, the game in play is lost), and a move deadline
     armed by :func:`call_with_deadline` ends it :data:`COMPILED_GRACE`
     seconds late; a call that returns in time finds the handlers as they
@@ -88,9 +109,9 @@ def compiled_code(users_code: bool = True) -> Iterator[None]:
     alarm = signal.getsignal(signal.SIGALRM)
     timed = remaining > 0 and callable(alarm)
     if catches_interrupt:
-        signal.signal(signal.SIGINT, signal.SIG_DFL)
+        _end_by_default(signal.SIGINT)
     if timed:
-        signal.signal(signal.SIGALRM, signal.SIG_DFL)
+        _end_by_default(signal.SIGALRM)
         signal.setitimer(signal.ITIMER_REAL, remaining + COMPILED_GRACE)
     try:
         yield

@@ -312,6 +312,10 @@ def kernel_mcts(state: GameState, ghost_kind: str, evaluation: str, iterations: 
                       np.zeros((2, 5), np.int64), np.array([np.inf, -np.inf]), counts)
         iterations_of = mcts_iterations if own is None else own_iterations(own)
         compile_before_timing(iterations_of, (tables, settings, tree, run))  # said apart, once per version
+        if own is not None:
+            from pacsim.fast.last_words import prepare  # compiled (or loaded) once per process
+
+            prepare()
         with compiled_code(own is not None):  # a user's function that never returns cannot hold the move limit or Ctrl-C
             iterations_of(tables, settings, tree, run)
     stats = SearchStats(generated=int(counts[GENERATED]), evaluated=int(counts[EVALUATED]), cutoffs=0,

@@ -36,7 +36,15 @@ from pacsim.engine.starts import DECISIONS, DEFAULT_START_DISTANCE, EXPERIMENT_S
 from pacsim.errors import ConfigError
 from pacsim.runner.experiment_file import TOP_LEVEL_KEYS, Checker, apply_override, read_toml, sort_key
 from pacsim.runner.openings import OpeningBook, check_book, read_book
-from pacsim.runner.plan import Condition, ConditionGrid, GridLayouts, count_conditions, expand, load_layouts
+from pacsim.runner.plan import (
+    Condition,
+    ConditionGrid,
+    GridLayouts,
+    count_conditions,
+    expand,
+    load_layouts,
+    startup_limit,
+)
 
 if TYPE_CHECKING:
     import pandas
@@ -175,7 +183,8 @@ def build_experiment(raw: dict[str, Any], source: str = "<experiment>", default_
                               "in one experiment; split it into several")
     layouts = load_layouts(checker, grid["layout"])
     sandbox = checker.sandbox(raw)
-    conditions = expand(checker, grid, layouts, pacman_options, ghost_options, sandbox)
+    conditions = expand(checker, grid, layouts, pacman_options, ghost_options, sandbox,
+                        startup_limit(sandbox, time_limit))
     if starts != LAYOUT:
         _check_starts(checker, conditions, start_distance)
     book = _opening_book(checker, raw, conditions) if starts == DECISIONS else None

@@ -30,6 +30,7 @@ from pacsim.agents.registry import (
 )
 from pacsim.agents.sandbox import Limits, check_in_sandbox, needs_sandbox
 from pacsim.engine import Layout, find_layout
+from pacsim.engine.deadline import AgentTimeout, call_with_deadline
 from pacsim.engine.generate import generate_layout, is_generated, maze_count, maze_names, parse_maze_specs
 from pacsim.engine.layout import layouts_directory
 from pacsim.errors import AgentError, PacsimError, did_you_mean
@@ -182,11 +183,23 @@ class _Agents:
     depth: int | None
 
 
+STARTUP_SECONDS = Limits.startup_seconds
+"""Seconds an agent built outside the sandbox may take, under a move limit: the sandbox's start-up limit."""
+
+
+def startup_limit(sandbox: Limits | None, time_limit: float) -> float | None:
+    """The start-up limit of an agent built outside the sandbox: with a move
+    limit, the sandbox's, so that the rules are the same with and without
+    it (a constructor that never returns holds no planning and no worker);
+    none without a move limit, as a sandbox-free run always was."""
+    return STARTUP_SECONDS if sandbox is None and time_limit else None
+
+
 def expand(checker: Checker, grid: dict[str, list[Any]], layouts: GridLayouts, pacman_options: dict,
-            ghost_options: dict, sandbox: Limits | None = None) -> ConditionGrid:
+           ghost_options: dict, sandbox: Limits | None = None, startup: float | None = None) -> ConditionGrid:
     """The grid's conditions, checked: every agent built once (a plugin in
-    its sandbox when ``sandbox`` is set), every layout's ghosts counted once
-    (a generated spec's mazes have the same count)."""
+    its sandbox when ``sandbox`` is set, else within ``startup`` seconds),
+    every layout's ghosts counted once (a generated spec's mazes have the same count)."""
     # list[Any]: the grid's values were checked (_check_grid_value): names are strings, ghost counts integers.
     _check_agent_names(checker, grid, sandbox)
     option_keys = [key for key in grid if key not in AGENT_KEYS]
@@ -204,7 +217,7 @@ def expand(checker: Checker, grid: dict[str, list[Any]], layouts: GridLayouts, p
             agents_key = (pacman_spec, sort_key(options), ghosts)
             if agents_key not in conditions.agents:
                 conditions.agents[agents_key] = _build_agents(checker, pacman_spec, options, varied, ghosts,
-                                                              ghost_options, sandbox)
+                                                              ghost_options, sandbox, startup)
     return conditions
 
 
@@ -361,16 +374,35 @@ def _true_model(pacman: str, options: dict, ghosts: str, ghost_options: dict,
 
 
 def _build_agents(checker: Checker, pacman: str, options: dict, varied: dict, ghosts: str,
-                  ghost_options: dict, sandbox: Limits | None = None) -> _Agents:
+                  ghost_options: dict, sandbox: Limits | None = None, startup: float | None = None) -> _Agents:
     if sandbox is not None and (needs_sandbox(pacman) or needs_sandbox(ghosts)):
         return _checked_in_sandbox(checker, pacman, options, varied, ghosts, ghost_options, sandbox)
     with plugins.recording() as used:  # the plugin code and data files these agents read are part of the condition
-        agent = _build_pacman(checker, pacman, options, varied)
-        _build_ghost(checker, ghosts, ghost_options)
+        try:
+            agent = call_with_deadline(lambda: _build_pacman(checker, pacman, options, varied),
+                                       plugins_startup(pacman, startup))
+        except AgentTimeout:
+            checker.fail("grid.pacman", f"{join_spec(pacman, options)}: {overran_startup(startup)}")
+        try:
+            call_with_deadline(lambda: _build_ghost(checker, ghosts, ghost_options), plugins_startup(ghosts, startup))
+        except AgentTimeout:
+            checker.fail("grid.ghosts", f"{ghosts}: {overran_startup(startup)}")
     depth = getattr(agent, "depth", None)
     return _Agents(code={item.label: item.identity for item in used if item.kind == plugins.CODE},
                    files={item.label: item.identity for item in used if item.kind == plugins.DATA},
                    depth=depth if isinstance(depth, int) else None)
+
+
+def plugins_startup(spec: str, startup: float | None) -> float | None:
+    """``startup`` for a spec that runs a user's code, none for pacsim's own
+    agents: what the sandbox would start, and only that (a cold kernel cache
+    may take longer to compile, a cost of pacsim's, not of an entrant)."""
+    return startup if startup is not None and needs_sandbox(spec) else None
+
+
+def overran_startup(limit: float | None) -> str:
+    """What an agent built outside the sandbox that overran the start-up limit did, as the sandbox says it."""
+    return f"overran the {limit}s start-up limit (building the agent)"
 
 
 def _checked_in_sandbox(checker: Checker, pacman: str, options: dict, varied: dict, ghosts: str,
