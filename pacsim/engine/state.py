@@ -92,10 +92,10 @@ class GameState(NamedTuple):
         return bool((self.food >> cell) & 1)
 
     def food_cells(self) -> list[int]:
-        return _bits(self.food)
+        return mask_cells(self.food)
 
     def capsule_cells(self) -> list[int]:
-        return _bits(self.capsules)
+        return mask_cells(self.capsules)
 
     def is_scared(self, ghost: int) -> bool:
         """Whether ghost ``ghost`` (1-based agent index) is scared."""
@@ -284,7 +284,8 @@ def collision(timer: int, score: int, status: int) -> tuple[int, int, bool]:
 RULES = (food_eaten, collision)
 
 
-def _bits(mask: int) -> list[int]:
+def mask_cells(mask: int) -> list[int]:
+    """The cells of a bit mask (food, capsules), lowest first, one step per set bit."""
     cells = []
     while mask:
         low = mask & -mask

@@ -34,7 +34,7 @@ from typing import Any
 from pacsim._version import __version__
 from pacsim.engine.layout import ACTIONS
 from pacsim.engine.recording import SavedGame
-from pacsim.engine.state import GameState
+from pacsim.engine.state import GameState, mask_cells
 from pacsim.errors import ConfigError
 from pacsim.files import write_atomically
 from pacsim.search.trace import SearchTrace, TraceNode
@@ -151,13 +151,13 @@ def board_of(root: Hashable) -> tuple[Describe, dict[str, Any] | None]:
     start = pacman_state(root)
     if start is None:
         return (lambda state: str(state)[:200]), None
-    board = {"layout": layout_data(start.layout), "food": cells(start.food | start.capsules),
-             "capsules": cells(start.capsules), "ghosts": len(start.ghosts), "style": style_data()}
+    board = {"layout": layout_data(start.layout), "food": mask_cells(start.food | start.capsules),
+             "capsules": mask_cells(start.capsules), "ghosts": len(start.ghosts), "style": style_data()}
 
     def describe(node_state: Hashable) -> list[int]:
         state = pacman_state(node_state) or start
         eaten = (start.food | start.capsules) & ~(state.food | state.capsules)
-        return [state.pacman, *state.ghosts, *state.scared, state.score, *cells(eaten)]
+        return [state.pacman, *state.ghosts, *state.scared, state.score, *mask_cells(eaten)]
 
     return describe, board
 
@@ -178,16 +178,6 @@ def pacman_state(node_state: Any) -> GameState | None:
         return node_state
     inner = getattr(node_state, "state", None)
     return inner if isinstance(inner, GameState) else None
-
-
-def cells(mask: int) -> list[int]:
-    """The cells of a bit mask, lowest first, one step per set bit (a maze has hundreds of cells)."""
-    found = []
-    while mask:
-        lowest = mask & -mask
-        found.append(lowest.bit_length() - 1)
-        mask ^= lowest
-    return found
 
 
 # -- pages ----------------------------------------------------------------------
