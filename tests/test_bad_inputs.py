@@ -976,3 +976,27 @@ def test_an_evaluation_that_returns_no_number_is_named_once_before_any_game(tmp_
     assert main(["run", "-q", "-j", "1", str(experiment)]) == 2
     error = capsys.readouterr().err
     assert error.count("\n") == 1 and "high' returned 'high' (a str)" in error and "TypeError" not in error
+
+
+# -- this round's commands: the tree, the lesson map, the dashboard, the page, hand-in limits --------
+
+@pytest.mark.parametrize("arguments, message", [
+    (["tree", "-l", "noSuchMaze"], "no layout named 'noSuchMaze'"),
+    (["tree", "--record", "missing.json", "--move", "3"], "missing.json: cannot read the file"),
+    (["tree", "--record", "game.json", "--move", "999"], "--move 999: Pacman moves in this game are numbered 0 to"),
+    (["tree", "--record", "game.json", "--move", "1", "--out", "game.json"], "is the input game.json"),
+    (["lesson-map", "-l", "noSuchMaze", "--no-trees"], "no layout named 'noSuchMaze'"),
+    (["dashboard", "missing.sqlite"], "missing.sqlite: no such results store"),
+    (["tournament", "--pacman", "x", "--hand-in-mb", "-1", "-q"], "hand_in_mb: must be a number of megabytes above 0"),
+    (["play", "--browser", "-n", "2"], "--browser with -n 2: the page shows one game"),
+    (["play", "--port", "5"], "--port: only with --browser"),
+], ids=["tree-maze", "tree-record", "tree-move", "tree-out-is-input", "map-maze", "dashboard-store", "hand-in-mb",
+        "browser-games", "port-alone"])
+def test_the_new_commands_refuse_bad_input_in_one_line(tmp_path, monkeypatch, capsys, arguments, message):
+    monkeypatch.chdir(tmp_path)
+    assert main(["play", "-l", "tinyGhostMaze", "-q", "--seed", "1", "--max-moves", "5", "--record", "game.json"]) == 0
+    capsys.readouterr()
+    assert main(arguments) == 2
+    error = capsys.readouterr().err
+    errors = [line for line in error.splitlines() if line.startswith("pacsim: error:")]
+    assert len(errors) == 1 and message in errors[0] and "Traceback" not in error
