@@ -1,8 +1,11 @@
 import os
+import shutil
 import signal
 import subprocess
 import sys
 import tempfile
+import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -10,17 +13,37 @@ import pytest
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
-# numba compiles the kernel on its first use in a checkout (over a minute of
-# CPU: the search, Star1/Star2 with tables, MCTS, the whole-game loop) and
+# numba compiles the kernel on its first use in a checkout (about a minute
+# of CPU: the search, Star1/Star2 with tables, MCTS, the whole-game loop) and
 # caches it beside the sources.  Left to the tests, both pytest-xdist workers
 # (and each worker pool a test starts) would compile it again; compiled here
-# once, in two processes at once, before any worker starts, every later
-# process only loads it.
+# once, in two processes at once, every later process only loads it.  The
+# second process compiles MCTS while the first compiles the plain search,
+# then waits for it: the whole-game loop links that search, which it would
+# otherwise compile again (about 9 s of CPU).  The workers collect the tests
+# meanwhile (about 10 s of CPU each, a core the warm-up leaves idle) and wait
+# for the warm-up before their first test (:func:`pytest_runtestloop`).
+PLAIN_SEARCH_READY = "plain-search-ready"
 KERNEL_WARM_UPS = (
-    "from pacsim.fast.search import warm_up; warm_up(star=True)",
-    "from pacsim.fast.mcts import warm_up; warm_up(); from pacsim.cli import main; "
-    "main(['reproduce', '--games', '1', '--set', 'max_moves=5', '-j', '1', '-q', '--store', {store!r}])",
+    "from pathlib import Path\n"
+    "from pacsim.fast.search import warm_up\n"
+    "try:\n"
+    "    warm_up()\n"
+    "finally:\n"
+    f"    Path({PLAIN_SEARCH_READY!r}).touch()\n"
+    "warm_up(star=True)\n",
+    "import time\n"
+    "from pathlib import Path\n"
+    "from pacsim.fast.mcts import warm_up\n"
+    "warm_up()\n"
+    "deadline = time.monotonic() + 600\n"
+    f"while not Path({PLAIN_SEARCH_READY!r}).exists() and time.monotonic() < deadline:\n"
+    "    time.sleep(0.05)\n"
+    "from pacsim.cli import main\n"
+    "main(['reproduce', '--games', '1', '--set', 'max_moves=5', '-j', '1', '-q', '--store', 'warm-up.sqlite'])\n",
 )
+WARM_UP_DONE = "PACSIM_TESTS_WARM_UP_DONE"
+"""The file the controller creates when the warm-up has ended (its path, inherited by the xdist workers)."""
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -28,26 +51,52 @@ def pytest_sessionstart(session):
     from pacsim.fast import available
 
     if hasattr(session.config, "workerinput") or available() is not None:
-        return  # an xdist worker (the controller warmed up), or no numba
+        return  # an xdist worker (the controller warms up), or no numba
     if os.environ.get("PACSIM_BACKEND", os.environ.get("PACSIM_ENGINE")) == "python":
         return
     root = str(Path(__file__).resolve().parent.parent)
     environment = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")]))}
-    with tempfile.TemporaryDirectory() as folder:
-        codes = [code.format(store=str(Path(folder) / "warm-up.sqlite")) for code in KERNEL_WARM_UPS]
-        warm_ups = [subprocess.Popen([sys.executable, "-c", code], cwd=folder, env=environment,
-                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) for code in codes]
+    folder = tempfile.mkdtemp(prefix="pacsim-warm-up-")
+    done = Path(folder) / "done"
+    warm_ups = [subprocess.Popen([sys.executable, "-c", code], cwd=folder, env=environment,
+                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) for code in KERNEL_WARM_UPS]
+
+    def wait_for_warm_ups() -> None:
         for warm_up in warm_ups:
             warm_up.wait()  # a failure shows again, clearly, in the tests that use the kernel
+        done.touch()
+
+    waiting = threading.Thread(target=wait_for_warm_ups, name="kernel warm-up", daemon=True)
+    waiting.start()
+    os.environ[WARM_UP_DONE] = str(done)  # before xdist starts its workers (its sessionstart runs last)
+
+    def clean_up() -> None:  # a run that ends early (--collect-only, an error) leaves no process behind
+        waiting.join()
+        shutil.rmtree(folder, ignore_errors=True)
+
+    session.config.add_cleanup(clean_up)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtestloop(session):
+    """Wait for the kernel's warm-up before the first test (in an xdist
+    worker, or in the only process of a run without xdist)."""
+    done = os.environ.get(WARM_UP_DONE)
+    if done is None or session.config.option.collectonly or session.config.pluginmanager.hasplugin("dsession"):
+        return  # no warm-up, no test to run, or xdist's controller, which runs none itself
+    deadline = time.monotonic() + 600
+    while not Path(done).exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
 
 
 COMPILING_FIRST = ("test_own_ghost.py", "test_own_searches.py", "test_own.py")
 """Modules whose tests compile copies of the kernel around users' own
-functions (5-25 s each, once per process: numba cannot cache them), run
-first and together: pytest-xdist's work-stealing hands each worker a
-contiguous share of the collection at the start and steals from its tail,
-so these stay in one worker, which compiles each copy once, and their long
-tests do not end the run."""
+functions (5-20 s of CPU each, about 85 s in all: the largest part of the
+suite), run first and together: pytest-xdist's work-stealing hands each
+worker a contiguous share of the collection at the start and steals from
+its tail, so these stay in one worker and their long tests do not end the
+run.  (Each copy is compiled once a run: pacsim.fast.keyed_cache keeps it
+on disk for the other worker and the processes the tests start.)"""
 
 
 def pytest_collection_modifyitems(session, config, items):
