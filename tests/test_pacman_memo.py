@@ -52,3 +52,28 @@ def test_settings_have_memos_of_their_own(monkeypatch):
     assert _numbers(shallow) == _numbers(_game(layout, 5, "expectimax:depth=2,eval=careful"))
     width = len(state_row(initial_state(layout, 1)))
     assert len([key for key in _pacman_memos[layout] if key[0] == width]) >= 2
+
+
+def test_the_lecture_tables_rows_are_the_same_with_every_memo_on_and_off(monkeypatch, tmp_path):
+    """A few games a cell of the reproduction's experiment (random starts,
+    both ghosts, both Pacmen), played in this process: every stored column
+    the memos could change is the same with them off."""
+    import sqlite3
+    from contextlib import closing
+
+    from pacsim.bench.memo import ALL_MEMOS, ROW_COLUMNS, memo_switched
+    from pacsim.runner.execute import run_experiment
+    from pacsim.runner.experiment import load_experiment
+    from pacsim.shipped import shipped_path
+
+    rows = {}
+    for on in (False, True):
+        store = tmp_path / f"{on}.sqlite"
+        experiment = load_experiment(shipped_path("experiments/optimism_pessimism/optimism_pessimism.toml"), games=3,
+                                     store=store)
+        with memo_switched(on, ALL_MEMOS):
+            run_experiment(experiment, workers=1, quiet=True)
+        with closing(sqlite3.connect(store)) as connection:
+            rows[on] = sorted(connection.execute(f"SELECT {ROW_COLUMNS} FROM games"))
+    assert len(rows[True]) == 12
+    assert rows[True] == rows[False]
