@@ -5,16 +5,19 @@ named by what it is made of, never by a count kept per process (numba #10486).""
 
 from __future__ import annotations
 
+import marshal
 import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 pytest.importorskip("numba")
 
 from pacsim.fast import kernel
+from pacsim.fast.keyed_cache import user_digest
 from pacsim.fast.own import content_name, uncached
 
 EVALUATION = """
@@ -54,6 +57,35 @@ def test_a_second_process_loads_the_function_and_an_edited_one_compiles_afresh(t
     assert _run(tmp_path, cache) == ["1", "1", "0"]  # loaded from the disk: a hit
     source.write_text(EVALUATION.format(bonus=2))  # same name, same size: only the stamp tells them apart
     assert _run(tmp_path, cache) == ["2", "0", "1"]  # the stale code is not loaded
+
+
+def _function_of(module_code: Any) -> Any:
+    namespace = {"__name__": "mine"}
+    exec(module_code, namespace)
+    return namespace["mine"]
+
+
+def test_a_functions_stamp_is_the_same_compiled_from_its_source_or_loaded_from_bytecode():
+    """Python writes bytecode by default: a user's first run compiles the
+    file from its source, the next loads it from ``__pycache__``; the same
+    code must be stamped alike (marshal's bytes differ between the two), and
+    a frozenset among its constants alike whatever its order (it follows the
+    process's hash seed)."""
+    code = compile("def mine(view):\n    return view.score + (1.0 if view.turn in {0, 8} else 0.0)\n",
+                   "/nowhere/mine.py", "exec")
+    from_source, from_bytecode = _function_of(code), _function_of(marshal.loads(marshal.dumps(code)))
+    assert user_digest((from_source,)) == user_digest((from_bytecode,))
+    function_code = from_source.__code__
+    [members] = [constant for constant in function_code.co_consts if isinstance(constant, frozenset)]
+    reordered = frozenset(sorted(members, reverse=list(members) == sorted(members)))
+    assert list(reordered) != list(members)
+    other = _function_of(code)
+    other.__code__ = function_code.replace(co_consts=tuple(reordered if constant is members else constant
+                                                           for constant in function_code.co_consts))
+    assert user_digest((other,)) == user_digest((from_source,))
+    other.__code__ = function_code.replace(co_consts=tuple(frozenset({0, 9}) if constant is members else constant
+                                                           for constant in function_code.co_consts))
+    assert user_digest((other,)) != user_digest((from_source,))  # a different constant is a different stamp
 
 
 def test_copies_are_named_by_what_they_are_made_of_never_by_a_count():

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import fcntl
 import hashlib
-import marshal
 import os
 import sys
 import time
@@ -95,7 +94,7 @@ def _hash_function(function: Any, hasher: Any, seen: set[int]) -> None:
     seen.add(id(function))
     hasher.update(f"{function.__module__}.{function.__qualname__}".encode())
     hasher.update(_file_bytes(function.__code__.co_filename))
-    hasher.update(marshal.dumps(function.__code__))  # a function without a file (python -c, a notebook): its code
+    hasher.update(_code_bytes(function.__code__))  # a function without a file (python -c, a notebook): its code
     hasher.update(repr(function.__defaults__).encode())
     for name in _names_read(function.__code__):
         if name in function.__globals__:
@@ -114,6 +113,26 @@ def _hash_value(value: Any, hasher: Any, seen: set[int]) -> None:
         hasher.update(value.tobytes())
     else:
         hasher.update(repr(value).encode())
+
+
+def _code_bytes(code: types.CodeType) -> bytes:
+    """``code``'s instructions, names and constants, alike whether Python
+    compiled it from the source or loaded it from its bytecode cache, and in
+    every process (``marshal.dumps`` is neither: its bytes depend on
+    reference counts, and a frozenset's order on the process's hash seed)."""
+    shape = (code.co_argcount, code.co_posonlyargcount, code.co_kwonlyargcount, code.co_flags,
+             code.co_names, code.co_varnames, code.co_freevars, code.co_cellvars)
+    return b"\0".join([code.co_code, code.co_exceptiontable, repr(shape).encode(),
+                        *(_constant_bytes(constant) for constant in code.co_consts)])
+
+
+def _constant_bytes(constant: Any) -> bytes:
+    if isinstance(constant, types.CodeType):  # nested functions and comprehensions
+        return _code_bytes(constant)
+    if isinstance(constant, tuple | frozenset):
+        parts = [_constant_bytes(part) for part in constant]
+        return type(constant).__name__.encode() + b"(" + b",".join(sorted(parts) if isinstance(constant, frozenset) else parts) + b")"
+    return repr(constant).encode()
 
 
 def _names_read(code: types.CodeType) -> Iterator[str]:
