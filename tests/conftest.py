@@ -12,6 +12,13 @@ import pytest
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+# Python's default, whatever the environment says (some images set
+# PYTHONDONTWRITEBYTECODE): bytecode is written, as on users' machines.  The
+# Python processes the suite starts (the CLI, worker pools, the warm-up)
+# then load pacsim's modules instead of compiling them each time, and a
+# second run loads the tests' rewritten assertions (about 4 s of CPU a worker).
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+sys.dont_write_bytecode = False
 
 # numba compiles the kernel on its first use in a checkout (about a minute
 # of CPU: the search, Star1/Star2 with tables, MCTS, the whole-game loop) and
