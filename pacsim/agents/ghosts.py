@@ -5,9 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from pacsim.agents import backend
 from pacsim.agents.api import Distribution, StochasticAgent, uniform
@@ -25,8 +23,10 @@ from pacsim.fast.policies import (
     parameters_of,
     searched_probabilities,
 )
-from pacsim.fast.view import MOVE_SLOTS, GhostPolicy, moves_of, view_of
-from pacsim.search import MAX, MIN, search
+from pacsim.search import MAX, MIN
+
+if TYPE_CHECKING:
+    from pacsim.fast.view import GhostPolicy
 
 MAX_GHOST_DEPTH = 10
 """Deepest adversarial ghost search (rounds): beyond it a move takes minutes."""
@@ -182,6 +182,10 @@ def own_distribution(policy: GhostPolicy, state: GameState) -> Distribution:
     NaN, checked by :func:`~pacsim.fast.policies.first_bad_probability`
     (what the kernel runs compiled).  A refused distribution is an
     :class:`AgentError` naming the function and the move."""
+    import numpy as np  # only a user's own ghost needs numpy: not every game's start-up
+
+    from pacsim.fast.view import MOVE_SLOTS, moves_of, view_of
+
     moves = moves_of(state)
     out = np.zeros(MOVE_SLOTS, np.float64)
     out[:moves.count] = np.nan
@@ -293,6 +297,8 @@ class AdversarialGhost(StochasticAgent[AdversarialOptions]):
         return known
 
     def _search(self, state: GameState) -> tuple[tuple[float, ...], float]:
+        from pacsim.search import search  # the searches' modules: loaded by the ghosts that search
+
         game = ChaseGame(state.turn)
         result = backend.try_chase_values(self.options.backend, state, self.options.depth * state.num_agents) or search(
             game, state, algorithm="alphabeta", depth=self.options.depth * state.num_agents,

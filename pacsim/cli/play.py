@@ -9,8 +9,8 @@ window opens.
 from __future__ import annotations
 
 import argparse
+import random
 import re
-import secrets
 import sys
 import time
 from collections.abc import Callable
@@ -86,12 +86,13 @@ def build_agents(args: argparse.Namespace, layout: Layout, chosen: dict[str, str
     """Pacman and the ghosts asked for by -p, -g, -k, -a and --ghost-args;
     ``chosen``: Pacman options pacsim chose (not recorded: a replay rebuilds what was asked for)."""
     from pacsim.agents.registry import GHOST, PACMAN, make_ghost, make_pacman
-    from pacsim.agents.sandbox import Limits, sandboxed
 
     pacman_options = {**options_given_once(args.pacman, args.agent_args, "-a"), **(chosen or {})}
     ghost_options = options_given_once(args.ghosts, args.ghost_args, "--ghost-args")
     ghost_number = ghost_count(args.num_ghosts, layout)
     if getattr(args, "sandbox", False):  # docs/sandbox.md: each plugin agent in its own process
+        from pacsim.agents.sandbox import Limits, sandboxed  # its processes' machinery: only when asked for
+
         pacman = sandboxed(PACMAN, args.pacman, pacman_options, Limits()) or make_pacman(args.pacman, pacman_options)
         return [pacman] + [sandboxed(GHOST, args.ghosts, ghost_options, Limits()) or make_ghost(args.ghosts, ghost_options)
                            for _ in range(ghost_number)]
@@ -101,9 +102,11 @@ def build_agents(args: argparse.Namespace, layout: Layout, chosen: dict[str, str
 
 def sandboxed_pacman(args: argparse.Namespace) -> bool:
     """Whether Pacman plays in a sandbox (``--sandbox`` and a plugin): it is never imported here."""
+    if not getattr(args, "sandbox", False):
+        return False
     from pacsim.agents.sandbox import needs_sandbox
 
-    return getattr(args, "sandbox", False) and needs_sandbox(args.pacman)
+    return needs_sandbox(args.pacman)
 
 
 KERNEL_LOAD_SECONDS = 0.7
@@ -196,7 +199,7 @@ def ghost_count(asked: int | None, layout: Layout, quiet: bool = False) -> int:
 
 def run(args: argparse.Namespace) -> int:
     from pacsim.agents.registry import PACMAN, resolve
-    from pacsim.runner.experiment import MAX_GAMES, check_time_limit
+    from pacsim.runner.bounds import MAX_GAMES, check_time_limit
 
     for note in apply_cs188_options(args):
         print(f"pacsim: note: {note}", file=sys.stderr)
@@ -232,7 +235,7 @@ def run(args: argparse.Namespace) -> int:
         raise ConfigError(f"--record with --max-moves {args.max_moves:,} and {len(agents)} agents: a game could reach "
                           f"{args.max_moves * len(agents):,} actions, more than a record holds "
                           f"({recording.MAX_RECORD_ACTIONS:,}); lower --max-moves")
-    first_seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
+    first_seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
     if unseen:
         _train(args, layout, agents, first_seed, unseen)
     tally = Tally(reasons=backend_reason(args, in_python))  # not the records: a million games' records do not fit in memory, their summary does
@@ -273,10 +276,10 @@ def check_browser(args: argparse.Namespace, settings: WindowSettings) -> None:
 
 def check_before_games(pacman: Any, layout: Layout, ghosts: int) -> None:
     """A search Pacman's evaluation and backend, checked once before the first game (not reported per game)."""
-    from pacsim.agents.search_agents import SearchPacman
     from pacsim.engine.state import initial_state
 
-    if isinstance(pacman, SearchPacman):
+    search_agents = sys.modules.get("pacsim.agents.search_agents")  # a search Pacman imported it: else none plays
+    if search_agents is not None and isinstance(pacman, search_agents.SearchPacman):
         pacman.check_before_games(initial_state(layout, ghosts))
 
 
