@@ -73,14 +73,14 @@ def test_analyze_shows_pessimism_and_optimism(capsys):
 HEAVY = ("pandas", "numpy", "numba", "pygame", "pyarrow", "pacsim.agents.registry", "pacsim.runner.execute")
 
 
-def modules_after(argv, cwd=None):
-    """The heavy modules (of HEAVY) a fresh interpreter holds after ``pacsim ARGV``."""
+def modules_after(argv, cwd=None, names=HEAVY):
+    """The modules of ``names`` (heavy ones) a fresh interpreter holds after ``pacsim ARGV``."""
     code = ("import sys\nfrom pacsim.cli import main\ntry:\n    main(sys.argv[1:])\nexcept SystemExit:\n    pass\n"
-            f"print(' '.join(name for name in {HEAVY!r} if name in sys.modules), file=sys.stderr)")
+            f"print('held:', *(name for name in {tuple(names)!r} if name in sys.modules), file=sys.stderr)")
     environment = dict(os.environ, PYTHONPATH=str(REPOSITORY), SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy")
     finished = subprocess.run([sys.executable, "-c", code, *argv], capture_output=True, text=True, cwd=cwd,
                               env=environment, check=True)
-    return set(finished.stderr.strip().splitlines()[-1].split()) if finished.stderr.strip() else set()
+    return set(finished.stderr.strip().splitlines()[-1].split()[1:])  # after "held:" (the command's notes come before)
 
 
 def test_help_imports_no_command_and_play_no_pandas_nor_pygame(tmp_path):
@@ -89,6 +89,27 @@ def test_help_imports_no_command_and_play_no_pandas_nor_pygame(tmp_path):
     assert modules_after(["play", "--help"]) == set()
     played = modules_after(["play", "-q", "-l", "openRoom", "--seed", "1", "--max-moves", "5"], cwd=tmp_path)
     assert not played & {"pandas", "pyarrow", "pygame", "numba", "pacsim.runner.execute"}, played
+
+
+# -- issue 38: a short game starts as fast as the course's own pacman.py -----------------------
+
+UNPLAYED = ("numpy", "numba", "pacsim.fast.view", "pacsim.agents.search_agents", "pacsim.agents.mcts_agent",
+            "pacsim.agents.learning", "pacsim.agents.sandbox", "pacsim.runner.experiment", "pacsim.search.api",
+            "secrets", "sysconfig", "ctypes")
+"""What a quiet game of the greedy (or a course's reflex) Pacman against random ghosts never uses."""
+
+
+def test_a_quiet_game_imports_only_what_it_plays(tmp_path):
+    assert modules_after(["play", "-n", "1", "-q", "-l", "smallClassic", "--seed", "1"], tmp_path, UNPLAYED) == set()
+    course = REPOSITORY / "tests" / "cs188_agents"
+    assert modules_after(["-p", "ReflexAgent", "-l", "tinyGrid", "-q", "--seed", "1"], course, UNPLAYED) == set()
+    searched = modules_after(["play", "-q", "-l", "tinyGrid", "-p", "minimax:depth=1,backend=python", "--seed", "1"],
+                             course, UNPLAYED)
+    assert {"pacsim.agents.search_agents", "pacsim.search.api"} <= searched  # what the game plays, it imports
+
+
+def test_agents_help_imports_no_agent():
+    assert modules_after(["agents", "--help"]) == set()
 
 
 def test_every_command_builds_alone_with_the_common_options():
