@@ -204,6 +204,34 @@ def test_bench_startup_measures_ratios_against_importing_numpy_and_a_course(tmp_
     assert "noSuchMaze" in without.skipped[0]  # a failing command is skipped, not timed
 
 
+def test_bench_startup_times_every_help_and_pacsims_own_agent_against_the_courses(tmp_path, monkeypatch):
+    import shutil
+
+    from pacsim.bench import startup
+    from pacsim.bench.report import Report
+    from pacsim.cli import COMMANDS
+
+    assert set(startup.HELP_COMMANDS) == {"", *COMMANDS}
+    monkeypatch.setenv("PYTHONDONTWRITEBYTECODE", "1")
+    environment = startup._environment()  # as installed: bytecode cached, in a folder of the run's own
+    assert "PYTHONDONTWRITEBYTECODE" not in environment and Path(environment["PYTHONPYCACHEPREFIX"]).is_dir()
+    course = tmp_path / "course"
+    shutil.copytree(REPOSITORY / "tests" / "cs188_agents", course)
+    games = ("-l", "tinyGrid", "-q", "-n", "50")
+    monkeypatch.setattr(startup, "COURSE_COMMANDS", {
+        "built-in greedy against ReflexAgent, 50 games": (("-p", "greedy", *games), 1 / 30, ("-p", "ReflexAgent", *games)),
+        "ReflexAgent in pacsim, 50 games": (("-p", "ReflexAgent", *games), None, ("-p", "ReflexAgent", *games)),
+    })
+    report = Report()
+    startup._course_figures(report, "startup", 1, course, quick=True)
+    against = [figure for figure in report.figures if "pacman.py" in figure.group]
+    assert [figure.name for figure in against] == ["built-in greedy against ReflexAgent, 5 games", "ReflexAgent in pacsim, 5 games"]
+    assert against[0].note.startswith("pacman.py -p ReflexAgent -l tinyGrid -q -n 5: ") and "target 30x faster" in against[0].note
+    assert "no target" in against[1].note
+    assert [figure.name for figure in report.figures if "pacman.py" not in figure.group] == [
+        "pacsim -p greedy -l tinyGrid -q -n 5", "pacsim -p ReflexAgent -l tinyGrid -q -n 5"]
+
+
 # -- issue 30: mistakes met halfway ------------------------------------------------------------
 
 def test_unknown_names_get_the_nearest_known_one(capsys, tmp_path):
