@@ -95,7 +95,7 @@ def test_help_imports_no_command_and_play_no_pandas_nor_pygame(tmp_path):
 
 UNPLAYED = ("numpy", "numba", "pacsim.fast.view", "pacsim.agents.search_agents", "pacsim.agents.mcts_agent",
             "pacsim.agents.learning", "pacsim.agents.sandbox", "pacsim.runner.experiment", "pacsim.search.api",
-            "secrets", "sysconfig", "ctypes")
+            "pacsim.engine.recording", "pacsim.engine.generate", "json", "secrets", "sysconfig", "ctypes")
 """What a quiet game of the greedy (or a course's reflex) Pacman against random ghosts never uses."""
 
 

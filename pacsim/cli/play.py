@@ -20,10 +20,9 @@ from typing import Any
 
 from pacsim.cli.common import add_debug_option, add_display_options, check_outputs, options_given_once, wants_window
 from pacsim.cli.cs188 import add_cs188_options, apply_cs188_options, course_layout_folders, training_games
-from pacsim.engine import DEFAULT_MAX_MOVES, ERROR, GameRecord, check_max_moves, find_layout, play_game, recording
+from pacsim.engine import DEFAULT_MAX_MOVES, ERROR, GameRecord, check_max_moves, find_layout, play_game
 from pacsim.engine.layout import Layout
 from pacsim.engine.names import local_layout
-from pacsim.engine.recording import save_game
 from pacsim.engine.starts import DEFAULT_START_DISTANCE, LAYOUT, STARTS, draw_start, start_cells, with_pacman_start
 from pacsim.engine.state import TEXT_LEGEND, GameState
 from pacsim.engine.stats import FAST, PYTHON
@@ -231,10 +230,10 @@ def run(args: argparse.Namespace) -> int:
     check_starts(args, layout, len(agents) - 1)
     for note in display_notes(args, window, settings, agents[0]):
         print(f"pacsim: note: {note}", file=sys.stderr)
-    if args.record and args.max_moves * len(agents) > recording.MAX_RECORD_ACTIONS:  # never write what replay refuses
+    if args.record and args.max_moves * len(agents) > _max_record_actions():  # never write what replay refuses
         raise ConfigError(f"--record with --max-moves {args.max_moves:,} and {len(agents)} agents: a game could reach "
                           f"{args.max_moves * len(agents):,} actions, more than a record holds "
-                          f"({recording.MAX_RECORD_ACTIONS:,}); lower --max-moves")
+                          f"({_max_record_actions():,}); lower --max-moves")
     first_seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
     if unseen:
         _train(args, layout, agents, first_seed, unseen)
@@ -254,6 +253,13 @@ def run(args: argparse.Namespace) -> int:
         hint = "" if args.debug else " (--debug prints its traceback)"
         raise AllGamesFailed(f"all {tally.games} games ended in error; the first: {tally.first_error}{hint}")
     return 0
+
+
+def _max_record_actions() -> int:
+    """The most actions a record holds (the records' module, and its json and hashlib, only for ``--record``)."""
+    from pacsim.engine.recording import MAX_RECORD_ACTIONS
+
+    return MAX_RECORD_ACTIONS
 
 
 def check_browser(args: argparse.Namespace, settings: WindowSettings) -> None:
@@ -317,6 +323,8 @@ def _play_games(args: argparse.Namespace, layout: Layout, agents: list[Any], fir
             line += f"  ({game_settings.describe_exports()})"
         print(line)
         if args.record:
+            from pacsim.engine.recording import save_game
+
             save_game(_record_path(args.record, game, games), record, game_layout,
                       *recorded_specs(args, len(agents) - 1))
             tally.recorded += 1
