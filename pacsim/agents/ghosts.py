@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from pacsim.agents import backend
 from pacsim.agents.api import Distribution, StochasticAgent, uniform
+from pacsim.agents.random_ghost import RandomGhost as RandomGhost  # its home before: kept importable from here
 from pacsim.engine import PLAYING, GameState, apply_move
 from pacsim.errors import AgentError
 from pacsim.fast import available
@@ -33,16 +34,6 @@ MAX_GHOST_DEPTH = 10
 
 SEARCHED_POSITIONS = 200_000
 """Positions an adversarial ghost remembers its search's moves for (about 100 MB at most)."""
-
-
-class RandomGhost(StochasticAgent):
-    """Uniform over the legal moves."""
-
-    name = "random"
-    kernel_plays = True
-
-    def distribution(self, state: GameState) -> Distribution:
-        return uniform(state.legal_actions())
 
 
 @dataclass(frozen=True)

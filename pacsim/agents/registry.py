@@ -54,7 +54,7 @@ BUILTIN_HOMES: dict[str, dict[str, tuple[str, str]]] = {
         "qlearn": ("pacsim.agents.learning", "TabularQPacman"),
     },
     GHOST: {
-        "random": (_GHOSTS, "RandomGhost"),
+        "random": ("pacsim.agents.random_ghost", "RandomGhost"),
         "directional": (_GHOSTS, "DirectionalGhost"),
         "adversarial": (_GHOSTS, "AdversarialGhost"),
         "ambusher": (_GHOSTS, "AmbusherGhost"),
