@@ -49,7 +49,7 @@ from pacsim.fast.kernel import (
     own_ghost_probabilities,
     search_root,
 )
-from pacsim.fast.memo import memo_slot, recall, remember
+from pacsim.fast.memo import memo_slot, recall, recall_stats, remember, remember_stats
 from pacsim.fast.policies import (
     PARAMETERS,
     SEARCHED_SHARE,
@@ -59,6 +59,7 @@ from pacsim.fast.policies import (
     uniform_probabilities,
 )
 from pacsim.fast.streams import random_below, random_float
+from pacsim.fast.subtree_memo import new_generation
 
 # -- a clock: the time-stamp counter (numba has no clock of its own) ------------
 
@@ -93,8 +94,9 @@ MOVE_COLUMNS = 5
 
 
 @njit(cache=True)
-def _begin_search(state, states, frames, windows, values, stats):
+def _begin_search(state, states, frames, windows, values, stats, memo):
     """A fresh workspace with ``state`` at its root (``fast.translate.workspace``)."""
+    new_generation(memo)
     for slot in range(state.shape[0]):
         states[0, slot] = state[slot]
     frames[:, :] = 0
@@ -109,7 +111,7 @@ def _begin_search(state, states, frames, windows, values, stats):
 def search_position(maze, state, model, levels, full_window, work, progress, budget):
     """Search ``state`` (or go on with the search paused in ``work``): True once finished."""
     if progress[SEARCHING] == 0:
-        _begin_search(state, work.states, work.frames, work.windows, work.values, work.stats)
+        _begin_search(state, work.states, work.frames, work.windows, work.values, work.stats, work.memo)
         progress[SEARCHING] = 1
     finished = search_root(maze, model, levels, full_window, work, budget)
     if finished:
@@ -136,12 +138,20 @@ def pacman_move(maze, game, count, pacman, work, budget, tied):
     user's own ghost he models gave a bad distribution)."""
     progress = game.progress
     before = cycles()
-    finished = search_position(maze, game.state, pacman.model, pacman.levels, pacman.full_window, work, progress, budget)
+    num_ghosts = pacman.model.settings[kernel.NUM_GHOSTS]
+    slot = memo_slot(pacman.memo, game.state, pacman.levels, num_ghosts)
+    if progress[SEARCHING] == 0 and recall(pacman.memo, slot, game.state, pacman.levels, num_ghosts, work.values):
+        recall_stats(pacman.memo, slot, work.stats)  # a position another game of this process searched
+    else:
+        if not search_position(maze, game.state, pacman.model, pacman.levels, pacman.full_window, work, progress,
+                               budget):
+            progress[MOVE_CYCLES] += cycles() - before
+            return PAUSED
+        if own_ghost_failed(pacman.model.weights):  # the own ghost he models gave a bad distribution
+            return REFUSED
+        remember(pacman.memo, slot, game.state, pacman.levels, num_ghosts, work.values)
+        remember_stats(pacman.memo, slot, work.stats)
     progress[MOVE_CYCLES] += cycles() - before
-    if not finished:
-        return PAUSED
-    if own_ghost_failed(pacman.model.weights):  # the own ghost he models gave a bad distribution
-        return REFUSED
     values, stats, move_stats = work.values, work.stats, game.move_stats
     move = progress[MOVES]
     move_stats[move, MOVE_GENERATED] = stats[GENERATED]
