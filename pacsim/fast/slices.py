@@ -12,7 +12,7 @@ from time import perf_counter
 from typing import Any
 
 from pacsim.engine.deadline import compiled_code
-from pacsim.fast.keyed_cache import compile_before_timing
+from pacsim.fast.jit import compile_before_timing
 from pacsim.search import SearchTimeout
 
 FIRST_SLICE = 8192
