@@ -17,8 +17,11 @@ as); anything else takes numba's just-in-time path, as does every call
 when ``PACSIM_KERNEL=jit``, when the module cannot be built (no C
 compiler, say: said once), or under ``NUMBA_DISABLE_JIT``.
 
-The first process that needs the module builds it (about half a minute,
-said once on stderr); others wait on its lock file, then load it.
+The first process that needs the module builds it (a minute from an
+empty numba cache, a few seconds from a warm one; said once on stderr);
+others wait on its lock file, then load it.  A process that has imported
+numba already (to compile a user's code) does not build it: the JIT path
+costs it nothing more.
 """
 
 from __future__ import annotations
@@ -91,9 +94,9 @@ def fingerprint(value: Any) -> Hashable:
     return ("other", type(value).__qualname__)
 
 
-def _as_lists(value: Hashable) -> Any:
-    """A fingerprint as JSON keeps it (tuples become lists)."""
-    return [_as_lists(item) for item in value] if isinstance(value, tuple) else value
+def as_tuples(value: Any) -> Hashable:
+    """A fingerprint read back from JSON (its lists become tuples again)."""
+    return tuple(as_tuples(item) for item in value) if isinstance(value, list) else value
 
 
 def function_name(function: Any) -> str:
@@ -110,7 +113,7 @@ def export_for(function: Any, arguments: tuple[Any, ...]) -> Callable[..., Any] 
     candidates = exports.get(function_name(function))
     if not candidates:
         return None
-    key = _as_lists(fingerprint(arguments))
+    key = fingerprint(arguments)
     for wanted, export in candidates:
         if wanted == key:
             return export
@@ -123,7 +126,10 @@ def _exports() -> dict[str, list[tuple[Any, Callable[..., Any]]]] | None:
     if jit_forced():
         return None
     folder = module_folder()
-    if not (folder / SIGNATURES).exists() and not (folder.parent / f"{folder.name}.{FAILED}").exists():
+    missing = not (folder / SIGNATURES).exists() and not (folder.parent / f"{folder.name}.{FAILED}").exists()
+    if missing and "numba" in sys.modules:
+        return None  # numba is loaded already (a user's compiled code): building would save this process nothing
+    if missing:
         build(folder)
     return load(folder)
 
@@ -146,7 +152,7 @@ def load(folder: Path) -> dict[str, list[tuple[Any, Callable[..., Any]]]] | None
         return None
     exports: dict[str, list[tuple[Any, Callable[..., Any]]]] = {}
     for export, (function, wanted) in signatures.items():
-        exports.setdefault(function, []).append((wanted, getattr(module, export)))
+        exports.setdefault(function, []).append((as_tuples(wanted), getattr(module, export)))
     return exports
 
 
@@ -205,7 +211,7 @@ def build(folder: Path) -> None:
         fcntl.flock(lock, fcntl.LOCK_EX)
         if (folder / SIGNATURES).exists() or (folder.parent / f"{folder.name}.{FAILED}").exists():
             return  # another process built it (or failed) while this one waited
-        said_once(f"pacsim: compiling the kernel ahead of time (once per version, about a minute; kept in {folder})")
+        said_once(f"pacsim: compiling the kernel ahead of time (once per version; kept in {folder})")
         environment = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [
             str(Path(pacsim.fast.__file__).parents[2]), os.environ.get("PYTHONPATH", "")]))}
         done = subprocess.run([sys.executable, "-m", "pacsim.fast.aot_build", str(folder)], env=environment,

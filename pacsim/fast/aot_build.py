@@ -23,7 +23,7 @@ from contextlib import suppress
 from pathlib import Path
 from typing import Any
 
-from pacsim.fast.aot import KERNEL_ENVIRONMENT, MODULE_NAME, SIGNATURES, _as_lists, fingerprint, function_name
+from pacsim.fast.aot import KERNEL_ENVIRONMENT, MODULE_NAME, SIGNATURES, fingerprint, function_name
 from pacsim.fast.jit import Compiled, Recorded, materialize, recording
 
 Entry = tuple[Compiled, tuple[Any, ...]]
@@ -118,7 +118,7 @@ def build(folder: Path) -> None:
             exec(_export_source(len(arguments)), namespace)  # a fixed template: a function calling the entry
             export = f"{function.__name__.lstrip('_')}_{number}"
             compiler.export(export, tuple(typeof(argument) for argument in arguments))(namespace["entry"])
-            signatures[export] = [function_name(function), _as_lists(fingerprint(arguments))]
+            signatures[export] = [function_name(function), fingerprint(arguments)]
         compiler.compile()
         (building / SIGNATURES).write_text(json.dumps(signatures), encoding="utf-8")
         for leftover in building.glob("*.o"):

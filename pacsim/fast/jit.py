@@ -167,6 +167,15 @@ def recording(recorder: Callable[[Any, tuple[object, ...]], None] | None) -> Non
     _recorder = recorder
 
 
+def machine_code(function: Any, arguments: tuple[object, ...]) -> Any:
+    """What runs ``function`` on ``arguments``: the ahead-of-time module's
+    export when it covers the call, else numba's dispatcher (a
+    :class:`Compiled` itself while a recorder is set, or any other function)."""
+    if not isinstance(function, Compiled) or _recorder is not None:
+        return function
+    return export_for(function, arguments) or function.dispatcher()
+
+
 def compile_before_timing(function: Any, arguments: tuple[object, ...]) -> float:
     """Compile (or load) ``function`` for ``arguments`` unless it has
     machine code already (the ahead-of-time module's, or numba's); the
