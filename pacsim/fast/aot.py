@@ -80,9 +80,10 @@ def fingerprint(value: Any) -> Hashable:
     """What numba's ``typeof`` tells apart in an argument, without numba:
     an array's dtype, dimensions, layout and writability; a named tuple's
     class and fields; a scalar's kind."""
-    if isinstance(value, np.ndarray):
-        layout = "C" if value.flags.c_contiguous else "F" if value.flags.f_contiguous else "A"
-        return ("array", value.dtype.str, value.ndim, layout, bool(value.flags.writeable))
+    if type(value) is np.ndarray:  # first, and exact: called on every argument of every search
+        flags = value.flags
+        layout = "C" if flags.c_contiguous else "F" if flags.f_contiguous else "A"
+        return ("array", value.dtype.str, value.ndim, layout, flags.writeable)
     if isinstance(value, tuple):
         return (type(value).__qualname__, *(fingerprint(item) for item in value))
     if isinstance(value, bool | np.bool_):
