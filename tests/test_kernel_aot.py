@@ -74,3 +74,19 @@ def test_the_jit_path_is_forced_by_its_variable(both_paths):
 def test_both_paths_give_the_same_values_moves_and_counts(both_paths):
     ahead, jit = both_paths
     assert ahead["found"] == jit["found"]
+
+
+def test_without_a_c_compiler_the_kernel_says_why_once_and_runs_just_in_time(tmp_path):
+    environment = {key: value for key, value in os.environ.items() if key != "PACSIM_KERNEL"}
+    environment.update(CC="/bin/false", PACSIM_CACHE_DIR=str(tmp_path))
+    script = ("from pacsim.fast.search import warm_up; from pacsim.fast.aot import available_exports\n"
+              "warm_up(); print(available_exports())")
+    for attempt in range(2):
+        finished = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True,
+                                  env=environment)
+        assert finished.stdout.split() == ["[]"]
+        said = [line for line in finished.stderr.splitlines() if "ahead-of-time" in line or "ahead of time" in line]
+        if attempt == 0:  # the first process tries, and says why it could not
+            assert len(said) == 1 and "no working C compiler" in said[0], finished.stderr
+        else:  # a later one knows at once (the reason is kept beside the cache)
+            assert said == [], finished.stderr

@@ -72,6 +72,8 @@ MODULE_NAME = "pacsim_kernel"
 """The extension module's name (a file ``pacsim_kernel.*.so`` in its folder)."""
 SIGNATURES = "signatures.json"
 """The file beside the module naming each export's function and argument fingerprint."""
+COMPILING = "compiling"
+"""The line :mod:`pacsim.fast.aot_build` prints once it has found a C compiler and begins."""
 FAILED = "failed.txt"
 """Written in place of the folder when a build failed: why (later processes take the JIT path at once)."""
 
@@ -212,16 +214,19 @@ def build(folder: Path) -> None:
         fcntl.flock(lock, fcntl.LOCK_EX)
         if (folder / SIGNATURES).exists() or (folder.parent / f"{folder.name}.{FAILED}").exists():
             return  # another process built it (or failed) while this one waited
-        said_once(f"pacsim: compiling the kernel ahead of time (once per version; kept in {folder})")
         environment = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [
             str(Path(pacsim.fast.__file__).parents[2]), os.environ.get("PYTHONPATH", "")]))}
-        done = subprocess.run([sys.executable, "-m", "pacsim.fast.aot_build", str(folder)], env=environment,
-                              capture_output=True, text=True, check=False)
-        if done.returncode != 0:
-            reason = (done.stderr.strip().splitlines() or [f"exit status {done.returncode}"])[-1]
+        child = subprocess.Popen([sys.executable, "-m", "pacsim.fast.aot_build", str(folder)], env=environment,
+                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        assert child.stdout is not None
+        if child.stdout.readline().strip() == COMPILING:  # the child found a C compiler: the long part begins
+            said_once(f"pacsim: compiling the kernel ahead of time (once per version; kept in {folder})")
+        _, errors = child.communicate()
+        if child.returncode != 0:
+            reason = (errors.strip().splitlines() or [f"exit status {child.returncode}"])[-1]
             said_once(f"pacsim: the ahead-of-time kernel could not be built ({reason}); compiling just in time")
             with suppress(OutputError):  # a read-only cache: the next process tries again
-                write_atomically(folder.parent / f"{folder.name}.{FAILED}", done.stderr)
+                write_atomically(folder.parent / f"{folder.name}.{FAILED}", errors)
 
 
 def available_exports() -> list[str]:

@@ -23,7 +23,7 @@ from contextlib import suppress
 from pathlib import Path
 from typing import Any
 
-from pacsim.fast.aot import KERNEL_ENVIRONMENT, MODULE_NAME, SIGNATURES, fingerprint, function_name
+from pacsim.fast.aot import COMPILING, KERNEL_ENVIRONMENT, MODULE_NAME, SIGNATURES, fingerprint, function_name
 from pacsim.fast.jit import Compiled, Recorded, materialize, recording
 
 Entry = tuple[Compiled, tuple[Any, ...]]
@@ -103,7 +103,11 @@ def build(folder: Path) -> None:
     """Compile the module into ``folder`` (atomically: built beside it, then renamed)."""
     from numba import typeof
     from numba.pycc import CC
+    from numba.pycc.platform import external_compiler_works
 
+    if not external_compiler_works():  # said at once, before a minute of compiling
+        raise SystemExit("no working C compiler: numba.pycc links the module with one (set CC, or install gcc)")
+    print(COMPILING, flush=True)
     materialize()
     entries = recorded_entries()
     folder.parent.mkdir(parents=True, exist_ok=True)
