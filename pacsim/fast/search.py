@@ -23,6 +23,7 @@ from pacsim.engine.state import initial_state
 from pacsim.errors import SearchError
 from pacsim.fast import kernel
 from pacsim.fast.bundles import Model, StarPlan, StarWorkspace, Workspace
+from pacsim.fast.jit import materialize
 from pacsim.fast.maze_arrays import layout_tables, state_row
 from pacsim.fast.request import ADVERSARIAL, SearchRequest
 from pacsim.fast.slices import FIRST_SLICE, SLICE_SECONDS, SMALLEST_SLICE, in_slices
@@ -104,11 +105,14 @@ def warm_up(star: bool = False, evaluation: str = "careful", model: str = "unifo
     ``star`` loads the Star1/Star2 and table search too; a user's kernel
     ``evaluation`` or ghost ``model`` loads (or compiles) the copy of the
     search made around it (numba's error, if any, is the first move's)."""
+    own = registered(evaluation) is not None or registered_ghost(model) is not None
+    if own:  # numba compiles the user's code: the built-in kernel is numba's too (no ahead-of-time build for it)
+        materialize()
     state = initial_state(parse_layout("%%%%%\n%P.G%\n%%%%%\n", name="warm-up"))
     kernel_search(state, (MAX, MIN), "careful", 2)
     if star:
         kernel_search(state, (MAX, CHANCE), "careful", 2, star="star2", table=KernelTable(16))
-    if registered(evaluation) is None and registered_ghost(model) is None:
+    if not own:
         return
     with suppress(ValueError, SearchError):
         if star:
