@@ -34,6 +34,18 @@ class Model(NamedTuple):
     """float64: trust, slip, then the model ghost's parameters."""
 
 
+class SubtreeMemo(NamedTuple):
+    """A plain search's values and counts by (position, levels left)."""
+    keys: np.ndarray
+    """int64[slots, 3 + row width]: the search's generation, the levels left, a slippery Pacman's chosen action, the row."""
+    values: np.ndarray
+    """float64[slots]: each node's value."""
+    counts: np.ndarray
+    """int64[slots, 3]: the nodes its subtree generated and evaluated, and its depth."""
+    meta: np.ndarray
+    """int64: the generation of the search under way, then hits and stores (for the benchmark)."""
+
+
 class Workspace(NamedTuple):
     """The arrays a kernel search keeps between slices (one row per tree level)."""
 
@@ -47,6 +59,8 @@ class Workspace(NamedTuple):
     """Each root move's value, then the root's (``ROOT_VALUE``)."""
     stats: np.ndarray
     """The statistics and where a paused search stands (slots in :mod:`pacsim.fast.kernel`)."""
+    memo: SubtreeMemo
+    """The plain search's subtrees searched so far (:mod:`pacsim.fast.subtree_memo`)."""
 
 
 class StarWorkspace(NamedTuple):

@@ -31,6 +31,7 @@ from pacsim.fast.policies import DEFAULT_PARAMETERS
 from pacsim.fast.request import SearchRequest
 from pacsim.fast.slices import SLICE_SECONDS, SMALLEST_SLICE, in_slices
 from pacsim.fast.streams import stream_row
+from pacsim.fast.subtree_memo import subtree_memo
 from pacsim.fast.translate import KernelSearch, chase_model, translate, workspace
 from pacsim.fast.view import GhostPolicy
 
@@ -76,7 +77,7 @@ def play_kernel_game(layout: Layout, pacman: SearchRequest, ties_random: bool, g
     move_values = np.zeros(max_moves, np.float64)
     game = GameArrays(row, progress, _streams(seed, len(ghosts)), played, move_stats, move_values)
     scratch = Scratch(np.empty(5, np.int64), np.empty(5, np.int64), np.empty(5, np.float64), np.empty(5, np.int64))
-    work = workspace(row, max([pacman.levels, *_ghost_levels(state, ghosts)]))
+    work = workspace(row, max([pacman.levels, *_ghost_levels(state, ghosts)]), subtree_memo(row.shape[0]))
     search = translate(state, pacman)
     plan = PacmanPlan(search.model, pacman.levels, search.full_window, ties_random)
     arguments = (layout_tables(layout), game, max_moves, plan, _ghost_team(state, ghosts), work, scratch)

@@ -57,6 +57,7 @@ from pacsim.fast.policies import (
     uniform_probabilities,
 )
 from pacsim.fast.streams import random_below, random_float
+from pacsim.fast.subtree_memo import new_generation
 
 # -- a clock: the time-stamp counter (numba has no clock of its own) ------------
 
@@ -94,8 +95,9 @@ MOVE_COLUMNS = 5
 
 
 @njit(cache=True)
-def _begin_search(state, states, frames, windows, values, stats):
+def _begin_search(state, states, frames, windows, values, stats, memo):
     """A fresh workspace with ``state`` at its root (``fast.translate.workspace``)."""
+    new_generation(memo)
     for slot in range(state.shape[0]):
         states[0, slot] = state[slot]
     frames[:, :] = 0
@@ -110,7 +112,7 @@ def _begin_search(state, states, frames, windows, values, stats):
 def search_position(maze, state, model, levels, full_window, work, progress, budget):
     """Search ``state`` (or go on with the search paused in ``work``): True once finished."""
     if progress[SEARCHING] == 0:
-        _begin_search(state, work.states, work.frames, work.windows, work.values, work.stats)
+        _begin_search(state, work.states, work.frames, work.windows, work.values, work.stats, work.memo)
         progress[SEARCHING] = 1
     finished = search_root(maze, model, levels, full_window, work, budget)
     if finished:

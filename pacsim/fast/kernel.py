@@ -33,12 +33,14 @@ import numpy as np
 
 from pacsim.engine.layout import UNREACHABLE
 from pacsim.engine.state import SCARED_TIME, TIME_PENALTY, collision, food_eaten
+from pacsim.fast import subtree_memo
 from pacsim.fast.cache import compiled_functions, keep_fresh
 from pacsim.fast.evaluations import careful_value, chase_utility, chase_value
 from pacsim.fast.jit import intrinsic, njit, when_compiling
 from pacsim.fast.kinds import Evaluation, GhostKind, NodeKind
 from pacsim.fast.policies import PARAMETERS, RULE_SOURCES, compile_rules, ghost_probabilities, slip_outcomes, uniform_probabilities
 from pacsim.fast.policies import STOP_INDEX as STOP
+from pacsim.fast.subtree_memo import SUBTREE_DEPTH, SUBTREE_EVALUATED, SUBTREE_GENERATED, holds, keep, subtree_slot
 
 when_compiling(compile_rules)
 
@@ -87,7 +89,11 @@ COUNT, INDEX, KIND, CHOSEN = 0, 1, 2, 3
 """Columns of ``frames`` (int64): moves of the node, the move being
 searched, the node's kind, and the action a slippery Pacman chose (-1 for
 every node but the chance node between his choice and its outcome)."""
-FRAME_COLUMNS = 4
+MEMO_SLOT, ENTRY_GENERATED, ENTRY_EVALUATED, ENTRY_DEEPEST = 4, 5, 6, 7
+"""More columns of ``frames``: the subtree memo's slot of a node to
+remember once searched (-1: none), and the statistics when it was entered
+(:mod:`pacsim.fast.subtree_memo`)."""
+FRAME_COLUMNS = 8
 BEST, ALPHA, BETA = 0, 1, 2
 """Columns of ``windows`` (float64): best value so far (MAX/MIN) or the
 probability-weighted sum (CHANCE), and the node's window."""
@@ -429,14 +435,18 @@ def node_value(maze, model, work, top, level, bottom, budget):
         if level > stats[DEEPEST]:
             stats[DEEPEST] = level
         state = states[level]
+        chosen = frames[level, CHOSEN]
+        slot = -1 if pruned or state[STATUS] != 0 else subtree_slot(work.memo, state, bottom - level, chosen)
         if state[STATUS] != 0 or level == bottom:
             stats[EVALUATED] += 1
             if state[STATUS] != 0:
                 value = utility(settings, state)
             else:
                 value = evaluate(distance, nearest, settings, state)
+        elif slot >= 0 and holds(work.memo, slot, state, bottom - level, chosen):
+            value = recalled(work.memo, slot, stats, level)
         else:
-            chosen = frames[level, CHOSEN]
+            entered_subtree(frames, stats, level, slot)
             if chosen >= 0:  # SlipperyPacmanGame's Intent: the floor decides what Pacman does
                 count = slip_outcomes(moves[state[PACMAN], PACMAN_TABLE], weights[SLIP], chosen, actions[level],
                                       targets[level],
@@ -489,6 +499,8 @@ def node_value(maze, model, work, top, level, bottom, budget):
                         windows[level, BETA] = value
             if finished:
                 value = windows[level, BEST]
+                if frames[level, MEMO_SLOT] >= 0:
+                    searched_subtree(work.memo, frames, stats, states[level], level, bottom, value)
                 continue
             move += 1
             frames[level, INDEX] = move
@@ -501,6 +513,39 @@ def node_value(maze, model, work, top, level, bottom, budget):
             break
         else:
             return value, -1
+
+
+@njit(cache=True, inline="always")
+def recalled(memo, slot, stats, level):
+    """The value of the node at ``level`` that ``memo`` holds in ``slot``,
+    its subtree's counts added to ``stats`` as if it had been searched."""
+    counts = memo.counts[slot]
+    stats[GENERATED] += counts[SUBTREE_GENERATED]
+    stats[EVALUATED] += counts[SUBTREE_EVALUATED]
+    stats[DEEPEST] = max(stats[DEEPEST], level + counts[SUBTREE_DEPTH])
+    return memo.values[slot]
+
+
+@njit(cache=True, inline="always")
+def entered_subtree(frames, stats, level, slot):
+    """Note where the statistics stand as the node at ``level`` is
+    expanded, to remember its subtree in ``slot`` (-1: not remembered)."""
+    frames[level, MEMO_SLOT] = slot
+    if slot >= 0:
+        frames[level, ENTRY_GENERATED] = stats[GENERATED]
+        frames[level, ENTRY_EVALUATED] = stats[EVALUATED]
+        frames[level, ENTRY_DEEPEST] = stats[DEEPEST]
+        stats[DEEPEST] = level  # the deepest level below this node alone, merged back once it is searched
+
+
+@njit(cache=True, inline="always")
+def searched_subtree(memo, frames, stats, state, level, bottom, value):
+    """The node at ``level``, searched, is worth ``value``: remember it with
+    what its subtree added to ``stats``."""
+    keep(memo, frames[level, MEMO_SLOT], state, bottom - level, frames[level, CHOSEN], value,
+         stats[GENERATED] - frames[level, ENTRY_GENERATED], stats[EVALUATED] - frames[level, ENTRY_EVALUATED],
+         stats[DEEPEST] - level)
+    stats[DEEPEST] = max(stats[DEEPEST], frames[level, ENTRY_DEEPEST])
 
 
 @njit(cache=True, _nrt=False)
@@ -608,7 +653,7 @@ def breadth_first_distances(moves):
     return distance
 
 
-SOURCES = (__file__, *RULE_SOURCES)
+SOURCES = (__file__, subtree_memo.__file__, *RULE_SOURCES)
 """The files compiled into the kernel's code: the modules that compile
 the kernel's functions into theirs list these among their own."""
 keep_fresh("kernel", lambda: compiled_functions(__name__, globals()), SOURCES)

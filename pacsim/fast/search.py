@@ -28,6 +28,7 @@ from pacsim.fast.maze_arrays import layout_tables, state_row
 from pacsim.fast.request import ADVERSARIAL, SearchRequest
 from pacsim.fast.slices import FIRST_SLICE, SLICE_SECONDS, SMALLEST_SLICE, in_slices
 from pacsim.fast.star import OUT_OF_BOUNDS, star_search_root
+from pacsim.fast.subtree_memo import subtree_memo
 from pacsim.fast.translate import (
     NO_ADVERSARY,
     NO_TABLE,
@@ -134,7 +135,8 @@ def _plain_search(state: GameState, model: Model, levels: int, full_window: bool
     ``model`` (or its copy compiled around ``own``, a user's kernel
     evaluation, and ``own_ghost``, a user's kernel ghost modelled by
     ``GhostKind.OWN``)."""
-    work = workspace(state_row(state), levels)
+    row = state_row(state)
+    work = workspace(row, levels, subtree_memo(row.shape[0]))
     arguments = (layout_tables(state.layout), model, levels, full_window, work)
     plain = own is None and own_ghost is None
     in_slices(kernel.search_root if plain else _own_search_root(own, own_ghost), arguments,

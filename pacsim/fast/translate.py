@@ -17,7 +17,7 @@ import numpy as np
 
 from pacsim.engine import GameState
 from pacsim.fast import kernel
-from pacsim.fast.bundles import Adversary, Model, StarWorkspace, Workspace
+from pacsim.fast.bundles import Adversary, Model, StarWorkspace, SubtreeMemo, Workspace
 from pacsim.fast.kinds import KERNEL_ALGORITHMS, KERNEL_EVALUATIONS, KERNEL_MODELS, NODE_KINDS, Evaluation, GhostKind, NodeKind
 from pacsim.fast.maze_arrays import state_row, words_for
 from pacsim.fast.memo import chase_memo, empty_memo
@@ -25,6 +25,7 @@ from pacsim.fast.policies import DEFAULT_PARAMETERS
 from pacsim.fast.request import SearchRequest, chance_model, star_search
 from pacsim.fast.star import FRAME_COLUMNS as STAR_FRAME_COLUMNS
 from pacsim.fast.star import STAR_STATS_SLOTS, WINDOW_COLUMNS
+from pacsim.fast.subtree_memo import empty_subtree_memo
 from pacsim.fast.transposition import empty_arrays
 from pacsim.fast.view import GhostPolicy, View, registered, registered_ghost
 
@@ -107,8 +108,10 @@ def settings_row(state: GameState, evaluation: int, chase_ghost: int, model: int
     return np.array([*head, *kinds], np.int64)
 
 
-def workspace(root: np.ndarray, levels: int) -> Workspace:
-    """A fresh :class:`~pacsim.fast.bundles.Workspace` with ``root`` at its top, for ``levels`` levels."""
+def workspace(root: np.ndarray, levels: int, memo: SubtreeMemo | None = None) -> Workspace:
+    """A fresh :class:`~pacsim.fast.bundles.Workspace` with ``root`` at its
+    top, for ``levels`` levels; ``memo``: the plain search's subtree memo
+    (:mod:`pacsim.fast.subtree_memo`; none by default)."""
     size = levels + 2
     states = np.empty((size, root.shape[0]), np.int64)
     states[0] = root
@@ -116,7 +119,8 @@ def workspace(root: np.ndarray, levels: int) -> Workspace:
     stats[kernel.BEST_MOVE] = stats[kernel.PAUSED_AT] = -1
     return Workspace(states, np.empty((size, 5), np.int64), np.empty((size, 5), np.int64),
                      np.empty((size, 5), np.float64), np.zeros((size, kernel.FRAME_COLUMNS), np.int64),
-                     np.zeros((size, 3), np.float64), np.zeros(kernel.ROOT_VALUE + 1, np.float64), stats)
+                     np.zeros((size, 3), np.float64), np.zeros(kernel.ROOT_VALUE + 1, np.float64), stats,
+                     empty_subtree_memo(root.shape[0], 0) if memo is None else memo)
 
 
 def star_workspace(root: np.ndarray, levels: int) -> StarWorkspace:
