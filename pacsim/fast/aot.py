@@ -224,9 +224,11 @@ def build(folder: Path) -> None:
         _, errors = child.communicate()
         if child.returncode != 0:
             reason = (errors.strip().splitlines() or [f"exit status {child.returncode}"])[-1]
-            said_once(f"pacsim: the ahead-of-time kernel could not be built ({reason}); compiling just in time")
+            failed = folder.parent / f"{folder.name}.{FAILED}"
+            said_once(f"pacsim: the ahead-of-time kernel could not be built ({reason}); compiling just in time "
+                      f"(delete {failed} to try again)")
             with suppress(OutputError):  # a read-only cache: the next process tries again
-                write_atomically(folder.parent / f"{folder.name}.{FAILED}", errors)
+                write_atomically(failed, errors)
 
 
 def available_exports() -> list[str]:

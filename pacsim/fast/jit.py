@@ -40,7 +40,6 @@ class Compiled:
         self.__doc__ = function.__doc__
         self.__wrapped__ = function
         self._dispatcher: Any = None
-        _recorded.append(self)
 
     def dispatcher(self) -> Any:
         """numba's own object for the function (imports numba the first time)."""
@@ -71,7 +70,6 @@ class Compiled:
         return f"<kernel function {self.__module__}.{self.__qualname__}>"
 
 
-_recorded: list[Compiled] = []
 _hooks: list[Callable[[], None]] = []
 _materialized = False
 
@@ -98,8 +96,10 @@ def when_compiling(hook: Callable[[], None]) -> None:
 
 
 def materialize() -> None:
-    """Import numba and make the kernel's functions numba's: run once per
-    process, before numba compiles or loads any of them."""
+    """Import numba and ready it for the kernel's functions (each becomes
+    numba's at its first need): its registries, the typing of a
+    :class:`Compiled`, the hooks of :func:`when_compiling`.  Once per
+    process, before numba compiles or loads any kernel function."""
     global _materialized
     if _materialized:
         return
