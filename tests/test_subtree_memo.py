@@ -111,3 +111,15 @@ def _request(state):
     return SearchRequest(algorithm="expectimax", kinds=(MAX, CHANCE), evaluation="careful", levels=8, step=2,
                          cells=state.layout.num_cells, model="uniform", trust=1.0, slip=0.0, table=0, adversary=None,
                          root_values=False)
+
+
+def test_the_bench_pairs_searches_with_the_subtree_memo_off_and_on():
+    from pacsim.bench.memo import subtree_searches
+    from pacsim.bench.report import Report
+
+    report = Report()
+    subtree_searches(report, 3)
+    figures = {figure.name: figure.value for figure in report.figures}
+    assert figures["searches whose result differs"] == 0
+    assert figures["depth-4 searches subtree memo on/off"] == \
+        figures["depth-4 searches, subtree memo on"] / figures["depth-4 searches, subtree memo off"]

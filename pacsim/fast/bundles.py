@@ -12,7 +12,7 @@ with, its workspace and a few numbers:
   between slices, its root values and its statistics;
 * :class:`StarPlan`: how the star search treats chance nodes, its table
   and the adversarial model's own chase search (:class:`Adversary`, with
-  its :class:`ChaseMemo`).
+  its :class:`PositionMemo`).
 
 Importing this module needs numpy only.
 """
@@ -79,15 +79,20 @@ class StarWorkspace(NamedTuple):
     stats: np.ndarray
 
 
-class ChaseMemo(NamedTuple):
-    """The chase search's root values of the positions it has searched."""
+class PositionMemo(NamedTuple):
+    """A search's results by position (:mod:`pacsim.fast.memo`): the chase
+    search's root values, or a search Pacman's values and statistics."""
 
     keys: np.ndarray
-    """int64[slots, 1 + row width]: the levels, then the row with the score and Pacman's direction zeroed."""
+    """int64[slots, 1 + row width]: the levels, then the row (``masked``: with the score and Pacman's direction zeroed)."""
     values: np.ndarray
     """float64[slots, ROOT_VALUE + 1]: the search's ``values`` (each root move's, then the root's)."""
+    stats: np.ndarray
+    """int64[slots, 5]: the search's statistics up to ``DEEPEST``, then ``BEST_MOVE`` (kept by Pacman's memo)."""
     counts: np.ndarray
     """int64[2]: hits and searches (for the benchmark)."""
+    masked: bool
+    """Whether the key leaves out the score and Pacman's direction (the chase search never reads them)."""
 
 
 class Adversary(NamedTuple):
@@ -100,7 +105,7 @@ class Adversary(NamedTuple):
     mix: np.ndarray
     """float64[1]: its ``p``."""
     work: Workspace
-    memo: ChaseMemo
+    memo: PositionMemo
     """The chase search's values by position (:mod:`pacsim.fast.memo`)."""
 
 
@@ -123,6 +128,8 @@ class PacmanPlan(NamedTuple):
     levels: int
     full_window: bool
     ties_random: bool
+    memo: PositionMemo
+    """His searches' results by position, across the games of this process (:func:`pacsim.fast.memo.pacman_memo`)."""
 
 
 class GhostTeam(NamedTuple):
@@ -136,7 +143,7 @@ class GhostTeam(NamedTuple):
     """int64: each adversarial ghost's search levels."""
     weights: np.ndarray
     """float64 rows: each ghost's :data:`pacsim.fast.policies.PARAMETERS`."""
-    memo: ChaseMemo
+    memo: PositionMemo
     """The adversarial ghosts' search values by position (:mod:`pacsim.fast.memo`)."""
 
 

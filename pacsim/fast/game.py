@@ -26,7 +26,7 @@ from pacsim.fast.bundles import GameArrays, GhostTeam, PacmanPlan, Scratch
 from pacsim.fast.jit import compile_before_timing
 from pacsim.fast.kinds import KERNEL_GHOSTS, GhostKind
 from pacsim.fast.maze_arrays import layout_tables, state_row
-from pacsim.fast.memo import chase_memo
+from pacsim.fast.memo import chase_memo, pacman_memo
 from pacsim.fast.policies import DEFAULT_PARAMETERS
 from pacsim.fast.request import SearchRequest
 from pacsim.fast.slices import SLICE_SECONDS, SMALLEST_SLICE, in_slices
@@ -79,7 +79,10 @@ def play_kernel_game(layout: Layout, pacman: SearchRequest, ties_random: bool, g
     scratch = Scratch(np.empty(5, np.int64), np.empty(5, np.int64), np.empty(5, np.float64), np.empty(5, np.int64))
     work = workspace(row, max([pacman.levels, *_ghost_levels(state, ghosts)]), subtree_memo(row.shape[0]))
     search = translate(state, pacman)
-    plan = PacmanPlan(search.model, pacman.levels, search.full_window, ties_random)
+    settings = (pacman.levels, search.full_window, search.model.settings.tobytes(), search.model.weights.tobytes(),
+                search.chance_mode, search.adversary, search.evaluation, search.ghost)  # all his search reads but the position
+    plan = PacmanPlan(search.model, pacman.levels, search.full_window, ties_random,
+                      pacman_memo(layout, row.shape[0], settings))
     arguments = (layout_tables(layout), game, max_moves, plan, _ghost_team(state, ghosts), work, scratch)
     game_loop = _game_loop(search, ghosts)
     compiling = compile_before_timing(game_loop, (*arguments, FIRST_GAME_SLICE))  # its own figure, not the game's

@@ -47,7 +47,7 @@ from pacsim.fast.kernel import (
     own_ghost_probabilities,
     search_root,
 )
-from pacsim.fast.memo import memo_slot, recall, remember
+from pacsim.fast.memo import memo_slot, recall, recall_stats, remember, remember_stats
 from pacsim.fast.policies import (
     PARAMETERS,
     SEARCHED_SHARE,
@@ -139,12 +139,20 @@ def pacman_move(maze, game, count, pacman, work, budget, tied):
     user's own ghost he models gave a bad distribution)."""
     progress = game.progress
     before = cycles()
-    finished = search_position(maze, game.state, pacman.model, pacman.levels, pacman.full_window, work, progress, budget)
+    num_ghosts = pacman.model.settings[kernel.NUM_GHOSTS]
+    slot = memo_slot(pacman.memo, game.state, pacman.levels, num_ghosts)
+    if progress[SEARCHING] == 0 and recall(pacman.memo, slot, game.state, pacman.levels, num_ghosts, work.values):
+        recall_stats(pacman.memo, slot, work.stats)  # a position another game of this process searched
+    else:
+        if not search_position(maze, game.state, pacman.model, pacman.levels, pacman.full_window, work, progress,
+                               budget):
+            progress[MOVE_CYCLES] += cycles() - before
+            return PAUSED
+        if own_ghost_failed(pacman.model.weights):  # the own ghost he models gave a bad distribution
+            return REFUSED
+        remember(pacman.memo, slot, game.state, pacman.levels, num_ghosts, work.values)
+        remember_stats(pacman.memo, slot, work.stats)
     progress[MOVE_CYCLES] += cycles() - before
-    if not finished:
-        return PAUSED
-    if own_ghost_failed(pacman.model.weights):  # the own ghost he models gave a bad distribution
-        return REFUSED
     values, stats, move_stats = work.values, work.stats, game.move_stats
     move = progress[MOVES]
     move_stats[move, MOVE_GENERATED] = stats[GENERATED]
