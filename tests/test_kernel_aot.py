@@ -8,6 +8,7 @@ import json
 import os
 import subprocess
 import sys
+import warnings
 
 import pytest
 
@@ -57,7 +58,9 @@ def _run(kernel: str | None) -> dict:
 
 @pytest.fixture(scope="module")
 def both_paths() -> tuple[dict, dict]:
-    from numba.pycc.platform import external_compiler_works
+    with warnings.catch_warnings():  # pycc is pending deprecation in numba; pacsim.fast.aot says why it still uses it
+        warnings.simplefilter("ignore")
+        from numba.pycc.platform import external_compiler_works
 
     if not external_compiler_works():
         pytest.skip("no C compiler here: the ahead-of-time kernel cannot be built (its fallback is tested below)")
