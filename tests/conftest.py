@@ -14,13 +14,19 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 # CPU: the search, Star1/Star2 with tables, MCTS, the whole-game loop) and
 # caches it beside the sources.  Left to the tests, both pytest-xdist workers
 # (and each worker pool a test starts) would compile it again; compiled here
-# once, in two processes at once, before any worker starts, every later
-# process only loads it.
+# once, in two processes at once (numba's JIT path), before any worker
+# starts, every later process only loads it; the ahead-of-time kernel is
+# then built from that cache in one more process.
 KERNEL_WARM_UPS = (
     "from pacsim.fast.search import warm_up; warm_up(star=True)",
     "from pacsim.fast.mcts import warm_up; warm_up(); from pacsim.cli import main; "
     "main(['reproduce', '--games', '1', '--set', 'max_moves=5', '-j', '1', '-q', '--store', {store!r}])",
 )
+
+AHEAD_OF_TIME = "from pacsim.fast.aot import available_exports; available_exports()"
+"""Builds the ahead-of-time kernel (pacsim.fast.aot) unless it is there:
+from numba's warm cache a few seconds, where each test process that needs
+it would otherwise wait on the first one's build."""
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -35,10 +41,13 @@ def pytest_sessionstart(session):
     environment = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")]))}
     with tempfile.TemporaryDirectory() as folder:
         codes = [code.format(store=str(Path(folder) / "warm-up.sqlite")) for code in KERNEL_WARM_UPS]
-        warm_ups = [subprocess.Popen([sys.executable, "-c", code], cwd=folder, env=environment,
+        warm_ups = [subprocess.Popen([sys.executable, "-c", code], cwd=folder, env={**environment, "PACSIM_KERNEL": "jit"},
                                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) for code in codes]
         for warm_up in warm_ups:
             warm_up.wait()  # a failure shows again, clearly, in the tests that use the kernel
+        if os.environ.get("PACSIM_KERNEL") != "jit":  # then the ahead-of-time kernel, linked from numba's cache just filled
+            subprocess.run([sys.executable, "-c", AHEAD_OF_TIME], cwd=folder, env=environment,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
 
 
 COMPILING_FIRST = ("test_own_ghost.py", "test_own_searches.py", "test_own.py")
