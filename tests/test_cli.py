@@ -155,6 +155,21 @@ def test_a_short_search_run_stays_in_python_and_says_where_pacman_searched(capsy
     assert capsys.readouterr().out.splitlines()[-1].endswith("; Pacman searched in Python")
 
 
+def test_the_short_run_guess_counts_the_ahead_of_time_kernels_load_where_it_is_built(monkeypatch):
+    """issue 38: a run the JIT path's load would outlast searches in the
+    kernel once its ahead-of-time module is built (it loads at once)."""
+    import argparse
+
+    import pacsim.fast.aot
+    from pacsim.cli.play import search_in_python
+
+    run = argparse.Namespace(pacman="minimax:depth=3", agent_args="", games=1)  # about 0.1 s in Python
+    monkeypatch.setattr(pacsim.fast.aot, "module_ready", lambda: True)
+    assert not search_in_python(run, num_ghosts=2)
+    monkeypatch.setattr(pacsim.fast.aot, "module_ready", lambda: False)
+    assert search_in_python(run, num_ghosts=2)
+
+
 def test_backend_auto_given_is_the_default_and_the_last_line_says_why_pacman_searched_where(capsys, monkeypatch):
     """issue 39: ``backend=auto`` given behaves as left out; a user's
     evaluation is never guessed into Python; the line after the last (on

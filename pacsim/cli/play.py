@@ -109,8 +109,11 @@ def sandboxed_pacman(args: argparse.Namespace) -> bool:
 
 
 KERNEL_LOAD_SECONDS = 0.7
-"""What loading the compiled searches costs a process (numba's cache warm),
-measured as ``play -p minimax -a depth=1`` with backend auto against python."""
+"""What loading the compiled searches costs a process on numba's JIT path
+(its cache warm), measured as ``play -p minimax -a depth=1`` with backend
+auto against python; building the ahead-of-time module costs more."""
+AOT_LOAD_SECONDS = 0.02
+"""What loading the ahead-of-time module costs beyond the imports (:mod:`pacsim.fast.aot`)."""
 PYTHON_SECONDS_PER_LEAF = 6e-6
 """A Python search game's seconds per ``3 ** levels`` of its depth (a game
 of a hundred-odd moves; measured at depths 2 to 4 on smallClassic)."""
@@ -143,7 +146,11 @@ def search_in_python(args: argparse.Namespace, num_ghosts: int) -> bool:
     if ":" in str(getattr(options, "eval", "")):  # a user's evaluation: the kernel says whether it compiles
         return False
     python_seconds = args.games * PYTHON_SECONDS_PER_LEAF * 3 ** (options.depth * (num_ghosts + 1))
-    return python_seconds < KERNEL_LOAD_SECONDS
+    if python_seconds < AOT_LOAD_SECONDS or python_seconds >= KERNEL_LOAD_SECONDS:
+        return python_seconds < AOT_LOAD_SECONDS
+    from pacsim.fast.aot import module_ready  # numpy: only where the kernel is the likely choice
+
+    return not module_ready()
 
 
 def backend_reason(args: argparse.Namespace, in_python: bool) -> dict[str, str]:

@@ -231,6 +231,12 @@ def build(folder: Path) -> None:
                 write_atomically(failed, errors)
 
 
+def module_ready() -> bool:
+    """Whether this process would load the module at once (built for this
+    version, and the JIT path not forced): ``play``'s guess of the kernel's load."""
+    return not jit_forced() and (module_folder() / SIGNATURES).exists()
+
+
 def available_exports() -> list[str]:
     """The kernel functions the loaded module exports (empty without one): for tests and bench."""
     exports = _exports()
