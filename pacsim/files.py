@@ -16,7 +16,6 @@ before the work, :func:`atomic_file` again at the write).
 from __future__ import annotations
 
 import os
-import secrets
 import stat
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager, suppress
@@ -184,6 +183,8 @@ def _temporary_beside(path: Path) -> tuple[int, Path]:
     """A new file open for writing in ``path``'s folder, hidden, ending as
     ``path`` does (writers that choose a format by suffix see the right one).
     Created with mode 0666 less the umask, as an ordinary new file is."""
+    import secrets  # hmac and OpenSSL's hashlib: loaded by a command that writes, not by every start-up
+
     while True:
         temporary = path.with_name(f".{path.stem}.{secrets.token_hex(4)}.tmp{path.suffix}")
         try:

@@ -24,12 +24,14 @@ sys.dont_write_bytecode = False
 # of CPU: the search, Star1/Star2 with tables, MCTS, the whole-game loop) and
 # caches it beside the sources.  Left to the tests, both pytest-xdist workers
 # (and each worker pool a test starts) would compile it again; compiled here
-# once, in two processes at once, every later process only loads it.  The
-# second process compiles MCTS while the first compiles the plain search,
-# then waits for it: the whole-game loop links that search, which it would
-# otherwise compile again (about 9 s of CPU).  The workers collect the tests
-# meanwhile (about 10 s of CPU each, a core the warm-up leaves idle) and wait
-# for the warm-up before their first test (:func:`pytest_runtestloop`).
+# once, in two processes at once (numba's JIT path), every later process
+# only loads it; the ahead-of-time kernel is then built from that cache in
+# one more process.  The second process compiles MCTS while the first
+# compiles the plain search, then waits for it: the whole-game loop links
+# that search, which it would otherwise compile again (about 9 s of CPU).
+# The workers collect the tests meanwhile (about 10 s of CPU each, on a core
+# the warm-up leaves idle) and wait for the warm-up before their first test
+# (:func:`pytest_runtestloop`).
 PLAIN_SEARCH_READY = "plain-search-ready"
 KERNEL_WARM_UPS = (
     "from pathlib import Path\n"
@@ -52,6 +54,11 @@ KERNEL_WARM_UPS = (
 WARM_UP_DONE = "PACSIM_TESTS_WARM_UP_DONE"
 """The file the controller creates when the warm-up has ended (its path, inherited by the xdist workers)."""
 
+AHEAD_OF_TIME = "from pacsim.fast.aot import available_exports; available_exports()"
+"""Builds the ahead-of-time kernel (pacsim.fast.aot) unless it is there:
+from numba's warm cache a few seconds, where each test process that needs
+it would otherwise wait on the first one's build."""
+
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_sessionstart(session):
@@ -65,12 +72,15 @@ def pytest_sessionstart(session):
     environment = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")]))}
     folder = tempfile.mkdtemp(prefix="pacsim-warm-up-")
     done = Path(folder) / "done"
-    warm_ups = [subprocess.Popen([sys.executable, "-c", code], cwd=folder, env=environment,
+    warm_ups = [subprocess.Popen([sys.executable, "-c", code], cwd=folder, env={**environment, "PACSIM_KERNEL": "jit"},
                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) for code in KERNEL_WARM_UPS]
 
     def wait_for_warm_ups() -> None:
         for warm_up in warm_ups:
             warm_up.wait()  # a failure shows again, clearly, in the tests that use the kernel
+        if os.environ.get("PACSIM_KERNEL") != "jit":  # then the ahead-of-time kernel, linked from numba's cache just filled
+            subprocess.run([sys.executable, "-c", AHEAD_OF_TIME], cwd=folder, env=environment,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
         done.touch()
 
     waiting = threading.Thread(target=wait_for_warm_ups, name="kernel warm-up", daemon=True)

@@ -32,6 +32,15 @@ def test_every_built_in_agent_is_what_the_game_loop_asks_for():
     assert {name for name in GameLoopAgent.__dict__ if not name.startswith("_")} >= {"reset", "get_action", "final"}
 
 
+def test_the_registry_finds_each_built_in_agent_under_its_own_name():
+    from pacsim.agents.registry import BUILTIN_HOMES, GHOST, PACMAN
+
+    for role, agents in ((PACMAN, BUILTIN_PACMEN), (GHOST, BUILTIN_GHOSTS)):
+        assert list(agents) == list(BUILTIN_HOMES[role])  # the order pacsim agents lists them in
+        for name, cls in agents.items():
+            assert cls.name == name, cls
+
+
 def test_the_capabilities_are_declared_not_guessed():
     searching = {name for name, cls in BUILTIN_PACMEN.items() if issubclass(cls, SearchingAgent)}
     assert searching == {"minimax", "alphabeta", "expectimax", "expectiminimax", "mcts"}

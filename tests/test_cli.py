@@ -73,14 +73,14 @@ def test_analyze_shows_pessimism_and_optimism(capsys):
 HEAVY = ("pandas", "numpy", "numba", "pygame", "pyarrow", "pacsim.agents.registry", "pacsim.runner.execute")
 
 
-def modules_after(argv, cwd=None):
-    """The heavy modules (of HEAVY) a fresh interpreter holds after ``pacsim ARGV``."""
+def modules_after(argv, cwd=None, names=HEAVY):
+    """The modules of ``names`` (heavy ones) a fresh interpreter holds after ``pacsim ARGV``."""
     code = ("import sys\nfrom pacsim.cli import main\ntry:\n    main(sys.argv[1:])\nexcept SystemExit:\n    pass\n"
-            f"print(' '.join(name for name in {HEAVY!r} if name in sys.modules), file=sys.stderr)")
+            f"print('held:', *(name for name in {tuple(names)!r} if name in sys.modules), file=sys.stderr)")
     environment = dict(os.environ, PYTHONPATH=str(REPOSITORY), SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy")
     finished = subprocess.run([sys.executable, "-c", code, *argv], capture_output=True, text=True, cwd=cwd,
                               env=environment, check=True)
-    return set(finished.stderr.strip().splitlines()[-1].split()) if finished.stderr.strip() else set()
+    return set(finished.stderr.strip().splitlines()[-1].split()[1:])  # after "held:" (the command's notes come before)
 
 
 def test_help_imports_no_command_and_play_no_pandas_nor_pygame(tmp_path):
@@ -89,6 +89,27 @@ def test_help_imports_no_command_and_play_no_pandas_nor_pygame(tmp_path):
     assert modules_after(["play", "--help"]) == set()
     played = modules_after(["play", "-q", "-l", "openRoom", "--seed", "1", "--max-moves", "5"], cwd=tmp_path)
     assert not played & {"pandas", "pyarrow", "pygame", "numba", "pacsim.runner.execute"}, played
+
+
+# -- issue 38: a short game starts as fast as the course's own pacman.py -----------------------
+
+UNPLAYED = ("numpy", "numba", "pacsim.fast.view", "pacsim.agents.ghosts", "pacsim.agents.search_agents", "pacsim.agents.mcts_agent",
+            "pacsim.agents.learning", "pacsim.agents.sandbox", "pacsim.runner.experiment", "pacsim.search.api",
+            "pacsim.engine.recording", "pacsim.engine.generate", "json", "secrets", "sysconfig", "ctypes")
+"""What a quiet game of the greedy (or a course's reflex) Pacman against random ghosts never uses."""
+
+
+def test_a_quiet_game_imports_only_what_it_plays(tmp_path):
+    assert modules_after(["play", "-n", "1", "-q", "-l", "smallClassic", "--seed", "1"], tmp_path, UNPLAYED) == set()
+    course = REPOSITORY / "tests" / "cs188_agents"
+    assert modules_after(["-p", "ReflexAgent", "-l", "tinyGrid", "-q", "--seed", "1"], course, UNPLAYED) == set()
+    searched = modules_after(["play", "-q", "-l", "tinyGrid", "-p", "minimax:depth=1,backend=python", "--seed", "1"],
+                             course, UNPLAYED)
+    assert {"pacsim.agents.search_agents", "pacsim.search.api"} <= searched  # what the game plays, it imports
+
+
+def test_agents_help_imports_no_agent():
+    assert modules_after(["agents", "--help"]) == set()
 
 
 def test_every_command_builds_alone_with_the_common_options():
@@ -132,6 +153,21 @@ def test_a_short_search_run_stays_in_python_and_says_where_pacman_searched(capsy
     assert not search_in_python(asked("greedy"), num_ghosts=1)  # searches nothing
     assert main(["play", "-p", "minimax:depth=1", "-l", "openRoom", "-q", "--seed", "2", "--max-moves", "5"]) == 0
     assert capsys.readouterr().out.splitlines()[-1].endswith("; Pacman searched in Python")
+
+
+def test_the_short_run_guess_counts_the_ahead_of_time_kernels_load_where_it_is_built(monkeypatch):
+    """issue 38: a run the JIT path's load would outlast searches in the
+    kernel once its ahead-of-time module is built (it loads at once)."""
+    import argparse
+
+    import pacsim.fast.aot
+    from pacsim.cli.play import search_in_python
+
+    run = argparse.Namespace(pacman="minimax:depth=3", agent_args="", games=1)  # about 0.1 s in Python
+    monkeypatch.setattr(pacsim.fast.aot, "module_ready", lambda: True)
+    assert not search_in_python(run, num_ghosts=2)
+    monkeypatch.setattr(pacsim.fast.aot, "module_ready", lambda: False)
+    assert search_in_python(run, num_ghosts=2)
 
 
 def test_backend_auto_given_is_the_default_and_the_last_line_says_why_pacman_searched_where(capsys, monkeypatch):
@@ -181,6 +217,34 @@ def test_bench_startup_measures_ratios_against_importing_numpy_and_a_course(tmp_
     startup.startup_figures(without, repeats=1)
     assert [figure.name for figure in without.figures] == ["pacsim --help"]
     assert "noSuchMaze" in without.skipped[0]  # a failing command is skipped, not timed
+
+
+def test_bench_startup_times_every_help_and_pacsims_own_agent_against_the_courses(tmp_path, monkeypatch):
+    import shutil
+
+    from pacsim.bench import startup
+    from pacsim.bench.report import Report
+    from pacsim.cli import COMMANDS
+
+    assert set(startup.HELP_COMMANDS) == {"", *COMMANDS}
+    monkeypatch.setenv("PYTHONDONTWRITEBYTECODE", "1")
+    environment = startup._environment()  # as installed: bytecode cached, in a folder of the run's own
+    assert "PYTHONDONTWRITEBYTECODE" not in environment and Path(environment["PYTHONPYCACHEPREFIX"]).is_dir()
+    course = tmp_path / "course"
+    shutil.copytree(REPOSITORY / "tests" / "cs188_agents", course)
+    games = ("-l", "tinyGrid", "-q", "-n", "50")
+    monkeypatch.setattr(startup, "COURSE_COMMANDS", {
+        "built-in greedy against ReflexAgent, 50 games": (("-p", "greedy", *games), 1 / 30, ("-p", "ReflexAgent", *games)),
+        "ReflexAgent in pacsim, 50 games": (("-p", "ReflexAgent", *games), None, ("-p", "ReflexAgent", *games)),
+    })
+    report = Report()
+    startup._course_figures(report, "startup", 1, course, quick=True)
+    against = [figure for figure in report.figures if "pacman.py" in figure.group]
+    assert [figure.name for figure in against] == ["built-in greedy against ReflexAgent, 5 games", "ReflexAgent in pacsim, 5 games"]
+    assert against[0].note.startswith("pacman.py -p ReflexAgent -l tinyGrid -q -n 5: ") and "target 30x faster" in against[0].note
+    assert "no target" in against[1].note
+    assert [figure.name for figure in report.figures if "pacman.py" not in figure.group] == [
+        "pacsim -p greedy -l tinyGrid -q -n 5", "pacsim -p ReflexAgent -l tinyGrid -q -n 5"]
 
 
 # -- issue 30: mistakes met halfway ------------------------------------------------------------

@@ -470,6 +470,26 @@ def test_a_course_file_named_like_a_module_pacsim_uses_is_skipped_and_said(tmp_p
         forget_course_modules()
 
 
+def test_a_course_numpy_file_loses_to_numpy_in_a_process_that_has_not_loaded_numpy_yet(tmp_path):
+    """pacsim imports numpy on first use (issue 38): a course file named numpy.py must not take its place."""
+    import os
+    import shutil
+    import subprocess
+
+    copy = tmp_path / "cs188_course"
+    shutil.copytree(COURSE, copy)
+    (copy / "numpy.py").write_text("raise RuntimeError('the course numpy was imported')\n", encoding="utf-8")
+    code = ("import sys\nfrom pacsim.cli import main\n"
+            "assert 'numpy' not in sys.modules\n"
+            "main(['-p', 'multiAgents.py:MinimaxAgent', '-a', 'depth=1', '-l', 'tinyGrid', '-q', '--seed', '1'])\n"
+            "print(sys.modules['numpy'].__file__)")
+    environment = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[1]))
+    finished = subprocess.run([sys.executable, "-P", "-c", code], cwd=copy, env=environment, capture_output=True,
+                              text=True, check=True)  # -P: the folder is not on the path, as for the pacsim command
+    assert str(copy) not in finished.stdout.strip().splitlines()[-1]
+    assert f"course file {copy / 'numpy.py'} is not used" in finished.stderr
+
+
 def test_pacsim_agents_lists_a_course_agents_constructor_options(capsys):
     assert main(["agents", f"{COURSE / 'multiAgents.py'}:MinimaxAgent"]) == 0
     said = capsys.readouterr().out

@@ -3,6 +3,7 @@ before its first compiled search, and what it does not pay."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 
@@ -23,9 +24,25 @@ print("scipy.linalg" in sys.modules)
 
 def test_the_first_kernel_search_does_not_import_scipy_linalg():
     """numba imports scipy.linalg (0.75 s) at its first load only to learn
-    whether BLAS is there; the kernel needs no BLAS."""
-    finished = subprocess.run([sys.executable, "-c", FIRST_SEARCH], capture_output=True, text=True, check=True)
+    whether BLAS is there; the kernel needs no BLAS (numba's JIT path: the
+    ahead-of-time kernel imports no numba at all, tests/test_kernel_aot.py)."""
+    environment = {**os.environ, "PACSIM_KERNEL": "jit"}
+    finished = subprocess.run([sys.executable, "-c", FIRST_SEARCH], capture_output=True, text=True, check=True,
+                              env=environment)
     assert finished.stdout.split() == ["False"], finished.stderr
+
+
+def test_a_process_with_numba_loaded_does_not_build_the_ahead_of_time_kernel(tmp_path):
+    """A process that has imported numba (for a user's code) takes the JIT
+    path for the built-in kernel too when no ahead-of-time module is there:
+    building one would save it nothing."""
+    script = "import numba\n" + FIRST_SEARCH + "from pacsim.fast.aot import available_exports\nprint(available_exports())"
+    environment = {key: value for key, value in os.environ.items() if key != "PACSIM_KERNEL"}
+    environment["PACSIM_CACHE_DIR"] = str(tmp_path)
+    finished = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True,
+                              env=environment)
+    assert finished.stdout.split() == ["False", "[]"], finished.stderr
+    assert "ahead of time" not in finished.stderr and list(tmp_path.iterdir()) == []
 
 
 def test_numba_still_reaches_blas_when_a_function_asks_for_it():

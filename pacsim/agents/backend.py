@@ -20,14 +20,16 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pacsim.agents.notes import say_once
 from pacsim.engine import GameState
 from pacsim.errors import AgentError
 from pacsim.fast import available
-from pacsim.fast.request import MctsRequest, SearchRequest, declined, maze_declined, mcts_declined
-from pacsim.search import SearchResult, deepest
+from pacsim.search import SearchResult
+
+if TYPE_CHECKING:  # pacsim.fast.request brings numpy: imported where a search asks the kernel, not by every ghost
+    from pacsim.fast.request import MctsRequest, SearchRequest
 
 BACKENDS = ("auto", "fast", "python")
 ENVIRONMENT_SWITCH = "PACSIM_BACKEND"
@@ -110,6 +112,8 @@ def fallback_note(who: str, backend: str, request: SearchRequest) -> str | None:
     (:func:`pacsim.agents.notes.notes_said`)."""
     if not kernel_wanted(backend):
         return None
+    from pacsim.fast.request import declined
+
     reason = declined(request)
     return None if reason is None else _note(who, backend, reason)
 
@@ -152,11 +156,14 @@ def try_fast_search(who: str, backend: str, request: SearchRequest, state: GameS
     the kernel's table of a request with ``table=`` entries."""
     if not kernel_wanted(backend):
         return None
+    from pacsim.fast.request import declined
+
     reason = declined(request)
     if reason is not None:
         say_once(_note(who, backend, reason))  # once per process and reason
         return None
     from pacsim.fast.search import DistributionRefused, run_request  # numba: loaded only when the kernel runs
+    from pacsim.search import deepest
 
     if request.table and table is None:
         raise ValueError("a request with a transposition table needs the caller's KernelTableSlot")
@@ -180,6 +187,8 @@ def try_fast_mcts(who: str, backend: str, request: MctsRequest, state: GameState
     fallbacks only; with ``backend=fast`` an :class:`AgentError`)."""
     if not kernel_wanted(backend):
         return None
+    from pacsim.fast.request import mcts_declined
+
     reason = mcts_declined(request, state.layout.num_cells)
     if reason is not None:
         if backend == "fast":
@@ -195,6 +204,8 @@ def try_chase_values(backend: str, state: GameState, levels: int) -> SearchResul
     by the kernel, or ``None`` when it is off or cannot run."""
     if not kernel_wanted(backend) or available() is not None:
         return None
+    from pacsim.fast.request import maze_declined
+
     if maze_declined(state.layout.num_cells) is not None:
         return None
     from pacsim.fast.search import chase_values

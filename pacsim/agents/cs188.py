@@ -27,6 +27,7 @@ it reseeded.
 
 from __future__ import annotations
 
+import importlib
 import inspect
 import math
 import random
@@ -106,6 +107,8 @@ def _module_file(module: ModuleType) -> Path | None:
 _COURSE_FOLDERS: set[Path] = set()
 """Folders whose files were imported as course code (their siblings too)."""
 _said: set[Path] = set()
+LATER_IMPORTS = ("numpy", "numba")
+"""Modules pacsim imports on first use (a kernel search, a user's ghost), not at start-up."""
 
 
 def forget_foreign_siblings(folder: Path) -> None:
@@ -114,9 +117,14 @@ def forget_foreign_siblings(folder: Path) -> None:
     a file of ``folder`` next finds its own siblings.  A module loaded from
     anywhere else (the standard library, numpy, pacsim) is one pacsim may be
     using: it is kept, and the course file of that name is said to be
-    skipped (unloading numpy would break every built-in agent)."""
+    skipped (unloading numpy would break every built-in agent).  numpy and
+    numba, which pacsim imports only once it needs them, are imported first
+    when the folder holds a file of that name, so that they stay pacsim's."""
     for sibling in folder.glob("*.py"):
         name = sibling.stem
+        if name in LATER_IMPORTS and name not in sys.modules:
+            with suppress(ImportError):  # not installed: nothing of pacsim's to keep
+                importlib.import_module(name)
         module = sys.modules.get(name)
         if module is None:
             continue

@@ -5,12 +5,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from pacsim.agents import backend
 from pacsim.agents.api import Distribution, StochasticAgent, uniform
+from pacsim.agents.random_ghost import RandomGhost as RandomGhost  # its home before: kept importable from here
 from pacsim.engine import PLAYING, GameState, apply_move
 from pacsim.errors import AgentError
 from pacsim.fast import available
@@ -25,24 +24,16 @@ from pacsim.fast.policies import (
     parameters_of,
     searched_probabilities,
 )
-from pacsim.fast.view import MOVE_SLOTS, GhostPolicy, moves_of, view_of
-from pacsim.search import MAX, MIN, search
+from pacsim.search import MAX, MIN
+
+if TYPE_CHECKING:
+    from pacsim.fast.view import GhostPolicy
 
 MAX_GHOST_DEPTH = 10
 """Deepest adversarial ghost search (rounds): beyond it a move takes minutes."""
 
 SEARCHED_POSITIONS = 200_000
 """Positions an adversarial ghost remembers its search's moves for (about 100 MB at most)."""
-
-
-class RandomGhost(StochasticAgent):
-    """Uniform over the legal moves."""
-
-    name = "random"
-    kernel_plays = True
-
-    def distribution(self, state: GameState) -> Distribution:
-        return uniform(state.legal_actions())
 
 
 @dataclass(frozen=True)
@@ -182,6 +173,10 @@ def own_distribution(policy: GhostPolicy, state: GameState) -> Distribution:
     NaN, checked by :func:`~pacsim.fast.policies.first_bad_probability`
     (what the kernel runs compiled).  A refused distribution is an
     :class:`AgentError` naming the function and the move."""
+    import numpy as np  # only a user's own ghost needs numpy: not every game's start-up
+
+    from pacsim.fast.view import MOVE_SLOTS, moves_of, view_of
+
     moves = moves_of(state)
     out = np.zeros(MOVE_SLOTS, np.float64)
     out[:moves.count] = np.nan
@@ -293,6 +288,8 @@ class AdversarialGhost(StochasticAgent[AdversarialOptions]):
         return known
 
     def _search(self, state: GameState) -> tuple[tuple[float, ...], float]:
+        from pacsim.search import search  # the searches' modules: loaded by the ghosts that search
+
         game = ChaseGame(state.turn)
         result = backend.try_chase_values(self.options.backend, state, self.options.depth * state.num_agents) or search(
             game, state, algorithm="alphabeta", depth=self.options.depth * state.num_agents,

@@ -21,7 +21,9 @@ A CS188 class (``getAction``) is wrapped by :mod:`pacsim.agents.cs188`.
 from __future__ import annotations
 
 import dataclasses
+import importlib
 import math
+import sys
 import types
 import typing
 from collections.abc import Mapping, Sequence
@@ -31,49 +33,71 @@ from typing import Any
 
 from pacsim.agents import cs188, plugins
 from pacsim.agents.api import Agent, GhostMaker, StochasticAgent
-from pacsim.agents.ghosts import AdversarialGhost, AmbusherGhost, DirectionalGhost, RandomGhost, kernel_ghost_class
-from pacsim.agents.learning import LEARNING_PACMEN
-from pacsim.agents.mcts_agent import MctsPacman
 from pacsim.agents.notes import say_once
-from pacsim.agents.search_agents import AlphaBetaPacman, ExpectimaxPacman, ExpectiminimaxPacman, MinimaxPacman
-from pacsim.agents.simple import GreedyPacman, KeyboardPacman, RandomPacman
 from pacsim.errors import AgentError, did_you_mean
-from pacsim.fast.view import is_kernel_ghost, register_ghost
 
 PACMAN, GHOST = "Pacman", "ghost"
 """The two roles; built-in names differ by role (``random`` is both)."""
 
-
-def _by_name(*classes: type[Agent]) -> dict[str, type[Agent]]:
-    return {agent.name: agent for agent in classes}
-
-
-BUILTIN_PACMEN = _by_name(
-    RandomPacman, GreedyPacman, KeyboardPacman,
-    MinimaxPacman, AlphaBetaPacman, ExpectimaxPacman, ExpectiminimaxPacman,
-    MctsPacman, *LEARNING_PACMEN.values(),
-)
-"""Every built-in Pacman by name, in the order ``pacsim agents`` lists them."""
-BUILTIN_GHOSTS = _by_name(RandomGhost, DirectionalGhost, AdversarialGhost, AmbusherGhost)
-"""Every built-in ghost by name."""
+_SEARCH_AGENTS, _GHOSTS = "pacsim.agents.search_agents", "pacsim.agents.ghosts"
+BUILTIN_HOMES: dict[str, dict[str, tuple[str, str]]] = {
+    PACMAN: {
+        "random": ("pacsim.agents.simple", "RandomPacman"),
+        "greedy": ("pacsim.agents.simple", "GreedyPacman"),
+        "keyboard": ("pacsim.agents.simple", "KeyboardPacman"),
+        "minimax": (_SEARCH_AGENTS, "MinimaxPacman"),
+        "alphabeta": (_SEARCH_AGENTS, "AlphaBetaPacman"),
+        "expectimax": (_SEARCH_AGENTS, "ExpectimaxPacman"),
+        "expectiminimax": (_SEARCH_AGENTS, "ExpectiminimaxPacman"),
+        "mcts": ("pacsim.agents.mcts_agent", "MctsPacman"),
+        "approxq": ("pacsim.agents.learning", "ApproximateQPacman"),
+        "qlearn": ("pacsim.agents.learning", "TabularQPacman"),
+    },
+    GHOST: {
+        "random": ("pacsim.agents.random_ghost", "RandomGhost"),
+        "directional": (_GHOSTS, "DirectionalGhost"),
+        "adversarial": (_GHOSTS, "AdversarialGhost"),
+        "ambusher": (_GHOSTS, "AmbusherGhost"),
+    },
+}
+"""Every built-in agent by role and name (each class's ``name``), in the
+order ``pacsim agents`` lists them, as the module and class that define it:
+a game imports the modules of the agents it plays, not every agent's (the
+search agents, MCTS and the kernel's numpy cost a start-up of their own)."""
 
 RENAMED_OPTIONS = {"engine": "backend"}
 """Old option name -> new: a spec or stored record written before the
 rename still builds its agent (said once per process)."""
 
 
+def builtin_class(role: str, name: str) -> type[Agent]:
+    """The built-in agent of ``role`` called ``name`` (a name of :data:`BUILTIN_HOMES`), its module imported."""
+    module, cls = BUILTIN_HOMES[role][name]
+    found: type[Agent] = getattr(importlib.import_module(module), cls)
+    return found
+
+
 def builtins(role: str) -> dict[str, type[Agent]]:
-    return BUILTIN_PACMEN if role == PACMAN else BUILTIN_GHOSTS
+    """Every built-in agent of ``role`` by name (importing all their modules)."""
+    return {name: builtin_class(role, name) for name in BUILTIN_HOMES[role]}
+
+
+def __getattr__(name: str) -> Any:
+    """``BUILTIN_PACMEN`` and ``BUILTIN_GHOSTS``: every built-in agent's class
+    by name, imported when asked for (``pacsim agents``), not by every game."""
+    if name in ("BUILTIN_PACMEN", "BUILTIN_GHOSTS"):
+        return builtins(PACMAN if name == "BUILTIN_PACMEN" else GHOST)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def pacman_names() -> list[str]:
     """Built-in Pacmen, then installed agents."""
-    return [*BUILTIN_PACMEN, *plugins.entry_point_names(plugins.AGENT_GROUP)]
+    return [*BUILTIN_HOMES[PACMAN], *plugins.entry_point_names(plugins.AGENT_GROUP)]
 
 
 def ghost_names() -> list[str]:
     """Built-in ghosts, then installed agents."""
-    return [*BUILTIN_GHOSTS, *plugins.entry_point_names(plugins.AGENT_GROUP)]
+    return [*BUILTIN_HOMES[GHOST], *plugins.entry_point_names(plugins.AGENT_GROUP)]
 
 
 # -- specs ----------------------------------------------------------------
@@ -175,10 +199,10 @@ def resolve(role: str, spec: str | AgentSpec, folders: Sequence[Path] | None = N
         found = plugins.load_object(parsed.target, parsed.attribute, _quoted(parsed))
         source = parsed.target if plugins.is_file_target(parsed.target) else None
         return _classify(found, parsed, source, role)
-    known = builtins(role)
+    known = BUILTIN_HOMES[role]
     target = cs188.GHOST_ALIASES.get(parsed.target, parsed.target) if role == GHOST else parsed.target
     if target in known:
-        return Resolved(known[target])
+        return Resolved(builtin_class(role, target))
     installed = plugins.load_entry_point(plugins.AGENT_GROUP, parsed.target, _quoted(parsed))
     if installed is not None:
         return _classify(installed, parsed, None, role)
@@ -206,11 +230,14 @@ def option_names(resolved: Resolved) -> set[str]:
 def _classify(found: Any, spec: AgentSpec, source_file: str | None, role: str) -> Resolved:
     if isinstance(found, type) and issubclass(found, Agent):
         return Resolved(found)
-    if is_kernel_ghost(found):  # a ghost policy of a View (pacsim.fast.view), which the kernel may compile
+    view = sys.modules.get("pacsim.fast.view")  # marking a ghost policy imported it: without it, none is marked
+    if view is not None and view.is_kernel_ghost(found):  # a ghost policy of a View, which the kernel may compile
         if role != GHOST:
             raise AgentError(f"{_quoted(spec)}: {spec.attribute or spec.target} is a ghost policy "
                              "(@pacsim.kernel_ghost); name it as a ghost (-g) or as a Pacman's model=")
-        register_ghost(spec.text, found)
+        from pacsim.agents.ghosts import kernel_ghost_class
+
+        view.register_ghost(spec.text, found)
         return Resolved(kernel_ghost_class(found))
     if isinstance(found, type) and cs188.is_cs188_agent_class(found):
         if source_file is not None:

@@ -57,7 +57,7 @@ from typing import Any
 import pacsim
 from pacsim.agents import cgroups, plugins
 from pacsim.agents.cgroups import ChildGroup
-from pacsim.agents.registry import GHOST, PACMAN, builtins, parse_spec
+from pacsim.agents.registry import BUILTIN_HOMES, GHOST, PACMAN, parse_spec
 from pacsim.agents.sandbox_child import HEADER, MEMORY_EXIT
 from pacsim.agents.sandbox_protocol import parse_reply, refuse
 from pacsim.engine.game import AgentFault
@@ -131,7 +131,7 @@ def needs_sandbox(spec: str) -> bool:
     parsed = parse_spec(spec)
     if parsed.attribute is not None:
         return True
-    known = {*builtins(PACMAN), *builtins(GHOST)}
+    known = {*BUILTIN_HOMES[PACMAN], *BUILTIN_HOMES[GHOST]}
     return parsed.target not in known or any(":" in value or value.endswith(".py") for value in parsed.options.values())
 
 

@@ -7,12 +7,10 @@ import inspect
 import re
 from typing import Any
 
-from pacsim.agents import plugins
-from pacsim.agents.api import option_info
-from pacsim.agents.cs188 import constructor_options
-from pacsim.agents.evaluation import EVALUATIONS
-from pacsim.agents.registry import BUILTIN_GHOSTS, BUILTIN_PACMEN, GHOST, PACMAN, resolve
 from pacsim.errors import AgentError
+
+# The agents (and the evaluations' kernel arrays, numpy) are imported by the
+# functions that list or describe them: ``pacsim agents --help`` loads none.
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -26,6 +24,8 @@ EVALUATION_DOCS = {"score": "The game score: CS188's default evaluation."}
 
 
 def run(args: Any) -> int:
+    from pacsim.agents.registry import GHOST, PACMAN
+
     if args.name:
         print(describe(args.name, GHOST if args.ghost else PACMAN))
     else:
@@ -35,10 +35,14 @@ def run(args: Any) -> int:
 
 def listing() -> str:
     """Every built-in and installed agent and evaluation, one line of doc each."""
+    from pacsim.agents import plugins
+    from pacsim.agents.evaluation import EVALUATIONS
+    from pacsim.agents.registry import GHOST, PACMAN, builtins
+
     lines = ["Pacman agents (-p):"]
-    lines += [_line(name, cls) for name, cls in BUILTIN_PACMEN.items()]
+    lines += [_line(name, cls) for name, cls in builtins(PACMAN).items()]
     lines += ["", "Ghost agents (-g):"]
-    lines += [_line(name, cls) for name, cls in BUILTIN_GHOSTS.items()]
+    lines += [_line(name, cls) for name, cls in builtins(GHOST).items()]
     lines += ["", "Evaluations (eval=):"]
     lines += [f"  {name:<16} {EVALUATION_DOCS.get(name) or _first_line(function)}"
               for name, (function, _) in EVALUATIONS.items()]
@@ -55,6 +59,10 @@ def listing() -> str:
 
 def describe(spec: str, role: str) -> str:
     """An agent's doc and options: name, type, default and meaning."""
+    from pacsim.agents.api import option_info
+    from pacsim.agents.cs188 import constructor_options
+    from pacsim.agents.registry import GHOST, resolve
+
     resolved = resolve(role, spec)
     cls = resolved.cls
     lines = [f"{spec}: {_first_line(cls)}"]
@@ -81,6 +89,8 @@ def _line(name: str, cls: type) -> str:
 
 
 def _installed_line(name: str, group: str) -> str:
+    from pacsim.agents import plugins
+
     try:
         loaded = plugins.load_entry_point(group, name, f"entry point {name!r}")
     except AgentError as error:

@@ -30,14 +30,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args) -> int:
     from pacsim.agents.api import SearchingAgent  # the agents: for the search, not for --help
-    from pacsim.agents.registry import BUILTIN_PACMEN, make_pacman
+    from pacsim.agents.registry import PACMAN, builtins, make_pacman
 
     state = _position(args)
     rows = []
     for spec in args.pacman or ["minimax:depth=2", "expectimax:depth=2"]:
         agent = make_pacman(spec, options_given_once(spec, args.agent_args, "-a"))
         if not isinstance(agent, SearchingAgent):
-            searching = [name for name, kind in BUILTIN_PACMEN.items() if issubclass(kind, SearchingAgent)]
+            searching = [name for name, kind in builtins(PACMAN).items() if issubclass(kind, SearchingAgent)]
             raise ConfigError(f"-p {spec}: not a search agent (use {', '.join(searching)}, or a plugin with analyze())")
         agent.reset(0, agent_rng(0, 0))
         result = agent.analyze(state)

@@ -9,8 +9,8 @@ window opens.
 from __future__ import annotations
 
 import argparse
+import random
 import re
-import secrets
 import sys
 import time
 from collections.abc import Callable
@@ -20,10 +20,9 @@ from typing import Any
 
 from pacsim.cli.common import add_debug_option, add_display_options, check_outputs, options_given_once, wants_window
 from pacsim.cli.cs188 import add_cs188_options, apply_cs188_options, course_layout_folders, training_games
-from pacsim.engine import DEFAULT_MAX_MOVES, ERROR, GameRecord, check_max_moves, find_layout, play_game, recording
+from pacsim.engine import DEFAULT_MAX_MOVES, ERROR, GameRecord, check_max_moves, find_layout, play_game
 from pacsim.engine.layout import Layout
 from pacsim.engine.names import local_layout
-from pacsim.engine.recording import save_game
 from pacsim.engine.starts import DEFAULT_START_DISTANCE, LAYOUT, STARTS, draw_start, start_cells, with_pacman_start
 from pacsim.engine.state import TEXT_LEGEND, GameState
 from pacsim.engine.stats import FAST, PYTHON
@@ -86,12 +85,13 @@ def build_agents(args: argparse.Namespace, layout: Layout, chosen: dict[str, str
     """Pacman and the ghosts asked for by -p, -g, -k, -a and --ghost-args;
     ``chosen``: Pacman options pacsim chose (not recorded: a replay rebuilds what was asked for)."""
     from pacsim.agents.registry import GHOST, PACMAN, make_ghost, make_pacman
-    from pacsim.agents.sandbox import Limits, sandboxed
 
     pacman_options = {**options_given_once(args.pacman, args.agent_args, "-a"), **(chosen or {})}
     ghost_options = options_given_once(args.ghosts, args.ghost_args, "--ghost-args")
     ghost_number = ghost_count(args.num_ghosts, layout)
     if getattr(args, "sandbox", False):  # docs/sandbox.md: each plugin agent in its own process
+        from pacsim.agents.sandbox import Limits, sandboxed  # its processes' machinery: only when asked for
+
         pacman = sandboxed(PACMAN, args.pacman, pacman_options, Limits()) or make_pacman(args.pacman, pacman_options)
         return [pacman] + [sandboxed(GHOST, args.ghosts, ghost_options, Limits()) or make_ghost(args.ghosts, ghost_options)
                            for _ in range(ghost_number)]
@@ -101,14 +101,19 @@ def build_agents(args: argparse.Namespace, layout: Layout, chosen: dict[str, str
 
 def sandboxed_pacman(args: argparse.Namespace) -> bool:
     """Whether Pacman plays in a sandbox (``--sandbox`` and a plugin): it is never imported here."""
+    if not getattr(args, "sandbox", False):
+        return False
     from pacsim.agents.sandbox import needs_sandbox
 
-    return getattr(args, "sandbox", False) and needs_sandbox(args.pacman)
+    return needs_sandbox(args.pacman)
 
 
 KERNEL_LOAD_SECONDS = 0.7
-"""What loading the compiled searches costs a process (numba's cache warm),
-measured as ``play -p minimax -a depth=1`` with backend auto against python."""
+"""What loading the compiled searches costs a process on numba's JIT path
+(its cache warm), measured as ``play -p minimax -a depth=1`` with backend
+auto against python; building the ahead-of-time module costs more."""
+AOT_LOAD_SECONDS = 0.02
+"""What loading the ahead-of-time module costs beyond the imports (:mod:`pacsim.fast.aot`)."""
 PYTHON_SECONDS_PER_LEAF = 6e-6
 """A Python search game's seconds per ``3 ** levels`` of its depth (a game
 of a hundred-odd moves; measured at depths 2 to 4 on smallClassic)."""
@@ -141,7 +146,11 @@ def search_in_python(args: argparse.Namespace, num_ghosts: int) -> bool:
     if ":" in str(getattr(options, "eval", "")):  # a user's evaluation: the kernel says whether it compiles
         return False
     python_seconds = args.games * PYTHON_SECONDS_PER_LEAF * 3 ** (options.depth * (num_ghosts + 1))
-    return python_seconds < KERNEL_LOAD_SECONDS
+    if python_seconds < AOT_LOAD_SECONDS or python_seconds >= KERNEL_LOAD_SECONDS:
+        return python_seconds < AOT_LOAD_SECONDS
+    from pacsim.fast.aot import module_ready  # numpy: only where the kernel is the likely choice
+
+    return not module_ready()
 
 
 def backend_reason(args: argparse.Namespace, in_python: bool) -> dict[str, str]:
@@ -196,7 +205,7 @@ def ghost_count(asked: int | None, layout: Layout, quiet: bool = False) -> int:
 
 def run(args: argparse.Namespace) -> int:
     from pacsim.agents.registry import PACMAN, resolve
-    from pacsim.runner.experiment import MAX_GAMES, check_time_limit
+    from pacsim.runner.bounds import MAX_GAMES, check_time_limit
 
     for note in apply_cs188_options(args):
         print(f"pacsim: note: {note}", file=sys.stderr)
@@ -228,11 +237,11 @@ def run(args: argparse.Namespace) -> int:
     check_starts(args, layout, len(agents) - 1)
     for note in display_notes(args, window, settings, agents[0]):
         print(f"pacsim: note: {note}", file=sys.stderr)
-    if args.record and args.max_moves * len(agents) > recording.MAX_RECORD_ACTIONS:  # never write what replay refuses
+    if args.record and args.max_moves * len(agents) > _max_record_actions():  # never write what replay refuses
         raise ConfigError(f"--record with --max-moves {args.max_moves:,} and {len(agents)} agents: a game could reach "
                           f"{args.max_moves * len(agents):,} actions, more than a record holds "
-                          f"({recording.MAX_RECORD_ACTIONS:,}); lower --max-moves")
-    first_seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
+                          f"({_max_record_actions():,}); lower --max-moves")
+    first_seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
     if unseen:
         _train(args, layout, agents, first_seed, unseen)
     tally = Tally(reasons=backend_reason(args, in_python))  # not the records: a million games' records do not fit in memory, their summary does
@@ -251,6 +260,13 @@ def run(args: argparse.Namespace) -> int:
         hint = "" if args.debug else " (--debug prints its traceback)"
         raise AllGamesFailed(f"all {tally.games} games ended in error; the first: {tally.first_error}{hint}")
     return 0
+
+
+def _max_record_actions() -> int:
+    """The most actions a record holds (the records' module, and its json and hashlib, only for ``--record``)."""
+    from pacsim.engine.recording import MAX_RECORD_ACTIONS
+
+    return MAX_RECORD_ACTIONS
 
 
 def check_browser(args: argparse.Namespace, settings: WindowSettings) -> None:
@@ -273,10 +289,10 @@ def check_browser(args: argparse.Namespace, settings: WindowSettings) -> None:
 
 def check_before_games(pacman: Any, layout: Layout, ghosts: int) -> None:
     """A search Pacman's evaluation and backend, checked once before the first game (not reported per game)."""
-    from pacsim.agents.search_agents import SearchPacman
     from pacsim.engine.state import initial_state
 
-    if isinstance(pacman, SearchPacman):
+    search_agents = sys.modules.get("pacsim.agents.search_agents")  # a search Pacman imported it: else none plays
+    if search_agents is not None and isinstance(pacman, search_agents.SearchPacman):
         pacman.check_before_games(initial_state(layout, ghosts))
 
 
@@ -314,6 +330,8 @@ def _play_games(args: argparse.Namespace, layout: Layout, agents: list[Any], fir
             line += f"  ({game_settings.describe_exports()})"
         print(line)
         if args.record:
+            from pacsim.engine.recording import save_game
+
             save_game(_record_path(args.record, game, games), record, game_layout,
                       *recorded_specs(args, len(agents) - 1))
             tally.recorded += 1

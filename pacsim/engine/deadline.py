@@ -13,7 +13,6 @@ way the game ends as an ``error``.
 
 from __future__ import annotations
 
-import ctypes
 import os
 import signal
 import threading
@@ -71,6 +70,8 @@ process ends, then ends it."""
 def set_last_words(address: int) -> None:
     """Have :func:`compiled_code` end the process through the C handler at ``address`` instead of silently."""
     global _last_words
+    import ctypes  # only the kernel's processes call into C: not every start-up
+
     set_handler = ctypes.CDLL(None).signal
     set_handler.argtypes, set_handler.restype = [ctypes.c_int, ctypes.c_size_t], ctypes.c_size_t
     _last_words = set_handler, address
@@ -165,6 +166,8 @@ def _call_with_watchdog(function: Callable[[], Result], limit: float) -> Result:
 
 def _send_async(thread_id: int, exception: type[BaseException] | None) -> None:
     """Schedule ``exception`` in thread ``thread_id``; None cancels one not yet delivered."""
+    import ctypes  # imported by the arming thread already (:meth:`_Watchdog.arm`): no import is waited for here
+
     ctypes.pythonapi.PyThreadState_SetAsyncExc(
         ctypes.c_ulong(thread_id), ctypes.py_object(exception) if exception is not None else None)
 
@@ -184,6 +187,8 @@ class _Watchdog:
         with self._condition:
             self._deadlines[threading.get_ident()] = time.monotonic() + limit
             if self._thread is None or not self._thread.is_alive():  # not yet, or lost in a fork
+                import ctypes  # noqa: F401  # for _send_async, imported before any deadline can pass: a game without a time limit never loads it
+
                 self._thread = threading.Thread(target=self._watch, name="pacsim-deadlines", daemon=True)
                 self._thread.start()
             self._condition.notify()

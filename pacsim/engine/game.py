@@ -13,11 +13,10 @@ from __future__ import annotations
 
 import os
 import random
-import sysconfig
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, fields
-from functools import partial
+from functools import cache, partial
 from traceback import format_exception
 from types import TracebackType
 from typing import Any, Protocol
@@ -266,8 +265,15 @@ def _final_agents(agents: Sequence[Agent], state: GameState) -> str | None:
 
 _ENGINE_FOLDER = os.path.dirname(os.path.abspath(__file__))
 _PACSIM_FOLDER = os.path.dirname(_ENGINE_FOLDER)
-_LIBRARY_FOLDERS = tuple({os.path.abspath(sysconfig.get_paths()[key])
-                          for key in ("stdlib", "platstdlib", "purelib", "platlib")})
+
+
+@cache
+def _library_folders() -> tuple[str, ...]:
+    """The standard library's and installed libraries' folders (asked of
+    ``sysconfig`` when a game first fails, not at every start-up)."""
+    import sysconfig
+
+    return tuple({os.path.abspath(sysconfig.get_paths()[key]) for key in ("stdlib", "platstdlib", "purelib", "platlib")})
 
 
 def describe_failure(error: BaseException) -> str:
@@ -295,7 +301,7 @@ def _is_agent_code(filename: str) -> bool:
         return False
     if filename.startswith(_PACSIM_FOLDER + os.sep):  # pacsim may itself be an installed library
         return True
-    return not filename.startswith(tuple(folder + os.sep for folder in _LIBRARY_FOLDERS))
+    return not filename.startswith(tuple(folder + os.sep for folder in _library_folders()))
 
 
 def _target(state: GameState, action: Any) -> int | None:

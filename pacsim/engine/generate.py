@@ -28,10 +28,10 @@ import random
 from collections import deque
 from dataclasses import dataclass, fields
 
-from pacsim.engine.layout import MAX_SIDE, UNREACHABLE, Layout
+from pacsim.engine.layout import GENERATED_PREFIX, MAX_SIDE, UNREACHABLE, Layout
 from pacsim.errors import ConfigError
 
-PREFIX = "generated:"
+PREFIX = GENERATED_PREFIX
 """Layout names starting with this are generated, not read from a file."""
 
 GENERATOR_VERSION = 1

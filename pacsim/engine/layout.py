@@ -47,6 +47,8 @@ _KNOWN = set(WALL + FOOD + CAPSULE + PACMAN + GHOST + EMPTY + _GHOST_NUMBERS)
 MAX_SIDE = 128
 """Largest width or height accepted.  Distances are computed lazily per
 source cell, so memory grows with the cells a game actually asks about."""
+GENERATED_PREFIX = "generated:"
+"""How a generated maze's name starts (``generated:w=9,h=7,seed=3``: :mod:`pacsim.engine.generate`)."""
 
 MAX_FILE_BYTES = 1 << 20
 """Largest layout file read (a 128x128 maze is 16 KB)."""

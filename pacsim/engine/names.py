@@ -21,8 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from pacsim.engine.generate import generate_layout, is_generated, maze_count, parse_maze_specs
-from pacsim.engine.layout import Layout, parse_layout, read_layout, shipped_layouts
+from pacsim.engine.layout import GENERATED_PREFIX, Layout, parse_layout, read_layout, shipped_layouts
 from pacsim.errors import LayoutError, did_you_mean
 
 COURSE_LAYOUTS = "layouts"
@@ -45,7 +44,7 @@ def find_layout(name: str | Path, course_folders: Sequence[Path] = ()) -> FoundL
     Raises :class:`LayoutError` for a name that leads nowhere, naming the
     shipped layouts, and for a broken file."""
     text = str(name)
-    if is_generated(text):
+    if text.startswith(GENERATED_PREFIX):
         return FoundLayout(_generated(text))
     if _is_path(text):
         return FoundLayout(read_layout(text))
@@ -82,6 +81,8 @@ def local_layout(stem: str, course_folders: Sequence[Path] = ()) -> Path | None:
 
 
 def _generated(text: str) -> Layout:
+    from pacsim.engine.generate import generate_layout, maze_count, parse_maze_specs  # the generator: for a generated maze only
+
     count = maze_count(text)  # counted, not listed: seed=0-99999999999 would not fit in memory
     if count != 1:
         raise LayoutError(f"a seed range names {count:,} mazes; give one seed (seed=N)", text)

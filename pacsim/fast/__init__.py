@@ -16,6 +16,7 @@ whether to ask (:func:`pacsim.fast.search.run_request` for search Pacmen,
 from __future__ import annotations
 
 from functools import cache
+from importlib.util import find_spec
 
 MAX_CELLS = 2048
 """Largest maze the kernel takes: its distance tables hold cells**2 entries."""
@@ -23,9 +24,9 @@ MAX_CELLS = 2048
 
 @cache
 def available() -> str | None:
-    """``None`` when the kernel can run here, else why not (numba missing)."""
-    try:
-        import numba  # noqa: F401
-    except ImportError as error:  # a dependency, but it may be missing or broken
-        return f"numba cannot be imported ({error}); `pip install numba` brings the fast path"
+    """``None`` when the kernel can run here, else why not (numba missing).
+    Found, not imported: a process that runs the ahead-of-time kernel
+    (:mod:`pacsim.fast.aot`) never imports numba."""
+    if find_spec("numba") is None:  # a dependency, but it may be missing
+        return "numba cannot be imported (no module named 'numba'); `pip install numba` brings the fast path"
     return None

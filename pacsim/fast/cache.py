@@ -5,48 +5,40 @@ calls into another file (the game loop calls the kernel's search; the star
 search and MCTS inline the kernel's rules, the table's and the streams') carries
 its own copy of the code it calls, so after that other file changes it
 would load machine code built from the old version.  :func:`flush_when_changed`
-empties the cache of such functions when the files they call into change.
+empties the cache of such functions when the files they call into change
+(:func:`keep_fresh`: once numba is needed, see :mod:`pacsim.fast.jit`).
 """
 
 from __future__ import annotations
 
 import hashlib
-import sys
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from contextlib import suppress
 from pathlib import Path
 from typing import Any
 
-from numba.core.registry import CPUDispatcher
-
 from pacsim.errors import OutputError
+from pacsim.fast.jit import Compiled, when_compiling
 from pacsim.files import write_atomically
 
 
-def load_numba_registries_without_scipy() -> None:
-    """Import numba's array functions while ``scipy.linalg`` cannot be imported.
-
-    The first compilation or cache load of a process makes numba import
-    every registry of its typing and lowering, among them
-    ``numba.np.arraymath``, which imports ``scipy.linalg`` only to learn
-    whether BLAS is there: about 0.75 s of a 1.1 s kernel load
-    (docs/performance.md).  Without it numba's ``np.convolve`` and
-    ``np.correlate`` use their own loop instead of BLAS (the kernel calls
-    neither); ``np.dot`` and ``np.linalg`` still import scipy when a
-    function using them compiles.  A process that has loaded ``scipy.linalg`` already loses nothing."""
-    if "scipy.linalg" in sys.modules or "numba.np.arraymath" in sys.modules:
-        return
-    sys.modules["scipy.linalg"] = None  # type: ignore[assignment]  # importing it now raises ImportError at once
-    try:
-        import numba.np.arraymath  # noqa: F401
-    finally:
-        del sys.modules["scipy.linalg"]
-
-
 def compiled_functions(module: str, namespace: Mapping[str, Any]) -> list[Any]:
-    """The numba functions defined in ``module`` (its ``globals()`` are ``namespace``)."""
-    return [value for value in namespace.values()
-            if isinstance(value, CPUDispatcher) and value.py_func.__module__ == module]
+    """numba's dispatchers of the kernel functions defined in ``module``
+    (its ``globals()`` are ``namespace``); none under ``NUMBA_DISABLE_JIT``."""
+    from numba.core.registry import CPUDispatcher
+
+    dispatchers = [value.dispatcher() for value in namespace.values()
+                   if isinstance(value, Compiled) and value.kind == "njit" and value.__module__ == module]
+    return [dispatcher for dispatcher in dispatchers if isinstance(dispatcher, CPUDispatcher)]
+
+
+def keep_fresh(name: str, functions: Callable[[], Iterable[Any]], sources: Iterable[str]) -> None:
+    """When numba is first needed, :func:`flush_when_changed` the ``functions()`` (see :mod:`pacsim.fast.jit`)."""
+    sources = list(sources)
+
+    def flush() -> None:
+        flush_when_changed(name, functions(), sources)
+    when_compiling(flush)
 
 
 def flush_when_changed(name: str, functions: Iterable[Any], sources: Iterable[str]) -> bool:

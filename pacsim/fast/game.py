@@ -23,11 +23,10 @@ from pacsim.engine.game import agent_rng
 from pacsim.engine.stats import FAST, MoveStats
 from pacsim.fast import gameloop, kernel
 from pacsim.fast.bundles import GameArrays, GhostTeam, PacmanPlan, Scratch
-from pacsim.fast.keyed_cache import compile_before_timing
+from pacsim.fast.jit import compile_before_timing
 from pacsim.fast.kinds import KERNEL_GHOSTS, GhostKind
 from pacsim.fast.maze_arrays import layout_tables, state_row
 from pacsim.fast.memo import chase_memo, pacman_memo
-from pacsim.fast.own import play_slice as own_play_slice
 from pacsim.fast.policies import DEFAULT_PARAMETERS
 from pacsim.fast.request import SearchRequest
 from pacsim.fast.slices import SLICE_SECONDS, SMALLEST_SLICE, in_slices
@@ -114,6 +113,8 @@ def _game_loop(pacman: KernelSearch, ghosts: tuple[GhostPlan, ...]) -> Any:
     ghost = next(iter(policies), None)
     if evaluation is None and model is None and ghost is None:
         return gameloop.play_slice
+    from pacsim.fast.own import play_slice as own_play_slice  # numba: only for users' own code
+
     return own_play_slice(evaluation, model, ghost)
 
 

@@ -28,13 +28,11 @@ game as it stops one search.
 from __future__ import annotations
 
 import numpy as np
-from llvmlite import ir
-from numba import njit, types
-from numba.extending import intrinsic
 
 from pacsim.fast import kernel, memo, streams
 from pacsim.fast.bundles import Model
-from pacsim.fast.cache import compiled_functions, flush_when_changed
+from pacsim.fast.cache import compiled_functions, keep_fresh
+from pacsim.fast.jit import intrinsic, njit
 from pacsim.fast.kernel import (
     BEST_MOVE,
     GENERATED,
@@ -67,6 +65,9 @@ from pacsim.fast.subtree_memo import new_generation
 def cycles(typing_context):
     """The processor's cycle counter; Python converts cycles to seconds by
     the wall time of the same slices."""
+    from llvmlite import ir
+    from numba import types
+
     def generate(context, builder, signature, arguments):
         counter = builder.module.declare_intrinsic("llvm.readcyclecounter", fnty=ir.FunctionType(ir.IntType(64), []))
         return builder.call(counter, [])
@@ -257,4 +258,4 @@ def play_slice(maze, game, max_moves, pacman, ghosts, work, scratch, budget):
 
 # The functions above carry compiled copies of the kernel's search and of the
 # random streams: their cache must go when those files change.
-flush_when_changed("gameloop", compiled_functions(__name__, globals()), [*kernel.SOURCES, streams.__file__, memo.__file__])
+keep_fresh("gameloop", lambda: compiled_functions(__name__, globals()), [*kernel.SOURCES, streams.__file__, memo.__file__])

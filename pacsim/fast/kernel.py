@@ -30,21 +30,19 @@ into the row below its parent, so it allocates nothing per node.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, types
-from numba.extending import intrinsic
 
 from pacsim.engine.layout import UNREACHABLE
 from pacsim.engine.state import SCARED_TIME, TIME_PENALTY, collision, food_eaten
 from pacsim.fast import subtree_memo
-from pacsim.fast.cache import compiled_functions, flush_when_changed, load_numba_registries_without_scipy
+from pacsim.fast.cache import compiled_functions, keep_fresh
 from pacsim.fast.evaluations import careful_value, chase_utility, chase_value
+from pacsim.fast.jit import intrinsic, njit, when_compiling
 from pacsim.fast.kinds import Evaluation, GhostKind, NodeKind
 from pacsim.fast.policies import PARAMETERS, RULE_SOURCES, compile_rules, ghost_probabilities, slip_outcomes, uniform_probabilities
 from pacsim.fast.policies import STOP_INDEX as STOP
 from pacsim.fast.subtree_memo import SUBTREE_DEPTH, SUBTREE_EVALUATED, SUBTREE_GENERATED, holds, keep, subtree_slot
 
-load_numba_registries_without_scipy()
-compile_rules()
+when_compiling(compile_rules)
 
 # The kinds' numbers as plain ints for compiled code: numba folds a module's
 # int globals into constants, as it would not an enum member in every case
@@ -309,13 +307,15 @@ def chance_probabilities(maze, settings, weights, state, count, actions, targets
 def never_inlined(typing_context):
     """Keep the compiled function that calls this out of its callers: numba
     has no ``noinline``, so this sets LLVM's on the function being compiled."""
+    from numba import types
+
     def generate(context, builder, signature, arguments):
         builder.function.attributes.add("noinline")
         return context.get_dummy_value()
     return types.none(), generate
 
 
-@njit(cache=True, _nrt=False)  # type: ignore[call-overload]
+@njit(cache=True, _nrt=False)
 def modelled_probabilities(moves, distance, settings, weights, state, count, targets, out):
     """The model ghost's own probabilities
     (:func:`pacsim.fast.policies.ghost_probabilities`) mixed with uniform by
@@ -338,7 +338,7 @@ def mixed_with_uniform(trust, count, out):
         out[index] = trust * out[index] + uniform_share
 
 
-@njit(cache=True, _nrt=False)  # type: ignore[call-overload]
+@njit(cache=True, _nrt=False)
 def own_chance_probabilities(maze, settings, weights, state, count, actions, targets, out):
     """:func:`chance_probabilities` when the model is a user's own ghost
     (``GhostKind.OWN``): :func:`own_ghost_probabilities` mixed with uniform
@@ -355,7 +355,7 @@ def own_chance_probabilities(maze, settings, weights, state, count, actions, tar
     mixed_with_uniform(weights[TRUST], count, out)
 
 
-@njit(cache=True, _nrt=False)  # type: ignore[call-overload]
+@njit(cache=True, _nrt=False)
 def own_ghost_probabilities(maze, settings, state, count, actions, targets, out):
     """A user's own ghost (``GhostKind.OWN``) at ``state``, its ghost to
     move with the ``count`` legal ``actions``/``targets``: its probabilities
@@ -401,7 +401,7 @@ def step_down(ghost_starts, settings, weights, work, level, move, kind):
 # every array for the whole call, and the atomic counts of each row view and
 # argument took about nine tenths of a search's time (bench: expectimax at
 # depth 4, careful, 1.5 million nodes/s before, 17 to 20 million after).
-@njit(cache=True, _nrt=False)  # type: ignore[call-overload]
+@njit(cache=True, _nrt=False)
 def node_value(maze, model, work, top, level, bottom, budget):
     """The value of ``states[top]`` searched down to level ``bottom``: the
     recursive ``value`` of pacsim.search.plain (``settings[PRUNED]`` 0) or
@@ -548,7 +548,7 @@ def searched_subtree(memo, frames, stats, state, level, bottom, value):
     stats[DEEPEST] = max(stats[DEEPEST], frames[level, ENTRY_DEEPEST])
 
 
-@njit(cache=True, _nrt=False)  # type: ignore[call-overload]
+@njit(cache=True, _nrt=False)
 def search_root(maze, model, levels, full_window, work, budget):
     """pacsim.search.search's root, from ``states[0]``, in slices of at most
     ``budget`` nodes: True once finished, False when paused (call again
@@ -656,4 +656,4 @@ def breadth_first_distances(moves):
 SOURCES = (__file__, subtree_memo.__file__, *RULE_SOURCES)
 """The files compiled into the kernel's code: the modules that compile
 the kernel's functions into theirs list these among their own."""
-flush_when_changed("kernel", compiled_functions(__name__, globals()), SOURCES)
+keep_fresh("kernel", lambda: compiled_functions(__name__, globals()), SOURCES)

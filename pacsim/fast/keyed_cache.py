@@ -19,9 +19,7 @@ from __future__ import annotations
 
 import fcntl
 import hashlib
-import os
 import sys
-import time
 import types
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -33,20 +31,10 @@ import numba
 from numba.core.caching import CompileResultCacheImpl, FunctionCache, _CacheLocator
 
 import pacsim.fast
+from pacsim.fast.aot import KEY_ATTRIBUTE, cache_root
+from pacsim.fast.jit import materialize
 
-CACHE_ENVIRONMENT = "PACSIM_CACHE_DIR"
-"""Where the users' compiled code is kept (default ``$XDG_CACHE_HOME/pacsim``, else ``~/.cache/pacsim``)."""
-KEY_ATTRIBUTE = "__pacsim_cache_key__"
-"""The attribute of a function's Python object that holds its cache stamp."""
-
-
-def cache_root() -> Path:
-    """The folder of :mod:`pacsim.fast.keyed_cache`'s caches, one subfolder per environment."""
-    chosen = os.environ.get(CACHE_ENVIRONMENT)
-    if chosen:
-        return Path(chosen)
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "pacsim"
+materialize()  # users' code compiles here: the kernel's functions become numba's first (pacsim.fast.jit)
 
 
 @cache
@@ -239,35 +227,3 @@ def _open_lock(lock: Path) -> Any:
         return open(lock, "a")
     except OSError:  # a read-only cache: compile without waiting
         return None
-
-
-def compile_before_timing(dispatcher: Any, arguments: tuple[object, ...]) -> float:
-    """Compile (or load) ``dispatcher`` for ``arguments`` unless it has
-    machine code already; the seconds it took (0.0 when it had).  Callers
-    call this before they start a game's or a move's clock: compilation is
-    its own figure, never a game's."""
-    if getattr(dispatcher, "overloads", True):  # machine code already (a dict), or not a numba function
-        return 0.0
-    started = time.perf_counter()
-    misses = sum(dispatcher._cache_misses.values())
-    dispatcher.compile(tuple(dispatcher.typeof_pyval(argument) for argument in arguments))
-    seconds = time.perf_counter() - started
-    if sum(dispatcher._cache_misses.values()) > misses and hasattr(dispatcher.py_func, KEY_ATTRIBUTE):
-        said_once(f"pacsim: compiled {describe(dispatcher)} in {seconds:.1f} s (once per version; "
-                  f"kept in {cache_root()})")
-    return seconds
-
-
-def describe(dispatcher: Any) -> str:
-    """What a copy was compiled around, for a person (the names the copy records)."""
-    return getattr(dispatcher.py_func, "__pacsim_description__", dispatcher.py_func.__qualname__)
-
-
-_said: set[str] = set()
-
-
-def said_once(line: str) -> None:
-    """Print ``line`` on stderr once per process."""
-    if line not in _said:
-        _said.add(line)
-        print(line, file=sys.stderr, flush=True)

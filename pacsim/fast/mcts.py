@@ -32,7 +32,8 @@ from pacsim.engine import GameState, parse_layout
 from pacsim.engine.deadline import compiled_code
 from pacsim.engine.state import initial_state
 from pacsim.fast import kernel, streams, transposition
-from pacsim.fast.cache import compiled_functions, flush_when_changed
+from pacsim.fast.cache import compiled_functions, keep_fresh
+from pacsim.fast.jit import compile_before_timing
 from pacsim.fast.kernel import (
     CHANCE_NODE,
     KINDS,
@@ -46,10 +47,8 @@ from pacsim.fast.kernel import (
     legal_moves,
     utility,
 )
-from pacsim.fast.keyed_cache import compile_before_timing
 from pacsim.fast.kinds import NODE_KINDS, NodeKind
 from pacsim.fast.maze_arrays import layout_tables, state_row
-from pacsim.fast.own import kept, leaf_evaluation, uncached
 from pacsim.fast.request import MctsRequest
 from pacsim.fast.streams import random_below, random_float, stream_row
 from pacsim.fast.translate import evaluation_of, settings_row
@@ -342,6 +341,8 @@ def own_iterations(function: Callable[[View], float]) -> Any:
     ``function`` (:func:`pacsim.fast.own.leaf_evaluation`) in place of the
     built-in ``evaluate``: compiled apart and kept on disk, once per
     version of the function, as :mod:`pacsim.fast.own` says."""
+    from pacsim.fast.own import kept, leaf_evaluation, uncached  # numba: only for a user's own code
+
     own_rollout = uncached(rollout, {"evaluate": leaf_evaluation(function)})
     own_rollout_value = uncached(rollout_value, {"rollout": own_rollout})
     return kept(uncached(mcts_iterations, {"rollout_value": own_rollout_value}), "the kernel's MCTS", function)
@@ -361,4 +362,4 @@ def warm_up() -> None:
 
 # MCTS inlines the kernel's rules, the table's helpers and the random
 # streams (pacsim.fast.cache): its cache must go when those files change.
-flush_when_changed("mcts", compiled_functions(__name__, globals()), [*kernel.SOURCES, transposition.__file__, streams.__file__])
+keep_fresh("mcts", lambda: compiled_functions(__name__, globals()), [*kernel.SOURCES, transposition.__file__, streams.__file__])

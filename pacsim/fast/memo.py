@@ -62,7 +62,7 @@ import numpy as np
 from pacsim.engine.layout import Layout
 from pacsim.fast import kernel
 from pacsim.fast.bundles import PositionMemo
-from pacsim.fast.cache import compiled_functions, flush_when_changed
+from pacsim.fast.cache import compiled_functions, keep_fresh
 from pacsim.fast.kernel import ROOT_VALUE, SCORE, directions_slot
 from pacsim.fast.maze_arrays import same_maze
 from pacsim.fast.transposition import uncounted
@@ -214,4 +214,4 @@ def memo_counts() -> tuple[int, int]:
     return hits, searches
 
 
-flush_when_changed("memo", compiled_functions(__name__, globals()), kernel.SOURCES)
+keep_fresh("memo", lambda: compiled_functions(__name__, globals()), kernel.SOURCES)

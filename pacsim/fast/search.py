@@ -23,10 +23,8 @@ from pacsim.engine.state import initial_state
 from pacsim.errors import SearchError
 from pacsim.fast import kernel
 from pacsim.fast.bundles import Model, StarPlan, StarWorkspace, Workspace
+from pacsim.fast.jit import materialize
 from pacsim.fast.maze_arrays import layout_tables, state_row
-from pacsim.fast.own import search_root as own_search_root
-from pacsim.fast.own_searches import BAD_BOUNDS
-from pacsim.fast.own_searches import star_search_root as own_star_search_root
 from pacsim.fast.request import ADVERSARIAL, SearchRequest
 from pacsim.fast.slices import FIRST_SLICE, SLICE_SECONDS, SMALLEST_SLICE, in_slices
 from pacsim.fast.star import OUT_OF_BOUNDS, star_search_root
@@ -108,11 +106,14 @@ def warm_up(star: bool = False, evaluation: str = "careful", model: str = "unifo
     ``star`` loads the Star1/Star2 and table search too; a user's kernel
     ``evaluation`` or ghost ``model`` loads (or compiles) the copy of the
     search made around it (numba's error, if any, is the first move's)."""
+    own = registered(evaluation) is not None or registered_ghost(model) is not None
+    if own:  # numba compiles the user's code: the built-in kernel is numba's too (no ahead-of-time build for it)
+        materialize()
     state = initial_state(parse_layout("%%%%%\n%P.G%\n%%%%%\n", name="warm-up"))
     kernel_search(state, (MAX, MIN), "careful", 2)
     if star:
         kernel_search(state, (MAX, CHANCE), "careful", 2, star="star2", table=KernelTable(16))
-    if registered(evaluation) is None and registered_ghost(model) is None:
+    if not own:
         return
     with suppress(ValueError, SearchError):
         if star:
@@ -138,7 +139,7 @@ def _plain_search(state: GameState, model: Model, levels: int, full_window: bool
     work = workspace(row, levels, subtree_memo(row.shape[0]))
     arguments = (layout_tables(state.layout), model, levels, full_window, work)
     plain = own is None and own_ghost is None
-    in_slices(kernel.search_root if plain else own_search_root(own, own_ghost), arguments,
+    in_slices(kernel.search_root if plain else _own_search_root(own, own_ghost), arguments,
               FIRST_SLICE, SMALLEST_SLICE, SLICE_SECONDS, deadline, users_code=not plain)
     if own_ghost is not None and model.weights[kernel.OWN_GHOST_FAILED]:
         raise DistributionRefused(f"kernel search: the ghost policy {own_ghost.__qualname__}() gave a bad distribution")
@@ -162,14 +163,33 @@ def _star_search(state: GameState, search: KernelSearch, levels: int, deadline: 
             return arguments
         return (*arguments[:PLAN_ARGUMENT], plan._replace(table=table.with_room(levels)), *arguments[PLAN_ARGUMENT + 1:])
 
-    root_search = star_search_root if search.evaluation is None else own_star_search_root(search.evaluation)
+    root_search = star_search_root if search.evaluation is None else _own_star_search_root(search.evaluation)
     in_slices(root_search, arguments, FIRST_SLICE, SMALLEST_SLICE, SLICE_SECONDS, deadline, with_room,
               users_code=search.evaluation is not None)
-    if work.stats[OUT_OF_BOUNDS] == BAD_BOUNDS:
+    if search.evaluation is not None and work.stats[OUT_OF_BOUNDS] == _bad_bounds():
         raise SearchError("kernel search: the evaluation's bounds at a chance node are not finite numbers with low <= high")
     if work.stats[OUT_OF_BOUNDS]:
         raise SearchError("kernel search: a value lies outside its evaluation's bounds; Star pruning would be wrong")
     return work
+
+
+# Users' compiled code needs numba: imported only when a search runs some.
+def _own_search_root(own: Callable[[View], float] | None, own_ghost: GhostPolicy | None) -> object:
+    from pacsim.fast.own import search_root
+
+    return search_root(own, own_ghost)
+
+
+def _own_star_search_root(evaluation: Callable[[View], float]) -> object:
+    from pacsim.fast.own_searches import star_search_root as own_star_search_root
+
+    return own_star_search_root(evaluation)
+
+
+def _bad_bounds() -> int:
+    from pacsim.fast.own_searches import BAD_BOUNDS
+
+    return BAD_BOUNDS
 
 
 def _result(state: GameState, weights: np.ndarray, stats: np.ndarray, values: np.ndarray, levels: int,

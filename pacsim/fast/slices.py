@@ -12,7 +12,7 @@ from time import perf_counter
 from typing import Any
 
 from pacsim.engine.deadline import compiled_code
-from pacsim.fast.keyed_cache import compile_before_timing
+from pacsim.fast.jit import compile_before_timing, machine_code
 from pacsim.search import SearchTimeout
 
 FIRST_SLICE = 8192
@@ -40,8 +40,8 @@ def in_slices(run_slice: Any, arguments: tuple[Any, ...], first: int, smallest: 
     caller passes its module's sizes, which a test may shrink).  A slice
     running ``users_code`` (a user's own evaluation or ghost) is
     :func:`~pacsim.engine.deadline.compiled_code`."""
-    search_slice: Any = run_slice  # numba's Dispatcher types its calls too narrowly
     budget = first
+    search_slice: Any = machine_code(run_slice, (*arguments, budget))  # numba's Dispatcher types its calls too narrowly
     compile_before_timing(search_slice, (*arguments, budget))  # not counted against a deadline
     if users_code:
         from pacsim.fast.last_words import prepare  # compiled (or loaded) once per process, before the clock

@@ -31,11 +31,11 @@ search's time.
 from __future__ import annotations
 
 import numpy as np
-from numba.extending import register_jitable
 
 from pacsim.fast import kernel, memo, transposition
-from pacsim.fast.cache import compiled_functions, flush_when_changed
+from pacsim.fast.cache import compiled_functions, keep_fresh
 from pacsim.fast.evaluations import careful_range, pacman_moves_within, score_range
+from pacsim.fast.jit import when_compiling
 from pacsim.fast.kernel import (
     ALPHA,
     BEST,
@@ -92,7 +92,15 @@ from pacsim.fast.transposition import EXACT, LOWER, UPPER, needs_room, table_get
 from pacsim.search import star as python_star
 from pacsim.search.star import beyond
 
-register_jitable(beyond)  # the Python search's own check, compiled in
+
+def _compile_beyond() -> None:
+    """The Python search's own check, compiled in."""
+    from numba.extending import register_jitable
+
+    register_jitable(beyond)
+
+
+when_compiling(_compile_beyond)
 
 # -- more columns of ``frames`` (after the kernel's COUNT, INDEX, KIND, CHOSEN)
 PHASE, CALLER, PROBED = 4, 5, 6
@@ -558,5 +566,4 @@ def star_search_root(maze, model, plan, levels, full_window, work, budget):
 # The star search inlines the kernel's rules, the table's operations and
 # the Python star search's ``beyond`` (pacsim.fast.cache): its cache must go
 # when those files change.
-flush_when_changed("star", compiled_functions(__name__, globals()),
-                   [*kernel.SOURCES, transposition.__file__, memo.__file__, python_star.__file__])
+keep_fresh("star", lambda: compiled_functions(__name__, globals()), [*kernel.SOURCES, transposition.__file__, memo.__file__, python_star.__file__])

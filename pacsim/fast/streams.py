@@ -14,7 +14,8 @@ from __future__ import annotations
 import random
 
 import numpy as np
-from numba import njit
+
+from pacsim.fast.jit import njit
 
 MT_WORDS = 624
 MT_POSITION = 624

@@ -40,9 +40,9 @@ import os
 import threading
 
 import numpy as np
-from numba import njit
 
 from pacsim.fast.bundles import SubtreeMemo
+from pacsim.fast.jit import njit
 
 SLOTS = 1 << 14
 """Slots of a search's memo (a power of two).  A depth-4 search of

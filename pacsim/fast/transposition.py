@@ -31,9 +31,9 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from numba import njit
 
 from pacsim.engine.layout import Layout
+from pacsim.fast.jit import njit
 
 
 def uncounted(inline: bool = False) -> Any:

@@ -23,7 +23,6 @@ import hashlib
 import heapq
 import itertools
 import json
-import math
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -33,7 +32,7 @@ from pacsim.agents.sandbox import Limits
 from pacsim.engine import DEFAULT_MAX_MOVES, MAX_MOVES_LIMIT, parse_layout
 from pacsim.engine.generate import GENERATOR_VERSION
 from pacsim.engine.starts import DECISIONS, DEFAULT_START_DISTANCE, EXPERIMENT_STARTS, LAYOUT, start_cells
-from pacsim.errors import ConfigError
+from pacsim.runner.bounds import MAX_GAMES, MAX_TOTAL_GAMES, check_time_limit
 from pacsim.runner.experiment_file import TOP_LEVEL_KEYS, Checker, apply_override, read_toml, sort_key
 from pacsim.runner.openings import OpeningBook, check_book, read_book
 from pacsim.runner.plan import (
@@ -49,13 +48,6 @@ from pacsim.runner.plan import (
 if TYPE_CHECKING:
     import pandas
 
-
-MAX_GAMES = 100_000
-"""Most games per condition (seeds for them all are drawn before the first game)."""
-MAX_TOTAL_GAMES = 1_000_000
-"""Most games in one experiment (conditions times games); split a larger one."""
-MAX_TIME_LIMIT = 3600.0
-"""Largest per-move time limit, in seconds."""
 
 T = TypeVar("T")
 
@@ -111,15 +103,6 @@ class Experiment:
         keys = [condition.key for condition in self.conditions]
         mine = (results["config_hash"] == self.config_hash) & results["condition_key"].isin(keys)
         return results[mine & (results["game_index"] < self.games)]
-
-
-def check_time_limit(seconds: float, where: str) -> float:
-    """A per-move time limit: 0 (none) or up to :data:`MAX_TIME_LIMIT` seconds.
-    NaN, infinities and negatives are a :class:`ConfigError` that starts with ``where``."""
-    if not (math.isfinite(seconds) and 0 <= seconds <= MAX_TIME_LIMIT):
-        raise ConfigError(f"{where}: must be at least 0 and at most {MAX_TIME_LIMIT:g} seconds a move "
-                          f"(0: no limit), not {seconds}")
-    return seconds
 
 
 def game_seeds(root_seed: int, games: int) -> list[int]:

@@ -21,11 +21,25 @@ Modules, in reading order:
 * :mod:`~pacsim.search.mcts`   -- Monte Carlo tree search: :func:`mcts`.
 """
 
-from pacsim.search.api import deepen, deepest, iterative_deepening, search
+from typing import TYPE_CHECKING, Any
+
+from pacsim.lazy import lazy_attribute
 from pacsim.search.base import ALGORITHMS, CHANCE, MAX, MIN, Algorithm, Game, SearchResult, SearchStats, SearchTimeout
-from pacsim.search.mcts import mcts, random_rollout, ucb1
-from pacsim.search.probcut import ProbCutModel
-from pacsim.search.transposition import EXACT, LOWER, UPPER, TranspositionTable
+from pacsim.search.mcts import mcts, random_rollout, ucb1  # eager: importing the module pacsim.search.mcts would hide the function
+
+if TYPE_CHECKING:
+    from pacsim.search.api import deepen, deepest, iterative_deepening, search
+    from pacsim.search.probcut import ProbCutModel
+    from pacsim.search.transposition import EXACT, LOWER, UPPER, TranspositionTable
+
+_HOMES = {
+    "pacsim.search.api": ("deepen", "deepest", "iterative_deepening", "search"),
+    "pacsim.search.probcut": ("ProbCutModel",),
+    "pacsim.search.transposition": ("EXACT", "LOWER", "UPPER", "TranspositionTable"),
+}
+"""The searches themselves, imported on first use (:mod:`pacsim.lazy`): a
+module that needs only the node types and results (the constants of the
+kernel's kinds, an agent's move statistics) does not load every algorithm."""
 
 __all__ = [
     "ALGORITHMS",
@@ -50,3 +64,7 @@ __all__ = [
     "search",
     "ucb1",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    return lazy_attribute(__name__, name, _HOMES)

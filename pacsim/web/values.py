@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 from pacsim.agents.api import ValuingAgent
 from pacsim.agents.evaluation import EVALUATIONS
-from pacsim.agents.registry import BUILTIN_GHOSTS, BUILTIN_PACMEN, make_pacman, parse_spec
+from pacsim.agents.registry import BUILTIN_HOMES, GHOST, PACMAN, make_pacman, parse_spec
 from pacsim.engine.game import agent_rng
 from pacsim.engine.recording import SavedGame
 from pacsim.engine.state import GameState
@@ -36,9 +36,9 @@ def refuse_plugin_code(spec: str, option: str) -> None:
     Pacmen whose evaluation and ghost model are built in too."""
     parsed = parse_spec(spec)
     model = parsed.options.get("model", "uniform").split(":")[0]
-    built_in = (parsed.target in BUILTIN_PACMEN and parsed.attribute is None
+    built_in = (parsed.target in BUILTIN_HOMES[PACMAN] and parsed.attribute is None
                 and parsed.options.get("eval", "score") in EVALUATIONS
-                and (model == "uniform" or model in BUILTIN_GHOSTS))
+                and (model == "uniform" or model in BUILTIN_HOMES[GHOST]))
     if not built_in:
         raise ConfigError(f"{option}: the recorded Pacman {spec!r} runs plugin code, which replay never imports")
 

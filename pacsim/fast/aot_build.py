@@ -1,0 +1,142 @@
+"""Build the ahead-of-time kernel module (:mod:`pacsim.fast.aot`):
+``python -m pacsim.fast.aot_build FOLDER``.
+
+The entries and the types they are called with are learned from the code
+that calls them: a few small searches, games and MCTS runs go through the
+usual Python path with a recorder set (:func:`pacsim.fast.jit.recording`),
+which takes each entry's arguments instead of running it.  Each entry is
+exported as a small function calling the kernel's own (compiled with its
+own options, ``_nrt=False`` included), with the signature numba types
+those arguments as.  The module is built in a temporary folder beside
+``FOLDER`` and renamed to it, so a reader sees all of it or nothing.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import sys
+import tempfile
+from collections.abc import Callable, Iterator
+from contextlib import suppress
+from pathlib import Path
+from typing import Any
+
+from pacsim.fast.aot import COMPILING, KERNEL_ENVIRONMENT, MODULE_NAME, SIGNATURES, fingerprint, function_name
+from pacsim.fast.jit import Compiled, Recorded, materialize, recording
+
+Entry = tuple[Compiled, tuple[Any, ...]]
+
+
+def recorded_entries() -> list[Entry]:
+    """Each kernel entry Python calls, once per distinct argument types, with example arguments."""
+    entries: list[Entry] = []
+
+    def record(function: Any, arguments: tuple[Any, ...]) -> None:
+        if isinstance(function, Compiled):
+            entries.append((function, arguments))
+
+    recording(record)
+    try:
+        for example in _examples():
+            with suppress(Recorded):  # the entry it reached was recorded, not run
+                example()
+    finally:
+        recording(None)
+    entries.extend(_direct_entries(entries))
+    unique: dict[str, Entry] = {}
+    for function, arguments in entries:
+        unique.setdefault(repr((function_name(function), fingerprint(arguments))), (function, arguments))
+    return list(unique.values())
+
+
+def _examples() -> Iterator[Callable[[], object]]:
+    """Calls that reach every entry, with the types the real calls pass."""
+    from pacsim.engine import initial_state, parse_layout
+    from pacsim.fast.game import GhostPlan, play_kernel_game
+    from pacsim.fast.mcts import kernel_mcts
+    from pacsim.fast.request import SearchRequest
+    from pacsim.fast.search import chase_values, kernel_search
+    from pacsim.fast.transposition import KernelTable
+    from pacsim.search import CHANCE, MAX, MIN
+
+    layout = parse_layout("%%%%%%\n%P.oG%\n%%%%%%\n", name="aot-example")
+    state = initial_state(layout)
+    yield lambda: kernel_search(state, (MAX, CHANCE), "careful", 2)
+    yield lambda: kernel_search(state, (MAX, MIN), "careful", 2, pruned=True)
+    yield lambda: chase_values(state.successor(state.legal_moves()[0][0]), 2)
+    yield lambda: kernel_search(state, (MAX, CHANCE), "careful", 2, star="star2", table=KernelTable(16))
+    yield lambda: kernel_search(state, (MAX, CHANCE), "careful", 2, star="star1")
+    yield lambda: kernel_search(state, (MAX, CHANCE), "careful", 2, model="adversarial")
+    request = SearchRequest(algorithm="expectimax", kinds=(MAX, CHANCE), evaluation="careful", levels=2, step=2,
+                            cells=layout.num_cells)
+    yield lambda: play_kernel_game(layout, request, False, (GhostPlan("random"),), 1, 10)
+    yield lambda: kernel_mcts(state, "chance", "careful", 4)
+
+
+def _direct_entries(entries: list[Entry]) -> list[Entry]:
+    """The entries Python calls outside a slice loop, with arguments made
+    of the recorded ones: the maze's distances, the table's upkeep, MCTS's root."""
+    from pacsim.fast import kernel, mcts, star, transposition
+
+    found: list[Entry] = []
+    for function, arguments in entries:
+        if function is kernel.search_root:
+            found.append((kernel.breadth_first_distances, (arguments[0].moves,)))
+        if function is mcts.mcts_iterations:
+            tables, settings, tree, run = arguments
+            found.append((mcts.new_node, (tables, settings, tree, run.counts, 0, 0)))
+        if function is star.star_search_root and arguments[2].use_table:
+            table = arguments[2].table
+            found.append((transposition.needs_room, (table, 2)))
+            found.append((transposition._rebuild_index, (table[0], table[2], 0)))
+    return found
+
+
+def _export_source(count: int) -> str:
+    names = ", ".join(f"a{index}" for index in range(count))
+    return f"def entry({names}):\n    return target({names})\n"
+
+
+def build(folder: Path) -> None:
+    """Compile the module into ``folder`` (atomically: built beside it, then renamed)."""
+    from numba import typeof
+    from numba.pycc import CC
+    from numba.pycc.platform import external_compiler_works
+
+    if not external_compiler_works():  # said at once, before a minute of compiling
+        raise SystemExit("no working C compiler: numba.pycc links the module with one (set CC, or install gcc)")
+    print(COMPILING, flush=True)
+    materialize()
+    entries = recorded_entries()
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    building = Path(tempfile.mkdtemp(prefix=f"{folder.name}.building-", dir=folder.parent))
+    try:
+        compiler = CC(MODULE_NAME)
+        compiler.output_dir = str(building)
+        compiler.target_cpu = "host"  # built on the machine that runs it (the key names the CPU)
+        signatures: dict[str, Any] = {}
+        for number, (function, arguments) in enumerate(entries):
+            namespace: dict[str, Any] = {"target": function}
+            exec(_export_source(len(arguments)), namespace)  # a fixed template: a function calling the entry
+            export = f"{function.__name__.lstrip('_')}_{number}"
+            compiler.export(export, tuple(typeof(argument) for argument in arguments))(namespace["entry"])
+            signatures[export] = [function_name(function), fingerprint(arguments)]
+        compiler.compile()
+        (building / SIGNATURES).write_text(json.dumps(signatures), encoding="utf-8")
+        for leftover in building.glob("*.o"):
+            leftover.unlink()
+        os.replace(building, folder)
+    finally:
+        shutil.rmtree(building, ignore_errors=True)
+
+
+def main(arguments: list[str]) -> int:
+    os.environ[KERNEL_ENVIRONMENT] = "jit"  # this process records the entries, never loads a module
+    build(Path(arguments[0]))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
