@@ -423,7 +423,11 @@ def test_play_a_course_agent_by_class_name(capsys):
     assert main(["play", "-p", "MinimaxAgent", "-a", "depth=2", "--cs188", str(COURSE), *common]) == 0
     theirs = capsys.readouterr().out
     assert main(["play", "-p", "minimax", "-a", "depth=2", *common]) == 0
-    assert theirs == capsys.readouterr().out
+    ours = capsys.readouterr().out
+    # The same games and summary; where pacsim's own minimax searched (the
+    # kernel, once its ahead-of-time module is built) is the line's last clause.
+    assert ours.rsplit("; Pacman searched in ", 1)[0] == theirs.rsplit("; Pacman searched in ", 1)[0]
+    assert theirs.endswith("; Pacman searched in Python\n")
     forget_course_modules()
 
 
