@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import subprocess
 import sys
 import tempfile
 from collections.abc import Callable, Iterator
@@ -110,6 +111,7 @@ def build(folder: Path) -> None:
     print(COMPILING, flush=True)
     materialize()
     entries = recorded_entries()
+    _fill_numba_cache(entries)
     folder.parent.mkdir(parents=True, exist_ok=True)
     building = Path(tempfile.mkdtemp(prefix=f"{folder.name}.building-", dir=folder.parent))
     try:
@@ -132,8 +134,40 @@ def build(folder: Path) -> None:
         shutil.rmtree(building, ignore_errors=True)
 
 
+HELPED = ("pacsim.fast.star", "pacsim.fast.mcts")
+"""The modules whose entries a second process compiles into numba's cache
+while the builder compiles the others (the two halves share no entry):
+pycc then links what numba has cached, so on two cores the build's
+compiling is shared out (from an empty numba cache, about a minute of
+CPU: most of it this)."""
+HELPING = "--fill-cache"
+
+
+def _fill_numba_cache(entries: list[Entry]) -> None:
+    """Compile every entry with numba (its cache keeps it): the
+    :data:`HELPED` modules' in a second process at once, the rest here."""
+    helper = subprocess.Popen([sys.executable, "-m", "pacsim.fast.aot_build", HELPING],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        _compile(entries, helped=False)
+    finally:
+        helper.wait()  # whatever it did not compile, pycc compiles itself
+
+
+def _compile(entries: list[Entry], helped: bool) -> None:
+    """Compile the entries of the :data:`HELPED` modules (``helped``) or of the others with numba."""
+    for function, arguments in entries:
+        if (function.__module__ in HELPED) == helped:
+            dispatcher = function.dispatcher()
+            dispatcher.compile(tuple(dispatcher.typeof_pyval(argument) for argument in arguments))
+
+
 def main(arguments: list[str]) -> int:
     os.environ[KERNEL_ENVIRONMENT] = "jit"  # this process records the entries, never loads a module
+    if arguments == [HELPING]:
+        materialize()
+        _compile(recorded_entries(), helped=True)
+        return 0
     build(Path(arguments[0]))
     return 0
 
