@@ -436,8 +436,9 @@ def node_value(maze, model, work, top, level, bottom, budget):
             stats[DEEPEST] = level
         state = states[level]
         chosen = frames[level, CHOSEN]
-        slot = -1 if pruned or state[STATUS] != 0 else subtree_slot(work.memo, state, bottom - level, chosen)
-        if state[STATUS] != 0 or level == bottom:
+        leaf = state[STATUS] != 0 or level == bottom
+        slot = -1 if leaf or pruned else subtree_slot(work.memo, state, bottom - level, chosen)  # leaves: no hash
+        if leaf:
             stats[EVALUATED] += 1
             if state[STATUS] != 0:
                 value = utility(settings, state)

@@ -90,7 +90,9 @@ def subtree_memo(width: int) -> SubtreeMemo:
     would forget each other's entries, or read them under other settings)."""
     if not memo_enabled():
         return empty_subtree_memo(width, 0)
-    memos = _by_thread.__dict__.setdefault("memos", {})
+    if not hasattr(_by_thread, "memos"):
+        _by_thread.memos = {}
+    memos: dict[int, SubtreeMemo] = _by_thread.memos
     memo = memos.get(width)
     if memo is None:
         memo = memos[width] = empty_subtree_memo(width)
