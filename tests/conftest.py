@@ -141,6 +141,40 @@ def pytest_terminal_summary(terminalreporter, config):
         terminalreporter.write_line("left out: the Stable-Baselines3 example's test (it needs torch, GBs); pytest -m sb3 runs it")
 
 
+@pytest.fixture
+def linux_proc():
+    """Linux's /proc (the tests that count a process's threads or workers read it)."""
+    from optional import missing
+
+    if not Path("/proc/self/task").exists():
+        missing("reads Linux's /proc")
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    outcome = yield
+    _no_silent_skip(outcome.get_result())
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_make_collect_report(collector):
+    outcome = yield
+    _no_silent_skip(outcome.get_result())
+
+
+def _no_silent_skip(report) -> None:
+    """Under CI=true a skip is a failure, however it was raised (a bare ``pytest.skip``, a ``skipif`` mark, an
+    ``importorskip``): CI installs every optional part (.ci/run), so a test that skips there tested nothing."""
+    from optional import IN_CI, NOT_IN_CI
+
+    if IN_CI and report.skipped and not hasattr(report, "wasxfail"):
+        reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)
+        if NOT_IN_CI in reason:
+            return
+        report.outcome = "failed"
+        report.longrepr = f"skipped under CI=true, where every optional part is installed: {reason}"
+
+
 CHROMIUM, CHROMEDRIVER = "/usr/bin/chromium", "/usr/bin/chromedriver"
 BROWSER_WINDOW = (1200, 900)
 """The inner size of the browser's window: the width the pages are checked at."""

@@ -2,6 +2,7 @@
 table and the shared policies, the same in both backends."""
 
 import pytest
+from optional import needed
 
 from pacsim.agents import make_ghost, make_pacman
 from pacsim.agents.ghosts import AmbusherOptions, DirectionalOptions
@@ -53,7 +54,7 @@ def test_the_ambushers_options_are_checked_and_its_defaults_are_the_kernels():
     ("wideClassic", "alphabeta:depth=2,ties=random", ("ambusher:ahead=2,attack=0.6", "ambusher"), 11),
 ])
 def test_kernel_games_with_ambushers_are_the_python_loops_games(maze, pacman, ghosts, seed):
-    pytest.importorskip("numba")
+    needed("numba", "pip install -e '.[fast]'")
     from pacsim.agents.whole_game import play_in_kernel
     from pacsim.bench.agreement import untimed
 
@@ -68,7 +69,7 @@ def test_kernel_games_with_ambushers_are_the_python_loops_games(maze, pacman, gh
 
 
 def test_kernel_searches_modelling_the_ambusher_are_pythons():
-    pytest.importorskip("numba")
+    needed("numba", "pip install -e '.[fast]'")
     from pacsim.bench.agreement import compare_searches
     from pacsim.bench.positions import game_positions
 

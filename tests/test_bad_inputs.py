@@ -11,6 +11,7 @@ import time
 from pathlib import Path
 
 import pytest
+from optional import missing, needed
 
 from pacsim.agents import Agent, make_ghost, make_pacman
 from pacsim.cli import main
@@ -238,7 +239,7 @@ def test_a_layout_is_read_up_to_the_limit_whatever_its_size_says(capsys, monkeyp
     monkeypatch.setattr(pacsim.engine.layout, "MAX_FILE_BYTES", 64)
     maps = Path("/proc/self/maps")  # a regular file whose st_size is 0
     if not maps.exists() or maps.stat().st_size != 0:
-        pytest.skip("needs Linux's /proc")
+        missing("needs Linux's /proc")
     assert "file larger than 64 bytes" in fails_in_one_line(capsys, ["layouts", "--check", maps], maps)
 
 
@@ -488,7 +489,7 @@ def test_replay_has_no_show_values(capsys):
 
 
 def test_gif_path_is_checked_before_the_game(capsys, tmp_path):
-    pytest.importorskip("PIL", reason="the GIF writer is the optional extra pacsim[gif]")
+    needed("PIL", "pip install -e '.[gif]'")
     blocker = tmp_path / "file"
     blocker.write_text("")
     for target, message in [(tmp_path, "is a directory"), (blocker / "game.gif", f"{blocker} is a file, not a folder")]:
@@ -578,7 +579,7 @@ class _QuietHandler(http.server.BaseHTTPRequestHandler):
 
 def test_runner_a_scheduler_address_where_no_dask_answers_is_one_line_within_10_seconds(
         tmp_path, capsys, monkeypatch, not_a_scheduler):
-    pytest.importorskip("distributed")
+    needed("distributed", "pip install -e '.[dask]'")
     import pacsim.runner.dask_executor as dask_executor
 
     monkeypatch.setattr(dask_executor, "CONNECT_TIMEOUT_SECONDS", 1.0)
@@ -847,7 +848,7 @@ def test_an_evaluation_returning_infinity_ends_the_game_naming_it(tmp_path):
 
 
 def test_root_values_are_floats_with_either_engine():
-    pytest.importorskip("numba")
+    needed("numba", "pip install -e '.[fast]'")
     from pacsim.engine import initial_state, parse_layout
 
     state = initial_state(parse_layout("%%%%%\n%P.G%\n%%%%%\n"))  # every root move ends the game

@@ -4,8 +4,9 @@ give the same games, values and node counts, and it is used."""
 from dataclasses import replace
 
 import pytest
+from optional import needed
 
-pytest.importorskip("numba")
+needed("numba", "pip install -e '.[fast]'")
 
 from pacsim.agents import make_ghost, make_pacman
 from pacsim.agents.whole_game import play_in_kernel

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 import pandas
-import pytest
+from optional import needed
 
 from pacsim.cli import main
 from pacsim.cli.play import SHORT_RUN
@@ -371,7 +371,7 @@ def test_agents_and_experiments_print_plain_whole_sentences(capsys):
 
 
 def test_the_grid_figure_has_a_row_per_ghost_and_layout_and_stays_readable(tmp_path):
-    pytest.importorskip("matplotlib")
+    needed("matplotlib", "pip install -e '.[plot]'")
     from PIL import Image
 
     from pacsim.report import summarize

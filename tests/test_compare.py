@@ -7,7 +7,6 @@ import signal
 import sqlite3
 import subprocess
 import sys
-from pathlib import Path
 
 import numpy
 import pytest
@@ -196,7 +195,7 @@ def test_an_interrupted_comparison_resumes_to_the_same_decision(tmp_path, capsys
     assert decision_lines(resumed)[-2] == decision_lines(out)[-2]  # the same pair, counts and LLR
 
 
-@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="reads /proc")
+@pytest.mark.usefixtures("linux_proc")
 @pytest.mark.usefixtures("ctrl_c_delivered")
 def test_ctrl_c_stops_the_workers_and_says_how_to_resume(tmp_path, capsys):
     store = tmp_path / "c.sqlite"

@@ -8,6 +8,7 @@ import time
 from pathlib import Path
 
 import pytest
+from optional import needed
 
 from pacsim.cli import main
 from pacsim.report import summarize
@@ -78,7 +79,7 @@ def test_a_page_is_safe_against_text_that_would_end_its_script():
 
 @pytest.fixture
 def dashboard_server(tmp_path):
-    uvicorn = pytest.importorskip("uvicorn")
+    uvicorn = needed("uvicorn", "pip install -e '.[dashboard]'")
     from pacsim.web.dashboard import application
 
     store = tmp_path / "watched.sqlite"

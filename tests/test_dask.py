@@ -16,8 +16,9 @@ from concurrent.futures import Future
 from pathlib import Path
 
 import pytest
+from optional import needed
 
-pytest.importorskip("distributed")
+needed("distributed", "pip install -e '.[dask]'")
 
 from distributed import Client, LocalCluster
 from storetools import wait_for_rows

@@ -11,6 +11,7 @@ the capsules in reach by its 32-bit words).
 from __future__ import annotations
 
 import pytest
+from optional import needed
 
 from pacsim.agents.evaluation import careful, careful_bounds, score_bounds
 from pacsim.agents.ghosts import ChaseGame
@@ -94,7 +95,7 @@ def test_the_chasing_ghost_by_hand(start):
 
 @pytest.fixture(scope="module")
 def kernel_evaluation():
-    pytest.importorskip("numba")
+    needed("numba", "pip install -e '.[fast]'")
     from pacsim.fast import kernel, star
     from pacsim.fast.kinds import Evaluation, NodeKind
     from pacsim.fast.maze_arrays import layout_tables, state_row

@@ -18,8 +18,9 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from optional import missing, needed
 
-pytest.importorskip("numba")
+needed("numba", "pip install -e '.[fast]'")
 
 from pacsim.agents import make_ghost, make_pacman
 from pacsim.bench.agreement import SPECS, compare_chase, compare_searches
@@ -249,7 +250,7 @@ def benchmark_experiment():
     from pacsim.bench.throughput import THROUGHPUT_EXPERIMENT
 
     if not THROUGHPUT_EXPERIMENT.is_file():
-        pytest.skip("the experiment files ship with the source checkout")
+        missing("the experiment files ship with the source checkout: run the tests from one")
     return THROUGHPUT_EXPERIMENT
 
 

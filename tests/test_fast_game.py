@@ -10,8 +10,9 @@ are checked draw for draw first.
 import random
 
 import pytest
+from optional import needed
 
-pytest.importorskip("numba")
+needed("numba", "pip install -e '.[fast]'")
 
 from pacsim.agents import make_ghost, make_pacman
 from pacsim.agents.whole_game import play_in_kernel

@@ -13,8 +13,9 @@ import threading
 import time
 
 import pytest
+from optional import needed
 
-pytest.importorskip("numba")
+needed("numba", "pip install -e '.[fast]'")
 
 from pacsim.agents import make_ghost, make_pacman
 from pacsim.bench.agreement import SPECS, compare_searches

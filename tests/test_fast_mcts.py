@@ -6,8 +6,9 @@ tree: the same move, mean values (bit for bit), root visits and counters.
 """
 
 import pytest
+from optional import needed
 
-pytest.importorskip("numba")
+needed("numba", "pip install -e '.[fast]'")
 
 from pacsim.agents import make_pacman
 from pacsim.bench.positions import game_positions

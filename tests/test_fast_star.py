@@ -15,8 +15,9 @@ import random
 
 import numpy as np
 import pytest
+from optional import needed
 
-pytest.importorskip("numba")
+needed("numba", "pip install -e '.[fast]'")
 
 from pacsim.agents import make_pacman
 from pacsim.bench.positions import game_positions

@@ -11,8 +11,9 @@ import sys
 import warnings
 
 import pytest
+from optional import missing, needed
 
-pytest.importorskip("numba")
+needed("numba", "pip install -e '.[fast]'")
 
 SEARCHES = """
 import json, sys
@@ -63,7 +64,7 @@ def both_paths() -> tuple[dict, dict]:
         from numba.pycc.platform import external_compiler_works
 
     if not external_compiler_works():
-        pytest.skip("no C compiler here: the ahead-of-time kernel cannot be built (its fallback is tested below)")
+        missing("no C compiler here: the ahead-of-time kernel cannot be built (its fallback is tested below)")
     return _run(None), _run("jit")
 
 

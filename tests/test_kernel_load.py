@@ -7,9 +7,9 @@ import os
 import subprocess
 import sys
 
-import pytest
+from optional import needed
 
-pytest.importorskip("numba")
+needed("numba", "pip install -e '.[fast]'")
 
 FIRST_SEARCH = """
 import sys

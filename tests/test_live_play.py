@@ -8,6 +8,7 @@ import socket
 import threading
 
 import pytest
+from optional import needed
 
 from pacsim.agents.registry import make_pacman
 from pacsim.cli import main
@@ -197,7 +198,7 @@ def test_the_server_refuses_what_is_not_a_move():
     import urllib.error
     import urllib.request
 
-    uvicorn = pytest.importorskip("uvicorn")
+    uvicorn = needed("uvicorn", "pip install -e '.[dashboard]'")
     from pacsim.web.live import LiveGame, application
 
     live = LiveGame()

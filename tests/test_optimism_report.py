@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pandas
 import pytest
+from optional import needed
 
 from pacsim.report.lesson import Setting, story
 from pacsim.report.optimism import assess
@@ -143,7 +144,7 @@ def test_a_slide_cell_pacsim_never_gives_is_not_consistent():
 @pytest.mark.parametrize("successes, trials, rate", [(1, 5, 0.626), (1, 5, 0.575), (5, 5, 0.99), (0, 5, 0.0),
                                                      (3, 10, 0.5), (7, 20, 0.123)])
 def test_binomial_tails_agree_with_scipy(successes, trials, rate):
-    stats = pytest.importorskip("scipy.stats")
+    stats = needed("scipy.stats", "pip install -e '.[test]'")
     assert binomial_tail(successes, trials, rate, lower=True) == pytest.approx(
         stats.binomtest(successes, trials, rate, alternative="less").pvalue, abs=1e-12)
     assert binomial_tail(successes, trials, rate, lower=False) == pytest.approx(
@@ -162,7 +163,7 @@ def test_the_mean_of_draws_tail_is_the_enumerated_one():
 
 
 def test_reproduction_figure(tmp_path):
-    pytest.importorskip("matplotlib")
+    needed("matplotlib", "pip install -e '.[plot]'")
     from pacsim.report.plot import plot_reproduction
 
     path = tmp_path / "table.svg"

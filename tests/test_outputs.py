@@ -8,6 +8,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from optional import missing, needed
 
 from pacsim.cli import INTERRUPTED, main
 
@@ -171,9 +172,9 @@ OLD = b"the old file, which must survive\n"
 def _with_old_output(folder: Path, arguments: list) -> tuple[list, Path]:
     name = next(argument for argument in arguments if argument.startswith("OUT"))
     if name.endswith(".png"):
-        pytest.importorskip("matplotlib")
+        needed("matplotlib", "pip install -e '.[plot]'")
     if name.endswith(".gif"):
-        pytest.importorskip("PIL")
+        needed("PIL", "pip install -e '.[gif]'")
     output = folder / "out" / name
     output.parent.mkdir()
     output.write_bytes(OLD)
@@ -256,7 +257,7 @@ def full_disk(tmp_path):
     disk.mkdir()
     mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", str(disk)], capture_output=True)
     if mounted.returncode:
-        pytest.skip(f"cannot mount a tmpfs here ({mounted.stderr.decode().strip() or 'not permitted'})")
+        missing(f"cannot mount a tmpfs here ({mounted.stderr.decode().strip() or 'not permitted'})")
     try:
         (disk / "out").mkdir()
         (disk / "out" / "OUT.csv").write_bytes(OLD)

@@ -12,9 +12,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
-import pytest
+from optional import needed
 
-pytest.importorskip("numba")
+needed("numba", "pip install -e '.[fast]'")
 
 from pacsim.fast import kernel
 from pacsim.fast.keyed_cache import user_digest

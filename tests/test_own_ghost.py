@@ -12,8 +12,9 @@ from typing import Any
 
 import numpy as np
 import pytest
+from optional import needed
 
-pytest.importorskip("numba")
+needed("numba", "pip install -e '.[fast]'")
 
 from pacsim import kernel_ghost
 from pacsim.agents import make_ghost, make_pacman

@@ -15,8 +15,9 @@ from typing import Any
 
 import numpy as np
 import pytest
+from optional import needed
 
-pytest.importorskip("numba")
+needed("numba", "pip install -e '.[fast]'")
 
 from hypothesis import given, settings
 from hypothesis import strategies as st

@@ -3,9 +3,9 @@
 games its process played before it, and it is used."""
 
 import numpy as np
-import pytest
+from optional import needed
 
-pytest.importorskip("numba")
+needed("numba", "pip install -e '.[fast]'")
 
 from pacsim.agents import make_ghost, make_pacman
 from pacsim.agents.whole_game import play_in_kernel

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from optional import needed
 
 from pacsim.cli import main
 from pacsim.engine import find_layout, load_layout, shipped_layouts
@@ -425,7 +426,7 @@ def test_figures_colour_their_groups_title_what_ran_and_hide_no_data(two_runs, m
     import struct
     import sys
 
-    pytest.importorskip("matplotlib")
+    needed("matplotlib", "pip install -e '.[plot]'")
     import pandas
     from matplotlib.colors import to_hex
 

@@ -5,6 +5,7 @@ import sys
 
 import pandas
 import pytest
+from optional import needed
 
 from pacsim.cli import main
 from pacsim.errors import PacsimError
@@ -134,7 +135,7 @@ def test_report_prints_and_compares(store, capsys):
 
 
 def test_report_writes_files_and_plots(store, tmp_path, capsys):
-    pytest.importorskip("matplotlib")
+    needed("matplotlib", "pip install -e '.[plot]'")
     out, plot = tmp_path / "summary.md", tmp_path / "plot.png"
     assert main(["report", str(store), "--by", "pacman,layout", "--format", "markdown",
                  "--out", str(out), "--plot", str(plot)]) == 0
@@ -215,7 +216,7 @@ def test_terminal_tables_fit_the_terminal_and_a_pipe_gets_whole_lines(store, cap
 
 @pytest.mark.parametrize("suffix, magic", [(".png", b"\x89PNG"), (".pdf", b"%PDF"), (".svg", b"<?xml")])
 def test_plots_survive_all_lost_and_all_won_cells_in_every_format(tmp_path, suffix, magic):
-    pytest.importorskip("matplotlib")
+    needed("matplotlib", "pip install -e '.[plot]'")
     from pacsim.report.plot import plot_summary
 
     frame = games_frame()
@@ -226,7 +227,7 @@ def test_plots_survive_all_lost_and_all_won_cells_in_every_format(tmp_path, suff
 
 
 def test_png_plots_are_print_resolution(store, tmp_path):
-    pytest.importorskip("matplotlib")
+    needed("matplotlib", "pip install -e '.[plot]'")
     from PIL import Image
 
     path = tmp_path / "plot.png"

@@ -446,7 +446,7 @@ def wait_for_workers(process, count, seconds=20.0):
     raise AssertionError(f"no {count} workers after {seconds}s")
 
 
-@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="reads /proc")
+@pytest.mark.usefixtures("linux_proc")
 def test_pool_workers_exit_when_the_coordinator_is_killed(tmp_path):
     process = start_run(write_experiment(tmp_path, LONG_GAMES), "--workers", "2", "--quiet")
     try:
@@ -462,7 +462,7 @@ def test_pool_workers_exit_when_the_coordinator_is_killed(tmp_path):
         stop_group(process)
 
 
-@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="reads /proc")
+@pytest.mark.usefixtures("linux_proc")
 @pytest.mark.usefixtures("ctrl_c_delivered")
 def test_ctrl_c_exits_130_and_says_how_to_resume(tmp_path):
     path = write_experiment(tmp_path, SMALL.replace("games = 4", "games = 400"))

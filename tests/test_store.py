@@ -8,6 +8,7 @@ import subprocess
 
 import pandas
 import pytest
+from optional import missing
 
 from pacsim.cli import main
 from pacsim.engine.recording import decode_actions, encode_actions
@@ -185,7 +186,7 @@ def test_the_commit_is_none_without_git_or_outside_pacsims_own_checkout(tmp_path
     from pacsim.provenance import PACSIM_FOLDER, git_commit
 
     if shutil.which("git") is None:
-        pytest.skip("no git")
+        missing("needs git: apt-get install git")
     package = tmp_path / "checkout" / "src" / "pacsim"  # installed inside someone else's repository
     package.mkdir(parents=True)
     subprocess.run(["git", "init", "-q", str(tmp_path / "checkout")], check=True)
@@ -286,7 +287,7 @@ def read_only_store(store, tmp_path):
             folder.chmod(0o755)  # or pytest cannot clean the folder up
         return
     if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=4m", "tmpfs", str(folder)], capture_output=True).returncode:
-        pytest.skip("root, and no read-only file system to mount here")
+        missing("root, and no read-only file system to mount here (mount -t tmpfs refused)")
     try:
         shutil.copy(store, copy)
         subprocess.run(["mount", "-o", "remount,ro", str(folder)], check=True)

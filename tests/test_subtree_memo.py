@@ -4,8 +4,9 @@ games included; and it is used (the searches here do hit it)."""
 
 import numpy as np
 import pytest
+from optional import needed
 
-pytest.importorskip("numba")
+needed("numba", "pip install -e '.[fast]'")
 
 from pacsim.agents import make_ghost, make_pacman
 from pacsim.agents.whole_game import play_in_kernel

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import numpy
 import pytest
+from optional import needed
 
 from pacsim.agents.registry import GHOST, PACMAN
 from pacsim.cli import main
@@ -206,7 +207,7 @@ def test_ratings_do_not_depend_on_the_order_of_the_games(students, tmp_path, cap
 
 
 def test_the_dask_executor_plays_the_same_tournament(students, tmp_path, capsys):
-    distributed = pytest.importorskip("distributed")
+    distributed = needed("distributed", "pip install -e '.[dask]'")
     common = ["tournament", "--pacman", str(students / "alice"), str(students / "bob"), "greedy",
               "--layout", "tinyGhostMaze", "--pairs", "2", "--seed", "3", "--no-sandbox", "-q"]
     assert main([*common, "--store", str(tmp_path / "local.sqlite"), "-j", "1"]) == 0

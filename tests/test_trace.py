@@ -8,6 +8,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from optional import needed
 from test_search import TreeGame, chance_alpha_beta_tree
 
 from pacsim.agents import make_pacman
@@ -83,7 +84,7 @@ def test_a_table_hit_is_a_node_without_successors_and_deeper_searches_agree():
 
 
 def test_the_kernel_plays_the_traced_move():
-    pytest.importorskip("numba")
+    needed("numba", "pip install -e '.[fast]'")
     for spec in PACMEN:
         state = random_position("smallClassic", 11)
         traced = pacman_of(spec, "depth=2,backend=python").trace(state)

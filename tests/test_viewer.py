@@ -10,6 +10,7 @@ from types import SimpleNamespace
 import numpy
 import pygame
 import pytest
+from optional import needed
 
 from pacsim.agents import Agent, make_ghost, make_pacman
 from pacsim.cli import main
@@ -183,7 +184,7 @@ def test_play_in_window_returns_the_exact_record_and_saves_frames(tmp_path, fast
 
 
 def test_gif_output_when_pillow_is_installed(tmp_path, fast_window):
-    pytest.importorskip("PIL", reason="the GIF writer is the optional extra pacsim[gif]")
+    needed("PIL", "pip install -e '.[gif]'")
     layout = load_layout("pincerMaze")
     agents = [make_pacman("greedy")] + [make_ghost("random") for _ in range(2)]
     play_in_window(layout, agents, seed=7, options=live_options(gif=str(tmp_path / "game.gif")))
@@ -357,7 +358,7 @@ def png_pixels(directory):
 
 
 def test_play_writes_frames_and_a_gif_off_screen_at_full_speed(tmp_path, capsys, monkeypatch):
-    pytest.importorskip("PIL", reason="the GIF writer is the optional extra pacsim[gif]")
+    needed("PIL", "pip install -e '.[gif]'")
 
     def no_window(*args, **kwargs):
         raise AssertionError("a window was opened")

@@ -130,7 +130,7 @@ def test_values_of_a_pacman_that_does_not_search_are_a_one_line_error(recorded, 
 
 
 def test_html_and_a_gif_from_one_replay(recorded, tmp_path):
-    pytest.importorskip("PIL")
+    needed("PIL", "pip install -e '.[gif]'")
     assert main(["replay", str(recorded), "--html", str(tmp_path / "game.html"), "--gif", str(tmp_path / "game.gif"),
                  "--frame-time", "0"]) == 0
     assert (tmp_path / "game.html").stat().st_size > 0 and (tmp_path / "game.gif").stat().st_size > 0
@@ -336,7 +336,7 @@ def test_a_damaged_game_leaves_the_rest_of_the_report(store, tmp_path):
 
 
 def test_report_html_of_a_comparison_shows_the_two_conditions(store, tmp_path):
-    pytest.importorskip("matplotlib")  # the figure of the whole grid beside the two rows was a traceback
+    needed("matplotlib", "pip install -e '.[plot]'")  # the figure of the whole grid beside the two rows was a traceback
     out = tmp_path / "compared.html"
     assert main(["report", str(store), "--compare", "greedy/random/tinyGhostMaze", "random/random/tinyGhostMaze",
                  "--html", str(out)]) == 0
