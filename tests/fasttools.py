@@ -23,3 +23,16 @@ def assert_same_games_on_and_off(pacman_spec, seeds, max_moves):
     for python, fast in zip(records[PYTHON], records[FAST]):
         assert untimed(fast) == untimed(python) and fast.moves > 10
     return pacman
+
+
+def memos_set(monkeypatch, *, chase: bool, pacman: bool, subtree: bool) -> None:
+    """Every memo of this process emptied (this thread's subtree memo too) and each memo's switch set as given:
+    a memo test then depends neither on the tests its worker ran before nor on the environment it was started in."""
+    from pacsim.fast.memo import PACMAN_SWITCH, SWITCH, forget_memos
+    from pacsim.fast.subtree_memo import SWITCH as SUBTREE_SWITCH
+    from pacsim.fast.subtree_memo import forget_this_threads_memos
+
+    forget_memos()
+    forget_this_threads_memos()
+    for switch, on in ((SWITCH, chase), (PACMAN_SWITCH, pacman), (SUBTREE_SWITCH, subtree)):
+        monkeypatch.setenv(switch, "1" if on else "0")

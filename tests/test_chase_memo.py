@@ -4,6 +4,7 @@ give the same games, values and node counts, and it is used."""
 from dataclasses import replace
 
 import pytest
+from fasttools import memos_set
 from optional import needed
 
 needed("numba", "pip install -e '.[fast]'")
@@ -14,13 +15,13 @@ from pacsim.bench.agreement import case_layout, untimed
 from pacsim.bench.positions import game_positions
 from pacsim.engine import initial_state, play_game
 from pacsim.fast.maze_arrays import state_row
-from pacsim.fast.memo import HITS, SEARCHES, SWITCH, chase_memo
+from pacsim.fast.memo import HITS, SEARCHES, chase_memo
 from pacsim.fast.search import chase_values, kernel_search
 from pacsim.search import CHANCE, MAX
 
 
 def _with_memo(monkeypatch, on, play):
-    monkeypatch.setenv(SWITCH, "1" if on else "0")
+    memos_set(monkeypatch, chase=on, pacman=False, subtree=False)
     return play()
 
 

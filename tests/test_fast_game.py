@@ -10,6 +10,7 @@ are checked draw for draw first.
 import random
 
 import pytest
+from fasttools import memos_set
 from optional import needed
 
 needed("numba", "pip install -e '.[fast]'")
@@ -74,7 +75,7 @@ def test_a_game_paused_every_few_nodes_is_the_same_game(monkeypatch):
     def agents():
         return [make_pacman("expectimax:depth=2,eval=careful,ties=random"), make_ghost("adversarial:p=0.9")]
 
-    monkeypatch.setenv("PACSIM_PACMAN_MEMO", "0")  # else the second game finds every search of the first remembered
+    memos_set(monkeypatch, chase=True, pacman=False, subtree=True)  # the Pacman memo would answer the second game from the first
     whole = play_in_kernel(layout, agents(), 3, max_moves=40)
     slices = []
     play_slice = gameloop.play_slice

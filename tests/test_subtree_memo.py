@@ -4,6 +4,7 @@ games included; and it is used (the searches here do hit it)."""
 
 import numpy as np
 import pytest
+from fasttools import memos_set
 from optional import needed
 
 needed("numba", "pip install -e '.[fast]'")
@@ -13,8 +14,9 @@ from pacsim.agents.whole_game import play_in_kernel
 from pacsim.engine import initial_state, load_layout
 from pacsim.fast import kernel
 from pacsim.fast.maze_arrays import layout_tables, state_row
+from pacsim.fast.memo import pacman_memo_hits
 from pacsim.fast.search import kernel_search
-from pacsim.fast.subtree_memo import GENERATION, HITS, SWITCH, empty_subtree_memo, subtree_memo
+from pacsim.fast.subtree_memo import GENERATION, HITS, empty_subtree_memo, subtree_memo
 from pacsim.fast.translate import translate, workspace
 from pacsim.search import CHANCE, MAX, MIN
 
@@ -28,7 +30,7 @@ SEARCHES = [  # (maze, kinds, evaluation, levels, keywords)
 
 
 def _search(monkeypatch, on, maze, kinds, evaluation, levels, keywords):
-    monkeypatch.setenv(SWITCH, "1" if on else "0")
+    memos_set(monkeypatch, chase=False, pacman=False, subtree=on)
     state = initial_state(load_layout(maze), len(kinds) - 1)
     return kernel_search(state, kinds, evaluation, levels, root_values=True, **keywords)
 
@@ -41,11 +43,11 @@ def _hits(width):
 def test_a_search_is_the_same_with_the_memo_on_and_off_and_the_memo_is_hit(monkeypatch, search):
     maze, kinds = search[0], search[1]
     width = len(state_row(initial_state(load_layout(maze), len(kinds) - 1)))
-    hits_before = _hits(width)
     on = _search(monkeypatch, True, *search)
-    hits = _hits(width) - hits_before
+    hits = _hits(width)  # the memo was made afresh for this search
     off = _search(monkeypatch, False, *search)
-    assert hits > 0
+    assert hits > 0 and _hits(width) == 0  # the second search had no memo to answer from
+    assert off.stats.generated > 0
     assert (on.value.hex(), on.action, on.action_values) == (off.value.hex(), off.action, off.action_values)
     assert (on.stats.generated, on.stats.evaluated, on.stats.max_depth) == \
         (off.stats.generated, off.stats.evaluated, off.stats.max_depth)
@@ -54,9 +56,10 @@ def test_a_search_is_the_same_with_the_memo_on_and_off_and_the_memo_is_hit(monke
 def test_alpha_beta_does_not_use_the_memo(monkeypatch):
     """A pruned node's value depends on its window, not only on its position."""
     width = len(state_row(initial_state(load_layout("optimismHalls"), 1)))
-    hits_before = _hits(width)
-    _search(monkeypatch, True, "optimismHalls", (MAX, MIN), "careful", 8, {"pruned": True})
-    assert _hits(width) == hits_before
+    pruned = _search(monkeypatch, True, "optimismHalls", (MAX, MIN), "careful", 8, {"pruned": True})
+    assert _hits(width) == 0 and pruned.stats.generated > 0
+    _search(monkeypatch, True, "optimismHalls", (MAX, MIN), "careful", 8, {})
+    assert _hits(width) > 0  # the same search unpruned does use it: the check above could fail
 
 
 def test_a_search_paused_every_few_nodes_is_the_same_as_one_in_a_single_slice():
@@ -78,13 +81,13 @@ def test_a_new_search_forgets_the_last_ones_entries(monkeypatch):
     """Two searches of one position under other evaluations, through this
     thread's one memo: each is the same as with the memo off (a stale
     entry would hand the second the first's values)."""
-    monkeypatch.setenv(SWITCH, "1")
+    memos_set(monkeypatch, chase=False, pacman=False, subtree=True)
     state = initial_state(load_layout("optimismHalls"), 1)
     generation = int(subtree_memo(len(state_row(state))).meta[GENERATION])
     first = kernel_search(state, (MAX, CHANCE), "careful", 6, root_values=True)
     second = kernel_search(state, (MAX, CHANCE), "score", 6, root_values=True)
     assert int(subtree_memo(len(state_row(state))).meta[GENERATION]) > generation + 2
-    monkeypatch.setenv(SWITCH, "0")
+    memos_set(monkeypatch, chase=False, pacman=False, subtree=False)
     assert first.action_values == kernel_search(state, (MAX, CHANCE), "careful", 6, root_values=True).action_values
     assert second.action_values == kernel_search(state, (MAX, CHANCE), "score", 6, root_values=True).action_values
     assert first.action_values != second.action_values
@@ -92,15 +95,19 @@ def test_a_new_search_forgets_the_last_ones_entries(monkeypatch):
 
 @pytest.mark.parametrize("pacman, ghost", [("expectimax", "adversarial"), ("minimax", "random")])
 def test_a_whole_kernel_game_is_the_same_with_the_memo_on_and_off(monkeypatch, pacman, ghost):
+    """The Pacman memo stays off: on, it would answer the second game's every search from the first's."""
     layout = load_layout("optimismHalls")
+    width = len(state_row(initial_state(layout, 1)))
 
     def play(on):
-        monkeypatch.setenv(SWITCH, "1" if on else "0")
+        memos_set(monkeypatch, chase=False, pacman=False, subtree=on)
         agents = [make_pacman(f"{pacman}:depth=4,eval=careful"), make_ghost(ghost)]
-        return play_in_kernel(layout, agents, 5, max_moves=60)
+        return play_in_kernel(layout, agents, 5, max_moves=60), _hits(width)
 
-    on, off = play(True), play(False)
+    (on, hits_on), (off, hits_off) = play(True), play(False)
     assert on is not None and off is not None
+    assert hits_on > 0 and hits_off == 0 and pacman_memo_hits() == 0  # both games searched, the first with the memo
+    assert all(move.generated > 0 for move in off.search_stats)
     assert (on.actions, on.score, on.outcome) == (off.actions, off.score, off.outcome)
     assert [(s.generated, s.evaluated, s.max_depth, np.float64(s.value).hex()) for s in on.search_stats] == \
         [(s.generated, s.evaluated, s.max_depth, np.float64(s.value).hex()) for s in off.search_stats]

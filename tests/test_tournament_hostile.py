@@ -290,8 +290,12 @@ def test_compare_counts_a_fault_worse_than_a_loss(tmp_path, capsys):
 # -- Ctrl-C and the move limit win over compiled code -------------------------------------
 
 STUCK = """
-import ctypes, sys
+import ctypes, signal, sys
 from pacsim.engine.deadline import call_with_deadline, compiled_code
+
+# Ctrl-C as a terminal's foreground command has it, whatever the suite was started with (a background job
+# inherits SIGINT ignored, and pacsim rightly leaves an ignored Ctrl-C ignored).
+signal.signal(signal.SIGINT, signal.default_int_handler)
 
 libc = ctypes.CDLL(None)
 lock = ctypes.create_string_buffer(64)  # a pthread mutex, locked twice: C code that never returns, whatever the signal

@@ -204,6 +204,17 @@ def pacman_memo(layout: Layout, width: int, settings: tuple[object, ...]) -> Pos
     return memo
 
 
+def forget_memos() -> None:
+    """Empty every chase and Pacman memo of this process (tests and the bench start from none)."""
+    _memos.clear()
+    _pacman_memos.clear()
+
+
+def pacman_memo_hits() -> int:
+    """Positions the Pacman memos of this process have answered, so far."""
+    return sum(int(memo.counts[HITS]) for by_settings in list(_pacman_memos.values()) for memo in by_settings.values())
+
+
 def memo_counts() -> tuple[int, int]:
     """Hits and searches of every memo of this process, for the benchmark."""
     hits = searches = 0

@@ -100,6 +100,11 @@ def subtree_memo(width: int) -> SubtreeMemo:
     return memo
 
 
+def forget_this_threads_memos() -> None:
+    """Drop this thread's memos (tests start from none; the next search makes a new one)."""
+    _by_thread.__dict__.pop("memos", None)
+
+
 @njit(cache=True, inline="always")
 def new_generation(memo):
     """Forget every entry (a new search starts): O(1), by the stamp."""
