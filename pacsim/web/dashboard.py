@@ -12,7 +12,6 @@ never makes the writer wait for a reader.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Sequence
 from pathlib import Path
@@ -20,6 +19,7 @@ from typing import Any
 
 from pacsim._version import __version__
 from pacsim.errors import ConfigError, ReplayError
+from pacsim.report.markup import script_json
 from pacsim.web.dashboard_state import DashboardState
 from pacsim.web.player import asset
 
@@ -30,13 +30,8 @@ REPLAY_HREF = re.compile(r"^replay/(\d+)/(\d+)$")
 def page(state: dict[str, Any], live: bool, replays: dict[str, str] | None = None) -> str:
     """The dashboard page: live (it polls ``state.json``) or frozen with ``state`` and the ``replays`` it links to."""
     return (asset("dashboard.html").replace("@@VERSION@@", __version__)
-            .replace("@@STATE@@", _script_json(state)).replace("@@REPLAYS@@", _script_json(replays or {}))
+            .replace("@@STATE@@", script_json(state)).replace("@@REPLAYS@@", script_json(replays or {}))
             .replace("@@LIVE@@", "true" if live else "false"))
-
-
-def _script_json(value: Any) -> str:
-    """JSON that is safe inside a ``<script>`` element (no ``</script>`` can end it early)."""
-    return json.dumps(value).replace("</", "<\\/")
 
 
 def replay_html(stores: Sequence[Path], store: int, game: int) -> str:

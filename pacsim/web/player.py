@@ -11,7 +11,6 @@ several players share a report or a notebook without sharing element ids.
 from __future__ import annotations
 
 import html
-import json
 from collections.abc import Sequence
 from functools import cache
 from importlib.resources import files
@@ -21,6 +20,7 @@ from typing import Any
 from pacsim._version import __version__
 from pacsim.engine.recording import SavedGame
 from pacsim.engine.state import GameState
+from pacsim.report.markup import script_json
 from pacsim.viewer import style
 from pacsim.web.frames import MoveTrees, SearchValues, game_data, move_positions
 
@@ -66,9 +66,7 @@ def replay_page(saved: SavedGame, *, outcome: str | None = None, values: SearchV
 
 def page(data: dict[str, Any], heading: str) -> str:
     """The page for player ``data`` (:func:`pacsim.web.frames.game_data`) under ``heading`` (plain text)."""
-    # "</" inside the JSON would end the script element early.
-    text = json.dumps(data, separators=(",", ":"), allow_nan=False).replace("</", "<\\/")
-    return _filled(html.escape(data["title"]), html.escape(heading), text, values="values" in data, trees="trees" in data)
+    return _filled(html.escape(data["title"]), html.escape(heading), script_json(data, compact=True), values="values" in data, trees="trees" in data)
 
 
 def _filled(title: str, heading: str, data: str, values: bool = False, trees: bool = False) -> str:
