@@ -101,10 +101,6 @@ def guarded(app: App, host: str) -> App:
     return _Guard(checked)
 
 
-class BodyTooLarge(Exception):
-    """A request's body ran past :data:`MAX_BODY_BYTES` while it was read."""
-
-
 class _Guard:
     """ASGI middleware: the headers on every reply (a refusal's too), and the body cap."""
 
@@ -115,10 +111,12 @@ class _Guard:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        started = False
+        started = refused = False
 
         async def send_with_headers(message: Message) -> None:
             nonlocal started
+            if refused:  # the app's own reply to a body cut short: the 413 went first
+                return
             if message["type"] == "http.response.start":
                 started = True
                 message["headers"] = [*message.get("headers", []), *SECURITY_HEADERS]
@@ -130,18 +128,21 @@ class _Guard:
         received = 0
 
         async def bounded_receive() -> Message:
-            nonlocal received
+            nonlocal received, refused
             message = await receive()
             received += len(message.get("body", b""))
-            if received > MAX_BODY_BYTES:
-                raise BodyTooLarge
+            if received > MAX_BODY_BYTES:  # a body sent without its length (chunked) that ran over
+                if not started:
+                    await _refuse(send_with_headers, 413, "request body too large")
+                refused = True
+                return {"type": "http.disconnect"}  # the app stops reading as if the client had gone
             return message
 
         try:
             await self.app(scope, bounded_receive, send_with_headers)
-        except BodyTooLarge:  # a body sent without its length (chunked) that ran over
-            if not started:
-                await _refuse(send_with_headers, 413, "request body too large")
+        except Exception:
+            if not refused:  # the app's complaint that its client went: said already
+                raise
 
 
 def _declared_length_fits(scope: Scope) -> bool:
