@@ -350,3 +350,29 @@ def test_a_replayed_outcome_s_page_is_built_again(store, monkeypatch):
     pages.page(0, 1)
     pages.page(0, 1)
     assert len(built) == 2
+
+
+def test_play_in_the_browser_says_a_non_loopback_host_when_it_starts(capsys):
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    result = {}
+    thread = threading.Thread(target=lambda: result.update(status=main([
+        "play", "-l", "tinyGhostMaze", "-p", "keyboard", "--max-moves", "2", "--frame-time", "0", "--browser",
+        "--host", "0.0.0.0", "--port", str(port)])), daemon=True)
+    thread.start()
+    deadline, pressed, done = time.monotonic() + 20, False, False
+    while not done and time.monotonic() < deadline:  # the page's part, over HTTP: a key, then the frames to the end
+        try:
+            if not pressed:
+                text = ask(port, "GET", "/")[2]
+                token = re.search(r'"keyToken":"([^"]+)"', text.decode())[1]
+                pressed = ask(port, "POST", "/key", b"West", Origin=f"http://127.0.0.1:{port}",
+                              X_Pacsim_Key_Token=token)[0] == 204
+            done = json.loads(ask(port, "GET", "/frames.json?since=0")[2])["done"]
+        except OSError:  # not listening yet
+            time.sleep(0.05)
+    thread.join(timeout=10)
+    assert result["status"] == 0
+    error = capsys.readouterr().err
+    assert error.count("\n") == 1 and "pacsim: listening on 0.0.0.0" in error and "steer Pacman" in error
