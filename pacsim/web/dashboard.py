@@ -7,7 +7,9 @@ the page fetches every second (no reload, no websocket to keep alive, and
 the snapshot is the same page with the state written in).  Every asset is
 inline: nothing is fetched from the internet.  The server only reads: each
 look opens the store read-only (``mode=ro``) and SQLite's write-ahead log
-never makes the writer wait for a reader.
+never makes the writer wait for a reader.  It answers only to its own host
+names and bounds what a client may cost it (:mod:`pacsim.web.serving`); a
+replay page is built once per store and game (:class:`ReplayPages`).
 """
 
 from __future__ import annotations

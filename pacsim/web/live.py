@@ -5,8 +5,9 @@ The game runs in a background thread; each position the player shows
 becomes a frame of :mod:`pacsim.web.frames`'s format, so the replay's
 renderer draws it.  The page polls ``frames.json?since=N`` for the frames
 after the N it has (no websocket to keep alive) and, for a keyboard Pacman,
-posts each arrow or WASD key to ``key``; the agent takes them from a
-thread-safe queue.  The server stops once the page has read the last frame,
+posts each arrow or WASD key to ``key`` (with the token the server put in
+the page: no other page can press a key, see :func:`from_the_page`); the
+agent takes them from a thread-safe queue.  The server stops once the page has read the last frame,
 or on Ctrl-C.
 """
 
