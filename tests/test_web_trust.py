@@ -333,6 +333,16 @@ def test_the_dashboard_keeps_each_replay_page_it_built(store, monkeypatch):
     assert len(built) == 4
 
 
+def test_the_dashboard_server_builds_a_replay_page_once(dashboard, monkeypatch):
+    import pacsim.web.dashboard
+
+    built = []
+    real = pacsim.web.dashboard._replay
+    monkeypatch.setattr(pacsim.web.dashboard, "_replay", lambda *arguments: (built.append(arguments), real(*arguments))[1])
+    first, second = (ask(dashboard, "GET", "/replay/0/2") for _ in range(2))
+    assert first[0] == second[0] == 200 and first[2] == second[2] and len(built) == 1
+
+
 def test_a_replayed_outcome_s_page_is_built_again(store, monkeypatch):
     import pacsim.web.dashboard
 
