@@ -202,17 +202,19 @@ def test_the_server_refuses_what_is_not_a_move():
     from pacsim.web.live import LiveGame, application
 
     live = LiveGame()
-    server = uvicorn.Server(uvicorn.Config(application(live, "<p>page</p>"), host="127.0.0.1", port=0, log_level="warning"))
+    server = uvicorn.Server(uvicorn.Config(application(live, "<p>page</p>", "token"), host="127.0.0.1", port=0,
+                                           log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     while not server.started:
         thread.join(timeout=0.02)
     address = f"http://127.0.0.1:{server.servers[0].sockets[0].getsockname()[1]}/"
+    from_the_page = {"Origin": address.rstrip("/"), "X-Pacsim-Key-Token": "token"}  # see tests/test_web_trust.py
     try:
-        with urllib.request.urlopen(urllib.request.Request(address + "key", data=b"North")) as reply:
+        with urllib.request.urlopen(urllib.request.Request(address + "key", data=b"North", headers=from_the_page)) as reply:
             assert reply.status == 204
         with pytest.raises(urllib.error.HTTPError, match="400"):
-            urllib.request.urlopen(urllib.request.Request(address + "key", data=b"Jump"))
+            urllib.request.urlopen(urllib.request.Request(address + "key", data=b"Jump", headers=from_the_page))
         assert live.next_key() == "North" and live.next_key() is None
         with pytest.raises(urllib.error.HTTPError, match="400"):
             urllib.request.urlopen(address + "frames.json?since=x")

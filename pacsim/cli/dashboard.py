@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
 from pacsim.cli.common import require_server
@@ -45,9 +46,13 @@ def run(args: argparse.Namespace) -> int:
         raise ConfigError(f"--port {args.port}: a port is 1 to 65535")
     require_server("dashboard", " (--snapshot needs neither)")
     from pacsim.web.dashboard import serve
+    from pacsim.web.serving import exposure_warning, host_name
 
+    warning = exposure_warning(args.host, "read every store it follows")
+    if warning:
+        print(warning, file=sys.stderr, flush=True)
     if not args.quiet:
-        print(f"pacsim dashboard: http://{args.host}:{args.port}/ following {', '.join(map(str, stores))} "
+        print(f"pacsim dashboard: http://{host_name(args.host)}:{args.port}/ following {', '.join(map(str, stores))} "
               "(read-only; Ctrl-C stops it)", flush=True)
     serve(stores, args.host, args.port)
     return 0

@@ -22,7 +22,6 @@ way (``junction``).
 from __future__ import annotations
 
 import html
-import json
 import shlex
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -36,6 +35,7 @@ from pacsim.engine.layout import STOP, Layout
 from pacsim.engine.recording import SavedGame
 from pacsim.engine.state import GameState
 from pacsim.errors import ConfigError
+from pacsim.report.markup import SCRIPT_STRINGIFY, script_json
 from pacsim.runner.store import load_saved_game
 
 DIFFERS, JUNCTION = "differs", "junction"
@@ -365,13 +365,13 @@ for (const link of document.querySelectorAll("a.replay")) {
   link.addEventListener("click", (event) => {
     event.preventDefault();
     const game = games[link.dataset.game];
-    const data = JSON.stringify(game.data).replace(/<\\//g, "<\\\\/");
+    const data = (@@SCRIPT_STRINGIFY@@)(game.data);
     const text = games.template.replace(games.headingSlot, () => game.heading).replace(games.gameSlot, () => data);
     const url = URL.createObjectURL(new Blob([text], {type: "text/html"}));
     window.open(`${url}#move=${link.dataset.move}`, "_blank");
   });
 }
-"""
+""".replace("@@SCRIPT_STRINGIFY@@", SCRIPT_STRINGIFY)
 
 
 def map_page(lesson: LessonMap, tree_command: str = "pacsim tree", trees: Mapping[int, str] | None = None) -> str:
@@ -390,7 +390,7 @@ def map_page(lesson: LessonMap, tree_command: str = "pacsim tree", trees: Mappin
     sections = [_cell_section(lesson, cell, tree_command, trees or {}) for cell in lesson.cells
                 if any((pacman, ghost, cell) in lesson.traps for pacman in lesson.pacmen for ghost in lesson.ghosts)]
     title = f"pacsim lesson map: {lesson.layout.name}"
-    data = json.dumps(games, separators=(",", ":")).replace("</", "<\\/")
+    data = script_json(games, compact=True)
     summary = "\n".join(html.escape(line) for line in summary_lines(lesson))
     return "\n".join([
         "<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">', f"<title>{html.escape(title)}</title>",

@@ -7,46 +7,90 @@ the page fetches every second (no reload, no websocket to keep alive, and
 the snapshot is the same page with the state written in).  Every asset is
 inline: nothing is fetched from the internet.  The server only reads: each
 look opens the store read-only (``mode=ro``) and SQLite's write-ahead log
-never makes the writer wait for a reader.
+never makes the writer wait for a reader.  It answers only to its own host
+names and bounds what a client may cost it (:mod:`pacsim.web.serving`); a
+replay page is built once per store and game (:class:`ReplayPages`).
 """
 
 from __future__ import annotations
 
-import json
+import html
 import re
+import threading
+from collections import OrderedDict
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from pacsim._version import __version__
+from pacsim.engine.recording import SavedGame
 from pacsim.errors import ConfigError, ReplayError
+from pacsim.report.markup import script_json
+from pacsim.runner.row import REPLAYED_OUTCOMES
 from pacsim.web.dashboard_state import DashboardState
 from pacsim.web.player import asset
 
 DEFAULT_HOST, DEFAULT_PORT = "127.0.0.1", 8765
 REPLAY_HREF = re.compile(r"^replay/(\d+)/(\d+)$")
+REPLAY_PAGES_KEPT = 32
+"""Replay pages a server keeps built (each at most a few MB: see :data:`pacsim.web.player.MAX_PAGE_MOVES`)."""
 
 
 def page(state: dict[str, Any], live: bool, replays: dict[str, str] | None = None) -> str:
     """The dashboard page: live (it polls ``state.json``) or frozen with ``state`` and the ``replays`` it links to."""
     return (asset("dashboard.html").replace("@@VERSION@@", __version__)
-            .replace("@@STATE@@", _script_json(state)).replace("@@REPLAYS@@", _script_json(replays or {}))
+            .replace("@@STATE@@", script_json(state)).replace("@@REPLAYS@@", script_json(replays or {}))
             .replace("@@LIVE@@", "true" if live else "false"))
-
-
-def _script_json(value: Any) -> str:
-    """JSON that is safe inside a ``<script>`` element (no ``</script>`` can end it early)."""
-    return json.dumps(value).replace("</", "<\\/")
 
 
 def replay_html(stores: Sequence[Path], store: int, game: int) -> str:
     """The replay page (the HTML player) of game ``game`` of the ``store``-th store."""
+    return _replay(stores, store, game)[1]
+
+
+def _replay(stores: Sequence[Path], store: int, game: int) -> tuple[SavedGame, str]:
     from pacsim.runner.store import load_saved_game
     from pacsim.web.player import replay_page
 
     if not 0 <= store < len(stores):
         raise ReplayError(f"no store {store}")
-    return replay_page(load_saved_game(stores[store], game))
+    saved = load_saved_game(stores[store], game)
+    return saved, replay_page(saved)
+
+
+class ReplayPages:
+    """The replay pages a server has built, kept per store and game (the
+    :data:`REPLAY_PAGES_KEPT` last asked for): a page is built once, not at
+    every request, and one at a time, so requests for pages cost a client
+    no more than one build at once.  A store file replaced by another (its
+    inode) starts afresh; a game stored as an error or a crash, which a
+    re-run may replace, is never kept."""
+
+    def __init__(self, stores: Sequence[Path]) -> None:
+        self.stores = list(stores)
+        self._pages: OrderedDict[tuple[int, int, tuple[int, int] | None], str] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def page(self, store: int, game: int) -> str:
+        with self._lock:
+            key = (store, game, _identity(self.stores[store]) if 0 <= store < len(self.stores) else None)
+            if key in self._pages:
+                self._pages.move_to_end(key)
+                return self._pages[key]
+            saved, text = _replay(self.stores, store, game)
+            if saved.outcome not in REPLAYED_OUTCOMES:
+                self._pages[key] = text
+                while len(self._pages) > REPLAY_PAGES_KEPT:
+                    self._pages.popitem(last=False)
+            return text
+
+
+def _identity(path: Path) -> tuple[int, int] | None:
+    try:
+        status = path.stat()
+    except OSError:
+        return None
+    return status.st_dev, status.st_ino
 
 
 def linked_replays(state: dict[str, Any]) -> list[str]:
@@ -77,15 +121,19 @@ def write_snapshot(stores: Sequence[str | Path], path: str | Path) -> int:
     return len(replays)
 
 
-def application(stores: Sequence[str | Path]) -> Any:
-    """The Starlette application serving the page, its state and the replays (read-only: GET only)."""
+def application(stores: Sequence[str | Path], host: str = DEFAULT_HOST) -> Any:
+    """The Starlette application serving the page, its state and the replays (read-only: GET only),
+    answering only to ``host``'s names (see :mod:`pacsim.web.serving`)."""
     from starlette.applications import Starlette
     from starlette.requests import Request
     from starlette.responses import HTMLResponse, JSONResponse, Response
     from starlette.routing import Route
 
+    from pacsim.web.serving import guarded
+
     paths = [Path(store) for store in stores]
     dashboard = DashboardState(paths)
+    replays = ReplayPages(paths)
 
     def home(request: Request) -> Response:
         return HTMLResponse(page(dashboard.state(), live=True))
@@ -95,15 +143,17 @@ def application(stores: Sequence[str | Path]) -> Any:
 
     def replay(request: Request) -> Response:
         try:
-            return HTMLResponse(replay_html(paths, request.path_params["store"], request.path_params["game"]))
-        except (ReplayError, ConfigError) as error:
-            return HTMLResponse(f"<p>{error}</p>", status_code=404)
+            return HTMLResponse(replays.page(request.path_params["store"], request.path_params["game"]))
+        except (ReplayError, ConfigError) as error:  # its text names the store's file: text, never markup
+            return HTMLResponse(f"<p>{html.escape(str(error))}</p>", status_code=404)
 
-    return Starlette(routes=[Route("/", home), Route("/state.json", state),
-                             Route("/replay/{store:int}/{game:int}", replay)])
+    return guarded(Starlette(routes=[Route("/", home), Route("/state.json", state),
+                                     Route("/replay/{store:int}/{game:int}", replay)]), host)
 
 
 def serve(stores: Sequence[str | Path], host: str = DEFAULT_HOST, port: int = DEFAULT_PORT) -> None:
     import uvicorn
 
-    uvicorn.run(application(stores), host=host, port=port, log_level="warning")
+    from pacsim.web.serving import server_config
+
+    uvicorn.Server(server_config(application(stores, host), host=host, port=port)).run()

@@ -5,18 +5,21 @@ The game runs in a background thread; each position the player shows
 becomes a frame of :mod:`pacsim.web.frames`'s format, so the replay's
 renderer draws it.  The page polls ``frames.json?since=N`` for the frames
 after the N it has (no websocket to keep alive) and, for a keyboard Pacman,
-posts each arrow or WASD key to ``key``; the agent takes them from a
-thread-safe queue.  The server stops once the page has read the last frame,
+posts each arrow or WASD key to ``key`` (with the token the server put in
+the page: no other page can press a key, see :func:`from_the_page`); the
+agent takes them from a thread-safe queue.  The server stops once the page has read the last frame,
 or on Ctrl-C.
 """
 
 from __future__ import annotations
 
 import queue
+import secrets
 import socket
+import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -129,12 +132,16 @@ def game_thread(live: LiveGame, layout: Layout, agents: list[Any], *, seed: int,
     return threading.Thread(target=play, name="pacsim game", daemon=True)
 
 
-def application(live: LiveGame, page_text: str) -> Any:
-    """The Starlette application: the page, its frames, and the keys it sends."""
+def application(live: LiveGame, page_text: str, key_token: str, host: str = "127.0.0.1") -> Any:
+    """The Starlette application: the page, its frames, and the keys it sends, answering only to
+    ``host``'s names (see :mod:`pacsim.web.serving`); a key is taken only from the page itself
+    (:func:`from_the_page`), which carries ``key_token``."""
     from starlette.applications import Starlette
     from starlette.requests import Request
     from starlette.responses import HTMLResponse, JSONResponse, Response
     from starlette.routing import Route
+
+    from pacsim.web.serving import guarded
 
     def home(request: Request) -> Response:
         return HTMLResponse(page_text)
@@ -147,10 +154,26 @@ def application(live: LiveGame, page_text: str) -> Any:
         return JSONResponse(live.since(start))
 
     async def key(request: Request) -> Response:
+        if not from_the_page(request.headers, request.url.scheme, key_token):
+            return Response(status_code=403)
         pressed = (await request.body()).decode("utf-8", "replace").strip()
         return Response(status_code=204 if live.press(pressed) else 400)
 
-    return Starlette(routes=[Route("/", home), Route("/frames.json", frames), Route("/key", key, methods=["POST"])])
+    return guarded(Starlette(routes=[Route("/", home), Route("/frames.json", frames),
+                                     Route("/key", key, methods=["POST"])]), host)
+
+
+KEY_TOKEN_HEADER = "X-Pacsim-Key-Token"
+"""The header the page sends its token in: a header of its own, which no form can send and no other site's
+script can without the server's leave (a CORS preflight this server never grants)."""
+
+
+def from_the_page(headers: Mapping[str, str], scheme: str, key_token: str) -> bool:
+    """Whether a key request comes from the page this server gave out: sent by a page of this
+    server's own origin (``Origin``, which browsers send with every POST) and carrying the
+    page's token.  Another site's form or script, open in the same browser, has neither."""
+    origin_ok = headers.get("origin") == f"{scheme}://{headers.get('host', '')}"
+    return origin_ok and secrets.compare_digest(headers.get(KEY_TOKEN_HEADER.lower(), ""), key_token)
 
 
 def listening_socket(host: str, port: int) -> socket.socket:
@@ -162,12 +185,14 @@ def listening_socket(host: str, port: int) -> socket.socket:
     return bound
 
 
-def serve_game(live: LiveGame, page_text: str, bound: socket.socket, thread: threading.Thread,
-               say: Callable[[str], None]) -> None:
+def serve_game(live: LiveGame, page_text: str, key_token: str, bound: socket.socket, host: str,
+               thread: threading.Thread, say: Callable[[str], None]) -> None:
     """Serve the page until the game is over and the page has read its end (or Ctrl-C), then say why it stopped."""
     import uvicorn
 
-    server = uvicorn.Server(uvicorn.Config(application(live, page_text), log_level="warning", lifespan="off"))
+    from pacsim.web.serving import server_config
+
+    server = uvicorn.Server(server_config(application(live, page_text, key_token, host), lifespan="off"))
 
     def stop_when_read() -> None:
         live.read_to_end.wait()
@@ -195,6 +220,7 @@ def play_in_browser(layout: Layout, agents: list[Any], *, seed: int, max_moves: 
     from pacsim.agents.simple import KeyboardPacman
     from pacsim.viewer.style import values_heading
     from pacsim.web.player import page
+    from pacsim.web.serving import exposure_warning
 
     pacman = agents[0]
     valued = pacman if show_values and isinstance(pacman, ValuingAgent) else None
@@ -204,12 +230,16 @@ def play_in_browser(layout: Layout, agents: list[Any], *, seed: int, max_moves: 
     data = start_data(layout, len(agents) - 1, f"pacsim play: {layout.name}",
                       None if valued is None else values_heading(valued))
     data["keyboard"] = isinstance(pacman, KeyboardPacman)
+    key_token = data["keyToken"] = secrets.token_urlsafe(24)  # this page's, for its keys (see from_the_page)
     bound = listening_socket(host, port)
     shown_host = f"[{host}]" if ":" in host else host
     print(f"http://{shown_host}:{bound.getsockname()[1]}/", flush=True)
+    warning = exposure_warning(host, "open the page" + (" and steer Pacman" if data["keyboard"] else ""))
+    if warning:
+        print(warning, file=sys.stderr, flush=True)
     thread = game_thread(live, layout, agents, seed=seed, max_moves=max_moves, move_time_limit=move_time_limit,
                          frame_time=frame_time, valued=valued)
-    serve_game(live, page(data, heading), bound, thread, lambda line: print(line, flush=True))
+    serve_game(live, page(data, heading), key_token, bound, host, thread, lambda line: print(line, flush=True))
     if live.error is not None:
         raise live.error
     assert live.record is not None

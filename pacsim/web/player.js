@@ -198,7 +198,7 @@
     const moves = { ArrowUp: "North", ArrowDown: "South", ArrowRight: "East", ArrowLeft: "West",
                     w: "North", s: "South", d: "East", a: "West", W: "North", S: "South", D: "East", A: "West" };
     if (game.keyboard) {
-      Object.keys(moves).forEach((key) => { keys[key] = () => fetch("key", { method: "POST", body: moves[key] }).catch(() => {}); });
+      Object.keys(moves).forEach((key) => { keys[key] = () => fetch("key", { method: "POST", body: moves[key], headers: { "X-Pacsim-Key-Token": game.keyToken } }).catch(() => {}); });
       $("title").textContent += " \u00B7 arrow keys or WASD move Pacman";
     }
     async function poll() {

@@ -11,7 +11,6 @@ several players share a report or a notebook without sharing element ids.
 from __future__ import annotations
 
 import html
-import json
 from collections.abc import Sequence
 from functools import cache
 from importlib.resources import files
@@ -21,6 +20,7 @@ from typing import Any
 from pacsim._version import __version__
 from pacsim.engine.recording import SavedGame
 from pacsim.engine.state import GameState
+from pacsim.report.markup import script_json
 from pacsim.viewer import style
 from pacsim.web.frames import MoveTrees, SearchValues, game_data, move_positions
 
@@ -39,6 +39,32 @@ def describe_game(saved: SavedGame, states: Sequence[GameState], outcome: str | 
     return f"{saved.layout.name}: {agents}{seed} · {outcome or 'unfinished'} score {states[-1].score} moves {moves}"
 
 
+MAX_PAGE_MOVES = 10_000
+"""The most Pacman moves a replay page draws.  A record may hold millions of
+actions (a 2,000,000-move record took 7 s and 800 MB to make one page, its
+JSON 30 MB for the browser to hold); past this, the page draws the game's
+start and says so, and ``pacsim replay`` plays the whole game."""
+
+
+def drawn_states(saved: SavedGame, states: list[GameState] | None = None) -> tuple[list[GameState], int]:
+    """The states a page draws (all of them up to :data:`MAX_PAGE_MOVES`
+    Pacman moves, only those replayed when ``states`` is None) and how many
+    moves Pacman made in the whole game."""
+    if states is not None:
+        moves = len(move_positions(states)) - 1
+    else:  # Pacman moves first in every round: his moves are the rounds begun
+        moves = -(-len(saved.actions) // (saved.num_ghosts + 1))
+    if moves <= MAX_PAGE_MOVES:
+        return (saved.states() if states is None else states), moves
+    drawn, starts = [], 0
+    for state in saved.iter_states() if states is None else states:
+        drawn.append(state)
+        starts += state.turn == 0
+        if starts > MAX_PAGE_MOVES:  # the start and MAX_PAGE_MOVES positions after it
+            break
+    return drawn, moves
+
+
 def replay_page(saved: SavedGame, *, outcome: str | None = None, values: SearchValues | None = None,
                 states: list[GameState] | None = None, standalone: bool = True, trees: MoveTrees | None = None) -> str:
     """The HTML page replaying ``saved``; ``outcome`` defaults to the rules'
@@ -51,24 +77,39 @@ def replay_page(saved: SavedGame, *, outcome: str | None = None, values: SearchV
     opens at the last move, so that several players side by side each show
     how their game ended rather than one same starting position.
     ``trees``: each shown position's search tree (see
-    :func:`pacsim.web.values.recorded_trees`), opened by the page's tree button."""
-    states = saved.states() if states is None else states
+    :func:`pacsim.web.values.recorded_trees`), opened by the page's tree button.
+    A game longer than :data:`MAX_PAGE_MOVES` has its first moves drawn, and
+    its heading says so and gives the record's own outcome and score."""
+    states, moves = drawn_states(saved, states)
+    cut = moves > MAX_PAGE_MOVES
     final = states[-1]
     if outcome is None:
         outcome = "win" if final.is_win() else "loss" if final.is_lose() else saved.outcome
     title = f"pacsim replay: {saved.layout.name}"
-    data = game_data(states, title=title, outcome=outcome, recorded_score=saved.score, values=values)
+    if cut:  # the end is not drawn: no outcome, no score to hold against the record's
+        values = None if values is None else SearchValues(values.heading, values.rows[:MAX_PAGE_MOVES + 1])
+        data = game_data(states, title=title, outcome=None, recorded_score=None, values=values)
+        heading = cut_heading(saved, moves)
+    else:
+        data = game_data(states, title=title, outcome=outcome, recorded_score=saved.score, values=values)
+        heading = describe_game(saved, states, outcome)
     data["standalone"] = standalone
     if trees is not None:
-        data.update(trees=trees.packed, treePage=trees.page, treeData=trees.placeholder)
-    return page(data, heading=describe_game(saved, states, outcome))
+        data.update(trees=trees.packed[:MAX_PAGE_MOVES + 1], treePage=trees.page, treeData=trees.placeholder)
+    return page(data, heading=heading)
+
+
+def cut_heading(saved: SavedGame, moves: int) -> str:
+    """The heading of a page that draws only a long game's start."""
+    agents = saved.pacman + (f" vs {', '.join(sorted(set(saved.ghosts)))}" if saved.ghosts else "")
+    seed = f", seed {saved.seed}" if saved.seed is not None else ""
+    return (f"{saved.layout.name}: {agents}{seed} · the record: {saved.outcome or 'unfinished'} score {saved.score} "
+            f"moves {moves:,} · drawn here: the first {MAX_PAGE_MOVES:,} moves only (pacsim replay plays them all)")
 
 
 def page(data: dict[str, Any], heading: str) -> str:
     """The page for player ``data`` (:func:`pacsim.web.frames.game_data`) under ``heading`` (plain text)."""
-    # "</" inside the JSON would end the script element early.
-    text = json.dumps(data, separators=(",", ":"), allow_nan=False).replace("</", "<\\/")
-    return _filled(html.escape(data["title"]), html.escape(heading), text, values="values" in data, trees="trees" in data)
+    return _filled(html.escape(data["title"]), html.escape(heading), script_json(data, compact=True), values="values" in data, trees="trees" in data)
 
 
 def _filled(title: str, heading: str, data: str, values: bool = False, trees: bool = False) -> str:
