@@ -220,6 +220,7 @@ def test_each_faults_message_and_a_replay_command_are_on_the_board_and_the_page(
     games = load_results(store).set_index("id")
     assert "shouter" in games.loc[game, "pacman"] and games.loc[game, "error"].startswith("agent 0 raised ValueError")
     assert "<h2>Faults</h2>" in page and html.escape(f"pacsim replay {store} --game {game}") in page
+    assert f'<a href="#game-{game}">' in page and page.count(f'id="game-{game}"') == 1  # the replay on the page
     assert main(["replay", str(store), "--game", str(game), "--html", str(store.parent / "fault.html")]) == 0
 
 

@@ -23,6 +23,7 @@ scores the games played to their end only.
 
 from __future__ import annotations
 
+import dataclasses
 import html
 import math
 import shlex
@@ -46,6 +47,8 @@ MESSAGE_CHARACTERS = 160
 """A fault's message is shown up to this many characters of its first line."""
 MESSAGES_PER_ENTRANT = 3
 """Distinct fault messages listed per entrant (the most frequent first); the rest are counted."""
+FAULT_REPLAYS = 6
+"""Faulted games the page replays (the first game of each message, in the board's order); the others by command."""
 
 
 @dataclass(frozen=True)
@@ -335,10 +338,11 @@ def _unseparated(standings: Sequence[Standing]) -> list[str]:
 # -- HTML -----------------------------------------------------------------
 
 def leaderboard_page(board: Leaderboard, name: str, store: str, results: pandas.DataFrame) -> str:
-    """The whole page: the tables and a replay of one game of each Pacman."""
-    from pacsim.report.html import replay_figure
+    """The whole page: the tables, a replay of one game of each Pacman and of the first games its faults ended."""
     from pacsim.web.player import asset
 
+    board = board if board.store else dataclasses.replace(board, store=store)
+    replayed = [note.game for note in board.faults if note.game is not None][:FAULT_REPLAYS]
     sections = [f"<h1>Tournament: {html.escape(name)}</h1>"]
     if board.isolation:
         sections.append(f'<p class="warning"><strong>{html.escape(board.isolation)}</strong></p>')
@@ -354,32 +358,54 @@ def leaderboard_page(board: Leaderboard, name: str, store: str, results: pandas.
         sections += ["<h2>Crosstable</h2><p>The Pacman's win rate (mean score) against each ghost.</p>",
                      board.crosstable.to_html()]
     if board.faults:
-        sections.append(_faults_section(board))
+        sections.append(_faults_section(board, replayed))
     if board.refused:
         items = "".join(f"<li>{html.escape(entrant)}: {html.escape(why)}</li>" for entrant, why in board.refused)
         sections.append(f"<h2>Not played</h2><ul>{items}</ul>")
-    sections.append("<h2>Games</h2><p>Each Pacman's first win (else its first game), replayed from the store; "
-                    "open any game with <code>pacsim replay STORE --game ID --html FILE</code>.</p>")
-    for standing in board.pacmen:
-        own = results[results["pacman_name"] == standing.rating.entrant] if "pacman_name" in results else results.iloc[:0]
-        if own.empty:
-            continue
-        wins = own[own["outcome"] == WIN]
-        row = (wins if not wins.empty else own).sort_values(["game_index", "id"]).iloc[0]
-        label = f"{standing.rating.entrant} ({'first win' if not wins.empty else 'first game'})"
-        sections.append(f'<div class="replays">{replay_figure(store, row, label, len(own))}</div>')
+    sections += _replays(board, store, results, replayed)
     body = "\n".join(sections)
     return (f'<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
             f"<title>Tournament: {html.escape(name)}</title>\n<style>\n{asset('report.css')}</style>\n</head>\n"
             f"<body>\n{body}\n</body>\n</html>\n")
 
 
-def _faults_section(board: Leaderboard) -> str:
+def _replays(board: Leaderboard, store: str, results: pandas.DataFrame, faulted: Sequence[int]) -> list[str]:
+    """Each Pacman's first win played to its end (else its first game), then the faulted games ``faulted``."""
+    from pacsim.report.html import replay_figure
+
+    sections = ["<h2>Games</h2><p>Each Pacman's first win (else its first game), then the first game of each fault "
+                "listed above, replayed from the store; open any game with "
+                "<code>pacsim replay STORE --game ID --html FILE</code>.</p>"]
+    named = "pacman_name" in results
+    shown = set()
+    for standing in board.pacmen:
+        own = results[results["pacman_name"] == standing.rating.entrant] if named else results.iloc[:0]
+        if own.empty:
+            continue
+        wins = own[(own["outcome"] == WIN) & own["error"].isna()]  # a forfeit is no game to show
+        row = (wins if not wins.empty else own).sort_values(["game_index", "id"]).iloc[0]
+        label = f"{standing.rating.entrant} ({'first win' if not wins.empty else 'first game'})"
+        sections.append(f'<div class="replays" id="game-{int(row["id"])}">{replay_figure(store, row, label, len(own))}</div>')
+        shown.add(int(row["id"]))
+    notes = {note.game: note for note in board.faults}
+    for game in faulted:
+        rows = results[results["id"] == game]
+        if rows.empty or game in shown:
+            continue
+        note, row = notes[game], rows.iloc[0]
+        played = int((results["pacman"] == row["pacman"]).sum())
+        label = f"{note.entrant} ({'Pacman' if note.role == PACMAN_SIDE else 'ghost'} fault)"
+        sections.append(f'<div class="replays" id="game-{game}">{replay_figure(store, row, label, played)}</div>')
+    return sections
+
+
+def _faults_section(board: Leaderboard, replayed: Sequence[int]) -> str:
     """The faults' messages, each with the command that replays its first game (and a link to that replay
     when the page holds it)."""
     rows = []
     for note in board.faults:
         where = "" if note.game is None else f"<code>{html.escape(replay_command(board.store, note.game))}</code>"
+        where += f' <a href="#game-{note.game}">replay below</a>' if note.game in replayed else ""
         rows.append(f"<tr><td>{html.escape(note.entrant)}</td><td>{'Pacman' if note.role == PACMAN_SIDE else 'ghost'}"
                     f"</td><td>{note.count}</td><td>{html.escape(note.message)}</td><td>{where}</td></tr>")
     return ("<h2>Faults</h2><p>The first line of each fault's message, and the command that writes the replay of "
