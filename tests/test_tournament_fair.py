@@ -213,7 +213,7 @@ def test_names_with_control_characters_are_refused_and_shown_escaped_everywhere(
 
 
 def test_each_faults_message_and_a_replay_command_are_on_the_board_and_the_page(board_run):
-    status, out, store, page = board_run
+    _, out, store, page = board_run
     line = [line for line in out.splitlines() if line.startswith("  shouter (Pacman): ")]
     assert line and "agent 0 raised ValueError at agent.py:6: \\x1b[2J\\x1b[31mcleared: pacsim replay" in line[0]
     game = int(line[0].rsplit("--game ", 1)[1].split()[0])
@@ -225,7 +225,7 @@ def test_each_faults_message_and_a_replay_command_are_on_the_board_and_the_page(
 
 
 def test_entrants_that_played_identical_games_are_flagged(board_run):
-    status, out, _, page = board_run
+    _, out, _, page = board_run
     flagged = "identical games: copy, greedy played the same moves in every game of every position"
     assert flagged in out and html.escape(flagged) in page
     assert "shouter" not in out.split("identical games:")[1].splitlines()[0]
