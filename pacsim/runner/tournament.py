@@ -413,7 +413,7 @@ def _named(name: str, where: Path) -> Entrant | None:
     """An entrant refused for its name, when the name holds control characters (a folder named with a
     terminal's escape codes or a newline would rewrite the instructor's screen or forge a board's line);
     None when the name can be shown as it is."""
-    if not has_control_characters(name) and not has_control_characters(str(where)):
+    if not has_control_characters(name):
         return None
     return Entrant(printable(name), "", f"{printable(str(where))}: its name holds control characters (shown "
                                         "escaped here); rename it with letters, digits and punctuation")
