@@ -399,6 +399,7 @@ def _entrants_of(value: str, role: str, snapshots: Path | None, limits: HandInLi
 
 
 def agent_names(role: str) -> list[str]:
+    """The agents of ``role`` pacsim knows by name: built in, then installed."""
     return pacman_names() if role == PACMAN else ghost_names()
 
 
