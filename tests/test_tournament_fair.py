@@ -215,7 +215,7 @@ def test_names_with_control_characters_are_refused_and_shown_escaped_everywhere(
 def test_each_faults_message_and_a_replay_command_are_on_the_board_and_the_page(board_run):
     _, out, store, page = board_run
     line = [line for line in out.splitlines() if line.startswith("  shouter (Pacman): ")]
-    assert line and "agent 0 raised ValueError at agent.py:6: \\x1b[2J\\x1b[31mcleared: pacsim replay" in line[0]
+    assert line and "agent 0 raised ValueError at agent.py:6: \\x1b[2J\\x1b[31mcleared; replay: pacsim replay" in line[0]
     game = int(line[0].rsplit("--game ", 1)[1].split()[0])
     games = load_results(store).set_index("id")
     assert "shouter" in games.loc[game, "pacman"] and games.loc[game, "error"].startswith("agent 0 raised ValueError")

@@ -304,9 +304,9 @@ def format_leaderboard(board: Leaderboard) -> str:
                   board.crosstable.to_string()]
     parts += ["", EXPLANATION, *_unseparated(board.pacmen), *identical_lines(board)]
     if board.faults:
-        parts += ["", "Faults (the first line of each message; the first such game's replay command):"]
-        parts += [f"  {_fault_line(note)}" + (f": {replay_command(board.store, note.game)}" if note.game is not None
-                                               else "") for note in board.faults]
+        parts += ["", "Faults: the first line of each message, and how to replay the first game it ended"]
+        parts += [f"  {_fault_line(note)}" + (f"; replay: {replay_command(board.store, note.game)}"
+                                               if note.game is not None else "") for note in board.faults]
     parts += [f"not played: {name}: {why}" for name, why in board.refused]
     return "\n".join(parts)
 
