@@ -151,19 +151,27 @@ def find_cs188_class(name: str, folders: list[Path]) -> tuple[Path, type] | None
     is imported (CS188 imports every such file).  Returns ``(file, class)``,
     or None when no file defines it.
     """
+    for path in cs188_files_defining(name, folders):
+        found = getattr(import_cs188_file(path), name, None)
+        if isinstance(found, type):
+            return path.resolve(), found
+    return None
+
+
+def cs188_files_defining(name: str, folders: list[Path]) -> list[Path]:
+    """The ``*gents.py`` files in ``folders`` (in order, files sorted by name)
+    whose text defines class ``name`` at its top level: read, not imported."""
     definition = re.compile(rf"^class\s+{re.escape(name)}\b", re.MULTILINE)
+    found = []
     for folder in folders:
         for path in sorted(Path(folder).glob(AGENT_FILE_PATTERN)):
             try:
                 text = path.read_text(encoding="utf-8", errors="replace")
             except OSError:
                 continue
-            if not definition.search(text):
-                continue
-            found = getattr(import_cs188_file(path), name, None)
-            if isinstance(found, type):
-                return path.resolve(), found
-    return None
+            if definition.search(text):
+                found.append(path)
+    return found
 
 
 # -- the wrapper -----------------------------------------------------------------------

@@ -26,7 +26,7 @@ from pacsim.cli.common import add_debug_option
 from pacsim.engine import DEFAULT_MAX_MOVES
 from pacsim.engine.starts import DEFAULT_START_DISTANCE, LAYOUT, RANDOM
 from pacsim.errors import ConfigError, PacsimError
-from pacsim.report.sprt import BETTER_BY, BY_RESULT, BY_WIN, H1, Hypotheses, PairCounts, SprtState, pair_results, sequential_test, with_faults
+from pacsim.report.sprt import BETTER_BY, BY_RESULT, BY_WIN, H1, Hypotheses, PairCounts, SprtState, pair_results, sequential_test, with_faults, with_forfeits
 from pacsim.runner.execute import RunInterrupted
 
 if TYPE_CHECKING:
@@ -105,7 +105,7 @@ class CompletedPairs:
     results: numpy.ndarray
     """Each pair's result for A (-1, 0, 1), in game index order."""
     indexes: numpy.ndarray
-    """The game index of each (a pair where the opponent faulted is left out)."""
+    """The game index of each."""
     frame: pandas.DataFrame | None
     """The two conditions' rows of those pairs (None before the store exists)."""
     failure: str | None
@@ -201,12 +201,14 @@ def _header(comparison: _Comparison, hypotheses: Hypotheses, fixed: bool) -> str
     a, b = comparison.labels
     if comparison.ghosts_compared:
         setting = f"ghosts against {condition.pacman_spec()} on {condition.layout}"
-        better = "the worse outcome for Pacman (loss, timeout, win; a ghost's fault worst of all), then his lower score"
+        better = ("the worse outcome for Pacman (loss, timeout, win; a ghost's fault worst of all, Pacman's its win by "
+                  "forfeit), then his lower score")
         if comparison.better_by == BY_WIN:
             better = "Pacman not winning against Pacman winning"
     else:
         setting = f"Pacmen against {condition.ghosts} ghosts on {condition.layout}"
-        better = "the better outcome (win, timeout, loss; a fault worst of all), then the higher score"
+        better = ("the better outcome (win, timeout, loss; a fault worst of all, the ghosts' a win by forfeit), "
+                  "then the higher score")
         if comparison.better_by == BY_WIN:
             better = "a win against no win"
     lines = [f"A = {a}", f"B = {b}",
@@ -280,14 +282,15 @@ def completed_pairs(comparison: _Comparison, limit: int) -> CompletedPairs:
     results = pair_results(a["outcome"], a["score"], b["outcome"], b["score"], comparison.better_by)
     if comparison.ghosts_compared:  # what is better for Pacman is worse for his ghosts
         results = -results
-    (own_a, other_a), (own_b, other_b) = (_faults(side, comparison.ghosts_compared) for side in (a, b))
-    kept = ~(other_a | other_b)  # the opponent's fault: no comparison of A and B there
-    results = with_faults(results, own_a, own_b)[kept]
-    return CompletedPairs(results, numpy.arange(count)[kept], frame[frame["game_index"] < count], failure)
+    (own_a, forfeit_a), (own_b, forfeit_b) = (_faults(side, comparison.ghosts_compared) for side in (a, b))
+    same_outcome = a["outcome"].to_numpy() == b["outcome"].to_numpy()
+    results = with_faults(with_forfeits(results, same_outcome, forfeit_a, forfeit_b), own_a, own_b)
+    return CompletedPairs(results, numpy.arange(count), frame[frame["game_index"] < count], failure)
 
 
 def _faults(side: pandas.DataFrame, ghosts_compared: bool) -> tuple[numpy.ndarray, numpy.ndarray]:
-    """Per game, whether the compared entrant faulted, and whether its opponent did."""
+    """Per game, whether the compared entrant faulted, and whether its opponent did (a forfeit: the
+    entrant's win as the rules recorded it)."""
     from pacsim.runner.row import BOTH_SIDES, GHOST_SIDE, PACMAN_SIDE, fault_of
 
     own = GHOST_SIDE if ghosts_compared else PACMAN_SIDE

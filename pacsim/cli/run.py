@@ -64,7 +64,10 @@ def execute(experiment: Experiment, args: argparse.Namespace) -> RunResult:
 
 
 def _first_line(text: str | None) -> str:
-    return (text or "").strip().splitlines()[0] if (text or "").strip() else "(no message)"
+    """An agent's message as a line for the terminal: its first line, escape codes shown escaped."""
+    from pacsim.printable import printable
+
+    return printable((text or "").strip().splitlines()[0]) if (text or "").strip() else "(no message)"
 
 
 def describe(experiment: Experiment, result: RunResult) -> str:

@@ -62,6 +62,7 @@ def settings_of(args: argparse.Namespace) -> dict:
 def run(args: argparse.Namespace) -> int:
     from pacsim.agents.registry import GHOST, PACMAN
     from pacsim.files import check_output
+    from pacsim.printable import printable
     from pacsim.report.leaderboard import build_leaderboard, format_leaderboard, write_leaderboard_page
     from pacsim.report.ratings import check_ratings_possible
     from pacsim.runner import load_results
@@ -88,10 +89,10 @@ def run(args: argparse.Namespace) -> int:
     experiment = tournament.experiment
     if args.html:
         check_output(args.html, "--html", inputs=[experiment.store])
-    for note in tournament.notes:
-        print(f"pacsim: note: {note}")
+    for note in tournament.notes:  # names and messages from the hand-ins: shown escaped, never as terminal codes
+        print(f"pacsim: note: {printable(note)}")
     for entrant in tournament.refused if not args.quiet else []:  # said now, before a long run; the board says it again
-        print(f"pacsim: note: {entrant.name} gets no games: {entrant.error}")
+        print(f"pacsim: note: {printable(entrant.name)} gets no games: {printable(entrant.error or '')}")
     save_drawn(tournament)  # before any game: a resumed run plays the same mazes and starts
     try:
         result = execute(experiment, args)
@@ -105,7 +106,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         board = build_leaderboard(results, pacmen, tournament.names(GHOST),
                                   [(entrant.name, entrant.error or "") for entrant in tournament.refused],
-                                  isolation=isolation_warning(tournament, results))
+                                  isolation=isolation_warning(tournament, results), store=str(experiment.store))
     except KeyboardInterrupt:  # the games are stored: rating them again plays none
         raise KeyboardInterrupt(f"while rating: every game played is saved in {experiment.store}; the same "
                                 "command rates them without playing them again") from None

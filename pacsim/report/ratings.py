@@ -63,10 +63,15 @@ def position_wins(values: numpy.ndarray) -> numpy.ndarray:
     """Per position, who beat whom: ``values`` is positions x entrants x 2
     (outcome rank, score; NaN where an entrant has no game there); the result
     is positions x entrants x entrants, ``[p, i, j]`` the wins of ``i`` over ``j``
-    on position ``p`` (1, a half for a draw, 0; 0 where either has no game)."""
+    on position ``p`` (1, a half for a draw, 0; 0 where either has no game).
+    A NaN score beside a rank is a result without a score to compare (a game
+    won by the opponent's fault, cut short): equal ranks are then a draw."""
     rank, score = values[..., 0], values[..., 1]
-    better = (rank[:, :, None] > rank[:, None, :]) | ((rank[:, :, None] == rank[:, None, :]) & (score[:, :, None] > score[:, None, :]))
-    equal = (rank[:, :, None] == rank[:, None, :]) & (score[:, :, None] == score[:, None, :])
+    same_rank = rank[:, :, None] == rank[:, None, :]
+    scored = ~numpy.isnan(score)
+    both_scored = scored[:, :, None] & scored[:, None, :]
+    better = (rank[:, :, None] > rank[:, None, :]) | (same_rank & both_scored & (score[:, :, None] > score[:, None, :]))
+    equal = same_rank & (~both_scored | (score[:, :, None] == score[:, None, :]))
     played = ~numpy.isnan(rank)
     both = played[:, :, None] & played[:, None, :]
     wins = numpy.where(better, 1.0, numpy.where(equal, 0.5, 0.0)) * both

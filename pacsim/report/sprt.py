@@ -221,6 +221,17 @@ def pair_results(outcomes_a: Iterable[str], scores_a: ArrayLike, outcomes_b: Ite
     return numpy.where(ranks_a != ranks_b, numpy.sign(ranks_a - ranks_b), by_score)
 
 
+def with_forfeits(results: ArrayLike, same_outcome: ArrayLike, forfeit_a: ArrayLike,
+                  forfeit_b: ArrayLike) -> NDArray[numpy.int64]:
+    """``results`` (-1, 0, 1 per pair, for A) where a game the opponent faulted
+    (a forfeit: the rules' win for the side that did not fault, as recorded)
+    breaks no tie by its score, cut short at the fault: the same outcome is
+    then an equal pair.  So the opponent's fault never takes a pair out of
+    the test, and a forfeit is worth what a win is, no more."""
+    either = numpy.asarray(forfeit_a, dtype=bool) | numpy.asarray(forfeit_b, dtype=bool)
+    return numpy.where(either & numpy.asarray(same_outcome, dtype=bool), 0, numpy.asarray(results)).astype(numpy.int64)
+
+
 def with_faults(results: ArrayLike, faulted_a: ArrayLike, faulted_b: ArrayLike) -> NDArray[numpy.int64]:
     """``results`` (-1, 0, 1 per pair, for A) with each entrant's own faults put
     last: a fault is worse than any game played to its end, whatever its score

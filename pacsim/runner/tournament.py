@@ -40,13 +40,15 @@ from pathlib import Path
 from typing import Any
 
 from pacsim.agents import plugins
-from pacsim.agents.registry import GHOST, PACMAN
+from pacsim.agents.cs188 import GHOST_ALIASES, cs188_files_defining
+from pacsim.agents.registry import GHOST, PACMAN, ghost_names, pacman_names, parse_spec
 from pacsim.agents.sandbox import FULL, LIMITS, Isolation, Limits, entrant_folder, needs_sandbox
 from pacsim.agents.sandbox import isolation as sandbox_isolation
 from pacsim.engine.generate import is_generated
 from pacsim.engine.starts import RANDOM
 from pacsim.errors import AgentError, ConfigError
 from pacsim.files import FileRefused, read_bounded, write_atomically
+from pacsim.printable import has_control_characters, printable
 from pacsim.runner.experiment import Experiment, build_experiment
 from pacsim.runner.experiment_file import read_toml
 from pacsim.runner.handin import DEFAULT_HAND_IN, DEFAULT_HAND_IN_FILES, DEFAULT_HAND_IN_MB, HandInLimits, snapshot
@@ -187,7 +189,8 @@ def build_tournament(settings: dict[str, Any], source: str = "<tournament>", san
                       for entrants, role in zip(found, (PACMAN, GHOST)))
     for role, entrants in ((PACMAN, pacmen), (GHOST, ghosts)):
         if not any(entrant.error is None for entrant in entrants):
-            raise ConfigError(f"{source}: no {role} entrant loads; the first: {entrants[0].name}: {entrants[0].error}")
+            raise ConfigError(f"{source}: no {role} entrant loads; the first: {printable(entrants[0].name)}: "
+                              f"{printable(entrants[0].error or '')}")
     drawn = read_drawn(store)
     layouts = [_drawn_maze(layout, drawn) for layout in settings.get("layouts") or DEFAULT_LAYOUTS]
     seed = settings.get("seed")
@@ -205,8 +208,9 @@ def build_tournament(settings: dict[str, Any], source: str = "<tournament>", san
     experiment = build_experiment(raw, source, default_name=name)
     left_out = [f"{entrant.name}: left out of its copy: {', '.join(entrant.left_out)}"
                 for entrant in (*pacmen, *ghosts) if entrant.left_out]
+    clashes = [] if playing_sandboxed else module_clashes([*pacmen, *ghosts])  # sandboxed: a process each
     return Tournament(experiment=experiment, pacmen=pacmen, ghosts=ghosts, drawn=drawn, isolation=here,
-                      notes=[*left_out, *module_clashes([*pacmen, *ghosts])])
+                      notes=[*left_out, *clashes])
 
 
 def hand_in_limits(settings: dict[str, Any], source: str) -> HandInLimits:
@@ -287,7 +291,8 @@ def _exposing(entrant: Entrant, store: Path, sandboxed: bool) -> Entrant:
 def module_clashes(entrants: Sequence[Entrant]) -> list[str]:
     """One line per module name that entrants' folders hold with different
     contents (``util.py``, say): an agent file imports its neighbours by bare
-    name, so in one process the first imported serves every entrant."""
+    name, so in one process the first imported serves every entrant.  Only
+    without the sandbox, which plays each entrant in a process of its own."""
     versions: dict[str, dict[str, list[str]]] = {}
     for entrant in entrants:
         if entrant.error is not None or not plugins.is_file_target(entrant.spec.rpartition(":")[0]):
@@ -298,7 +303,8 @@ def module_clashes(entrants: Sequence[Entrant]) -> list[str]:
                 digest = hashlib.sha256(module.read_bytes()).hexdigest()
                 versions.setdefault(module.name, {}).setdefault(digest, []).append(entrant.name)
     return [f"{', '.join(sorted(name for names in found.values() for name in names))} each have their own {module}: "
-            "in one process Python imports only the first (sandbox the tournament, or have them rename it)"
+            "in one process Python imports only the first (play without --no-sandbox, which gives each entrant a "
+            "process of its own, or have them rename it)"
             for module, found in sorted(versions.items()) if len(found) > 1]
 
 
@@ -376,15 +382,57 @@ def _entrants_of(value: str, role: str, snapshots: Path | None, limits: HandInLi
     path = Path(value)
     if path.is_dir():
         if _python_files(path):
-            return [_folder_entrant(path, role, snapshots, limits)]
+            return [_named(path.name, path) or _folder_entrant(path, role, snapshots, limits)]
         folders = sorted(child for child in path.iterdir() if child.is_dir() and not child.name.startswith((".", "_")))
         if not folders:
-            return [Entrant(path.name, "", f"{path}: no .py file and no folders in it")]
-        return [Entrant(folder.name, "", f"{folder}: a symbolic link, not a folder of its own (not followed)")
-                if folder.is_symlink() else _folder_entrant(folder, role, snapshots, limits) for folder in folders]
-    if path.suffix == ".py":
-        return [_from_copy(path.parent, path.name, path.stem, role, files_copied, limits, alone=True)]
-    return [Entrant(value, value)]  # an agent spec: checked when loaded
+            return [Entrant(printable(path.name), "", f"{printable(str(path))}: no .py file and no folders in it")]
+        return [_named(folder.name, folder)
+                or (Entrant(folder.name, "", f"{folder}: a symbolic link, not a folder of its own (not followed)")
+                    if folder.is_symlink() else _folder_entrant(folder, role, snapshots, limits)) for folder in folders]
+    if path.suffix == ".py" and path.exists():
+        return [_named(path.stem, path)
+                or _from_copy(path.parent, path.name, path.stem, role, files_copied, limits, alone=True)]
+    missing = _missing(value, role)
+    if missing is not None:
+        return [Entrant(printable(value), "", missing)]
+    return [_named(value, path) or Entrant(value, value)]  # an agent spec: checked when loaded
+
+
+def agent_names(role: str) -> list[str]:
+    """The agents of ``role`` pacsim knows by name: built in, then installed."""
+    return pacman_names() if role == PACMAN else ghost_names()
+
+
+def is_known_agent(role: str, name: str) -> bool:
+    """Whether ``name`` is an agent pacsim can find by name alone (built in, installed, a ghost's CS188
+    alias, a CS188 class in this folder's ``*gents.py``), decided without importing anything."""
+    return (name in agent_names(role) or (role == GHOST and name in GHOST_ALIASES)
+            or bool(cs188_files_defining(name, [Path.cwd()])))
+
+
+def _named(name: str, where: Path) -> Entrant | None:
+    """An entrant refused for its name, when the name holds control characters (a folder named with a
+    terminal's escape codes or a newline would rewrite the instructor's screen or forge a board's line);
+    None when the name can be shown as it is."""
+    if not has_control_characters(name):
+        return None
+    return Entrant(printable(name), "", f"{printable(str(where))}: its name holds control characters (shown "
+                                        "escaped here); rename it with letters, digits and punctuation")
+
+
+def _missing(value: str, role: str) -> str | None:
+    """Why ``value`` names nothing, when it names a file or folder that is not there, or a bare name that is
+    neither a file nor a folder nor an agent pacsim knows (a misspelt student folder, say); None when it
+    may name an agent (the loader decides)."""
+    try:
+        parsed = parse_spec(value)
+    except AgentError:
+        return None
+    if plugins.is_file_target(parsed.target):
+        return None if Path(parsed.target).expanduser().exists() else "no such file or folder"
+    if parsed.attribute is not None or is_known_agent(role, parsed.target):
+        return None
+    return f"no such file or folder, nor a {role} agent by that name (known: {', '.join(agent_names(role))})"
 
 
 def _python_files(folder: Path) -> list[Path]:
