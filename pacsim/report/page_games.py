@@ -12,7 +12,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import pandas
 
@@ -29,18 +29,28 @@ REPLAYED_OUTCOMES = ("loss", "win")
 """The games replayed per condition: the first of each of these outcomes."""
 
 
+class ConditionReplays(NamedTuple):
+    """One condition's games on the page (per experiment and condition when a store holds several runs)."""
+
+    title: str
+    chosen: list[tuple[str, Any]]
+    """The games it replays, each with why (``first loss``): :func:`chosen_games`."""
+    games: int
+    """How many games it played."""
+
+
 @dataclass
 class PageGames:
     """What the page needs of the games besides the summary: the paired
     comparisons, the figure's scores, each run's provenance, and the games
-    each condition replays (title, [(why, game)], the condition's games).
+    each condition replays.
     Built from a frame of every game (:meth:`of`) or in the store
     (:func:`pacsim.report.store_report.page_games`)."""
 
     comparisons: list[Comparison]
     figure: FigureGames
     provenance: list[dict[str, Any]]
-    replays: list[tuple[str, list[tuple[str, Any]], int]]
+    replays: list[ConditionReplays]
 
     @classmethod
     def of(cls, results: pandas.DataFrame, by: Sequence[str], comparison: Comparison | None = None) -> PageGames:
@@ -93,11 +103,12 @@ def describe_seeds(count: int, first: Sequence[int], last: int, every: Sequence[
     return f"{count} seeds: {', '.join(map(str, first[:3]))}, ..., {last}"
 
 
-def replayed_games(results: pandas.DataFrame) -> list[tuple[str, list[tuple[str, Any]], int]]:
-    """Per condition (per experiment and condition when a store holds several runs): its title, the games it replays, its games."""
+def replayed_games(results: pandas.DataFrame) -> list[ConditionReplays]:
+    """Per condition (per experiment and condition when a store holds several runs), the games it replays."""
     # Condition labels repeat across experiments in one store: then group by both.
     keys = ["experiment", "condition"] if results["config_hash"].nunique() > 1 else ["condition"]
-    return [(" / ".join(str(part) for part in (key if isinstance(key, tuple) else (key,))), chosen_games(games), len(games))
+    return [ConditionReplays(" / ".join(str(part) for part in (key if isinstance(key, tuple) else (key,))),
+                             chosen_games(games), len(games))
             for key, games in results.groupby(keys, sort=False)]
 
 

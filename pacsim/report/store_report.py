@@ -148,7 +148,7 @@ def figure_games(query: StoreQuery, by: Sequence[str]) -> FigureGames:
 def page_games(query: StoreQuery, by: Sequence[str], comparison: Comparison | None = None) -> PageGames:
     """:class:`~pacsim.report.page_games.PageGames` of the selected games, from SQL:
     the HTML report's comparisons, figure, provenance and replays without a frame of every game."""
-    from pacsim.report.page_games import MAX_PAIRED_CONDITIONS, PageGames
+    from pacsim.report.page_games import MAX_PAIRED_CONDITIONS, ConditionReplays, PageGames
 
     runs = query.runs_present()
     comparisons = [comparison] if comparison is not None else []
@@ -160,7 +160,7 @@ def page_games(query: StoreQuery, by: Sequence[str], comparison: Comparison | No
             except PacsimError:  # no shared seeds: not a pair
                 continue
     keys = ["experiment", "condition"] if runs["config_hash"].nunique() > 1 else ["condition"]
-    replays = [(" / ".join(str(part) for part in key), _chosen(firsts), games)
+    replays = [ConditionReplays(" / ".join(str(part) for part in key), _chosen(firsts), games)
                for key, games, firsts in query.first_by_outcome(keys)]
     return PageGames(comparisons, figure_games(query, by), [_provenance(run) for run in query.runs_provenance()], replays)
 

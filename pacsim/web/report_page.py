@@ -25,7 +25,7 @@ import pandas
 from pacsim._version import __version__
 from pacsim.errors import PacsimError, install_hint
 from pacsim.report.format import format_summary
-from pacsim.report.page_games import PageGames, provenance_rows, replayed_games
+from pacsim.report.page_games import ConditionReplays, PageGames, provenance_rows, replayed_games
 from pacsim.report.plot import FigureGames, varying_labels
 from pacsim.report.summary import Comparison, repetition_notes
 from pacsim.runner.store import load_saved_game
@@ -150,7 +150,8 @@ def replays_section(store: str, results: pandas.DataFrame, tree_nodes: int = 0) 
     return replays_of(store, replayed_games(results), tree_nodes)
 
 
-def replays_of(store: str, replays: list[tuple[str, list[tuple[str, Any]], int]], tree_nodes: int = 0) -> str:
+def replays_of(store: str, replays: Sequence[ConditionReplays], tree_nodes: int = 0) -> str:
+    """The games section: each condition's chosen games, replayed."""
     parts = ["<h2>Games</h2>\n<p>Per condition, its first loss and first win (by game index; with neither, its first "
              "game), replayed through the rules from the stored actions; each opens at its end. Every condition "
              "plays the same seeds in the same order, so game 3 of one condition and game 3 of another share a "
