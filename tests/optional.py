@@ -26,3 +26,18 @@ def needed(module: str, install: str) -> ModuleType:
         return importlib.import_module(module)
     except ImportError as error:
         missing(f"needs {module} ({error}): {install}")
+
+
+def outside_repository(variable: str, what: str) -> str:
+    """The folder of a copy kept outside the repository that no install can
+    bring (the course's ``capture.py``: not on any registry, never committed),
+    named by the environment ``variable``.  Unset, the test skips everywhere,
+    CI too, saying how to run it: CI checks the same thing through the
+    recordings committed beside the test.  Set to a folder that is missing
+    ``what``, the test fails: it was asked to run and cannot."""
+    folder = os.environ.get(variable, "")
+    if not folder:
+        pytest.skip(f"needs {what} kept outside the repository: set {variable}=DIR to run it")
+    if not os.path.isfile(os.path.join(folder, what)):
+        pytest.fail(f"{variable}={folder}: no {what} there", pytrace=False)
+    return folder
