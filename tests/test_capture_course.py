@@ -12,6 +12,7 @@ repository; see ``optional.outside_repository``): fresh games recorded by
 that copy now, on shipped and generated mazes, compared move by move.
 """
 
+import itertools
 import json
 import subprocess
 import sys
@@ -43,7 +44,7 @@ def test_the_recordings_exercise_drops_capsules_and_a_food_win():
     caught = scared = won = 0
     for replay in RECORDED:
         states = list(read_course_replay(replay).states())
-        for before, after in zip(states, states[1:]):
+        for before, after in itertools.pairwise(states):
             caught += any(before.carrying[agent] and after.positions[agent] == after.layout.starts[agent]
                           and before.positions[agent] != after.positions[agent] for agent in range(4))
             scared += max(after.scared) == 40

@@ -155,7 +155,8 @@ class _Game:
         if what == "move" and seconds > rules.move_warning:
             self.warnings[agent] += 1
             if self.warnings[agent] > rules.max_warnings:
-                raise _TeamFailed(agent, "forfeit", f"move over {rules.move_warning:g} s for the {self.warnings[agent]}th time")
+                raise _TeamFailed(agent, "forfeit", f"{self.warnings[agent]} moves over {rules.move_warning:g} s "
+                                                    f"(the limit is {rules.max_warnings} warnings)")
 
     def start_all(self, state: CaptureState) -> None:
         for agent in range(NUM_AGENTS):

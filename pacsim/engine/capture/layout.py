@@ -102,7 +102,9 @@ class CaptureLayout:
         return f"CaptureLayout({self.name!r}, {self.width}x{self.height}, food={self.total_food})"
 
 
-_MARKERS = {"1": "P", "2": "2", "3": "3", "4": "4"}
+_MARKERS = "1234"
+_AS_CLASSIC = str.maketrans("1", "P")
+"""Agent 1 handed to the classic parser as its Pacman, 2-4 as its numbered ghosts."""
 
 
 def parse_capture_layout(text: str, name: str = "capture", source: str = "<layout>") -> CaptureLayout:
@@ -113,7 +115,7 @@ def parse_capture_layout(text: str, name: str = "capture", source: str = "<layou
         count = text.count(marker)
         if count != 1:
             raise LayoutError(f"a capture maze needs exactly one agent {marker!r}; this one has {count}", source)
-    maze = parse_layout(text.translate(str.maketrans(_MARKERS)), name=name, source=source)
+    maze = parse_layout(text.translate(_AS_CLASSIC), name=name, source=source)
     starts = (maze.pacman_start, *maze.ghost_starts)
     layout = CaptureLayout(name=name, text=maze.text.replace("P", "1"), maze=maze, starts=starts)
     for agent, cell in enumerate(starts):

@@ -36,7 +36,7 @@ class CaptureView(NamedTuple):
 
     state: CaptureState
     """The state as this agent may know it (unseen opponents on ``UNSEEN``)."""
-    index: int
+    agent: int
     """The agent this view was made for."""
     noisy_distances: tuple[int, ...]
     """A noisy Manhattan distance from this agent to each agent (the course gives one for every agent)."""

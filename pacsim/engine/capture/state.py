@@ -172,7 +172,7 @@ def initial_state(layout: CaptureLayout, first: int = 0, max_moves: int = MAX_MO
 class _Board:
     """The mutable working copy of one move (lists), made back into a state at the end."""
 
-    __slots__ = ("carrying", "capsules", "directions", "food", "over", "pacman", "positions", "returned", "scared", "score")
+    __slots__ = ("capsules", "carrying", "directions", "food", "over", "pacman", "positions", "returned", "scared", "score")
 
     def __init__(self, state: CaptureState) -> None:
         self.positions = list(state.positions)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from pacsim.agents.capture.course.gamestate import CaptureAgentState as AgentState
 from pacsim.agents.cs188_state import Configuration, Grid
@@ -13,16 +13,16 @@ __all__ = ["Actions", "Agent", "AgentState", "Configuration", "Directions", "Gri
 
 class Directions:
     NORTH, SOUTH, EAST, WEST, STOP = NORTH, SOUTH, EAST, WEST, STOP
-    LEFT = {NORTH: WEST, SOUTH: EAST, EAST: NORTH, WEST: SOUTH, STOP: STOP}
-    RIGHT = {west: north for north, west in LEFT.items()}
-    REVERSE = {NORTH: SOUTH, SOUTH: NORTH, EAST: WEST, WEST: EAST, STOP: STOP}
+    LEFT: ClassVar[dict[str, str]] = {NORTH: WEST, SOUTH: EAST, EAST: NORTH, WEST: SOUTH, STOP: STOP}
+    RIGHT: ClassVar[dict[str, str]] = {west: north for north, west in LEFT.items()}
+    REVERSE: ClassVar[dict[str, str]] = {NORTH: SOUTH, SOUTH: NORTH, EAST: WEST, WEST: EAST, STOP: STOP}
 
 
 class Actions:
     """Directions as ``(dx, dy)`` vectors, y up (the course's)."""
 
-    _directions = {NORTH: (0, 1), SOUTH: (0, -1), EAST: (1, 0), WEST: (-1, 0), STOP: (0, 0)}
-    _directionsAsList = list(_directions.items())
+    _directions: ClassVar[dict[str, tuple[int, int]]] = {NORTH: (0, 1), SOUTH: (0, -1), EAST: (1, 0), WEST: (-1, 0), STOP: (0, 0)}
+    _directionsAsList: ClassVar[list[tuple[str, tuple[int, int]]]] = list(_directions.items())
     TOLERANCE = 0.001
 
     @staticmethod

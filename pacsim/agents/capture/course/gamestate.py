@@ -73,7 +73,7 @@ class GameState:
 
     @classmethod
     def of_view(cls, view: CaptureView) -> GameState:
-        return cls(view.state, view.index, view.noisy_distances)
+        return cls(view.state, view.agent, view.noisy_distances)
 
     # -- moves -------------------------------------------------------------------------
     def getLegalActions(self, agentIndex: int = 0) -> list[str]:

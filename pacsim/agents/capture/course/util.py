@@ -153,7 +153,7 @@ class PriorityQueueWithFunction(PriorityQueue):
         self.priorityFunction = priorityFunction
         super().__init__()
 
-    def push(self, item: Any, priority: float | None = None) -> None:  # type: ignore[override]
+    def push(self, item: Any, priority: float | None = None) -> None:
         super().push(item, self.priorityFunction(item))
 
 
@@ -193,14 +193,14 @@ class Counter(dict):
     def copy(self) -> Counter:
         return Counter(dict.copy(self))
 
-    def __mul__(self, other: Counter) -> float:  # type: ignore[override]
+    def __mul__(self, other: Counter) -> float:
         small, large = (self, other) if len(self) <= len(other) else (other, self)
         return sum(value * large[key] for key, value in small.items() if key in large)
 
     def __radd__(self, other: Counter) -> Counter:
         return self + other
 
-    def __add__(self, other: Counter) -> Counter:  # type: ignore[override]
+    def __add__(self, other: Counter) -> Counter:
         added = Counter()
         for key in set(self) | set(other):
             added[key] = self.get(key, 0) + other.get(key, 0)
