@@ -312,3 +312,19 @@ def test_capture_command_refuses_bad_input_in_one_line(arguments, message, capsy
     assert main(["capture", *arguments]) == 2
     error = capsys.readouterr().err
     assert message in error and len(error.strip().splitlines()) == 1
+
+
+# -- the bench group ------------------------------------------------------------------------
+
+
+def test_the_bench_group_times_pacsim_and_says_why_the_course_is_missing(tmp_path):
+    from pacsim.bench.capture import capture_figures
+    from pacsim.bench.report import Report
+
+    report = Report(machine={})
+    capture_figures(report, None, games=1)
+    capture_figures(report, tmp_path, games=1)  # a folder without the course's files
+    assert [figure.unit for figure in report.figures] == ["games/CPU s", "games/CPU s"]
+    assert all(figure.value > 0 for figure in report.figures)
+    assert "--capture-course" in report.skipped[0] and "holds no capture.py" in report.skipped[1]
+    assert main(["bench", "--capture", "--capture-course", str(tmp_path / "nowhere")]) == 2

@@ -3,7 +3,7 @@
 Always (CI too): games the course recorded (``capture.py --record``, its
 pickled ``.replay`` files, committed in ``capture_course/recorded/`` with
 the course engine's state digest after every move, made by
-``capture_course/run_course.py --trace``) replay in pacsim to the same
+``python -m pacsim.bench.course_capture DIR --trace``) replay in pacsim to the same
 score, food, capsules, positions, carried and returned food and scared
 timers at every move.
 
@@ -52,7 +52,7 @@ def test_the_recordings_exercise_drops_capsules_and_a_food_win():
     assert caught >= 3 and scared >= 1 and won >= 1
 
 
-RUN_COURSE = HERE / "run_course.py"
+RUN_COURSE = ["-m", "pacsim.bench.course_capture"]
 
 
 def _course_python() -> str:
@@ -64,11 +64,11 @@ def test_fresh_course_games_replay_move_for_move(layout, seed, tmp_path):
     course = optional.outside_repository("PACSIM_CAPTURE_COURSE", "capture.py")
     maze = layout if layout.startswith("RANDOM") else f"{course}/layouts/{layout}.lay"
     team = f"{course}/baselineTeam.py"
-    subprocess.run([_course_python(), str(RUN_COURSE), course, "-q", "-r", team, "-b", team, "--redOpts",
+    subprocess.run([_course_python(), *RUN_COURSE, course, "-q", "-r", team, "-b", team, "--redOpts",
                     "first=OffensiveReflexAgent,second=OffensiveReflexAgent", "-l", maze, "--record",
                     "--delay-step", "0", "--setRandomSeed", str(seed)], cwd=tmp_path, check=True, capture_output=True, timeout=240)
     replay = tmp_path / "replay-0"
-    traced = subprocess.run([_course_python(), str(RUN_COURSE), course, "--trace", str(replay)], cwd=tmp_path,
+    traced = subprocess.run([_course_python(), *RUN_COURSE, course, "--trace", str(replay)], cwd=tmp_path,
                             check=True, capture_output=True, text=True, timeout=240)
     course_rows = [canonical(json.loads(line)) for line in traced.stdout.splitlines()]
     recording = read_course_replay(replay)

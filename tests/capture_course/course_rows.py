@@ -1,6 +1,6 @@
 """A capture state as one canonical row, the same from the course's engine and pacsim's.
 
-``run_course.py --trace`` prints the course's rows; :func:`pacsim_row` makes
+``python -m pacsim.bench.course_capture DIR --trace`` prints the course's rows; :func:`pacsim_row` makes
 pacsim's; :func:`digest` is what the committed recordings keep per move."""
 
 import hashlib

@@ -19,8 +19,8 @@ from pacsim.engine.capture.state import UNSEEN, CaptureState, apply_move
 from pacsim.engine.layout import ACTIONS, REVERSE, STOP
 from pacsim.engine.state import mask_cells
 
-ATTACK = {"food_left": -100.0, "food_distance": -1.0}
-DEFEND = {"home": 100.0, "invaders": -1000.0, "invader_distance": -10.0, "stop": -100.0, "reverse": -2.0}
+ATTACK = {"food_left": -100, "food_distance": -1}
+DEFEND = {"home": 100, "invaders": -1000, "invader_distance": -10, "stop": -100, "reverse": -2}
 
 
 class BaselineTeam(CaptureTeam):
@@ -37,31 +37,39 @@ class BaselineTeam(CaptureTeam):
 
     def act(self, index: int, view: CaptureView) -> str:
         state = view.state
-        features = _attack if index == self.attacker else _defend
-        weights = ATTACK if index == self.attacker else DEFEND
-        scored = [(sum(weights[name] * value for name, value in features(state, index, action, target).items()), action)
-                  for action, target in state.legal_moves(index)]
-        best = max(value for value, _ in scored)
-        return self.rng.choice([action for value, action in scored if value == best])
+        if index == self.attacker:
+            food = mask_cells(state.food_of(not is_red(index)))  # once a move, not once a successor
+            scored = [(_attack(state, index, action, target, food), action) for action, target in state.legal_moves(index)]
+        else:
+            scored = [(_defend(state, index, action, target), action) for action, target in state.legal_moves(index)]
+        best = max(scored)[0]
+        return self.rng.choice([action for score, action in scored if score == best])
 
 
-def _attack(state: CaptureState, index: int, action: str, target: int) -> dict[str, float]:
+def _attack(state: CaptureState, index: int, action: str, target: int, food_before: list[int]) -> int:
+    """Less food left across the middle, and the nearest of it close (``food_before``: its cells before the move)."""
     after = apply_move(state, index, action, target)
     food = after.food_of(not is_red(index))
-    here = after.positions[index]
-    distances = after.layout.maze.distances_from(here)
-    nearest = min((distances[cell] for cell in mask_cells(food)), default=0)
-    return {"food_left": food.bit_count(), "food_distance": nearest}
+    if food == state.food_of(not is_red(index)):
+        cells = food_before
+    else:  # eaten, or dropped back by a caught Pacman
+        cells = mask_cells(food)
+    distances = after.layout.maze.distances_from(after.positions[index])
+    nearest = min(map(distances.__getitem__, cells), default=0)
+    return ATTACK["food_left"] * food.bit_count() + ATTACK["food_distance"] * nearest
 
 
-def _defend(state: CaptureState, index: int, action: str, target: int) -> dict[str, float]:
+def _defend(state: CaptureState, index: int, action: str, target: int) -> int:
+    """At home, few invaders in sight and the nearest of them close; no stopping or turning back."""
     after = apply_move(state, index, action, target)
-    here = after.positions[index]
     invaders = [after.positions[other] for other in opponents_of(index)
                 if after.pacman[other] and after.positions[other] != UNSEEN]
-    distances = after.layout.maze.distances_from(here)
-    reverse = REVERSE[ACTIONS[state.directions[index]]]
-    return {"home": 0.0 if after.pacman[index] else 1.0, "invaders": len(invaders),
-            "invader_distance": min((distances[cell] for cell in invaders), default=0),
-            "stop": 1.0 if action == STOP else 0.0, "reverse": 1.0 if action == reverse and action != STOP else 0.0}
-
+    distances = after.layout.maze.distances_from(after.positions[index])
+    value = DEFEND["invaders"] * len(invaders) + DEFEND["invader_distance"] * min(map(distances.__getitem__, invaders), default=0)
+    if not after.pacman[index]:
+        value += DEFEND["home"]
+    if action == STOP:
+        value += DEFEND["stop"]
+    elif action == REVERSE[ACTIONS[state.directions[index]]]:
+        value += DEFEND["reverse"]
+    return value

@@ -19,6 +19,7 @@ import random
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
+from functools import cache
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -35,8 +36,7 @@ from pacsim.errors import AgentError
 def course_names() -> Iterator[None]:
     """pacsim's course modules under the course's names, for the duration."""
     saved = {name: sys.modules.get(name) for name in COURSE_MODULES}
-    for name in COURSE_MODULES:
-        sys.modules[name] = importlib.import_module(f"pacsim.agents.capture.course.{name}")
+    sys.modules.update(_course_modules())
     try:
         yield
     finally:
@@ -45,6 +45,11 @@ def course_names() -> Iterator[None]:
                 sys.modules.pop(name, None)
             else:
                 sys.modules[name] = module
+
+
+@cache
+def _course_modules() -> dict[str, ModuleType]:
+    return {name: importlib.import_module(f"pacsim.agents.capture.course.{name}") for name in COURSE_MODULES}
 
 
 def load_team_module(path: Path) -> ModuleType:

@@ -62,12 +62,16 @@ class CaptureLayout:
     """Bitmask of the cells on red's half (column < width // 2)."""
     total_food: int = field(init=False)
     """The food on the board at the start, both halves (the course's ``TOTAL_FOOD``)."""
+    coordinates: tuple[tuple[int, int], ...] = field(init=False, repr=False)
+    """The course's ``(x, y)`` of each cell (see :meth:`xy`)."""
 
     def __post_init__(self) -> None:
         half = self.maze.width // 2
         red = sum(1 << cell for cell, (_, column) in enumerate(self.maze.cells) if column < half)
         object.__setattr__(self, "red_cells", red)
         object.__setattr__(self, "total_food", self.maze.food_count)
+        bottom = self.maze.height - 1
+        object.__setattr__(self, "coordinates", tuple((column, bottom - row) for row, column in self.maze.cells))
 
     @property
     def width(self) -> int:
@@ -91,8 +95,7 @@ class CaptureLayout:
 
     def xy(self, cell: int) -> tuple[int, int]:
         """The course's ``(x, y)`` of a cell: column, and row counted from the bottom."""
-        row, column = self.maze.cells[cell]
-        return column, self.maze.height - 1 - row
+        return self.coordinates[cell]
 
     def cell_at(self, x: int, y: int) -> int | None:
         """The cell at the course's ``(x, y)``, or None for a wall or outside."""

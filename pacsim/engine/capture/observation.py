@@ -46,15 +46,20 @@ class CaptureView(NamedTuple):
 
 
 def manhattan(state: CaptureState, a: int, b: int) -> int:
-    (row_a, column_a), (row_b, column_b) = state.layout.maze.cells[a], state.layout.maze.cells[b]
-    return abs(row_a - row_b) + abs(column_a - column_b)
+    (x_a, y_a), (x_b, y_b) = state.layout.coordinates[a], state.layout.coordinates[b]
+    return abs(x_a - x_b) + abs(y_a - y_b)
+
+
+_READINGS = 2 * NOISE + 1
 
 
 def observe(state: CaptureState, index: int, noise: random.Random) -> CaptureView:
     """Agent ``index``'s view of the true ``state``, its noisy distances drawn from ``noise``
     (one draw per agent, in index order, as the course draws them)."""
-    here = state.positions[index]
-    noisy = tuple(manhattan(state, here, cell) + noise.randint(-NOISE, NOISE) for cell in state.positions)
+    coordinates, draw = state.layout.coordinates, noise.random
+    here_x, here_y = coordinates[state.positions[index]]
+    noisy = tuple(abs(x - here_x) + abs(y - here_y) + int(draw() * _READINGS) - NOISE
+                  for x, y in map(coordinates.__getitem__, state.positions))
     hidden = [other for other in opponents_of(index) if not _seen(state, other, team_of(index))]
     if not hidden:
         return CaptureView(state, index, noisy)

@@ -192,6 +192,8 @@ def apply_move(state: CaptureState, agent: int, action: str, target: int) -> Cap
     Unchecked fast path for search: ``(action, target)`` must come from
     ``state.legal_moves(agent)``."""
     layout = state.layout
+    if _plain_step(state, agent, target):
+        return _stepped(state, agent, action, target)
     board = _Board(state)
     board.positions[agent] = target
     board.directions[agent] = DIRECTION_INDEX[action]
@@ -208,6 +210,30 @@ def apply_move(state: CaptureState, agent: int, action: str, target: int) -> Cap
     return CaptureState(layout, tuple(board.positions), tuple(board.directions), tuple(board.pacman),
                         tuple(board.scared), tuple(board.carrying), tuple(board.returned), board.food,
                         board.capsules, board.score, (agent + 1) % NUM_AGENTS, moves_left, over)
+
+
+def _plain_step(state: CaptureState, agent: int, target: int) -> bool:
+    """Whether the move only moves the agent: nothing eaten or returned, no opponent on the target."""
+    layout = state.layout
+    if target in state.positions and any(state.positions[other] == target for other in opponents_of(agent)):
+        return False
+    if layout.is_home(agent, target):
+        return not state.carrying[agent]
+    return not ((state.food | state.capsules) >> target) & 1
+
+
+def _stepped(state: CaptureState, agent: int, action: str, target: int) -> CaptureState:
+    """:func:`apply_move` of a plain step (see :func:`_plain_step`), without the working copy."""
+    after = agent + 1
+    pacman = not state.layout.is_home(agent, target)
+    scared = state.scared
+    if scared[agent]:
+        scared = scared[:agent] + (scared[agent] - 1,) + scared[after:]
+    moves_left = state.moves_left - 1
+    return CaptureState(state.layout, state.positions[:agent] + (target,) + state.positions[after:],
+                        state.directions[:agent] + (DIRECTION_INDEX[action],) + state.directions[after:],
+                        state.pacman[:agent] + (pacman,) + state.pacman[after:], scared, state.carrying, state.returned,
+                        state.food, state.capsules, state.score, after % NUM_AGENTS, moves_left, state.over or moves_left <= 0)
 
 
 def _return_food(layout: CaptureLayout, board: _Board, agent: int) -> None:

@@ -30,7 +30,12 @@ class Distancer:
         """Distances are computed on first use; nothing to do up front."""
 
     def getDistance(self, pos1: tuple[float, float], pos2: tuple[float, float]) -> float:
-        first, second = self._cell_of.get(_rounded(pos1)), self._cell_of.get(_rounded(pos2))
+        cell_of = self._cell_of
+        first, second = cell_of.get(pos1), cell_of.get(pos2)  # (x, y) of ints, as a rule
+        if first is None:
+            first = cell_of.get(_rounded(pos1))
+        if second is None:
+            second = cell_of.get(_rounded(pos2))
         if first is None or second is None:
             return self.default
         distance = self.capture.maze.distances_from(first)[second]

@@ -55,6 +55,41 @@ def course_maze(layout: CaptureLayout) -> CourseMaze:
     return maze
 
 
+class MaskGrid(Grid):
+    """A grid of a bitmask's cells: ``asList`` and ``count`` read the mask (team code
+    calls ``getFood(state).asList()`` for every move it weighs); the columns are
+    built on the first indexing, and from then on everything reads them (code may write to them)."""
+
+    def __init__(self, layout: CaptureLayout, mask: int) -> None:
+        self.width, self.height = layout.width, layout.height
+        self._layout, self._mask = layout, mask
+        self._columns: list[list[bool]] | None = None
+
+    @property
+    def data(self) -> list[list[bool]]:
+        if self._columns is None:
+            columns = [[False] * self.height for _ in range(self.width)]
+            for cell in mask_cells(self._mask):
+                x, y = self._layout.xy(cell)
+                columns[x][y] = True
+            self._columns = columns
+        return self._columns
+
+    @data.setter
+    def data(self, columns: list[list[bool]]) -> None:
+        self._columns = columns
+
+    def asList(self, key: bool = True) -> list[Position]:
+        if self._columns is not None or key is not True:
+            return super().asList(key)
+        return sorted(map(self._layout.coordinates.__getitem__, mask_cells(self._mask)))
+
+    def count(self, item: bool = True) -> int:
+        if self._columns is not None or item is not True:
+            return super().count(item)
+        return self._mask.bit_count()
+
+
 class CaptureAgentState(AgentState):
     """An agent's state; an unseen opponent's position is None, as in the course."""
 
@@ -168,14 +203,7 @@ class GameState:
         return StateData(self)
 
     def _grid(self, mask: int) -> Grid:
-        layout = self.state.layout
-        columns = [[False] * layout.height for _ in range(layout.width)]
-        while mask:
-            low = mask & -mask
-            x, y = layout.xy(low.bit_length() - 1)
-            columns[x][y] = True
-            mask ^= low
-        return Grid(layout.width, layout.height, columns)
+        return MaskGrid(self.state.layout, mask)
 
     def _positions(self, mask: int) -> list[Position]:
         return [self.state.layout.xy(cell) for cell in mask_cells(mask)]

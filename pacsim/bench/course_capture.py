@@ -1,12 +1,15 @@
 """Run the course's own ``capture.py`` (a copy kept outside the repository) as its command line would.
 
-Usage: python run_course.py COURSE_FOLDER capture.py-arguments...
+Usage: python -m pacsim.bench.course_capture COURSE_FOLDER capture.py-arguments...
+
+``pacsim bench --capture-course DIR`` times the course's engine through it,
+and the tests record and trace the course's games with it.
 
 Two things newer Pythons need that the course's Python 3 port lacks, supplied
 here without touching its files: ``importlib.util`` imported (Python 3.11 no
 longer imports it with ``importlib``), and ``frozendict`` (its ``game.py``
 imports it; a plain dict stands in when the package is not installed).
-Also a trace mode: ``python run_course.py COURSE_FOLDER --trace REPLAY`` prints,
+Also a trace mode: ``... COURSE_FOLDER --trace REPLAY`` prints,
 as JSON lines, the course engine's state after every move of a recorded game.
 """
 
@@ -23,7 +26,7 @@ def _frozendict_if_missing() -> None:
         import frozendict  # noqa: F401
     except ImportError:
         shim = types.ModuleType("frozendict")
-        shim.frozendict = dict
+        shim.frozendict = dict  # type: ignore[attr-defined]
         sys.modules["frozendict"] = shim
 
 
