@@ -328,3 +328,45 @@ def test_the_bench_group_times_pacsim_and_says_why_the_course_is_missing(tmp_pat
     assert all(figure.value > 0 for figure in report.figures)
     assert "--capture-course" in report.skipped[0] and "holds no capture.py" in report.skipped[1]
     assert main(["bench", "--capture", "--capture-course", str(tmp_path / "nowhere")]) == 2
+
+
+# -- pacsim's searching teams ---------------------------------------------------------------
+
+
+class _Watched(CaptureTeam):
+    """A team whose beliefs are checked against the truth after every one of its looks."""
+
+    def __init__(self, inner, truths: list) -> None:
+        self.inner, self.truths, self.checked, self.missed = inner, truths, 0, 0
+
+    def prepare(self, rng):
+        self.inner.prepare(rng)
+
+    def start(self, index, view):
+        self.inner.start(index, view)
+
+    def act(self, index, view):
+        action = self.inner.act(index, view)
+        truth = self.truths[-1]
+        for opponent, belief in self.inner.beliefs.beliefs.items():
+            if view.state.positions[opponent] == UNSEEN:
+                self.checked += 1
+                self.missed += belief.weights.get(truth.positions[opponent], 0.0) == 0.0
+        return action
+
+
+@pytest.mark.parametrize("name", ["alphabeta", "mcts"])
+def test_searching_teams_play_and_their_beliefs_never_rule_out_the_truth(name):
+    truths: list = []
+    watched = _Watched(build_team(name, True, {"depth": "2"} if name == "alphabeta" else {"iterations": "20"}), truths)
+    result = play_capture_game(find_capture_layout("defaultCapture"), watched, build_team("baseline", False), seed=4,
+                               max_moves=80, observer=lambda state, agent, action: truths.append(state))
+    assert result.error == "" and len(result.moves) == 80
+    assert watched.checked > 20 and watched.missed == 0
+
+
+def test_built_in_team_options_are_checked():
+    with pytest.raises(AgentError, match="unknown option 'width'"):
+        build_team("alphabeta", True, {"width": "3"})
+    with pytest.raises(AgentError, match="not a whole number"):
+        build_team("mcts", True, {"iterations": "0"})
