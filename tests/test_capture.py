@@ -370,3 +370,14 @@ def test_built_in_team_options_are_checked():
         build_team("alphabeta", True, {"width": "3"})
     with pytest.raises(AgentError, match="not a whole number"):
         build_team("mcts", True, {"iterations": "0"})
+
+
+def test_capture_command_replays_its_records_and_the_courses(tmp_path, capsys):
+    assert main(["capture", "-l", "tinyCapture", "-i", "50", "--seed", "8", "-q", "--record", str(tmp_path)]) == 0
+    played = capsys.readouterr().out.splitlines()[0]
+    assert main(["capture", "--replay", str(tmp_path / "capture-tinyCapture-8.json"), "-q"]) == 0
+    assert capsys.readouterr().out.split("moves: ")[1].strip() == played.split("moves: ")[1].split(",")[0]
+    course = Path(__file__).parent / "capture_course" / "recorded" / "RANDOM13.replay"
+    assert main(["capture", "--replay", str(course), "-q"]) == 0
+    assert "score -28" in capsys.readouterr().out  # the course's own final score (blue returned 28)
+    assert main(["capture", "--replay", str(TEAMS / "myTeam.py")]) == 2

@@ -6,7 +6,8 @@ of seed 13, printing each game's line and the win rates, as the course
 prints them.  ``-i`` is the game's length in moves (of any agent, 1,200 by
 default), ``-c`` the course's time limits (a slow team forfeits),
 ``--record`` writes each game as JSON (its moves, seed and result), and
-``--seed`` fixes the games (game ``k`` plays seed ``seed + k``).  Without
+``--seed`` fixes the games (game ``k`` plays seed ``seed + k``); ``--replay FILE``
+replays a record (pacsim's JSON or the course's ``.replay``) by pacsim's rules.  Without
 ``-q`` the board is printed as text after the last move of each game.
 """
 
@@ -40,11 +41,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--record", metavar="DIR", nargs="?", const="replays", default=None,
                         help="write each game as JSON into DIR (default: replays/)")
     parser.add_argument("-q", "--quiet", action="store_true", help="one line a game and the totals, no board")
+    parser.add_argument("--replay", metavar="FILE", default=None,
+                        help="replay a recorded game instead: pacsim's JSON record or the course's .replay file")
 
 
 def run(args: argparse.Namespace) -> int:
     from pacsim.agents.capture import build_team
 
+    if args.replay is not None:
+        return _replay(Path(args.replay), args.quiet)
     if args.games < 1:
         raise ConfigError(f"-n {args.games}: play at least one game")
     if not 0 < args.moves <= 100_000:
@@ -106,3 +111,27 @@ def _record(folder: Path, result: CaptureResult, red: str, blue: str) -> None:
     record = {"game": "capture", "red": red, "blue": blue, **result.to_dict()}
     write_atomically(folder / f"capture-{result.layout}-{result.seed}.json", json.dumps(record, indent=1) + "\n",
                      "the game's record")
+
+
+def _replay(path: Path, quiet: bool) -> int:
+    """Replay a recording by pacsim's rules and print where it ends (the board too, unless ``quiet``)."""
+    from pacsim.engine.capture.replay import CourseReplay, read_course_replay
+    from pacsim.errors import ReplayError
+    from pacsim.files import FileRefused, read_bounded
+
+    if path.suffix == ".json":
+        try:
+            record = json.loads(read_bounded(path, 16 << 20))
+            layout = find_capture_layout(str(record["layout"]))
+            moves = tuple((int(agent), str(action)) for agent, action in record["moves"])
+            recording = CourseReplay(layout, moves, len(moves) or MAX_MOVES, str(record["red"]), str(record["blue"]))
+        except (FileRefused, ValueError, KeyError, TypeError) as error:
+            raise ReplayError(f"{path}: not a capture record ({error})") from None
+    else:
+        recording = read_course_replay(path)
+    *_, state = recording.states()  # the start, then a state a move: the last one
+    print(f"{path}: {recording.red_name} (red) vs {recording.blue_name} (blue) on {recording.layout.name}, "
+          f"{len(recording.actions)} moves: score {state.score}")
+    if not quiet:
+        print(state.to_text())
+    return 0
