@@ -17,12 +17,12 @@ import argparse
 import json
 import random
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from pacsim.engine.capture.game import BLUE, RED, CaptureResult, TimeRules, play_capture_game
-from pacsim.engine.capture.layout import find_capture_layout
-from pacsim.engine.capture.state import MAX_MOVES
 from pacsim.errors import ConfigError
-from pacsim.files import write_atomically
+
+if TYPE_CHECKING:
+    from pacsim.engine.capture.game import CaptureResult
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -33,7 +33,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("-l", "--layout", default="defaultCapture",
                         help="a capture maze: a .lay file, a shipped name (defaultCapture) or RANDOM<seed>")
     parser.add_argument("-n", "--numGames", "--games", dest="games", type=int, default=1, help="games to play")
-    parser.add_argument("-i", "--time", dest="moves", type=int, default=MAX_MOVES, help="moves a game (of any agent)")
+    parser.add_argument("-i", "--time", dest="moves", type=int, default=None,
+                        help="moves a game, of any agent (default: the course's 1,200)")
     parser.add_argument("-c", "--catchExceptions", "--time-limits", dest="time_limits", action="store_true",
                         help="the course's time limits: 15 s to start, a move over 3 s or a third over 1 s forfeits "
                              "(a team that raises always loses its game)")
@@ -46,12 +47,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    # The game's modules only when a game is played: --help imports none of them.
     from pacsim.agents.capture import build_team
+    from pacsim.engine.capture.game import TimeRules, play_capture_game
+    from pacsim.engine.capture.layout import find_capture_layout
+    from pacsim.engine.capture.state import MAX_MOVES
 
     if args.replay is not None:
         return _replay(Path(args.replay), args.quiet)
     if args.games < 1:
         raise ConfigError(f"-n {args.games}: play at least one game")
+    args.moves = MAX_MOVES if args.moves is None else args.moves
     if not 0 < args.moves <= 100_000:
         raise ConfigError(f"-i {args.moves}: a game's length must be 1-100000 moves")
     layout = find_capture_layout(args.layout)
@@ -85,6 +91,8 @@ def _options(text: str, flag: str) -> dict[str, str]:
 
 
 def _line(result: CaptureResult, red: str, blue: str) -> str:
+    from pacsim.engine.capture.game import BLUE, RED
+
     first = "red" if result.first == 0 else "blue"
     if result.reason in ("crash", "forfeit"):
         side = "red" if result.culprit is not None and result.culprit % 2 == 0 else "blue"
@@ -105,6 +113,8 @@ def _totals(results: list[CaptureResult]) -> str:
 
 
 def _record(folder: Path, result: CaptureResult, red: str, blue: str) -> None:
+    from pacsim.files import write_atomically
+
     if folder.exists() and not folder.is_dir():
         raise ConfigError(f"--record {folder}: not a folder")
     folder.mkdir(parents=True, exist_ok=True)
@@ -115,7 +125,9 @@ def _record(folder: Path, result: CaptureResult, red: str, blue: str) -> None:
 
 def _replay(path: Path, quiet: bool) -> int:
     """Replay a recording by pacsim's rules and print where it ends (the board too, unless ``quiet``)."""
+    from pacsim.engine.capture.layout import find_capture_layout
     from pacsim.engine.capture.replay import CourseReplay, read_course_replay
+    from pacsim.engine.capture.state import MAX_MOVES
     from pacsim.errors import ReplayError
     from pacsim.files import FileRefused, read_bounded
 
