@@ -37,3 +37,17 @@ def outside_ci(reason: str) -> NoReturn:
     it): the reason says so, and the run lists it (``-r s``). Every other skip fails under CI (tests/conftest.py)."""
     pytest.skip(NOT_IN_CI + reason)
 
+
+def outside_repository(variable: str, what: str) -> str:
+    """The folder of a copy kept outside the repository that no install can
+    bring (the course's ``capture.py``: not on any registry, never committed),
+    named by the environment ``variable``.  Unset, the test skips everywhere,
+    CI too, saying how to run it: CI checks the same thing through the
+    recordings committed beside the test.  Set to a folder that is missing
+    ``what``, the test fails: it was asked to run and cannot."""
+    folder = os.environ.get(variable, "")
+    if not folder:
+        outside_ci(f"needs {what} kept outside the repository: set {variable}=DIR to run it")
+    if not os.path.isfile(os.path.join(folder, what)):
+        pytest.fail(f"{variable}={folder}: no {what} there", pytrace=False)
+    return folder

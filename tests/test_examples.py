@@ -21,6 +21,8 @@ from pacsim.cli import main
 
 REPOSITORY = Path(__file__).resolve().parents[1]
 DOCUMENTS = ("README.md", *sorted(f"docs/{path.name}" for path in (REPOSITORY / "docs").glob("*.md")))
+CAPTURE_TEAM = {"myTeam.py": str(REPOSITORY / "tests" / "capture_course" / "teams" / "myTeam.py")}
+"""A course-style team file for the capture examples (``-r myTeam.py``)."""
 QUICK = "--max-moves 15"
 """Added to every game of a run example: the example's settings, a short game."""
 
@@ -45,6 +47,9 @@ RUN: dict[str, tuple[dict[str, str], str]] = {
     "pacsim agents": ({}, ""),
     "pacsim agents expectimax": ({}, ""),
     "pacsim agents examples/cautious_pacman.py:CautiousPacman": ({}, ""),
+    "pacsim capture -r myTeam.py -b baseline -l RANDOM13 -n 10 -q": (CAPTURE_TEAM | {"-n 10": "-n 2"}, "-i 40"),
+    # docs/capture.md
+    "pacsim capture -l defaultCapture --seed 3 -i 300": ({"-i 300": "-i 30"}, ""),
     # docs/agents.md
     'pacsim play -p "expectimax:depth=3,eval=examples/kernel_eval.py:hungry" -n 20 -q': ({"-n 20": "-n 1"}, QUICK),
     # docs/compare.md

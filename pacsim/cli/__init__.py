@@ -42,6 +42,7 @@ COMMANDS = {
     "compare": "two Pacmen (or ghosts) on the same seeds until a sequential test (SPRT) decides (resumable)",
     "tournament": "play entrants (files or folders, one per student) against ghosts, rate them, print the leaderboard",
     "train": "train a learning Pacman (approxq, qlearn) into a weights file",
+    "capture": "capture the flag: two teams of two (course team files or pacsim's), as the course's capture.py",
 }
 """Every subcommand and its line in ``pacsim --help``."""
 DEFAULT_COMMAND = "play"
