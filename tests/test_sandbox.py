@@ -17,9 +17,8 @@ from pathlib import Path
 import optional
 import pytest
 
-from pacsim.agents import make_ghost, make_pacman, sandbox
+from pacsim.agents import make_ghost, make_pacman
 from pacsim.agents.registry import GHOST, PACMAN
-from pacsim.agents.sandbox import BUBBLEWRAP, LIMITS, Limits, SandboxedAgent, bubblewrap_works, idle_children, needs_sandbox, sandboxed
 from pacsim.bench.report import Report
 from pacsim.bench.sandbox import sandbox_figures
 from pacsim.cli import main
@@ -32,6 +31,8 @@ from pacsim.report.format import readable_summary
 from pacsim.report.summary import summarize
 from pacsim.runner import load_experiment, load_results, run_experiment
 from pacsim.runner.store import load_saved_game
+from pacsim.sandbox import room as sandbox
+from pacsim.sandbox.room import BUBBLEWRAP, LIMITS, Limits, SandboxedAgent, bubblewrap_works, idle_children, needs_sandbox, sandboxed
 
 MAZE = parse_layout(textwrap.dedent("""\
     %%%%%%%%%
@@ -498,7 +499,7 @@ WORKER = """
 import os, sys
 from pacsim.agents import make_ghost
 from pacsim.agents.registry import PACMAN
-from pacsim.agents.sandbox import Limits, idle_children, process_tree, sandboxed
+from pacsim.sandbox.room import Limits, idle_children, process_tree, sandboxed
 from pacsim.engine import parse_layout
 from pacsim.engine.game import play_game
 

@@ -15,7 +15,9 @@ import pytest
 from test_sandbox import MAZE, SEED, TEST_LIMITS, WELL_BEHAVED, entrant, play, play_games, require
 
 from pacsim.agents.registry import GHOST, PACMAN
-from pacsim.agents.sandbox import (
+from pacsim.engine.game import AgentFault, play_game
+from pacsim.sandbox.protocol import PROTOCOL, nesting
+from pacsim.sandbox.room import (
     BUBBLEWRAP,
     FULL,
     LIMITS,
@@ -31,8 +33,6 @@ from pacsim.agents.sandbox import (
     process_tree,
     sandboxed,
 )
-from pacsim.agents.sandbox_protocol import PROTOCOL, nesting
-from pacsim.engine.game import AgentFault, play_game
 
 NEEDS_GROUPS = pytest.mark.skipif("memory" not in control_groups() or "freezer" not in control_groups(),
                                   reason="no writable memory and freezer control groups here")

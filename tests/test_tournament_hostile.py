@@ -21,15 +21,15 @@ from pathlib import Path
 import pandas
 import pytest
 
-from pacsim.agents import sandbox
 from pacsim.agents.registry import PACMAN
 from pacsim.cli import main
 from pacsim.report.leaderboard import build_leaderboard
 from pacsim.runner import load_results
-from pacsim.runner.handin import HandInLimits
 from pacsim.runner.row import GameRow
 from pacsim.runner.store import ResultStore
 from pacsim.runner.tournament import build_tournament, discover
+from pacsim.sandbox import room as sandbox
+from pacsim.sandbox.handin import HandInLimits
 
 ROOT = str(Path(__file__).resolve().parent.parent)
 HONEST = """from pacsim.agents import Agent

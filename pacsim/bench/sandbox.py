@@ -7,9 +7,9 @@ import time
 from pathlib import Path
 
 from pacsim.agents.registry import PACMAN, make_ghost, make_pacman
-from pacsim.agents.sandbox import BUBBLEWRAP, LIMITS, Limits, bubblewrap_works, idle_children, sandboxed
 from pacsim.bench.report import Report
 from pacsim.engine import find_layout, play_game
+from pacsim.sandbox.room import BUBBLEWRAP, LIMITS, Limits, bubblewrap_works, idle_children, sandboxed
 
 PLUGIN = '''
 from pacsim.agents import Agent

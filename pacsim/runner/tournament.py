@@ -41,15 +41,15 @@ from typing import Any
 
 from pacsim.agents import plugins
 from pacsim.agents.registry import GHOST, PACMAN
-from pacsim.agents.sandbox import FULL, LIMITS, Isolation, Limits, entrant_folder, needs_sandbox
-from pacsim.agents.sandbox import isolation as sandbox_isolation
 from pacsim.engine.generate import is_generated
 from pacsim.engine.starts import RANDOM
 from pacsim.errors import AgentError, ConfigError
 from pacsim.files import FileRefused, read_bounded, write_atomically
 from pacsim.runner.experiment import Experiment, build_experiment
 from pacsim.runner.experiment_file import read_toml
-from pacsim.runner.handin import DEFAULT_HAND_IN, DEFAULT_HAND_IN_FILES, DEFAULT_HAND_IN_MB, HandInLimits, snapshot
+from pacsim.sandbox.handin import DEFAULT_HAND_IN, DEFAULT_HAND_IN_FILES, DEFAULT_HAND_IN_MB, HandInLimits, snapshot
+from pacsim.sandbox.room import FULL, LIMITS, Isolation, Limits, entrant_folder, needs_sandbox
+from pacsim.sandbox.room import isolation as sandbox_isolation
 
 TOURNAMENT_KEYS = ("name", "pairs", "seed", "max_moves", "time_limit", "store", "sandbox", "pacman", "ghosts",
                    "layouts", "start_distance", "hand_in_mb", "hand_in_files", "allow_weak_sandbox")
@@ -87,7 +87,7 @@ class Entrant:
     error: str | None = None
     """Why it cannot play (it is listed with this and gets no games); None if it loads."""
     left_out: tuple[str, ...] = ()
-    """What of its hand-in was not copied for its games (links, special files: :mod:`pacsim.runner.handin`)."""
+    """What of its hand-in was not copied for its games (links, special files: :mod:`pacsim.sandbox.handin`)."""
 
 
 @dataclass
@@ -116,7 +116,7 @@ class Tournament:
 
 def sandbox_settings(sandboxed: bool, move_seconds: float = DEFAULT_MOVE_SECONDS) -> dict[str, Any]:
     """The experiment keys that run entrants sandboxed or not (the one place
-    a tournament meets the sandbox: :mod:`pacsim.agents.sandbox`).  The rules
+    a tournament meets the sandbox: :mod:`pacsim.sandbox.room`).  The rules
     are the same either way: the sandbox's move limit is the tournament's
     ``time_limit``, which a worker enforces itself without the sandbox."""
     if not sandboxed:
@@ -210,7 +210,7 @@ def build_tournament(settings: dict[str, Any], source: str = "<tournament>", san
 
 
 def hand_in_limits(settings: dict[str, Any], source: str) -> HandInLimits:
-    """The tournament's ``hand_in_mb`` and ``hand_in_files`` (:mod:`pacsim.runner.handin`)."""
+    """The tournament's ``hand_in_mb`` and ``hand_in_files`` (:mod:`pacsim.sandbox.handin`)."""
     megabytes = settings.get("hand_in_mb", DEFAULT_HAND_IN_MB)
     files = settings.get("hand_in_files", DEFAULT_HAND_IN_FILES)
     if isinstance(megabytes, bool) or not isinstance(megabytes, (int, float)) or not 0 < megabytes < math.inf:
@@ -358,7 +358,7 @@ def discover(values: Iterable[str], role: str, snapshots: Path | None = None,
              limits: HandInLimits = DEFAULT_HAND_IN, copy_files: bool = False) -> list[Entrant]:
     """The entrants that ``values`` (paths or agent specs) name, in order, their names unique;
     with ``snapshots``, each folder entrant (and with ``copy_files`` each file
-    entrant) plays from its snapshot there (:func:`~pacsim.runner.handin.snapshot`,
+    entrant) plays from its snapshot there (:func:`~pacsim.sandbox.handin.snapshot`,
     within ``limits``).  A sandbox shows an entrant its file's folder: a copy
     apart keeps a single file's neighbours (other students', the store) out of view."""
     files_copied = snapshots if copy_files else None

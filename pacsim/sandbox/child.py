@@ -1,6 +1,6 @@
 """The child side of the sandbox: one entrant's agent, answering the game over a pipe.
 
-Run by :mod:`pacsim.agents.sandbox` as ``python -m pacsim.agents.sandbox_child``
+Run by :mod:`pacsim.sandbox.room` as ``python -m pacsim.sandbox.child``
 in its own process (under bubblewrap where it can be, and always under
 resource limits).  The parent sends requests on standard input, each an
 8-byte length and a pickle (the parent is trusted); the child answers each

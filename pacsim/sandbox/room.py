@@ -3,7 +3,7 @@
 :class:`SandboxedAgent` is an ordinary agent to the game loop (``reset``,
 ``get_action``, ``final``, ``last_stats``), so the runner, the store and
 ``pacsim play`` use it unchanged.  Behind it, for every game, a child process
-(:mod:`pacsim.agents.sandbox_child`) builds the entrant's agent and answers
+(:mod:`pacsim.sandbox.child`) builds the entrant's agent and answers
 the moves over a pipe.  The parent
 
 * sends each state as its fields (the layout once a game), so whatever the
@@ -13,11 +13,11 @@ the moves over a pipe.  The parent
   kills the child's whole process group on an overrun;
 * checks the returned action against the rules itself;
 * reads only JSON from the child, never a pickle, each line bounded and held
-  to a schema (:mod:`pacsim.agents.sandbox_protocol`).
+  to a schema (:mod:`pacsim.sandbox.protocol`).
 
 The child runs under resource limits (CPU time, address space, file size,
 processes; :class:`Limits`), in a control group of its own where one can be
-made (:mod:`pacsim.agents.cgroups`: a task count, memory that counts tmpfs
+made (:mod:`pacsim.sandbox.cgroups`: a task count, memory that counts tmpfs
 and ``memfd``, one core, stopped whenever it is not moving) and, where
 ``bwrap`` (bubblewrap) works, in namespaces of its own without privileges: its
 own user namespace with no capabilities, no network, its own process tree, and
@@ -55,16 +55,17 @@ from pathlib import Path
 from typing import Any
 
 import pacsim
-from pacsim.agents import cgroups, plugins
-from pacsim.agents.cgroups import ChildGroup
+from pacsim.agents import plugins
 from pacsim.agents.registry import BUILTIN_HOMES, GHOST, PACMAN, parse_spec
-from pacsim.agents.sandbox_child import HEADER, MEMORY_EXIT
-from pacsim.agents.sandbox_protocol import parse_reply, refuse
 from pacsim.engine.game import AgentFault
 from pacsim.engine.layout import Layout
 from pacsim.engine.state import GameState
 from pacsim.engine.stats import MoveStats
 from pacsim.errors import AgentError, ConfigError
+from pacsim.sandbox import cgroups
+from pacsim.sandbox.cgroups import ChildGroup
+from pacsim.sandbox.child import HEADER, MEMORY_EXIT
+from pacsim.sandbox.protocol import parse_reply, refuse
 
 BUBBLEWRAP, LIMITS = "bubblewrap", "limits"
 LEVELS = (BUBBLEWRAP, LIMITS)
@@ -185,7 +186,7 @@ class Isolation:
     level: str
     """:data:`BUBBLEWRAP` or :data:`LIMITS`."""
     controllers: tuple[str, ...]
-    """The control group each child gets (:data:`pacsim.agents.cgroups.CONTROLLERS` at best; empty without one)."""
+    """The control group each child gets (:data:`pacsim.sandbox.cgroups.CONTROLLERS` at best; empty without one)."""
     root: bool
     """Whether pacsim runs as root (at the limits level the entrant then acts as root)."""
 
@@ -357,7 +358,7 @@ class SandboxedAgent:
     # -- the child --------------------------------------------------------
 
     def _spawn(self) -> subprocess.Popen[bytes]:
-        command = [sys.executable, "-m", "pacsim.agents.sandbox_child"]
+        command = [sys.executable, "-m", "pacsim.sandbox.child"]
         if self.level == BUBBLEWRAP:
             command = bubblewrap_command(self.folder, self.limits.memory_mb) + command
         group = cgroups.make_group(cgroups.Budget(self.limits.processes, self.limits.memory_mb << 20))

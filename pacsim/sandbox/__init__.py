@@ -1,0 +1,1 @@
+"""The isolation room: untrusted code in a process of its own, its limits enforced from outside."""
