@@ -43,7 +43,7 @@ from pacsim.runner.plan import (
     load_layouts,
     startup_limit,
 )
-from pacsim.sandbox.room import Limits
+from pacsim.sandbox.limits import Limits
 
 if TYPE_CHECKING:
     import pandas
@@ -81,7 +81,7 @@ class Experiment:
     """With ``decisions`` starts, the opening book the starts are taken from."""
     sandbox: Limits | None = None
     """The limits every plugin agent plays under, each in its own sandboxed
-    process (:mod:`pacsim.sandbox.room`); None: plugins play in the worker."""
+    process (:mod:`pacsim.sandbox`); None: plugins play in the worker."""
 
     def book_cells(self) -> tuple[int, ...]:
         """The opening book's start cells (none without ``decisions`` starts)."""

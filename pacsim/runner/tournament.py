@@ -41,6 +41,7 @@ from typing import Any
 
 from pacsim.agents import plugins
 from pacsim.agents.registry import GHOST, PACMAN
+from pacsim.agents.sandboxed import entrant_folder, needs_sandbox
 from pacsim.engine.generate import is_generated
 from pacsim.engine.starts import RANDOM
 from pacsim.errors import AgentError, ConfigError
@@ -48,8 +49,9 @@ from pacsim.files import FileRefused, read_bounded, write_atomically
 from pacsim.runner.experiment import Experiment, build_experiment
 from pacsim.runner.experiment_file import read_toml
 from pacsim.sandbox.handin import DEFAULT_HAND_IN, DEFAULT_HAND_IN_FILES, DEFAULT_HAND_IN_MB, HandInLimits, snapshot
-from pacsim.sandbox.room import FULL, LIMITS, Isolation, Limits, entrant_folder, needs_sandbox
-from pacsim.sandbox.room import isolation as sandbox_isolation
+from pacsim.sandbox.isolation import FULL, Isolation
+from pacsim.sandbox.isolation import isolation as sandbox_isolation
+from pacsim.sandbox.limits import LIMITS, Limits
 
 TOURNAMENT_KEYS = ("name", "pairs", "seed", "max_moves", "time_limit", "store", "sandbox", "pacman", "ghosts",
                    "layouts", "start_distance", "hand_in_mb", "hand_in_files", "allow_weak_sandbox")
@@ -116,7 +118,7 @@ class Tournament:
 
 def sandbox_settings(sandboxed: bool, move_seconds: float = DEFAULT_MOVE_SECONDS) -> dict[str, Any]:
     """The experiment keys that run entrants sandboxed or not (the one place
-    a tournament meets the sandbox: :mod:`pacsim.sandbox.room`).  The rules
+    a tournament meets the sandbox: :mod:`pacsim.sandbox`).  The rules
     are the same either way: the sandbox's move limit is the tournament's
     ``time_limit``, which a worker enforces itself without the sandbox."""
     if not sandboxed:

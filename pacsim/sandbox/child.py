@@ -1,17 +1,31 @@
-"""The child side of the sandbox: one entrant's agent, answering the game over a pipe.
+"""The child side of the sandbox: the agents of one entrant (one, or a team), answering the game over a pipe.
 
-Run by :mod:`pacsim.sandbox.room` as ``python -m pacsim.sandbox.child``
-in its own process (under bubblewrap where it can be, and always under
-resource limits).  The parent sends requests on standard input, each an
-8-byte length and a pickle (the parent is trusted); the child answers each
-with one line of JSON on what was standard output (the parent never
-unpickles what an entrant's process sends).  The entrant's own printing goes
-to ``/dev/null``, so it cannot forge or flood the answers.
+Run by :mod:`pacsim.sandbox.room` as ``python -m pacsim.sandbox.child`` in
+its own process (under bubblewrap where it can be, and always under resource
+limits).  The parent sends requests on standard input, each an 8-byte length
+and a pickle (the parent is trusted); the child answers each with one line of
+JSON on what was standard output (the parent never unpickles what an
+entrant's process sends).  The entrant's own printing goes to ``/dev/null``,
+so it cannot forge or flood the answers.
+
+The requests (see the package's docstring):
+
+* ``("start", host, seats)``: import the module ``host`` (pacsim's own code,
+  named by the parent) and build one agent per seat ``(role, spec, options,
+  index, rng)`` with ``host.build(role, spec, options)``, which returns the
+  agent and what the start reply says of it (``depth``, ``options``,
+  ``used``); each agent is reset with its index and random stream.  One seat
+  for a Pacman or a ghost entrant, two for a capture team;
+* ``("layout", layout)``: the game's layout, once a game;
+* ``("move", index, fields)``: the agent of seat ``index`` moves in the state
+  ``host.state(layout, fields)``;
+* ``("final", fields)``: every agent sees the last state.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import importlib
 import json
 import os
 import pickle
@@ -48,36 +62,47 @@ def private_channels() -> tuple[BinaryIO, BinaryIO]:
     return requests, replies
 
 
-def serve(requests: BinaryIO, replies: BinaryIO) -> None:
-    """Answer requests until the parent closes the pipe or the agent fails."""
-    from pacsim.agents import plugins
-    from pacsim.agents.registry import make_agent, option_names, resolve
-    from pacsim.engine.game import describe_failure
-    from pacsim.engine.state import GameState
+def start(host: Any, seats: list[tuple[Any, ...]]) -> tuple[dict[int, Any], dict[str, Any]]:
+    """Each seat's agent built and reset, by its game index, and the start reply: the first seat's depth and
+    option names, and the files every seat's code used."""
+    agents: dict[int, Any] = {}
+    reply: dict[str, Any] = {"ready": True, "depth": None, "options": [], "used": []}
+    for role, spec, options, index, rng in seats:
+        agent, said = host.build(role, spec, options)
+        agent.reset(index, rng)
+        if not agents:
+            depth = said["depth"]
+            reply["depth"] = depth if type(depth) is int and abs(depth) < 1 << 63 else None
+            reply["options"] = said["options"]
+        reply["used"] += said["used"]
+        agents[index] = agent
+    return agents, reply
 
-    agent = None
+
+def serve(requests: BinaryIO, replies: BinaryIO) -> None:
+    """Answer requests until the parent closes the pipe or an agent fails."""
+    from pacsim.engine.game import describe_failure
+
+    host: Any = None
+    agents: dict[int, Any] = {}
     layout = None
     while (request := read_request(requests)) is not None:
         kind = request[0]
         try:
             if kind == "start":
-                _, role, spec, options, index, rng = request
-                with plugins.recording() as used:
-                    agent = make_agent(role, spec, options)
-                agent.reset(index, rng)
-                depth = getattr(agent, "depth", None)
-                answer(replies, {"ready": True, "depth": depth if type(depth) is int and abs(depth) < 1 << 63 else None,
-                                 "options": sorted(option_names(resolve(role, spec))),
-                                 "used": [[item.label, item.path, item.identity, item.kind] for item in used]})
+                host = importlib.import_module(request[1])
+                agents, reply = start(host, request[2])
+                answer(replies, reply)
             elif kind == "layout":
                 layout = request[1]
             elif kind == "move":
-                assert agent is not None and layout is not None
-                action = agent.get_action(GameState(layout, *request[1]))
+                agent = agents[request[1]]
+                action = agent.get_action(host.state(layout, request[2]))
                 answer(replies, _move_reply(action, agent.last_stats))
             elif kind == "final":
-                assert agent is not None and layout is not None
-                agent.final(GameState(layout, *request[1]))
+                last = host.state(layout, request[1])
+                for agent in agents.values():
+                    agent.final(last)
                 answer(replies, {"done": True})
         except BaseException as error:  # the entrant's failure is its own result: say what it was, then end
             answer(replies, {"error": describe_failure(error), "memory": isinstance(error, MemoryError)})
