@@ -34,7 +34,7 @@ import hashlib
 import json
 import math
 import secrets
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -378,15 +378,26 @@ def _entrants_of(value: str, role: str, snapshots: Path | None, limits: HandInLi
     path = Path(value)
     if path.is_dir():
         if _python_files(path):
-            return [_folder_entrant(path, role, snapshots, limits)]
+            return [_prepared(path.name, path, _folder_entrant, path, role, snapshots, limits)]
         folders = sorted(child for child in path.iterdir() if child.is_dir() and not child.name.startswith((".", "_")))
         if not folders:
             return [Entrant(path.name, "", f"{path}: no .py file and no folders in it")]
         return [Entrant(folder.name, "", f"{folder}: a symbolic link, not a folder of its own (not followed)")
-                if folder.is_symlink() else _folder_entrant(folder, role, snapshots, limits) for folder in folders]
+                if folder.is_symlink() else _prepared(folder.name, folder, _folder_entrant, folder, role, snapshots, limits)
+                for folder in folders]
     if path.suffix == ".py":
-        return [_from_copy(path.parent, path.name, path.stem, role, files_copied, limits, alone=True)]
+        return [_prepared(path.stem, path, _from_copy, path.parent, path.name, path.stem, role, files_copied, limits,
+                          True)]
     return [Entrant(value, value)]  # an agent spec: checked when loaded
+
+
+def _prepared(name: str, where: Path, prepare: Callable[..., Entrant], *arguments: Any) -> Entrant:
+    """The entrant ``prepare(*arguments)`` makes; any exception on the way is this entrant's "not played" line,
+    never the run's end."""
+    try:
+        return prepare(*arguments)
+    except Exception as error:
+        return Entrant(name, "", f"{where}: could not be prepared ({type(error).__name__}: {str(error)[:200]})")
 
 
 def _python_files(folder: Path) -> list[Path]:
