@@ -288,11 +288,22 @@ def test_without_a_memory_group_shm_is_sized_and_the_root_read_only(tmp_path, mo
 
 
 SUBCLASS = """
+import os
+from pathlib import Path
+
 from pacsim.agents.search_agents import AlphaBetaPacman
 
 
 class Entrant(AlphaBetaPacman):
-    pass
+    def get_action(self, state):
+        cache = Path(os.environ["PACSIM_CACHE_DIR"])
+        (cache / "users-code").mkdir(exist_ok=True)  # a user's compiled code is kept here: writable
+        (kernel,) = cache.glob("kernel-*")
+        try:
+            (kernel / "planted.py").write_text("import os")
+            return "Jump: the shared kernel is writable"
+        except OSError:
+            return super().get_action(state)
 """
 
 
@@ -303,9 +314,8 @@ def test_a_hand_in_subclassing_a_built_in_search_starts_within_the_startup_limit
 
     if not aot.available_exports():
         optional.missing("needs the ahead-of-time kernel built (a C compiler): the suite's warm-up builds it")
-    (shared,), environment = built_kernel()
-    assert shared == aot.module_folder() and dict(environment) == {aot.CACHE_ENVIRONMENT: str(aot.cache_root())}
+    ((outside, inside),), environment = built_kernel(BUBBLEWRAP)
+    assert outside == aot.module_folder() and Path(inside).parent == Path(dict(environment)[aot.CACHE_ENVIRONMENT])
     spec = entrant(tmp_path, "subclass", SUBCLASS)
-    limits = dataclasses.replace(TEST_LIMITS, isolation=BUBBLEWRAP, startup_seconds=10.0)
-    record, _ = play(spec, limits)
+    record, _ = play(spec, dataclasses.replace(TEST_LIMITS, isolation=BUBBLEWRAP, startup_seconds=10.0))
     assert (record.fault, record.error) == (None, None) and record.moves > 0

@@ -33,7 +33,8 @@ from pacsim.engine.layout import Layout
 from pacsim.engine.state import GameState
 from pacsim.engine.stats import MoveStats
 from pacsim.errors import AgentError
-from pacsim.sandbox.limits import Limits
+from pacsim.sandbox.isolation import isolation_level
+from pacsim.sandbox.limits import LIMITS, Limits
 from pacsim.sandbox.protocol import refuse
 from pacsim.sandbox.room import Room, Seat, Tenant
 from pacsim.sandbox.shared import private_folder
@@ -61,10 +62,17 @@ def sandboxed(role: str, spec: str, options: Mapping[str, Any] | None, limits: L
     return SandboxedAgent(role, spec, dict(options or {}), limits)
 
 
-def built_kernel() -> tuple[tuple[Path, ...], tuple[tuple[str, str], ...]]:
-    """The user's built kernel, to be shown read-only to a child, and the variable that makes the child look
-    for it there: a hand-in that subclasses a built-in search then loads it instead of building its own (a
-    minute, over the start-up limit).  Nothing where none is built, or it is not the user's alone."""
+KERNEL_CACHE_INSIDE = "/tmp/pacsim-cache"
+"""The child's cache folder under bubblewrap: in its private ``/tmp`` (writable, for a user's compiled code), with
+the user's built kernel shown read-only inside it."""
+
+
+def built_kernel(level: str) -> tuple[tuple[tuple[Path, str], ...], tuple[tuple[str, str], ...]]:
+    """The user's built kernel for a child at ``level``: the folder to show it read-only (and where), and the
+    variable that makes the child look for it there.  A hand-in that subclasses a built-in search then loads
+    it instead of building its own (a minute, over the start-up limit).  Nothing where none is built, or it is
+    not the user's alone (:func:`~pacsim.sandbox.shared.private_folder`).  At the limits level the child sees
+    the user's files anyway: it is pointed at the user's cache folder."""
     from pacsim.fast import aot
 
     if aot.jit_forced():
@@ -72,13 +80,15 @@ def built_kernel() -> tuple[tuple[Path, ...], tuple[tuple[str, str], ...]]:
     folder = aot.module_folder()
     if not (folder / aot.SIGNATURES).is_file() or not private_folder(folder):
         return (), ()
-    return (folder,), ((aot.CACHE_ENVIRONMENT, str(aot.cache_root())),)
+    if level == LIMITS:
+        return (), ((aot.CACHE_ENVIRONMENT, str(aot.cache_root())),)
+    return ((folder, f"{KERNEL_CACHE_INSIDE}/{folder.name}"),), ((aot.CACHE_ENVIRONMENT, KERNEL_CACHE_INSIDE),)
 
 
-def tenant(role: str, spec: str, options: dict[str, Any]) -> tuple[Tenant, str]:
+def tenant(role: str, spec: str, options: dict[str, Any], level: str) -> tuple[Tenant, str]:
     """The room's tenant for the entrant ``spec``, and the spec as its child names it (its file's path absolute)."""
     folder, child_spec = entrant_folder(spec)
-    shared, environment = built_kernel()
+    shared, environment = built_kernel(level)
     return Tenant(HOST, folder, f"{role} {child_spec} {sorted(options.items())!r}", shared, environment), child_spec
 
 
@@ -87,7 +97,7 @@ class SandboxedAgent:
 
     def __init__(self, role: str, spec: str, options: dict[str, Any], limits: Limits) -> None:
         self.role, self.spec, self.options, self.limits = role, spec, options, limits
-        lodger, self.child_spec = tenant(role, spec, options)
+        lodger, self.child_spec = tenant(role, spec, options, isolation_level(limits))
         self.room = Room(lodger, limits)
         self.level = self.room.level
         self.folder = lodger.folder

@@ -71,11 +71,11 @@ def child_environment(extra: Mapping[str, str] | None = None) -> dict[str, str]:
             "PYTHONHASHSEED": "0", "HOME": "/tmp", "LANG": "C.UTF-8", **(extra or {})}
 
 
-def bubblewrap_command(folder: Path, limits: Limits, shared: Iterable[Path] = ()) -> list[str]:
+def bubblewrap_command(folder: Path, limits: Limits, shared: Iterable[tuple[Path, str]] = ()) -> list[str]:
     """``bwrap`` with no network, no privileges, its own process tree, and a file system of the system's
-    programs, Python and pacsim (read-only), the ``shared`` folders (read-only), an empty ``/tmp`` of
-    ``memory_mb``, an empty ``/dev/shm`` of ``file_mb``, and the entrant's ``folder`` (read-only); the root
-    and ``/dev`` themselves read-only."""
+    programs, Python and pacsim (read-only), an empty ``/tmp`` of ``memory_mb``, an empty ``/dev/shm`` of
+    ``file_mb``, each ``shared`` folder (read-only, where its pair says: inside ``/tmp`` it sits in the
+    private tmpfs), and the entrant's ``folder`` (read-only); the root and ``/dev`` themselves read-only."""
     command = ["bwrap", "--unshare-all", *(bubblewrap_privileges() or NO_PRIVILEGES), "--die-with-parent",
                "--new-session", "--proc", "/proc", "--dev", "/dev",
                "--size", str(limits.file_mb << 20), "--tmpfs", "/dev/shm",
@@ -85,8 +85,10 @@ def bubblewrap_command(folder: Path, limits: Limits, shared: Iterable[Path] = ()
             command += ["--symlink", os.readlink(system), system]
         elif os.path.isdir(system):
             command += ["--ro-bind", system, system]
-    for folder_needed in sorted({*python_folders(), str(pacsim_root()), *(str(path) for path in shared)}):
+    for folder_needed in sorted({*python_folders(), str(pacsim_root())}):
         command += ["--ro-bind", folder_needed, folder_needed]
+    for outside, inside in shared:
+        command += ["--ro-bind", str(outside), inside]
     return command + ["--ro-bind", str(folder), str(folder), "--chdir", str(folder),
                       "--remount-ro", "/dev", "--remount-ro", "/"]
 

@@ -74,8 +74,9 @@ class Tenant:
     """The child's working folder, shown read-only: the entrant's own."""
     who: str
     """What the child builds (the seats' roles, specs and options, as text)."""
-    shared: tuple[Path, ...] = ()
-    """Further folders shown read-only (checked by the caller: :func:`pacsim.sandbox.shared.private_folder`)."""
+    shared: tuple[tuple[Path, str], ...] = ()
+    """Further folders shown read-only under bubblewrap, each with where the child sees it (checked by the caller:
+    :func:`pacsim.sandbox.shared.private_folder`)."""
     environment: tuple[tuple[str, str], ...] = ()
     """Variables added to the child's small environment."""
 
