@@ -21,8 +21,12 @@ the same few calls::
     room.send(("final", fields), seconds); room.receive(...); room.release()   # kept for the next game
     room.stop()                                                # on any fault: the child and its group killed
 
-``Tenant.host`` names a module of pacsim's own that the child imports (the
-room never imports it): its ``build(role, spec, options)`` returns one agent
+``Tenant.folder`` is the child's working folder, shown read-only (the
+entrant's own); ``Tenant.shared`` pairs further folders with where the child
+sees them, read-only (the user's built kernel); ``Tenant.environment`` adds
+to the child's small environment; ``Tenant.who`` says what the child builds
+(equal tenants and limits share idle children).  ``Tenant.host`` names a
+module of pacsim's own that the child imports (the room never imports it): its ``build(role, spec, options)`` returns one agent
 and what the start reply says of it, its ``state(layout, fields)`` rebuilds
 the state an agent sees from the fields the parent sent.  A Pacman or ghost
 entrant is one seat (:mod:`pacsim.agents.sandboxed`, host
