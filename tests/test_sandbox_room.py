@@ -120,7 +120,7 @@ def test_a_hand_in_1100_folders_deep_is_not_played_and_the_others_are(tmp_path, 
 
 
 def test_a_hand_in_at_the_depth_limit_is_copied_whole(tmp_path):
-    deep_hand_in(tmp_path / "students" / "deep", MAX_DEPTH - 1)
+    deep_hand_in(tmp_path / "students" / "deep", MAX_DEPTH)
     (found,) = tournament.discover([str(tmp_path / "students" / "deep")], PACMAN, tmp_path / "t.sqlite.entrants")
     assert found.error is None
     copy = Path(found.spec.rpartition(":")[0]).parent
