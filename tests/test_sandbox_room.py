@@ -159,6 +159,21 @@ def test_only_a_folder_of_the_users_own_that_no_one_else_can_write_is_shared(tmp
     assert not private_folder(folder)
 
 
+def test_a_built_kernel_someone_else_could_have_written_is_not_shown_to_a_child(tmp_path, monkeypatch):
+    from pacsim.fast import aot
+
+    kernel = tmp_path / "cache" / "kernel-0123"
+    kernel.mkdir(parents=True)
+    (kernel / aot.SIGNATURES).write_text("{}")
+    monkeypatch.setattr(aot, "module_folder", lambda: kernel)
+    monkeypatch.setattr(aot, "cache_root", lambda: kernel.parent)
+    monkeypatch.delenv(aot.KERNEL_ENVIRONMENT, raising=False)
+    assert built_kernel(BUBBLEWRAP)[0] == ((kernel, f"/tmp/pacsim-cache/{kernel.name}"),)
+    assert built_kernel(LIMITS) == ((), ((aot.CACHE_ENVIRONMENT, str(kernel.parent)),))
+    (kernel / aot.SIGNATURES).chmod(0o666)
+    assert built_kernel(BUBBLEWRAP) == built_kernel(LIMITS) == ((), ())
+
+
 def test_a_folder_another_user_owns_is_not_shared(tmp_path):
     optional.root()
     folder = tmp_path / "kernel"
