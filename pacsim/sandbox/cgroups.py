@@ -7,9 +7,9 @@ limit, lets them use one core between them however many they are, and the
 parent pauses all of them at once between moves (:meth:`ChildGroup.park`).
 Under cgroup v1 (``/sys/fs/cgroup/<controller>``) the group is a folder per
 controller, made inside pacsim's own group; under cgroup v2 (``/sys/fs/cgroup``
-is the unified tree) one folder in the nearest writable group of pacsim's own
-branch (a user's delegated subtree; the root for root), the controllers it
-offers enabled for it.  No signal goes to a process id of 0 or below
+is the unified tree) one folder under the root where pacsim may write it
+(root), else in the nearest writable group of pacsim's own branch (a user's
+delegated subtree), the controllers it offers enabled for it.  No signal goes to a process id of 0 or below
 (:mod:`pacsim.sandbox.processes`).
 Where neither can be written the sandbox has no group (:func:`make_group` is None).
 """
@@ -220,10 +220,10 @@ def _limit_v1(controller: str, folder: Path, budget: Budget) -> None:
 
 
 def _make_v2_group(budget: Budget) -> ChildGroup | None:
-    """A v2 group in the nearest folder of this process's own branch of the tree that can hand controllers
-    down: its own group, then each one above it, the root last (a user's delegated subtree, or the root for
-    root).  A group holding processes cannot hand controllers down (the kernel's no-internal-process rule),
-    so a delegated leaf is passed over for the group above it."""
+    """A v2 group under the root where this process may write it (root, as before), else in the nearest group
+    of this process's own branch of the tree that can hand controllers down (a user's delegated subtree).  A
+    group holding processes cannot hand controllers down (the kernel's no-internal-process rule), so a
+    delegated leaf is passed over for the group above it."""
     for parent in v2_parents():
         group = _make_v2_group_in(parent, budget)
         if group is not None:
@@ -232,15 +232,15 @@ def _make_v2_group(budget: Budget) -> ChildGroup | None:
 
 
 def v2_parents() -> list[Path]:
-    """The folders a v2 group may be made in, nearest first: this process's own group (``0::`` in
-    ``/proc/self/cgroup``) and each above it up to the root, those this process can write."""
+    """The folders a v2 group may be made in, those this process can write: the root first, then this process's
+    own group (``0::`` in ``/proc/self/cgroup``) and each above it, nearest first."""
     own = ROOT
     with contextlib.suppress(OSError):
         for line in SELF.read_text().splitlines():
             if line.startswith("0::"):
                 own = ROOT / line[3:].strip().lstrip("/")
     branch = [own, *own.parents]
-    return [folder for folder in branch[:branch.index(ROOT) + 1] if writable(folder)]
+    return [folder for folder in [ROOT, *branch[:branch.index(ROOT)]] if writable(folder)]
 
 
 def writable(folder: Path) -> bool:
