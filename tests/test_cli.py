@@ -94,7 +94,7 @@ def test_help_imports_no_command_and_play_no_pandas_nor_pygame(tmp_path):
 # -- issue 38: a short game starts as fast as the course's own pacman.py -----------------------
 
 UNPLAYED = ("numpy", "numba", "pacsim.fast.view", "pacsim.agents.ghosts", "pacsim.agents.search_agents", "pacsim.agents.mcts_agent",
-            "pacsim.agents.learning", "pacsim.agents.sandbox", "pacsim.runner.experiment", "pacsim.search.api",
+            "pacsim.agents.learning", "pacsim.sandbox.room", "pacsim.runner.experiment", "pacsim.search.api",
             "pacsim.engine.recording", "pacsim.engine.generate", "json", "secrets", "sysconfig", "ctypes")
 """What a quiet game of the greedy (or a course's reflex) Pacman against random ghosts never uses."""
 

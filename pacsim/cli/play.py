@@ -90,7 +90,8 @@ def build_agents(args: argparse.Namespace, layout: Layout, chosen: dict[str, str
     ghost_options = options_given_once(args.ghosts, args.ghost_args, "--ghost-args")
     ghost_number = ghost_count(args.num_ghosts, layout)
     if getattr(args, "sandbox", False):  # docs/sandbox.md: each plugin agent in its own process
-        from pacsim.agents.sandbox import Limits, sandboxed  # its processes' machinery: only when asked for
+        from pacsim.agents.sandboxed import sandboxed  # its processes' machinery: only when asked for
+        from pacsim.sandbox.limits import Limits
 
         pacman = sandboxed(PACMAN, args.pacman, pacman_options, Limits()) or make_pacman(args.pacman, pacman_options)
         return [pacman] + [sandboxed(GHOST, args.ghosts, ghost_options, Limits()) or make_ghost(args.ghosts, ghost_options)
@@ -103,7 +104,7 @@ def sandboxed_pacman(args: argparse.Namespace) -> bool:
     """Whether Pacman plays in a sandbox (``--sandbox`` and a plugin): it is never imported here."""
     if not getattr(args, "sandbox", False):
         return False
-    from pacsim.agents.sandbox import needs_sandbox
+    from pacsim.agents.sandboxed import needs_sandbox
 
     return needs_sandbox(args.pacman)
 
