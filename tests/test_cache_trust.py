@@ -14,6 +14,7 @@ import subprocess
 import sys
 from importlib.machinery import EXTENSION_SUFFIXES
 from pathlib import Path
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -44,9 +45,24 @@ def test_a_folder_others_may_write_or_another_user_owns_is_refused(tmp_path, mon
     mine = tmp_path / "mine"
     mine.mkdir(mode=0o755)
     check_private(mine)  # readable by others is fine: writable is not
-    monkeypatch.setattr(os, "getuid", lambda: mine.stat().st_uid + 1)
+    if os.getuid() == 0:  # root's own files are trusted by everyone: give this one to someone else
+        os.chown(mine, 4242, -1)
+    else:
+        monkeypatch.setattr(os, "getuid", lambda: mine.stat().st_uid + 1)
     with pytest.raises(UntrustedCacheError, match="not to you"):
         check_private(mine)
+
+
+def test_numbas_cache_of_the_kernel_is_not_used_in_a_folder_others_may_write(tmp_path):
+    caching = needed("numba.core.caching", "pip install numba")
+    from pacsim.fast.cache import flush_when_changed
+
+    loose = tmp_path / "numba"
+    loose.mkdir()
+    loose.chmod(0o777)
+    function = SimpleNamespace(_cache=SimpleNamespace(cache_path=str(loose)))
+    assert flush_when_changed("kernel", [function], [__file__])
+    assert isinstance(function._cache, caching.NullCache) and list(loose.iterdir()) == []  # no stamp written either
 
 
 def exports_with_cache(cache: Path) -> subprocess.CompletedProcess:

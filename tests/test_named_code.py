@@ -11,6 +11,7 @@ import pytest
 from pacsim.agents.registry import named_code
 from pacsim.api import play
 from pacsim.cli import main
+from pacsim.cli.lesson_map import write_trees
 from pacsim.engine.recording import load_game
 from pacsim.errors import AgentError
 from pacsim.report.lesson_map import find_traps, trap_move, tree_pages
@@ -139,7 +140,7 @@ def load_game_from_store(store: Path):
     return load_saved_game(store, 1)
 
 
-def test_lesson_map_pages_skip_a_stored_plugin(tmp_path, planted, store):
+def test_lesson_map_pages_skip_a_stored_plugin(tmp_path, capsys, planted, store):
     import pandas
 
     from pacsim.report.lesson_map import LessonMap
@@ -158,4 +159,7 @@ def test_lesson_map_pages_skip_a_stored_plugin(tmp_path, planted, store):
     lesson = LessonMap(layout=saved.layout, store=store, pacmen=(spec,), ghosts=("random",), cells=(0,),
                        games_per_cell=1, counts={}, traps=traps)
     assert list(tree_pages(lesson)) == []
+    assert write_trees(lesson, tmp_path / "map.html") == {}
+    note = capsys.readouterr().out
+    assert note.count("\n") == 1 and "no trees for" in note and "--pacman SPEC" in note, note
     assert not mark.exists()

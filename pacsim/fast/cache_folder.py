@@ -41,6 +41,8 @@ CACHE_ENVIRONMENT = "PACSIM_CACHE_DIR"
 """The folder of pacsim's compiled caches (default ``~/.cache/pacsim``)."""
 LOOSE = stat.S_IWGRP | stat.S_IWOTH
 """Mode bits that let someone else write: a cache with either is refused."""
+ROOT = 0
+"""The user id trusted besides one's own (as ssh trusts root's files)."""
 
 
 def cache_root() -> Path:
@@ -56,12 +58,13 @@ def cache_root() -> Path:
 
 def check_private(path: Path) -> None:
     """Refuse ``path`` (a cache folder or a file in one) unless this user
-    owns it and no one else may write it: an :class:`UntrustedCacheError`,
+    (or root, whom every user trusts: a system-wide install's) owns it and
+    no one else may write it: an :class:`UntrustedCacheError`,
     one line saying why and how to mend it.  An ``OSError`` if it cannot be
     looked at (missing, say).  Links are followed: what counts is what is read."""
     status = os.stat(path)
-    if status.st_uid != os.getuid():
-        raise UntrustedCacheError(f"{path} belongs to uid {status.st_uid}, not to you (uid {os.getuid()}): "
+    if status.st_uid not in (os.getuid(), ROOT):
+        raise UntrustedCacheError(f"{path} belongs to uid {status.st_uid}, not to you (uid {os.getuid()}) nor root: "
                                   "pacsim loads no compiled code from it")
     if status.st_mode & LOOSE:
         raise UntrustedCacheError(f"{path} is writable by others ({stat.filemode(status.st_mode)}): pacsim loads no "
