@@ -7,12 +7,12 @@ points Python calls (the searches' and the game loop's slices, MCTS, the
 maze's distances, the table's upkeep) are compiled once into one (by
 :mod:`pacsim.fast.aot_build`, with the same numba code and options, for
 this CPU), kept in pacsim's cache folder under a key of everything that
-makes its machine code (:func:`pacsim.fast.cache_folder.environment_digest`), and imported in a fraction of
-a millisecond.  Only the extension module pacsim built is loaded (never a
-``.py`` by name), and only when its bytes match the digest written beside
-it when it was built, in a folder of this user's alone
-(:func:`pacsim.fast.cache_folder.check_private`); anything else is said in one
-line and the kernel compiles just in time.
+makes its machine code (:func:`pacsim.fast.cache_folder.environment_digest`),
+and imported in a fraction of a millisecond.  Only the extension module
+pacsim built is loaded (never a ``.py`` by name), and only when its bytes
+match the digest written beside it when it was built, in a folder of this
+user's (or root's) alone (:func:`pacsim.fast.cache_folder.check_private`);
+anything else is said in one line and the kernel compiles just in time.
 
 A call from Python to a kernel function (:class:`pacsim.fast.jit.Compiled`)
 goes to the module's export when the module has one for the function
@@ -174,7 +174,7 @@ def load(folder: Path) -> dict[str, list[tuple[Any, Callable[..., Any]]]] | None
 def built_module(folder: Path) -> Path:
     """The extension module in ``folder`` that pacsim built: the file
     :data:`MODULE_DIGEST` names (an extension module's name: never a
-    ``.py``), this user's alone, its bytes matching the digest.  Raises
+    ``.py``), this user's (or root's) alone, its bytes matching the digest.  Raises
     :class:`UntrustedCacheError` otherwise (``OSError`` if a file is missing)."""
     check_private(folder)
     digest_file = folder / MODULE_DIGEST

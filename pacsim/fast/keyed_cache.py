@@ -81,7 +81,7 @@ class _KeyedCache(FunctionCache):
 def keep_on_disk(dispatcher: Any, key: str) -> Any:
     """Give ``dispatcher`` (an uncached numba function) a disk cache
     stamped ``key``, and compile it under :func:`one_compiler`; returns it.
-    Where the cache folder cannot be written, or is not this user's alone,
+    Where the cache folder cannot be written, or is not this user's (or root's) alone,
     it compiles in memory as before."""
     if dispatcher.py_func.__closure__:  # numba pickles a closure's cells into its key: not for users' objects
         return dispatcher
