@@ -14,7 +14,7 @@ from pacsim.cli import main
 from pacsim.cli.lesson_map import write_trees
 from pacsim.engine.recording import load_game
 from pacsim.errors import AgentError
-from pacsim.report.lesson_map import find_traps, trap_move, tree_pages
+from pacsim.report.lesson_map import find_traps, map_page, trap_move, tree_pages
 from pacsim.web.tree import move_tree
 
 PLANTED = """
@@ -156,10 +156,12 @@ def test_lesson_map_pages_skip_a_stored_plugin(tmp_path, capsys, planted, store)
     traps = find_traps(results, store)
     assert [named_code(trap.plugin) for trap in traps.values()] == [spec]  # the stored spec has its depth too
     saved = load_game_from_store(store)
-    lesson = LessonMap(layout=saved.layout, store=store, pacmen=(spec,), ghosts=("random",), cells=(0,),
+    [(pacman, ghost, cell)] = traps
+    lesson = LessonMap(layout=saved.layout, store=store, pacmen=(pacman,), ghosts=(ghost,), cells=(cell,),
                        games_per_cell=1, counts={}, traps=traps)
     assert list(tree_pages(lesson)) == []
     assert write_trees(lesson, tmp_path / "map.html") == {}
+    assert f"--pacman {traps[pacman, ghost, cell].plugin}" in map_page(lesson)  # the page's command names it
     note = capsys.readouterr().out
     assert note.count("\n") == 1 and "no trees for" in note and "--pacman SPEC" in note, note
     assert not mark.exists()

@@ -483,7 +483,8 @@ def _cell_section(lesson: LessonMap, cell: int, tree_command: str, trees: Mappin
             count = lesson.count(pacman, ghost, cell)
             store = html.escape(str(lesson.store))
             tree = html.escape(f"{tree_command} --store {shlex.quote(str(lesson.store))} --game {trap.game_id} "
-                               f"--move {trap.trap_move}")
+                               f"--move {trap.trap_move}"  # a stored plugin runs only when the reader names it
+                               + (f" --pacman {shlex.quote(trap.plugin)}" if trap.plugin is not None else ""))
             items.append(
                 f"<li>{html.escape(pacman)} vs {html.escape(ghost)}: caught in {count.caught} of {count.games}. "
                 f"Game {trap.game_id} (game index {trap.game_index}, seed {trap.seed}, {trap.moves} moves): "
