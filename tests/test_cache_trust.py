@@ -35,6 +35,18 @@ def test_cache_folders_are_made_private_at_every_level(tmp_path):
         assert stat.S_IMODE(level.stat().st_mode) == 0o700, level
 
 
+def test_a_build_under_a_loose_umask_is_sealed_before_it_is_checked(tmp_path):
+    folder = private_folder(tmp_path / "building")
+    built = folder / LIBRARY
+    built.write_bytes(b"\0")
+    built.chmod(0o775)  # what a compiler leaves under umask 002
+    with pytest.raises(UntrustedCacheError):
+        check_private(built)
+    cache_folder.seal(folder)
+    check_private(built)
+    assert stat.S_IMODE(built.stat().st_mode) == 0o755
+
+
 def test_a_folder_others_may_write_or_another_user_owns_is_refused(tmp_path, monkeypatch):
     for mode in (0o777, 0o770, 0o702):
         loose = tmp_path / f"loose{mode:o}"

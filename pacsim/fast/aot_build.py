@@ -35,7 +35,7 @@ from pacsim.fast.aot import (
     function_name,
     module_digest,
 )
-from pacsim.fast.cache_folder import private_folder
+from pacsim.fast.cache_folder import private_folder, seal
 from pacsim.fast.jit import Compiled, Recorded, materialize, recording
 
 Entry = tuple[Compiled, tuple[Any, ...]]
@@ -142,6 +142,7 @@ def build(folder: Path) -> None:
             leftover.unlink()
         [library] = [path for path in building.iterdir() if path.name.endswith(tuple(EXTENSION_SUFFIXES))]
         (building / MODULE_DIGEST).write_text(module_digest(library), encoding="ascii")  # what a loader checks
+        seal(building)
         os.replace(building, folder)
     finally:
         shutil.rmtree(building, ignore_errors=True)

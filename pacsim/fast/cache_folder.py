@@ -86,6 +86,14 @@ def private_folder(path: Path) -> Path:
     return path
 
 
+def seal(folder: Path) -> None:
+    """Take group and others' write from every file in ``folder`` (a build's,
+    before it is renamed into place): under a umask of 002 the compiler's
+    files would be group-writable, and :func:`check_private` would refuse them."""
+    for path in folder.iterdir():
+        path.chmod(stat.S_IMODE(path.lstat().st_mode) & ~LOOSE)
+
+
 def trusted_root() -> Path:
     """:func:`cache_root`, made private if missing and checked, its own
     folder included: a folder anyone may write (and not sticky, as ``/tmp``
