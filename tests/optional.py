@@ -56,7 +56,7 @@ def outside_repository(variable: str, what: str) -> str:
 def machine(reason: str) -> NoReturn:
     """Stop a test that this kind of machine cannot run, whatever is installed (a cgroup v2 test on a v1
     machine): a skip saying ``reason``, under CI too (no install could provide it; CI lists it with the skips)."""
-    pytest.skip(f"{reason} (a property of this machine, not of its install)")
+    pytest.skip(f"{NOT_IN_CI}{reason} (a property of this machine, not of its install)")
 
 
 def bubblewrap() -> None:

@@ -20,8 +20,9 @@ import pytest
 from test_sandbox import MAZE, TEST_LIMITS, entrant, play
 
 from pacsim.agents.registry import GHOST, PACMAN
-from pacsim.agents.sandboxed import HOST, built_kernel, entrant_folder
+from pacsim.agents.sandboxed import HOST, built_kernel, entrant_folder, shareable
 from pacsim.engine.state import apply_move, initial_state
+from pacsim.fast.cache_folder import CACHE_ENVIRONMENT
 from pacsim.runner import tournament
 from pacsim.runner.tournament import build_tournament
 from pacsim.sandbox import cgroups, processes
@@ -29,7 +30,6 @@ from pacsim.sandbox.cgroups import Budget, ChildGroup
 from pacsim.sandbox.handin import MAX_DEPTH
 from pacsim.sandbox.limits import BUBBLEWRAP, LIMITS
 from pacsim.sandbox.room import Room, Seat, Tenant, idle_children
-from pacsim.sandbox.shared import private_folder
 
 HONEST = """from pacsim.agents import Agent
 
@@ -148,15 +148,15 @@ def test_only_a_folder_of_the_users_own_that_no_one_else_can_write_is_shared(tmp
     folder = tmp_path / "cache" / "kernel"
     folder.mkdir(parents=True)
     (folder / "signatures.json").write_text("{}")
-    assert private_folder(folder)
+    assert shareable(folder)
     (folder / "signatures.json").chmod(0o666)  # another user could have planted it
-    assert not private_folder(folder)
+    assert not shareable(folder)
     (folder / "signatures.json").chmod(0o644)
     (tmp_path / "cache").chmod(0o777)  # a shared, world-writable cache folder
-    assert not private_folder(folder)
+    assert not shareable(folder)
     (tmp_path / "cache").chmod(0o755)
     (folder / "link.so").symlink_to(tmp_path)
-    assert not private_folder(folder)
+    assert not shareable(folder)
 
 
 def test_a_built_kernel_someone_else_could_have_written_is_not_shown_to_a_child(tmp_path, monkeypatch):
@@ -169,7 +169,7 @@ def test_a_built_kernel_someone_else_could_have_written_is_not_shown_to_a_child(
     monkeypatch.setattr(aot, "cache_root", lambda: kernel.parent)
     monkeypatch.delenv(aot.KERNEL_ENVIRONMENT, raising=False)
     assert built_kernel(BUBBLEWRAP)[0] == ((kernel, f"/tmp/pacsim-cache/{kernel.name}"),)
-    assert built_kernel(LIMITS) == ((), ((aot.CACHE_ENVIRONMENT, str(kernel.parent)),))
+    assert built_kernel(LIMITS) == ((), ((CACHE_ENVIRONMENT, str(kernel.parent)),))
     (kernel / aot.SIGNATURES).chmod(0o666)
     assert built_kernel(BUBBLEWRAP) == built_kernel(LIMITS) == ((), ())
 
@@ -179,9 +179,9 @@ def test_a_folder_another_user_owns_is_not_shared(tmp_path):
     folder = tmp_path / "kernel"
     folder.mkdir()
     (folder / "pacsim_kernel.so").write_bytes(b"")
-    assert private_folder(folder)
+    assert shareable(folder)
     os.chown(folder / "pacsim_kernel.so", 65534, 65534)
-    assert not private_folder(folder)
+    assert not shareable(folder)
 
 
 def test_one_child_hosts_a_team_of_agents_each_move_naming_its_seat(tmp_path):
@@ -330,7 +330,7 @@ def test_a_hand_in_subclassing_a_built_in_search_starts_within_the_startup_limit
     if not aot.available_exports():
         optional.missing("needs the ahead-of-time kernel built (a C compiler): the suite's warm-up builds it")
     ((outside, inside),), environment = built_kernel(BUBBLEWRAP)
-    assert outside == aot.module_folder() and Path(inside).parent == Path(dict(environment)[aot.CACHE_ENVIRONMENT])
+    assert outside == aot.module_folder() and Path(inside).parent == Path(dict(environment)[CACHE_ENVIRONMENT])
     spec = entrant(tmp_path, "subclass", SUBCLASS)
     record, _ = play(spec, dataclasses.replace(TEST_LIMITS, isolation=BUBBLEWRAP, startup_seconds=10.0))
     assert (record.fault, record.error) == (None, None) and record.moves > 0

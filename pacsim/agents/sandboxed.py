@@ -37,7 +37,6 @@ from pacsim.sandbox.isolation import isolation_level
 from pacsim.sandbox.limits import LIMITS, Limits
 from pacsim.sandbox.protocol import refuse
 from pacsim.sandbox.room import Room, Seat, Tenant
-from pacsim.sandbox.shared import private_folder
 
 HOST = "pacsim.agents.sandbox_host"
 """The module a child imports to build a Pacman or ghost entrant."""
@@ -71,18 +70,36 @@ def built_kernel(level: str) -> tuple[tuple[tuple[Path, str], ...], tuple[tuple[
     """The user's built kernel for a child at ``level``: the folder to show it read-only (and where), and the
     variable that makes the child look for it there.  A hand-in that subclasses a built-in search then loads
     it instead of building its own (a minute, over the start-up limit).  Nothing where none is built, or it is
-    not the user's alone (:func:`~pacsim.sandbox.shared.private_folder`).  At the limits level the child sees
+    not the user's alone (:func:`shareable`).  At the limits level the child sees
     the user's files anyway: it is pointed at the user's cache folder."""
     from pacsim.fast import aot
+    from pacsim.fast.cache_folder import CACHE_ENVIRONMENT
 
     if aot.jit_forced():
         return (), ()
     folder = aot.module_folder()
-    if not (folder / aot.SIGNATURES).is_file() or not private_folder(folder):
+    if not (folder / aot.SIGNATURES).is_file() or not shareable(folder):
         return (), ()
     if level == LIMITS:
-        return (), ((aot.CACHE_ENVIRONMENT, str(aot.cache_root())),)
-    return ((folder, f"{KERNEL_CACHE_INSIDE}/{folder.name}"),), ((aot.CACHE_ENVIRONMENT, KERNEL_CACHE_INSIDE),)
+        return (), ((CACHE_ENVIRONMENT, str(aot.cache_root())),)
+    return ((folder, f"{KERNEL_CACHE_INSIDE}/{folder.name}"),), ((CACHE_ENVIRONMENT, KERNEL_CACHE_INSIDE),)
+
+
+def shareable(folder: Path) -> bool:
+    """Whether ``folder`` may be shown to every entrant's child: it, the folder above it and each file in it
+    pass the cache's own trust check (:func:`~pacsim.fast.cache_folder.check_private`: this user's or root's, no
+    one else may write it), and none is a link (what a child is shown must be what was checked)."""
+    from pacsim.errors import UntrustedCacheError
+    from pacsim.fast.cache_folder import check_private
+
+    try:
+        for path in (folder.parent, folder, *folder.iterdir()):
+            if path.is_symlink():
+                return False
+            check_private(path)
+    except (OSError, UntrustedCacheError):
+        return False
+    return True
 
 
 def tenant(role: str, spec: str, options: dict[str, Any], level: str) -> tuple[Tenant, str]:

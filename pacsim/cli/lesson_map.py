@@ -97,6 +97,10 @@ def write_trees(lesson, page: Path) -> dict[int, str]:
         written[trap.game_id] = f"{folder.name}/{path.name}"
     if written:
         print(f"trees: {len(written)} pages in {folder}")
+    plugins = sorted({trap.plugin for trap in lesson.traps.values() if trap.plugin is not None})
+    if plugins:
+        print(f"pacsim: note: no trees for {', '.join(map(repr, plugins))}: plugin code, which pacsim never imports "
+              f"from a store; to trace one as you, name it yourself: {TREE_COMMAND} --store STORE --game ID --pacman SPEC")
     return written
 
 

@@ -92,8 +92,18 @@ def traced(args: argparse.Namespace) -> tuple[list[str], list[Any], str]:
         example = EXAMPLES[args.example]
         return [example.algorithm], [example.trace()], f"{args.example} ({example.source})"
     state, where, recorded = position(args)
+    if recorded is not None and not (args.compare or args.pacman):
+        refuse_recorded_code(recorded)
     specs = args.compare or [args.pacman or recorded or DEFAULT_PACMAN]
     return specs, [trace_of(spec, args, state) for spec in specs], where
+
+
+def refuse_recorded_code(spec: str) -> None:
+    """A record's or a store's Pacman is traced only when all it names is
+    built in: its text decides, before anything is imported."""
+    from pacsim.agents.registry import refuse_named_code
+
+    refuse_named_code(spec, "the recorded Pacman", "to trace it as you, name it yourself: --pacman SPEC")
 
 
 def trace_of(spec: str, args: argparse.Namespace, state: Any) -> Any:

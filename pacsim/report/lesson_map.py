@@ -30,6 +30,7 @@ from typing import Any
 
 import pandas
 
+from pacsim.agents.registry import named_code
 from pacsim.engine.game import LOSS, TIMEOUT, WIN
 from pacsim.engine.layout import STOP, Layout
 from pacsim.engine.recording import SavedGame
@@ -81,6 +82,9 @@ class TrapGame:
     """The Pacman it was compared with (``differs``), else None."""
     specs: tuple[str, ...] = ()
     """With ``differs``: the other Pacman's full spec and the caught one's (what ``pacsim tree --compare`` takes)."""
+    plugin: str | None = None
+    """The caught Pacman's stored spec when it runs plugin code: never searched
+    again from the store (no tree page), since that would import it."""
 
     def reason(self) -> str:
         return TRAP_RULES[self.rule].format(other=self.other)
@@ -150,7 +154,8 @@ def find_traps(results: pandas.DataFrame, store: str | Path) -> dict[tuple[str, 
         traps[(row.pacman, row.ghosts, int(row.start))] = TrapGame(
             game_id=int(row.id), game_index=int(row.game_index), seed=int(row.seed), moves=int(row.moves),
             trap_move=move, rule=rule, other=other if differs else None,
-            specs=(other_spec, saved.pacman) if differs and other_spec is not None else ())
+            specs=(other_spec, saved.pacman) if differs and other_spec is not None else (),
+            plugin=saved.pacman if named_code(saved.pacman) is not None else None)
     return traps
 
 
@@ -165,14 +170,15 @@ def trap_move(caught: SavedGame, other: str | None) -> tuple[int, str]:
     """The Pacman move that sprang the trap in ``caught`` and how it was
     found: the last at which Pacman ``other`` (a spec), searching the same
     position, would not have played the move played (:data:`DIFFERS`); else
-    (``other`` agrees throughout, does not search, or is None) the last
+    (``other`` agrees throughout, does not search, runs plugin code, or is None) the last
     move from a junction (:data:`JUNCTION`)."""
     from pacsim.agents.api import ValuingAgent
     from pacsim.agents.registry import make_pacman
     from pacsim.engine.game import agent_rng
 
     states = caught.states()
-    agent = make_pacman(other) if other is not None else None
+    searchable = other is not None and named_code(other) is None  # a store's plugin is never imported
+    agent = make_pacman(other) if other is not None and searchable else None
     if isinstance(agent, ValuingAgent):
         agent.reset(0, agent_rng(caught.seed or 0, 0))
         moves = [(index, state) for index, state in enumerate(states[:-1]) if state.turn == 0]
@@ -327,6 +333,8 @@ def tree_pages(lesson: LessonMap) -> Iterator[tuple[TrapGame, str]]:
     from pacsim.web.tree import compare_page, move_tree, tracing_pacman
 
     for trap in lesson.traps.values():
+        if trap.plugin is not None:
+            continue
         saved = load_saved_game(lesson.store, trap.game_id)
         title = f"pacsim tree: {saved.layout.name}, game {trap.game_id}, move {trap.trap_move}"
         try:
@@ -475,7 +483,8 @@ def _cell_section(lesson: LessonMap, cell: int, tree_command: str, trees: Mappin
             count = lesson.count(pacman, ghost, cell)
             store = html.escape(str(lesson.store))
             tree = html.escape(f"{tree_command} --store {shlex.quote(str(lesson.store))} --game {trap.game_id} "
-                               f"--move {trap.trap_move}")
+                               f"--move {trap.trap_move}"  # a stored plugin runs only when the reader names it
+                               + (f" --pacman {shlex.quote(trap.plugin)}" if trap.plugin is not None else ""))
             items.append(
                 f"<li>{html.escape(pacman)} vs {html.escape(ghost)}: caught in {count.caught} of {count.games}. "
                 f"Game {trap.game_id} (game index {trap.game_index}, seed {trap.seed}, {trap.moves} moves): "

@@ -51,8 +51,7 @@ resource limits), :mod:`~pacsim.sandbox.bubblewrap` (namespaces, the view of
 the disk), :mod:`~pacsim.sandbox.cgroups` (a control group per child, v1 or
 v2), :mod:`~pacsim.sandbox.isolation` (how strong it is here),
 :mod:`~pacsim.sandbox.processes` (``/proc``, and every signal, never to an id
-of 0 or below), :mod:`~pacsim.sandbox.shared` (what of the user's files a
-child may read), :mod:`~pacsim.sandbox.handin` (a hand-in's own files copied).
+of 0 or below), :mod:`~pacsim.sandbox.handin` (a hand-in's own files copied).
 The names below are imported on first use.
 """
 

@@ -76,7 +76,7 @@ class Tenant:
     """What the child builds (the seats' roles, specs and options, as text)."""
     shared: tuple[tuple[Path, str], ...] = ()
     """Further folders shown read-only under bubblewrap, each with where the child sees it (checked by the caller:
-    :func:`pacsim.sandbox.shared.private_folder`)."""
+    :func:`pacsim.agents.sandboxed.shareable`)."""
     environment: tuple[tuple[str, str], ...] = ()
     """Variables added to the child's small environment."""
 

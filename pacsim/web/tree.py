@@ -307,7 +307,13 @@ class TreeView:
 
 def move_tree(saved: SavedGame, move: int, pacman: str | None = None, max_nodes: int = MAX_NODES) -> TreeView:
     """The tree ``pacman`` (default: the game's own Pacman) searches at the
-    position before Pacman's move ``move`` of ``saved`` (0: the start)."""
+    position before Pacman's move ``move`` of ``saved`` (0: the start).
+    The game's own Pacman is searched only when all it names is built in
+    (a record's text never imports code); a plugin is named as ``pacman``."""
+    from pacsim.agents.registry import refuse_named_code
+
+    if pacman is None:
+        refuse_named_code(saved.pacman, "the recorded Pacman", "to search with it as you, pass it as pacman=SPEC")
     shown = move_positions(saved.states())
     if isinstance(move, bool) or not isinstance(move, int) or not 0 <= move < len(shown) - 1:
         raise ConfigError(f"move {move!r}: Pacman's moves in this game are numbered 0 to {len(shown) - 2}")
