@@ -149,10 +149,15 @@ class RunFigures:
 
 def store_runs(query: StoreQuery, now: float) -> list[RunFigures]:
     """Every run of a store, newest first, as it stands at ``now`` (seconds since the epoch).
-    Each query is a read of its own: the connection holds no snapshot between looks."""
-    runs = query.execute("SELECT config_hash, name, config, updated_at FROM experiments "
-                         "ORDER BY updated_at DESC, rowid DESC").fetchall()
-    return [run_figures(query, run, name, config, updated_at, now) for run, name, config, updated_at in runs]
+    A look is one read transaction: its counts and its games in order come from one snapshot of the store
+    (a run writing meanwhile cannot make them disagree), and the connection holds none between looks."""
+    query.execute("BEGIN")
+    try:
+        runs = query.execute("SELECT config_hash, name, config, updated_at FROM experiments "
+                             "ORDER BY updated_at DESC, rowid DESC").fetchall()
+        return [run_figures(query, run, name, config, updated_at, now) for run, name, config, updated_at in runs]
+    finally:
+        query.connection.rollback()  # it read only: ending the snapshot lets the writer's log be checkpointed
 
 
 def run_figures(query: StoreQuery, run: str, name: str, config_text: str, updated_at: str, now: float) -> RunFigures:
