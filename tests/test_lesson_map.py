@@ -369,6 +369,9 @@ def test_default_names_hold_the_maze_and_the_settings_so_two_maps_never_share_fi
             png, page = output_paths(args, experiment, layout.name, setting, len(settings))
             assert page.name.startswith(f"{experiment.name}-pocket-{setting.slug()}-") and png.stem == page.stem
             names.add(page.name)
+            given = parser.parse_args([*arguments, "--png", "m.png", "--html", "m.html"])
+            assert output_paths(given, experiment, layout.name, setting, len(settings)) == \
+                (Path(f"m-{setting.slug()}.png"), Path(f"m-{setting.slug()}.html"))  # names given: each map's added
     assert len(names) == 4  # two depths by two seeds: four maps, four names
 
 

@@ -132,7 +132,7 @@ def write_trees(lesson, page: Path, none: bool = False) -> dict[int, str]:
         path.unlink()
     if folder.is_dir() and not any(folder.iterdir()):
         folder.rmdir()
-    if written:
+    if written or stale:
         print(f"trees: {len(written)} pages in {folder}" + (f" ({len(stale)} old ones removed)" if stale else ""))
     return written
 

@@ -60,7 +60,7 @@ pre{white-space:pre-wrap}
 .maze td.open{background:#e8e8e8}
 .maze td a{display:block;width:100%;height:100%;line-height:26px;color:inherit;text-decoration:none}
 .food{color:#d9a400}.ghost{color:#b00000;font-weight:bold}
-.legend{display:flex;flex-wrap:wrap;align-items:flex-start;gap:.6em 2em;font-size:13px;margin:.8em 0}
+.legend{display:flex;flex-wrap:wrap;align-items:flex-start;gap:.5em 1.3em;font-size:13px;margin:.8em 0}
 .scale{display:flex;flex-direction:column}
 .scale{width:16em}
 .scale .bar{height:14px;border:1px solid #bbb}
@@ -160,7 +160,7 @@ def _legend(lesson: LessonMap) -> str:
             ('<span class="swatch" style="background:#e8e8e8;color:#b00000;font-weight:bold">G</span>', "a ghost's start"),
             ('<span class="swatch" style="background:#e8e8e8;color:#d9a400">&#9679;</span>', "food (not a start cell)"),
             ('<span class="swatch" style="background:#1f2a60"></span>', "wall")]
-    return ('<div class="legend"><div class="scale"><div>share of games caught from the cell</div>'
+    return ('<div class="legend"><div class="scale"><div>share of its games caught</div>'
             f'<div class="bar" style="background:linear-gradient(to right, {gradient})"></div>'
             f'<div class="ticks">{ticks}</div></div>'
             + "".join(f'<div class="key">{swatch} {html.escape(words)}</div>' for swatch, words in keys) + "</div>")
