@@ -186,13 +186,13 @@ StoredGame = tuple[int, str, float, int]
 
 
 def _games_in_order(query: StoreQuery) -> dict[str, list[StoredGame]]:
-    """Each condition's stored games by game index (a finished game before a failed one of the same index)."""
+    """Each condition's stored games by game index (the store holds one row per condition and index:
+    a rerun replaces a failed game's), read in the order of the store's own index."""
     source, parameters = query.source()
     found: dict[str, list[StoredGame]] = {}
     for label, index, outcome, score, game_id in query.execute(
             f"SELECT g.condition, g.game_index, g.outcome, g.score, g.id{source} "
-            f"ORDER BY g.condition, g.game_index, g.outcome IN ({', '.join('?' * len(REPLAYED_OUTCOMES))}), g.id",
-            [*parameters, *REPLAYED_OUTCOMES]):
+            "ORDER BY g.config_hash, g.condition_key, g.game_index", parameters):
         found.setdefault(str(label), []).append((index, outcome, score, game_id))
     return found
 
@@ -203,8 +203,6 @@ def finished_prefix(games: list[StoredGame]) -> list[StoredGame]:
     prefix: list[StoredGame] = []
     for game in games:
         index, outcome = game[0], game[1]
-        if index < len(prefix):
-            continue  # a second row of a game already counted
         if index != len(prefix) or outcome in REPLAYED_OUTCOMES:
             break
         prefix.append(game)
