@@ -241,3 +241,18 @@ def test_the_page_explains_its_intervals_draws_each_condition_and_fits_the_windo
         assert all(plot.find_elements("css selector", "polyline") for plot in plots)
     assert browser.execute_script("return document.documentElement.scrollWidth <= window.innerWidth")
     assert [entry for entry in browser.get_log("browser") if entry["level"] == "SEVERE"] == []
+
+
+def test_a_compare_tests_the_pairs_of_the_finished_prefix_in_the_grid_s_order():
+    from pacsim.report.dashboard import compare_figures, finished_prefix, looks
+    from pacsim.report.stats import wilson_interval
+
+    games = {"B": [(0, "loss", -90, 2), (1, "loss", -80, 4), (2, "win", 500, 6)],
+             "A": [(0, "win", 510, 1), (1, "loss", -70, 3), (3, "win", 520, 7)]}  # A's game 2 still playing
+    figures = compare_figures(games, ["A", "B"])
+    assert figures.labels == ("A", "B") and figures.finished == figures.pairs == 2
+    assert figures.advantage == 100.0  # A better on both pairs: a win against a loss, then -70 against -80
+    assert [game[0] for game in finished_prefix(games["A"])] == [0, 1]
+    assert finished_prefix([(0, "win", 1, 1), (1, "error", 0, 2), (2, "win", 1, 3)]) == [(0, "win", 1, 1)]
+    course = looks(finished_prefix(games["B"]), tuned_for=10, points=2)
+    assert [look.games for look in course] == [2, 3] and course[-1].win_one_look == wilson_interval(1, 3)
