@@ -7,7 +7,8 @@ own (``starts = "every"``: game i starts on the i mod C-th of the C start
 cells), stored and resumed like every run.  Then draws the maze as a heat
 map of how often each Pacman was caught from each cell (PNG, and an HTML
 page linking each caught cell to a replay and to the search tree at the
-move that sprang the trap).  :mod:`pacsim.report.lesson_map` says what the
+move that sprang the trap): one map per value of each of the grid's other
+axes (depth, an option), never pooled, each in files of its own.  :mod:`pacsim.report.lesson_map` says what the
 trap move is.
 """
 

@@ -160,11 +160,11 @@ class LessonMap:
     description: str = ""
     """The setting in words (depth, evaluation, seeds), for the figure and the page."""
     setting: str = ""
-    """The values of the grid's split axes this map draws (``depth=2``); empty when the grid splits nothing."""
+    """The values of the grid's other axes this map draws (``depth=2``, see :func:`map_settings`); empty without any."""
 
     @property
     def title(self) -> str:
-        """The maze (a file's by its name alone) and the split values: what tells this map from the experiment's others."""
+        """The maze (a file's by its name alone) and the map's values: what tells it from the experiment's other maps."""
         return short_maze_name(self.layout.name) + (f", {self.setting}" if self.setting else "")
 
     def games_from_each(self) -> str:
