@@ -16,11 +16,16 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pacsim.cli.run import add_executor_options, execute
 from pacsim.errors import ConfigError, PacsimError, install_hint
 from pacsim.files import check_output, write_atomically
 from pacsim.shipped import shipped_experiment
+
+if TYPE_CHECKING:  # --help imports neither pandas nor the runner
+    from pacsim.report.lesson_map import LessonMap, MapSetting
+    from pacsim.runner.experiment import Experiment
 
 EXPERIMENT = "optimism_pessimism.toml"
 DEFAULT_GAMES = 20
@@ -81,7 +86,7 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def draw(lesson, png: Path, page: Path, no_trees: bool) -> None:
+def draw(lesson: LessonMap, png: Path, page: Path, no_trees: bool) -> None:
     """One map's page (and its trees) and figure."""
     from pacsim.report.lesson_map import plot_map
     from pacsim.web.cli import write_page
@@ -98,7 +103,8 @@ def draw(lesson, png: Path, page: Path, no_trees: bool) -> None:
         print(f"pacsim: note: no figure: it needs matplotlib; {install_hint('plot')}")
 
 
-def output_paths(args: argparse.Namespace, experiment, maze: str, setting, maps: int) -> tuple[Path, Path]:
+def output_paths(args: argparse.Namespace, experiment: Experiment, maze: str, setting: MapSetting,
+                 maps: int) -> tuple[Path, Path]:
     """A map's figure and page: by default named after the experiment, the maze and the map's settings (two
     maps never share files); ``--png``/``--html`` as given, with the split values added when there are several maps."""
     from pacsim.report.lesson_map import map_name
@@ -117,7 +123,7 @@ TREE_PAGE = "game*-move*.html"
 """The tree pages' names in a map's folder (what a new map of the same page replaces)."""
 
 
-def write_trees(lesson, page: Path, none: bool = False) -> dict[int, str]:
+def write_trees(lesson: LessonMap, page: Path, none: bool = False) -> dict[int, str]:
     """Each linked game's tree page, in a folder beside ``page``: game id -> its address from the page.
     Tree pages of an earlier map of the same page that this one does not link are removed (``none``: all)."""
     from pacsim.web.lesson_map import tree_pages
@@ -200,7 +206,7 @@ def _toml_list(name: str) -> str:
     return '["' + name.replace("\\", "\\\\").replace('"', '\\"') + '"]'
 
 
-def describe(experiment, setting) -> str:
+def describe(experiment: Experiment, setting: MapSetting) -> str:
     """The map's setting in a few words: its Pacmen's options (depth first), root seed and move cap."""
     condition = next(condition for condition in experiment.conditions if condition.key in setting.conditions)
     searching = next((other for other in experiment.conditions
