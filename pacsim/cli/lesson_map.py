@@ -140,7 +140,7 @@ def write_trees(lesson: LessonMap, page: Path, none: bool = False) -> dict[int, 
     if folder.is_dir() and not any(folder.iterdir()):
         folder.rmdir()
     if written or stale:
-        print(f"trees: {len(written)} pages in {folder}" + (f" ({len(stale)} old ones removed)" if stale else ""))
+        print(f"trees: {len(written)} pages in {folder}" + (f" (removed {len(stale)} old one{'' if len(stale) == 1 else 's'})" if stale else ""))
     return written
 
 

@@ -174,6 +174,11 @@ class LessonMap:
         low, high = (min(counts), max(counts)) if counts else (0, 0)
         return str(low) if low == high else f"{low} to {high}"
 
+    def games_from_each_words(self) -> str:
+        """``1 game``, ``3 games``, ``1 to 3 games``."""
+        count = self.games_from_each()
+        return f"{count} game{'' if count == '1' else 's'}"
+
     def count(self, pacman: str, ghost: str, cell: int) -> CellCount:
         return self.counts.get((pacman, ghost, cell), CellCount(0, 0, 0, 0))
 
@@ -284,7 +289,7 @@ def where(layout: Layout, cell: int) -> str:
 
 def summary_lines(lesson: LessonMap) -> list[str]:
     """What the map shows, in a few lines of text."""
-    lines = [f"{lesson.title}: {len(lesson.cells)} start cells, {lesson.games_from_each()} games from each, "
+    lines = [f"{lesson.title}: {len(lesson.cells)} start cells, {lesson.games_from_each_words()} from each, "
              "per Pacman and ghost" + (f" ({lesson.description})" if lesson.description else "")]
     for ghost in lesson.ghosts:
         for pacman in lesson.pacmen:

@@ -106,7 +106,7 @@ def map_page(lesson: LessonMap, tree_command: str = "pacsim tree", trees: Mappin
     return "\n".join([
         "<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">', f"<title>{html.escape(title)}</title>",
         f"<style>{PAGE_STYLE}</style></head><body>", f"<h1>{html.escape(title)}</h1>",
-        f"<p>How often each Pacman is caught, by the cell it starts on: {lesson.games_from_each()} games from each "
+        f"<p>How often each Pacman is caught, by the cell it starts on: {lesson.games_from_each_words()} from each "
         f"start cell for every Pacman and ghost, the same seeds for every Pacman"
         + (f" ({html.escape(lesson.description)})" if lesson.description else "") + ". Store: "
         f"<code>{html.escape(str(lesson.store))}</code>. Click a cell for a game in which it was caught. Rows and "
