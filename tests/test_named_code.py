@@ -14,7 +14,8 @@ from pacsim.cli import main
 from pacsim.cli.lesson_map import write_trees
 from pacsim.engine.recording import load_game
 from pacsim.errors import AgentError
-from pacsim.report.lesson_map import find_traps, map_page, trap_move, tree_pages
+from pacsim.report.lesson_map import find_traps, trap_move
+from pacsim.web.lesson_map import map_page, tree_pages
 from pacsim.web.tree import move_tree
 
 PLANTED = """
