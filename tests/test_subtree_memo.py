@@ -67,12 +67,14 @@ def test_a_search_paused_every_few_nodes_is_the_same_as_one_in_a_single_slice():
     that pauses (the node budget) and goes on gives the same numbers."""
     state = initial_state(load_layout("optimismHalls"), 1)
     search = translate(state, _request(state))
-    results = []
+    results, slices = [], []
     for budget in (10 ** 9, 7):
         work = workspace(state_row(state), 8, empty_subtree_memo(len(state_row(state))))
+        slices.append(1)
         while not kernel.search_root(layout_tables(state.layout), search.model, 8, True, work, budget):
-            pass
+            slices[-1] += 1
         results.append((work.values.tobytes(), work.stats[:kernel.DEEPEST + 1].tolist(), int(work.memo.meta[HITS])))
+    assert slices[0] == 1 and slices[1] > 100  # the second search did pause, many times
     assert results[0] == results[1]
     assert results[0][2] > 0
 
