@@ -118,3 +118,18 @@ def test_every_start_of_pacman_in_one_maze_shares_the_memo_and_plays_the_same_ga
     assert [untimed(game) for game in on] == [untimed(game) for game in off]
     width = len(state_row(initial_state(maze, 1)))
     assert len({id(chase_memo(layout, width)) for layout in starts}) == 1
+    assert _memo_counts(starts[0])[1] > 0  # the games' ghosts searched through that one memo
+    # These games never meet a position twice (no hit): that an entry written from one start answers the same
+    # position searched from another shows in a searched position instead, as the Pacman that models the ghost does.
+    memos_set(monkeypatch, chase=True, pacman=False, subtree=False)
+
+    def modelled(state):
+        return kernel_search(state, (MAX, CHANCE), "careful", 4, model="adversarial", root_values=True,
+                             adversary=(2, 0.75))
+
+    position = initial_state(starts[0], 1)
+    first = modelled(position)
+    hits, searches = _memo_counts(starts[0])
+    again = modelled(position._replace(layout=starts[1]))  # the same position, from the other start's layout
+    assert again.action_values == first.action_values
+    assert _memo_counts(starts[1])[0] > hits and _memo_counts(starts[1])[1] == searches  # answered, none searched
