@@ -123,13 +123,19 @@ def _request(state):
                          root_values=False)
 
 
-def test_the_bench_pairs_searches_with_the_subtree_memo_off_and_on():
-    from pacsim.bench.memo import subtree_searches
+def test_the_bench_pairs_searches_with_the_subtree_memo_off_and_on(monkeypatch):
+    from pacsim.bench import memo
     from pacsim.bench.report import Report
 
+    memos_set(monkeypatch, chase=False, pacman=False, subtree=False)
+    width = len(state_row(initial_state(load_layout(memo.TRUE_MODEL_MAZE), 1)))
+    hits_after = []  # this thread's subtree memo hits after the off pass, then after the on pass
+    timed = memo._timed
+    monkeypatch.setattr(memo, "_timed", lambda search: (timed(search), hits_after.append(_hits(width)))[0])
     report = Report()
-    subtree_searches(report, 3)
+    memo.subtree_searches(report, 3)
     figures = {figure.name: figure.value for figure in report.figures}
+    assert hits_after[0] == 0 < hits_after[1]  # "no result differs" compares a pass without the memo with one with it
     assert figures["searches whose result differs"] == 0
     assert figures["depth-4 searches subtree memo on/off"] == \
         figures["depth-4 searches, subtree memo on"] / figures["depth-4 searches, subtree memo off"]
