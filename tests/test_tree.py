@@ -158,6 +158,10 @@ def test_dot_greys_what_alpha_beta_pruned(capsys):
     dot = capsys.readouterr().out
     assert dot.startswith("digraph") and dot.rstrip().endswith("}")
     assert "Star1: upper bound" in dot and 'style="bold"' in dot
+    grey = [line for line in dot.splitlines() if 'color="grey"' in line]
+    assert any("Star1: upper bound" in line for line in grey)  # the cut chance node
+    assert any("pruned" in line for line in grey) and any('style="dashed"' in line for line in grey)  # what it left
+    assert not any('style="bold"' in line for line in grey)  # the best line is never greyed
 
 
 # -- in Chromium (tests/conftest.py; skipped without it, failed under CI) ---------------
