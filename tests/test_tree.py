@@ -83,6 +83,7 @@ def test_a_large_tree_is_cut_to_the_cap_with_the_best_line_whole():
     example = EXAMPLES["stochastic-inc-and-square"].trace()
     data = tree_data(example, max_nodes=10)
     assert data["nodesEmbedded"] < data["nodesTotal"] == len(example.nodes)
+    assert data["nodesEmbedded"] <= 10 + len(example.principal_variation)  # the cap (and the best line past it)
     assert len(data["principal"]) == len(example.principal_variation)
     assert all(parent < index for index, (parent, *_) in enumerate(data["nodes"]))
     page = tree_page(example, max_nodes=10)
