@@ -86,12 +86,21 @@ def test_the_slots_the_memo_leaves_out_of_its_key_do_not_change_the_chase_search
         assert python.searched_values(other) == python.searched_values(state)
 
 
-def test_the_bench_pairs_true_model_games_with_the_memo_off_and_on():
-    from pacsim.bench.memo import true_model_games
+def test_the_bench_pairs_true_model_games_with_the_memo_off_and_on(monkeypatch):
+    from pacsim.bench import memo
     from pacsim.bench.report import Report
+    from pacsim.fast.memo import memo_counts
 
+    memos_set(monkeypatch, chase=False, pacman=False, subtree=False)
+    mazes = []  # each game's maze kept alive: the memos are kept by their mazes, and go with them
+    made = memo.case_layout
+    monkeypatch.setattr(memo, "case_layout", lambda *arguments: mazes.append(made(*arguments)) or mazes[-1])
+    hits_after = []  # the memos' hits after the pass without the memo, then after the pass with it
+    timed = memo._timed
+    monkeypatch.setattr(memo, "_timed", lambda play: (timed(play), hits_after.append(memo_counts()[0]))[0])
     report = Report()
-    true_model_games(report, 1)
+    memo.true_model_games(report, 1)
+    assert hits_after[0] == 0 < hits_after[1]  # "no record differs" compares games without the memo with games it served
     figures = {figure.name: figure.value for figure in report.figures}
     assert figures["true-model games whose record differs"] == 0
     assert figures["true-model Pacman, memo off"] > 0 and figures["true-model Pacman, memo on"] > 0
