@@ -133,6 +133,9 @@ def test_game_i_starts_on_the_i_mod_c_th_start_cell_for_every_pacman():
 
 
 def test_an_interrupted_map_resumes_without_playing_a_game_twice(mapped, tmp_path, monkeypatch, capsys):
+    from fasttools import memos_set
+
+    memos_set(monkeypatch, chase=False, pacman=False, subtree=False)  # else the first map's games answer these
     folder = mapped[0]
     (tmp_path / "pocket.lay").write_text(MAZE)
     store = tmp_path / "resumed.sqlite"
