@@ -83,6 +83,7 @@ def test_a_large_tree_is_cut_to_the_cap_with_the_best_line_whole():
     example = EXAMPLES["stochastic-inc-and-square"].trace()
     data = tree_data(example, max_nodes=10)
     assert data["nodesEmbedded"] < data["nodesTotal"] == len(example.nodes)
+    assert data["nodesEmbedded"] <= 10 + len(example.principal_variation)  # the cap (and the best line past it)
     assert len(data["principal"]) == len(example.principal_variation)
     assert all(parent < index for index, (parent, *_) in enumerate(data["nodes"]))
     page = tree_page(example, max_nodes=10)
@@ -158,6 +159,10 @@ def test_dot_greys_what_alpha_beta_pruned(capsys):
     dot = capsys.readouterr().out
     assert dot.startswith("digraph") and dot.rstrip().endswith("}")
     assert "Star1: upper bound" in dot and 'style="bold"' in dot
+    grey = [line for line in dot.splitlines() if 'color="grey"' in line]
+    assert any("Star1: upper bound" in line for line in grey)  # the cut chance node
+    assert any("pruned" in line for line in grey) and any('style="dashed"' in line for line in grey)  # what it left
+    assert not any('style="bold"' in line for line in grey)  # the best line is never greyed
 
 
 # -- in Chromium (tests/conftest.py; skipped without it, failed under CI) ---------------
