@@ -13,6 +13,8 @@ from pacsim.cli.common import options_given_once
 from pacsim.errors import ConfigError
 
 FORMATS = ("html", "json", "dot")
+QUESTION_KINDS = ("value", "move")
+"""``--exercise``'s questions (pacsim.web.exercise.QUESTION_KINDS, not imported for --help)."""
 DEFAULT_LAYOUT = "tinyGhostMaze"
 DEFAULT_PACMAN = "expectimax:depth=2"
 
@@ -41,6 +43,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--format", choices=FORMATS, default="html", help="html (default), json (docs/tree.md) or dot")
     parser.add_argument("--out", metavar="FILE", help="where to write (default: tree.html, or stdout for json and dot)")
     parser.add_argument("--max-nodes", type=int, default=None, metavar="N", help="nodes embedded at most (default 20000; dot 2000)")
+    parser.add_argument("--exercise", nargs="?", const="auto", choices=("auto", *QUESTION_KINDS), default=None,
+                        help="predict, then check: the page hides the values and asks for a node's value (value) or the "
+                             "move the search plays (move); default: with --compare the lesson's move's value, else the move")
 
 
 def example_names() -> list[str]:
@@ -61,9 +66,12 @@ def run(args: argparse.Namespace) -> int:
     names, traces, where = traced(args)
     cap: dict[str, Any] = {} if args.max_nodes is None else {"max_nodes": args.max_nodes}
     title = f"pacsim tree: {where}"
+    if args.exercise and args.format != "html":
+        raise ConfigError(f"--exercise is a page: --format {args.format} writes the whole tree")
     if args.format == "html":
-        text = (compare_page(traces[0], traces[1], (names[0], names[1]), title=title, **cap) if len(traces) == 2
-                else tree_page(traces[0], title=f"{title}, {names[0]}", **cap))
+        text = (compare_page(traces[0], traces[1], (names[0], names[1]), title=title, exercise=bool(args.exercise), **cap)
+                if len(traces) == 2 else
+                tree_page(traces[0], title=f"{title}, {names[0]}", question=question(args.exercise, traces[0], names[0]), **cap))
     elif len(traces) == 2:
         raise ConfigError(f"--compare draws an HTML page; --format {args.format} writes one tree")
     elif args.format == "json":
@@ -78,6 +86,18 @@ def run(args: argparse.Namespace) -> int:
     print(f"wrote {out}: {', '.join(names)}, {len(trace.nodes)} nodes, value {float(trace.result.value):.4g}"
           + (f", plays {label_of(trace.result.action)}" if trace.result.action is not None else ""))
     return 0
+
+
+def question(kind: str | None, trace: Any, name: str) -> Any:
+    """``--exercise``'s question on one tree (auto: the move it plays, where it has a choice, else a value)."""
+    from pacsim.web.exercise import question_for
+
+    if kind is None:
+        return None
+    if kind == "auto":
+        root = trace.root
+        kind = "move" if root.kind in ("max", "min") and len(root.children) > 1 and trace.result.action is not None else "value"
+    return question_for(trace, kind, name=name)
 
 
 def label_of(move: Any) -> str:

@@ -1,0 +1,129 @@
+"""Predict, then check: a question about a traced search, for the tree
+page's exercise mode (``pacsim tree --exercise``, ``pacsim exercises``).
+
+A question asks for one node's value (its children's values given) or for
+the move a search plays (its moves' children's values given).  The page
+hides every other value, checks the answer the student types or picks,
+and then shows the whole tree with the sentence that explains the answer.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from pacsim.errors import ConfigError
+from pacsim.search.trace import LEAF, TERMINAL_KIND, SearchTrace, TraceNode, shown
+from pacsim.web.lesson import how, searched
+from pacsim.web.tree_labels import label, mover, step
+
+QUESTION_KINDS = ("value", "move")
+"""What a question asks for: a node's value, or the move the search plays at the root."""
+
+
+@dataclass(frozen=True, slots=True)
+class Question:
+    """One question about one trace."""
+
+    kind: str
+    """``value`` or ``move`` (:data:`QUESTION_KINDS`)."""
+    node: int
+    """The node asked about (the root for ``move``)."""
+    path: str
+    """The node's moves from the root (empty: the root), each with who made it."""
+    prompt: str
+    """The question as the page asks it."""
+    answer: Any
+    """The node's value (a number) or the move's name."""
+    choices: tuple[str, ...]
+    """``move``: the moves to pick from; ``value``: empty."""
+    givens: tuple[int, ...]
+    """The nodes whose values the page shows before the answer."""
+    explanation: str
+    """Why the answer is what it is, in one sentence."""
+
+
+def question_for(trace: SearchTrace, kind: str, node: int | None = None, name: str = "") -> Question:
+    """A ``kind`` question on ``trace``: about ``node`` (by default, for a
+    value, the best line's first node with children, else the root)."""
+    name = name or trace.algorithm
+    if kind == "move":
+        return move_question(trace, name)
+    if kind != "value":
+        raise ConfigError(f"question {kind!r}: choose one of {', '.join(QUESTION_KINDS)}")
+    return value_question(trace, default_value_node(trace) if node is None else node, name)
+
+
+def default_value_node(trace: SearchTrace) -> int:
+    line = trace.principal_variation
+    if len(line) > 1 and searched(trace, trace.nodes[line[1]]):
+        return line[1]
+    return 0
+
+
+def value_question(trace: SearchTrace, index: int, name: str) -> Question:
+    node = trace.nodes[index]
+    if not searched(trace, node):
+        raise ConfigError(f"node {index}: a {node.kind} node has no children to work its value out from")
+    givens = tuple(searched(trace, node))
+    where = path_of(trace, node)
+    prompt = (f"What is {'the root' if not where else where} worth to {name}? "
+              f"Its {'outcomes' if node.kind == 'chance' else 'moves'}' values are shown below it.")
+    return Question("value", index, where, prompt, as_number(node.value), (), givens,
+                    f"{children_text(trace, node)}: {name} {how(trace, node)}.")
+
+
+def move_question(trace: SearchTrace, name: str) -> Question:
+    root = trace.root
+    moves = [trace.nodes[index] for index in searched(trace, root)]
+    if root.kind not in ("max", "min") or len(moves) < 2 or trace.result.action is None:
+        raise ConfigError(f"{name}: the root has no choice of moves to ask about")
+    givens: list[int] = []
+    for move in moves:
+        below = searched(trace, move)
+        givens.extend(below if below and move.kind not in (LEAF, TERMINAL_KIND) else [move.index])
+    prompt = (f"Which move does {name} play here? Work out each move's value from the values shown below it.")
+    values = ", ".join(f"{step(trace, move)} {how(trace, move)}" for move in moves)
+    return Question("move", 0, "", prompt, label(trace.result.action), tuple(step(trace, move) for move in moves),
+                    tuple(givens), f"{values}; {mover(root)} {how(trace, root)}: {label(trace.result.action)}.")
+
+
+def path_of(trace: SearchTrace, node: TraceNode) -> str:
+    """"Pacman West → ghost 1 South": the moves from the root to ``node``."""
+    steps = []
+    while node.parent >= 0:
+        parent = trace.nodes[node.parent]
+        steps.append(f"{mover(parent)} {step(trace, node)}")
+        node = parent
+    return " → ".join(reversed(steps))
+
+
+def children_text(trace: SearchTrace, node: TraceNode) -> str:
+    """"ghost 1's replies: South -477, West 530"."""
+    who = mover(node) or "the mover"
+    listed = ", ".join(f"{step(trace, trace.nodes[index])} {shown(trace.nodes[index].value)}"
+                       for index in searched(trace, node))
+    return f"{who}'s {'moves' if who == 'Pacman' else 'replies' if who.startswith('ghost') else 'choices'}: {listed}"
+
+
+def as_number(value: Any) -> float | str:
+    """A value for the page and the key: a float (6 decimals), infinities as text."""
+    number = float(value)
+    return round(number, 6) if number not in (float("inf"), float("-inf")) else ("+inf" if number > 0 else "-inf")
+
+
+def question_data(question: Question, number: dict[int, int]) -> dict[str, Any]:
+    """``question`` for the page, its nodes as the embedded rows ``number`` gives them."""
+    return {"kind": question.kind, "node": number[question.node], "prompt": question.prompt, "answer": question.answer,
+            "choices": list(question.choices), "givens": [number[index] for index in question.givens],
+            "explanation": question.explanation}
+
+
+def kept_for(trace: SearchTrace, question: Question) -> tuple[int, ...]:
+    """The nodes a page must embed for ``question``: the path to its node and its givens' paths."""
+    kept: set[int] = set()
+    for index in (question.node, *question.givens):
+        while index >= 0 and index not in kept:
+            kept.add(index)
+            index = trace.nodes[index].parent
+    return tuple(sorted(kept))

@@ -1,0 +1,163 @@
+"""The lesson of two searches of one position (``pacsim tree --compare``):
+the first move the two value differently, followed down to where the
+difference starts, and one sentence saying what differs there.
+
+For minimax against expectimax at a move whose ghost replies both value
+alike, that is the move's own node: "ghost 1's replies: South -477 (the
+game ends), West 530: minimax takes the worst, -477; expectimax averages
+with p = 1/2 each, 26.5".  Nothing here draws: the page
+(:mod:`pacsim.web.tree`) opens both trees along :attr:`Lesson.paths`.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from pacsim.search.trace import LEAF, MCTS, TERMINAL_KIND, SearchTrace, TraceNode, averaged, shown
+from pacsim.web.tree_labels import mover, step
+
+
+@dataclass(frozen=True, slots=True)
+class Lesson:
+    """Where two searches of one position part in value, and why."""
+
+    paths: tuple[tuple[int, ...], tuple[int, ...]]
+    """Each trace's node indices from the root to the node where the difference starts (the move at [1])."""
+    sentence: str
+    """What differs there, in one sentence."""
+
+
+def find_lesson(first: SearchTrace, second: SearchTrace, names: tuple[str, str]) -> Lesson | None:
+    """The lesson of ``first`` against ``second`` (None: they value every
+    move at the root alike)."""
+    paths = ([0], [0])
+    one, other = first.root, second.root
+    while True:
+        differing = [(a, b) for a, b in paired_children(first, one, second, other) if not same_value(a.value, b.value)]
+        if not differing:
+            break
+        one, other = clearest(first, second, differing)
+        paths[0].append(one.index)
+        paths[1].append(other.index)
+        if one.kind != other.kind or MCTS in (first.algorithm, second.algorithm):
+            break  # the two combine the children here differently: the lesson is this node
+    if len(paths[0]) == 1:
+        return None
+    return Lesson((tuple(paths[0]), tuple(paths[1])), sentence(first, second, short_names(first, second, names), paths))
+
+
+def paired_children(first: SearchTrace, one: TraceNode, second: SearchTrace, other: TraceNode) -> list[tuple[TraceNode, TraceNode]]:
+    """The children of ``one`` and ``other`` reached by the same move, in ``one``'s order."""
+    theirs = {step(second, second.nodes[index]): second.nodes[index] for index in searched(second, other)}
+    pairs = []
+    for index in searched(first, one):
+        child = first.nodes[index]
+        match = theirs.get(step(first, child))
+        if match is not None:
+            pairs.append((child, match))
+    return pairs
+
+
+def searched(trace: SearchTrace, node: TraceNode) -> list[int]:
+    """``node``'s children the search valued (a Star2 probe only bounds an outcome)."""
+    return [index for index in node.children if not trace.nodes[index].probe]
+
+
+def clearest(first: SearchTrace, second: SearchTrace, differing: list[tuple[TraceNode, TraceNode]]) -> tuple[TraceNode, TraceNode]:
+    """The pair to follow: one whose own children the two value alike (the
+    difference is then all in how each combines them), then one a search
+    plays, then the largest difference."""
+    lines = set(first.principal_variation), set(second.principal_variation)
+
+    def rank(pair: tuple[TraceNode, TraceNode]) -> tuple[bool, bool, float]:
+        one, other = pair
+        clean = all(same_value(a.value, b.value) for a, b in paired_children(first, one, second, other))
+        played = one.index in lines[0] or other.index in lines[1]
+        return clean, played, abs(as_float(one.value) - as_float(other.value))
+
+    return max(differing, key=rank)
+
+
+def same_value(one: Any, other: Any) -> bool:
+    a, b = as_float(one), as_float(other)
+    if math.isinf(a) or math.isinf(b):
+        return a == b
+    return abs(a - b) <= 1e-6 * max(1.0, abs(a), abs(b))
+
+
+def as_float(value: Any) -> float:
+    return math.nan if value is None else float(value)
+
+
+def short_names(first: SearchTrace, second: SearchTrace, names: tuple[str, str]) -> tuple[str, str]:
+    """The searches' algorithm names where they tell the two apart, else the names given."""
+    if first.algorithm != second.algorithm:
+        return first.algorithm, second.algorithm
+    return names
+
+
+# -- the sentence ---------------------------------------------------------------
+
+def sentence(first: SearchTrace, second: SearchTrace, names: tuple[str, str], paths: tuple[list[int], list[int]]) -> str:
+    """"The same move, West, is worth -477 to minimax and 26.5 to expectimax: ghost 1's replies ..."."""
+    move_one, move_other = first.nodes[paths[0][1]], second.nodes[paths[1][1]]
+    one, other = first.nodes[paths[0][-1]], second.nodes[paths[1][-1]]
+    text = (f"The same move, {step(first, move_one)}, is worth {shown(move_one.value)} to {names[0]} "
+            f"and {shown(move_other.value)} to {names[1]}")
+    if len(paths[0]) > 2:
+        text += f"; the difference starts at {path_text(first, paths[0])}"
+    replies = replies_of(first, one, second, other)
+    rules = f"{names[0]} {how(first, one)}; {names[1]} {how(second, other)}"
+    return f"{text}: {replies}: {rules}." if replies else f"{text}: {rules}."
+
+
+def path_text(trace: SearchTrace, path: list[int]) -> str:
+    """"Pacman East → ghost 1 South": the moves from the root, each with who made it."""
+    return " → ".join(f"{mover(trace.nodes[trace.nodes[index].parent])} {step(trace, trace.nodes[index])}" for index in path[1:])
+
+
+def replies_of(first: SearchTrace, one: TraceNode, second: SearchTrace, other: TraceNode) -> str:
+    """"ghost 1's replies: South -477 (the game ends), West 530", when both
+    searches value the replies alike (else each search's rule says its own)."""
+    pairs = paired_children(first, one, second, other)
+    if not pairs or not all(same_value(a.value, b.value) for a, b in pairs):
+        return ""
+    who = mover(one) or mover(other) or "the mover"
+    listed = ", ".join(f"{step(first, a)} {shown(a.value)}" + (" (the game ends)" if a.kind == TERMINAL_KIND else "")
+                       for a, _ in pairs)
+    return f"{who}'s {'moves' if who == 'Pacman' else 'replies'}: {listed}"
+
+
+def how(trace: SearchTrace, node: TraceNode) -> str:
+    """How ``trace``'s search got ``node``'s value, in a few words."""
+    value = shown(node.value)
+    if node.visits:
+        return f"averages its {node.visits} playouts through it, {value}"
+    if node.kind == LEAF:
+        return f"stops searching here and scores the position, {value}"
+    if node.kind == TERMINAL_KIND:
+        return f"scores the end of the game, {value}"
+    if node.kind == "chance" and node.cut:
+        return f"stops averaging early, {value} (a bound: {node.cut})"
+    if node.kind == "chance":
+        rule = f"averages with p = {probabilities(trace, node)}" if averaged(node, trace.nodes) else "follows its one outcome"
+    else:
+        rule = "takes the best" if node.kind == "max" else "takes the worst"
+    return f"{rule}, {value}" + (f" (a bound: {node.cut})" if node.cut else "")
+
+
+def probabilities(trace: SearchTrace, node: TraceNode) -> str:
+    """``1/2 each``, or ``1/4, 3/4`` in the outcomes' order."""
+    shares = [fraction(trace.nodes[index].probability) for index in searched(trace, node)]
+    if len(set(shares)) == 1:
+        return f"{shares[0]} each"
+    return ", ".join(shares)
+
+
+def fraction(probability: Any) -> str:
+    """A probability as a short fraction where it is one (0.5: 1/2), else to 3 figures."""
+    exact = Fraction(probability).limit_denominator(100)
+    return str(exact) if abs(float(exact) - float(probability)) < 1e-9 else f"{float(probability):.3g}"
