@@ -338,3 +338,31 @@ def test_the_viewers_tree_key_opens_a_page_and_returns_the_best_line():
     page = Path(urlparse(address).path)
     assert page_trees(page.read_text(encoding="utf-8"))[0]["algorithm"] == "minimax"
     assert line[0] is state and len(line) == 5 and [position.turn for position in line] == [0, 1, 0, 1, 0]
+
+
+SEARCH_KINDS = ("minimax:depth=2", "alphabeta:depth=2", "expectimax:depth=2", "expectiminimax:depth=2,kinds=C",
+                "expectimax:depth=2,algorithm=star1", "expectiminimax:depth=2,algorithm=star2,kinds=C", "mcts:iterations=40")
+
+
+def test_every_search_kind_and_example_shows_movers_a_board_and_its_title_once(browser, tmp_path):
+    pages = {}
+    for number, spec in enumerate(SEARCH_KINDS):
+        pages[spec] = tmp_path / f"kind{number}.html"
+        assert main(["tree", "-l", "tinyGhostMaze", "-p", spec, "--out", str(pages[spec])]) == 0
+    for name in EXAMPLES:
+        pages[name] = tmp_path / f"{name}.html"
+        assert main(["tree", "--example", name, "--out", str(pages[name])]) == 0
+    for name, page in pages.items():
+        opened(browser, page)
+        title = browser.find_element("css selector", "h1").text
+        assert browser.find_elements("css selector", "h2") == [] and browser.title == title, name  # said once
+        movers = browser.find_element("css selector", "#tree0 tr.movers").text
+        assert ("Pacman" in movers and "ghost 1" in movers) if name in SEARCH_KINDS else ("MAX" in movers or "chance" in movers), name
+        assert browser.find_element("id", "node-info").get_attribute("data-node") == "0", name  # the root, shown at once
+        if name in SEARCH_KINDS:
+            assert browser.execute_script("return document.getElementById('board').width") > 1, name
+        else:
+            assert browser.find_element("id", "position").is_displayed(), name
+        edges = browser.find_elements("css selector", "#tree0 li.node[data-node] > .label .who")
+        assert edges and all(edge.text.strip() for edge in edges), name  # who makes each move shown
+        assert [entry for entry in browser.get_log("browser") if entry["level"] == "SEVERE"] == [], name

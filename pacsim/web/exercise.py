@@ -10,11 +10,12 @@ and then shows the whole tree with the sentence that explains the answer.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from html import escape
 from typing import Any
 
 from pacsim.errors import ConfigError
 from pacsim.search.trace import LEAF, TERMINAL_KIND, SearchTrace, TraceNode, shown
-from pacsim.web.lesson import how, searched
+from pacsim.web.lesson import how, same_value, searched
 from pacsim.web.tree_labels import label, mover, step
 
 QUESTION_KINDS = ("value", "move")
@@ -37,6 +38,8 @@ class Question:
     """The node's value (a number) or the move's name."""
     choices: tuple[str, ...]
     """``move``: the moves to pick from; ``value``: empty."""
+    accepted: tuple[str, ...]
+    """``move``: every move as good as the one played (a tie is no mistake); ``value``: empty."""
     givens: tuple[int, ...]
     """The nodes whose values the page shows before the answer."""
     explanation: str
@@ -55,10 +58,15 @@ def question_for(trace: SearchTrace, kind: str, node: int | None = None, name: s
 
 
 def default_value_node(trace: SearchTrace) -> int:
+    """The node a value question asks about by default: a move of the root
+    whose children differ in value (the one played first), else the root."""
+    def differ(index: int) -> bool:
+        values = [trace.nodes[child].value for child in searched(trace, trace.nodes[index])]
+        return len(values) > 1 and not all(same_value(value, values[0]) for value in values)
+
     line = trace.principal_variation
-    if len(line) > 1 and searched(trace, trace.nodes[line[1]]):
-        return line[1]
-    return 0
+    moves = sorted(searched(trace, trace.root), key=lambda index: index not in line)
+    return next((index for index in moves if differ(index)), 0)
 
 
 def value_question(trace: SearchTrace, index: int, name: str) -> Question:
@@ -68,8 +76,8 @@ def value_question(trace: SearchTrace, index: int, name: str) -> Question:
     givens = tuple(searched(trace, node))
     where = path_of(trace, node)
     prompt = (f"What is {'the root' if not where else where} worth to {name}? "
-              f"Its {'outcomes' if node.kind == 'chance' else 'moves'}' values are shown below it.")
-    return Question("value", index, where, prompt, as_number(node.value), (), givens,
+              f"The values of its {children_name(node)} are shown below it.")
+    return Question("value", index, where, prompt, as_number(node.value), (), (), givens,
                     f"{children_text(trace, node)}: {name} {how(trace, node)}.")
 
 
@@ -82,10 +90,12 @@ def move_question(trace: SearchTrace, name: str) -> Question:
     for move in moves:
         below = searched(trace, move)
         givens.extend(below if below and move.kind not in (LEAF, TERMINAL_KIND) else [move.index])
-    prompt = (f"Which move does {name} play here? Work out each move's value from the values shown below it.")
-    values = ", ".join(f"{step(trace, move)} {how(trace, move)}" for move in moves)
+    prompt = f"Which move does {name} play here? Work out each move's value from the values shown below it."
+    values = "; ".join(f"{step(trace, move)}: {how(trace, move)}" for move in moves)
+    played = trace.nodes[trace.principal_variation[1]]
+    accepted = tuple(step(trace, move) for move in moves if same_value(move.value, played.value))
     return Question("move", 0, "", prompt, label(trace.result.action), tuple(step(trace, move) for move in moves),
-                    tuple(givens), f"{values}; {mover(root)} {how(trace, root)}: {label(trace.result.action)}.")
+                    accepted, tuple(givens), f"{values}; so {mover(root)} {how(trace, root)}: {label(trace.result.action)}.")
 
 
 def path_of(trace: SearchTrace, node: TraceNode) -> str:
@@ -98,12 +108,20 @@ def path_of(trace: SearchTrace, node: TraceNode) -> str:
     return " → ".join(reversed(steps))
 
 
+def children_name(node: TraceNode) -> str:
+    """What a node's children are called: random moves (a ghost's or a slippery Pacman's at a chance node),
+    outcomes (another game's chance node), replies (a ghost's, MIN's), moves."""
+    who = mover(node) or ""
+    if node.kind == "chance":
+        return "random moves" if who.startswith("ghost") or who == "Pacman" else "outcomes"
+    return "replies" if who.startswith("ghost") or who == "MIN" else "moves"
+
+
 def children_text(trace: SearchTrace, node: TraceNode) -> str:
     """"ghost 1's replies: South -477, West 530"."""
-    who = mover(node) or "the mover"
     listed = ", ".join(f"{step(trace, trace.nodes[index])} {shown(trace.nodes[index].value)}"
                        for index in searched(trace, node))
-    return f"{who}'s {'moves' if who == 'Pacman' else 'replies' if who.startswith('ghost') else 'choices'}: {listed}"
+    return f"{mover(node) or 'the mover'}'s {children_name(node)}: {listed}"
 
 
 def as_number(value: Any) -> float | str:
@@ -115,7 +133,7 @@ def as_number(value: Any) -> float | str:
 def question_data(question: Question, number: dict[int, int]) -> dict[str, Any]:
     """``question`` for the page, its nodes as the embedded rows ``number`` gives them."""
     return {"kind": question.kind, "node": number[question.node], "prompt": question.prompt, "answer": question.answer,
-            "choices": list(question.choices), "givens": [number[index] for index in question.givens],
+            "choices": list(question.choices), "accepted": list(question.accepted), "givens": [number[index] for index in question.givens],
             "explanation": question.explanation}
 
 
@@ -127,3 +145,61 @@ def kept_for(trace: SearchTrace, question: Question) -> tuple[int, ...]:
             kept.add(index)
             index = trace.nodes[index].parent
     return tuple(sorted(kept))
+
+
+# -- a sheet of exercises (pacsim exercises) ---------------------------------------
+
+KEY_FIELDS = ("number", "page", "source", "search", "kind", "node", "question", "answer", "accepted", "explanation")
+"""The answer key's columns (key.json's objects, key.csv's header)."""
+KEY_SCHEMA = "pacsim-exercises/1"
+
+
+@dataclass(frozen=True, slots=True)
+class Exercise:
+    """One exercise of a sheet: a question on a traced search of a position."""
+
+    trace: SearchTrace
+    question: Question
+    source: str
+    """Where the position comes from (a maze and move, or a seed's example)."""
+    search: str
+    """The search's spec (or algorithm) as the student is told it."""
+
+
+def worth_asking(trace: SearchTrace, kind: str) -> Question | None:
+    """A ``kind`` question on ``trace`` when it has something to work out (a
+    choice of moves not all worth the same, a node whose children differ),
+    else None."""
+    try:
+        question = question_for(trace, kind)
+    except ConfigError:
+        return None
+    values = [trace.nodes[index].value for index in searched(trace, trace.nodes[question.node])]
+    if all(same_value(value, values[0]) for value in values):
+        return None
+    return question  # a move tied with the one played is accepted too (Question.accepted)
+
+
+def key_rows(exercises: list[Exercise]) -> list[dict[str, Any]]:
+    """The answer key, one row per exercise (:data:`KEY_FIELDS`)."""
+    return [{"number": number, "page": page_name(number), "source": exercise.source, "search": exercise.search,
+             "kind": exercise.question.kind, "node": exercise.question.path or "root",
+             "question": exercise.question.prompt, "answer": exercise.question.answer,
+             "accepted": " ".join(exercise.question.accepted), "explanation": exercise.question.explanation}
+            for number, exercise in enumerate(exercises, 1)]
+
+
+def page_name(number: int) -> str:
+    return f"exercise-{number:02d}.html"
+
+
+def sheet_page(exercises: list[Exercise], title: str) -> str:
+    """The sheet: each exercise's question and a link to its page (no answers)."""
+    items = "\n".join(
+        f'<li><a href="{page_name(number)}">{escape(exercise.source)}, {escape(exercise.search)}</a>: '
+        f"{escape(exercise.question.prompt)}</li>" for number, exercise in enumerate(exercises, 1))
+    return (f'<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<title>{escape(title)}</title>\n'
+            "<style>body{font:15px/1.5 system-ui,sans-serif;margin:2em;max-width:60em}li{margin:.4em 0}</style>\n"
+            f"</head>\n<body>\n<h1>{escape(title)}</h1>\n<p>Predict, then check: on each page work out the answer from "
+            "the values shown, type it or pick it, and the page checks it and opens the tree that explains it.</p>\n"
+            f"<ol>\n{items}\n</ol>\n</body>\n</html>\n")

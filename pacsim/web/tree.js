@@ -34,6 +34,9 @@
         ? "The two best lines agree as far as both go."
         : `The choices part at level ${parting}: ` + trees.map((t) => `${t.title} takes ${edgeAt(t, parting)}`).join(", ") + ".";
     }
+    // The legend says only what this page can show.
+    document.querySelectorAll(".for-compare").forEach((e) => { e.hidden = trees.length < 2; });
+    document.querySelectorAll(".for-board").forEach((e) => { e.hidden = !trees[0].board; });
     panes[0].select(0);  // the root's board, from the start
     document.body.dataset.ready = "yes";
   }
@@ -272,7 +275,7 @@
     }
 
     function check(given, box) {
-      const right = quiz.kind === "move" ? given === quiz.answer : near(parseAnswer(given), quiz.answer);
+      const right = quiz.kind === "move" ? quiz.accepted.includes(given) : near(parseAnswer(given), quiz.answer);
       if (quiz.kind !== "move" && Number.isNaN(parseAnswer(given))) {
         box.querySelector(".verdict").className = "verdict wrong";
         box.querySelector(".verdict").textContent = `"${given}" is not a number: type one like 12, -3.5 or 53/2.`;
@@ -280,9 +283,11 @@
       }
       const verdict = box.querySelector(".verdict");
       verdict.className = "verdict " + (right ? "right" : "wrong");
-      verdict.textContent = right ? `Right: ${shown(quiz.answer)}.` : `Not quite: you said ${given}, ${tree.algorithm} says ${shown(quiz.answer)}.`;
+      const also = quiz.kind === "move" && quiz.accepted.length > 1 ? ` (${quiz.accepted.join(", ")} are worth the same; it plays ${quiz.answer})` : "";
+      verdict.textContent = (right ? `Right: ${quiz.kind === "move" ? given : shown(quiz.answer)}.` : `Not quite: you said ${given}, ${tree.algorithm} says ${shown(quiz.answer)}.`) + also;
       box.querySelector(".why").textContent = quiz.explanation;
       box.dataset.answered = right ? "right" : "wrong";
+      box.querySelectorAll("input, button").forEach((e) => { e.disabled = true; });  // answered once: the values are shown now
       reveal();
     }
 
