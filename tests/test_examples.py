@@ -60,6 +60,12 @@ RUN: dict[str, tuple[dict[str, str], str]] = {
     "pacsim replay game.json --html game.html": ({}, ""),
     "pacsim replay game.json --html game.html --html-values": ({}, ""),
     "pacsim replay game.json --html game.html --tree": ({}, ""),
+    # docs/tree.md
+    "pacsim tree --example expectimax-lecture --exercise value --out lecture.html": ({}, ""),
+    "pacsim tree -l optimismHalls -p expectimax:depth=2 -g adversarial --move 10 --depth 1 --exercise --out which-move.html":
+        ({}, ""),
+    "pacsim exercises -n 6 --out exercises": ({}, ""),
+    "pacsim exercises --examples -n 8 --out seed-exercises": ({}, ""),
 }
 
 WINDOW = "opens a window (tests/test_viewer.py plays the window)"

@@ -128,8 +128,8 @@ def searcher(spec: str) -> tuple[str, Any]:
 
 def positions(args: argparse.Namespace) -> Iterator[tuple[str, Any]]:
     """Pacman's positions (each once) in the games -p plays against -g on -l, from --seed on."""
-    from pacsim.cli.play import build_agents, check_starts, ghost_count, start_layout
-    from pacsim.engine import load_layout, play_game
+    from pacsim.cli.play import check_starts, ghost_count, start_layout
+    from pacsim.engine import load_layout
     from pacsim.web.frames import move_positions
 
     maze = load_layout(args.layout or DEFAULT_LAYOUT)
@@ -138,10 +138,18 @@ def positions(args: argparse.Namespace) -> Iterator[tuple[str, Any]]:
     seen: set[Any] = set()
     for seed in range(args.seed, args.seed + GAMES_AT_MOST):
         layout = start_layout(args, maze, ghosts, seed)
-        states: list[Any] = []
-        play_game(layout, build_agents(args, layout), seed=seed, max_moves=args.max_moves,
-                  on_state=lambda state, action: states.append(state))
-        for move, state in enumerate(move_positions(states)):
+        for move, state in enumerate(move_positions(played_states(args, layout, seed))):
             if move % SPREAD == 0 and not state.is_terminal and state not in seen:
                 seen.add(state)
                 yield f"{Path(layout.name).name}, game {seed}, move {move}", state
+
+
+def played_states(args: argparse.Namespace, layout: Any, seed: int) -> list[Any]:
+    """Every position of the game -p plays against -g on ``layout`` from ``seed``."""
+    from pacsim.cli.play import build_agents
+    from pacsim.engine import play_game
+
+    states: list[Any] = []
+    play_game(layout, build_agents(args, layout), seed=seed, max_moves=args.max_moves,
+              on_state=lambda state, action: states.append(state))
+    return states

@@ -75,7 +75,7 @@ def value_question(trace: SearchTrace, index: int, name: str) -> Question:
         raise ConfigError(f"node {index}: a {node.kind} node has no children to work its value out from")
     givens = tuple(searched(trace, node))
     where = path_of(trace, node)
-    prompt = (f"What is {'the root' if not where else where} worth to {name}? "
+    prompt = (f"What is {where or 'the root'} worth to {name}? "
               f"The values of its {children_name(node)} are shown below it.")
     return Question("value", index, where, prompt, as_number(node.value), (), (), givens,
                     f"{children_text(trace, node)}: {name} {how(trace, node)}.")

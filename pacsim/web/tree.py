@@ -37,10 +37,10 @@ from pacsim.engine.state import GameState, mask_cells
 from pacsim.errors import ConfigError
 from pacsim.files import write_atomically
 from pacsim.search.trace import SearchTrace, TraceNode, averaged
-from pacsim.web.frames import layout_data, move_positions, style_data
-from pacsim.web.player import asset, embedded
 from pacsim.web.exercise import Question, kept_for, question_data, question_for
+from pacsim.web.frames import layout_data, move_positions, style_data
 from pacsim.web.lesson import find_lesson
+from pacsim.web.player import asset, embedded
 from pacsim.web.tree_labels import label, mover, outcome_label, pacman_state
 
 SCHEMA = "pacsim-tree/1"
