@@ -366,3 +366,20 @@ def test_every_search_kind_and_example_shows_movers_a_board_and_its_title_once(b
         edges = browser.find_elements("css selector", "#tree0 li.node[data-node] > .label .who")
         assert edges and all(edge.text.strip() for edge in edges), name  # who makes each move shown
         assert [entry for entry in browser.get_log("browser") if entry["level"] == "SEVERE"] == [], name
+
+
+def test_a_lesson_below_the_root_names_its_line_and_where_the_difference_starts():
+    from pacsim.web.lesson import find_lesson
+
+    tree = ("max", [("min", [("max", [5, 7]), ("max", [4, 6])]), ("min", [1, 2])])
+    whole = trace_search(TreeGame(tree), (), "minimax")
+    guessed = {(0, 0): 10, (0, 1): 6}  # an evaluation that agrees on the move's value, not on its first reply's
+    cut_off = trace_search(TreeGame(tree), (), "minimax", depth=2, evaluate=lambda path: guessed.get(path, 0))
+    assert whole.nodes[whole.root.children[0]].value == cut_off.nodes[cut_off.root.children[0]].value
+    lesson = find_lesson(whole, cut_off, ("whole", "depth 2"))
+    assert lesson is not None
+    ends = [trace.nodes[path[-1]] for trace, path in zip((whole, cut_off), lesson.paths)]
+    assert [node.kind for node in ends] == ["max", "leaf"] and len(lesson.paths[0]) == 3
+    assert lesson.sentence.startswith("The same line, MAX 0 → MIN 0, is worth 7 to whole and 10 to depth 2")
+    assert "whole takes the best, 7; depth 2 stops searching here and scores the position, 10." in lesson.sentence
+    assert find_lesson(whole, whole, ("one", "other")) is None

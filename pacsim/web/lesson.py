@@ -30,23 +30,53 @@ class Lesson:
     """What differs there, in one sentence."""
 
 
+PAIRS_AT_MOST = 200_000
+"""Pairs of nodes compared looking for the first difference (a classic-sized tree's whole)."""
+
+
 def find_lesson(first: SearchTrace, second: SearchTrace, names: tuple[str, str]) -> Lesson | None:
-    """The lesson of ``first`` against ``second`` (None: they value every
-    move at the root alike)."""
-    paths = ([0], [0])
-    one, other = first.root, second.root
-    while True:
+    """The lesson of ``first`` against ``second``: the shallowest move (or
+    line of moves) the two value differently, followed down while its
+    children differ too (None: they value every line they share alike)."""
+    found = first_difference(first, second)
+    if found is None:
+        return None
+    paths = found
+    start = len(paths[0]) - 1
+    one, other = first.nodes[paths[0][-1]], second.nodes[paths[1][-1]]
+    while one.kind == other.kind and MCTS not in (first.algorithm, second.algorithm):
         differing = [(a, b) for a, b in paired_children(first, one, second, other) if not same_value(a.value, b.value)]
         if not differing:
-            break
+            break  # the children agree: the difference is in how the two combine them here
         one, other = clearest(first, second, differing)
         paths[0].append(one.index)
         paths[1].append(other.index)
-        if one.kind != other.kind or MCTS in (first.algorithm, second.algorithm):
-            break  # the two combine the children here differently: the lesson is this node
-    if len(paths[0]) == 1:
-        return None
-    return Lesson((tuple(paths[0]), tuple(paths[1])), sentence(first, second, short_names(first, second, names), paths))
+    text = sentence(first, second, short_names(first, second, names), paths, start)
+    return Lesson((tuple(paths[0]), tuple(paths[1])), text)
+
+
+def first_difference(first: SearchTrace, second: SearchTrace) -> tuple[list[int], list[int]] | None:
+    """The two paths from the roots to the shallowest pair of nodes reached by
+    the same moves and valued differently (level by level; at one level the
+    :func:`clearest` pair)."""
+    level = [([0], [0])]
+    compared = 0
+    while level and compared < PAIRS_AT_MOST:
+        differing: dict[tuple[int, int], tuple[list[int], list[int]]] = {}
+        deeper = []
+        for path_one, path_other in level:
+            for a, b in paired_children(first, first.nodes[path_one[-1]], second, second.nodes[path_other[-1]]):
+                paths = ([*path_one, a.index], [*path_other, b.index])
+                if same_value(a.value, b.value):
+                    deeper.append(paths)
+                else:
+                    differing[a.index, b.index] = paths
+        if differing:
+            one, other = clearest(first, second, [(first.nodes[a], second.nodes[b]) for a, b in differing])
+            return differing[one.index, other.index]
+        compared += len(deeper)
+        level = deeper
+    return None
 
 
 def paired_children(first: SearchTrace, one: TraceNode, second: SearchTrace, other: TraceNode) -> list[tuple[TraceNode, TraceNode]]:
@@ -101,13 +131,15 @@ def short_names(first: SearchTrace, second: SearchTrace, names: tuple[str, str])
 
 # -- the sentence ---------------------------------------------------------------
 
-def sentence(first: SearchTrace, second: SearchTrace, names: tuple[str, str], paths: tuple[list[int], list[int]]) -> str:
-    """"The same move, West, is worth -477 to minimax and 26.5 to expectimax: ghost 1's replies ..."."""
-    move_one, move_other = first.nodes[paths[0][1]], second.nodes[paths[1][1]]
+def sentence(first: SearchTrace, second: SearchTrace, names: tuple[str, str], paths: tuple[list[int], list[int]],
+             start: int) -> str:
+    """"The same move, West, is worth -477 to minimax and 26.5 to expectimax:
+    ghost 1's replies ...": the first node valued differently is at ``start`` on ``paths``."""
+    move_one, move_other = first.nodes[paths[0][start]], second.nodes[paths[1][start]]
     one, other = first.nodes[paths[0][-1]], second.nodes[paths[1][-1]]
-    text = (f"The same move, {step(first, move_one)}, is worth {shown(move_one.value)} to {names[0]} "
-            f"and {shown(move_other.value)} to {names[1]}")
-    if len(paths[0]) > 2:
+    same = f"move, {step(first, move_one)}," if start == 1 else f"line, {path_text(first, paths[0][:start + 1])},"
+    text = f"The same {same} is worth {shown(move_one.value)} to {names[0]} and {shown(move_other.value)} to {names[1]}"
+    if len(paths[0]) > start + 1:
         text += f"; the difference starts at {path_text(first, paths[0])}"
     replies = replies_of(first, one, second, other)
     rules = f"{names[0]} {how(first, one)}; {names[1]} {how(second, other)}"

@@ -27,7 +27,7 @@
     const quiz = trees.some((tree) => tree.exercise);
     if (trees.length > 1) {  // an exercise says these once answered
       const parting = trees[0].parting;
-      $("lesson").textContent = trees[0].lesson || "The two searches value every move at the root alike.";
+      $("lesson").textContent = trees[0].lesson || "The two searches value alike every position both searched.";
       $("lesson").hidden = quiz;
       $("parting").hidden = quiz;
       $("parting").textContent = parting === null || parting === undefined

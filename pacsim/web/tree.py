@@ -186,8 +186,8 @@ def compare_page(first: SearchTrace, second: SearchTrace, names: tuple[str, str]
     """Two traces of the same position side by side; the page marks the
     first level where their best lines part (``parting`` in the JSON) and
     opens both at the lesson (:func:`~pacsim.web.lesson.find_lesson`): the
-    first move the two value differently, down to where that starts, with
-    the sentence saying what differs (``lesson`` in the JSON)."""
+    shallowest move the two value differently, down to where that starts,
+    with the sentence saying what differs (``lesson`` in the JSON)."""
     return page(compare_data(first, second, names, max_nodes=max_nodes, exercise=exercise), title)
 
 
