@@ -43,7 +43,7 @@ from pacsim.web.lesson import find_lesson
 from pacsim.web.player import asset, embedded
 from pacsim.web.tree_labels import label, mover, outcome_label, pacman_state
 
-SCHEMA = "pacsim-tree/1"
+SCHEMA = "pacsim-tree/2"
 """The JSON's ``schema`` field; changes when a field changes meaning."""
 MAX_NODES = 20_000
 """Nodes embedded in a page by default: a depth-4 smallClassic expectimax
