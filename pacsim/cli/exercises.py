@@ -97,23 +97,49 @@ def from_examples(count: int) -> Iterator[Any]:
 
 def from_games(args: argparse.Namespace) -> Iterator[Any]:
     """Exercises from positions of games -p plays against -g: the searches
-    asked about in turn, a value and a move question in turn, each position once."""
+    asked about in turn, a value and a move question in turn (a move whose
+    best is tied with another only when nothing better is found), each
+    position asked about once."""
     from pacsim.web.exercise import QUESTION_KINDS, Exercise, worth_asking
 
     searches = [searcher(spec) for spec in args.search]
+    waiting: dict[str, list[Any]] = {kind: [] for kind in QUESTION_KINDS}
+    tied: list[Any] = []
+    used: set[str] = set()
     made = 0
-    for source, state in positions(args):
-        spec, pacman = searches[made % len(searches)]
+    for number, (source, state) in enumerate(positions(args)):
+        spec, pacman = searches[number % len(searches)]
         trace = pacman.trace(state)
-        preferred = QUESTION_KINDS[made % 2]
-        for kind in (preferred, *[other for other in QUESTION_KINDS if other != preferred]):
-            question = worth_asking(trace, kind)
-            if question is not None:
-                made += 1
-                yield Exercise(trace, question, source, spec)
-                break
+        for kind in QUESTION_KINDS:
+            clean, any_tie = worth_asking(trace, kind, ties=False), worth_asking(trace, kind)
+            if clean is not None:
+                waiting[kind].append(Exercise(trace, clean, source, spec))
+            elif any_tie is not None:
+                tied.append(Exercise(trace, any_tie, source, spec))
+        for exercise in taken(waiting, used, args.exercises - made, alternate=True):
+            made += 1
+            yield exercise
         if made >= args.exercises:
             return
+    leftover = {"any": [exercise for kind in QUESTION_KINDS for exercise in waiting[kind]] + tied}
+    yield from taken(leftover, used, args.exercises - made, alternate=False)
+
+
+def taken(waiting: dict[str, list[Any]], used: set[str], wanted: int, alternate: bool) -> Iterator[Any]:
+    """Up to ``wanted`` exercises out of ``waiting`` (by kind, alternating when
+    ``alternate``), each of a position not ``used`` yet (which it then is)."""
+    kinds = list(waiting)
+    while wanted > 0:
+        kind = kinds[len(used) % len(kinds)] if alternate else kinds[0]
+        queue = waiting[kind]
+        while queue and queue[0].source in used:
+            queue.pop(0)
+        if not queue:
+            return
+        exercise = queue.pop(0)
+        used.add(exercise.source)
+        wanted -= 1
+        yield exercise
 
 
 def searcher(spec: str) -> tuple[str, Any]:

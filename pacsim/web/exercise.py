@@ -166,16 +166,16 @@ class Exercise:
     """The search's spec (or algorithm) as the student is told it."""
 
 
-def worth_asking(trace: SearchTrace, kind: str) -> Question | None:
+def worth_asking(trace: SearchTrace, kind: str, ties: bool = True) -> Question | None:
     """A ``kind`` question on ``trace`` when it has something to work out (a
-    choice of moves not all worth the same, a node whose children differ),
-    else None."""
+    choice of moves not all worth the same, a node whose children differ;
+    without ``ties``, a move question whose best move is the only best), else None."""
     try:
         question = question_for(trace, kind)
     except ConfigError:
         return None
     values = [trace.nodes[index].value for index in searched(trace, trace.nodes[question.node])]
-    if all(same_value(value, values[0]) for value in values):
+    if all(same_value(value, values[0]) for value in values) or (not ties and len(question.accepted) > 1):
         return None
     return question  # a move tied with the one played is accepted too (Question.accepted)
 
