@@ -379,7 +379,7 @@ def test_a_lesson_below_the_root_names_its_line_and_where_the_difference_starts(
     lesson = find_lesson(whole, cut_off, ("whole", "depth 2"))
     assert lesson is not None
     ends = [trace.nodes[path[-1]] for trace, path in zip((whole, cut_off), lesson.paths)]
-    assert [node.kind for node in ends] == ["max", "leaf"] and len(lesson.paths[0]) == 3
+    assert [node.kind for node in ends] == ["max", "leaf"] and len(lesson.paths[0]) == 3 and lesson.start == 2
     assert lesson.sentence.startswith("The same line, MAX 0 → MIN 0, is worth 7 to whole and 10 to depth 2")
     assert "whole takes the best, 7; depth 2 stops searching here and scores the position, 10." in lesson.sentence
     assert find_lesson(whole, whole, ("one", "other")) is None

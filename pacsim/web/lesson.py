@@ -25,7 +25,10 @@ class Lesson:
     """Where two searches of one position part in value, and why."""
 
     paths: tuple[tuple[int, ...], tuple[int, ...]]
-    """Each trace's node indices from the root to the node where the difference starts (the move at [1])."""
+    """Each trace's node indices from the root to the node where the difference starts."""
+    start: int
+    """The place on :attr:`paths` of the first node the two value differently (1: a move of the root's);
+    every node after it is valued differently too."""
     sentence: str
     """What differs there, in one sentence."""
 
@@ -52,7 +55,7 @@ def find_lesson(first: SearchTrace, second: SearchTrace, names: tuple[str, str])
         paths[0].append(one.index)
         paths[1].append(other.index)
     text = sentence(first, second, short_names(first, second, names), paths, start)
-    return Lesson((tuple(paths[0]), tuple(paths[1])), text)
+    return Lesson((tuple(paths[0]), tuple(paths[1])), start, text)
 
 
 def first_difference(first: SearchTrace, second: SearchTrace) -> tuple[list[int], list[int]] | None:

@@ -57,7 +57,7 @@
     const givens = new Set(quiz ? quiz.givens : []);
     const onLine = new Set(tree.principal);
     const partingNode = tree.parting === null || tree.parting === undefined ? -1 : tree.principal[tree.parting];
-    const lessonNodes = new Set((tree.lessonPath || []).slice(1));
+    const lessonNodes = new Set((tree.lessonPath || []).slice(tree.lessonStart || 1));  // valued differently
     const items = new Map();  // node -> its li, once built
     const pane = make("section", "pane");
     pane.id = "tree" + number;

@@ -208,6 +208,7 @@ def compare_data(first: SearchTrace, second: SearchTrace, names: tuple[str, str]
     for tree in trees:
         tree["parting"] = level
         tree["lesson"] = lesson.sentence if lesson else None
+        tree["lessonStart"] = lesson.start if lesson else None
     return trees
 
 
