@@ -14,8 +14,8 @@ from html import escape
 from typing import Any
 
 from pacsim.errors import ConfigError
-from pacsim.search.trace import LEAF, TERMINAL_KIND, SearchTrace, TraceNode, shown
-from pacsim.web.lesson import how, same_value, searched
+from pacsim.search.trace import LEAF, TERMINAL_KIND, SearchTrace, TraceNode
+from pacsim.web.lesson import children_name, children_text, how, path_text, same_value, searched
 from pacsim.web.tree_labels import label, mover, step
 
 QUESTION_KINDS = ("value", "move")
@@ -100,28 +100,10 @@ def move_question(trace: SearchTrace, name: str) -> Question:
 
 def path_of(trace: SearchTrace, node: TraceNode) -> str:
     """"Pacman West → ghost 1 South": the moves from the root to ``node``."""
-    steps = []
-    while node.parent >= 0:
-        parent = trace.nodes[node.parent]
-        steps.append(f"{mover(parent)} {step(trace, node)}")
-        node = parent
-    return " → ".join(reversed(steps))
-
-
-def children_name(node: TraceNode) -> str:
-    """What a node's children are called: random moves (a ghost's or a slippery Pacman's at a chance node),
-    outcomes (another game's chance node), replies (a ghost's, MIN's), moves."""
-    who = mover(node) or ""
-    if node.kind == "chance":
-        return "random moves" if who.startswith("ghost") or who == "Pacman" else "outcomes"
-    return "replies" if who.startswith("ghost") or who == "MIN" else "moves"
-
-
-def children_text(trace: SearchTrace, node: TraceNode) -> str:
-    """"ghost 1's replies: South -477, West 530"."""
-    listed = ", ".join(f"{step(trace, trace.nodes[index])} {shown(trace.nodes[index].value)}"
-                       for index in searched(trace, node))
-    return f"{mover(node) or 'the mover'}'s {children_name(node)}: {listed}"
+    path = [node.index]
+    while trace.nodes[path[0]].parent >= 0:
+        path.insert(0, trace.nodes[path[0]].parent)
+    return path_text(trace, path)
 
 
 def as_number(value: Any) -> float | str:

@@ -41,10 +41,9 @@ def find_lesson(first: SearchTrace, second: SearchTrace, names: tuple[str, str])
     """The lesson of ``first`` against ``second``: the shallowest move (or
     line of moves) the two value differently, followed down while its
     children differ too (None: they value every line they share alike)."""
-    found = first_difference(first, second)
-    if found is None:
+    paths = first_difference(first, second)
+    if paths is None:
         return None
-    paths = found
     start = len(paths[0]) - 1
     one, other = first.nodes[paths[0][-1]], second.nodes[paths[1][-1]]
     while one.kind == other.kind and MCTS not in (first.algorithm, second.algorithm):
@@ -160,10 +159,24 @@ def replies_of(first: SearchTrace, one: TraceNode, second: SearchTrace, other: T
     pairs = paired_children(first, one, second, other)
     if not pairs or not all(same_value(a.value, b.value) for a, b in pairs):
         return ""
-    who = mover(one) or mover(other) or "the mover"
-    listed = ", ".join(f"{step(first, a)} {shown(a.value)}" + (" (the game ends)" if a.kind == TERMINAL_KIND else "")
-                       for a, _ in pairs)
-    return f"{who}'s {'moves' if who == 'Pacman' else 'replies'}: {listed}"
+    return children_text(first, one)
+
+
+def children_name(node: TraceNode) -> str:
+    """What a node's children are called: random moves (a ghost's or a slippery Pacman's at a chance node),
+    outcomes (another game's chance node), replies (a ghost's, MIN's), moves."""
+    who = mover(node) or ""
+    if node.kind == "chance":
+        return "random moves" if who.startswith("ghost") or who == "Pacman" else "outcomes"
+    return "replies" if who.startswith("ghost") or who == "MIN" else "moves"
+
+
+def children_text(trace: SearchTrace, node: TraceNode) -> str:
+    """"ghost 1's replies: South -477 (the game ends), West 530"."""
+    children = [trace.nodes[index] for index in searched(trace, node)]
+    listed = ", ".join(f"{step(trace, child)} {shown(child.value)}"
+                       + (" (the game ends)" if child.kind == TERMINAL_KIND else "") for child in children)
+    return f"{mover(node) or 'the mover'}'s {children_name(node)}: {listed}"
 
 
 def how(trace: SearchTrace, node: TraceNode) -> str:
