@@ -264,6 +264,7 @@
         const input = make("input");
         input.type = "text";
         input.placeholder = "a number, or a/b";
+        input.setAttribute("aria-label", "your answer: the node's value");
         const button = make("button", "check", "Check");
         button.type = "button";
         button.addEventListener("click", () => check(input.value, box));
