@@ -10,7 +10,7 @@
   new Response(new Blob([packed]).stream().pipeThrough(new DecompressionStream("gzip"))).text()
     .then((text) => start(JSON.parse(text)));
   const TOP = 8;  // children shown before "and N more"
-  const BEST = 1, TABLE = 2, PROBE = 4, PINNED = 8, AVERAGE = 32;  // a row's flags (tree.py)
+  const TABLE = 2, PROBE = 4, PINNED = 8, CUT = 16, AVERAGE = 32;  // a row's flags (tree.py)
   const make = (tag, cls, text) => {
     const e = document.createElement(tag);
     if (cls) e.className = cls;
@@ -84,10 +84,16 @@
       const s = tree.stats;
       summary.textContent = `${tree.algorithm}${tree.depth === null ? "" : ", " + tree.depth + " levels"}` +
         (hidden ? "" : ` · value ${shown(tree.value)}` + (tree.action === null ? "" : ` · plays ${tree.action}`)) +
-        ` · generated ${s.generated}, evaluated ${s.evaluated}, cut-offs ${s.cutoffs}` +
+        ` · generated ${s.generated}, evaluated ${s.evaluated}, cut-offs ${s.cutoffs}` + idleCuts(s.cutoffs) +
         (tree.nodesEmbedded < tree.nodesTotal
           ? ` · ${tree.nodesEmbedded} of ${tree.nodesTotal} nodes embedded (breadth first, best line whole); the rest were cut to keep the page small`
           : ` · ${tree.nodesTotal} nodes`);
+    }
+
+    // The search counts a cut-off at a node's last move too, which cuts nothing: the page shows only real cuts.
+    function idleCuts(counted) {
+      const real = rows.filter((r) => r[C.flags] & CUT).length;
+      return tree.nodesEmbedded === tree.nodesTotal && real < counted ? ` (${counted - real} at a node's last move, which cut nothing)` : "";
     }
 
     function pathTo(i) {
