@@ -195,14 +195,14 @@ def compare_data(first: SearchTrace, second: SearchTrace, names: tuple[str, str]
                  max_nodes: int = MAX_NODES, exercise: bool = False) -> list[dict[str, Any]]:
     """The two trees of :func:`compare_page`, each with ``parting``, ``lesson``
     (the sentence; ``lessonPath`` its rows) and, as an exercise, a question
-    for each search: the lesson's move's value (without a lesson, the move it plays)."""
+    for each search (:func:`lesson_question`)."""
     lesson = find_lesson(first, second, names)
     paths = lesson.paths if lesson else ((), ())
     trees = []
     for trace, name, path in zip((first, second), names, paths):
         question = None
         if exercise:
-            question = question_for(trace, "value", path[1], name) if path else question_for(trace, "move", name=name)
+            question = lesson_question(trace, path[lesson.start] if lesson else None, name)
         trees.append(tree_data(trace, title=name, max_nodes=max_nodes, lesson_path=path, question=question))
     level = parting_level(first, second)
     for tree in trees:
@@ -210,6 +210,14 @@ def compare_data(first: SearchTrace, second: SearchTrace, names: tuple[str, str]
         tree["lesson"] = lesson.sentence if lesson else None
         tree["lessonStart"] = lesson.start if lesson else None
     return trees
+
+
+def lesson_question(trace: SearchTrace, node: int | None, name: str) -> Question:
+    """A comparison's question: the value of the lesson's first node valued
+    differently, where it has children to work it out from, else the move played."""
+    if node is not None and any(not trace.nodes[child].probe for child in trace.nodes[node].children):
+        return question_for(trace, "value", node, name)
+    return question_for(trace, "move", name=name)
 
 
 def parting_level(first: SearchTrace, second: SearchTrace) -> int | None:
