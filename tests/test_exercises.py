@@ -96,6 +96,21 @@ def test_mistakes_are_one_line(arguments, message, tmp_path, capsys, monkeypatch
     assert message in error and len(error.splitlines()) == 1
 
 
+def test_a_compare_exercise_asks_each_search_for_the_lessons_value_or_for_its_move(tmp_path):
+    asked = {}
+    for kind in ("value", "move"):
+        page = tmp_path / f"{kind}.html"
+        assert main(["tree", "-l", "tinyGhostMaze", "--compare", "minimax:depth=1", "minimax:depth=2",
+                     "--exercise", kind, "--out", str(page)]) == 0
+        asked[kind] = page_tree(page)
+    for tree in asked["value"]:
+        rows = rows_of(tree)
+        first_differing = tree["lessonPath"][tree["lessonStart"]]
+        assert tree["exercise"]["kind"] == "value" and tree["exercise"]["node"] == first_differing
+        assert tree["exercise"]["answer"] == pytest.approx(rows[first_differing]["value"])
+    assert [tree["exercise"]["answer"] for tree in asked["move"]] == [tree["action"] for tree in asked["move"]]
+
+
 # -- in Chromium (tests/conftest.py; skipped without it, failed under CI) ---------------
 
 def opened(browser, page) -> None:

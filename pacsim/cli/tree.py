@@ -45,7 +45,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--max-nodes", type=int, default=None, metavar="N", help="nodes embedded at most (default 20000; dot 2000)")
     parser.add_argument("--exercise", nargs="?", const="auto", choices=("auto", *QUESTION_KINDS), default=None,
                         help="predict, then check: the page hides the values and asks for a node's value (value) or the "
-                             "move the search plays (move); default: with --compare the lesson's move's value, else the move")
+                             "move the search plays (move); default: with --compare the value of the lesson's first node valued "
+                             "differently, else the move")
 
 
 def example_names() -> list[str]:
@@ -63,13 +64,13 @@ def run(args: argparse.Namespace) -> int:
     out = args.out or ("tree.html" if args.format == "html" else None)
     if out is not None:  # before the work: an unwritable place, or an input, is refused now
         check_output(out, "--out", inputs=[path for path in (args.record, args.store, args.layout) if path])
+    if args.exercise and args.format != "html":
+        raise ConfigError(f"--exercise is a page: --format {args.format} writes the whole tree")
     names, traces, where = traced(args)
     cap: dict[str, Any] = {} if args.max_nodes is None else {"max_nodes": args.max_nodes}
     title = f"pacsim tree: {where}"
-    if args.exercise and args.format != "html":
-        raise ConfigError(f"--exercise is a page: --format {args.format} writes the whole tree")
     if args.format == "html":
-        text = (compare_page(traces[0], traces[1], (names[0], names[1]), title=title, exercise=bool(args.exercise), **cap)
+        text = (compare_page(traces[0], traces[1], (names[0], names[1]), title=title, exercise=args.exercise, **cap)
                 if len(traces) == 2 else
                 tree_page(traces[0], title=f"{title}, {names[0]}", question=question(args.exercise, traces[0], names[0]), **cap))
     elif len(traces) == 2:

@@ -182,17 +182,18 @@ def tree_page(trace: SearchTrace, *, title: str = "pacsim tree", max_nodes: int 
 
 
 def compare_page(first: SearchTrace, second: SearchTrace, names: tuple[str, str], *, title: str = "pacsim tree",
-                 max_nodes: int = MAX_NODES, exercise: bool = False) -> str:
+                 max_nodes: int = MAX_NODES, exercise: str | None = None) -> str:
     """Two traces of the same position side by side; the page marks the
     first level where their best lines part (``parting`` in the JSON) and
     opens both at the lesson (:func:`~pacsim.web.lesson.find_lesson`): the
     shallowest move the two value differently, down to where that starts,
-    with the sentence saying what differs (``lesson`` in the JSON)."""
+    with the sentence saying what differs (``lesson`` in the JSON); with
+    ``exercise`` (``move``, or ``value``/``auto``: :func:`lesson_question`) a question for each."""
     return page(compare_data(first, second, names, max_nodes=max_nodes, exercise=exercise), title)
 
 
 def compare_data(first: SearchTrace, second: SearchTrace, names: tuple[str, str], *,
-                 max_nodes: int = MAX_NODES, exercise: bool = False) -> list[dict[str, Any]]:
+                 max_nodes: int = MAX_NODES, exercise: str | None = None) -> list[dict[str, Any]]:
     """The two trees of :func:`compare_page`, each with ``parting``, ``lesson``
     (the sentence; ``lessonPath`` its rows) and, as an exercise, a question
     for each search (:func:`lesson_question`)."""
@@ -202,7 +203,8 @@ def compare_data(first: SearchTrace, second: SearchTrace, names: tuple[str, str]
     for trace, name, path in zip((first, second), names, paths):
         question = None
         if exercise:
-            question = lesson_question(trace, path[lesson.start] if lesson else None, name)
+            node = path[lesson.start] if lesson and exercise != "move" else None
+            question = lesson_question(trace, node, name)
         trees.append(tree_data(trace, title=name, max_nodes=max_nodes, lesson_path=path, question=question))
     level = parting_level(first, second)
     for tree in trees:
