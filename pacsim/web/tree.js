@@ -58,6 +58,7 @@
     const onLine = new Set(tree.principal);
     const partingNode = tree.parting === null || tree.parting === undefined ? -1 : tree.principal[tree.parting];
     const lessonNodes = new Set((tree.lessonPath || []).slice(tree.lessonStart || 1));  // valued differently
+    const opened = new Set([...(tree.lessonPath || []), ...(quiz ? pathTo(quiz.node) : [])]);  // never left in "and N more"
     const items = new Map();  // node -> its li, once built
     const pane = make("section", "pane");
     pane.id = "tree" + number;
@@ -196,7 +197,7 @@
         return kind === "max" ? -n : kind === "min" ? n : -(rows[j][C.probability] || 0);
       };
       const top = children.length > TOP ? new Set([...children].sort((a, b) => key(a) - key(b)).slice(0, TOP)) : new Set(children);
-      children.forEach((j) => { if (onLine.has(j) || lessonNodes.has(j) || givens.has(j)) top.add(j); });
+      children.forEach((j) => { if (onLine.has(j) || opened.has(j) || givens.has(j)) top.add(j); });
       const rest = children.filter((j) => !top.has(j));
       children.filter((j) => top.has(j)).forEach((j) => list.append(item(j)));
       if (rest.length) {
