@@ -150,6 +150,7 @@ def test_the_reports_replays_carry_their_trees(tree_store, tmp_path, capsys):
     (["--compare", "minimax:depth=1", "expectimax:depth=1", "--format", "json"], "--compare draws an HTML page"),
     (["--store", "x.sqlite"], "--game ID"),
     (["--move", "-1"], "--move -1"),
+    (["--example", "three-level", "--compare", "minimax:depth=1", "expectimax:depth=1"], "--compare compares two Pacmen"),
 ])
 def test_mistakes_are_one_line(arguments, message, tmp_path, capsys, monkeypatch):
     monkeypatch.chdir(tmp_path)

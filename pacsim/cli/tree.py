@@ -110,6 +110,10 @@ def traced(args: argparse.Namespace) -> tuple[list[str], list[Any], str]:
     if args.example:
         from pacsim.search.examples import EXAMPLES
 
+        if args.compare:  # was silently ignored: the example's page would not be the comparison asked for
+            raise ConfigError(f"--example {args.example} draws the example's own search; --compare compares two "
+                              "Pacmen at a maze position (-l, --record or --store)")
+
         example = EXAMPLES[args.example]
         return [example.algorithm], [example.trace()], f"{args.example} ({example.source})"
     state, where, recorded = position(args)
