@@ -71,6 +71,11 @@ RUN: dict[str, tuple[dict[str, str], str]] = {
     "--record halls.json": ({"depth=4": "depth=2", "--max-moves 300": "--max-moves 6"}, ""),
     "pacsim tree --record halls.json --move 26 --compare minimax:depth=4,eval=careful expectimax:depth=4,eval=careful "
     "--out halls.html": ({"--move 26": "--move 2", "depth=4": "depth=2"}, ""),
+    "pacsim tree --example expectimax-lecture --exercise value --out lecture.html": ({}, ""),
+    "pacsim tree -l optimismHalls -p expectimax:depth=2 -g adversarial --move 10 --depth 1 --exercise --out which-move.html":
+        ({}, ""),
+    "pacsim exercises -n 6 --out exercises": ({}, ""),
+    "pacsim exercises --examples -n 8 --out seed-exercises": ({}, ""),
 }
 
 WINDOW = "opens a window (tests/test_viewer.py plays the window)"

@@ -28,6 +28,7 @@ COMMANDS = {
     "layouts": "list shipped layouts, check a layout file or generate a maze",
     "analyze": "search a position and show each action's value",
     "tree": "the tree a search visited at a position, as a page that expands on click (or JSON, DOT)",
+    "exercises": "a sheet of predict-then-check tree exercises (pages, answer key as JSON and CSV)",
     "replay": "replay a recorded game (JSON record or results store), or list a store's games",
     "run": "run an experiment file (all cores, resumable) and print its summary",
     "report": "summarize a results store",
