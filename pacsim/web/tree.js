@@ -207,7 +207,8 @@
       }
       const missing = r[C.children] - children.length;
       if (missing > 0) list.append(make("li", "pruned", `${missing} children not embedded in this page (node cap)`));
-      r[C.unsearched].forEach((name) => list.append(make("li", "pruned", `${name}: pruned (${r[C.cut]})`)));
+      // An exercise keeps the cut's reason (it names the bound, half the answer) until it is answered.
+      r[C.unsearched].forEach((name) => list.append(make("li", "pruned", hidden ? `${name}: pruned` : `${name}: pruned (${r[C.cut]})`)));
       li.append(list);
       li.querySelector(".toggle").textContent = "▾";
     }
