@@ -13,6 +13,6 @@ SHIPPED_FOLDERS = {"pacsim.layouts": "layouts", "pacsim.experiments": "experimen
 setup(
     packages=find_packages(include=["pacsim", "pacsim.*"]) + list(SHIPPED_FOLDERS),
     package_dir=SHIPPED_FOLDERS,
-    package_data={"pacsim": ["py.typed"], "pacsim.web": ["*.js", "*.css", "*.html"], "pacsim.layouts": ["*.lay"],
+    package_data={"pacsim": ["py.typed"], "pacsim.web": ["*.js", "*.css", "*.html"], "pacsim.layouts": ["*.lay", "capture/*.lay"],
                   "pacsim.experiments": ["*.md", "*/*.toml", "*/*.md", "*/*.json", "*/weights/*.json"], "pacsim.examples": ["*.py"]},
 )

@@ -86,7 +86,7 @@ class PlayedGame:
         """The tree Pacman searched before his move ``move`` (0: the start),
         searched again in Python; ``pacman`` (a spec) searches instead of the
         game's own.  Jupyter shows it as the tree page (docs/tree.md)."""
-        return move_tree(self.saved(), move, pacman)
+        return move_tree(self.saved(), move, pacman or self.pacman)  # the spec this game was played with, as given
 
     def __repr__(self) -> str:
         # The record's own repr lists every action and every move's statistics: too much to read.

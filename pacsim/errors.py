@@ -66,6 +66,11 @@ class SearchError(PacsimError, ValueError):
     does not handle, star pruning without bounds, ...)."""
 
 
+class UntrustedCacheError(PacsimError):
+    """A cache folder or file someone else could have written (not owned by
+    this user, or writable by others): pacsim loads no compiled code from it."""
+
+
 class OutputError(ConfigError):
     """An output path that cannot be written, or that would destroy a file it
     must not (an input of the command, a results store).  A :class:`ConfigError`,

@@ -86,12 +86,21 @@ def test_the_slots_the_memo_leaves_out_of_its_key_do_not_change_the_chase_search
         assert python.searched_values(other) == python.searched_values(state)
 
 
-def test_the_bench_pairs_true_model_games_with_the_memo_off_and_on():
-    from pacsim.bench.memo import true_model_games
+def test_the_bench_pairs_true_model_games_with_the_memo_off_and_on(monkeypatch):
+    from pacsim.bench import memo
     from pacsim.bench.report import Report
+    from pacsim.fast.memo import memo_counts
 
+    memos_set(monkeypatch, chase=False, pacman=False, subtree=False)
+    mazes = []  # each game's maze kept alive: the memos are kept by their mazes, and go with them
+    made = memo.case_layout
+    monkeypatch.setattr(memo, "case_layout", lambda *arguments: mazes.append(made(*arguments)) or mazes[-1])
+    hits_after = []  # the memos' hits after the pass without the memo, then after the pass with it
+    timed = memo._timed
+    monkeypatch.setattr(memo, "_timed", lambda play: (timed(play), hits_after.append(memo_counts()[0]))[0])
     report = Report()
-    true_model_games(report, 1)
+    memo.true_model_games(report, 1)
+    assert hits_after[0] == 0 < hits_after[1]  # "no record differs" compares games without the memo with games it served
     figures = {figure.name: figure.value for figure in report.figures}
     assert figures["true-model games whose record differs"] == 0
     assert figures["true-model Pacman, memo off"] > 0 and figures["true-model Pacman, memo on"] > 0
@@ -118,3 +127,18 @@ def test_every_start_of_pacman_in_one_maze_shares_the_memo_and_plays_the_same_ga
     assert [untimed(game) for game in on] == [untimed(game) for game in off]
     width = len(state_row(initial_state(maze, 1)))
     assert len({id(chase_memo(layout, width)) for layout in starts}) == 1
+    assert _memo_counts(starts[0])[1] > 0  # the games' ghosts searched through that one memo
+    # These games never meet a position twice (no hit): that an entry written from one start answers the same
+    # position searched from another shows in a searched position instead, as the Pacman that models the ghost does.
+    memos_set(monkeypatch, chase=True, pacman=False, subtree=False)
+
+    def modelled(state):
+        return kernel_search(state, (MAX, CHANCE), "careful", 4, model="adversarial", root_values=True,
+                             adversary=(2, 0.75))
+
+    position = initial_state(starts[0], 1)
+    first = modelled(position)
+    hits, searches = _memo_counts(starts[0])
+    again = modelled(position._replace(layout=starts[1]))  # the same position, from the other start's layout
+    assert again.action_values == first.action_values
+    assert _memo_counts(starts[1])[0] > hits and _memo_counts(starts[1])[1] == searches  # answered, none searched

@@ -4,7 +4,7 @@ import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-LISTED_FILE_BY_FILE = ("engine", "search", "fast", "agents", "runner")
+LISTED_FILE_BY_FILE = ("engine", "search", "fast", "agents", "runner", "sandbox")
 """Folders whose row names each file (the others are described as a whole)."""
 
 

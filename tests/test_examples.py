@@ -21,6 +21,8 @@ from pacsim.cli import main
 
 REPOSITORY = Path(__file__).resolve().parents[1]
 DOCUMENTS = ("README.md", *sorted(f"docs/{path.name}" for path in (REPOSITORY / "docs").glob("*.md")))
+CAPTURE_TEAM = {"myTeam.py": str(REPOSITORY / "tests" / "capture_course" / "teams" / "myTeam.py")}
+"""A course-style team file for the capture examples (``-r myTeam.py``)."""
 QUICK = "--max-moves 15"
 """Added to every game of a run example: the example's settings, a short game."""
 
@@ -45,6 +47,9 @@ RUN: dict[str, tuple[dict[str, str], str]] = {
     "pacsim agents": ({}, ""),
     "pacsim agents expectimax": ({}, ""),
     "pacsim agents examples/cautious_pacman.py:CautiousPacman": ({}, ""),
+    "pacsim capture -r myTeam.py -b baseline -l RANDOM13 -n 10 -q": (CAPTURE_TEAM | {"-n 10": "-n 2"}, "-i 40"),
+    # docs/capture.md
+    "pacsim capture -l defaultCapture --seed 3 -i 300": ({"-i 300": "-i 30"}, ""),
     # docs/agents.md
     'pacsim play -p "expectimax:depth=3,eval=examples/kernel_eval.py:hungry" -n 20 -q': ({"-n 20": "-n 1"}, QUICK),
     # docs/compare.md
@@ -60,6 +65,17 @@ RUN: dict[str, tuple[dict[str, str], str]] = {
     "pacsim replay game.json --html game.html": ({}, ""),
     "pacsim replay game.json --html game.html --html-values": ({}, ""),
     "pacsim replay game.json --html game.html --tree": ({}, ""),
+    # docs/tree.md
+    "pacsim play -l tinyGhostMaze -p expectimax:depth=2 -q --seed 5 --record game.json": ({}, QUICK),
+    "pacsim play -l optimismHalls -p expectimax -a depth=4,eval=careful -g adversarial --seed 1 --max-moves 300 -q "
+    "--record halls.json": ({"depth=4": "depth=2", "--max-moves 300": "--max-moves 6"}, ""),
+    "pacsim tree --record halls.json --move 26 --compare minimax:depth=4,eval=careful expectimax:depth=4,eval=careful "
+    "--out halls.html": ({"--move 26": "--move 2", "depth=4": "depth=2"}, ""),
+    "pacsim tree --example expectimax-lecture --exercise value --out lecture.html": ({}, ""),
+    "pacsim tree -l optimismHalls -p expectimax:depth=2 -g adversarial --move 10 --depth 1 --exercise --out which-move.html":
+        ({}, ""),
+    "pacsim exercises -n 6 --out exercises": ({}, ""),
+    "pacsim exercises --examples -n 8 --out seed-exercises": ({}, ""),
 }
 
 WINDOW = "opens a window (tests/test_viewer.py plays the window)"
@@ -71,7 +87,7 @@ LESSON_MAP = "games from every start cell of a maze (minutes; tests/test_lesson_
 SKIP: dict[str, str] = {
     "pacsim play -l smallClassic -p keyboard -g directional --browser": BROWSER_GAME,
     "pacsim play -l smallClassic -p keyboard --browser": BROWSER_GAME,
-    "pacsim play -l mediumClassic -p alphabeta:depth=3 --show-values --browser --port 8000": BROWSER_GAME,
+    "pacsim play -l wideClassic -p alphabeta:depth=3 --show-values --browser --port 8000": BROWSER_GAME,
     "pacsim play -l tinyGhostMaze -p expectimax -a depth=4,eval=careful -g adversarial --show-values": WINDOW,
     "pacsim play -l smallClassic -p keyboard": "a person's keyboard game (tests/test_cli.py plays one from a fake terminal)",
     "pacsim compare alphabeta:depth=3,eval=my_eval.py:hungry alphabeta:depth=3 -g directional": HYPOTHETICAL,
@@ -95,7 +111,8 @@ SKIP: dict[str, str] = {
     "pacsim replay results/optimism_pessimism.sqlite --list": BIG_STORE,
     "pacsim report results/optimism_pessimism.sqlite --format markdown --out table.md --plot table.png": BIG_STORE,
     'pacsim report results/optimism_pessimism.sqlite --compare "minimax/random/optimismHalls/depth=4" '
-    '"expectimax/random/optimismHalls/depth=4"': BIG_STORE,
+    '"expectimax/random/optimismHalls/depth=4" --experiment optimism_pessimism':
+        "reads pacsim reproduce's store: test_report_compare_runs_right_after_reproduce runs it on a toy reproduction",
     "pacsim export results/optimism_pessimism.sqlite --out games.parquet": BIG_STORE,
     "pacsim reproduce --games 500": "2,000 games (a minute); tests/test_optimism_report.py reproduces at toy size",
     "pacsim train -p approxq -l smallClassic -g random -x 500 -o approxq-small-random.json": "500 training games (tests/test_learning.py trains at toy size)",
@@ -127,10 +144,6 @@ SKIP: dict[str, str] = {
     "pacsim report results/x.sqlite --html report.html": "the README's report --html above, on a store named x (seconds of figures)",
     "pacsim replay results/x.sqlite --game 17 --html g.html --tree --tree-nodes 5000":
         "every move searched again for its tree, on a store named x (docs/web.md's --tree line runs; tests/test_tree.py)",
-    "pacsim play -l optimismHalls -p expectimax -a depth=4,eval=careful -g adversarial --seed 1 --max-moves 300 -q "
-    "--record halls.json": "the record of docs/tree.md's depth-4 trees (tests/test_tree.py builds trees at toy size)",
-    "pacsim tree --record halls.json --move 26 --compare minimax:depth=4,eval=careful expectimax:depth=4,eval=careful "
-    "--out halls.html": "two depth-4 search trees (seconds); tests/test_tree.py builds trees at toy size",
     "pacsim dashboard results/my_experiment.sqlite": SERVER,
     "pacsim dashboard results/*.sqlite --port 9000 --host 0.0.0.0": SERVER,
     "pacsim dashboard results/x.sqlite --snapshot x.html": "a snapshot of a store named x (tests/test_dashboard.py snapshots a run's)",
@@ -182,18 +195,15 @@ def readme_experiment(folder: Path) -> None:
 
 @pytest.fixture
 def folder(tmp_path, monkeypatch):
-    """A newcomer's folder: the shipped examples beside it, two students' agents, the README's experiment
-    file and a recorded game."""
+    """A newcomer's folder: the shipped examples beside it, two students' agents and the README's experiment
+    file."""
     (tmp_path / "examples").symlink_to(REPOSITORY / "examples")
     for name in ("alice", "bob"):
         (tmp_path / "students" / name).mkdir(parents=True)
         (tmp_path / "students" / name / "agent.py").write_text(STUDENT.format(name=name.title()), encoding="utf-8")
     readme_experiment(tmp_path)
     monkeypatch.chdir(tmp_path)
-    # A search Pacman's record, which documents without a play line of their own replay as "game.json".
-    assert main(["play", "-l", "smallClassic", "-p", "expectimax:depth=2", "-q", "--seed", "3", "--record", "game.json",
-                 "--max-moves", "15"]) == 0
-    return tmp_path
+    return tmp_path  # no record made here: a document replays only what its own lines record
 
 
 def as_run(line: str) -> list[list[str]]:
@@ -225,3 +235,70 @@ def test_the_examples_of_a_document_run_as_written(document, folder, capsys):
         assert (summarize(load_results(folder / "results/my_experiment.sqlite"))["lines"] > 1).all()
         assert (folder / "game.html").is_file() and (folder / "contest.html").is_file() and (folder / "games.parquet").is_file()
 
+
+
+# -- examples outside shell blocks, and what the blocks name ------------------------------------------------
+
+def inline_commands(document: str) -> list[str]:
+    """The ``pacsim`` commands a document gives in its prose, as code spans."""
+    text = (REPOSITORY / document).read_text(encoding="utf-8")
+    prose = re.sub(r"^```.*?^```", "", text, flags=re.S | re.M)
+    return [re.sub(r"\s+", " ", span) for span in re.findall(r"`(pacsim [^`]+)`", prose)]
+
+
+def test_every_record_the_readme_reads_is_made_by_a_line_it_gives():
+    commands = [*examples("README.md"), *inline_commands("README.md")]
+    made = {name for command in commands if command.startswith("pacsim play")
+            for name in re.findall(r"--record (\S+\.json)", command)}
+    read = {name for command in commands for name in re.findall(r"(?:tree --record|replay) (\S+\.json)", command)}
+    assert read and all(re.sub(r"-\d+\.json$", ".json", name) in made for name in read), (read, made)
+
+
+def test_the_readme_s_tree_example_runs_from_the_record_it_says_how_to_make(folder, capsys):
+    commands = {command.split()[1]: command for command in inline_commands("README.md")
+                if "halls.json" in command}
+    play, tree = (shlex.split(commands[name])[1:] for name in ("play", "tree"))
+    play = [{"depth=4,eval=careful": "depth=2,eval=careful", "300": "6"}.get(word, word) for word in play]
+    tree = [{"26": "2", "minimax:depth=4": "minimax:depth=2", "expectimax:depth=4": "expectimax:depth=2"}.get(word, word)
+            for word in tree]
+    assert main(play) == 0 and main([*tree, "--out", "halls.html"]) == 0, capsys.readouterr().err
+    assert "wrote halls.html: minimax:depth=2, expectimax:depth=2" in capsys.readouterr().out
+    assert "<title>pacsim tree: halls.json, move 2</title>" in (folder / "halls.html").read_text(encoding="utf-8")
+
+
+def test_every_maze_the_documents_name_exists():
+    from pacsim.engine import find_layout
+    from pacsim.engine.capture.layout import find_capture_layout
+
+    lines = [line for document in DOCUMENTS for line in [*examples(document), *inline_commands(document)]
+             if not re.search(r"-p \S*Agent\b", line)]  # a CS188 agent plays its course folder's mazes
+    named = {(line.startswith("pacsim capture"), match) for line in lines
+             for match in re.findall(r"(?:^| )-l ([A-Za-z]\w+)(?= |$)", line)}
+    assert (False, "wideClassic") in named and (True, "RANDOM13") in named
+    for capture, name in sorted(named):
+        (find_capture_layout if capture else find_layout)(name)  # a renamed or missing maze raises, naming it
+
+
+def test_report_compare_runs_right_after_reproduce(tmp_path, monkeypatch, capsys):
+    """docs/experiments.md's --compare line after the README's first command (a toy reproduction): the store
+    holds the run and the slide's games under the same labels and root seed."""
+    monkeypatch.chdir(tmp_path)
+    assert main(["reproduce", "--games", "2", "-j", "1", "-q"]) == 0
+    (line,) = [line for line in examples("docs/experiments.md") if "--compare" in line]
+    capsys.readouterr()
+    assert main(shlex.split(line)[1:]) == 0, capsys.readouterr().err
+    assert "2 paired games" in capsys.readouterr().out
+    without = shlex.split(line.replace(" --experiment optimism_pessimism", ""))[1:]
+    assert main(without) == 2  # pooled, the two runs' games share indices: the line names what picks one
+    assert "pick one with --experiment optimism_pessimism or --experiment optimism_pessimism_slide" in \
+        capsys.readouterr().err
+
+
+def test_show_values_without_a_display_says_so_and_does_not_blame_q(folder, monkeypatch, capsys):
+    (line,) = [line for line in examples("README.md") if "--show-values" in line]
+    for variable in ("DISPLAY", "WAYLAND_DISPLAY"):
+        monkeypatch.delenv(variable, raising=False)
+    monkeypatch.delenv("SDL_VIDEODRIVER", raising=False)
+    assert main([*shlex.split(line)[1:], "--max-moves", "2"]) == 0
+    notes = [note for note in capsys.readouterr().err.splitlines() if "--show-values" in note]
+    assert len(notes) == 1 and "-q" not in notes[0] and "no display" in notes[0] and "--browser" in notes[0]

@@ -69,6 +69,9 @@ def test_the_bench_cases_cross_mazes_ghosts_and_starts():
 
 def test_a_game_paused_every_few_nodes_is_the_same_game(monkeypatch):
     import pacsim.fast.game
+    from pacsim.engine import initial_state
+    from pacsim.fast.maze_arrays import state_row
+    from pacsim.fast.memo import SEARCHES, chase_memo
 
     layout = load_layout("optimismHalls")
 
@@ -83,8 +86,15 @@ def test_a_game_paused_every_few_nodes_is_the_same_game(monkeypatch):
     monkeypatch.setattr(pacsim.fast.game, "SMALLEST_SLICE", 7)
     monkeypatch.setattr(pacsim.fast.game, "SLICE_SECONDS", 0.0)
     monkeypatch.setattr(gameloop, "play_slice", lambda *arguments: slices.append(1) or play_slice(*arguments))
+    memos_set(monkeypatch, chase=True, pacman=False, subtree=True)  # else the ghost's memo answers every search of the first
+
+    def ghost_searches():
+        return int(chase_memo(layout, len(state_row(initial_state(layout, 1)))).counts[SEARCHES])
+
+    before = ghost_searches()
     paused = play_in_kernel(layout, agents(), 3, max_moves=40)
     assert untimed(paused) == untimed(whole) and len(slices) > 10 * whole.moves
+    assert ghost_searches() > before  # the paused game's ghost searched (with the first game's memo, none did)
 
 
 @pytest.mark.parametrize(("pacman", "ghost", "time_limit"), [

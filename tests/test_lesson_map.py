@@ -88,7 +88,9 @@ def mapped(tmp_path_factory):
     return folder, store, experiment, build_map(results, layout, store, cells, GAMES)
 
 
-def test_the_maps_counts_are_a_pacsim_run_of_the_same_games(mapped, tmp_path, capsys):
+def test_the_maps_counts_are_a_pacsim_run_of_the_same_games(mapped, tmp_path, capsys, monkeypatch):
+    from fasttools import memos_set
+
     folder, store, experiment, lesson = mapped
     cells = start_cells(parse_layout(MAZE), 1, 1)
     assert len(lesson.cells) == len(cells) == CELLS
@@ -110,6 +112,7 @@ depth = [2]
 [pacman_options]
 eval = "careful"
 """)
+    memos_set(monkeypatch, chase=False, pacman=False, subtree=False)  # else the map's games answer the run's searches
     assert main(["run", str(path), "-j", "1", "-q"]) == 0
     by_run = outcomes_by_cell(tmp_path / "run.sqlite")
     assert map_counts(lesson) == by_run == outcomes_by_cell(store, experiment.config_hash)
@@ -130,6 +133,9 @@ def test_game_i_starts_on_the_i_mod_c_th_start_cell_for_every_pacman():
 
 
 def test_an_interrupted_map_resumes_without_playing_a_game_twice(mapped, tmp_path, monkeypatch, capsys):
+    from fasttools import memos_set
+
+    memos_set(monkeypatch, chase=False, pacman=False, subtree=False)  # else the first map's games answer these
     folder = mapped[0]
     (tmp_path / "pocket.lay").write_text(MAZE)
     store = tmp_path / "resumed.sqlite"
@@ -188,7 +194,7 @@ def test_the_figure_and_page_are_replaced_atomically(mapped, tmp_path, monkeypat
     assert main([*map_arguments(folder, store, mapped[0] / "pocket.lay"), "--no-trees"]) == INTERRUPTED
     assert page.read_bytes() == old_page
     monkeypatch.setattr(pacsim.files.os, "replace", real)
-    monkeypatch.setattr("pacsim.report.lesson_map.map_page", lambda *args: "new page")
+    monkeypatch.setattr("pacsim.web.lesson_map.map_page", lambda *args: "new page")
 
     def interrupted_figure(*args, **options):
         raise KeyboardInterrupt
@@ -226,6 +232,13 @@ def test_a_replay_link_opens_the_player_at_the_trap_move_in_chromium(browser, ma
     try:
         WebDriverWait(browser, 10).until(lambda driver: driver.find_element("id", "move").text == move)
         assert "loss" in browser.find_element("id", "title").text  # a caught game
+        mark = browser.find_element("id", "mark")  # the trap move marked, and why
+        assert mark.is_displayed() and "here" in mark.get_attribute("class")
+        assert mark.text.startswith(f"\u25B6 move {move}: the trap move: ")
+        values = browser.find_element("id", "values")  # the caught Pacman's search values at the trap move
+        assert values.is_displayed() and values.find_elements("css selector", ".chosen")
+        browser.find_element("id", "step").click()
+        assert "here" not in mark.get_attribute("class") and f"move {move} (m goes there)" in mark.text
         assert [entry for entry in browser.get_log("browser") if entry["level"] == "SEVERE"] == []
     finally:
         browser.close()
@@ -250,8 +263,10 @@ def test_the_page_links_each_caught_cell_to_a_replay_and_the_tree_at_its_trap_mo
         # Both Pacmen's trees where they differ (the map titles the page), else the caught one's (move_tree's title).
         shown = f"game {trap.game_id}, move {trap.trap_move}" if trap.rule == DIFFERS else f"move {trap.trap_move}: "
         assert shown in tree.read_text()
-        frames = games[str(trap.game_id)]["data"]["frames"]
-        assert 0 <= trap.trap_move < len(frames) - 1 and games[str(trap.game_id)]["data"]["outcome"] == "loss"
+        data = games[str(trap.game_id)]["data"]
+        assert 0 <= trap.trap_move < len(data["frames"]) - 1 and data["outcome"] == "loss"
+        assert list(data["marks"]) == [str(trap.trap_move)] and "trap move" in data["marks"][str(trap.trap_move)]
+        assert data["values"][trap.trap_move]  # the searched values at the trap move, for the values panel
     assert {trap.rule for trap in lesson.traps.values()} == {DIFFERS, JUNCTION}  # both rules met on this maze
 
 
@@ -290,3 +305,122 @@ def test_help_imports_neither_pandas_nor_numba_nor_pygame():
     from test_cli import modules_after
 
     assert not modules_after(["lesson-map", "--help"]) & {"pandas", "numba", "pygame"}
+
+
+# -- a map that cannot mislead ------------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def two_depths(mapped):
+    """The pocket maze mapped with the grid's depth = [1, 2]: one map per depth, each with its own files."""
+    folder = mapped[0]
+    arguments = map_arguments(folder, folder / "depths.sqlite")
+    at = arguments.index("--depth")
+    del arguments[at:at + 2]  # the grid's two depths instead of one
+    arguments = [*arguments[:arguments.index("--png")], "--set", "grid.depth=[1, 2]", "--no-trees"]
+    arguments[arguments.index("-n") + 1] = "1"  # one game a cell: what is counted is which depth's games
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setitem(sys.modules, "matplotlib", None)  # no figures (seconds each): the pages say what is counted
+        assert main(arguments) == 0
+    return folder
+
+
+def test_a_grid_of_two_depths_draws_one_map_per_depth_each_with_its_own_counts(two_depths, capsys):
+    pages = sorted(two_depths.glob("*-map-pocket-depth*.html"))
+    assert [page.name.split("-")[3] for page in pages] == ["depth1", "depth2"]
+    for depth, page in zip((1, 2), pages):
+        text = page.read_text()
+        assert f"<title>pacsim lesson map: pocket, depth={depth}</title>" in text
+        assert "1 game from each start cell" in text  # the real count: not the two depths pooled (2)
+        headings = text.split("<h3>")[1:5]
+        for heading in headings:  # each panel counts its own depth's games: one from each of the CELLS cells
+            assert f" of {CELLS} games</h3>" in heading
+    capsys.readouterr()
+
+
+def test_two_mazes_are_refused_naming_the_axis_and_how_to_choose(tmp_path, capsys):
+    (tmp_path / "pocket.lay").write_text(MAZE)
+    arguments = map_arguments(tmp_path, tmp_path / "s.sqlite")
+    arguments = [*arguments[:1], *arguments[3:], "--set", f'grid.layout=["{tmp_path / "pocket.lay"}", "tinyGhostMaze"]']
+    assert main(arguments) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "grid.layout has 2 values" in err and "choose one with -l NAME" in err
+    assert not (tmp_path / "s.sqlite").exists()
+
+
+def test_ghost_counts_are_refused_naming_the_axis():
+    from pacsim.cli.lesson_map import _check_one_maze
+    from pacsim.errors import ConfigError
+
+    with pytest.raises(ConfigError, match=r"grid.num_ghosts has 2 values \(1, 2\).*--set grid.num_ghosts=\[N\]"):
+        _check_one_maze(Path("e.toml"), {"pacman": ["minimax"], "layout": ["x"], "num_ghosts": [1, 2]})
+
+
+def test_default_names_hold_the_maze_and_the_settings_so_two_maps_never_share_files(mapped):
+    import argparse
+
+    from pacsim.cli.lesson_map import add_arguments, output_paths, plan
+    from pacsim.report.lesson_map import map_settings
+
+    parser = argparse.ArgumentParser()
+    add_arguments(parser)
+    names = set()
+    for seed in ("1", "2"):
+        arguments = map_arguments(mapped[0], mapped[1])[1:]
+        at = arguments.index("--depth")
+        del arguments[at:at + 2]
+        arguments = [*arguments[:arguments.index("--png")], "--set", f"seed={seed}", "--set", "grid.depth=[1, 2]"]
+        args = parser.parse_args(arguments)
+        experiment, _, layout = plan(args)
+        settings = map_settings(experiment.conditions.grid, list(experiment.conditions))
+        for setting in settings:
+            png, page = output_paths(args, experiment, layout.name, setting, len(settings))
+            assert page.name.startswith(f"{experiment.name}-pocket-{setting.slug()}-") and png.stem == page.stem
+            names.add(page.name)
+            given = parser.parse_args([*arguments, "--png", "m.png", "--html", "m.html"])
+            assert output_paths(given, experiment, layout.name, setting, len(settings)) == \
+                (Path(f"m-{setting.slug()}.png"), Path(f"m-{setting.slug()}.html"))  # names given: each map's added
+    assert len(names) == 4  # two depths by two seeds: four maps, four names
+
+
+def test_a_map_drawn_again_leaves_no_stale_tree_pages(mapped, tmp_path, monkeypatch, capsys):
+    from pacsim.cli.lesson_map import write_trees
+
+    lesson = mapped[3]
+    # Each linked game's tree page, drawn cheaply: this test is about which pages stay, not what they show.
+    monkeypatch.setattr("pacsim.web.lesson_map.tree_pages",
+                        lambda lesson: ((trap, "<p>a tree</p>") for trap in lesson.traps.values()))
+    trees = tmp_path / "map-trees"
+    trees.mkdir()
+    (trees / "game99999-move3.html").write_text("a tree of an earlier map")
+    (trees / "notes.txt").write_text("not ours")
+    linked = write_trees(lesson, tmp_path / "map.html")
+    assert "(removed 1 old one)" in capsys.readouterr().out
+    assert not (trees / "game99999-move3.html").exists() and (trees / "notes.txt").is_file()
+    assert sorted(f"map-trees/{path.name}" for path in trees.glob("game*.html")) == sorted(linked.values())
+    assert len(linked) == len({trap.game_id for trap in lesson.traps.values()}) > 0
+    assert write_trees(lesson, tmp_path / "map.html", none=True) == {}  # --no-trees: the page links none...
+    assert list(trees.glob("game*.html")) == []  # ...and none is left beside it
+
+
+def test_rows_and_columns_are_numbered_on_the_page_and_the_figure_as_the_text_names_cells(mapped, monkeypatch):
+    import re
+
+    from pacsim.report.lesson_map import plot_map, where
+
+    folder, _, _, lesson = mapped
+    text = (folder / "map.html").read_text()
+    panel = text.split('<table class="maze">')[1].split("</table>")[0]
+    rows = re.findall(r"<tr>(.*?)</tr>", panel)
+    assert re.findall(r"<th>(\d+)</th>", rows[0]) == [str(column) for column in range(1, 8)]
+    assert [re.match(r"<th>(\d+)</th>", row)[1] for row in rows[1:]] == [str(row) for row in range(1, 7)]
+    cell = next(cell for pacman, ghost, cell in lesson.traps if (pacman, ghost) == (lesson.pacmen[0], lesson.ghosts[0]))
+    row, column = (int(number) for number in re.findall(r"\d+", where(lesson.layout, cell)))
+    found = re.findall(r"<td[^>]*>|<th>\d+</th>", rows[row])[column]  # the row's header, then its cells
+    assert f'href="#cell-{cell}"' in rows[row] and "title=" in found and f"row {row}, column {column}" in found
+    figures = []
+    monkeypatch.setattr("pacsim.report.plot._save", lambda figure, pyplot, path, dpi: figures.append(figure))
+    plot_map(lesson, folder / "unused.png")
+    axis = figures[0].axes[0]
+    assert [label.get_text() for label in axis.get_xticklabels()][:7] == [str(column) for column in range(1, 8)]
+    assert [label.get_text() for label in axis.get_yticklabels()][:6] == [str(row) for row in range(1, 7)]
+    assert "pocket" in figures[0]._suptitle.get_text() and f"of the {GAMES} played" in figures[0]._suptitle.get_text()

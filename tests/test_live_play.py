@@ -168,6 +168,7 @@ def test_the_live_frames_are_the_replay_s_frames():
     record = play_game(layout, agents(), seed=8, max_moves=20, on_state=lambda state, action: states.append(state))
     live = LiveGame()
     thread = game_thread(live, layout, agents(), seed=8, max_moves=20, move_time_limit=None, frame_time=0)
+    live.since(0)  # the page's first look: the game starts
     thread.start()
     thread.join(timeout=10)
     reply = live.since(0)
@@ -175,6 +176,30 @@ def test_the_live_frames_are_the_replay_s_frames():
     assert reply["frames"] == game_data(states, title="", outcome=None, recorded_score=None)["frames"]
     assert live.since(3)["frames"] == reply["frames"][3:]
     assert live.read_to_end.is_set()  # the page has everything: the server may stop
+
+
+def test_a_searching_pacman_waits_for_the_page_before_its_first_move():
+    from pacsim.agents.registry import make_ghost
+    from pacsim.web.live import LiveGame, PageGone, game_thread
+
+    layout = find_layout("tinyGhostMaze").layout
+    live = LiveGame()
+    thread = game_thread(live, layout, [make_pacman("minimax", {"depth": "1"}), make_ghost("random")], seed=8,
+                         max_moves=20, move_time_limit=None, frame_time=0)
+    thread.start()
+    thread.join(timeout=0.5)
+    assert thread.is_alive() and len(live.frames) == 1  # the start, and no move before the page looks
+    first = live.since(0)
+    assert len(first["frames"]) == 1 and not first["done"]  # the page opens at the start
+    thread.join(timeout=10)
+    assert live.since(0)["done"] and len(live.frames) > 1
+    unseen = LiveGame()  # a page never opened: the game ends with the server
+    thread = game_thread(unseen, layout, [make_pacman("greedy"), make_ghost("random")], seed=8, max_moves=20,
+                         move_time_limit=None, frame_time=0)
+    thread.start()
+    unseen.stopped.set()
+    thread.join(timeout=5)
+    assert not thread.is_alive() and isinstance(unseen.error, PageGone) and len(unseen.frames) == 1
 
 
 def test_a_keyboard_game_waiting_for_its_first_key_ends_when_the_server_stops():

@@ -17,7 +17,7 @@ from optional import needed
 needed("numba", "pip install -e '.[fast]'")
 
 from pacsim.fast import kernel
-from pacsim.fast.keyed_cache import user_digest
+from pacsim.fast.cache_folder import user_digest
 from pacsim.fast.own import content_name, uncached
 
 EVALUATION = """

@@ -17,9 +17,9 @@ from pathlib import Path
 import optional
 import pytest
 
-from pacsim.agents import make_ghost, make_pacman, sandbox
+from pacsim.agents import make_ghost, make_pacman
 from pacsim.agents.registry import GHOST, PACMAN
-from pacsim.agents.sandbox import BUBBLEWRAP, LIMITS, Limits, SandboxedAgent, bubblewrap_works, idle_children, needs_sandbox, sandboxed
+from pacsim.agents.sandboxed import SandboxedAgent, needs_sandbox, sandboxed
 from pacsim.bench.report import Report
 from pacsim.bench.sandbox import sandbox_figures
 from pacsim.cli import main
@@ -32,6 +32,10 @@ from pacsim.report.format import readable_summary
 from pacsim.report.summary import summarize
 from pacsim.runner import load_experiment, load_results, run_experiment
 from pacsim.runner.store import load_saved_game
+from pacsim.sandbox import room
+from pacsim.sandbox.bubblewrap import bubblewrap_works
+from pacsim.sandbox.limits import BUBBLEWRAP, LIMITS, Limits
+from pacsim.sandbox.room import idle_children
 
 MAZE = parse_layout(textwrap.dedent("""\
     %%%%%%%%%
@@ -47,8 +51,8 @@ SEED = 7
 
 def require(isolation: str) -> None:
     """Skip a test of the bubblewrap level where it cannot run (fail under CI, which installs it)."""
-    if isolation == BUBBLEWRAP and not bubblewrap_works():
-        optional.missing("needs bubblewrap able to create namespaces here: apt-get install bubblewrap")
+    if isolation == BUBBLEWRAP:
+        optional.bubblewrap()
 
 
 WELL_BEHAVED = """
@@ -196,8 +200,7 @@ def test_forked_processes_die_with_the_game(tmp_path, isolation):
 @pytest.mark.parametrize("isolation", ISOLATIONS)
 def test_a_fork_bomb_is_stopped_by_count_even_for_root(tmp_path, isolation):
     require(isolation)
-    if "pids" not in sandbox.control_groups():
-        pytest.skip("no writable cgroup pids controller here: the count is RLIMIT_NPROC's, which exempts root")
+    optional.control_groups("pids")  # without it the count is RLIMIT_NPROC's, which exempts root
     marker = f"pacsim-sandbox-test-{uuid.uuid4()}"
     spec = entrant(tmp_path, "bomb", hostile(f"""
         started = 0
@@ -469,9 +472,9 @@ def test_a_child_that_faulted_is_never_reused(tmp_path, source, fault):
 
 def test_idle_children_are_kept_only_within_their_memory_budget(tmp_path, monkeypatch):
     spec = entrant(tmp_path, "good", WELL_BEHAVED)
-    monkeypatch.setattr(sandbox, "IDLE_MEMORY_MB", 1)  # less than any Python process holds
+    monkeypatch.setattr(room, "IDLE_MEMORY_MB", 1)  # less than any Python process holds
     assert len(set(play_games(spec, TEST_LIMITS, range(2), reuse=True)[1])) == 2
-    assert not idle_children.children.get(sandboxed(PACMAN, spec, {}, TEST_LIMITS)._key())
+    assert not idle_children.children.get(sandboxed(PACMAN, spec, {}, TEST_LIMITS).room.key)
 
 
 def test_a_reused_child_gets_its_cpu_time_afresh_each_game(tmp_path):
@@ -498,7 +501,10 @@ WORKER = """
 import os, sys
 from pacsim.agents import make_ghost
 from pacsim.agents.registry import PACMAN
-from pacsim.agents.sandbox import Limits, idle_children, process_tree, sandboxed
+from pacsim.agents.sandboxed import sandboxed
+from pacsim.sandbox.limits import Limits
+from pacsim.sandbox.processes import process_tree
+from pacsim.sandbox.room import idle_children
 from pacsim.engine import parse_layout
 from pacsim.engine.game import play_game
 

@@ -11,31 +11,25 @@ import tempfile
 import time
 from pathlib import Path
 
+import optional
 import pytest
 from test_sandbox import MAZE, SEED, TEST_LIMITS, WELL_BEHAVED, entrant, play, play_games, require
 
 from pacsim.agents.registry import GHOST, PACMAN
-from pacsim.agents.sandbox import (
-    BUBBLEWRAP,
-    FULL,
-    LIMITS,
-    WEAK,
-    SandboxedAgent,
-    bubblewrap_command,
-    bubblewrap_works,
-    control_groups,
-    cpu_seconds_used,
-    idle_children,
-    isolation,
-    isolation_summary,
-    process_tree,
-    sandboxed,
-)
-from pacsim.agents.sandbox_protocol import PROTOCOL, nesting
+from pacsim.agents.sandboxed import SandboxedAgent, sandboxed
 from pacsim.engine.game import AgentFault, play_game
+from pacsim.sandbox.bubblewrap import bubblewrap_command, bubblewrap_works
+from pacsim.sandbox.isolation import FULL, WEAK, control_groups, isolation, isolation_summary
+from pacsim.sandbox.limits import BUBBLEWRAP, LIMITS
+from pacsim.sandbox.processes import cpu_seconds_used, process_tree
+from pacsim.sandbox.protocol import PROTOCOL, nesting
+from pacsim.sandbox.room import idle_children
 
-NEEDS_GROUPS = pytest.mark.skipif("memory" not in control_groups() or "freezer" not in control_groups(),
-                                  reason="no writable memory and freezer control groups here")
+
+@pytest.fixture
+def memory_and_freezer_groups():
+    """Control groups with memory and freezer controllers (:func:`optional.control_groups`)."""
+    optional.control_groups("memory", "freezer")
 
 
 @pytest.fixture(autouse=True)
@@ -93,12 +87,13 @@ def test_as_an_ordinary_user_too():
     """The same probe as nobody, in the sandbox's own bwrap command (the system's Python: nobody cannot read root's)."""
     require(BUBBLEWRAP)
     python = "/usr/bin/python3"
-    if os.geteuid() != 0 or shutil.which("setpriv") is None or not os.access(python, os.X_OK):
-        pytest.skip("needs root, setpriv (to become nobody) and a system Python nobody can run")
+    optional.root()
+    if shutil.which("setpriv") is None or not os.access(python, os.X_OK):
+        optional.missing("needs setpriv (util-linux, to become nobody) and a system Python nobody can run")
     folder = Path(tempfile.mkdtemp(prefix="pacsim-nobody-"))
     try:
         folder.chmod(0o755)
-        jail = bubblewrap_command(folder, 64)
+        jail = bubblewrap_command(folder, dataclasses.replace(TEST_LIMITS, memory_mb=64))
         for index in reversed(range(len(jail) - 2)):  # binds of root's own folders (its Python, a venv) nobody cannot make
             if jail[index] == "--ro-bind" and not others_can_read(Path(jail[index + 1])):
                 del jail[index:index + 3]
@@ -229,7 +224,7 @@ class Entrant(Agent):
 """
 
 
-@NEEDS_GROUPS
+@pytest.mark.usefixtures("memory_and_freezer_groups")
 def test_a_starving_entrant_cannot_take_the_cpu_from_an_honest_one(tmp_path):
     """The honest Pacman spends half its move time in CPU time (stopping at 0.8 of it, so a loaded machine
     cannot make it overrun); its share of the CPU against a starving ghost is compared with its share against
@@ -267,7 +262,7 @@ threading.Thread(target=spin, daemon=True).start()  # at import: part of the chi
 """ + WELL_BEHAVED
 
 
-@NEEDS_GROUPS
+@pytest.mark.usefixtures("memory_and_freezer_groups")
 def test_nothing_of_an_idle_child_runs_between_games(tmp_path):
     spec = entrant(tmp_path, "idler", IDLE_SPINNER)
     records, _ = play_games(spec, TEST_LIMITS, range(1), reuse=True)
@@ -306,7 +301,7 @@ MEMFD = "pinned = os.memfd_create('pin')\nfor _ in range(400):\n    os.write(pin
 TMPFS = "for number in range(400):\n    open(f'/tmp/pin{number}', 'wb').write(chunk)"
 
 
-@NEEDS_GROUPS
+@pytest.mark.usefixtures("memory_and_freezer_groups")
 @pytest.mark.parametrize(("isolation_wanted", "pin"), [(LIMITS, MEMFD), (BUBBLEWRAP, MEMFD), (BUBBLEWRAP, TMPFS)],
                          ids=["memfd_limits", "memfd_bubblewrap", "tmpfs_bubblewrap"])
 def test_memory_pinned_outside_the_address_space_is_a_memory_fault(tmp_path, isolation_wanted, pin):

@@ -67,12 +67,14 @@ def test_a_search_paused_every_few_nodes_is_the_same_as_one_in_a_single_slice():
     that pauses (the node budget) and goes on gives the same numbers."""
     state = initial_state(load_layout("optimismHalls"), 1)
     search = translate(state, _request(state))
-    results = []
+    results, slices = [], []
     for budget in (10 ** 9, 7):
         work = workspace(state_row(state), 8, empty_subtree_memo(len(state_row(state))))
+        slices.append(1)
         while not kernel.search_root(layout_tables(state.layout), search.model, 8, True, work, budget):
-            pass
+            slices[-1] += 1
         results.append((work.values.tobytes(), work.stats[:kernel.DEEPEST + 1].tolist(), int(work.memo.meta[HITS])))
+    assert slices[0] == 1 and slices[1] > 100  # the second search did pause, many times
     assert results[0] == results[1]
     assert results[0][2] > 0
 
@@ -121,13 +123,19 @@ def _request(state):
                          root_values=False)
 
 
-def test_the_bench_pairs_searches_with_the_subtree_memo_off_and_on():
-    from pacsim.bench.memo import subtree_searches
+def test_the_bench_pairs_searches_with_the_subtree_memo_off_and_on(monkeypatch):
+    from pacsim.bench import memo
     from pacsim.bench.report import Report
 
+    memos_set(monkeypatch, chase=False, pacman=False, subtree=False)
+    width = len(state_row(initial_state(load_layout(memo.TRUE_MODEL_MAZE), 1)))
+    hits_after = []  # this thread's subtree memo hits after the off pass, then after the on pass
+    timed = memo._timed
+    monkeypatch.setattr(memo, "_timed", lambda search: (timed(search), hits_after.append(_hits(width)))[0])
     report = Report()
-    subtree_searches(report, 3)
+    memo.subtree_searches(report, 3)
     figures = {figure.name: figure.value for figure in report.figures}
+    assert hits_after[0] == 0 < hits_after[1]  # "no result differs" compares a pass without the memo with one with it
     assert figures["searches whose result differs"] == 0
     assert figures["depth-4 searches subtree memo on/off"] == \
         figures["depth-4 searches, subtree memo on"] / figures["depth-4 searches, subtree memo off"]

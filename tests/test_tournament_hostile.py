@@ -18,18 +18,19 @@ import textwrap
 import time
 from pathlib import Path
 
+import optional
 import pandas
 import pytest
 
-from pacsim.agents import sandbox
 from pacsim.agents.registry import PACMAN
 from pacsim.cli import main
 from pacsim.report.leaderboard import build_leaderboard
 from pacsim.runner import load_results
-from pacsim.runner.handin import HandInLimits
 from pacsim.runner.row import GameRow
 from pacsim.runner.store import ResultStore
 from pacsim.runner.tournament import build_tournament, discover
+from pacsim.sandbox import isolation as sandbox
+from pacsim.sandbox.handin import HandInLimits
 
 ROOT = str(Path(__file__).resolve().parent.parent)
 HONEST = """from pacsim.agents import Agent
@@ -221,8 +222,8 @@ def _fault_board(tmp_path, capsys, sandboxed):
 
 @pytest.mark.parametrize("sandboxed", [False, True], ids=["workers", "sandbox"])
 def test_faults_rank_below_every_honest_entrant_whatever_the_mode(tmp_path, capsys, sandboxed):
-    if sandboxed and not sandbox.bubblewrap_works():
-        pytest.skip("the sandboxed half needs bubblewrap")
+    if sandboxed:
+        optional.bubblewrap()
     board, games = _fault_board(tmp_path, capsys, sandboxed)
     ranks = {standing.rating.entrant: standing.rating.rank for standing in board.pacmen}
     assert max(ranks["honest"], ranks["still"]) < min(ranks[name] for name in FAULTERS), ranks
@@ -276,8 +277,7 @@ def test_without_the_sandbox_the_start_up_limit_holds_as_in_it(tmp_path, capsys,
 
 
 def test_compare_counts_a_fault_worse_than_a_loss(tmp_path, capsys):
-    if not sandbox.bubblewrap_works():
-        pytest.skip("needs bubblewrap")
+    optional.bubblewrap()
     (tmp_path / "crasher.py").write_text(faulter(FAULTERS["crasher"]).replace("Faulter", "Crasher"))
     (tmp_path / "still.py").write_text(STILL)
     status = main(["compare", f"{tmp_path / 'crasher.py'}:Crasher", f"{tmp_path / 'still.py'}:Still", "--layout",
@@ -375,8 +375,7 @@ def test_the_weak_level_is_refused_unless_asked_and_then_said_first(tmp_path, ca
 
 
 def test_no_sandboxed_entrant_can_name_the_store_or_the_other_entrants(tmp_path, capsys):
-    if not sandbox.bubblewrap_works():
-        pytest.skip("needs bubblewrap")
+    optional.bubblewrap()
     store = tmp_path / "t.sqlite"
     looker = textwrap.dedent(f"""
         import os

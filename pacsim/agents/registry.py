@@ -177,6 +177,51 @@ def join_spec(spec: str, options: Mapping[str, Any]) -> str:
     return f"{spec}{',' if parsed.options else ':'}{text}"
 
 
+# -- code named by data ---------------------------------------------------
+
+CODE_OPTIONS = {"eval": "score", "model": "uniform"}
+"""Options whose value may name code (an evaluation, a ghost model), with
+the built-in value an agent takes when they are left out."""
+
+
+def named_code(spec: str) -> str | None:
+    """The part of ``spec`` that names code from outside pacsim (the agent,
+    its ``eval=`` or its ``model=``), or None when everything it names is
+    built in.  Decided from the text alone, importing nothing: what a record,
+    a store or a page names is checked here before it reaches :func:`resolve`
+    (:func:`refuse_named_code`), since importing a plugin runs it as the reader."""
+    from pacsim.agents.evaluation import EVALUATIONS  # a table: importing it runs no plugin
+
+    try:
+        parsed = parse_spec(spec)
+    except AgentError:
+        return spec  # unreadable: never a built-in
+    if parsed.attribute is not None or not _built_in_name(parsed.target):
+        return parsed.target if parsed.attribute is None else f"{parsed.target}:{parsed.attribute}"
+    evaluation = parsed.options.get("eval", CODE_OPTIONS["eval"])
+    if evaluation not in EVALUATIONS:
+        return f"eval={evaluation}"
+    model = parsed.options.get("model", CODE_OPTIONS["model"])
+    if model != CODE_OPTIONS["model"] and named_code(model) is not None:
+        return f"model={model}"
+    return None
+
+
+def _built_in_name(target: str) -> bool:
+    return any(target in BUILTIN_HOMES[role] for role in (PACMAN, GHOST))
+
+
+def refuse_named_code(spec: str, what: str, instead: str) -> None:
+    """Raise a one-line :class:`AgentError` when ``spec`` (read from data:
+    ``what`` says whose, e.g. "the recorded Pacman") names code from outside
+    pacsim; ``instead`` says how to run it as its owner would: the user
+    naming it on the command line, or a sandboxed run."""
+    code = named_code(spec)
+    if code is not None:
+        raise AgentError(f"{what} {spec!r} runs plugin code ({code!r}), which pacsim never imports "
+                         f"from a record, a store or a page; {instead}")
+
+
 # -- resolving: a spec to a class -----------------------------------------
 
 @dataclass(frozen=True)

@@ -22,6 +22,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--course", metavar="DIR", default=None,
                         help="a CS188 course folder (its pacman.py): the start-up group times the course's commands "
                              "there, through pacsim and through the course's own code")
+    parser.add_argument("--capture", action="store_true", help="only the capture-the-flag group (games a second)")
+    parser.add_argument("--capture-course", metavar="DIR", default=None,
+                        help="the course's contest folder (its capture.py, baselineTeam.py, kept outside pacsim): "
+                             "the capture group times the course's engine and its team file against pacsim")
 
 
 def run(args) -> int:
@@ -30,6 +34,16 @@ def run(args) -> int:
     course = Path(args.course) if args.course else None
     if course is not None and not course.is_dir():
         raise ConfigError(f"--course {args.course}: not a folder")
-    report = run_bench(quick=args.quick, course=course, startup_only=args.startup)
+    capture_course = Path(args.capture_course) if args.capture_course else None
+    if capture_course is not None and not capture_course.is_dir():
+        raise ConfigError(f"--capture-course {args.capture_course}: not a folder")
+    if args.capture:
+        from pacsim.bench.capture import capture_figures
+        from pacsim.bench.report import Report, machine_info
+
+        report = Report(machine=machine_info())
+        capture_figures(report, capture_course, games=5 if args.quick else 20)
+    else:
+        report = run_bench(quick=args.quick, course=course, startup_only=args.startup, capture_course=capture_course)
     print(json.dumps(report.to_dict(), indent=1) if args.json else report.to_text())
     return 0

@@ -7,9 +7,12 @@ import time
 from pathlib import Path
 
 from pacsim.agents.registry import PACMAN, make_ghost, make_pacman
-from pacsim.agents.sandbox import BUBBLEWRAP, LIMITS, Limits, bubblewrap_works, idle_children, sandboxed
+from pacsim.agents.sandboxed import sandboxed
 from pacsim.bench.report import Report
 from pacsim.engine import find_layout, play_game
+from pacsim.sandbox.bubblewrap import bubblewrap_works
+from pacsim.sandbox.limits import BUBBLEWRAP, LIMITS, Limits
+from pacsim.sandbox.room import idle_children
 
 PLUGIN = '''
 from pacsim.agents import Agent

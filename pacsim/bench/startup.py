@@ -42,7 +42,8 @@ YARDSTICK = ("-c", "import numpy")
 HELP_TARGET = 2.0
 """A ``--help`` within twice the time of importing numpy."""
 HELP_COMMANDS = ("", "play", "layouts", "analyze", "tree", "replay", "run", "report", "reproduce", "lesson-map",
-                 "experiments", "export", "dashboard", "bench", "agents", "probcut", "compare", "tournament", "train")
+                 "experiments", "export", "dashboard", "bench", "agents", "probcut", "compare", "tournament", "train",
+                 "capture", "exercises")
 """The commands whose ``--help`` is measured ("": ``pacsim --help``): every command."""
 PLAY_ONE = ("play", "-n", "1", "-q", "-l", "smallClassic", "--seed", "1")
 COURSE_MINIMAX = ("-l", "minimaxClassic", "-a", "depth=4", "-q", "-n", "50")

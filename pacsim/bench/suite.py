@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from pacsim.bench.agreement import fast_agreement
+from pacsim.bench.capture import capture_figures
 from pacsim.bench.dashboard import dashboard_cost
 from pacsim.bench.env import env_figures
 from pacsim.bench.fast import fast_end_to_end, fast_figures, fast_perft_rate, star_figures
@@ -24,9 +25,11 @@ from pacsim.bench.tree import TRACE_LAYOUTS, tree_figures
 from pacsim.fast import available
 
 
-def run(quick: bool = False, course: Path | None = None, startup_only: bool = False) -> Report:
+def run(quick: bool = False, course: Path | None = None, startup_only: bool = False,
+        capture_course: Path | None = None) -> Report:
     """Every group, or (``startup_only``) the start-up group alone; ``course``:
-    a CS188 course folder for the start-up group's course commands."""
+    a CS188 course folder for the start-up group's course commands; ``capture_course``:
+    the course's contest folder for the capture group's comparison."""
     report = Report(machine=machine_info())
     startup_figures(report, repeats=3 if quick else 7, course=course, quick=quick)
     kernel_startup_figures(report, repeats=3 if quick else 7)
@@ -64,4 +67,5 @@ def run(quick: bool = False, course: Path | None = None, startup_only: bool = Fa
     planning_figures(report, mazes=100_000 if quick else 1_000_000)
     dashboard_cost(report, games=1000 if quick else 3000)
     store_scale_figures(report, sizes=(20_000, 200_000) if quick else (20_000, 200_000, 2_000_000))
+    capture_figures(report, capture_course, games=5 if quick else 20)
     return report

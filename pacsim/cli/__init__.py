@@ -28,6 +28,7 @@ COMMANDS = {
     "layouts": "list shipped layouts, check a layout file or generate a maze",
     "analyze": "search a position and show each action's value",
     "tree": "the tree a search visited at a position, as a page that expands on click (or JSON, DOT)",
+    "exercises": "a sheet of predict-then-check tree exercises (pages, answer key as JSON and CSV)",
     "replay": "replay a recorded game (JSON record or results store), or list a store's games",
     "run": "run an experiment file (all cores, resumable) and print its summary",
     "report": "summarize a results store",
@@ -42,6 +43,7 @@ COMMANDS = {
     "compare": "two Pacmen (or ghosts) on the same seeds until a sequential test (SPRT) decides (resumable)",
     "tournament": "play entrants (files or folders, one per student) against ghosts, rate them, print the leaderboard",
     "train": "train a learning Pacman (approxq, qlearn) into a weights file",
+    "capture": "capture the flag: two teams of two (course team files or pacsim's), as the course's capture.py",
 }
 """Every subcommand and its line in ``pacsim --help``."""
 COMMAND_MODULES = {"bench": "pacsim.bench.command"}

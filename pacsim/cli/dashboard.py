@@ -38,9 +38,9 @@ def run(args: argparse.Namespace) -> int:
         from pacsim.web.dashboard import write_snapshot
 
         check_output(args.snapshot, "--snapshot", inputs=[str(store) for store in stores])
-        replays = write_snapshot(stores, args.snapshot)
+        snapshot = write_snapshot(stores, args.snapshot)
         if not args.quiet:
-            print(f"wrote the dashboard as it is now ({replays} replays inside) to {args.snapshot}")
+            print(snapshot.words(args.snapshot))
         return 0
     if not 0 < args.port < 65536:
         raise ConfigError(f"--port {args.port}: a port is 1 to 65535")

@@ -9,6 +9,7 @@ window opens.
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import re
 import sys
@@ -90,7 +91,8 @@ def build_agents(args: argparse.Namespace, layout: Layout, chosen: dict[str, str
     ghost_options = options_given_once(args.ghosts, args.ghost_args, "--ghost-args")
     ghost_number = ghost_count(args.num_ghosts, layout)
     if getattr(args, "sandbox", False):  # docs/sandbox.md: each plugin agent in its own process
-        from pacsim.agents.sandbox import Limits, sandboxed  # its processes' machinery: only when asked for
+        from pacsim.agents.sandboxed import sandboxed  # its processes' machinery: only when asked for
+        from pacsim.sandbox.limits import Limits
 
         pacman = sandboxed(PACMAN, args.pacman, pacman_options, Limits()) or make_pacman(args.pacman, pacman_options)
         return [pacman] + [sandboxed(GHOST, args.ghosts, ghost_options, Limits()) or make_ghost(args.ghosts, ghost_options)
@@ -103,7 +105,7 @@ def sandboxed_pacman(args: argparse.Namespace) -> bool:
     """Whether Pacman plays in a sandbox (``--sandbox`` and a plugin): it is never imported here."""
     if not getattr(args, "sandbox", False):
         return False
-    from pacsim.agents.sandbox import needs_sandbox
+    from pacsim.agents.sandboxed import needs_sandbox
 
     return needs_sandbox(args.pacman)
 
@@ -464,18 +466,30 @@ def _value_text(value: float) -> str:
     return str(value) if isinstance(value, int) else f"{value:.1f}"
 
 
+def no_window_reason() -> str:
+    """Why no window opens without -q: no display, or an SDL driver that shows none."""
+    from pacsim.viewer.settings import INVISIBLE_DRIVERS
+
+    driver = os.environ.get("SDL_VIDEODRIVER", "")
+    if driver.lower() in INVISIBLE_DRIVERS:
+        return f"SDL_VIDEODRIVER={driver} shows no window"
+    return "no display (DISPLAY and WAYLAND_DISPLAY are unset)"
+
+
 def display_notes(args: argparse.Namespace, window: bool, settings: WindowSettings, pacman: Any) -> list[str]:
     """Display options that cannot do what they ask here, each said once."""
     from pacsim.agents.api import ValuingAgent
 
     notes = []
     shown = window or args.text or settings.exporting or args.browser
+    why = "with -q" if args.quiet else f"here: {no_window_reason()}, so no window opens"
     if args.show_values and not shown:
-        notes.append("--show-values: nothing is drawn with -q; use --text, the window, --gif or --save-frames")
+        notes.append(f"--show-values: nothing is drawn {why}; use --text, --browser, --gif or --save-frames"
+                     + ("" if args.quiet else ", or run where a display is"))
     elif args.show_values and not isinstance(pacman, ValuingAgent):
         notes.append(f"--show-values: Pacman {args.pacman!r} has no search values to show")
     if args.frame_time is not None and not shown:
-        notes.append("--frame-time: nothing is drawn with -q, so games run at full speed")
+        notes.append(f"--frame-time: nothing is drawn {why}, so games run at full speed")
     return notes
 
 

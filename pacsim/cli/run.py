@@ -113,7 +113,7 @@ def run(args: argparse.Namespace) -> int:
     for note in plugin_notes(experiment, stored):  # an experiment naming plugins runs their code: say which
         print(note)
     if experiment.sandbox is not None:
-        from pacsim.agents.sandbox import isolation_level
+        from pacsim.sandbox.isolation import isolation_level
         print(f"sandbox: each plugin agent plays in its own process, isolated by {isolation_level(experiment.sandbox)}")
     result = execute(experiment, args)
     if args.quiet:

@@ -13,6 +13,8 @@ from pacsim.cli.common import options_given_once
 from pacsim.errors import ConfigError
 
 FORMATS = ("html", "json", "dot")
+QUESTION_KINDS = ("value", "move")
+"""``--exercise``'s questions (pacsim.web.exercise.QUESTION_KINDS, not imported for --help)."""
 DEFAULT_LAYOUT = "tinyGhostMaze"
 DEFAULT_PACMAN = "expectimax:depth=2"
 
@@ -41,6 +43,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--format", choices=FORMATS, default="html", help="html (default), json (docs/tree.md) or dot")
     parser.add_argument("--out", metavar="FILE", help="where to write (default: tree.html, or stdout for json and dot)")
     parser.add_argument("--max-nodes", type=int, default=None, metavar="N", help="nodes embedded at most (default 20000; dot 2000)")
+    parser.add_argument("--exercise", nargs="?", const="auto", choices=("auto", *QUESTION_KINDS), default=None,
+                        help="predict, then check: the page hides the values and asks for a node's value (value) or the "
+                             "move the search plays (move); default: with --compare the value of the lesson's first node valued "
+                             "differently, else the move")
 
 
 def example_names() -> list[str]:
@@ -58,12 +64,15 @@ def run(args: argparse.Namespace) -> int:
     out = args.out or ("tree.html" if args.format == "html" else None)
     if out is not None:  # before the work: an unwritable place, or an input, is refused now
         check_output(out, "--out", inputs=[path for path in (args.record, args.store, args.layout) if path])
+    if args.exercise and args.format != "html":
+        raise ConfigError(f"--exercise is a page: --format {args.format} writes the whole tree")
     names, traces, where = traced(args)
     cap: dict[str, Any] = {} if args.max_nodes is None else {"max_nodes": args.max_nodes}
     title = f"pacsim tree: {where}"
     if args.format == "html":
-        text = (compare_page(traces[0], traces[1], (names[0], names[1]), title=title, **cap) if len(traces) == 2
-                else tree_page(traces[0], title=f"{title}, {names[0]}", **cap))
+        text = (compare_page(traces[0], traces[1], (names[0], names[1]), title=title, exercise=args.exercise, **cap)
+                if len(traces) == 2 else
+                tree_page(traces[0], title=f"{title}, {names[0]}", question=question(args.exercise, traces[0], names[0]), **cap))
     elif len(traces) == 2:
         raise ConfigError(f"--compare draws an HTML page; --format {args.format} writes one tree")
     elif args.format == "json":
@@ -80,6 +89,18 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+def question(kind: str | None, trace: Any, name: str) -> Any:
+    """``--exercise``'s question on one tree (auto: the move it plays, where it has a choice, else a value)."""
+    from pacsim.web.exercise import question_for
+
+    if kind is None:
+        return None
+    if kind == "auto":
+        root = trace.root
+        kind = "move" if root.kind in ("max", "min") and len(root.children) > 1 and trace.result.action is not None else "value"
+    return question_for(trace, kind, name=name)
+
+
 def label_of(move: Any) -> str:
     return move[0] if isinstance(move, tuple) else str(move)
 
@@ -89,11 +110,25 @@ def traced(args: argparse.Namespace) -> tuple[list[str], list[Any], str]:
     if args.example:
         from pacsim.search.examples import EXAMPLES
 
+        if args.compare:  # was silently ignored: the example's page would not be the comparison asked for
+            raise ConfigError(f"--example {args.example} draws the example's own search; --compare compares two "
+                              "Pacmen at a maze position (-l, --record or --store)")
+
         example = EXAMPLES[args.example]
         return [example.algorithm], [example.trace()], f"{args.example} ({example.source})"
     state, where, recorded = position(args)
+    if recorded is not None and not (args.compare or args.pacman):
+        refuse_recorded_code(recorded)
     specs = args.compare or [args.pacman or recorded or DEFAULT_PACMAN]
     return specs, [trace_of(spec, args, state) for spec in specs], where
+
+
+def refuse_recorded_code(spec: str) -> None:
+    """A record's or a store's Pacman is traced only when all it names is
+    built in: its text decides, before anything is imported."""
+    from pacsim.agents.registry import refuse_named_code
+
+    refuse_named_code(spec, "the recorded Pacman", "to trace it as you, name it yourself: --pacman SPEC")
 
 
 def trace_of(spec: str, args: argparse.Namespace, state: Any) -> Any:

@@ -48,7 +48,7 @@ class PlayerStopped(Exception):
 
 
 class AgentFault(Exception):
-    """A sandboxed entrant failed (:mod:`pacsim.agents.sandbox`): unlike an
+    """A sandboxed entrant failed (:mod:`pacsim.sandbox`): unlike an
     ``error``, a result the entrant earned.  Its side loses the game (a
     Pacman's fault is a loss, a ghost's a win for Pacman), ``kind`` (one of
     :data:`FAULTS`) recorded with it."""

@@ -7,8 +7,12 @@ points Python calls (the searches' and the game loop's slices, MCTS, the
 maze's distances, the table's upkeep) are compiled once into one (by
 :mod:`pacsim.fast.aot_build`, with the same numba code and options, for
 this CPU), kept in pacsim's cache folder under a key of everything that
-makes its machine code (:func:`build_key`), and imported in a fraction of
-a millisecond.
+makes its machine code (:func:`pacsim.fast.cache_folder.environment_digest`),
+and imported in a fraction of a millisecond.  Only the extension module
+pacsim built is loaded (never a ``.py`` by name), and only when its bytes
+match the digest written beside it when it was built, in a folder of this
+user's (or root's) alone (:func:`pacsim.fast.cache_folder.check_private`);
+anything else is said in one line and the kernel compiles just in time.
 
 A call from Python to a kernel function (:class:`pacsim.fast.jit.Compiled`)
 goes to the module's export when the module has one for the function
@@ -28,6 +32,7 @@ from __future__ import annotations
 
 import fcntl
 import hashlib
+import importlib.machinery
 import importlib.util
 import json
 import os
@@ -42,25 +47,15 @@ from typing import Any
 import numpy as np
 
 import pacsim.fast
-from pacsim.errors import OutputError
+from pacsim.errors import OutputError, UntrustedCacheError
+from pacsim.fast.cache_folder import cache_root, check_private, environment_digest, private_folder, trusted_root
 from pacsim.files import write_atomically
 
 KERNEL_ENVIRONMENT = "PACSIM_KERNEL"
 """``jit`` makes every call take numba's just-in-time path (tests and bench
 comparisons); anything else, or unset, uses the ahead-of-time module when it can."""
-CACHE_ENVIRONMENT = "PACSIM_CACHE_DIR"
-"""The folder of pacsim's compiled caches (default ``~/.cache/pacsim``)."""
 KEY_ATTRIBUTE = "__pacsim_cache_key__"
 """The attribute of a function's Python object that holds its cache stamp."""
-
-
-def cache_root() -> Path:
-    """The folder of pacsim's caches (users' compiled code, the ahead-of-time kernel), one subfolder per environment."""
-    chosen = os.environ.get(CACHE_ENVIRONMENT)
-    if chosen:
-        return Path(chosen)
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "pacsim"
 
 
 def jit_forced() -> bool:
@@ -72,6 +67,8 @@ MODULE_NAME = "pacsim_kernel"
 """The extension module's name (a file ``pacsim_kernel.*.so`` in its folder)."""
 SIGNATURES = "signatures.json"
 """The file beside the module naming each export's function and argument fingerprint."""
+MODULE_DIGEST = "module.sha256"
+"""The file beside the module: its file name and the sha256 of its bytes, written when it was built."""
 COMPILING = "compiling"
 """The line :mod:`pacsim.fast.aot_build` prints once it has found a C compiler and begins."""
 FAILED = "failed.txt"
@@ -129,6 +126,16 @@ def _exports() -> dict[str, list[tuple[Any, Callable[..., Any]]]] | None:
     if jit_forced():
         return None
     folder = module_folder()
+    try:
+        trusted_root()
+        if folder.exists():
+            check_private(folder)
+    except UntrustedCacheError as error:
+        said_once(f"pacsim: {error}; compiling just in time")
+        return None
+    except OSError as error:
+        said_once(f"pacsim: cannot keep the ahead-of-time kernel in {folder.parent} ({error}); compiling just in time")
+        return None
     missing = not (folder / SIGNATURES).exists() and not (folder.parent / f"{folder.name}.{FAILED}").exists()
     if missing and "numba" in sys.modules:
         return None  # numba is loaded already (a user's compiled code): building would save this process nothing
@@ -138,18 +145,23 @@ def _exports() -> dict[str, list[tuple[Any, Callable[..., Any]]]] | None:
 
 
 def load(folder: Path) -> dict[str, list[tuple[Any, Callable[..., Any]]]] | None:
-    """The exports of the module in ``folder``, or None when it is not there (or cannot be loaded)."""
+    """The exports of the module in ``folder``, or None when it is not there
+    (or cannot be loaded, or is not the module pacsim built: said once)."""
     try:
-        signatures = json.loads((folder / SIGNATURES).read_text(encoding="utf-8"))
-        library = next(folder.glob(f"{MODULE_NAME}.*"))
-    except (OSError, ValueError, StopIteration):
+        signatures = json.loads(_private_bytes(folder / SIGNATURES))
+        library = built_module(folder)
+    except UntrustedCacheError as error:
+        said_once(f"pacsim: {error}; compiling just in time (delete {folder} to build it again)")
         return None
-    specification = importlib.util.spec_from_file_location(MODULE_NAME, library)
-    if specification is None or specification.loader is None:
+    except (OSError, ValueError):
+        return None
+    loader = importlib.machinery.ExtensionFileLoader(MODULE_NAME, str(library))  # an extension module, whatever its name
+    specification = importlib.util.spec_from_file_location(MODULE_NAME, library, loader=loader)
+    if specification is None:
         return None
     module = importlib.util.module_from_spec(specification)
     try:
-        specification.loader.exec_module(module)
+        loader.exec_module(module)
     except ImportError as error:  # a module built for another interpreter or CPU: the JIT path
         said_once(f"pacsim: the ahead-of-time kernel in {folder} cannot be loaded ({error}); compiling just in time")
         return None
@@ -159,45 +171,40 @@ def load(folder: Path) -> dict[str, list[tuple[Any, Callable[..., Any]]]] | None
     return exports
 
 
+def built_module(folder: Path) -> Path:
+    """The extension module in ``folder`` that pacsim built: the file
+    :data:`MODULE_DIGEST` names (an extension module's name: never a
+    ``.py``), this user's (or root's) alone, its bytes matching the digest.  Raises
+    :class:`UntrustedCacheError` otherwise (``OSError`` if a file is missing)."""
+    check_private(folder)
+    digest_file = folder / MODULE_DIGEST
+    try:
+        name, expected = _private_bytes(digest_file).decode("ascii").split()
+    except (UnicodeDecodeError, ValueError):
+        raise UntrustedCacheError(f"{digest_file} is not a digest pacsim wrote") from None
+    except FileNotFoundError:
+        raise UntrustedCacheError(f"{folder} holds no digest of its module (pacsim writes one when it builds it)") from None
+    if name not in {MODULE_NAME + suffix for suffix in importlib.machinery.EXTENSION_SUFFIXES}:
+        raise UntrustedCacheError(f"{digest_file} names {name!r}, not an extension module of this Python")
+    library = folder / name
+    if hashlib.sha256(_private_bytes(library)).hexdigest() != expected:
+        raise UntrustedCacheError(f"{library} is not the module pacsim built (its bytes do not match its digest)")
+    return library
+
+
+def module_digest(library: Path) -> str:
+    """What :data:`MODULE_DIGEST` holds for ``library``: its name and the sha256 of its bytes."""
+    return f"{library.name} {hashlib.sha256(library.read_bytes()).hexdigest()}\n"
+
+
+def _private_bytes(path: Path) -> bytes:
+    check_private(path)
+    return path.read_bytes()
+
+
 def module_folder() -> Path:
     """Where this environment's module lives (built or not)."""
-    return cache_root() / f"kernel-{build_key()[:24]}"
-
-
-@cache
-def build_key() -> str:
-    """Everything the module's machine code is made of: pacsim's kernel
-    sources (every file of :mod:`pacsim.fast` and the rules it compiles),
-    numba's and llvmlite's installs, Python's version and the CPU."""
-    from pacsim.engine import layout, state
-    from pacsim.fast import evaluations, kinds, policies
-    from pacsim.search import star
-
-    folder = Path(pacsim.fast.__file__).parent
-    sources = sorted({*folder.glob("*.py"), *(Path(module.__file__ or "") for module in
-                                                 (layout, state, kinds, policies, evaluations, star))})
-    hasher = hashlib.sha256()
-    for source in sources:
-        hasher.update(source.name.encode() + b"\0" + source.read_bytes() + b"\0")
-    for package in ("numba", "llvmlite"):  # their install, without importing them (a reinstall changes it)
-        found = importlib.util.find_spec(package)
-        origin = Path(found.origin) if found is not None and found.origin else None
-        stamp = origin.stat() if origin is not None else None
-        hasher.update(f"{package}|{origin}|{stamp and stamp.st_mtime_ns}|{stamp and stamp.st_size}".encode())
-    hasher.update(f"{sys.version}|{_cpu()}".encode())
-    return hasher.hexdigest()
-
-
-def _cpu() -> str:
-    """The CPU's model and features (the module is compiled for this CPU alone)."""
-    try:
-        text = Path("/proc/cpuinfo").read_text(encoding="utf-8", errors="replace")
-    except OSError:
-        import platform
-
-        return f"{platform.machine()}|{platform.processor()}"
-    first = text.split("\n\n", 1)[0]
-    return "|".join(line for line in first.splitlines() if line.startswith(("model name", "flags", "vendor_id")))
+    return cache_root() / f"kernel-{environment_digest()[:24]}"  # the one key of compiled code
 
 
 def build(folder: Path) -> None:
@@ -205,7 +212,7 @@ def build(folder: Path) -> None:
     child process), unless another process has by the time this one holds
     the lock; a failure is written beside it and said in one line."""
     try:
-        folder.parent.mkdir(parents=True, exist_ok=True)
+        private_folder(folder.parent)
         lock = open(folder.parent / f"{folder.name}.lock", "a")  # noqa: SIM115 (held until the build is done)
     except OSError as error:
         said_once(f"pacsim: cannot keep the ahead-of-time kernel in {folder.parent} ({error}); compiling just in time")

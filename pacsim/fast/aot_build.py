@@ -21,10 +21,21 @@ import sys
 import tempfile
 from collections.abc import Callable, Iterator
 from contextlib import suppress
+from importlib.machinery import EXTENSION_SUFFIXES
 from pathlib import Path
 from typing import Any
 
-from pacsim.fast.aot import COMPILING, KERNEL_ENVIRONMENT, MODULE_NAME, SIGNATURES, fingerprint, function_name
+from pacsim.fast.aot import (
+    COMPILING,
+    KERNEL_ENVIRONMENT,
+    MODULE_DIGEST,
+    MODULE_NAME,
+    SIGNATURES,
+    fingerprint,
+    function_name,
+    module_digest,
+)
+from pacsim.fast.cache_folder import private_folder, seal
 from pacsim.fast.jit import Compiled, Recorded, materialize, recording
 
 Entry = tuple[Compiled, tuple[Any, ...]]
@@ -112,7 +123,7 @@ def build(folder: Path) -> None:
     materialize()
     entries = recorded_entries()
     _fill_numba_cache(entries)
-    folder.parent.mkdir(parents=True, exist_ok=True)
+    private_folder(folder.parent)
     building = Path(tempfile.mkdtemp(prefix=f"{folder.name}.building-", dir=folder.parent))
     try:
         compiler = CC(MODULE_NAME)
@@ -129,6 +140,9 @@ def build(folder: Path) -> None:
         (building / SIGNATURES).write_text(json.dumps(signatures), encoding="utf-8")
         for leftover in building.glob("*.o"):
             leftover.unlink()
+        [library] = [path for path in building.iterdir() if path.name.endswith(tuple(EXTENSION_SUFFIXES))]
+        (building / MODULE_DIGEST).write_text(module_digest(library), encoding="ascii")  # what a loader checks
+        seal(building)
         os.replace(building, folder)
     finally:
         shutil.rmtree(building, ignore_errors=True)

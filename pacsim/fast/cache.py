@@ -6,7 +6,9 @@ search and MCTS inline the kernel's rules, the table's and the streams') carries
 its own copy of the code it calls, so after that other file changes it
 would load machine code built from the old version.  :func:`flush_when_changed`
 empties the cache of such functions when the files they call into change
-(:func:`keep_fresh`: once numba is needed, see :mod:`pacsim.fast.jit`).
+(:func:`keep_fresh`: once numba is needed, see :mod:`pacsim.fast.jit`), and
+gives them no cache at all when numba's cache folder is not the user's (or
+root's) alone: numba's cache files are pickles (:func:`trusted`).
 """
 
 from __future__ import annotations
@@ -17,7 +19,9 @@ from contextlib import suppress
 from pathlib import Path
 from typing import Any
 
-from pacsim.errors import OutputError
+from pacsim.errors import OutputError, UntrustedCacheError
+from pacsim.fast.aot import said_once
+from pacsim.fast.cache_folder import check_private
 from pacsim.fast.jit import Compiled, when_compiling
 from pacsim.files import write_atomically
 
@@ -41,15 +45,37 @@ def keep_fresh(name: str, functions: Callable[[], Iterable[Any]], sources: Itera
     when_compiling(flush)
 
 
+def trusted(folder: Path) -> bool:
+    """Whether numba's cache folder of the kernel is this user's (or
+    root's) alone (:func:`~pacsim.fast.cache_folder.check_private`); if not,
+    said once.  A folder not there yet is numba's to make, as the user."""
+    try:
+        check_private(folder)
+    except UntrustedCacheError as error:
+        said_once(f"pacsim: {error}; compiling the kernel without numba's cache")
+        return False
+    except OSError:
+        pass
+    return True
+
+
 def flush_when_changed(name: str, functions: Iterable[Any], sources: Iterable[str]) -> bool:
     """Flush the cached machine code of ``functions`` unless ``sources``
     (the files they call into) are as they were when it was last checked;
-    ``name`` names the stamp file kept beside the cache.  True if flushed."""
+    ``name`` names the stamp file kept beside the cache.  True if flushed
+    (or never to be read: a folder others may write is not used at all)."""
+    from numba.core.caching import NullCache
+
     functions = list(functions)
     if not functions:  # NUMBA_DISABLE_JIT: plain Python functions, nothing cached
         return False
+    folder = Path(functions[0]._cache.cache_path)
+    if not trusted(folder):
+        for function in functions:
+            function._cache = NullCache()  # compiled in memory: nothing read from (or written to) that folder
+        return True
     digest = hashlib.sha256(b"".join(Path(source).read_bytes() for source in sources)).hexdigest()
-    stamp = Path(functions[0]._cache.cache_path) / f"{name}.sources"
+    stamp = folder / f"{name}.sources"
     try:
         if stamp.read_text(encoding="ascii") == digest:
             return False

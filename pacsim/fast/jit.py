@@ -23,7 +23,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from pacsim.fast.aot import KEY_ATTRIBUTE, cache_root, export_for, said_once
+from pacsim.fast.aot import KEY_ATTRIBUTE, export_for, said_once
+from pacsim.fast.cache_folder import cache_root
 
 
 class Compiled:

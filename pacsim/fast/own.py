@@ -47,8 +47,9 @@ from numba.core.errors import NumbaError
 from pacsim.engine import parse_layout
 from pacsim.engine.state import initial_state
 from pacsim.fast import gameloop, kernel
+from pacsim.fast.cache_folder import user_digest
 from pacsim.fast.kernel import FIRST_GHOST, FOOD_LEFT, NUM_GHOSTS, PACMAN, SCORE, TURN, WORDS
-from pacsim.fast.keyed_cache import keep_on_disk, user_digest
+from pacsim.fast.keyed_cache import keep_on_disk
 from pacsim.fast.policies import first_bad_probability
 from pacsim.fast.view import MOVE_SLOTS, GhostPolicy, Moves, View, view_of
 

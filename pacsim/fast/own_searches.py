@@ -25,7 +25,8 @@ from numba import njit, types
 from numba.core.errors import NumbaError
 
 from pacsim.fast import kernel, star
-from pacsim.fast.keyed_cache import keep_on_disk, user_digest
+from pacsim.fast.cache_folder import user_digest
+from pacsim.fast.keyed_cache import keep_on_disk
 from pacsim.fast.own import (
     WITHOUT_REFERENCE_COUNTS,
     content_name,

@@ -21,21 +21,23 @@ way (``junction``).
 
 from __future__ import annotations
 
-import html
-import shlex
-from collections.abc import Iterator, Mapping, Sequence
+import hashlib
+import itertools
+import json
+import re
+import textwrap
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import pandas
 
+from pacsim.agents.registry import named_code
 from pacsim.engine.game import LOSS, TIMEOUT, WIN
 from pacsim.engine.layout import STOP, Layout
 from pacsim.engine.recording import SavedGame
 from pacsim.engine.state import GameState
-from pacsim.errors import ConfigError
-from pacsim.report.markup import SCRIPT_STRINGIFY, script_json
 from pacsim.runner.store import load_saved_game
 
 DIFFERS, JUNCTION = "differs", "junction"
@@ -49,6 +51,64 @@ MAP_READS = ("pacman", "ghosts", "layout", "game_index", "seed", "outcome", "sta
 """The stored columns the map counts from (the replay logs only of the games it links)."""
 JUNCTION_EXITS = 3
 """A junction: a cell with at least this many ways out."""
+PANEL_AXES = ("pacman", "ghosts")
+"""The grid's axes a map draws side by side: a maze per Pacman (columns) and ghost (rows)."""
+MAZE_AXES = {"layout": "-l NAME", "num_ghosts": "--set grid.num_ghosts=[N]"}
+"""The axes a map cannot split (the start cells, and so the games, are the maze's): how to choose one value."""
+_UNSET = object()
+
+
+@dataclass(frozen=True)
+class MapSetting:
+    """One map of an experiment: a value of each of its grid's other axes (depth, an option)."""
+
+    values: tuple[tuple[str, Any], ...]
+    """(axis, value) of each such axis, in grid order; empty when the grid has none."""
+    conditions: frozenset[str]
+    """The condition keys whose games the map counts (a Pacman without the axis's option is in every map)."""
+
+    def words(self) -> str:
+        return ", ".join(f"{axis}={value}" for axis, value in self.values)
+
+    def slug(self) -> str:
+        """The values as a file name's part: ``depth2``."""
+        return "-".join(_file_part(f"{axis}{value}") for axis, value in self.values)
+
+
+def map_settings(grid: dict[str, list[Any]], conditions: Sequence[Any]) -> list[MapSetting]:
+    """One map per combination of the values of ``grid``'s axes other than :data:`PANEL_AXES` and
+    :data:`MAZE_AXES` (the caller refuses several mazes), each with its conditions.  A single-valued axis
+    (``depth = [4]``) splits nothing but is named all the same: it is part of what the map shows."""
+    axes = [axis for axis in grid if axis not in PANEL_AXES and axis not in MAZE_AXES]
+    settings = []
+    for combination in itertools.product(*(grid[axis] for axis in axes)):
+        keys = frozenset(condition.key for condition in conditions
+                         if all(_axis_value(condition, axis) in (_UNSET, value) for axis, value in zip(axes, combination)))
+        settings.append(MapSetting(tuple(zip(axes, combination)), keys))
+    return settings
+
+
+def _axis_value(condition: Any, axis: str) -> Any:
+    """A condition's value of an option axis; :data:`_UNSET` for an agent that does not take the option."""
+    return condition.pacman_options.get(axis, condition.ghost_options.get(axis, _UNSET))
+
+
+def map_name(experiment: str, layout: str, setting: MapSetting, identity: Sequence[Any]) -> str:
+    """The map's files' name: the experiment's, the maze, the split values and six hex digits of the
+    rest of its settings (``identity``: its conditions, seed, move cap), so that two maps never share files
+    and the same map drawn again replaces its own."""
+    digest = hashlib.sha256(json.dumps(list(identity), sort_keys=True, default=str).encode()).hexdigest()[:6]
+    parts = [_file_part(experiment), _file_part(short_maze_name(layout)), setting.slug(), digest]
+    return "-".join(part for part in parts if part)
+
+
+def short_maze_name(name: str) -> str:
+    """A shipped maze's name as it is; a maze file's without its folders and suffix (``pocket``)."""
+    return Path(name).stem if name.endswith(".lay") else name
+
+
+def _file_part(text: str) -> str:
+    return re.sub(r"[^-A-Za-z0-9_.=]+", "_", text).strip("_")
 
 
 @dataclass(frozen=True)
@@ -81,6 +141,9 @@ class TrapGame:
     """The Pacman it was compared with (``differs``), else None."""
     specs: tuple[str, ...] = ()
     """With ``differs``: the other Pacman's full spec and the caught one's (what ``pacsim tree --compare`` takes)."""
+    plugin: str | None = None
+    """The caught Pacman's stored spec when it runs plugin code: never searched
+    again from the store (no tree page), since that would import it."""
 
     def reason(self) -> str:
         return TRAP_RULES[self.rule].format(other=self.other)
@@ -100,6 +163,25 @@ class LessonMap:
     traps: dict[tuple[str, str, int], TrapGame] = field(default_factory=dict)
     description: str = ""
     """The setting in words (depth, evaluation, seeds), for the figure and the page."""
+    setting: str = ""
+    """The values of the grid's other axes this map draws (``depth=2``, see :func:`map_settings`); empty without any."""
+
+    @property
+    def title(self) -> str:
+        """The maze (a file's by its name alone) and the map's values: what tells it from the experiment's other maps."""
+        return short_maze_name(self.layout.name) + (f", {self.setting}" if self.setting else "")
+
+    def games_from_each(self) -> str:
+        """The games actually stored from each start cell, per Pacman and ghost: ``3`` or ``1 to 3``."""
+        counts = {self.count(pacman, ghost, cell).games for pacman in self.pacmen for ghost in self.ghosts
+                  for cell in self.cells}
+        low, high = (min(counts), max(counts)) if counts else (0, 0)
+        return str(low) if low == high else f"{low} to {high}"
+
+    def games_from_each_words(self) -> str:
+        """``1 game``, ``3 games``, ``1 to 3 games``."""
+        count = self.games_from_each()
+        return f"{count} game{'' if count == '1' else 's'}"
 
     def count(self, pacman: str, ghost: str, cell: int) -> CellCount:
         return self.counts.get((pacman, ghost, cell), CellCount(0, 0, 0, 0))
@@ -114,7 +196,7 @@ class LessonMap:
 
 
 def build_map(results: pandas.DataFrame, layout: Layout, store: str | Path, cells: Sequence[int],
-              games_per_cell: int, description: str = "", traps: bool = True) -> LessonMap:
+              games_per_cell: int, description: str = "", traps: bool = True, setting: str = "") -> LessonMap:
     """The map of ``results`` (an experiment's own games, :data:`MAP_READS`
     columns and ``id``) on ``layout``'s start ``cells``; ``traps``: also find
     each caught cell's game and trap move (reads their replay logs)."""
@@ -127,7 +209,7 @@ def build_map(results: pandas.DataFrame, layout: Layout, store: str | Path, cell
                                                        won=int((outcomes == WIN).sum()),
                                                        stalled=int((outcomes == TIMEOUT).sum()))
     lesson = LessonMap(layout=layout, store=Path(store), pacmen=pacmen, ghosts=ghosts, cells=tuple(cells),
-                       games_per_cell=games_per_cell, counts=counts, description=description)
+                       games_per_cell=games_per_cell, counts=counts, description=description, setting=setting)
     if traps:
         lesson.traps = find_traps(results, store)
     return lesson
@@ -150,7 +232,8 @@ def find_traps(results: pandas.DataFrame, store: str | Path) -> dict[tuple[str, 
         traps[(row.pacman, row.ghosts, int(row.start))] = TrapGame(
             game_id=int(row.id), game_index=int(row.game_index), seed=int(row.seed), moves=int(row.moves),
             trap_move=move, rule=rule, other=other if differs else None,
-            specs=(other_spec, saved.pacman) if differs and other_spec is not None else ())
+            specs=(other_spec, saved.pacman) if differs and other_spec is not None else (),
+            plugin=saved.pacman if named_code(saved.pacman) is not None else None)
     return traps
 
 
@@ -165,14 +248,15 @@ def trap_move(caught: SavedGame, other: str | None) -> tuple[int, str]:
     """The Pacman move that sprang the trap in ``caught`` and how it was
     found: the last at which Pacman ``other`` (a spec), searching the same
     position, would not have played the move played (:data:`DIFFERS`); else
-    (``other`` agrees throughout, does not search, or is None) the last
+    (``other`` agrees throughout, does not search, runs plugin code, or is None) the last
     move from a junction (:data:`JUNCTION`)."""
     from pacsim.agents.api import ValuingAgent
     from pacsim.agents.registry import make_pacman
     from pacsim.engine.game import agent_rng
 
     states = caught.states()
-    agent = make_pacman(other) if other is not None else None
+    searchable = other is not None and named_code(other) is None  # a store's plugin is never imported
+    agent = make_pacman(other) if other is not None and searchable else None
     if isinstance(agent, ValuingAgent):
         agent.reset(0, agent_rng(caught.seed or 0, 0))
         moves = [(index, state) for index, state in enumerate(states[:-1]) if state.turn == 0]
@@ -211,8 +295,8 @@ def where(layout: Layout, cell: int) -> str:
 
 def summary_lines(lesson: LessonMap) -> list[str]:
     """What the map shows, in a few lines of text."""
-    lines = [f"{len(lesson.cells)} start cells, {lesson.games_per_cell} games from each, per Pacman and ghost"
-             + (f" ({lesson.description})" if lesson.description else "")]
+    lines = [f"{lesson.title}: {len(lesson.cells)} start cells, {lesson.games_from_each_words()} from each, "
+             "per Pacman and ghost" + (f" ({lesson.description})" if lesson.description else "")]
     for ghost in lesson.ghosts:
         for pacman in lesson.pacmen:
             total = lesson.totals(pacman, ghost)
@@ -238,7 +322,7 @@ def lesson_cells_lines(lesson: LessonMap) -> list[str]:
             shown = "; ".join(where(lesson.layout, cell) for cell in cells[:12])
             more = f"; and {len(cells) - 12} more" if len(cells) > 12 else ""
             lines.append(f"  vs {ghost}: {optimist} caught in most games and {pessimist} never, from "
-                         f"{len(cells)} cells" + (f": {shown}{more}" if cells else ""))
+                         f"{len(cells)} cell{'' if len(cells) == 1 else 's'}" + (f": {shown}{more}" if cells else ""))
     return lines
 
 
@@ -253,8 +337,15 @@ def plot_map(lesson: LessonMap, path: str | Path, dpi: int = 100) -> None:
     colours = pyplot.get_cmap("Reds")
     layout = lesson.layout
     rows, columns = len(lesson.ghosts), len(lesson.pacmen)
-    figure, axes = pyplot.subplots(rows, columns, squeeze=False,
-                                   figsize=(0.32 * layout.width * columns + 1.2, 0.32 * layout.height * rows + 1.0))
+    width = max(0.32 * layout.width, 3.2) * columns + 1.6  # a small maze's panel still holds its two-line title
+    words = (f"{lesson.title}: games caught of the {lesson.games_from_each()} played from each start cell "
+             f"({lesson.description + '; ' if lesson.description else ''}framed: the maze's own start; "
+             "rows and columns numbered as the text names cells)")
+    heading = textwrap.fill(words, int(width * 11))
+    above = 0.2 * (heading.count("\n") + 1) + 0.3  # inches the heading takes, so it clears the panels' titles
+    height = (0.32 * layout.height + 0.7) * rows + above + 0.3
+    figure, axes = pyplot.subplots(rows, columns, squeeze=False, figsize=(width, height))
+    figure.subplots_adjust(top=1 - above / height, bottom=0.3 / height, hspace=0.45)
     for row, ghost in enumerate(lesson.ghosts):
         for column, pacman in enumerate(lesson.pacmen):
             total = lesson.totals(pacman, ghost)
@@ -262,15 +353,21 @@ def plot_map(lesson: LessonMap, path: str | Path, dpi: int = 100) -> None:
             image = axis.imshow(_grid(lesson, pacman, ghost), cmap=colours, vmin=0, vmax=1)
             _draw_maze(axis, layout, lesson.cells)
             _draw_counts(axis, lesson, pacman, ghost)
-            axis.set_title(f"{pacman} vs {ghost}: caught {total.caught}/{total.games}", fontsize=8)
-            axis.set_xticks([])
-            axis.set_yticks([])
+            axis.set_title(f"{pacman} vs {ghost}\ncaught in {total.caught} of {total.games} games", fontsize=8)
+            _number_rows_and_columns(axis, layout)
     colourbar = figure.colorbar(image, ax=axes, shrink=0.8)
     colourbar.set_label("share of games caught", fontsize=8)
     colourbar.ax.tick_params(labelsize=7)
-    figure.suptitle(f"{layout.name}: games caught of {lesson.games_per_cell} from each start cell "
-                    "(framed: the maze's own start)", fontsize=9)
+    figure.suptitle(heading, fontsize=9)
     _save(figure, pyplot, path, dpi=dpi)
+
+
+def _number_rows_and_columns(axis: Any, layout: Layout) -> None:
+    """Rows and columns numbered from 1, top left, as :func:`where` names a cell."""
+    step = 1 if max(layout.width, layout.height) <= 30 else 2
+    axis.set_xticks(range(0, layout.width, step), [str(column + 1) for column in range(0, layout.width, step)])
+    axis.set_yticks(range(0, layout.height, step), [str(row + 1) for row in range(0, layout.height, step)])
+    axis.tick_params(labelsize=5, length=1.5, pad=1, top=True, labeltop=True)
 
 
 def _grid(lesson: LessonMap, pacman: str, ghost: str) -> Any:
@@ -315,178 +412,3 @@ def _draw_maze(axis: Any, layout: Layout, cells: Sequence[int]) -> None:
             axis.text(column, row, "G", ha="center", va="center", fontsize=7, color="#b00000")
     axis.set_xlim(-0.5, layout.width - 0.5)
     axis.set_ylim(layout.height - 0.5, -0.5)
-
-
-# -- the trees ------------------------------------------------------------
-
-def tree_pages(lesson: LessonMap) -> Iterator[tuple[TrapGame, str]]:
-    """Each linked game's search tree at its trap move (:mod:`pacsim.web.tree`),
-    as a page: both Pacmen's trees side by side where the other would have
-    chosen otherwise, else the caught Pacman's; none for a Pacman that does not search."""
-    from pacsim.web.frames import move_positions
-    from pacsim.web.tree import compare_page, move_tree, tracing_pacman
-
-    for trap in lesson.traps.values():
-        saved = load_saved_game(lesson.store, trap.game_id)
-        title = f"pacsim tree: {saved.layout.name}, game {trap.game_id}, move {trap.trap_move}"
-        try:
-            if trap.specs:
-                state = move_positions(saved.states())[trap.trap_move]
-                first, second = (tracing_pacman(spec, option="pacman").trace(state) for spec in trap.specs)
-                yield trap, compare_page(first, second, (trap.specs[0], trap.specs[1]), title=title)
-            else:
-                yield trap, move_tree(saved, trap.trap_move).page()
-        except ConfigError:  # not a search Pacman: no tree to draw
-            continue
-
-
-# -- the page -------------------------------------------------------------
-
-PAGE_STYLE = """
-body{font-family:system-ui,sans-serif;margin:1.5em;max-width:70em;color:#222}
-.panels{display:flex;flex-wrap:wrap;gap:1.5em;margin-bottom:1em}
-pre{white-space:pre-wrap}
-.maze td.start{outline:2px solid #1f77b4;outline-offset:-2px}
-.panel h3{font-size:1em;margin:.3em 0}
-.maze{border-collapse:collapse}
-.maze td{width:26px;height:26px;padding:0;text-align:center;font-size:10px}
-.maze td.wall{background:#1f2a60}
-.maze td.open{background:#e8e8e8}
-.maze td a{display:block;width:100%;height:100%;line-height:26px;color:inherit;text-decoration:none}
-.food{color:#d9a400}.ghost{color:#b00000;font-weight:bold}
-.legend span{display:inline-block;width:2.2em;text-align:center;font-size:11px}
-section.cell{border-top:1px solid #ccc;padding:.4em 0}
-section.cell:target{background:#fff6d6}
-code{background:#f3f3f3;padding:0 .25em}
-"""
-PAGE_SCRIPT = """
-const games = JSON.parse(document.getElementById("games").textContent);
-for (const link of document.querySelectorAll("a.replay")) {
-  link.addEventListener("click", (event) => {
-    event.preventDefault();
-    const game = games[link.dataset.game];
-    const data = (@@SCRIPT_STRINGIFY@@)(game.data);
-    const text = games.template.replace(games.headingSlot, () => game.heading).replace(games.gameSlot, () => data);
-    const url = URL.createObjectURL(new Blob([text], {type: "text/html"}));
-    window.open(`${url}#move=${link.dataset.move}`, "_blank");
-  });
-}
-""".replace("@@SCRIPT_STRINGIFY@@", SCRIPT_STRINGIFY)
-
-
-def map_page(lesson: LessonMap, tree_command: str = "pacsim tree", trees: Mapping[int, str] | None = None) -> str:
-    """The map as one self-contained HTML page: a maze per Pacman and ghost,
-    each start cell coloured by its caught share and linking to its cell's
-    section, which names a caught game, opens its replay at the trap move
-    and gives the command that draws the search tree there."""
-    from pacsim.web.player import GAME_SLOT, HEADING_SLOT, page_template
-
-    games: dict[str, Any] = {"template": page_template(f"pacsim replay: {lesson.layout.name}"),
-                             "headingSlot": HEADING_SLOT, "gameSlot": GAME_SLOT}
-    for trap in lesson.traps.values():
-        games[str(trap.game_id)] = _replay_data(lesson, trap)
-    panels = ['<div class="panels">' + "".join(_panel(lesson, pacman, ghost) for pacman in lesson.pacmen) + "</div>"
-              for ghost in lesson.ghosts]  # a row per ghost, the Pacmen side by side
-    sections = [_cell_section(lesson, cell, tree_command, trees or {}) for cell in lesson.cells
-                if any((pacman, ghost, cell) in lesson.traps for pacman in lesson.pacmen for ghost in lesson.ghosts)]
-    title = f"pacsim lesson map: {lesson.layout.name}"
-    data = script_json(games, compact=True)
-    summary = "\n".join(html.escape(line) for line in summary_lines(lesson))
-    return "\n".join([
-        "<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">', f"<title>{html.escape(title)}</title>",
-        f"<style>{PAGE_STYLE}</style></head><body>", f"<h1>{html.escape(title)}</h1>",
-        f"<p>How often each Pacman is caught, by the cell it starts on: {lesson.games_per_cell} games from each "
-        f"start cell for every Pacman and ghost, the same seeds for every Pacman. Store: "
-        f"<code>{html.escape(str(lesson.store))}</code>. Click a cell for a game in which it was caught; the framed cell is the maze's own start.</p>",
-        f"<pre>{summary}</pre>", _legend(), *panels,
-        "<h2>Caught games, cell by cell</h2>",
-        "<p>The trap move is the Pacman move whose choice sprang the trap: where the caught game parted from "
-        "the other Pacman's game on the same seed (when a Pacman's choice parted them), else the caught "
-        "Pacman's last move from a junction. <em>replay</em> opens the game at that move; the command draws "
-        "the tree the Pacman searched there.</p>",
-        *sections, f'<script type="application/json" id="games">{data}</script>',
-        f"<script>{PAGE_SCRIPT}</script>", "</body></html>", ""])
-
-
-def _replay_data(lesson: LessonMap, trap: TrapGame) -> dict[str, Any]:
-    from pacsim.web.frames import game_data
-    from pacsim.web.player import describe_game
-
-    saved = load_saved_game(lesson.store, trap.game_id)
-    states = saved.states()
-    data = game_data(states, title=f"pacsim replay: {saved.layout.name}", outcome=saved.outcome,
-                     recorded_score=saved.score)
-    data["standalone"] = True
-    return {"data": data, "heading": html.escape(describe_game(saved, states, saved.outcome))}
-
-
-def _colour(share: float) -> str:
-    """White (never caught) to deep red (always), as the PNG's scale."""
-    red, green, blue = 255 - int(52 * share), 245 - int(230 * share), 240 - int(220 * share)
-    return f"rgb({red},{green},{blue})"
-
-
-def _legend() -> str:
-    steps = [index / 4 for index in range(5)]
-    spans = "".join(f'<span style="background:{_colour(step)}">{step:.0%}</span>' for step in steps)
-    return f'<p class="legend">share of games caught: {spans}</p>'
-
-
-def _panel(lesson: LessonMap, pacman: str, ghost: str) -> str:
-    layout = lesson.layout
-    total = lesson.totals(pacman, ghost)
-    starts = set(lesson.cells)
-    rows = []
-    for row in range(layout.height):
-        cells = []
-        for column in range(layout.width):
-            cell = layout.cell_of.get((row, column))
-            if cell is None:
-                cells.append('<td class="wall"></td>')
-            elif cell in starts:
-                cells.append(_start_cell(lesson, pacman, ghost, cell))
-            else:
-                mark = ('<span class="ghost">G</span>' if cell in layout.ghost_starts
-                        else '<span class="food">&#9679;</span>' if layout.food >> cell & 1 else "")
-                cells.append(f'<td class="open">{mark}</td>')
-        rows.append(f"<tr>{''.join(cells)}</tr>")
-    heading = f"{pacman} vs {ghost}: caught {total.caught}/{total.games}"
-    return (f'<div class="panel"><h3>{html.escape(heading)}</h3>'
-            f'<table class="maze">{"".join(rows)}</table></div>')
-
-
-def _start_cell(lesson: LessonMap, pacman: str, ghost: str, cell: int) -> str:
-    count = lesson.count(pacman, ghost, cell)
-    tip = (f"{where(lesson.layout, cell)}: caught {count.caught}, won {count.won}, stalled {count.stalled} "
-           f"of {count.games}")
-    text = str(count.caught) if count.caught else ""
-    inner = f'<a href="#cell-{cell}">{text}</a>' if (pacman, ghost, cell) in lesson.traps else text
-    framed = ' class="start"' if cell == lesson.layout.pacman_start else ""  # the maze's own start, as the figure frames it
-    return f'<td{framed} style="background:{_colour(count.caught_share)}" title="{html.escape(tip)}">{inner}</td>'
-
-
-def _cell_section(lesson: LessonMap, cell: int, tree_command: str, trees: Mapping[int, str]) -> str:
-    items = []
-    for ghost in lesson.ghosts:
-        for pacman in lesson.pacmen:
-            trap = lesson.traps.get((pacman, ghost, cell))
-            if trap is None:
-                continue
-            count = lesson.count(pacman, ghost, cell)
-            store = html.escape(str(lesson.store))
-            tree = html.escape(f"{tree_command} --store {shlex.quote(str(lesson.store))} --game {trap.game_id} "
-                               f"--move {trap.trap_move}")
-            items.append(
-                f"<li>{html.escape(pacman)} vs {html.escape(ghost)}: caught in {count.caught} of {count.games}. "
-                f"Game {trap.game_id} (game index {trap.game_index}, seed {trap.seed}, {trap.moves} moves): "
-                f"trap at move {trap.trap_move}, {html.escape(trap.reason())}. "
-                f'<a href="#" class="replay" data-game="{trap.game_id}" data-move="{trap.trap_move}">replay</a> '
-                + (f'&middot; <a class="tree" href="{html.escape(trees[trap.game_id])}">tree</a> '
-                   if trap.game_id in trees else "")
-                + f"&middot; tree: <code>{tree}</code>"
-                + (f" &middot; both trees there: <code>{tree} --compare "
-                   f"{html.escape(' '.join(map(shlex.quote, trap.specs)))}</code>"
-                   if trap.specs else "") + " &middot; "
-                f"<code>pacsim replay {store} --game {trap.game_id} --html game{trap.game_id}.html</code></li>")
-    return (f'<section class="cell" id="cell-{cell}"><h3>Start {where(lesson.layout, cell)}</h3>'
-            f"<ul>{''.join(items)}</ul></section>")

@@ -78,8 +78,7 @@ def compare_store(query: StoreQuery, a: str, b: str, by: str = "condition") -> C
     rows, repeated = query.paired(by, a, b)
     for label, extra in zip((a, b), repeated):
         if extra:
-            raise PacsimError(f"{by} {label!r} holds several games per index (several runs pooled? "
-                              "pick one with --root-seed N or --run ID)")
+            raise PacsimError(f"{by} {label!r} holds several games per index: {runs_holding(query, by, label)}")
     pairs = sum(row[-1] for row in rows)
     if not pairs:
         raise PacsimError(f"{a!r} and {b!r} have no games with the same seed to compare")
@@ -95,6 +94,27 @@ def compare_store(query: StoreQuery, a: str, b: str, by: str = "condition") -> C
                       score_b=sum(row[1] * row[-1] for row in rows) / pairs, difference=difference,
                       difference_low=low, difference_high=high, wins_a=wins_a, wins_b=wins_b,
                       a_only=a_only, b_only=b_only, p_value=mcnemar_exact(a_only, b_only))
+
+
+def runs_holding(query: StoreQuery, by: str, label: str) -> str:
+    """Which chosen runs hold games of ``label``, and the option that picks one of them: ``--experiment``
+    for runs of different experiments (``pacsim reproduce`` stores the slide's games beside its run, with
+    the same root seed), ``--root-seed`` for runs of one experiment on different seeds, else ``--run``."""
+    source, parameters = query.source()
+    joined = " AND " if " WHERE " in source else " WHERE "
+    runs = query.execute(
+        f"SELECT DISTINCT g.experiment, g.config_hash, json_extract(e.config, '$.seed'){source}{joined}"
+        f"CAST({query.expression(by)} AS TEXT) = ? ORDER BY g.experiment, g.config_hash", [*parameters, label]).fetchall()
+    described = "; ".join(f"{experiment} root seed {seed} (run {run[:8]})" for experiment, run, seed in runs)
+    experiments = list(dict.fromkeys(experiment for experiment, _, _ in runs))
+    seeds = {seed for _, _, seed in runs}
+    if len(experiments) == len(runs):
+        how = " or ".join(f"--experiment {experiment}" for experiment in experiments)
+    elif len(seeds) == len(runs):
+        how = " or ".join(f"--root-seed {seed}" for seed in sorted(seeds))
+    else:
+        how = " or ".join(f"--run {run[:8]}" for _, run, _ in runs)
+    return f"it is in {len(runs)} runs ({described}); pick one with {how}"
 
 
 def store_games_to_replay(query: StoreQuery) -> list[tuple[str, dict[str, Any]]]:

@@ -194,5 +194,6 @@ def _side(results: pandas.DataFrame, by: str, label: str) -> pandas.DataFrame:
         known = [str(value) for value in results[by].unique()]
         raise PacsimError(f"no games with {by} {label!r} (known: {', '.join(known)}){did_you_mean(label, known)}")
     if games["game_index"].duplicated().any():
-        raise PacsimError(f"{by} {label!r} holds several games per index (several runs pooled? pick one with --root-seed N or --run ID)")
+        raise PacsimError(f"{by} {label!r} holds several games per index (several runs pooled? pick one with "
+                          "--experiment NAME, --root-seed N or --run ID; report --runs lists them)")
     return games[["game_index", "seed", "score", "outcome"]]

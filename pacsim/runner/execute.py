@@ -33,7 +33,7 @@ from pacsim.agents import plugins
 from pacsim.agents.ghosts import KernelGhost
 from pacsim.agents.notes import notes_said
 from pacsim.agents.registry import GHOST, PACMAN, make_ghost, make_pacman
-from pacsim.agents.sandbox import LIMITS, Limits, SandboxedAgent, needs_sandbox, sandboxed
+from pacsim.agents.sandboxed import SandboxedAgent, needs_sandbox, sandboxed
 from pacsim.agents.search_agents import SearchPacman
 from pacsim.agents.whole_game import play_in_kernel
 from pacsim.engine import ERROR, LOSS, WIN, GameRecord, Layout, parse_layout, play_game
@@ -52,6 +52,7 @@ from pacsim.runner.plan import Condition, overran_startup, plugins_startup, star
 from pacsim.runner.pool import WorkerDied, WorkerPool
 from pacsim.runner.row import CRASH, MIXED, REPLAYED_OUTCOMES, GameRow
 from pacsim.runner.store import ResultStore, storable, utc_now
+from pacsim.sandbox.limits import LIMITS, Limits
 
 
 @dataclass(frozen=True)

@@ -28,7 +28,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from pacsim.agents.sandbox import Limits
 from pacsim.engine import DEFAULT_MAX_MOVES, MAX_MOVES_LIMIT, parse_layout
 from pacsim.engine.generate import GENERATOR_VERSION
 from pacsim.engine.starts import DECISIONS, DEFAULT_START_DISTANCE, EXPERIMENT_STARTS, LAYOUT, start_cells
@@ -44,6 +43,7 @@ from pacsim.runner.plan import (
     load_layouts,
     startup_limit,
 )
+from pacsim.sandbox.limits import Limits
 
 if TYPE_CHECKING:
     import pandas
@@ -81,7 +81,7 @@ class Experiment:
     """With ``decisions`` starts, the opening book the starts are taken from."""
     sandbox: Limits | None = None
     """The limits every plugin agent plays under, each in its own sandboxed
-    process (:mod:`pacsim.agents.sandbox`); None: plugins play in the worker."""
+    process (:mod:`pacsim.sandbox`); None: plugins play in the worker."""
 
     def book_cells(self) -> tuple[int, ...]:
         """The opening book's start cells (none without ``decisions`` starts)."""

@@ -12,9 +12,9 @@ import tomllib
 from pathlib import Path
 from typing import Any, NoReturn
 
-from pacsim.agents.sandbox import Limits
 from pacsim.errors import ConfigError, nearest
 from pacsim.files import FileRefused, read_bounded
+from pacsim.sandbox.limits import Limits
 
 TOP_LEVEL_KEYS = ("name", "games", "seed", "max_moves", "time_limit", "starts", "start_distance", "book", "store",
                   "sandbox", "grid", "pacman_options", "ghost_options")
@@ -112,7 +112,7 @@ class Checker:
 
     def sandbox(self, raw: dict) -> Limits | None:
         """``sandbox = true`` (the default limits), ``false``, or a table of
-        :class:`~pacsim.agents.sandbox.Limits` fields to change."""
+        :class:`~pacsim.sandbox.limits.Limits` fields to change."""
         value = raw.get("sandbox", False)
         if isinstance(value, bool):
             return Limits() if value else None

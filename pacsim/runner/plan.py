@@ -28,13 +28,14 @@ from pacsim.agents.registry import (
     parse_spec,
     resolve,
 )
-from pacsim.agents.sandbox import Limits, check_in_sandbox, needs_sandbox
+from pacsim.agents.sandboxed import check_in_sandbox, needs_sandbox
 from pacsim.engine import Layout, find_layout
 from pacsim.engine.deadline import AgentTimeout, call_with_deadline
 from pacsim.engine.generate import generate_layout, is_generated, maze_count, maze_names, parse_maze_specs
 from pacsim.engine.layout import layouts_directory
 from pacsim.errors import AgentError, PacsimError, did_you_mean
 from pacsim.runner.experiment_file import AGENT_KEYS, Checker, Scalar, sort_key
+from pacsim.sandbox.limits import Limits
 
 
 @dataclass(frozen=True)

@@ -97,7 +97,7 @@ class GameRow:
     ``move_timeout``, ``cpu``, ``memory``, ``illegal``); None otherwise."""
     sandbox: str | None = None
     """The isolation the game's plugin agents ran under (``bubblewrap`` or
-    ``limits``, :data:`~pacsim.agents.sandbox.LEVELS`); None without a sandbox."""
+    ``limits``, :data:`~pacsim.sandbox.limits.LEVELS`); None without a sandbox."""
 
 
 TIMING_COLUMNS = ("seconds", "move_seconds_mean", "move_seconds_max", "started_at",

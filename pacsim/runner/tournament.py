@@ -34,7 +34,7 @@ import hashlib
 import json
 import math
 import secrets
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -42,8 +42,7 @@ from typing import Any
 from pacsim.agents import plugins
 from pacsim.agents.cs188 import GHOST_ALIASES, cs188_files_defining
 from pacsim.agents.registry import GHOST, PACMAN, ghost_names, pacman_names, parse_spec
-from pacsim.agents.sandbox import FULL, LIMITS, Isolation, Limits, entrant_folder, needs_sandbox
-from pacsim.agents.sandbox import isolation as sandbox_isolation
+from pacsim.agents.sandboxed import entrant_folder, needs_sandbox
 from pacsim.engine.generate import is_generated
 from pacsim.engine.starts import RANDOM
 from pacsim.errors import AgentError, ConfigError
@@ -51,7 +50,10 @@ from pacsim.files import FileRefused, read_bounded, write_atomically
 from pacsim.printable import has_control_characters, printable
 from pacsim.runner.experiment import Experiment, build_experiment
 from pacsim.runner.experiment_file import read_toml
-from pacsim.runner.handin import DEFAULT_HAND_IN, DEFAULT_HAND_IN_FILES, DEFAULT_HAND_IN_MB, HandInLimits, snapshot
+from pacsim.sandbox.handin import DEFAULT_HAND_IN, DEFAULT_HAND_IN_FILES, DEFAULT_HAND_IN_MB, HandInLimits, snapshot
+from pacsim.sandbox.isolation import FULL, Isolation
+from pacsim.sandbox.isolation import isolation as sandbox_isolation
+from pacsim.sandbox.limits import LIMITS, Limits
 
 TOURNAMENT_KEYS = ("name", "pairs", "seed", "max_moves", "time_limit", "store", "sandbox", "pacman", "ghosts",
                    "layouts", "start_distance", "hand_in_mb", "hand_in_files", "allow_weak_sandbox")
@@ -89,7 +91,7 @@ class Entrant:
     error: str | None = None
     """Why it cannot play (it is listed with this and gets no games); None if it loads."""
     left_out: tuple[str, ...] = ()
-    """What of its hand-in was not copied for its games (links, special files: :mod:`pacsim.runner.handin`)."""
+    """What of its hand-in was not copied for its games (links, special files: :mod:`pacsim.sandbox.handin`)."""
 
 
 @dataclass
@@ -118,7 +120,7 @@ class Tournament:
 
 def sandbox_settings(sandboxed: bool, move_seconds: float = DEFAULT_MOVE_SECONDS) -> dict[str, Any]:
     """The experiment keys that run entrants sandboxed or not (the one place
-    a tournament meets the sandbox: :mod:`pacsim.agents.sandbox`).  The rules
+    a tournament meets the sandbox: :mod:`pacsim.sandbox`).  The rules
     are the same either way: the sandbox's move limit is the tournament's
     ``time_limit``, which a worker enforces itself without the sandbox."""
     if not sandboxed:
@@ -214,7 +216,7 @@ def build_tournament(settings: dict[str, Any], source: str = "<tournament>", san
 
 
 def hand_in_limits(settings: dict[str, Any], source: str) -> HandInLimits:
-    """The tournament's ``hand_in_mb`` and ``hand_in_files`` (:mod:`pacsim.runner.handin`)."""
+    """The tournament's ``hand_in_mb`` and ``hand_in_files`` (:mod:`pacsim.sandbox.handin`)."""
     megabytes = settings.get("hand_in_mb", DEFAULT_HAND_IN_MB)
     files = settings.get("hand_in_files", DEFAULT_HAND_IN_FILES)
     if isinstance(megabytes, bool) or not isinstance(megabytes, (int, float)) or not 0 < megabytes < math.inf:
@@ -364,7 +366,7 @@ def discover(values: Iterable[str], role: str, snapshots: Path | None = None,
              limits: HandInLimits = DEFAULT_HAND_IN, copy_files: bool = False) -> list[Entrant]:
     """The entrants that ``values`` (paths or agent specs) name, in order, their names unique;
     with ``snapshots``, each folder entrant (and with ``copy_files`` each file
-    entrant) plays from its snapshot there (:func:`~pacsim.runner.handin.snapshot`,
+    entrant) plays from its snapshot there (:func:`~pacsim.sandbox.handin.snapshot`,
     within ``limits``).  A sandbox shows an entrant its file's folder: a copy
     apart keeps a single file's neighbours (other students', the store) out of view."""
     files_copied = snapshots if copy_files else None
@@ -382,16 +384,17 @@ def _entrants_of(value: str, role: str, snapshots: Path | None, limits: HandInLi
     path = Path(value)
     if path.is_dir():
         if _python_files(path):
-            return [_named(path.name, path) or _folder_entrant(path, role, snapshots, limits)]
+            return [_named(path.name, path) or _prepared(path.name, path, _folder_entrant, path, role, snapshots, limits)]
         folders = sorted(child for child in path.iterdir() if child.is_dir() and not child.name.startswith((".", "_")))
         if not folders:
             return [Entrant(printable(path.name), "", f"{printable(str(path))}: no .py file and no folders in it")]
         return [_named(folder.name, folder)
                 or (Entrant(folder.name, "", f"{folder}: a symbolic link, not a folder of its own (not followed)")
-                    if folder.is_symlink() else _folder_entrant(folder, role, snapshots, limits)) for folder in folders]
+                    if folder.is_symlink() else _prepared(folder.name, folder, _folder_entrant, folder, role, snapshots, limits))
+                for folder in folders]
     if path.suffix == ".py" and path.exists():
         return [_named(path.stem, path)
-                or _from_copy(path.parent, path.name, path.stem, role, files_copied, limits, alone=True)]
+                or _prepared(path.stem, path, _from_copy, path.parent, path.name, path.stem, role, files_copied, limits, True)]
     missing = _missing(value, role)
     if missing is not None:
         return [Entrant(printable(value), "", missing)]
@@ -433,6 +436,15 @@ def _missing(value: str, role: str) -> str | None:
     if parsed.attribute is not None or is_known_agent(role, parsed.target):
         return None
     return f"no such file or folder, nor a {role} agent by that name (known: {', '.join(agent_names(role))})"
+
+
+def _prepared(name: str, where: Path, prepare: Callable[..., Entrant], *arguments: Any) -> Entrant:
+    """The entrant ``prepare(*arguments)`` makes; any exception on the way is this entrant's "not played" line,
+    never the run's end."""
+    try:
+        return prepare(*arguments)
+    except Exception as error:
+        return Entrant(name, "", f"{where}: could not be prepared ({type(error).__name__}: {str(error)[:200]})")
 
 
 def _python_files(folder: Path) -> list[Path]:

@@ -115,8 +115,9 @@ class SearchTrace:
     nodes: list[TraceNode]
     principal_variation: tuple[int, ...] = ()
     """Node indices from the root along the best line: the chosen child at
-    MAX and MIN nodes, the most probable searched outcome at CHANCE nodes
-    (MCTS: the most visited child)."""
+    MAX and MIN nodes; at a CHANCE node the outcome that decides its value
+    (the only one searched), else the line ends there, the value being an
+    average (MCTS: the most visited child)."""
 
     @property
     def root(self) -> TraceNode:
@@ -348,15 +349,20 @@ def cut_reason(node: TraceNode, children: list[TraceNode]) -> str:
     """Why ``node`` stopped early, in the terms of its window."""
     value = node.value
     if node.kind == MAX:
-        return f"value {shown(value)} > beta {shown(node.beta)}: {len(node.moves) - len(children)} moves not searched"
+        return f"value {shown(value)} > beta {shown(node.beta)}: {not_searched(len(node.moves) - len(children), 'move')}"
     if node.kind == MIN:
-        return f"value {shown(value)} < alpha {shown(node.alpha)}: {len(node.moves) - len(children)} moves not searched"
+        return f"value {shown(value)} < alpha {shown(node.alpha)}: {not_searched(len(node.moves) - len(children), 'move')}"
     searched = {child.edge for child in children if not child.probe}
-    left = len(node.probabilities) - len(searched)
+    left = not_searched(len(node.probabilities) - len(searched), "outcome")
     phase = "Star2 probes" if all(child.probe or child.pinned for child in children) else "Star1"
     if value > node.beta:
-        return f"{phase}: lower bound {shown(value)} > beta {shown(node.beta)}: {left} outcomes not searched"
-    return f"{phase}: upper bound {shown(value)} < alpha {shown(node.alpha)}: {left} outcomes not searched"
+        return f"{phase}: lower bound {shown(value)} > beta {shown(node.beta)}: {left}"
+    return f"{phase}: upper bound {shown(value)} < alpha {shown(node.alpha)}: {left}"
+
+
+def not_searched(count: int, what: str) -> str:
+    """"1 move not searched", "2 outcomes not searched" (0: the cut-off came at the last one and cut nothing)."""
+    return f"{count} {what}{'' if count == 1 else 's'} not searched"
 
 
 def shown(number: Any) -> str:
@@ -370,19 +376,31 @@ def principal_variation(nodes: list[TraceNode]) -> tuple[int, ...]:
     while True:
         node = nodes[line[-1]]
         children = [nodes[child] for child in node.children if not nodes[child].probe]
-        if not children:
+        chosen = chosen_child(node, children) if children else None
+        if chosen is None:
             return tuple(line)
-        line.append(chosen_child(node, children).index)
+        line.append(chosen.index)
 
 
-def chosen_child(node: TraceNode, children: list[TraceNode]) -> TraceNode:
+def averaged(node: TraceNode, nodes: list[TraceNode]) -> bool:
+    """Whether ``node`` is a chance node whose value is an average of several
+    searched outcomes (no one outcome decides it: the best line ends there)."""
+    if node.kind != CHANCE or node.visits:
+        return False
+    return sum(1 for child in node.children if not nodes[child].probe) > 1
+
+
+def chosen_child(node: TraceNode, children: list[TraceNode]) -> TraceNode | None:
     """The child the search keeps at ``node``: the first strictly best at a MAX
     or MIN node (the search's own rule, so a pruned child's bound never
-    wins), the most probable at a CHANCE node, the most visited under MCTS."""
+    wins), the most visited under MCTS; at a CHANCE node the one outcome
+    searched, or None when several were (the value is their average, which
+    no one outcome's line explains: following the most probable one would
+    show, say, a capture as the line of a move valued for escaping it)."""
     if node.visits:
         return max(children, key=lambda child: child.visits)
     if node.kind == CHANCE:
-        return max(children, key=lambda child: child.probability)
+        return children[0] if len(children) == 1 else None
     best = children[0]
     for child in children[1:]:
         if (child.value > best.value) if node.kind == MAX else (child.value < best.value):

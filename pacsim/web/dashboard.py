@@ -19,6 +19,7 @@ import re
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -106,8 +107,28 @@ def linked_replays(state: dict[str, Any]) -> list[str]:
     return list(found)
 
 
-def write_snapshot(stores: Sequence[str | Path], path: str | Path) -> int:
-    """The page frozen now, with the replays it links to, as one file; returns how many replays it holds."""
+@dataclass(frozen=True)
+class Snapshot:
+    """What a snapshot holds: the stores' state at one time, and the replays inside."""
+
+    at: str
+    stores: int
+    runs: int
+    games: int
+    replays: int
+
+    def words(self, path: str | Path) -> str:
+        return (f"wrote {path}: the dashboard as of {self.at}, frozen: {self.stores} store{_s(self.stores)}, "
+                f"{self.runs} run{_s(self.runs)}, {self.games:,} game{_s(self.games)}, with the {self.replays} "
+                f"replay{_s(self.replays)} it links to inside (one file: it opens offline)")
+
+
+def _s(count: int) -> str:
+    return "" if count == 1 else "s"
+
+
+def write_snapshot(stores: Sequence[str | Path], path: str | Path) -> Snapshot:
+    """The page frozen now, with the replays it links to, as one file; returns what it holds."""
     from pacsim.files import write_atomically
 
     paths = [Path(store) for store in stores]
@@ -118,7 +139,9 @@ def write_snapshot(stores: Sequence[str | Path], path: str | Path) -> int:
         assert match is not None
         replays[href] = replay_html(paths, int(match[1]), int(match[2]))
     write_atomically(path, page(state, live=False, replays=replays), "the snapshot")
-    return len(replays)
+    runs = [run for store in state["stores"] for run in store["runs"]]
+    return Snapshot(at=state["at"], stores=len(paths), runs=len(runs), games=sum(run["done"] for run in runs),
+                    replays=len(replays))
 
 
 def application(stores: Sequence[str | Path], host: str = DEFAULT_HOST) -> Any:

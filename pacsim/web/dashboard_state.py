@@ -1,19 +1,20 @@
-"""What ``pacsim dashboard`` shows of its stores, as JSON: every run's
-progress, its per-condition table (fixed-sample intervals beside the
-confidence sequences that hold at every look), a ``compare``'s sequential
-test, a tournament's leaderboard.
+"""What ``pacsim dashboard`` shows of its stores, laid out as JSON for the
+page: every run's progress, its per-condition table and charts, a
+``compare``'s sequential test, a tournament's tables.
 
-Numbers are formatted here (the page only lays tables out), and every table
-is ``{"title", "columns", "rows", "note"}`` whose cells are text or
-``{"text", "href"}``: a link to the games a number rests on.  Per-condition
-figures come from SQL over the store (:mod:`pacsim.runner.aggregate`), so a
-big store costs the page what it costs ``pacsim report``; a store is read
-again only when its files changed.
+The figures are computed in :mod:`pacsim.report.dashboard` from the stores'
+rows; this module only formats them: every table is ``{"title", "legend",
+"columns", "rows", "notes", "explain"}`` (and ``"groups"``: a heading row
+above the columns, ``[text, columns spanned]``; the legend: ``[term,
+meaning]`` pairs shown above the table) whose cells are text or ``{"text",
+"href"}`` (a link to the game a number rests on) and whose columns are text
+or ``{"text", "title"}`` (the title says what the column holds); every chart
+is a condition's looks as numbers (null where there is no interval yet), which
+the page draws.  A store is read again only when its files changed.
 """
 
 from __future__ import annotations
 
-import json
 import math
 import os
 import threading
@@ -25,30 +26,52 @@ from pathlib import Path
 from typing import Any
 
 from pacsim.errors import PacsimError
-from pacsim.report.sequences import score_sequence, win_rate_sequence
-from pacsim.report.sprt import BY_RESULT, Hypotheses, pair_results, sequential_test
-from pacsim.report.stats import histogram_mean_interval, mean_interval, wilson_interval
-from pacsim.report.summary import repetition_note
-from pacsim.runner.aggregate import ORDINAL, GroupFigures, Selection, StoreQuery
-from pacsim.runner.row import REPLAYED_OUTCOMES
+from pacsim.report.dashboard import (
+    FINISHED,
+    RUNNING,
+    Bounds,
+    CompareFigures,
+    ConditionFigures,
+    Look,
+    Pace,
+    PlainTable,
+    RunFigures,
+    store_runs,
+)
+from pacsim.runner.aggregate import StoreQuery
 
-RATE_WINDOW_SECONDS = 60
-"""Games a second: those started in the last minute (or since the run began)."""
-LINES_UP_TO = 200_000
-"""A run of more games has its lines of play left to ``pacsim report``: counting
-them replays every game's log (seconds a hundred thousand games), too slow to repeat at every look."""
-COMPARE_EXPERIMENT = "compare"
-"""The experiment name ``pacsim compare`` stores its games under."""
-COMPARE_HYPOTHESES = Hypotheses(0.0, 10.0)
-"""compare's default hypotheses: the store does not keep those a run was given."""
-TOURNAMENT_COLUMNS = ("pacman", "ghosts", "layout", "num_ghosts", "game_index", "outcome", "score", "error")
+RECHECK_SECONDS = 5
+"""A store whose files did not change is read again after this long: a run may have stopped meanwhile."""
+
+ONE_LOOK = ("one look, 95%",
+            "For a number of games fixed in advance, read once (as the final report gives it): "
+            "Wilson for the win rate, t for the mean score. Watched game after game it misses far more than 5% of the time.")
+ANYTIME = ("anytime, 95%",
+           "A confidence sequence: it holds at every look at once, so it may be watched while games arrive "
+           "and the run stopped when it is narrow enough (Howard et al. 2021; scores: Waudby-Smith et al. 2024).")
+IN_ORDER = ("in order",
+            "Games 0 to k-1 by game index, all finished: the rates and intervals rest on these. "
+            "Short games finish first in a parallel run, so the games finished so far would lean towards them.")
+CONDITIONS_LEGEND = [
+    ["in order", "rates and intervals are over games 0 to k-1 by game index, all finished (the games that "
+                 "finish first are the short ones: they would bias an early look)"],
+    [ONE_LOOK[0], "for one look at a number of games fixed in advance, as the final report gives it (Wilson, t); "
+                  "watched game after game it misses far more often than 5%"],
+    [ANYTIME[0], "a confidence sequence: it holds at every look at once, so watch it freely and stop when it is "
+                 "narrow enough (wider: about 1.5 to 2 times)"]]
+"""The legend above the table: each term and what it means."""
 
 
 def cell(text: str, href: str | None = None) -> Any:
     return {"text": text, "href": href} if href else text
 
 
-def interval(low: float, high: float, digits: int) -> str:
+def column(text: str, title: str) -> dict[str, str]:
+    return {"text": text, "title": title}
+
+
+def interval(bounds: Bounds, digits: int) -> str:
+    low, high = bounds
     return "n/a" if math.isnan(low) else f"[{low:.{digits}f}, {high:.{digits}f}]"
 
 
@@ -56,6 +79,7 @@ def interval(low: float, high: float, digits: int) -> str:
 class _Cached:
     key: tuple[Any, ...]
     state: dict[str, Any]
+    read: float
 
 
 class DashboardState:
@@ -77,8 +101,7 @@ class DashboardState:
         path = self.stores[index]
         key = tuple(_signature(Path(f"{path}{suffix}")) for suffix in ("", "-wal"))
         cached = self._cache.get(index)
-        rate_stale = cached is not None and time.monotonic() - cached.state.get("_read", 0) > 5
-        if cached is None or cached.key != key or rate_stale:
+        if cached is None or cached.key != key or time.monotonic() - cached.read > RECHECK_SECONDS:
             try:
                 # Opened (and checked: a read of every row) once per thread, then kept: a server answers from
                 # a pool of threads, and an SQLite connection serves the thread that opened it.
@@ -89,9 +112,8 @@ class DashboardState:
             except PacsimError as error:
                 self._queries.pop((index, threading.get_ident()), None)
                 state = {"store": path.name, "path": str(path), "error": str(error), "runs": []}
-            state["_read"] = time.monotonic()
-            self._cache[index] = cached = _Cached(key, state)
-        return {name: value for name, value in cached.state.items() if not name.startswith("_")}
+            self._cache[index] = cached = _Cached(key, state, time.monotonic())
+        return cached.state
 
 
 def _signature(path: Path) -> tuple[float, int] | None:
@@ -103,171 +125,111 @@ def _signature(path: Path) -> tuple[float, int] | None:
 
 
 def store_state(query: StoreQuery, index: int) -> dict[str, Any]:
-    """One store: each run, newest first.  Each query is a read of its own:
-    the connection holds no snapshot between looks, so the writer's log can be checkpointed."""
-    path = query.path
-    runs = query.execute("SELECT config_hash, name, config, updated_at FROM experiments "
-                         "ORDER BY updated_at DESC, rowid DESC").fetchall()
-    states = [run_state(query, index, *run) for run in runs]
-    return {"store": path.name, "path": str(path), "runs": [state for state in states if state is not None]}
+    """One store: each run, newest first."""
+    runs = store_runs(query, time.time())
+    return {"store": query.path.name, "path": str(query.path), "runs": [run_state(run, index) for run in runs]}
 
 
-def run_state(query: StoreQuery, index: int, run: str, name: str, config_text: str, updated_at: str) -> dict[str, Any] | None:
-    query.selection = Selection(runs=(run,))
-    config = json.loads(config_text)
-    groups = query.groups(["condition"], lines=query.count() <= LINES_UP_TO)
-    done = sum(group.games for group in groups)
-    conditions = query.execute("SELECT count(*) FROM conditions WHERE config_hash = ?", (run,)).fetchone()[0]
-    per_condition = int(config.get("games", 0) or 0)
-    planned = max(per_condition * max(conditions, len(groups)), done)
-    rate = _rate(query, run)
-    failures = sum(group.counts["error"] + group.counts["crash"] for group in groups)
-    faults = sum(group.counts["faults"] for group in groups)
-    state: dict[str, Any] = {
-        "run": run[:8], "experiment": name, "updated_at": updated_at, "done": done, "planned": planned,
-        "progress": f"{done:,} of {planned:,} games", "rate": f"{rate:.1f} games/s" if rate else "idle",
-        "left": _time_left(planned - done, rate), "failures": failures, "faults": faults,
-        "tables": [conditions_table(query, index, groups, per_condition)],
-    }
-    if name == COMPARE_EXPERIMENT and len(groups) == 2:
-        state["tables"].append(compare_table(query, index))
-    drawn = Path(f"{query.path}.tournament.json")
-    if drawn.is_file() and name != COMPARE_EXPERIMENT:
-        state["tables"] += tournament_tables(query)
-    return state
+def run_state(run: RunFigures, index: int) -> dict[str, Any]:
+    rate, left = pace_words(run.pace)
+    tables = [conditions_table(run.conditions, index)]
+    if run.compare is not None:
+        tables.append(compare_table(run.compare))
+    tables += [plain_table(table) for table in run.tournament]
+    return {"run": run.run[:8], "experiment": run.experiment, "updated_at": run.updated_at, "done": run.done,
+            "planned": run.planned, "progress": f"{run.done:,} of {run.planned:,} games", "rate": rate, "left": left,
+            "failures": run.failures, "faults": run.faults, "tables": tables,
+            "charts": [chart(condition) for condition in run.conditions if condition.course]}
 
 
-def _rate(query: StoreQuery, run: str) -> float:
-    """Games a second over the last :data:`RATE_WINDOW_SECONDS` (0 when none started then)."""
-    now = datetime.now(UTC).timestamp()
-    since = now - RATE_WINDOW_SECONDS
-    count, first = query.execute(
-        "SELECT count(*), min(strftime('%s', started_at)) FROM games WHERE config_hash = ? "
-        "AND CAST(strftime('%s', started_at) AS INTEGER) >= ?",
-        (run, int(since))).fetchone()
-    if not count:
-        return 0.0
-    return count / max(1.0, now - max(since, float(first)))
+def pace_words(pace: Pace) -> tuple[str, str]:
+    """The run's pace and time left in words; neither changes once the run stops."""
+    if pace.last_finished is None:
+        return "no game yet", "n/a"
+    last = datetime.fromtimestamp(pace.last_finished, UTC).strftime("%H:%M:%S UTC")
+    rate = f"{pace.games_per_second:.1f} games/s"
+    if pace.activity == RUNNING:
+        return rate, _duration(pace.seconds_left or 0.0)
+    if pace.activity == FINISHED:
+        return f"finished at {last} ({rate} in its last minute)", "done"
+    return f"stopped: no game finished since {last} ({rate} before)", "n/a (stopped)"
 
 
-def _time_left(games: int, rate: float) -> str:
-    if games <= 0:
-        return "done"
-    if not rate:
-        return "n/a"
-    seconds = int(games / rate)
-    return f"{seconds // 3600}h {seconds // 60 % 60:02d}m" if seconds >= 3600 else f"{seconds // 60}m {seconds % 60:02d}s"
+def _duration(seconds: float) -> str:
+    whole = int(seconds)
+    return f"{whole // 3600}h {whole // 60 % 60:02d}m" if whole >= 3600 else f"{whole // 60}m {whole % 60:02d}s"
 
 
-def conditions_table(query: StoreQuery, index: int, groups: list[GroupFigures], planned: int) -> dict[str, Any]:
-    """The per-condition table: win rate and mean score, each with its fixed-sample 95% interval
-    (for one look, as the final report gives it) and its 95% confidence sequence (for every look)."""
-    replays = _replays(query)
+def conditions_table(conditions: Sequence[ConditionFigures], index: int) -> dict[str, Any]:
+    """The per-condition table: win rate and mean score over the games in order, each with both intervals."""
     rows, notes = [], []
-    for group in groups:
-        label = str(group.key[0])
-        count, wins = group.games, group.counts["win"]
-        mean, low, high = histogram_mean_interval(group.scores)
-        spread = _standard_deviation(group.scores, mean)
-        links = replays.get(label, {})
-        rows.append([
-            label, f"{count:,}", str(group.lines) if group.lines >= 0 else "n/a",
-            cell(f"{wins / count:.3f}", _replay_href(index, links.get("win"))),
-            interval(*wilson_interval(wins, count), 3), interval(*win_rate_sequence(wins, count, planned or 100), 3),
-            cell(f"{mean:.1f}", _replay_href(index, links.get("loss"))), interval(low, high, 1),
-            interval(*score_sequence(mean, spread, count, planned or 100), 1),
-            str(group.counts["error"] + group.counts["crash"]), str(group.counts["faults"]),
-        ])
-        note = repetition_note(label, count, group.lines) if group.lines >= 0 else None
-        notes += [note] if note else []
-    return {"title": "Per condition", "columns": [
-        "condition", "games", "lines", "win rate", "95% CI (one look)", "95% anytime", "mean score",
-        "95% CI (one look)", "95% anytime", "failures", "faults"], "rows": rows, "notes": notes,
-        "explain": "'one look' intervals (Wilson, t) hold for a count fixed in advance, as in the final report; "
-                   "'anytime' intervals are confidence sequences (Howard et al. 2021; scores: Waudby-Smith et al. 2024, "
-                   "asymptotic) that hold at every look, so they may be watched while games arrive. "
-                   "The win rate links to the first win, the mean score to the first loss."}
+    for condition in conditions:
+        rows.append(condition_row(condition, index))
+        notes += [condition.repetition] if condition.repetition else []
+    one_look, anytime = column(*ONE_LOOK), column(*ANYTIME)
+    return {"title": "Per condition", "legend": CONDITIONS_LEGEND,
+            "groups": [["", 4], ["win rate", 3], ["mean score", 3], ["", 2]], "columns": [
+        "condition", column("games", "Games stored, in any order, failures included."), column(*IN_ORDER),
+        column("lines", "Distinct lines of play among the stored games."),
+        column("estimate", "The win rate over the games in order; links to the first win."), one_look, anytime,
+        column("estimate", "The mean score over the games in order; links to the first loss."), one_look, anytime,
+        column("failures", "error and crash games: a rerun plays them again."),
+        column("faults", "Games a sandboxed entrant's failure ended.")],
+        "rows": rows, "notes": notes,
+        "explain": "The win rate links to the first win, the mean score to the first loss (by game index)."}
 
 
-def _standard_deviation(scores: dict[float, int], mean: float) -> float:
-    count = sum(scores.values())
-    if count < 2:
-        return math.nan
-    return math.sqrt(math.fsum(times * (value - mean) ** 2 for value, times in scores.items()) / (count - 1))
-
-
-def _replays(query: StoreQuery) -> dict[str, dict[str, int]]:
-    """Condition -> outcome -> the id of its first game of that outcome (SQLite's bare columns of min())."""
-    source, parameters = query.source()
-    found: dict[str, dict[str, int]] = {}
-    for label, outcome, game_id, _ in query.execute(
-            f"SELECT g.condition, g.outcome, g.id, min({ORDINAL}){source} GROUP BY g.condition, g.outcome", parameters):
-        found.setdefault(str(label), {})[outcome] = game_id
-    return found
+def condition_row(condition: ConditionFigures, index: int) -> list[Any]:
+    now = condition.now
+    figures: list[Any] = ["n/a"] * 6
+    if now is not None:
+        figures = [cell(f"{now.win_rate:.3f}", _replay_href(index, condition.first_win)),
+                   interval(now.win_one_look, 3), interval(now.win_anytime, 3),
+                   cell(f"{now.mean_score:.1f}", _replay_href(index, condition.first_loss)),
+                   interval(now.score_one_look, 1), interval(now.score_anytime, 1)]
+    lines = "n/a" if condition.lines is None else str(condition.lines)
+    return [condition.label, f"{condition.stored:,}", f"{condition.in_order:,}", lines, *figures,
+            str(condition.failures), str(condition.faults)]
 
 
 def _replay_href(index: int, game_id: int | None) -> str | None:
     return None if game_id is None else f"replay/{index}/{game_id}"
 
 
-def compare_table(query: StoreQuery, index: int) -> dict[str, Any]:
+def chart(condition: ConditionFigures) -> dict[str, Any]:
+    """A condition's course as numbers for the page's charts: per look, games, then the win rate and the mean
+    score each with its one-look and anytime bounds (null: no interval yet)."""
+    return {"label": condition.label, "looks": [_look_numbers(look) for look in condition.course]}
+
+
+def _look_numbers(look: Look) -> list[float | None]:
+    values = [look.games, look.win_rate, *look.win_one_look, *look.win_anytime,
+              look.mean_score, *look.score_one_look, *look.score_anytime]
+    return [None if math.isnan(value) else round(value, 4) for value in values]
+
+
+def compare_table(figures: CompareFigures) -> dict[str, Any]:
     """A ``compare`` run: the sequential test over the pairs both of whose games finished, in game order."""
-    parts = list(query.frames(["condition_key", "condition", "game_index", "outcome", "score"]))
-    import pandas
-
-    frame = pandas.concat(parts, ignore_index=True) if parts else pandas.DataFrame()
-    labels = list(dict.fromkeys(frame["condition"]))
-    sides = [frame[frame["condition"] == label].set_index("game_index").sort_index() for label in labels]
-    limit = min(int(side.index.max()) + 1 if len(side) else 0 for side in sides)
-    sides = [side[~side.index.duplicated()].reindex(range(limit)) for side in sides]
-    finished = [(side["outcome"].notna() & ~side["outcome"].isin(REPLAYED_OUTCOMES)).to_numpy() for side in sides]
-    complete = finished[0] & finished[1]
-    count = int(complete.argmin()) if len(complete) and not complete.all() else len(complete)
-    a, b = (side.iloc[:count] for side in sides)
-    results = pair_results(a["outcome"], a["score"], b["outcome"], b["score"], BY_RESULT)
-    state = sequential_test(results, COMPARE_HYPOTHESES)
-    estimate, low, high = (100 * value for value in mean_interval(results.astype(float).tolist()))
-    decision = {"H1": f"H1 accepted (>= {COMPARE_HYPOTHESES.high:g} points)",
-                "H0": f"H0 accepted (<= {COMPARE_HYPOTHESES.low:g} points)"}.get(state.decision, "play on")
-    rows = [[f"{labels[0]} vs {labels[1]}", f"{state.pairs:,} of {count:,}", f"{state.llr:.2f}", f"[{state.lower:.2f}, {state.upper:.2f}]",
-             decision, f"{estimate:+.1f}" if count else "n/a", interval(low, high, 1)]]
-    return {"title": "Sequential test (compare)", "columns": [
-        "A vs B", "pairs tested of finished", "log-likelihood ratio", "bounds", "decision", "net advantage of A (points, finished pairs)", "95% CI (one look)"],
-        "rows": rows, "notes": [],
-        "explain": "The sequential probability ratio test holds at every look: the log-likelihood ratio may be watched "
-                   "pair by pair and the test stops when it leaves its bounds (compare's default hypotheses, "
-                   f"H0 {COMPARE_HYPOTHESES.low:g} and H1 {COMPARE_HYPOTHESES.high:g} points; a run given others "
-                   "decides by its own). The estimate's interval is for one look."}
+    hypotheses = figures.hypotheses
+    decision = {"H1": f"H1 accepted (>= {hypotheses.high:g} points)",
+                "H0": f"H0 accepted (<= {hypotheses.low:g} points)"}.get(figures.decision, "play on")
+    advantage = "n/a" if math.isnan(figures.advantage) else f"{figures.advantage:+.1f}"
+    rows = [[f"{figures.labels[0]} vs {figures.labels[1]}", f"{figures.pairs:,} of {figures.finished:,}",
+             f"{figures.llr:.2f}", f"[{figures.lower:.2f}, {figures.upper:.2f}]", decision, advantage,
+             interval(figures.advantage_one_look, 1)]]
+    return {"title": "Sequential test (compare)",
+            "legend": [["log-likelihood ratio", "holds at every look: watch it pair by pair"],
+                       [ONE_LOOK[0], "the net advantage's interval, for one look at the end"]],
+            "columns": [
+                "A vs B", "pairs tested of finished", "log-likelihood ratio", "bounds", "decision",
+                "net advantage of A (points, finished pairs)", column(*ONE_LOOK)],
+            "rows": rows, "notes": [],
+            "explain": "The sequential probability ratio test holds at every look: the log-likelihood ratio may be "
+                       "watched pair by pair and the test stops when it leaves its bounds (compare's default "
+                       f"hypotheses, H0 {hypotheses.low:g} and H1 {hypotheses.high:g} points; a run given others "
+                       "decides by its own). The estimate's interval is for one look."}
 
 
-def tournament_tables(query: StoreQuery) -> list[dict[str, Any]]:
-    """A tournament's ratings with intervals and rank ranges, faults, and the crosstable (entrants named by their specs)."""
-    import pandas
-
-    from pacsim.report.leaderboard import build_leaderboard, standings_frame
-
-    parts = list(query.frames(TOURNAMENT_COLUMNS))
-    if not parts:
-        return []
-    games = pandas.concat(parts, ignore_index=True)
-    pacmen = {spec: _entrant_name(spec) for spec in games["pacman"].unique()}
-    ghosts = {spec: _entrant_name(spec) for spec in games["ghosts"].unique()}
-    board = build_leaderboard(games, pacmen, ghosts)
-    tables = [_frame_table("Tournament: Pacmen", standings_frame(board.pacmen, "pacman"))]
-    if len(board.ghosts) > 1:
-        tables.append(_frame_table("Tournament: ghosts", standings_frame(board.ghosts, "ghosts")))
-    if not board.crosstable.empty:
-        tables.append(_frame_table("Crosstable: win rate (mean score) of the row Pacman",
-                                   board.crosstable.reset_index()))
-    return tables
-
-
-def _entrant_name(spec: str) -> str:
-    """A plugin entrant's file name without its folders (``students/ada/agent.py:Agent`` -> ``ada/agent.py:Agent``)."""
-    parts = spec.replace("\\", "/").split("/")
-    return "/".join(parts[-2:])
-
-
-def _frame_table(title: str, frame: Any) -> dict[str, Any]:
-    return {"title": title, "columns": [str(column) for column in frame.columns],
-            "rows": [[str(value) for value in row] for row in frame.itertuples(index=False)], "notes": [], "explain": ""}
+def plain_table(table: PlainTable) -> dict[str, Any]:
+    return {"title": table.title, "legend": [], "columns": list(table.columns),
+            "rows": [[str(value) for value in row] for row in table.rows], "notes": [], "explain": ""}

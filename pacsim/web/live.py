@@ -51,6 +51,9 @@ class LiveGame:
     """Set when the page has read the last frame: the server may stop."""
     stopped: threading.Event = field(default_factory=threading.Event)
     """Set when the server stops first: the game thread gives up."""
+    page_opened: threading.Event = field(default_factory=threading.Event)
+    """Set at the page's first look (its first poll for frames): the game waits for it after its start, so a
+    searching Pacman does not play the game out before anyone sees it and the page opens at the start."""
     keys: queue.Queue[str] = field(default_factory=queue.Queue)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -62,6 +65,7 @@ class LiveGame:
 
     def since(self, start: int) -> dict[str, Any]:
         """The frames after the first ``start``, and whether the game is over (then the page has it all)."""
+        self.page_opened.set()
         with self.lock:
             done = self.finished.is_set()
             reply = {"frames": self.frames[start:], "values": self.values[start:], "done": done,
@@ -83,6 +87,12 @@ class LiveGame:
             return self.keys.get_nowait()
         except queue.Empty:
             return None
+
+    def wait_for_page(self) -> None:
+        """Block until the page has looked once, or the server stops."""
+        while not self.page_opened.wait(KEY_WAIT_SECONDS):
+            if self.stopped.is_set():
+                raise PageGone("the page's server stopped before the page was opened")
 
     def wait_for_key(self) -> None:
         """Block until the first key (the game starts when the person does), or the server stops."""
@@ -115,7 +125,10 @@ def game_thread(live: LiveGame, layout: Layout, agents: list[Any], *, seed: int,
         if not (state.turn == 0 or state.is_terminal):
             return
         live.add(frame(state, previous[0] if previous else None), made.values if valued is not None else None)
+        first = not previous
         previous[:] = [state]
+        if first:
+            live.wait_for_page()  # the start is shown; the first move waits for someone to see it
         if frame_time and not state.is_terminal:
             time.sleep(frame_time)
 

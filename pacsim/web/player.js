@@ -99,6 +99,7 @@
   function showValues() {
     const box = $("values");
     if (!game.values) return;
+    box.hidden = false;  // a page made from the template without values (the lesson map's) shows them when the game has them
     const row = game.values[move];
     const chosen = move < last ? game.actions[frames[move + 1][1]] : null;
     const visits = game.valuesHeading[0] === "Visits";  // counts, shown whole, as the viewer shows them
@@ -129,7 +130,29 @@
     $("slider").value = String(move);
     $("outcome").textContent = move === last && game.outcome ? game.outcome : "";
     showValues();
+    showMark(p);
     showTree();
+  }
+
+  // Marked moves (the lesson map's trap move): a line under the board says which and why, at that move the
+  // line is highlighted and Pacman ringed; elsewhere it says where the mark is (key m goes there).
+  const marks = Object.entries(game.marks || {}).map(([at, text]) => [Number(at), text]).sort((a, b) => a[0] - b[0]);
+  function showMark(p) {
+    if (!marks.length) return;
+    const here = marks.find(([at]) => at === move);
+    const box = $("mark");
+    box.hidden = false;
+    box.classList.toggle("here", Boolean(here));
+    box.textContent = here ? `\u25B6 move ${move}: ${here[1]}` : `marked: move ${marks.map(([at]) => at).join(", ")} (m goes there): ${marks[0][1]}`;
+    if (!here) return;
+    const [x, y] = center(p.pacman);
+    pen.strokeStyle = rgb(S.HIGHLIGHT); pen.lineWidth = Math.max(2, cell / 8);
+    pen.beginPath(); pen.arc(x, y, cell * 0.62, 0, 2 * Math.PI); pen.stroke();
+  }
+  function nextMark() {
+    if (!marks.length) return;
+    const next = marks.find(([at]) => at > move) || marks[0];
+    pause(); go(next[0]);
   }
 
   // The tree searched at this move (replay --tree): the tree page, its data this move's, in a frame under the board.
@@ -241,7 +264,7 @@
   const keys = {
     " ": () => (playing ? pause() : play()), ArrowRight: () => $("step").onclick(), ArrowLeft: () => $("back").onclick(),
     Home: () => $("first").onclick(), End: () => $("last").onclick(), "+": () => setSpeed(speed + 1), "-": () => setSpeed(speed - 1),
-    t: toggleTree,
+    t: toggleTree, m: nextMark,
   };
   keys["."] = keys.ArrowRight; keys[","] = keys.ArrowLeft; keys["="] = keys["+"];
   document.addEventListener("keydown", (event) => {

@@ -32,34 +32,47 @@ from string import Template
 from typing import Any
 
 from pacsim._version import __version__
-from pacsim.engine.layout import ACTIONS
 from pacsim.engine.recording import SavedGame
 from pacsim.engine.state import GameState, mask_cells
 from pacsim.errors import ConfigError
 from pacsim.files import write_atomically
-from pacsim.search.trace import SearchTrace, TraceNode
+from pacsim.search.trace import SearchTrace, TraceNode, averaged
+from pacsim.web.exercise import Question, kept_for, question_data, question_for
 from pacsim.web.frames import layout_data, move_positions, style_data
+from pacsim.web.lesson import find_lesson
 from pacsim.web.player import asset, embedded
+from pacsim.web.tree_labels import label, mover, outcome_label, pacman_state
 
-SCHEMA = "pacsim-tree/1"
+SCHEMA = "pacsim-tree/2"
 """The JSON's ``schema`` field; changes when a field changes meaning."""
 MAX_NODES = 20_000
 """Nodes embedded in a page by default: a depth-4 smallClassic expectimax
 tree whole, a larger one cut to about 1.5 MB."""
 COLUMNS = ("parent", "kind", "edge", "probability", "value", "alpha", "beta", "flags", "cut", "children",
-           "unsearched", "visits", "board")
+           "unsearched", "visits", "board", "mover")
 """The fields of a node row, in order (docs/tree.md)."""
-PRINCIPAL, TABLE_HIT, PROBE, PINNED, CUT = 1, 2, 4, 8, 16
+PRINCIPAL, TABLE_HIT, PROBE, PINNED, CUT, AVERAGE = 1, 2, 4, 8, 16, 32
 """Bits of a row's ``flags``."""
 
 Describe = Callable[[Hashable], Any]
 """A node's board for the page, from its position."""
 
 
-def tree_data(trace: SearchTrace, *, title: str = "", max_nodes: int = MAX_NODES) -> dict[str, Any]:
-    """``trace`` as the page's JSON (see docs/tree.md for the schema)."""
-    kept = embedded_nodes(trace, max_nodes)
+def tree_data(trace: SearchTrace, *, title: str = "", max_nodes: int = MAX_NODES, lesson_path: tuple[int, ...] = (),
+              question: Question | None = None) -> dict[str, Any]:
+    """``trace`` as the page's JSON (see docs/tree.md for the schema), with
+    the path ``lesson_path`` (``lesson``'s rows) and a ``question`` for the
+    exercise mode (``exercise``), their nodes embedded whatever the cap."""
+    keep = lesson_path + (kept_for(trace, question) if question else ())
+    kept = embedded_nodes(trace, max_nodes, keep)
     number = {node.index: place for place, node in enumerate(kept)}
+    data = plain_tree_data(trace, title, kept, number)
+    data["lessonPath"] = [number[index] for index in lesson_path]
+    data["exercise"] = None if question is None else question_data(question, number)
+    return data
+
+
+def plain_tree_data(trace: SearchTrace, title: str, kept: list[TraceNode], number: dict[int, int]) -> dict[str, Any]:
     describe, board = board_of(trace.root.state)
     principal = set(trace.principal_variation)
     result, stats = trace.result, trace.result.stats
@@ -82,11 +95,11 @@ def tree_data(trace: SearchTrace, *, title: str = "", max_nodes: int = MAX_NODES
     }
 
 
-def embedded_nodes(trace: SearchTrace, max_nodes: int) -> list[TraceNode]:
+def embedded_nodes(trace: SearchTrace, max_nodes: int, keep: tuple[int, ...] = ()) -> list[TraceNode]:
     """The nodes a page holds: breadth first from the root up to
-    ``max_nodes``, plus the best line, parents always before children."""
+    ``max_nodes``, plus the best line and ``keep``, parents always before children."""
     nodes = trace.nodes
-    kept: dict[int, TraceNode] = {index: nodes[index] for index in trace.principal_variation}
+    kept: dict[int, TraceNode] = {index: nodes[index] for index in (*trace.principal_variation, *keep)}
     queue = deque([0])
     while queue and len(kept) < max(max_nodes, len(trace.principal_variation)):
         node = nodes[queue.popleft()]
@@ -97,34 +110,32 @@ def embedded_nodes(trace: SearchTrace, max_nodes: int) -> list[TraceNode]:
 
 def row(trace: SearchTrace, node: TraceNode, number: dict[int, int], principal: set[int], describe: Describe) -> list[Any]:
     """One node as a row of :data:`COLUMNS`."""
+    left = unsearched(trace, node)
+    ends_in_average = node.index in principal and averaged(node, trace.nodes)
     flags = ((PRINCIPAL if node.index in principal else 0) | (TABLE_HIT if node.table_hit else 0)
-             | (PROBE if node.probe else 0) | (PINNED if node.pinned else 0) | (CUT if node.cut else 0))
+             | (PROBE if node.probe else 0) | (PINNED if node.pinned else 0) | (CUT if left else 0)
+             | (AVERAGE if ends_in_average else 0))
     edge = node.edge
     if node.parent >= 0 and trace.nodes[node.parent].kind == "chance":
         edge = outcome_label(trace.nodes[node.parent].state, node) + (
             f", first move {label(node.probed_move)}" if node.probe else "")
     return [
         number.get(node.parent, -1), node.kind, None if edge is None else label(edge), number_of(node.probability),
-        number_of(node.value), number_of(node.alpha), number_of(node.beta), flags, node.cut,
-        len(node.children), unsearched(trace, node), node.visits, describe(node.state),
+        number_of(node.value), number_of(node.alpha), number_of(node.beta), flags, node.cut if left else "",
+        len(node.children), left, node.visits, describe(node.state), mover(node),
     ]
 
 
 def unsearched(trace: SearchTrace, node: TraceNode) -> list[str]:
-    """The moves or outcomes a cut left unsearched, by name."""
+    """The moves or outcomes a cut left unsearched, by name (none: the
+    search counted a cut-off at its last move, which cut nothing, and the
+    page shows none)."""
     if not node.cut:
         return []
     if node.moves:
         return [label(move) for move in node.moves[len(node.children):]]
     searched = {trace.nodes[child].edge for child in node.children if not trace.nodes[child].probe}
     return [f"outcome {index}" for index in range(len(node.probabilities)) if index not in searched]
-
-
-def label(move: Any) -> str:
-    """A move for the page: a Pacman move's action name, anything else as text."""
-    if isinstance(move, tuple) and move and isinstance(move[0], str):
-        return move[0]
-    return str(move)
 
 
 def number_of(value: Any) -> Any:
@@ -162,40 +173,53 @@ def board_of(root: Hashable) -> tuple[Describe, dict[str, Any] | None]:
     return describe, board
 
 
-def outcome_label(parent: Hashable, node: TraceNode) -> str:
-    """A chance outcome by name: in a Pacman search, the move the agent at
-    the chance node made (a ghost's, or a slippery Pacman's); else its number."""
-    before = pacman_state(parent)
-    after = pacman_state(node.state) if not node.probe else None
-    if before is None or after is None or after.turn == before.turn:
-        return f"outcome {node.edge}"
-    return f"{ACTIONS[after.directions[before.turn]]} (outcome {node.edge})"
-
-
-def pacman_state(node_state: Any) -> GameState | None:
-    """The Pacman position of a node (a slippery Pacman's chance node wraps it)."""
-    if isinstance(node_state, GameState):
-        return node_state
-    inner = getattr(node_state, "state", None)
-    return inner if isinstance(inner, GameState) else None
-
-
 # -- pages ----------------------------------------------------------------------
 
-def tree_page(trace: SearchTrace, *, title: str = "pacsim tree", max_nodes: int = MAX_NODES) -> str:
-    """The self-contained HTML page of one trace."""
-    return page([tree_data(trace, title=title, max_nodes=max_nodes)], title)
+def tree_page(trace: SearchTrace, *, title: str = "pacsim tree", max_nodes: int = MAX_NODES,
+              question: Question | None = None) -> str:
+    """The self-contained HTML page of one trace (with ``question``: as an exercise)."""
+    return page([tree_data(trace, title=title, max_nodes=max_nodes, question=question)], title)
 
 
 def compare_page(first: SearchTrace, second: SearchTrace, names: tuple[str, str], *, title: str = "pacsim tree",
-                 max_nodes: int = MAX_NODES) -> str:
+                 max_nodes: int = MAX_NODES, exercise: str | None = None) -> str:
     """Two traces of the same position side by side; the page marks the
-    first level where their best lines part (``parting`` in the JSON)."""
-    trees = [tree_data(trace, title=name, max_nodes=max_nodes) for trace, name in zip((first, second), names)]
+    first level where their best lines part (``parting`` in the JSON) and
+    opens both at the lesson (:func:`~pacsim.web.lesson.find_lesson`): the
+    shallowest move the two value differently, down to where that starts,
+    with the sentence saying what differs (``lesson`` in the JSON); with
+    ``exercise`` (``move``, or ``value``/``auto``: :func:`lesson_question`) a question for each."""
+    return page(compare_data(first, second, names, max_nodes=max_nodes, exercise=exercise), title)
+
+
+def compare_data(first: SearchTrace, second: SearchTrace, names: tuple[str, str], *,
+                 max_nodes: int = MAX_NODES, exercise: str | None = None) -> list[dict[str, Any]]:
+    """The two trees of :func:`compare_page`, each with ``parting``, ``lesson``
+    (the sentence; ``lessonPath`` its rows) and, as an exercise, a question
+    for each search (:func:`lesson_question`)."""
+    lesson = find_lesson(first, second, names)
+    paths = lesson.paths if lesson else ((), ())
+    trees = []
+    for trace, name, path in zip((first, second), names, paths):
+        question = None
+        if exercise:
+            node = path[lesson.start] if lesson and exercise != "move" else None
+            question = lesson_question(trace, node, name)
+        trees.append(tree_data(trace, title=name, max_nodes=max_nodes, lesson_path=path, question=question))
     level = parting_level(first, second)
     for tree in trees:
         tree["parting"] = level
-    return page(trees, title)
+        tree["lesson"] = lesson.sentence if lesson else None
+        tree["lessonStart"] = lesson.start if lesson else None
+    return trees
+
+
+def lesson_question(trace: SearchTrace, node: int | None, name: str) -> Question:
+    """A comparison's question: the value of the lesson's first node valued
+    differently, where it has children to work it out from, else the move played."""
+    if node is not None and any(not trace.nodes[child].probe for child in trace.nodes[node].children):
+        return question_for(trace, "value", node, name)
+    return question_for(trace, "move", name=name)
 
 
 def parting_level(first: SearchTrace, second: SearchTrace) -> int | None:
@@ -244,8 +268,9 @@ def tree_dot(trace: SearchTrace, *, title: str = "", max_nodes: int = 2_000) -> 
     lines = [f"digraph {json.dumps(title or 'tree')} {{", '  node [fontname="Helvetica", fontsize=10];']
     for node in kept:
         value = number_of(node.value)
-        text = f"{node.kind}\\n{value}" + (f"\\n{node.cut}" if node.cut else "") + ("\\ntable" if node.table_hit else "")
-        style = ', style="bold"' if node.index in principal else ', color="grey", fontcolor="grey"' if node.cut else ""
+        cut = node.cut if unsearched(trace, node) else ""  # a cut-off at the last move cut nothing
+        text = f"{node.kind}\\n{value}" + (f"\\n{cut}" if cut else "") + ("\\ntable" if node.table_hit else "")
+        style = ', style="bold"' if node.index in principal else ', color="grey", fontcolor="grey"' if cut else ""
         lines.append(f'  n{node.index} [label="{text}", shape={shapes.get(node.kind, "box")}{style}];')
         if node.parent >= 0:
             edge = label(node.edge) + (f" p={number_of(node.probability)}" if node.probability is not None else "")
@@ -307,7 +332,13 @@ class TreeView:
 
 def move_tree(saved: SavedGame, move: int, pacman: str | None = None, max_nodes: int = MAX_NODES) -> TreeView:
     """The tree ``pacman`` (default: the game's own Pacman) searches at the
-    position before Pacman's move ``move`` of ``saved`` (0: the start)."""
+    position before Pacman's move ``move`` of ``saved`` (0: the start).
+    The game's own Pacman is searched only when all it names is built in
+    (a record's text never imports code); a plugin is named as ``pacman``."""
+    from pacsim.agents.registry import refuse_named_code
+
+    if pacman is None:
+        refuse_named_code(saved.pacman, "the recorded Pacman", "to search with it as you, pass it as pacman=SPEC")
     shown = move_positions(saved.states())
     if isinstance(move, bool) or not isinstance(move, int) or not 0 <= move < len(shown) - 1:
         raise ConfigError(f"move {move!r}: Pacman's moves in this game are numbered 0 to {len(shown) - 2}")

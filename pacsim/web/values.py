@@ -6,8 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from pacsim.agents.api import ValuingAgent
-from pacsim.agents.evaluation import EVALUATIONS
-from pacsim.agents.registry import BUILTIN_HOMES, GHOST, PACMAN, make_pacman, parse_spec
+from pacsim.agents.registry import make_pacman, refuse_named_code
 from pacsim.engine.game import agent_rng
 from pacsim.engine.recording import SavedGame
 from pacsim.engine.state import GameState
@@ -21,7 +20,7 @@ def recorded_action_values(saved: SavedGame, states: Sequence[GameState]) -> Sea
     each Pacman action as the recorded Pacman's search finds it; None at the
     end.  The search is deterministic for the minimax family; MCTS draws from
     the game's seed, so its visits show one search, not necessarily the game's."""
-    refuse_plugin_code(saved.pacman, "--html-values")
+    refuse_plugin_code(saved, "--html-values")
     agent = make_pacman(saved.pacman)
     if not isinstance(agent, ValuingAgent):
         raise ConfigError(f"--html-values: the recorded Pacman {saved.pacman!r} does not search (no values to show)")
@@ -31,16 +30,11 @@ def recorded_action_values(saved: SavedGame, states: Sequence[GameState]) -> Sea
     return SearchValues(style.values_heading(agent), rows)
 
 
-def refuse_plugin_code(spec: str, option: str) -> None:
+def refuse_plugin_code(saved: SavedGame, option: str) -> None:
     """``replay`` never runs plugin code: searching again is for built-in
     Pacmen whose evaluation and ghost model are built in too."""
-    parsed = parse_spec(spec)
-    model = parsed.options.get("model", "uniform").split(":")[0]
-    built_in = (parsed.target in BUILTIN_HOMES[PACMAN] and parsed.attribute is None
-                and parsed.options.get("eval", "score") in EVALUATIONS
-                and (model == "uniform" or model in BUILTIN_HOMES[GHOST]))
-    if not built_in:
-        raise ConfigError(f"{option}: the recorded Pacman {spec!r} runs plugin code, which replay never imports")
+    refuse_named_code(saved.pacman, f"{option}: the recorded Pacman",
+                      "to search with it as you, name it yourself: pacsim tree --record GAME.json --pacman SPEC")
 
 
 def recorded_trees(saved: SavedGame, states: Sequence[GameState], max_nodes: int) -> MoveTrees:
@@ -49,7 +43,7 @@ def recorded_trees(saved: SavedGame, states: Sequence[GameState], max_nodes: int
     ``max_nodes`` nodes); None where Pacman does not move."""
     from pacsim.web.tree import TREE_DATA, packed, page_shell, tracing_pacman, tree_data
 
-    refuse_plugin_code(saved.pacman, "--tree")
+    refuse_plugin_code(saved, "--tree")
     agent = tracing_pacman(saved.pacman, option="--tree: the recorded Pacman")
     shown = move_positions(states)
     trees: list[str | None] = []

@@ -7,7 +7,10 @@ limit, lets them use one core between them however many they are, and the
 parent pauses all of them at once between moves (:meth:`ChildGroup.park`).
 Under cgroup v1 (``/sys/fs/cgroup/<controller>``) the group is a folder per
 controller, made inside pacsim's own group; under cgroup v2 (``/sys/fs/cgroup``
-is the unified tree) one folder under the root, the controllers enabled for it.
+is the unified tree) one folder under the root where pacsim may write it
+(root), else in the nearest writable group of pacsim's own branch (a user's
+delegated subtree), the controllers it offers enabled for it.  No signal goes to a process id of 0 or below
+(:mod:`pacsim.sandbox.processes`).
 Where neither can be written the sandbox has no group (:func:`make_group` is None).
 """
 
@@ -18,10 +21,15 @@ import os
 import secrets
 import signal
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from pacsim.sandbox.processes import alive, signal_process
+
 ROOT = Path("/sys/fs/cgroup")
+SELF = Path("/proc/self/cgroup")
+"""Where this process's groups are named (v1: a line per hierarchy; v2: ``0::/its/path``)."""
 CONTROLLERS = ("pids", "memory", "cpu", "freezer")
 """What a group holds under cgroup v1, each in its own hierarchy; all four make full isolation."""
 V2_CONTROLLERS = ("pids", "memory", "cpu")
@@ -62,9 +70,10 @@ class ChildGroup:
         return tuple(sorted(self.folders))
 
     def tasks(self) -> list[int]:
-        """The processes in the group now."""
+        """The processes in the group now that this process can name (the kernel lists one of another pid
+        namespace as 0: it is left out, never signalled)."""
         with contextlib.suppress(OSError, ValueError):
-            return [int(pid) for pid in (self._folder() / "cgroup.procs").read_text().split()]
+            return [pid for pid in map(int, (self._folder() / "cgroup.procs").read_text().split()) if pid > 0]
         return []
 
     def task_count(self) -> int | None:
@@ -90,8 +99,7 @@ class ChildGroup:
             if not waiting:
                 break
             for pid in waiting:
-                with contextlib.suppress(OSError):
-                    os.kill(pid, signal.SIGSTOP)
+                signal_process(pid, signal.SIGSTOP)
             self.stopped |= waiting
         if suspect:
             self._freeze(False)
@@ -115,15 +123,14 @@ class ChildGroup:
 
     def unpark(self) -> None:
         for pid in self.stopped:
-            with contextlib.suppress(OSError):
-                os.kill(pid, signal.SIGCONT)
+            signal_process(pid, signal.SIGCONT)
         self.stopped.clear()
 
     def _freeze(self, frozen: bool, seconds: float = 0.5) -> None:
         """Freeze (waiting, at most ``seconds``, until every task is) or thaw the group; nothing without a freezer."""
         if self.version == 2:
-            path, value, done = self.folders["cpu"] / "cgroup.freeze", "1" if frozen else "0", "frozen 1"
-            state = self.folders["cpu"] / "cgroup.events"
+            path, value, done = self.folders["freezer"] / "cgroup.freeze", "1" if frozen else "0", "frozen 1"
+            state = self.folders["freezer"] / "cgroup.events"
         elif "freezer" in self.folders:
             path = state = self.folders["freezer"] / "freezer.state"
             value = done = "FROZEN" if frozen else "THAWED"
@@ -157,8 +164,7 @@ class ChildGroup:
         deadline = time.monotonic() + seconds
         while (tasks := self.tasks()) and time.monotonic() < deadline:
             for pid in tasks:
-                with contextlib.suppress(OSError):
-                    os.kill(pid, signal.SIGKILL)
+                signal_process(pid, signal.SIGKILL)
             time.sleep(0.01)
         for folder in set(self.folders.values()):
             with contextlib.suppress(OSError):
@@ -175,7 +181,7 @@ def thread_state(thread: int) -> str:
 
 def make_group(budget: Budget) -> ChildGroup | None:
     """A new group allowing ``budget`` (every controller that can be written here), or None where none can."""
-    if (ROOT / "cgroup.controllers").exists():
+    if version() == 2:
         return _make_v2_group(budget)
     folders: dict[str, Path] = {}
     name = f"{PREFIX}-{os.getpid()}-{secrets.token_hex(4)}"
@@ -194,7 +200,7 @@ def make_group(budget: Budget) -> ChildGroup | None:
 def own_folder(controller: str) -> Path | None:
     """Where this process's v1 group of ``controller`` is (a child's group goes inside it), if it is writable."""
     with contextlib.suppress(OSError):
-        for line in Path("/proc/self/cgroup").read_text().splitlines():
+        for line in SELF.read_text().splitlines():
             _, names, path = line.split(":", 2)
             if controller in names.split(","):
                 folder = ROOT / controller / path.lstrip("/")
@@ -214,25 +220,63 @@ def _limit_v1(controller: str, folder: Path, budget: Budget) -> None:
 
 
 def _make_v2_group(budget: Budget) -> ChildGroup | None:
-    """A v2 group under the root (which alone may both hold processes and hand controllers down)."""
-    remove_orphans(ROOT)
-    folder = ROOT / f"{PREFIX}-{os.getpid()}-{secrets.token_hex(4)}"
+    """A v2 group under the root where this process may write it (root, as before), else in the nearest group
+    of this process's own branch of the tree that can hand controllers down (a user's delegated subtree).  A
+    group holding processes cannot hand controllers down (the kernel's no-internal-process rule), so a
+    delegated leaf is passed over for the group above it."""
+    for parent in v2_parents():
+        group = _make_v2_group_in(parent, budget)
+        if group is not None:
+            return group
+    return None
+
+
+def v2_parents() -> list[Path]:
+    """The folders a v2 group may be made in, those this process can write: the root first, then this process's
+    own group (``0::`` in ``/proc/self/cgroup``) and each above it, nearest first."""
+    own = ROOT
+    with contextlib.suppress(OSError):
+        for line in SELF.read_text().splitlines():
+            if line.startswith("0::"):
+                own = ROOT / line[3:].strip().lstrip("/")
+    branch = [own, *own.parents]
+    return [folder for folder in [ROOT, *branch[:branch.index(ROOT)]] if writable(folder)]
+
+
+def writable(folder: Path) -> bool:
+    """Whether this process may make a group in ``folder`` and hand it controllers."""
+    return os.access(folder, os.W_OK) and os.access(folder / "cgroup.subtree_control", os.W_OK)
+
+
+def _make_v2_group_in(parent: Path, budget: Budget) -> ChildGroup | None:
+    """A v2 group in ``parent`` with every controller ``parent`` has of :data:`V2_CONTROLLERS`, or None."""
+    remove_orphans(parent)
+    folder = parent / f"{PREFIX}-{os.getpid()}-{secrets.token_hex(4)}"
     try:
-        (ROOT / "cgroup.subtree_control").write_text(" ".join(f"+{name}" for name in V2_CONTROLLERS))
+        offered = (parent / "cgroup.controllers").read_text().split()
+        controllers = [name for name in V2_CONTROLLERS if name in offered]
+        (parent / "cgroup.subtree_control").write_text(" ".join(f"+{name}" for name in controllers))
         folder.mkdir()
         for name, value in (("pids.max", budget.processes), ("memory.max", budget.memory_bytes),
                             ("memory.swap.max", 0), ("cpu.max", f"{int(PERIOD * CPU_CORES)} {PERIOD}")):
-            with contextlib.suppress(FileNotFoundError):  # no swap: no memory.swap.max
-                (folder / name).write_text(str(value))
+            if name.split(".")[0] in controllers:
+                with contextlib.suppress(FileNotFoundError):  # no swap: no memory.swap.max
+                    (folder / name).write_text(str(value))
     except OSError:
         with contextlib.suppress(OSError):
             folder.rmdir()
         return None
-    return v2_group(folder)
+    return v2_group(folder, controllers)
 
 
-def v2_group(folder: Path) -> ChildGroup:
-    return ChildGroup({controller: folder for controller in (*V2_CONTROLLERS, "freezer")}, 2)
+def v2_group(folder: Path, controllers: Iterable[str] = V2_CONTROLLERS) -> ChildGroup:
+    """The v2 group in ``folder`` with ``controllers`` (and the freezer every v2 group has)."""
+    return ChildGroup({controller: folder for controller in (*controllers, "freezer")}, 2)
+
+
+def version() -> int:
+    """The control groups pacsim uses here: 2 where ``/sys/fs/cgroup`` is the unified tree, else 1."""
+    return 2 if (ROOT / "cgroup.controllers").exists() else 1
 
 
 def remove_orphans(parent: Path, controller: str | None = None) -> None:
@@ -242,12 +286,8 @@ def remove_orphans(parent: Path, controller: str | None = None) -> None:
         owner = folder.name.removeprefix(f"{PREFIX}-").split("-")[0]
         if not owner.isdigit():
             continue
-        try:
-            os.kill(int(owner), 0)
-        except ProcessLookupError:
+        if int(owner) > 0 and alive(int(owner)) is False:  # None: alive, another user's
             (v2_group(folder) if controller is None else ChildGroup({controller: folder}, 1)).end()
-        except PermissionError:  # alive, another user's
-            pass
 
 
 def available() -> tuple[str, ...]:

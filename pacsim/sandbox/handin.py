@@ -9,6 +9,8 @@ with ``O_NOFOLLOW`` (a folder swapped for a link mid-walk is not entered), and
   store's seeds would otherwise be copied in);
 * a file with more hard links than the hand-in holds (a link to a file
   outside it, its content someone else's) is left out too;
+* the walk is a loop, not a recursion, and a hand-in nested over
+  :data:`MAX_DEPTH` folders deep is refused whole;
 * the files are counted, and their sizes (``st_size``: the bytes a copy
   writes, so a sparse file counts its holes) summed, before anything is
   read; a hand-in over :class:`HandInLimits` is refused whole.
@@ -34,6 +36,8 @@ from pacsim.files import FileRefused
 
 DEFAULT_HAND_IN_MB = 64.0
 DEFAULT_HAND_IN_FILES = 1000
+MAX_DEPTH = 64
+"""How deep a hand-in's folders may nest; deeper, it is refused whole (no student's code needs more)."""
 _CHUNK = 1 << 20
 _TOP = os.O_RDONLY | os.O_DIRECTORY
 """The hand-in's own folder, as the instructor named it (a link to it is theirs)."""
@@ -92,7 +96,7 @@ def scan(folder: Path, hidden: bool = False) -> HandIn:
     hand_in = HandIn()
     descriptor = os.open(folder, _TOP)
     try:
-        _walk(descriptor, (), hand_in, hidden)
+        _walk(descriptor, hand_in, hidden)
     finally:
         os.close(descriptor)
     seen: dict[tuple[int, int], int] = {}
@@ -116,28 +120,50 @@ def scan_file(folder: Path, name: str) -> HandIn:
     return HandIn([_Found((name,), status.st_size, (status.st_dev, status.st_ino), status.st_nlink)])
 
 
-def _walk(directory: int, parts: tuple[str, ...], hand_in: HandIn, hidden: bool) -> None:
-    with os.scandir(directory) as entries:
-        listed = sorted(entries, key=lambda entry: entry.name)
-    for entry in listed:
-        if not hidden and (entry.name.startswith(".") or entry.name == "__pycache__"):
-            continue
-        here = (*parts, entry.name)
-        status = entry.stat(follow_symlinks=False)
-        if stat.S_ISDIR(status.st_mode):
-            try:
-                inner = os.open(entry.name, _DIRECTORY, dir_fd=directory)
-            except OSError:  # swapped for a link since it was listed, or unreadable
-                hand_in.left_out.append(f"{'/'.join(here)} (a folder that cannot be opened)")
+def _walk(top: int, hand_in: HandIn, hidden: bool) -> None:
+    """Every entry under the open folder ``top``, depth first in name order, without recursion: a folder
+    nested over :data:`MAX_DEPTH` deep refuses the hand-in (each level holds a descriptor while it is walked)."""
+    stack: list[tuple[int, tuple[str, ...], Iterator[os.DirEntry[str]]]] = [(top, (), _listed(top))]
+    try:
+        while stack:
+            directory, parts, entries = stack[-1]
+            entry = next(entries, None)
+            if entry is None:
+                stack.pop()
+                if parts:  # the top is its caller's to close
+                    os.close(directory)
                 continue
-            try:
-                _walk(inner, here, hand_in, hidden)
-            finally:
-                os.close(inner)
-        elif stat.S_ISREG(status.st_mode):
-            hand_in.files.append(_Found(here, status.st_size, (status.st_dev, status.st_ino), status.st_nlink))
-        else:
-            hand_in.left_out.append(f"{'/'.join(here)} ({_kind(status.st_mode)})")
+            inner = _visit(directory, entry, (*parts, entry.name), hand_in, hidden)
+            if inner is not None:
+                stack.append((inner, (*parts, entry.name), _listed(inner)))
+    finally:
+        for directory, parts, _ in stack:
+            if parts:
+                os.close(directory)
+
+
+def _listed(directory: int) -> Iterator[os.DirEntry[str]]:
+    with os.scandir(directory) as entries:
+        return iter(sorted(entries, key=lambda entry: entry.name))
+
+
+def _visit(directory: int, entry: os.DirEntry[str], here: tuple[str, ...], hand_in: HandIn, hidden: bool) -> int | None:
+    """Note one entry of the hand-in; for a folder to enter, its descriptor (opened without following a link)."""
+    if not hidden and (entry.name.startswith(".") or entry.name == "__pycache__"):
+        return None
+    status = entry.stat(follow_symlinks=False)
+    if stat.S_ISDIR(status.st_mode):
+        if len(here) > MAX_DEPTH:
+            raise FileRefused(f"its folders nest over {MAX_DEPTH} deep ({'/'.join(here[:3])}/...)")
+        try:
+            return os.open(entry.name, _DIRECTORY, dir_fd=directory)
+        except OSError:  # swapped for a link since it was listed, or unreadable
+            hand_in.left_out.append(f"{'/'.join(here)} (a folder that cannot be opened)")
+    elif stat.S_ISREG(status.st_mode):
+        hand_in.files.append(_Found(here, status.st_size, (status.st_dev, status.st_ino), status.st_nlink))
+    else:
+        hand_in.left_out.append(f"{'/'.join(here)} ({_kind(status.st_mode)})")
+    return None
 
 
 def _kind(mode: int) -> str:

@@ -1,0 +1,11 @@
+"""The course's framework modules for capture teams, written by pacsim.
+
+An unmodified course team file imports ``captureAgents``, ``distanceCalculator``,
+``game``, ``util`` (and sometimes ``capture``); :func:`pacsim.agents.capture.course_team.load_team_module`
+hands it these modules under those names while it is imported, so it plays
+with nothing of the course's framework beside it.  Each module holds what
+course team files use, over pacsim's state (:mod:`.gamestate`).
+"""
+
+COURSE_MODULES = ("captureAgents", "distanceCalculator", "game", "util", "capture")
+"""The names a course team file imports, each a module of this package."""

@@ -1,0 +1,115 @@
+"""Unmodified course team files (``myTeam.py`` with ``createTeam``) as pacsim teams.
+
+The file is imported with pacsim's own ``captureAgents``, ``distanceCalculator``,
+``game``, ``util`` and ``capture`` modules (:mod:`pacsim.agents.capture.course`)
+under those names, and its folder first on ``sys.path`` (for its own helper
+modules).  The names are put back as they were afterwards, so that a CS188
+single-agent project's own ``util`` in the same process is not shadowed;
+they are put in place again around every call into the team's code, for
+the imports a team makes late.
+
+Randomness: course agents draw from Python's global :mod:`random`, so each
+game seeds it from the team's own stream (as pacsim's CS188 adapter does).
+"""
+
+from __future__ import annotations
+
+import importlib
+import random
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from functools import cache
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+from pacsim.agents import plugins
+from pacsim.agents.capture.course import COURSE_MODULES
+from pacsim.agents.capture.course.gamestate import GameState
+from pacsim.engine.capture.game import CaptureTeam
+from pacsim.engine.capture.observation import CaptureView
+from pacsim.errors import AgentError
+
+
+@contextmanager
+def course_names() -> Iterator[None]:
+    """pacsim's course modules under the course's names, for the duration."""
+    saved = {name: sys.modules.get(name) for name in COURSE_MODULES}
+    sys.modules.update(_course_modules())
+    try:
+        yield
+    finally:
+        for name, module in saved.items():
+            if module is None:
+                sys.modules.pop(name, None)
+            else:
+                sys.modules[name] = module
+
+
+@cache
+def _course_modules() -> dict[str, ModuleType]:
+    return {name: importlib.import_module(f"pacsim.agents.capture.course.{name}") for name in COURSE_MODULES}
+
+
+def load_team_module(path: Path) -> ModuleType:
+    """Import a course team file; an :class:`AgentError` when it fails or has no ``createTeam``."""
+    if not path.is_file():
+        raise AgentError(f"{path}: no such team file")
+    with course_names():
+        module = plugins.execute_file(path.resolve(), f"pacsim_capture_team_{path.stem}", str(path))
+    if not callable(getattr(module, "createTeam", None)):
+        raise AgentError(f"{path}: defines no createTeam(firstIndex, secondIndex, isRed, ...): not a capture team file")
+    return module
+
+
+class CourseTeam(CaptureTeam):
+    """The two agents a course team file's ``createTeam`` makes, as one pacsim team."""
+
+    def __init__(self, path: Path, is_red: bool, options: dict[str, str] | None = None) -> None:
+        self.path = path.resolve()
+        self.name = path.stem
+        module = load_team_module(path)
+        first, second = (0, 2) if is_red else (1, 3)
+        with self._course_code():
+            try:
+                agents = list(module.createTeam(first, second, is_red, **(options or {})))
+            except Exception as error:
+                raise AgentError(f"{path}: createTeam raised {plugins.describe_error(error)}") from None
+        if len(agents) != 2:
+            raise AgentError(f"{path}: createTeam made {len(agents)} agents; a team has 2")
+        self.agents = {first: agents[0], second: agents[1]}
+
+    @contextmanager
+    def _course_code(self) -> Iterator[None]:
+        with course_names(), plugins.folder_first(self.path.parent):
+            yield
+
+    def prepare(self, rng: random.Random) -> None:
+        random.seed(rng.getrandbits(64))
+
+    def start(self, index: int, view: CaptureView) -> None:
+        agent = self.agents[index]
+        register = getattr(agent, "registerInitialState", None)
+        if callable(register):
+            with self._course_code():
+                register(GameState.of_view(view))
+
+    def act(self, index: int, view: CaptureView) -> str:
+        agent = self.agents[index]
+        state: Any = GameState.of_view(view)
+        with self._course_code():
+            observe = getattr(agent, "observationFunction", None)
+            if callable(observe):
+                state = observe(state)
+            return agent.getAction(state)
+
+    def finish(self, index: int, view: CaptureView) -> None:
+        final = getattr(self.agents[index], "final", None)
+        if callable(final):
+            with self._course_code():
+                final(GameState.of_view(view))
+
+    def debug_marks(self, index: int) -> list[Any]:
+        """What agent ``index`` drew with ``debugDraw`` (its last marks)."""
+        return list(getattr(self.agents[index], "debug_marks", []))

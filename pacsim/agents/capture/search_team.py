@@ -1,0 +1,152 @@
+"""pacsim's searching capture teams: alpha-beta and MCTS over pacsim's game-agnostic search.
+
+Each move the team places its unseen opponents on their likeliest cells
+(:class:`~pacsim.agents.capture.belief.TeamBeliefs`, kept from the noisy
+distances) and searches the resulting position as a two-player zero-sum
+game through :mod:`pacsim.search`'s ``Game`` protocol (:class:`CaptureGame`):
+MAX is the team, MIN the opponents, every agent moving in turn.  Depth is
+counted in agent moves (four: each agent once).  Positions where the search
+stops are scored by :func:`evaluation`, from the team's side.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Hashable, Sequence
+from typing import Any
+
+from pacsim.agents.capture.belief import TeamBeliefs
+from pacsim.engine.capture.game import CaptureTeam
+from pacsim.engine.capture.layout import CaptureLayout, is_red
+from pacsim.engine.capture.observation import CaptureView
+from pacsim.engine.capture.state import CaptureState, apply_move
+from pacsim.engine.state import mask_cells
+from pacsim.search import mcts, search
+from pacsim.search.base import MAX, MIN
+
+SCORE = 100
+"""A returned food, in evaluation points."""
+CARRIED = 10
+"""A carried food (worth less than returned: it can be lost)."""
+
+
+class CaptureGame:
+    """Capture as ``pacsim.search``'s ``Game``, seen from one team (MAX)."""
+
+    def __init__(self, red: bool) -> None:
+        self.red = red
+
+    def to_move(self, state: Hashable) -> str:
+        assert isinstance(state, CaptureState)
+        return MAX if is_red(state.turn) == self.red else MIN
+
+    def actions(self, state: Hashable) -> Sequence[Any]:
+        assert isinstance(state, CaptureState)
+        return state.legal_moves()
+
+    def result(self, state: Hashable, action: Any) -> Hashable:
+        assert isinstance(state, CaptureState)
+        return apply_move(state, state.turn, action[0], action[1])
+
+    def outcomes(self, state: Hashable) -> Sequence[tuple[Any, Hashable]]:
+        return ()  # no chance nodes: the unseen opponents are placed before the search
+
+    def is_terminal(self, state: Hashable) -> bool:
+        assert isinstance(state, CaptureState)
+        return state.over
+
+    def utility(self, state: Hashable) -> float:
+        assert isinstance(state, CaptureState)
+        return SCORE * (state.score if self.red else -state.score)
+
+
+def evaluation(red: bool) -> Any:
+    """The team's score of a position: returned food, carried food, the attacker
+    near food (and near home when it carries), the defender near invaders."""
+    attacker, defender = (0, 2) if red else (1, 3)
+    opponents = (1, 3) if red else (0, 2)
+
+    def evaluate(state: Hashable) -> float:
+        assert isinstance(state, CaptureState)
+        layout = state.layout
+        value = SCORE * (state.score if red else -state.score)
+        value += CARRIED * (state.carrying[attacker] + state.carrying[defender])
+        value -= CARRIED * sum(state.carrying[opponent] for opponent in opponents)
+        distances = layout.maze.distances_from(state.positions[attacker])
+        food = mask_cells(state.food_of(not red))
+        value -= min(map(distances.__getitem__, food), default=0)
+        value -= state.carrying[attacker] * min(map(distances.__getitem__, _home_edge(layout, red)))
+        invaders = [state.positions[opponent] for opponent in opponents if state.pacman[opponent]]
+        if invaders:
+            guard = layout.maze.distances_from(state.positions[defender])
+            value -= 2 * min(map(guard.__getitem__, invaders)) + 20 * len(invaders)
+        return value
+
+    return evaluate
+
+
+_EDGES: dict[tuple[int, bool], tuple[int, ...]] = {}
+
+
+def _home_edge(layout: CaptureLayout, red: bool) -> tuple[int, ...]:
+    """The cells of a team's half next to the middle (where carried food is banked)."""
+    key = (id(layout), red)
+    edge = _EDGES.get(key)
+    if edge is None:
+        column = layout.width // 2 - 1 if red else layout.width // 2
+        edge = _EDGES[key] = tuple(cell for cell, (_, at) in enumerate(layout.maze.cells) if at == column)
+    return edge
+
+
+class _PlacingTeam(CaptureTeam):
+    """A team that searches the position with its unseen opponents placed by its beliefs."""
+
+    def __init__(self, is_red_team: bool) -> None:
+        self.red = is_red_team
+        self.game = CaptureGame(is_red_team)
+        self.evaluate = evaluation(is_red_team)
+        self.beliefs: TeamBeliefs | None = None
+        self.rng = random.Random(0)
+
+    def prepare(self, rng: random.Random) -> None:
+        self.rng = rng
+        self.beliefs = None
+
+    def start(self, index: int, view: CaptureView) -> None:
+        if self.beliefs is None:
+            self.beliefs = TeamBeliefs(view.state.layout, self.red)
+
+    def placed(self, index: int, view: CaptureView) -> CaptureState:
+        if self.beliefs is None:
+            self.beliefs = TeamBeliefs(view.state.layout, self.red)
+        return view.state._replace(positions=self.beliefs.placed(view), turn=index)
+
+
+class AlphaBetaTeam(_PlacingTeam):
+    """Alpha-beta to ``depth`` agent moves over the placed position."""
+
+    name = "alphabeta"
+
+    def __init__(self, is_red_team: bool, depth: int = 4) -> None:
+        super().__init__(is_red_team)
+        self.depth = depth
+
+    def act(self, index: int, view: CaptureView) -> str:
+        result = search(self.game, self.placed(index, view), "alphabeta", depth=self.depth, evaluate=self.evaluate)
+        return result.action[0]
+
+
+class MctsTeam(_PlacingTeam):
+    """Monte Carlo tree search over the placed position: ``iterations`` a move,
+    rollouts cut at ``rollout_depth`` moves and scored by the evaluation."""
+
+    name = "mcts"
+
+    def __init__(self, is_red_team: bool, iterations: int = 200, rollout_depth: int = 8) -> None:
+        super().__init__(is_red_team)
+        self.iterations, self.rollout_depth = iterations, rollout_depth
+
+    def act(self, index: int, view: CaptureView) -> str:
+        result = mcts(self.game, self.placed(index, view), iterations=self.iterations, rollout_depth=self.rollout_depth,
+                      evaluate=self.evaluate, seed=self.rng.getrandbits(32))
+        return result.action[0]

@@ -1,0 +1,5 @@
+from captureAgents import CaptureAgent
+
+
+class Lonely(CaptureAgent):
+    pass
