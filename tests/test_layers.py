@@ -23,11 +23,8 @@ LAYERS = {
     "__main__": 11,
 }
 """Each top-level module or package of pacsim and its layer, from the ground up
-(``sandbox``: the isolation room of issue 47, once it stands).  The package
+(``sandbox``: the isolation room).  The package
 root, ``pacsim/__init__.py``, names the API lazily and is no layer."""
-STILL_RUNNING_UP = {("pacsim/report/lesson_map.py", "web")}
-"""Imports known to run back up, to be moved (each names the importing file and the layer it reaches);
-strike an entry once its import is gone."""
 
 
 def part_of(module: str) -> str | None:
@@ -66,4 +63,4 @@ def test_no_import_runs_back_up_a_layer():
         own = LAYERS[path.relative_to(PACKAGE).parts[0].removesuffix(".py")]
         name = str(path.relative_to(PACKAGE.parent))
         upward |= {(name, part) for part in imported(path) if LAYERS[part] > own}
-    assert upward <= STILL_RUNNING_UP, f"imports that run back up: {sorted(upward - STILL_RUNNING_UP)}"
+    assert not upward, f"imports that run back up: {sorted(upward)}"
