@@ -418,7 +418,7 @@ def test_rows_and_columns_are_numbered_on_the_page_and_the_figure_as_the_text_na
     found = re.findall(r"<td[^>]*>|<th>\d+</th>", rows[row])[column]  # the row's header, then its cells
     assert f'href="#cell-{cell}"' in rows[row] and "title=" in found and f"row {row}, column {column}" in found
     figures = []
-    monkeypatch.setattr("pacsim.report.plot._save", lambda figure, pyplot, path, dpi: figures.append(figure))
+    monkeypatch.setattr("pacsim.report.plot.save_figure", lambda figure, pyplot, path, dpi: figures.append(figure))
     plot_map(lesson, folder / "unused.png")
     axis = figures[0].axes[0]
     assert [label.get_text() for label in axis.get_xticklabels()][:7] == [str(column) for column in range(1, 8)]

@@ -107,10 +107,11 @@ def test_box_statistics_from_a_histogram_are_matplotlib_s():
 
 
 def test_the_html_page_and_the_figure_from_the_store_are_those_of_every_game(store, monkeypatch):
-    from pacsim.report import html
-    from pacsim.report.html import PageGames, report_page
+    from pacsim.report.page_games import PageGames
     from pacsim.report.plot import FigureGames
     from pacsim.report.store_report import figure_games, page_games
+    from pacsim.web import report_page as html
+    from pacsim.web.report_page import report_page
 
     for choice, by in ((RunChoice(), ["condition"]), (RunChoice(pool=True), ["root_seed", "condition"])):
         results, _ = old_results(store, choice)

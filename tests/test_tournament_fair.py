@@ -145,6 +145,23 @@ def test_a_sandboxed_ghosts_fault_is_the_pacmans_win_and_draws_with_a_full_win()
     assert standings(board)["rival"].faults == {kind: 0 for kind in rival.faults}  # the ghost's fault, not his
 
 
+def test_the_pages_games_are_chosen_as_values_each_pacmans_first_win_then_each_faults_first_game():
+    """report/ chooses the games the leaderboard's page replays (web/ only lays them out): each Pacman's
+    first win played to its end (a forfeit is no game to show), else his first game; then the first game
+    of each fault, named by the side that faulted."""
+    from pacsim.report.leaderboard import board_replays
+
+    ghost_fault, own_fault = "agent 1 raised RuntimeError at agent.py:9: no", "agent 0 raised RuntimeError at agent.py:3: no"
+    rows = _rows([("r", "g", 0, "win", 300, ghost_fault, "crash"), ("r", "g", 1, "win", 520, None, None),
+                  ("p", "g", 0, "loss", -400, None, None), ("p", "g", 1, "loss", -390, own_fault, "crash")])
+    names = {"r": "rival", "p": "partner"}
+    replays = board_replays(build_leaderboard(rows, names, {"g": "ghost"}), rows, names)
+    assert [(replay.game, replay.label, replay.games) for replay in replays] == [
+        (2, "rival (first win)", 2), (3, "partner (first game)", 2),
+        (4, "partner (Pacman fault)", 2), (1, "ghost (ghost fault)", 2)]
+    assert all(replay.row["pacman_name"] == names[replay.row["pacman"]] for replay in replays)
+
+
 def test_a_forfeit_draws_with_a_win_and_beats_any_other_result():
     values = numpy.array([[[3, numpy.nan], [3, 520.0], [1, -400.0], [0, 0.0]]])  # forfeit, win, loss, own fault
     wins = position_wins(values)[0]

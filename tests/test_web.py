@@ -282,7 +282,7 @@ def test_report_html_says_it_wrote_the_page_instead_of_printing_the_table(store,
 
 def test_report_html_without_matplotlib_says_what_the_figures_need(store, monkeypatch):
     from pacsim.report import load_results, summarize
-    from pacsim.report.html import figures_section
+    from pacsim.web.report_page import figures_section
 
     monkeypatch.setitem(sys.modules, "matplotlib", None)  # as if not installed
     results = load_results(store)
@@ -304,7 +304,7 @@ def test_values_of_a_stored_game_whose_pacman_spec_gives_its_depth(store, tmp_pa
 
 def test_a_condition_without_a_loss_or_a_win_shows_its_first_game(store):
     from pacsim.report import load_results
-    from pacsim.report.html import replays_section
+    from pacsim.web.report_page import replays_section
 
     results = load_results(store)
     results = results[results["pacman"] == "random"].assign(outcome="timeout")  # as if every game ran out of moves
@@ -320,7 +320,7 @@ def test_a_damaged_game_leaves_the_rest_of_the_report(store, tmp_path):
     damaged = tmp_path / "damaged.sqlite"
     shutil.copy(store, damaged)
     from pacsim.report import load_results
-    from pacsim.report.html import chosen_games
+    from pacsim.report.page_games import chosen_games
 
     results = load_results(store)
     (_, row), *_ = chosen_games(results[results["pacman"] == "random"])

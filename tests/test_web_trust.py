@@ -21,10 +21,10 @@ import pacsim
 from pacsim.cli import main
 from pacsim.engine import parse_layout
 from pacsim.engine.recording import SavedGame, load_game, save_game
-from pacsim.report.markup import SCRIPT_STRINGIFY, script_json
 from pacsim.runner import build_experiment, run_experiment
 from pacsim.web import player, serving
 from pacsim.web.dashboard import ReplayPages, page
+from pacsim.web.markup import SCRIPT_STRINGIFY, script_json
 
 HOSTILE = "<!--<script>&</script><img src=x onerror=window.hit=1>"
 """A name that ended a script early, or hid its end (``<!--<script>``), and runs script where it lands as HTML."""

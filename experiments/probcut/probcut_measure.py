@@ -25,7 +25,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from pacsim.agents import make_pacman
-from pacsim.bench.positions import sample_positions
+from pacsim.agents.positions import sample_positions
 from pacsim.search.probcut import load_model
 
 EXACT = "expectimax:depth={depth},eval=careful,algorithm=star2"

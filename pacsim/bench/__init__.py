@@ -8,8 +8,10 @@ all cores / 1 worker).  Positions are fixed: they come from seeded games
 
 One module per group of figures (:mod:`~pacsim.bench.search`,
 :mod:`~pacsim.bench.fast`, :mod:`~pacsim.bench.memory`, ...); the whole run is
-:func:`pacsim.bench.suite.run`.  This package sits at the top with the CLI:
-it plays games and runs experiments, and nothing below it imports it.
+:func:`pacsim.bench.suite.run`, and the command ``pacsim bench``
+:mod:`pacsim.bench.command`.  This package sits at the top, above the CLI:
+it plays games, runs experiments and measures the commands themselves, and
+nothing below it imports it (the CLI loads its command by name).
 
 This file imports nothing, so that the memory probe's fresh interpreter
 (:mod:`pacsim.bench.memory`) loads only what a run loads.

@@ -52,7 +52,7 @@ def peak_rss_mb() -> float:
     return usage / 1024 if sys.platform != "darwin" else usage / (1024 * 1024)
 
 
-def _current_rss_mb() -> float:
+def current_rss_mb() -> float:
     try:
         with open("/proc/self/statm") as statm:
             return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / (1024 * 1024)
@@ -70,7 +70,7 @@ def _sampling_executor(checkpoints: set[int], samples: dict[int, float]) -> Exec
             future = super().submit(function, *args, **kwargs)
             self.submitted += 1
             if self.submitted in checkpoints:
-                samples[self.submitted] = _current_rss_mb()
+                samples[self.submitted] = current_rss_mb()
             return future
 
     return SamplingExecutor()
@@ -83,7 +83,7 @@ def memory_probe(games: int) -> dict[str, float]:
     experiment = build_experiment({**MEMORY_RUN, "games": games}, source="<bench memory>")
     experiment.seeds()  # numpy's import and the seeds are the run's baseline, not its growth
     gc.collect()
-    baseline = _current_rss_mb()
+    baseline = current_rss_mb()
     tenth, last = max(1, games // 10), games
     samples: dict[int, float] = {}
     with tempfile.TemporaryDirectory(prefix="pacsim-bench-") as directory:
@@ -97,10 +97,10 @@ def memory_probe(games: int) -> dict[str, float]:
 
 def run_memory_probe(games: int) -> dict[str, float]:
     """:func:`memory_probe` in a fresh interpreter."""
-    return _in_fresh_interpreter("memory_probe", games)
+    return in_fresh_interpreter("memory_probe", games)
 
 
-def _in_fresh_interpreter(probe: str, argument: int | str, module: str = __name__) -> dict[str, float]:
+def in_fresh_interpreter(probe: str, argument: int | str, module: str = __name__) -> dict[str, float]:
     """``probe(argument)``, a function of ``module`` (this one) returning figures, run in a fresh interpreter."""
     source_root = str(Path(__file__).resolve().parents[2])
     environment = {**os.environ, "PYTHONPATH": os.pathsep.join(
@@ -146,7 +146,7 @@ def report_probe(store: str) -> dict[str, float]:
     from pacsim.report import summarize  # noqa: F401  (its imports are the baseline, not the report's growth)
 
     gc.collect()
-    baseline = _current_rss_mb()
+    baseline = current_rss_mb()
     with tempfile.TemporaryDirectory(prefix="pacsim-bench-") as directory:
         if main(["report", store, "--out", str(Path(directory) / "report.txt")]) != 0:
             raise PacsimError(f"pacsim report {store} failed")
@@ -161,7 +161,7 @@ def report_memory(report: Report, small: int = 2000, large: int = 20_000) -> Non
         for games in (small, large):
             path = Path(directory) / f"report-{games}.sqlite"
             report_store(path, games)
-            peaks[games] = _in_fresh_interpreter("report_probe", str(path))["peak"]
+            peaks[games] = in_fresh_interpreter("report_probe", str(path))["peak"]
     per_game = (peaks[large] - peaks[small]) * 1024 / (large - small)
     report.add("memory", "pacsim report, memory a stored game", per_game, "KB",
                f"peak RSS {peaks[small]:.1f} MB with {small} games, {peaks[large]:.1f} MB with {large}; target < 1 KB")
@@ -177,7 +177,7 @@ def planning_probe(mazes: int) -> dict[str, float]:
 
     raw = {**MEMORY_RUN, "grid": {**MEMORY_RUN["grid"], "layout": [f"generated:w=9,h=7,seed=0-{mazes - 1}"]}}
     gc.collect()
-    baseline = _current_rss_mb()
+    baseline = current_rss_mb()
     started = time.perf_counter()
     experiment = build_experiment(raw, source="<bench planning>")
     checked = time.perf_counter()
@@ -192,7 +192,7 @@ def planning_probe(mazes: int) -> dict[str, float]:
 
 def planning_figures(report: Report, mazes: int) -> None:
     """Seconds and peak RSS from an experiment file of ``mazes`` conditions to its first game."""
-    planned = _in_fresh_interpreter("planning_probe", mazes)
+    planned = in_fresh_interpreter("planning_probe", mazes)
     report.add("memory", f"seconds to the first game of a {mazes:,}-condition grid", planned["first_game"], "s",
                f"{planned['checking']:.1f} s checking the grid and hashing its config; fresh interpreter")
     report.add("memory", f"peak RSS planning a {mazes:,}-condition grid", planned["peak"], "MB",

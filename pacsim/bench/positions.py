@@ -1,42 +1,15 @@
-"""Positions from seeded games: the one sampler every benchmark, check and fit uses.
-
-A search measured or compared on a position a game reached (ghosts out of
-their house, food partly eaten, scared ghosts) says more than one on a start
-position.  Every game here is seeded, so the same call gives the same positions.
+"""The benchmark's fixed positions, drawn from seeded games by
+:mod:`pacsim.agents.positions` (the sampler ``pacsim probcut`` fits on too):
+the same call gives the same positions, so every run searches the same trees.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
-
-from pacsim.agents import make_ghost, make_pacman
-from pacsim.engine import GameState, load_layout, play_game
+from pacsim.agents.positions import game_states, pacman_to_move
+from pacsim.engine import GameState
 
 AGREEMENT_LAYOUTS = ("tinyGhostMaze", "smallClassic", "wideClassic", "trapMaze", "pincerMaze")
 """The shipped mazes the agreement check draws its positions from."""
-
-
-def game_states(layout_name: str, pacman: str, ghost: str, seed: int, max_moves: int,
-                keep: Callable[[GameState], bool], num_ghosts: int | None = None) -> list[GameState]:
-    """The states of one seeded game (``pacman`` against ``num_ghosts``
-    ``ghost``\\ s, by default one per ghost start), start included, that
-    ``keep`` accepts, in the order played."""
-    layout = load_layout(layout_name)
-    ghosts = layout.num_ghosts if num_ghosts is None else num_ghosts
-    states: list[GameState] = []
-
-    def collect(state: GameState, action: str | None) -> None:
-        if keep(state):
-            states.append(state)
-
-    agents: list[Any] = [make_pacman(pacman)] + [make_ghost(ghost) for _ in range(ghosts)]
-    play_game(layout, agents, seed=seed, max_moves=max_moves, on_state=collect)
-    return states
-
-
-def pacman_to_move(state: GameState) -> bool:
-    return state.turn == 0 and not state.is_terminal
 
 
 def recorded_positions(layout_name: str = "wideClassic", count: int = 5, seed: int = 2026) -> list[GameState]:
@@ -68,16 +41,3 @@ def game_positions(count: int, seed: int = 7, layouts: tuple[str, ...] = AGREEME
             keep=lambda state: not state.is_terminal and (turn is None or state.turn == turn))
         game += 1
     return positions[:count]
-
-
-def sample_positions(layout_name: str, pacman: str, ghost: str, num_ghosts: int, games: int, seed: int,
-                     per_game: int, max_moves: int = 300) -> list[GameState]:
-    """``per_game`` Pacman-to-move positions of each of ``games`` games
-    (seeds ``seed``, ``seed + 1``, ...), evenly spread over each game (its
-    start left out: every game starts there)."""
-    positions: list[GameState] = []
-    for game_seed in range(seed, seed + games):
-        seen = game_states(layout_name, pacman, ghost, game_seed, max_moves, pacman_to_move, num_ghosts)[1:]
-        step = max(1, len(seen) // per_game)
-        positions += seen[step // 2::step][:per_game]
-    return positions

@@ -84,12 +84,12 @@ def _insert(connection: sqlite3.Connection, rows: Iterator[tuple[Any, ...]], bat
 
 def scale_probe(argument: str) -> dict[str, float]:
     """Peak RSS (MB) and seconds of one command on a store, in this (fresh) process: ``COMMAND|STORE``."""
-    from pacsim.bench.memory import _current_rss_mb, peak_rss_mb
+    from pacsim.bench.memory import current_rss_mb, peak_rss_mb
     from pacsim.cli import main
     from pacsim.report import summarize  # noqa: F401  (its imports are the baseline, not the report's growth)
 
     command, store = argument.split("|", 1)
-    baseline = _current_rss_mb()
+    baseline = current_rss_mb()
     with tempfile.TemporaryDirectory(prefix="pacsim-bench-") as directory:
         arguments = {
             "report": ["report", store, "--out", str(Path(directory) / "report.txt")],
@@ -106,7 +106,7 @@ def scale_probe(argument: str) -> dict[str, float]:
 def store_scale_figures(report: Report, sizes: tuple[int, ...] = (20_000, 200_000, 2_000_000),
                         commands: tuple[str, ...] = ("report", "export", "replay --list")) -> None:
     """Peak RSS and seconds of each command at each store size, each in a fresh interpreter."""
-    from pacsim.bench.memory import _in_fresh_interpreter
+    from pacsim.bench.memory import in_fresh_interpreter
 
     with tempfile.TemporaryDirectory(prefix="pacsim-bench-") as directory:
         for games in sizes:
@@ -115,7 +115,7 @@ def store_scale_figures(report: Report, sizes: tuple[int, ...] = (20_000, 200_00
             synthetic_store(path, games)
             filled = time.perf_counter() - started
             for command in commands:
-                figures = _in_fresh_interpreter("scale_probe", f"{command}|{path}", module="pacsim.bench.store_scale")
+                figures = in_fresh_interpreter("scale_probe", f"{command}|{path}", module="pacsim.bench.store_scale")
                 report.add("store scale", f"pacsim {command}, {games:,} games: peak RSS", figures["peak"], "MB",
                            f"{figures['seconds']:.1f} s; {figures['baseline']:.0f} MB after imports; "
                            f"store {path.stat().st_size / 2**20:.0f} MB filled in {filled:.0f} s")

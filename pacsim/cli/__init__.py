@@ -46,6 +46,10 @@ COMMANDS = {
     "capture": "capture the flag: two teams of two (course team files or pacsim's), as the course's capture.py",
 }
 """Every subcommand and its line in ``pacsim --help``."""
+COMMAND_MODULES = {"bench": "pacsim.bench.command"}
+"""Commands whose module is not ``pacsim.cli.NAME``: ``pacsim bench`` lives
+with the benchmark, which stands above this package (it measures the
+commands by running :func:`main`)."""
 DEFAULT_COMMAND = "play"
 """The command of ``pacsim -p ReflexAgent -l testClassic`` (CS188's habit: options, no command)."""
 TOP_LEVEL_OPTIONS = ("-h", "--help", "--version")
@@ -102,13 +106,18 @@ def build_parser(commands: Collection[str] = tuple(COMMANDS)) -> argparse.Argume
     for name, summary in COMMANDS.items():
         subparser = subparsers.add_parser(name, help=summary, description=summary)
         if name in commands:
-            module = importlib.import_module(f"pacsim.cli.{name.replace('-', '_')}")  # lesson-map: lesson_map
+            module = importlib.import_module(command_module(name))
             module.add_arguments(subparser)
             add_common_options(subparser)
             if hasattr(module, "run"):  # else its own subcommands set it (probcut fit)
                 subparser.set_defaults(run=module.run)
             parser.command_parser = subparser
     return parser
+
+
+def command_module(name: str) -> str:
+    """The module of a command: its ``add_arguments(parser)`` and ``run(args)``."""
+    return COMMAND_MODULES.get(name, f"pacsim.cli.{name.replace('-', '_')}")  # lesson-map: lesson_map
 
 
 def add_common_options(parser: argparse.ArgumentParser) -> None:

@@ -87,7 +87,7 @@ def _finite_or_null(data: Any) -> Any:
 
 def _position(args):
     if args.game:
-        return _pacman_position(load_game(args.game).iter_states(), args.move)
+        return pacman_position(load_game(args.game).iter_states(), args.move)
     layout = load_layout(args.layout)
     state = initial_state(layout, args.num_ghosts)
     if state.is_terminal:
@@ -95,7 +95,7 @@ def _position(args):
     return state
 
 
-def _pacman_position(states, move: int):
+def pacman_position(states, move: int):
     """The position before Pacman's move ``move`` (0: the start), counted as
     ``play`` counts moves: Pacman's, not every agent's.  The states are
     walked once and only the one asked for is kept (a record may be long)."""

@@ -52,7 +52,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run_fit(args) -> int:
-    from pacsim.bench.positions import sample_positions
+    from pacsim.agents.positions import sample_positions
     from pacsim.search.probcut import ProbCutModel, save_model
     from pacsim.search.probcut_fit import fit_by_depth, fit_model
 

@@ -159,7 +159,7 @@ def _figures_and_page(args, query, summary, by, comparison) -> None:
 
         plot_summary(figure_games(query, by), summary, by, args.plot)
     if args.html:
-        from pacsim.report.html import write_report_page
+        from pacsim.web.report_page import write_report_page
 
         write_report_page(args.html, args.store, page_games(query, by, comparison), summary, by, comparison,
                           tree_nodes=2000 if args.tree else 0)

@@ -63,11 +63,12 @@ def run(args: argparse.Namespace) -> int:
     from pacsim.agents.registry import GHOST, PACMAN
     from pacsim.files import check_output
     from pacsim.printable import printable
-    from pacsim.report.leaderboard import build_leaderboard, format_leaderboard, write_leaderboard_page
+    from pacsim.report.leaderboard import build_leaderboard, format_leaderboard
     from pacsim.report.ratings import check_ratings_possible
     from pacsim.runner import load_results
     from pacsim.runner.execute import AllGamesFailed
     from pacsim.runner.tournament import build_tournament, isolation_warning, save_drawn
+    from pacsim.web.leaderboard_page import write_leaderboard_page
 
     if args.workers is not None and args.workers < 1:
         raise ConfigError(f"--workers {args.workers}: must be at least 1")

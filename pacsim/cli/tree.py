@@ -143,7 +143,7 @@ def trace_of(spec: str, args: argparse.Namespace, state: Any) -> Any:
 def position(args: argparse.Namespace) -> tuple[Any, str, str | None]:
     """The position (a record's, a store's or a game's from -l), where it
     comes from, and the Pacman spec the game was played with (if recorded)."""
-    from pacsim.cli.analyze import _pacman_position
+    from pacsim.cli.analyze import pacman_position
 
     if args.move < 0:
         raise ConfigError(f"--move {args.move}: moves are numbered from 0")
@@ -155,7 +155,7 @@ def position(args: argparse.Namespace) -> tuple[Any, str, str | None]:
         if args.store and args.game is None:
             raise ConfigError(f"--store {args.store}: choose a game with --game ID")
         saved = load_replay(args.record or args.store, args.game if args.store else None)
-        state = _pacman_position(saved.iter_states(), args.move)
+        state = pacman_position(saved.iter_states(), args.move)
         source = args.record or f"{args.store} game {args.game}"
         return state, f"{source}, move {args.move}", saved.pacman
     spec = args.pacman or (args.compare[0] if args.compare else DEFAULT_PACMAN)
@@ -165,7 +165,7 @@ def position(args: argparse.Namespace) -> tuple[Any, str, str | None]:
 def played_position(args: argparse.Namespace, spec: str) -> Any:
     """The position before Pacman's move ``--move`` of the game ``spec``
     plays against -g on -l from ``--seed`` (the start for move 0)."""
-    from pacsim.cli.analyze import _pacman_position
+    from pacsim.cli.analyze import pacman_position
     from pacsim.cli.play import build_agents, check_starts, ghost_count, start_layout
     from pacsim.engine import initial_state, load_layout, play_game
 
@@ -178,4 +178,4 @@ def played_position(args: argparse.Namespace, spec: str) -> Any:
     states: list[Any] = []
     agents = build_agents(argparse.Namespace(**{**vars(args), "pacman": spec}), layout)
     play_game(layout, agents, seed=args.seed, max_moves=args.move, on_state=lambda state, action: states.append(state))
-    return _pacman_position(states, args.move)
+    return pacman_position(states, args.move)

@@ -1,4 +1,5 @@
-"""A tournament's leaderboard: ratings, counts and a crosstable, as text and as one HTML page.
+"""A tournament's leaderboard: ratings, counts and a crosstable, as values and as text
+(its HTML page: :mod:`pacsim.web.leaderboard_page`).
 
 Pacmen are rated against each other through the positions they share (the
 same maze, start, ghost and game seed: :mod:`pacsim.report.ratings`); an
@@ -23,13 +24,10 @@ scores the games played to their end only.
 
 from __future__ import annotations
 
-import dataclasses
-import html
 import math
 import shlex
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import numpy
 import pandas
@@ -39,7 +37,8 @@ from pacsim.printable import printable
 from pacsim.report.ratings import Rating, position_wins, rate
 from pacsim.runner.row import BOTH_SIDES, FAULT_KINDS, GHOST_SIDE, PACMAN_SIDE, fault_of
 
-__all__ = ["FAULT_KINDS", "FaultNote", "Leaderboard", "Standing", "build_leaderboard", "fault_of", "format_leaderboard"]
+__all__ = ["FAULT_KINDS", "BoardReplay", "FaultNote", "Leaderboard", "Standing", "board_replays", "build_leaderboard", "fault_of",
+           "format_leaderboard"]
 _PACMAN_RANKS = {WIN: 3, TIMEOUT: 2, LOSS: 1}
 _GHOST_RANKS = {LOSS: 3, TIMEOUT: 2, WIN: 1}
 FAULT_RANK = 0
@@ -79,6 +78,11 @@ class FaultNote:
     """Its games that ended with this message."""
     game: int | None
     """The store id of the first of them (None when the rows carry no id)."""
+
+    @property
+    def role_name(self) -> str:
+        """``Pacman`` or ``ghost``, as the board names the side."""
+        return "Pacman" if self.role == PACMAN_SIDE else "ghost"
 
 
 @dataclass
@@ -302,7 +306,7 @@ def format_leaderboard(board: Leaderboard) -> str:
     if not board.crosstable.empty:
         parts += ["", "Crosstable: the Pacman's win rate (mean score) against each ghost",
                   board.crosstable.to_string()]
-    parts += ["", EXPLANATION, *_unseparated(board.pacmen), *identical_lines(board)]
+    parts += ["", EXPLANATION, *unseparated_lines(board.pacmen), *identical_lines(board)]
     if board.faults:
         parts += ["", "Faults: the first line of each message, and how to replay the first game it ended"]
         parts += [f"  {_fault_line(note)}" + (f"; replay: {replay_command(board.store, note.game)}"
@@ -318,8 +322,7 @@ def identical_lines(board: Leaderboard) -> list[str]:
 
 
 def _fault_line(note: FaultNote) -> str:
-    role = "Pacman" if note.role == PACMAN_SIDE else "ghost"
-    return f"{note.entrant} ({role}): {note.count} x {note.message}"
+    return f"{note.entrant} ({note.role_name}): {note.count} x {note.message}"
 
 
 def replay_command(store: str, game: int) -> str:
@@ -327,95 +330,58 @@ def replay_command(store: str, game: int) -> str:
     return f"pacsim replay {shlex.quote(store or 'STORE')} --game {game} --html game-{game}.html"
 
 
-def _unseparated(standings: Sequence[Standing]) -> list[str]:
+def unseparated_lines(standings: Sequence[Standing]) -> list[str]:
     """One line per group of places whose rank ranges overlap."""
     groups = sorted({(standing.rating.best_rank, standing.rating.worst_rank) for standing in standings
                      if standing.rating.best_rank != standing.rating.worst_rank})
-    lines = [f"ranks {best}-{worst} are not separated by these games" for best, worst in groups]
-    return lines
+    return [f"ranks {best}-{worst} are not separated by these games" for best, worst in groups]
 
 
-# -- HTML -----------------------------------------------------------------
+# -- the games the page replays ---------------------------------------------
 
-def leaderboard_page(board: Leaderboard, name: str, store: str, results: pandas.DataFrame) -> str:
-    """The whole page: the tables, a replay of one game of each Pacman and of the first games its faults ended."""
-    from pacsim.web.player import asset
+@dataclass(frozen=True)
+class BoardReplay:
+    """A game the leaderboard's page replays: its row of the results (its
+    ``pacman_name`` the entrant's), its caption's label, and how many games
+    its Pacman played."""
 
-    board = board if board.store else dataclasses.replace(board, store=store)
-    replayed = [note.game for note in board.faults if note.game is not None][:FAULT_REPLAYS]
-    sections = [f"<h1>Tournament: {html.escape(name)}</h1>"]
-    if board.isolation:
-        sections.append(f'<p class="warning"><strong>{html.escape(board.isolation)}</strong></p>')
-    sections += [f"<p>{html.escape(EXPLANATION)}</p>",
-                "<h2>Pacmen</h2>", standings_frame(board.pacmen, "pacman").to_html(index=False)]
-    sections += [f"<p>{html.escape(line)}</p>" for line in _unseparated(board.pacmen)]
-    sections += [f'<p class="warning">{html.escape(line)}</p>' for line in identical_lines(board)]
-    if len(board.ghosts) > 1:
-        sections += ["<h2>Ghosts</h2>", standings_frame(board.ghosts, "ghosts").to_html(index=False)]
-    if len(board.head_to_head) > 1:
-        sections += [f"<h2>Head to head</h2><p>{html.escape(HEAD_TO_HEAD)}</p>", board.head_to_head.to_html()]
-    if not board.crosstable.empty:
-        sections += ["<h2>Crosstable</h2><p>The Pacman's win rate (mean score) against each ghost.</p>",
-                     board.crosstable.to_html()]
-    if board.faults:
-        sections.append(_faults_section(board, replayed))
-    if board.refused:
-        items = "".join(f"<li>{html.escape(entrant)}: {html.escape(why)}</li>" for entrant, why in board.refused)
-        sections.append(f"<h2>Not played</h2><ul>{items}</ul>")
-    sections += _replays(board, store, results, replayed)
-    body = "\n".join(sections)
-    return (f'<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
-            f"<title>Tournament: {html.escape(name)}</title>\n<style>\n{asset('report.css')}</style>\n</head>\n"
-            f"<body>\n{body}\n</body>\n</html>\n")
+    row: pandas.Series
+    label: str
+    games: int
+
+    @property
+    def game(self) -> int:
+        """Its store id (the page's anchor)."""
+        return int(self.row["id"])
 
 
-def _replays(board: Leaderboard, store: str, results: pandas.DataFrame, faulted: Sequence[int]) -> list[str]:
-    """Each Pacman's first win played to its end (else its first game), then the faulted games ``faulted``."""
-    from pacsim.report.html import replay_figure
+def replayed_faults(board: Leaderboard) -> list[int]:
+    """The faulted games the page replays: the first game of each message, in the board's order (at most :data:`FAULT_REPLAYS`)."""
+    return [note.game for note in board.faults if note.game is not None][:FAULT_REPLAYS]
 
-    sections = ["<h2>Games</h2><p>Each Pacman's first win (else its first game), then the first game of each fault "
-                "listed above, replayed from the store; open any game with "
-                "<code>pacsim replay STORE --game ID --html FILE</code>.</p>"]
-    named = "pacman_name" in results
-    shown = set()
+
+def board_replays(board: Leaderboard, results: pandas.DataFrame, pacmen: dict[str, str]) -> list[BoardReplay]:
+    """Each Pacman's first win played to its end (else its first game), then
+    the faulted games of :func:`replayed_faults`; ``pacmen`` maps specs to
+    entrant names, as for :func:`build_leaderboard`."""
+    results = results.assign(pacman_name=results["pacman"].map({spec: printable(name) for spec, name in pacmen.items()}))
+    replays = []
     for standing in board.pacmen:
-        own = results[results["pacman_name"] == standing.rating.entrant] if named else results.iloc[:0]
+        own = results[results["pacman_name"] == standing.rating.entrant]
         if own.empty:
             continue
         wins = own[(own["outcome"] == WIN) & own["error"].isna()]  # a forfeit is no game to show
         row = (wins if not wins.empty else own).sort_values(["game_index", "id"]).iloc[0]
-        label = f"{standing.rating.entrant} ({'first win' if not wins.empty else 'first game'})"
-        sections.append(f'<div class="replays" id="game-{int(row["id"])}">{replay_figure(store, row, label, len(own))}</div>')
-        shown.add(int(row["id"]))
+        replays.append(BoardReplay(row, f"{standing.rating.entrant} ({'first win' if not wins.empty else 'first game'})",
+                                   len(own)))
+    shown = {replay.game for replay in replays}
     notes = {note.game: note for note in board.faults}
-    for game in faulted:
+    for game in replayed_faults(board):
         rows = results[results["id"] == game]
         if rows.empty or game in shown:
             continue
         note, row = notes[game], rows.iloc[0]
-        played = int((results["pacman"] == row["pacman"]).sum())
-        label = f"{note.entrant} ({'Pacman' if note.role == PACMAN_SIDE else 'ghost'} fault)"
-        sections.append(f'<div class="replays" id="game-{game}">{replay_figure(store, row, label, played)}</div>')
-    return sections
+        replays.append(BoardReplay(row, f"{note.entrant} ({note.role_name} fault)",
+                                   int((results["pacman"] == row["pacman"]).sum())))
+    return replays
 
-
-def _faults_section(board: Leaderboard, replayed: Sequence[int]) -> str:
-    """The faults' messages, each with the command that replays its first game (and a link to that replay
-    when the page holds it)."""
-    rows = []
-    for note in board.faults:
-        where = "" if note.game is None else f"<code>{html.escape(replay_command(board.store, note.game))}</code>"
-        where += f' <a href="#game-{note.game}">replay below</a>' if note.game in replayed else ""
-        rows.append(f"<tr><td>{html.escape(note.entrant)}</td><td>{'Pacman' if note.role == PACMAN_SIDE else 'ghost'}"
-                    f"</td><td>{note.count}</td><td>{html.escape(note.message)}</td><td>{where}</td></tr>")
-    return ("<h2>Faults</h2><p>The first line of each fault's message, and the command that writes the replay of "
-            "the first game it ended.</p><table><thead><tr><th>entrant</th><th>role</th><th>games</th>"
-            f"<th>message</th><th>replay</th></tr></thead><tbody>{''.join(rows)}</tbody></table>")
-
-
-def write_leaderboard_page(path: str | Path, board: Leaderboard, name: str, store: str,
-                           results: pandas.DataFrame, pacmen: dict[str, str]) -> None:
-    from pacsim.web.cli import write_page
-
-    named = results.assign(pacman_name=results["pacman"].map({spec: printable(name) for spec, name in pacmen.items()}))
-    write_page(str(path), leaderboard_page(board, name, store, named))

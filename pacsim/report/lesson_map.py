@@ -331,9 +331,9 @@ def lesson_cells_lines(lesson: LessonMap) -> list[str]:
 def plot_map(lesson: LessonMap, path: str | Path, dpi: int = 100) -> None:
     """The maze once per Pacman (columns) and ghost (rows), each start cell
     coloured by how often that Pacman was caught from it by that ghost."""
-    from pacsim.report.plot import _pyplot, _save
+    from pacsim.report.plot import headless_pyplot, save_figure
 
-    pyplot = _pyplot()
+    pyplot = headless_pyplot()
     colours = pyplot.get_cmap("Reds")
     layout = lesson.layout
     rows, columns = len(lesson.ghosts), len(lesson.pacmen)
@@ -359,7 +359,7 @@ def plot_map(lesson: LessonMap, path: str | Path, dpi: int = 100) -> None:
     colourbar.set_label("share of games caught", fontsize=8)
     colourbar.ax.tick_params(labelsize=7)
     figure.suptitle(heading, fontsize=9)
-    _save(figure, pyplot, path, dpi=dpi)
+    save_figure(figure, pyplot, path, dpi=dpi)
 
 
 def _number_rows_and_columns(axis: Any, layout: Layout) -> None:

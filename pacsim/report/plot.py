@@ -73,7 +73,8 @@ def group_names(summary: pandas.DataFrame, by: Sequence[str]) -> tuple[list[str]
     return labels, ", ".join(shared)
 
 
-def _pyplot() -> Any:
+def headless_pyplot() -> Any:
+    """matplotlib's pyplot drawing into files only (no display needed); without matplotlib, one line naming the extra."""
     try:
         import matplotlib
 
@@ -119,7 +120,7 @@ def plot_summary(results: pandas.DataFrame | FigureGames, summary: pandas.DataFr
     ``results``: the games, or what the figure needs of them (:class:`FigureGames`)."""
     if not isinstance(path, io.BytesIO):
         check_plot_path(path)
-    pyplot = _pyplot()
+    pyplot = headless_pyplot()
     games = results if isinstance(results, FigureGames) else FigureGames.of(results, by)
     labels = {index: _without(label, shared) for (_, shared), rows in games.facets.items()
               for index, label in zip(rows, group_names(summary.iloc[rows], by)[0])}
@@ -136,7 +137,7 @@ def plot_summary(results: pandas.DataFrame | FigureGames, summary: pandas.DataFr
     axes[-1][1].set_xlabel("final score")
     figure.suptitle(plot_title(games.experiments, summary, group_names(summary, by)[1]), fontsize=10)
     figure.tight_layout()
-    _save(figure, pyplot, path)
+    save_figure(figure, pyplot, path)
 
 
 def _facet(wins_axis: Any, score_axis: Any, summary: pandas.DataFrame, scores: list[dict[float, int]], labels: list[str],
@@ -251,7 +252,7 @@ def plot_reproduction(assessment: Assessment, path: str | Path) -> None:
     from pacsim.report.stats import wilson_interval
 
     check_plot_path(path)
-    pyplot = _pyplot()
+    pyplot = headless_pyplot()
     figure, axes = pyplot.subplots(len(PACMEN), len(GHOSTS), figsize=(9, 6.4), sharey=True)
     outcomes = ("won", "caught", "stalled")
     colours = ("#f2c200", "#d9534f", "#9a9a9a")
@@ -285,7 +286,7 @@ def plot_reproduction(assessment: Assessment, path: str | Path) -> None:
                     f"{paired.difference:+.1f} [{paired.difference_low:+.1f}, {paired.difference_high:+.1f}]",
                     fontsize=10)
     figure.tight_layout(rect=(0, 0.09, 1, 1))
-    _save(figure, pyplot, path)
+    save_figure(figure, pyplot, path)
 
 
 def _bounds(values: Sequence[float], intervals: Sequence[tuple[float, float]]) -> list[list[float]]:
@@ -294,7 +295,8 @@ def _bounds(values: Sequence[float], intervals: Sequence[tuple[float, float]]) -
     return [lows, highs]
 
 
-def _save(figure: Any, pyplot: Any, path: str | Path | io.BytesIO, dpi: int = DPI) -> None:
+def save_figure(figure: Any, pyplot: Any, path: str | Path | io.BytesIO, dpi: int = DPI) -> None:
+    """``figure`` written atomically to ``path`` (its format from the suffix; into a buffer: SVG), then closed."""
     try:
         if isinstance(path, io.BytesIO):  # a page's figure: no file of its own
             figure.savefig(path, dpi=dpi, format="svg")

@@ -22,7 +22,7 @@ from pacsim.runner.aggregate import GroupFigures, Selection, StoreQuery
 from pacsim.runner.store import load_runs
 
 if TYPE_CHECKING:
-    from pacsim.report.html import PageGames
+    from pacsim.report.page_games import PageGames
     from pacsim.report.plot import FigureGames
 
 
@@ -166,9 +166,9 @@ def figure_games(query: StoreQuery, by: Sequence[str]) -> FigureGames:
 
 
 def page_games(query: StoreQuery, by: Sequence[str], comparison: Comparison | None = None) -> PageGames:
-    """:class:`~pacsim.report.html.PageGames` of the selected games, from SQL:
+    """:class:`~pacsim.report.page_games.PageGames` of the selected games, from SQL:
     the HTML report's comparisons, figure, provenance and replays without a frame of every game."""
-    from pacsim.report.html import MAX_PAIRED_CONDITIONS, PageGames
+    from pacsim.report.page_games import MAX_PAIRED_CONDITIONS, ConditionReplays, PageGames
 
     runs = query.runs_present()
     comparisons = [comparison] if comparison is not None else []
@@ -180,23 +180,23 @@ def page_games(query: StoreQuery, by: Sequence[str], comparison: Comparison | No
             except PacsimError:  # no shared seeds: not a pair
                 continue
     keys = ["experiment", "condition"] if runs["config_hash"].nunique() > 1 else ["condition"]
-    replays = [(" / ".join(str(part) for part in key), _chosen(firsts), games)
+    replays = [ConditionReplays(" / ".join(str(part) for part in key), _chosen(firsts), games)
                for key, games, firsts in query.first_by_outcome(keys)]
     return PageGames(comparisons, figure_games(query, by), [_provenance(run) for run in query.runs_provenance()], replays)
 
 
 def _chosen(firsts: dict[str, dict[str, Any]]) -> list[tuple[str, Any]]:
-    """:func:`~pacsim.report.html.chosen_games` of a group from its first game of each outcome."""
-    from pacsim.report.html import REPLAYED_OUTCOMES
+    """:func:`~pacsim.report.page_games.chosen_games` of a group from its first game of each outcome."""
+    from pacsim.report.page_games import REPLAYED_OUTCOMES
 
     chosen = [(f"first {outcome}", firsts[outcome]) for outcome in REPLAYED_OUTCOMES if outcome in firsts]
     return chosen or [(f"first game ({firsts['']['outcome']})", firsts[""])]
 
 
 def _provenance(run: dict[str, Any]) -> dict[str, Any]:
-    """:func:`~pacsim.report.html.provenance_rows`' row of a run, from its figures in the store."""
+    """:func:`~pacsim.report.page_games.provenance_rows`' row of a run, from its figures in the store."""
     from pacsim.provenance import short_commit
-    from pacsim.report.html import describe_seeds
+    from pacsim.report.page_games import describe_seeds
 
     values = run["values"]
 

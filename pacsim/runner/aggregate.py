@@ -25,7 +25,7 @@ from pacsim.agents.registry import RENAMED_OPTIONS
 from pacsim.engine.recording import line_of_play
 from pacsim.errors import PacsimError
 from pacsim.runner.row import GAME_COLUMNS
-from pacsim.runner.store import _games, _reporting, open_existing, parse_options
+from pacsim.runner.store import games_table, open_existing, parse_options, store_errors
 
 if TYPE_CHECKING:
     import pandas
@@ -93,7 +93,7 @@ class StoreQuery:
         self.connection.close()
 
     def execute(self, query: str, parameters: Sequence[Any] = ()) -> sqlite3.Cursor:
-        with _reporting(self.path):
+        with store_errors(self.path):
             return self.connection.execute(query, parameters)
 
     # -- the games a report speaks of ---------------------------------------
@@ -116,7 +116,7 @@ class StoreQuery:
             clauses.append(f"CAST({label} AS TEXT) IN ({', '.join('?' * len(self.selection.labels))})")
             parameters += self.selection.labels
         where = f" WHERE {' AND '.join(clauses)}" if clauses else ""
-        return (f" FROM {_games(self.connection)} g LEFT JOIN conditions c ON c.config_hash = g.config_hash "
+        return (f" FROM {games_table(self.connection)} g LEFT JOIN conditions c ON c.config_hash = g.config_hash "
                 "AND c.condition_key = g.condition_key LEFT JOIN experiments e ON e.config_hash = g.config_hash"
                 + where), parameters
 

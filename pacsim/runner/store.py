@@ -126,7 +126,7 @@ class ResultStore:
 
     def register(self, experiment: Experiment) -> None:
         """Record the experiment's config (its conditions are recorded as their games are planned)."""
-        with _reporting(self.path), self.connection:
+        with store_errors(self.path), self.connection:
             self.connection.execute(
                 "INSERT INTO experiments VALUES (?, ?, ?, ?) ON CONFLICT(config_hash) DO UPDATE SET "
                 "config = excluded.config, updated_at = excluded.updated_at",
@@ -136,7 +136,7 @@ class ResultStore:
         """Record each condition's layout text, once per store, in one transaction
         (a generated maze's text is built here, only for a condition not yet recorded)."""
         digest = experiment.config_hash
-        with _reporting(self.path), self.connection:
+        with store_errors(self.path), self.connection:
             known = {key for (key,) in self.connection.execute(
                 f"SELECT condition_key FROM conditions WHERE config_hash = ? AND condition_key IN "
                 f"({', '.join('?' * len(conditions))})", (digest, *(condition.key for condition in conditions)))}
@@ -151,21 +151,21 @@ class ResultStore:
     def stored_outcomes(self, config_hash: str, game_index: int, keys: list[str]) -> dict[str, str]:
         """Condition key -> outcome of game ``game_index`` of these conditions, for those stored
         (one query per batch of a run's planning: a resume holds no set of every stored game)."""
-        with _reporting(self.path):
+        with store_errors(self.path):
             return dict(self.connection.execute(
                 f"SELECT condition_key, outcome FROM games WHERE config_hash = ? AND game_index = ? AND "
                 f"condition_key IN ({', '.join('?' * len(keys))})", (config_hash, game_index, *keys)))
 
     def has_games(self, config_hash: str) -> bool:
         """Whether any game of this config is stored."""
-        with _reporting(self.path):
+        with store_errors(self.path):
             return self.connection.execute("SELECT 1 FROM games WHERE config_hash = ? LIMIT 1",
                                            (config_hash,)).fetchone() is not None
 
     def count_results(self, config_hash: str, games: int | None = None) -> int:
         """How many games of this config (of its first ``games`` game indexes,
         if given) are stored with a result (an outcome other than ``error`` and ``crash``)."""
-        with _reporting(self.path):
+        with store_errors(self.path):
             (count,) = self.connection.execute(
                 f"SELECT COUNT(*) FROM games WHERE config_hash = ? AND game_index < ? AND outcome NOT IN ({_REPLAYED})",
                 (config_hash, games if games is not None else 1 << 62)).fetchone()
@@ -182,7 +182,7 @@ class ResultStore:
                      f"{', '.join(f'{name} = excluded.{name}' for name in names)} "
                      f"WHERE games.outcome IN ({_REPLAYED})")
         values = [[getattr(row, name) for name in names] for row in map(storable, rows)]
-        with _reporting(self.path), self.connection:
+        with store_errors(self.path), self.connection:
             before = self.connection.total_changes
             self.connection.executemany(statement, values)
             return self.connection.total_changes - before
@@ -254,7 +254,7 @@ def finished_games(path: str | Path, config_hash: str) -> set[tuple[str, int]]:
         return set()
     connection = open_existing(path)
     try:
-        with _reporting(Path(path)):
+        with store_errors(Path(path)):
             return _finished(connection, config_hash)
     finally:
         connection.close()
@@ -280,7 +280,7 @@ def _column_sources(present: set[str]) -> dict[str, str] | str:
     return sources
 
 
-def _games(connection: sqlite3.Connection) -> str:
+def games_table(connection: sqlite3.Connection) -> str:
     """The games table as the current schema reads it, for a FROM clause:
     ``games`` itself, or a query computing the columns an older store lacks
     (check_store has made sure it can)."""
@@ -295,12 +295,12 @@ def _migrate(connection: sqlite3.Connection) -> None:
     """Bring an older store's games table to the current columns, in one
     transaction (a kill leaves the old table or the new one, never half):
     a copy with every id and value, the older forms computed, the newer columns empty."""
-    if _games(connection) == "games":
+    if games_table(connection) == "games":
         return
     names = ", ".join(GAME_COLUMNS)
     try:
         connection.execute("BEGIN IMMEDIATE")
-        games = _games(connection)  # again, under the lock: another run may have migrated it meanwhile
+        games = games_table(connection)  # again, under the lock: another run may have migrated it meanwhile
         if games == "games":
             connection.rollback()
             return
@@ -319,7 +319,7 @@ def _game_columns(connection: sqlite3.Connection) -> set[str]:
 
 
 @contextmanager
-def _reporting(path: Path) -> Iterator[None]:
+def store_errors(path: Path) -> Iterator[None]:
     """SQLite's own errors (a damaged page, a full disk, a lock held too long) as one line naming the store."""
     try:
         yield
@@ -370,7 +370,7 @@ def check_store(connection: sqlite3.Connection, path: Path) -> None:
     names = [name for name, source in sources.items() if source != "NULL"]
     wrong = " OR ".join(f"typeof({name}) NOT IN ({', '.join(repr(kind) for kind in _allowed_types(GAME_COLUMNS[name]))})"
                         for name in names)
-    row = connection.execute(f"SELECT id, {', '.join(names)} FROM {_games(connection)} WHERE {wrong} LIMIT 1").fetchone()
+    row = connection.execute(f"SELECT id, {', '.join(names)} FROM {games_table(connection)} WHERE {wrong} LIMIT 1").fetchone()
     if row is not None:
         game_id, *values = row
         for name, value in zip(names, values):
@@ -508,10 +508,10 @@ def load_results(path: str | Path, columns: Collection[str] | None = None) -> pa
         connection.create_function("line_of_play", 3, line_of_play, deterministic=True)
         selected.append("line_of_play(g.actions, g.num_ghosts, g.start) AS line")
     try:
-        with _reporting(Path(path)):
+        with store_errors(Path(path)):
             # The columns named: an older store (read, not migrated) gives them in the same order.
             frame = _read_frame(connection,
-                f"SELECT g.id, {', '.join(selected)} FROM {_games(connection)} g "
+                f"SELECT g.id, {', '.join(selected)} FROM {games_table(connection)} g "
                 "LEFT JOIN conditions c ON c.config_hash = g.config_hash AND c.condition_key = g.condition_key "
                 "ORDER BY c.rowid, g.game_index, g.id")
     finally:
@@ -543,7 +543,7 @@ def load_runs(path: str | Path) -> pandas.DataFrame:
     run last started on it), ``games`` and ``conditions``, oldest first."""
     connection = open_existing(path)
     try:
-        with _reporting(Path(path)):
+        with store_errors(Path(path)):
             return _read_frame(connection,
                 "SELECT e.config_hash AS run, e.name AS experiment, json_extract(e.config, '$.seed') AS root_seed, "
                 "e.updated_at, count(g.id) AS games, count(DISTINCT g.condition_key) AS conditions "
@@ -590,7 +590,7 @@ def load_saved_game(path: str | Path, game_id: int) -> SavedGame:
     where = f"{path}: game {game_id}"
     connection = open_existing(path)
     try:
-        with _reporting(path):
+        with store_errors(path):
             row = _saved_game_row(connection, path, game_id)
     finally:
         connection.close()
@@ -621,7 +621,7 @@ def _saved_game_row(connection: sqlite3.Connection, path: Path, game_id: int) ->
         raise ReplayError(f"{path}: no game {game_id} ({known})")
     row = connection.execute(
         "SELECT g.layout, c.layout_text, g.num_ghosts, g.actions, g.seed, g.pacman, g.ghosts, g.options, "
-        f"g.depth, g.outcome, g.score, g.start, g.fault FROM {_games(connection)} g LEFT JOIN conditions c "
+        f"g.depth, g.outcome, g.score, g.start, g.fault FROM {games_table(connection)} g LEFT JOIN conditions c "
         "ON c.config_hash = g.config_hash AND c.condition_key = g.condition_key WHERE g.id = ?",
         (game_id,)).fetchone()
     if row is None:

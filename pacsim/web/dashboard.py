@@ -26,9 +26,9 @@ from typing import Any
 from pacsim._version import __version__
 from pacsim.engine.recording import SavedGame
 from pacsim.errors import ConfigError, ReplayError
-from pacsim.report.markup import script_json
 from pacsim.runner.row import REPLAYED_OUTCOMES
 from pacsim.web.dashboard_state import DashboardState
+from pacsim.web.markup import script_json
 from pacsim.web.player import asset
 
 DEFAULT_HOST, DEFAULT_PORT = "127.0.0.1", 8765

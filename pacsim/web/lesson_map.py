@@ -19,8 +19,8 @@ from typing import Any
 
 from pacsim.errors import ConfigError
 from pacsim.report.lesson_map import LessonMap, TrapGame, summary_lines, where
-from pacsim.report.markup import SCRIPT_STRINGIFY, script_json
 from pacsim.runner.store import load_saved_game
+from pacsim.web.markup import SCRIPT_STRINGIFY, script_json
 
 # -- the trees ------------------------------------------------------------
 

@@ -20,9 +20,9 @@ from typing import Any
 from pacsim._version import __version__
 from pacsim.engine.recording import SavedGame
 from pacsim.engine.state import GameState
-from pacsim.report.markup import script_json
 from pacsim.viewer import style
 from pacsim.web.frames import MoveTrees, SearchValues, game_data, move_positions
+from pacsim.web.markup import script_json
 
 
 @cache

@@ -4,7 +4,8 @@ The page holds what the terminal report prints (the per-condition table with
 intervals, the paired comparisons) and what it cannot: the figures as inline
 SVG, provenance, and for each condition a replay of its first loss and first
 win with the same player as ``pacsim replay --html``.  Every number comes
-from :mod:`pacsim.report`; this module only lays them out.
+from :mod:`pacsim.report` (the games' part: :mod:`pacsim.report.page_games`);
+this module only lays them out.
 """
 
 from __future__ import annotations
@@ -13,7 +14,6 @@ import dataclasses
 import html
 import importlib.util
 import io
-import itertools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -24,49 +24,23 @@ import pandas
 
 from pacsim._version import __version__
 from pacsim.errors import PacsimError, install_hint
-from pacsim.provenance import short_commit
 from pacsim.report.format import format_summary
+from pacsim.report.page_games import ConditionReplays, PageGames, provenance_rows, replayed_games
 from pacsim.report.plot import FigureGames, varying_labels
-from pacsim.report.summary import Comparison, compare, repetition_notes
+from pacsim.report.summary import Comparison, repetition_notes
 from pacsim.runner.store import load_saved_game
+from pacsim.web.cli import write_page
 from pacsim.web.player import asset, page_size, saved_game_html
 from pacsim.web.values import recorded_trees
 
-MAX_PAIRED_CONDITIONS = 8
-"""Without --compare, every pair of conditions is compared when there are at
-most this many (28 pairs); beyond that the page would be a wall of pairs."""
-PROVENANCE_READS = ("pacsim_version", "git_commit", "python_version", "numba_version", "searched_by",
-                    "hostname", "os", "started_at")
-"""The stored columns the page reads besides a report's (``REPORT_READS``), for its provenance."""
 HEADING = re.compile(r"<th>([^<]*)</th>")
 """A heading cell of a table pandas wrote (its text escaped: no tags inside)."""
-REPLAYED_OUTCOMES = ("loss", "win")
-"""The games replayed per condition: the first of each of these outcomes."""
-
-
-@dataclass
-class PageGames:
-    """What the page needs of the games besides the summary: the paired
-    comparisons, the figure's scores, each run's provenance, and the games
-    each condition replays (title, [(why, game)], the condition's games).
-    Built from a frame of every game (:meth:`of`) or in the store
-    (:func:`pacsim.report.store_report.page_games`)."""
-
-    comparisons: list[Comparison]
-    figure: FigureGames
-    provenance: list[dict[str, Any]]
-    replays: list[tuple[str, list[tuple[str, Any]], int]]
-
-    @classmethod
-    def of(cls, results: pandas.DataFrame, by: Sequence[str], comparison: Comparison | None = None) -> PageGames:
-        return cls([comparison] if comparison is not None else all_pairs(results), FigureGames.of(results, by),
-                   provenance_rows(results), replayed_games(results))
 
 
 def report_page(store: str, results: pandas.DataFrame | PageGames, summary: pandas.DataFrame, by: Sequence[str],
                 comparison: Comparison | None = None, tree_nodes: int = 0) -> str:
     """The whole page; ``comparison`` is the one asked for with --compare
-    (else every pair of conditions, see :data:`MAX_PAIRED_CONDITIONS`);
+    (else every pair of conditions, see :data:`~pacsim.report.page_games.MAX_PAIRED_CONDITIONS`);
     ``tree_nodes``: each replay carries its moves' search trees, cut to that
     many nodes (0: none; see :func:`pacsim.web.values.recorded_trees`)."""
     games = results if isinstance(results, PageGames) else PageGames.of(results, by, comparison)
@@ -133,20 +107,6 @@ def _breakable(heading: str) -> str:
     return heading.replace("/", "/<wbr>").replace(" CI]", "&nbsp;CI]").replace("timeouts", "time<wbr>outs")
 
 
-def all_pairs(results: pandas.DataFrame) -> list[Comparison]:
-    """Every pair of conditions played on the same seeds, when there are few."""
-    conditions = [str(label) for label in results["condition"].unique()]
-    if len(conditions) > MAX_PAIRED_CONDITIONS or results["config_hash"].nunique() > 1:
-        return []
-    pairs = []
-    for a, b in itertools.combinations(conditions, 2):
-        try:
-            pairs.append(compare(results, a, b))
-        except PacsimError:  # no shared seeds: not a pair
-            continue
-    return pairs
-
-
 def comparisons_section(comparisons: list[Comparison], labels: ShortLabels) -> str:
     if not comparisons:
         return ""
@@ -178,23 +138,6 @@ def provenance_section(results: pandas.DataFrame) -> str:
     return provenance_table(provenance_rows(results))
 
 
-def provenance_rows(results: pandas.DataFrame) -> list[dict[str, Any]]:
-    rows = []
-    for (experiment, config_hash), games in results.groupby(["experiment", "config_hash"], sort=False):
-        seeds = sorted(set(games["seed"]))
-        rows.append({
-            "experiment": experiment, "config hash": config_hash, "games": len(games),
-            "conditions": games["condition"].nunique(), "seeds": describe_seeds(len(seeds), seeds[:3], seeds[-1], seeds),
-            "pacsim": ", ".join(sorted(set(games["pacsim_version"]))),
-            "commits": _distinct(games["git_commit"].map(short_commit, na_action="ignore")),
-            "python": _distinct(games["python_version"]), "numba": _distinct(games["numba_version"]),
-            "searched by": _distinct(games["searched_by"], missing="no search"),
-            "machines": ", ".join(sorted(set(games["hostname"] + " (" + games["os"] + ")"))),
-            "played": f"{games['started_at'].min()} to {games['started_at'].max()}",
-        })
-    return rows
-
-
 def provenance_table(rows: list[dict[str, Any]]) -> str:
     # One column per experiment: its machines and seeds are long texts that a row of columns would squeeze.
     table = pandas.DataFrame(rows).set_index("experiment").transpose()
@@ -202,33 +145,13 @@ def provenance_table(rows: list[dict[str, Any]]) -> str:
             + wide(table.to_html(index_names=False), "provenance"))
 
 
-def _distinct(values: pandas.Series, missing: str = "unknown") -> str:
-    """The different values of a provenance column, ``missing`` standing for its empty cells."""
-    known = sorted(set(values.dropna()))
-    return ", ".join(known + ([missing] if values.isna().any() else []))
-
-
-def describe_seeds(count: int, first: Sequence[int], last: int, every: Sequence[int] = ()) -> str:
-    """A run's seeds: all of them when few (``every``, at most 6), else the count, the first three and the last."""
-    if count <= 6:
-        return ", ".join(map(str, every))
-    return f"{count} seeds: {', '.join(map(str, first[:3]))}, ..., {last}"
-
-
 def replays_section(store: str, results: pandas.DataFrame, tree_nodes: int = 0) -> str:
     """The first loss and the first win of each condition, replayed."""
-    return replays_of(store, replayed_games(results))
+    return replays_of(store, replayed_games(results), tree_nodes)
 
 
-def replayed_games(results: pandas.DataFrame) -> list[tuple[str, list[tuple[str, Any]], int]]:
-    """Per condition (per experiment and condition when a store holds several runs): its title, the games it replays, its games."""
-    # Condition labels repeat across experiments in one store: then group by both.
-    keys = ["experiment", "condition"] if results["config_hash"].nunique() > 1 else ["condition"]
-    return [(" / ".join(str(part) for part in (key if isinstance(key, tuple) else (key,))), chosen_games(games), len(games))
-            for key, games in results.groupby(keys, sort=False)]
-
-
-def replays_of(store: str, replays: list[tuple[str, list[tuple[str, Any]], int]], tree_nodes: int = 0) -> str:
+def replays_of(store: str, replays: Sequence[ConditionReplays], tree_nodes: int = 0) -> str:
+    """The games section: each condition's chosen games, replayed."""
     parts = ["<h2>Games</h2>\n<p>Per condition, its first loss and first win (by game index; with neither, its first "
              "game), replayed through the rules from the stored actions; each opens at its end. Every condition "
              "plays the same seeds in the same order, so game 3 of one condition and game 3 of another share a "
@@ -237,16 +160,6 @@ def replays_of(store: str, replays: list[tuple[str, list[tuple[str, Any]], int]]
         figures = [replay_figure(store, row, label, games, tree_nodes) for label, row in chosen]
         parts.append(f"<h3>{html.escape(title)}</h3>\n<div class=\"replays\">{''.join(figures)}</div>")
     return "\n".join(parts)
-
-
-def chosen_games(games: pandas.DataFrame) -> list[tuple[str, Any]]:
-    """The games a condition shows, each with its label: the first of each
-    :data:`REPLAYED_OUTCOMES`, or when it has none of them (all timeouts,
-    say), its first game."""
-    ordered = games.sort_values("game_index")
-    chosen = [(f"first {outcome}", ordered[ordered["outcome"] == outcome].iloc[0])
-              for outcome in REPLAYED_OUTCOMES if (ordered["outcome"] == outcome).any()]
-    return chosen or [(f"first game ({ordered.iloc[0]['outcome']})", ordered.iloc[0])]
 
 
 def replay_figure(store: str, row: Any, label: str, games: int, tree_nodes: int = 0) -> str:
@@ -275,6 +188,4 @@ def replay_figure(store: str, row: Any, label: str, games: int, tree_nodes: int 
 
 def write_report_page(path: str, store: str, results: pandas.DataFrame | PageGames, summary: pandas.DataFrame,
                       by: Sequence[str], comparison: Comparison | None = None, tree_nodes: int = 0) -> None:
-    from pacsim.web.cli import write_page
-
     write_page(path, report_page(store, results, summary, by, comparison, tree_nodes))

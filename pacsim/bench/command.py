@@ -1,4 +1,10 @@
-"""``pacsim bench``: speed and memory figures (a benchmark, never a timed test)."""
+"""``pacsim bench``: speed and memory figures (a benchmark, never a timed test).
+
+The command lives with the benchmark, not in :mod:`pacsim.cli`: the
+benchmark measures the commands themselves (it runs :func:`pacsim.cli.main`),
+so it stands above the CLI, which loads this module by its name
+(:data:`pacsim.cli.COMMAND_MODULES`) as it loads every command's.
+"""
 
 from __future__ import annotations
 
