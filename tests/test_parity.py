@@ -435,7 +435,7 @@ def test_figures_colour_their_groups_title_what_ran_and_hide_no_data(two_runs, m
     from pacsim.runner import load_results
 
     drawn = []
-    monkeypatch.setattr(plot, "_save", lambda figure, pyplot, path: drawn.append(figure))
+    monkeypatch.setattr(plot, "save_figure", lambda figure, pyplot, path: drawn.append(figure))
     results = load_results(two_runs[1])
     results = results[results["config_hash"] == results["config_hash"].iloc[-1]]
     plot.plot_summary(results, summarize(results, by=["condition"]), ["condition"], tmp_path / "x.png")
