@@ -1,0 +1,85 @@
+"""What every node function shares, one concern each: scoring a leaf, the
+moves in search order, the deadline, and when the transposition table
+answers a node.  :mod:`pacsim.search.plain` and :mod:`pacsim.search.pruned`
+(and the root, :mod:`pacsim.search.api`) are built from these."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Sequence
+from time import perf_counter
+from typing import Any
+
+from pacsim.search.arguments import SearchArguments
+from pacsim.search.base import DEADLINE_CHECK_INTERVAL, Game, Order, SearchCounters, SearchTimeout, no_moves_error
+from pacsim.search.star import out_of_bounds
+from pacsim.search.transposition import EXACT, LOWER, UPPER, TranspositionTable
+
+Leaf = Callable[[Hashable, bool, int], Any]
+"""``leaf(state, terminal, level)``: the value of a position the search stops at."""
+
+
+def leaf_function(arguments: SearchArguments, counters: SearchCounters, check_bounds: bool = False) -> Leaf:
+    """What a leaf is worth: ``utility`` at a terminal position, ``evaluate`` where
+    the depth runs out; with ``check_bounds``, a value outside the search's
+    global bounds is a SearchError (Star pruning would be wrong).  The deepest
+    level reached is always a leaf's, a table hit's or a chance node's."""
+    utility, evaluate, algorithm = arguments.game.utility, arguments.options.evaluate, arguments.algorithm
+    lowest, highest = arguments.options.bounds if check_bounds else (None, None)  # type: ignore[misc]
+
+    def leaf(state: Hashable, terminal: bool, level: int) -> Any:
+        if level > counters.deepest:
+            counters.deepest = level
+        counters.evaluated += 1
+        found = utility(state) if terminal else evaluate(state)  # type: ignore[misc]  # checked: a depth needs one
+        if check_bounds and (found < lowest or found > highest):
+            raise out_of_bounds(algorithm, state, found, lowest, highest)
+        return found
+
+    return leaf
+
+
+def move_order(game: Game, order: Order | None) -> Callable[[Hashable], Sequence[Any]]:
+    """``moves(state)``: a MAX or MIN position's moves in the order searched
+    (``order``'s, when given); a position without moves is a SearchError."""
+    actions = game.actions
+
+    def moves(state: Hashable) -> Sequence[Any]:
+        found = actions(state) if order is None else order(state, actions(state))
+        if not found:
+            raise no_moves_error(state)
+        return found
+
+    return moves
+
+
+def deadline_check(algorithm: str, deadline: float | None) -> Callable[[], int]:
+    """``check()``, called once every :data:`DEADLINE_CHECK_INTERVAL` nodes:
+    raises SearchTimeout once ``deadline`` has passed, else returns the nodes
+    until the next look (a look at the clock costs about a node)."""
+
+    def check() -> int:
+        if deadline is not None and perf_counter() > deadline:
+            raise SearchTimeout(f"{algorithm}: deadline passed")
+        return DEADLINE_CHECK_INTERVAL
+
+    return check
+
+
+def table_answer(table: TranspositionTable, state: Hashable, alpha: Any, beta: Any, remaining: Any) -> Any:
+    """The stored value that answers ``state`` in the window ``[alpha, beta]``, or None.
+    An exact entry always does; a bound when it already lies outside the
+    window, meaning what a fresh search would (a plain search's window is
+    infinite, so only exact entries answer it)."""
+    entry = table.get(state, remaining)
+    if entry is None:
+        return None
+    stored, flag = entry
+    if flag == EXACT or (flag == LOWER and stored > beta) or (flag == UPPER and stored < alpha):
+        return stored
+    return None
+
+
+def bound_flag(found: Any, alpha: Any, beta: Any) -> int:
+    """What a fail-soft value searched in ``[alpha, beta]`` is: an upper bound
+    below the window, a lower bound above it, else exact."""
+    return UPPER if found < alpha else LOWER if found > beta else EXACT
