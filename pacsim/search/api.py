@@ -21,7 +21,7 @@ from time import perf_counter
 from typing import Any
 
 from pacsim.errors import SearchError
-from pacsim.search.arguments import SearchArguments, SearchOptions, with_changes
+from pacsim.search.arguments import SearchArguments, SearchSettings, with_changes
 from pacsim.search.base import (
     ALGORITHMS,
     CHANCE,
@@ -46,11 +46,11 @@ from pacsim.search.probcut import ProbCutModel
 from pacsim.search.pruned import make_pruned_search
 from pacsim.search.transposition import EXACT, TranspositionTable
 
-NO_OPTIONS = SearchOptions()
+DEFAULT_SETTINGS = SearchSettings()
 """Every option at its default: a search to the end of the game."""
 
 
-def search(game: Game, state: Hashable, algorithm: str = "expectiminimax", options: SearchOptions = NO_OPTIONS,
+def search(game: Game, state: Hashable, algorithm: str = "expectiminimax", settings: SearchSettings = DEFAULT_SETTINGS,
            **changes: Any) -> SearchResult:
     """Search ``game`` from ``state`` and return its value and best move.
 
@@ -61,12 +61,12 @@ def search(game: Game, state: Hashable, algorithm: str = "expectiminimax", optio
     expectiminimax), bit for bit with exact arithmetic (ints, Fractions) and
     up to rounding with floats.
 
-    ``options`` (:class:`~pacsim.search.arguments.SearchOptions`, a field
+    ``settings`` (:class:`~pacsim.search.arguments.SearchSettings`, a field
     each: ``depth``, ``evaluate``, ``bounds``, ``table``, ``order``,
     ``root_values``, ``deadline``, ``probcut``) say how; keywords named
     after its fields change them for this search, so that
     ``search(game, state, "alphabeta", depth=3, evaluate=score)`` is
-    ``search(game, state, "alphabeta", SearchOptions(depth=3, evaluate=score))``.
+    ``search(game, state, "alphabeta", SearchSettings(depth=3, evaluate=score))``.
     ``depth=None`` searches to terminal positions; an integer is the number
     of tree levels (MAX, MIN and CHANCE levels alike) below the root, and
     ``evaluate(state)`` scores the non-terminal positions where it runs
@@ -79,14 +79,14 @@ def search(game: Game, state: Hashable, algorithm: str = "expectiminimax", optio
     couple of thousand nodes).
     """
     started = perf_counter()
-    arguments = checked(game, algorithm, with_changes(options, changes), started)
-    return run_search(arguments, state, arguments.options.depth, started)
+    arguments = checked(game, algorithm, with_changes(settings, changes), started)
+    return run_search(arguments, state, arguments.settings.depth, started)
 
 
 def run_search(arguments: SearchArguments, state: Hashable, depth: int | None, started: float,
                tracer: NodeTracer | None = None) -> SearchResult:
     """:func:`search` with checked ``arguments`` (to ``depth``, their
-    ``options.depth``), begun at the ``perf_counter()`` instant ``started``;
+    ``settings.depth``), begun at the ``perf_counter()`` instant ``started``;
     ``tracer`` records every node (:mod:`pacsim.search.trace`)."""
     counters = SearchCounters()
     make_search = make_pruned_search if arguments.kind.pruned else make_plain_search
@@ -99,11 +99,11 @@ def run_search(arguments: SearchArguments, state: Hashable, depth: int | None, s
 
 # -- argument checking ----------------------------------------------------
 
-def checked(game: Game, algorithm: str, options: SearchOptions, now: float) -> SearchArguments:
+def checked(game: Game, algorithm: str, settings: SearchSettings, now: float) -> SearchArguments:
     """:func:`search`'s arguments, checked once here so that the node
     functions need not; a :class:`SearchError` (or :class:`SearchTimeout`
     for a deadline already passed at ``now``) otherwise."""
-    depth, evaluate, deadline, probcut = options.depth, options.evaluate, options.deadline, options.probcut
+    depth, evaluate, deadline, probcut = settings.depth, settings.evaluate, settings.deadline, settings.probcut
     if deadline is not None and now > deadline:
         raise SearchTimeout(f"{algorithm}: deadline already passed")
     if algorithm not in ALGORITHMS:
@@ -115,27 +115,27 @@ def checked(game: Game, algorithm: str, options: SearchOptions, now: float) -> S
         if evaluate is None:
             raise SearchError(f"{algorithm}: depth={depth} needs an evaluate function for the cut-off positions")
     if kind.chance_mode is not None:
-        options = replace(options, bounds=_checked_bounds(algorithm, options.bounds))
-    if options.table is not None and not isinstance(options.table, TranspositionTable):
-        raise SearchError(f"table must be a TranspositionTable, not {type(options.table).__name__}")
-    if options.order is not None and not callable(options.order):
+        settings = replace(settings, bounds=_checked_bounds(algorithm, settings.bounds))
+    if settings.table is not None and not isinstance(settings.table, TranspositionTable):
+        raise SearchError(f"table must be a TranspositionTable, not {type(settings.table).__name__}")
+    if settings.order is not None and not callable(settings.order):
         raise SearchError("order must be a callable(state, actions) -> actions")
     if probcut is not None:
         if kind.chance_mode is None:
             raise SearchError(f"{algorithm}: probcut applies to star1 and star2 only")
         if not isinstance(probcut, ProbCutModel):
             raise SearchError(f"probcut must be a ProbCutModel, not {type(probcut).__name__}")
-    return SearchArguments(game, algorithm, kind, options)
+    return SearchArguments(game, algorithm, kind, settings)
 
 
 def checked_arguments(game: Game, algorithm: str, depth: int | None, evaluate: Evaluate | None,
                       bounds: Bounds | LocalBounds | None, table: TranspositionTable | None, order: Order | None,
                       root_values: bool, deadline: float | None, probcut: ProbCutModel | None,
                       now: float) -> SearchArguments:
-    """:func:`checked` with the options one by one: the call :mod:`pacsim.search.trace`
-    makes (to go once the tracer passes a :class:`SearchOptions`)."""
-    options = SearchOptions(depth, evaluate, bounds, table, order, root_values, deadline, probcut)
-    return checked(game, algorithm, options, now)
+    """:func:`checked` with the settings one by one: the call :mod:`pacsim.search.trace`
+    makes (to go once the tracer passes a :class:`SearchSettings`)."""
+    settings = SearchSettings(depth, evaluate, bounds, table, order, root_values, deadline, probcut)
+    return checked(game, algorithm, settings, now)
 
 
 def _checked_bounds(algorithm: str, bounds: Any) -> Any:
@@ -170,7 +170,7 @@ def search_root(arguments: SearchArguments, value: ValueFunction, counters: Sear
         return game.utility(state), None, ()
     if remaining == 0:
         counters.evaluated += 1
-        return arguments.options.evaluate(state), None, ()  # type: ignore[misc]  # checked: a depth needs one
+        return arguments.settings.evaluate(state), None, ()  # type: ignore[misc]  # checked: a depth needs one
     mover = game.to_move(state)
     if mover not in arguments.kind.node_types:
         raise node_type_error(arguments.algorithm, mover)
@@ -183,11 +183,11 @@ def _best_root_move(arguments: SearchArguments, value: ValueFunction, counters: 
                     remaining: Any, maximising: bool) -> RootAnswer:
     """Search every root move and keep the best: the first of equal-valued
     moves in (reordered) move order."""
-    game, options = arguments.game, arguments.options
-    moves = move_order(game, options.order)(state)
+    game, settings = arguments.game, arguments.settings
+    moves = move_order(game, settings.order)(state)
     # Plain searches ignore windows; pruned ones search each move against
     # the best so far unless every value must be exact.
-    full_window = options.root_values or not arguments.kind.pruned
+    full_window = settings.root_values or not arguments.kind.pruned
     values = []
     best_value: Any = None
     action = None
@@ -200,7 +200,7 @@ def _best_root_move(arguments: SearchArguments, value: ValueFunction, counters: 
             child_value = value(child, best_value, POSITIVE_INFINITY, remaining - 1, 1)
         else:
             child_value = value(child, NEGATIVE_INFINITY, best_value, remaining - 1, 1)
-        if options.root_values:
+        if settings.root_values:
             values.append((move, child_value))
         # Strict comparison: ties keep the earlier move.  A pruned search
         # returns a value <= the best (MAX) for a move that is not better,
@@ -208,8 +208,8 @@ def _best_root_move(arguments: SearchArguments, value: ValueFunction, counters: 
         if index == 0 or (child_value > best_value if maximising else child_value < best_value):
             best_value = child_value
             action = move
-    if options.table is not None:
-        options.table.put(state, remaining, best_value, EXACT)
+    if settings.table is not None:
+        settings.table.put(state, remaining, best_value, EXACT)
     return best_value, action, tuple(values)
 
 

@@ -1,4 +1,4 @@
-"""What one :func:`pacsim.search.search` is asked: :class:`SearchOptions`, the
+"""What one :func:`pacsim.search.search` is asked: :class:`SearchSettings`, the
 user's value, and :class:`SearchArguments`, the checked whole that the node
 functions and the root receive."""
 
@@ -14,10 +14,10 @@ from pacsim.search.transposition import TranspositionTable
 
 
 @dataclass(frozen=True, slots=True)
-class SearchOptions:
+class SearchSettings:
     """How deep and how :func:`~pacsim.search.search` searches: all but the
     game, the position and the algorithm.  Make one and reuse it;
-    ``search(..., options, depth=4)`` changes a field for one search."""
+    ``search(..., settings, depth=4)`` changes a field for one search."""
 
     depth: int | None = None
     """Tree levels below the root (MAX, MIN and CHANCE levels alike); None: to terminal positions."""
@@ -42,19 +42,19 @@ class SearchOptions:
     """star1 and star2 only: ChanceProbCut, forward pruning that may change the value and the move."""
 
 
-OPTION_NAMES = tuple(field.name for field in fields(SearchOptions))
+SETTING_NAMES = tuple(field.name for field in fields(SearchSettings))
 
 
-def with_changes(options: SearchOptions, changes: dict[str, Any]) -> SearchOptions:
-    """``options`` with the fields named in ``changes`` replaced (the keywords
+def with_changes(settings: SearchSettings, changes: dict[str, Any]) -> SearchSettings:
+    """``settings`` with the fields named in ``changes`` replaced (the keywords
     of :func:`~pacsim.search.search`), or a SearchError naming a bad one."""
-    if not isinstance(options, SearchOptions):
-        raise SearchError(f"options must be a SearchOptions (or give depth=..., evaluate=... as keywords), "
-                          f"not {options!r}")
-    unknown = [name for name in changes if name not in OPTION_NAMES]
+    if not isinstance(settings, SearchSettings):
+        raise SearchError(f"settings must be a SearchSettings (or give depth=..., evaluate=... as keywords), "
+                          f"not {settings!r}")
+    unknown = [name for name in changes if name not in SETTING_NAMES]
     if unknown:
-        raise SearchError(f"unknown search option {unknown[0]!r}; known: {', '.join(OPTION_NAMES)}")
-    return replace(options, **changes) if changes else options
+        raise SearchError(f"unknown search option {unknown[0]!r}; known: {', '.join(SETTING_NAMES)}")
+    return replace(settings, **changes) if changes else settings
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,5 +64,5 @@ class SearchArguments:
     game: Game
     algorithm: str
     kind: Algorithm
-    options: SearchOptions
+    settings: SearchSettings
     """Checked; a star search's global ``bounds`` are a pair of finite numbers ``L <= U``."""

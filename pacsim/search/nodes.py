@@ -23,8 +23,8 @@ def leaf_function(arguments: SearchArguments, counters: SearchCounters, check_bo
     the depth runs out; with ``check_bounds``, a value outside the search's
     global bounds is a SearchError (Star pruning would be wrong).  The deepest
     level reached is always a leaf's, a table hit's or a chance node's."""
-    utility, evaluate, algorithm = arguments.game.utility, arguments.options.evaluate, arguments.algorithm
-    lowest, highest = arguments.options.bounds if check_bounds else (None, None)  # type: ignore[misc]
+    utility, evaluate, algorithm = arguments.game.utility, arguments.settings.evaluate, arguments.algorithm
+    lowest, highest = arguments.settings.bounds if check_bounds else (None, None)  # type: ignore[misc]
 
     def leaf(state: Hashable, terminal: bool, level: int) -> Any:
         if level > counters.deepest:

@@ -43,10 +43,10 @@ def make_plain_search(arguments: SearchArguments, counters: SearchCounters,
     limit) at tree level ``level``; ``alpha`` and ``beta`` are accepted for
     a common signature with the pruned searches and ignored.
     """
-    game, options, algorithm = arguments.game, arguments.options, arguments.algorithm
+    game, settings, algorithm = arguments.game, arguments.settings, arguments.algorithm
     is_terminal, to_move, result, outcomes = game.is_terminal, game.to_move, game.result, game.outcomes
-    leaf, moves, table = leaf_function(arguments, counters), move_order(game, options.order), options.table
-    check_deadline, countdown = deadline_check(algorithm, options.deadline), DEADLINE_CHECK_INTERVAL
+    leaf, moves, table = leaf_function(arguments, counters), move_order(game, settings.order), settings.table
+    check_deadline, countdown = deadline_check(algorithm, settings.deadline), DEADLINE_CHECK_INTERVAL
     allow_min, allow_chance = MIN in arguments.kind.node_types, CHANCE in arguments.kind.node_types
 
     def value(state: Hashable, remaining: Any, level: int) -> Any:

@@ -55,11 +55,11 @@ def make_pruned_search(arguments: SearchArguments, counters: SearchCounters,
     and recording every node into ``tracer`` when given.  Alpha-beta meets no
     chance node (one is an error); Star1 and Star2 check leaves against global
     bounds here, local bounds at each chance node (:mod:`pacsim.search.star`)."""
-    game, options, algorithm = arguments.game, arguments.options, arguments.algorithm
+    game, settings, algorithm = arguments.game, arguments.settings, arguments.algorithm
     is_terminal, to_move, result, outcomes = game.is_terminal, game.to_move, game.result, game.outcomes
     leaf = leaf_function(arguments, counters, check_bounds=arguments.kind.chance_mode is not None
-                         and not callable(options.bounds))
-    moves, check_deadline, table = move_order(game, options.order), deadline_check(algorithm, options.deadline), options.table
+                         and not callable(settings.bounds))
+    moves, check_deadline, table = move_order(game, settings.order), deadline_check(algorithm, settings.deadline), settings.table
     countdown = DEADLINE_CHECK_INTERVAL
 
     def value(state: Hashable, alpha: Any, beta: Any, remaining: Any, level: int) -> Any:
@@ -149,13 +149,13 @@ def chance_node_function(arguments: SearchArguments, value: ValueFunction, count
                          tracer: NodeTracer | None = None) -> ChanceValue | None:
     """What a branching chance node runs: Star1 or Star2 (ChanceProbCut
     first, with a model), or None for alpha-beta, which has none."""
-    chance_mode, options = arguments.kind.chance_mode, arguments.options
+    chance_mode, settings = arguments.kind.chance_mode, arguments.settings
     if chance_mode is None:
         return None
-    assert options.bounds is not None  # search() checks that star pruning has them
-    star = StarSearch(arguments.game, arguments.algorithm, options.evaluate, options.bounds, options.order,
+    assert settings.bounds is not None  # search() checks that star pruning has them
+    star = StarSearch(arguments.game, arguments.algorithm, settings.evaluate, settings.bounds, settings.order,
                       value, counters)
     if tracer is not None:
         tracer.watch_star(star)
     exact = star.star2 if chance_mode == "star2" else star.star1
-    return exact if options.probcut is None else ChanceProbCut(options.probcut, star, exact)
+    return exact if settings.probcut is None else ChanceProbCut(settings.probcut, star, exact)
