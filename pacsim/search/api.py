@@ -38,6 +38,7 @@ from pacsim.search.base import (
     SearchResult,
     SearchTimeout,
     ValueFunction,
+    no_moves_error,
     node_type_error,
 )
 from pacsim.search.nodes import move_order
@@ -185,6 +186,8 @@ def _best_root_move(arguments: SearchArguments, value: ValueFunction, counters: 
     moves in (reordered) move order."""
     game, settings = arguments.game, arguments.settings
     moves = move_order(game, settings.order)(state)
+    if not moves:
+        raise no_moves_error(state)
     # Plain searches ignore windows; pruned ones search each move against
     # the best so far unless every value must be exact.
     full_window = settings.root_values or not arguments.kind.pruned

@@ -10,7 +10,7 @@ from time import perf_counter
 from typing import Any
 
 from pacsim.search.arguments import SearchArguments
-from pacsim.search.base import DEADLINE_CHECK_INTERVAL, Game, Order, SearchCounters, SearchTimeout, no_moves_error
+from pacsim.search.base import DEADLINE_CHECK_INTERVAL, Game, Order, SearchCounters, SearchTimeout
 from pacsim.search.star import out_of_bounds
 from pacsim.search.transposition import EXACT, LOWER, UPPER, TranspositionTable
 
@@ -39,17 +39,18 @@ def leaf_function(arguments: SearchArguments, counters: SearchCounters, check_bo
 
 
 def move_order(game: Game, order: Order | None) -> Callable[[Hashable], Sequence[Any]]:
-    """``moves(state)``: a MAX or MIN position's moves in the order searched
-    (``order``'s, when given); a position without moves is a SearchError."""
+    """``moves(state)``: a MAX or MIN position's moves in the order searched,
+    ``order``'s when given (else the game's own ``actions``, called directly:
+    this runs at every inner node).  The caller raises :func:`no_moves_error`
+    for a position without moves."""
     actions = game.actions
+    if order is None:
+        return actions
 
-    def moves(state: Hashable) -> Sequence[Any]:
-        found = actions(state) if order is None else order(state, actions(state))
-        if not found:
-            raise no_moves_error(state)
-        return found
+    def ordered(state: Hashable) -> Sequence[Any]:
+        return order(state, actions(state))
 
-    return moves
+    return ordered
 
 
 def deadline_check(algorithm: str, deadline: float | None) -> Callable[[], int]:

@@ -79,6 +79,8 @@ def make_plain_search(arguments: SearchArguments, counters: SearchCounters,
     # generator would cost a third more instructions per node.
     def max_value(state: Hashable, remaining: Any, level: int) -> Any:
         successors = moves(state)
+        if not successors:
+            raise no_moves_error(state)
         counters.generated += len(successors)
         best = NEGATIVE_INFINITY
         for move in successors:
@@ -89,6 +91,8 @@ def make_plain_search(arguments: SearchArguments, counters: SearchCounters,
 
     def min_value(state: Hashable, remaining: Any, level: int) -> Any:
         successors = moves(state)
+        if not successors:
+            raise no_moves_error(state)
         counters.generated += len(successors)
         best = POSITIVE_INFINITY
         for move in successors:

@@ -104,6 +104,8 @@ def make_pruned_search(arguments: SearchArguments, counters: SearchCounters,
                     break
                 if best > alpha:
                     alpha = best
+        if not searched:
+            raise no_moves_error(state)
         counters.generated += searched
         return best
 
@@ -120,6 +122,8 @@ def make_pruned_search(arguments: SearchArguments, counters: SearchCounters,
                     break
                 if best < beta:
                     beta = best
+        if not searched:
+            raise no_moves_error(state)
         counters.generated += searched
         return best
 
