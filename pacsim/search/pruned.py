@@ -57,10 +57,9 @@ def make_pruned_search(arguments: SearchArguments, counters: SearchCounters,
     bounds here, local bounds at each chance node (:mod:`pacsim.search.star`)."""
     game, settings, algorithm = arguments.game, arguments.settings, arguments.algorithm
     is_terminal, to_move, result, outcomes = game.is_terminal, game.to_move, game.result, game.outcomes
-    leaf = leaf_function(arguments, counters, check_bounds=arguments.kind.chance_mode is not None
-                         and not callable(settings.bounds))
-    moves, check_deadline, table = move_order(game, settings.order), deadline_check(algorithm, settings.deadline), settings.table
-    countdown = DEADLINE_CHECK_INTERVAL
+    global_bounds = arguments.kind.chance_mode is not None and not callable(settings.bounds)  # checked at each leaf
+    leaf, moves, table = leaf_function(arguments, counters, global_bounds), move_order(game, settings.order), settings.table
+    check_deadline, countdown = deadline_check(algorithm, settings.deadline), DEADLINE_CHECK_INTERVAL
 
     def value(state: Hashable, alpha: Any, beta: Any, remaining: Any, level: int) -> Any:
         nonlocal countdown
