@@ -1,4 +1,4 @@
-"""search()'s settings as one value: SearchSettings, and keywords that change its fields."""
+"""search()'s settings as one value (SearchSettings, and keywords that change its fields), and when a table entry answers a window."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import dataclasses
 import pytest
 
 from pacsim.errors import SearchError
-from pacsim.search import SearchSettings, TranspositionTable, search
+from pacsim.search import EXACT, LOWER, UPPER, SearchSettings, TranspositionTable, search
 from pacsim.search.examples import IncAndSquare, StochasticIncAndSquare
 
 
@@ -46,3 +46,15 @@ def test_a_misspelt_setting_or_a_positional_depth_is_one_clear_error():
 def test_settings_are_frozen():
     with pytest.raises(dataclasses.FrozenInstanceError):
         SearchSettings().depth = 2  # type: ignore[misc]
+
+
+def test_a_table_entry_answers_a_window_only_as_a_fresh_search_would():
+    table = TranspositionTable()
+    table.put("exact", 2, 5, EXACT)
+    table.put("at least", 2, 5, LOWER)
+    table.put("at most", 2, 5, UPPER)
+    assert table.answer("exact", 2, 7, 9) == 5  # exact: whatever the window
+    assert table.answer("at least", 2, 0, 4) == 5 and table.answer("at least", 2, 0, 5) is None  # only above beta
+    assert table.answer("at most", 2, 6, 9) == 5 and table.answer("at most", 2, 5, 9) is None  # only below alpha
+    assert table.answer("exact", 3, 0, 9) is None  # another remaining depth is another entry
+    assert (table.hits, table.misses) == (5, 1)  # counted as get() counts, usable or not

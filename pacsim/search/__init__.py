@@ -9,11 +9,10 @@ Modules, in reading order:
 
 * :mod:`~pacsim.search.base`   -- node types, the algorithms, the protocol, the counters,
   result records;
-* :mod:`~pacsim.search.transposition`  -- the bounded transposition table;
+* :mod:`~pacsim.search.transposition`  -- the bounded transposition table, and when an entry answers a node;
 * :mod:`~pacsim.search.arguments` -- :class:`SearchSettings` (depth, evaluation, bounds, table, ...) and
   a search's checked arguments, as its parts receive them;
-* :mod:`~pacsim.search.nodes`  -- what every node function shares: leaves, move order, the deadline,
-  the table's answers;
+* :mod:`~pacsim.search.nodes`  -- what every node function shares: leaves, move order, the deadline;
 * :mod:`~pacsim.search.plain`  -- minimax, expectimax, expectiminimax;
 * :mod:`~pacsim.search.pruned` -- alpha-beta: windows and cut-offs at MAX and MIN nodes;
 * :mod:`~pacsim.search.star`   -- Star1 and Star2 at chance nodes;

@@ -1,6 +1,6 @@
 """What every node function shares, one concern each: scoring a leaf, the
-moves in search order, the deadline, and when the transposition table
-answers a node.  :mod:`pacsim.search.plain` and :mod:`pacsim.search.pruned`
+moves in search order, the deadline (when the transposition table answers
+a node is :meth:`~pacsim.search.transposition.TranspositionTable.answer`).  :mod:`pacsim.search.plain` and :mod:`pacsim.search.pruned`
 (and the root, :mod:`pacsim.search.api`) are built from these."""
 
 from __future__ import annotations
@@ -12,7 +12,6 @@ from typing import Any
 from pacsim.search.arguments import SearchArguments
 from pacsim.search.base import DEADLINE_CHECK_INTERVAL, Game, Order, SearchCounters, SearchTimeout
 from pacsim.search.star import out_of_bounds
-from pacsim.search.transposition import EXACT, LOWER, UPPER, TranspositionTable
 
 Leaf = Callable[[Hashable, bool, int], Any]
 """``leaf(state, terminal, level)``: the value of a position the search stops at."""
@@ -64,23 +63,3 @@ def deadline_check(algorithm: str, deadline: float | None) -> Callable[[], int]:
         return DEADLINE_CHECK_INTERVAL
 
     return check
-
-
-def table_answer(table: TranspositionTable, state: Hashable, alpha: Any, beta: Any, remaining: Any) -> Any:
-    """The stored value that answers ``state`` in the window ``[alpha, beta]``, or None.
-    An exact entry always does; a bound when it already lies outside the
-    window, meaning what a fresh search would (a plain search's window is
-    infinite, so only exact entries answer it)."""
-    entry = table.get(state, remaining)
-    if entry is None:
-        return None
-    stored, flag = entry
-    if flag == EXACT or (flag == LOWER and stored > beta) or (flag == UPPER and stored < alpha):
-        return stored
-    return None
-
-
-def bound_flag(found: Any, alpha: Any, beta: Any) -> int:
-    """What a fail-soft value searched in ``[alpha, beta]`` is: an upper bound
-    below the window, a lower bound above it, else exact."""
-    return UPPER if found < alpha else LOWER if found > beta else EXACT

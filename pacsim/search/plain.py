@@ -6,8 +6,8 @@ node types are allowed.  This is the reference the pruned searches of
 what every search here computes: a MAX node is worth its best successor, a
 MIN node its worst, a CHANCE node the probability-weighted sum of its
 successors; a terminal position its utility, a position where the depth
-runs out its evaluation.  Leaves, move order, the deadline and the table's
-answers are :mod:`pacsim.search.nodes`.
+runs out its evaluation.  Leaves, move order and the deadline are
+:mod:`pacsim.search.nodes`.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from pacsim.search.base import (
     no_moves_error,
     node_type_error,
 )
-from pacsim.search.nodes import deadline_check, leaf_function, move_order, table_answer
+from pacsim.search.nodes import deadline_check, leaf_function, move_order
 from pacsim.search.transposition import EXACT
 
 
@@ -58,7 +58,7 @@ def make_plain_search(arguments: SearchArguments, counters: SearchCounters,
         if terminal or remaining == 0:
             return leaf(state, terminal, level)
         if table is not None:
-            stored = table_answer(table, state, NEGATIVE_INFINITY, POSITIVE_INFINITY, remaining)
+            stored = table.answer(state, remaining, NEGATIVE_INFINITY, POSITIVE_INFINITY)
             if stored is not None:
                 counters.deepest = max(counters.deepest, level)
                 return stored

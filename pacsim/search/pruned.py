@@ -19,7 +19,8 @@ searches choose the same move as their plain counterparts.
 
 Read :func:`make_pruned_search` top to bottom: the node (leaf, table, node
 type), then MAX and MIN (windows and cut-offs), then CHANCE.  Leaves, move
-order, the deadline and the table's answers are :mod:`pacsim.search.nodes`;
+order and the deadline are :mod:`pacsim.search.nodes`, the table's answers
+:meth:`~pacsim.search.transposition.TranspositionTable.answer`;
 the chance nodes' bounds (Star1, Star2, ChanceProbCut) are
 :mod:`pacsim.search.star` and :mod:`pacsim.search.probcut`.
 """
@@ -43,9 +44,10 @@ from pacsim.search.base import (
     no_moves_error,
     node_type_error,
 )
-from pacsim.search.nodes import bound_flag, deadline_check, leaf_function, move_order, table_answer
+from pacsim.search.nodes import deadline_check, leaf_function, move_order
 from pacsim.search.probcut import ChanceProbCut
 from pacsim.search.star import ChanceValue, StarSearch
+from pacsim.search.transposition import EXACT, LOWER, UPPER
 
 
 def make_pruned_search(arguments: SearchArguments, counters: SearchCounters,
@@ -70,7 +72,7 @@ def make_pruned_search(arguments: SearchArguments, counters: SearchCounters,
         if terminal or remaining == 0:
             return leaf(state, terminal, level)
         if table is not None:
-            stored = table_answer(table, state, alpha, beta, remaining)
+            stored = table.answer(state, remaining, alpha, beta)
             if stored is not None:
                 counters.deepest = max(counters.deepest, level)
                 return stored
@@ -84,7 +86,8 @@ def make_pruned_search(arguments: SearchArguments, counters: SearchCounters,
         else:
             raise node_type_error(algorithm, mover)
         if table is not None:
-            table.put(state, remaining, best, bound_flag(best, alpha, beta))
+            # What the fail-soft value is, read off the window (the module docstring).
+            table.put(state, remaining, best, UPPER if best < alpha else LOWER if best > beta else EXACT)
         return best
 
     # MAX and MIN are mirror images, written out rather than shared: a test
