@@ -129,7 +129,6 @@ class AlphaBetaTeam(_PlacingTeam):
 
     def __init__(self, is_red_team: bool, depth: int = 4) -> None:
         super().__init__(is_red_team)
-        self.depth = depth
         self.settings = SearchSettings(depth=depth, evaluate=self.evaluate)
 
     def act(self, index: int, view: CaptureView) -> str:
