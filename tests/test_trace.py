@@ -64,8 +64,8 @@ def test_traced_searches_are_the_searches_on_every_shipped_maze(layout_name):
             traced = pacman.trace(state)
             game = pacman.game_for(state)
             bounds = pacman.node_bounds if pacman.algorithm.startswith("star") else None
-            untraced = search(game, state, pacman.algorithm, pacman.levels(state), pacman.evaluate, bounds,
-                              TranspositionTable(max_entries=table) if table else None)
+            untraced = search(game, state, pacman.algorithm, depth=pacman.levels(state), evaluate=pacman.evaluate,
+                              bounds=bounds, table=TranspositionTable(max_entries=table) if table else None)
             assert_trace_is_the_search(traced, untraced)
 
 
@@ -75,7 +75,7 @@ def test_a_table_hit_is_a_node_without_successors_and_deeper_searches_agree():
     traced = pacman.trace(state)
     hits = [node for node in traced.nodes if node.table_hit]
     assert hits and all(not node.children and node.kind in (MAX, MIN, CHANCE) for node in hits)
-    untraced = search(pacman.game_for(state), state, "alphabeta", pacman.levels(state), pacman.evaluate,
+    untraced = search(pacman.game_for(state), state, "alphabeta", depth=pacman.levels(state), evaluate=pacman.evaluate,
                       table=TranspositionTable(max_entries=100000))
     assert_trace_is_the_search(traced, untraced)
     cut = [node for node in traced.nodes if node.cut]

@@ -288,11 +288,9 @@ class AdversarialGhost(StochasticAgent[AdversarialOptions]):
         return known
 
     def _search(self, state: GameState) -> tuple[tuple[float, ...], float]:
-        from pacsim.search import search  # the searches' modules: loaded by the ghosts that search
+        from pacsim.search import SearchSettings, search  # the searches' modules: loaded by the ghosts that search
 
-        game = ChaseGame(state.turn)
-        result = backend.try_chase_values(self.options.backend, state, self.options.depth * state.num_agents) or search(
-            game, state, algorithm="alphabeta", depth=self.options.depth * state.num_agents,
-            evaluate=game.evaluate, root_values=True,
-        )
+        game, levels = ChaseGame(state.turn), self.options.depth * state.num_agents
+        result = backend.try_chase_values(self.options.backend, state, levels) or search(
+            game, state, "alphabeta", SearchSettings(depth=levels, evaluate=game.evaluate, root_values=True))
         return tuple(value for _, value in result.action_values), result.value

@@ -41,6 +41,7 @@ from pacsim.search import (
     MIN,
     ProbCutModel,
     SearchResult,
+    SearchSettings,
     TranspositionTable,
     deepest,
     search,
@@ -305,13 +306,12 @@ class SearchPacman(Agent[SearchOptions]):
 
     def _python_search(self, state: GameState, depth: int | None, root_values: bool) -> SearchResult:
         game = self.game_for(state)
-        bounds = self.node_bounds if self.algorithm.startswith("star") else None
+        # One table for every iteration: entries are reused only at equal remaining depth.
+        settings = SearchSettings(evaluate=self.evaluate, table=self.table, root_values=root_values, probcut=self.probcut,
+                                  bounds=self.node_bounds if self.algorithm.startswith("star") else None)
 
         def search_at(levels: int, deadline: float | None = None) -> SearchResult:
-            # One table for every iteration: entries are reused only at equal remaining depth.
-            return search(game, state, algorithm=self.algorithm, depth=levels, evaluate=self.evaluate,
-                          bounds=bounds, table=self.table, root_values=root_values, probcut=self.probcut,
-                          deadline=deadline)
+            return search(game, state, self.algorithm, replace(settings, depth=levels, deadline=deadline))
 
         if self.options.time and depth is None:
             return deepest(search_at, self.levels(state), self.levels(state, 1), self.options.time)

@@ -9,12 +9,14 @@ Modules, in reading order:
 
 * :mod:`~pacsim.search.base`   -- node types, the algorithms, the protocol, the counters,
   result records;
-* :mod:`~pacsim.search.transposition`  -- the bounded transposition table;
+* :mod:`~pacsim.search.transposition`  -- the bounded transposition table, and when an entry answers a node;
+* :mod:`~pacsim.search.arguments` -- :class:`SearchSettings` (depth, evaluation, bounds, table, ...) and
+  a search's checked arguments, as its parts receive them;
+* :mod:`~pacsim.search.nodes`  -- what every node function shares: leaves, move order, the deadline;
 * :mod:`~pacsim.search.plain`  -- minimax, expectimax, expectiminimax;
-* :mod:`~pacsim.search.pruned` -- alpha-beta nodes, tables, leaf checks;
+* :mod:`~pacsim.search.pruned` -- alpha-beta: windows and cut-offs at MAX and MIN nodes;
 * :mod:`~pacsim.search.star`   -- Star1 and Star2 at chance nodes;
 * :mod:`~pacsim.search.probcut` -- ChanceProbCut (forward pruning) and its model file;
-* :mod:`~pacsim.search.arguments` -- a search's checked arguments, as its parts receive them;
 * :mod:`~pacsim.search.api`    -- :func:`search` (argument checks, the root) and iterative
   deepening over any per-depth search (:func:`deepen`, :func:`deepest`, :func:`iterative_deepening`);
 * :mod:`~pacsim.search.probcut_fit` -- fitting a ChanceProbCut model with searches;
@@ -29,11 +31,13 @@ from pacsim.search.mcts import mcts, random_rollout, ucb1  # eager: importing th
 
 if TYPE_CHECKING:
     from pacsim.search.api import deepen, deepest, iterative_deepening, search
+    from pacsim.search.arguments import SearchSettings
     from pacsim.search.probcut import ProbCutModel
     from pacsim.search.transposition import EXACT, LOWER, UPPER, TranspositionTable
 
 _HOMES = {
     "pacsim.search.api": ("deepen", "deepest", "iterative_deepening", "search"),
+    "pacsim.search.arguments": ("SearchSettings",),
     "pacsim.search.probcut": ("ProbCutModel",),
     "pacsim.search.transposition": ("EXACT", "LOWER", "UPPER", "TranspositionTable"),
 }
@@ -52,6 +56,7 @@ __all__ = [
     "ProbCutModel",
     "UPPER",
     "Game",
+    "SearchSettings",
     "SearchResult",
     "SearchStats",
     "SearchTimeout",

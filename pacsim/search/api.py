@@ -1,6 +1,6 @@
 """The entry points: :func:`search`, and iterative deepening over any search.
 
-:func:`search` is three units in turn: :func:`checked_arguments` (every
+:func:`search` is three units in turn: :func:`checked` (every
 check, once), the node function of the chosen algorithm
 (:mod:`pacsim.search.plain` or :mod:`pacsim.search.pruned`), and
 :func:`search_root`, because only the root keeps track of which move is best
@@ -16,11 +16,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Hashable, Iterator
+from dataclasses import replace
 from time import perf_counter
 from typing import Any
 
 from pacsim.errors import SearchError
-from pacsim.search.arguments import SearchArguments
+from pacsim.search.arguments import SearchArguments, SearchSettings, with_changes
 from pacsim.search.base import (
     ALGORITHMS,
     CHANCE,
@@ -40,25 +41,18 @@ from pacsim.search.base import (
     no_moves_error,
     node_type_error,
 )
+from pacsim.search.nodes import move_order
 from pacsim.search.plain import make_plain_search
 from pacsim.search.probcut import ProbCutModel
 from pacsim.search.pruned import make_pruned_search
 from pacsim.search.transposition import EXACT, TranspositionTable
 
+DEFAULT_SETTINGS = SearchSettings()
+"""Every option at its default: a search to the end of the game."""
 
-def search(
-    game: Game,
-    state: Hashable,
-    algorithm: str = "expectiminimax",
-    depth: int | None = None,
-    evaluate: Evaluate | None = None,
-    bounds: Bounds | LocalBounds | None = None,
-    table: TranspositionTable | None = None,
-    order: Order | None = None,
-    root_values: bool = False,
-    deadline: float | None = None,
-    probcut: ProbCutModel | None = None,
-) -> SearchResult:
+
+def search(game: Game, state: Hashable, algorithm: str = "expectiminimax", settings: SearchSettings = DEFAULT_SETTINGS,
+           **changes: Any) -> SearchResult:
     """Search ``game`` from ``state`` and return its value and best move.
 
     ``algorithm`` is one of ``minimax``, ``alphabeta`` (MAX/MIN nodes),
@@ -68,50 +62,33 @@ def search(
     expectiminimax), bit for bit with exact arithmetic (ints, Fractions) and
     up to rounding with floats.
 
+    ``settings`` (:class:`~pacsim.search.arguments.SearchSettings`, a field
+    each: ``depth``, ``evaluate``, ``bounds``, ``table``, ``order``,
+    ``root_values``, ``deadline``, ``probcut``) say how; keywords named
+    after its fields change them for this search, so that
+    ``search(game, state, "alphabeta", depth=3, evaluate=score)`` is
+    ``search(game, state, "alphabeta", SearchSettings(depth=3, evaluate=score))``.
     ``depth=None`` searches to terminal positions; an integer is the number
     of tree levels (MAX, MIN and CHANCE levels alike) below the root, and
-    ``evaluate(state)`` then scores the non-terminal positions where it
-    runs out.  Terminal positions always use ``game.utility``.
+    ``evaluate(state)`` scores the non-terminal positions where it runs
+    out.  Terminal positions always use ``game.utility``.
 
-    ``bounds=(L, U)`` must contain every utility and evaluate value; star1
-    and star2 require it (and check it at every leaf), the other algorithms
-    ignore it.  It may instead be a function ``bounds(state, remaining) ->
-    (L, U)`` bounding every utility and evaluate value within ``remaining``
-    levels below ``state`` (``math.inf`` when ``depth=None``), asked of each
-    chance node: bounds local to a position are tighter, so Star1 and Star2
-    cut more (checked on every successor of a chance node).  ``table`` reuses results at equal remaining depth (see
-    :mod:`pacsim.search.transposition`).  ``order(state, actions)`` reorders moves
-    at MAX and MIN nodes; it never changes the value, but among equal-valued
-    root moves the first in the *reordered* list is chosen.
-
-    ``root_values=True`` fills ``action_values`` with the exact value of
-    every root move (pruned algorithms then search each root move with a
-    full window, which costs more); the chosen move and value do not change.
-
-    ``deadline`` is a ``time.perf_counter()`` instant; once it has passed
-    the search raises :class:`SearchTimeout` (checked at the start and then
-    every couple of thousand nodes).
-
-    ``probcut`` (star1 and star2 only; off by default) is a
-    :class:`~pacsim.search.probcut.ProbCutModel`: chance nodes are first
-    tried with ChanceProbCut, a *forward* pruning that trusts a shallow
-    search to predict the deep one and so may change the value and the
-    move; its cuts are counted in ``stats.probcuts``.
-
-    Misuse (unknown algorithm, a node type the algorithm cannot handle,
-    ``depth`` without ``evaluate``, star pruning without bounds, ...) raises
-    :class:`~pacsim.errors.SearchError`.
+    Misuse (unknown algorithm or option, a node type the algorithm cannot
+    handle, ``depth`` without ``evaluate``, star pruning without bounds,
+    ...) raises :class:`~pacsim.errors.SearchError`; a ``deadline`` passed
+    raises :class:`SearchTimeout` (checked at the start and then every
+    couple of thousand nodes).
     """
     started = perf_counter()
-    arguments = checked_arguments(game, algorithm, depth, evaluate, bounds, table, order, root_values, deadline,
-                                  probcut, started)
-    return run_search(arguments, state, depth, started)
+    arguments = checked(game, algorithm, with_changes(settings, changes), started)
+    return run_search(arguments, state, arguments.settings.depth, started)
 
 
 def run_search(arguments: SearchArguments, state: Hashable, depth: int | None, started: float,
                tracer: NodeTracer | None = None) -> SearchResult:
-    """:func:`search` with checked ``arguments``, begun at the ``perf_counter()``
-    instant ``started``; ``tracer`` records every node (:mod:`pacsim.search.trace`)."""
+    """:func:`search` with checked ``arguments`` (to ``depth``, their
+    ``settings.depth``), begun at the ``perf_counter()`` instant ``started``;
+    ``tracer`` records every node (:mod:`pacsim.search.trace`)."""
     counters = SearchCounters()
     make_search = make_pruned_search if arguments.kind.pruned else make_plain_search
     value = make_search(arguments, counters, tracer)
@@ -123,13 +100,11 @@ def run_search(arguments: SearchArguments, state: Hashable, depth: int | None, s
 
 # -- argument checking ----------------------------------------------------
 
-def checked_arguments(game: Game, algorithm: str, depth: int | None, evaluate: Evaluate | None,
-                      bounds: Bounds | LocalBounds | None, table: TranspositionTable | None, order: Order | None,
-                      root_values: bool, deadline: float | None, probcut: ProbCutModel | None,
-                      now: float) -> SearchArguments:
+def checked(game: Game, algorithm: str, settings: SearchSettings, now: float) -> SearchArguments:
     """:func:`search`'s arguments, checked once here so that the node
     functions need not; a :class:`SearchError` (or :class:`SearchTimeout`
-    for a deadline already passed) otherwise."""
+    for a deadline already passed at ``now``) otherwise."""
+    depth, evaluate, deadline, probcut = settings.depth, settings.evaluate, settings.deadline, settings.probcut
     if deadline is not None and now > deadline:
         raise SearchTimeout(f"{algorithm}: deadline already passed")
     if algorithm not in ALGORITHMS:
@@ -141,17 +116,27 @@ def checked_arguments(game: Game, algorithm: str, depth: int | None, evaluate: E
         if evaluate is None:
             raise SearchError(f"{algorithm}: depth={depth} needs an evaluate function for the cut-off positions")
     if kind.chance_mode is not None:
-        bounds = _checked_bounds(algorithm, bounds)
-    if table is not None and not isinstance(table, TranspositionTable):
-        raise SearchError(f"table must be a TranspositionTable, not {type(table).__name__}")
-    if order is not None and not callable(order):
+        settings = replace(settings, bounds=_checked_bounds(algorithm, settings.bounds))
+    if settings.table is not None and not isinstance(settings.table, TranspositionTable):
+        raise SearchError(f"table must be a TranspositionTable, not {type(settings.table).__name__}")
+    if settings.order is not None and not callable(settings.order):
         raise SearchError("order must be a callable(state, actions) -> actions")
     if probcut is not None:
         if kind.chance_mode is None:
             raise SearchError(f"{algorithm}: probcut applies to star1 and star2 only")
         if not isinstance(probcut, ProbCutModel):
             raise SearchError(f"probcut must be a ProbCutModel, not {type(probcut).__name__}")
-    return SearchArguments(game, algorithm, kind, evaluate, bounds, table, order, deadline, probcut, root_values)
+    return SearchArguments(game, algorithm, kind, settings)
+
+
+def checked_arguments(game: Game, algorithm: str, depth: int | None, evaluate: Evaluate | None,
+                      bounds: Bounds | LocalBounds | None, table: TranspositionTable | None, order: Order | None,
+                      root_values: bool, deadline: float | None, probcut: ProbCutModel | None,
+                      now: float) -> SearchArguments:
+    """:func:`checked` with the settings one by one: the call :mod:`pacsim.search.trace`
+    makes (to go once the tracer passes a :class:`SearchSettings`)."""
+    settings = SearchSettings(depth, evaluate, bounds, table, order, root_values, deadline, probcut)
+    return checked(game, algorithm, settings, now)
 
 
 def _checked_bounds(algorithm: str, bounds: Any) -> Any:
@@ -186,7 +171,7 @@ def search_root(arguments: SearchArguments, value: ValueFunction, counters: Sear
         return game.utility(state), None, ()
     if remaining == 0:
         counters.evaluated += 1
-        return arguments.evaluate(state), None, ()  # type: ignore[misc]  # checked: a depth needs one
+        return arguments.settings.evaluate(state), None, ()  # type: ignore[misc]  # checked: a depth needs one
     mover = game.to_move(state)
     if mover not in arguments.kind.node_types:
         raise node_type_error(arguments.algorithm, mover)
@@ -199,15 +184,13 @@ def _best_root_move(arguments: SearchArguments, value: ValueFunction, counters: 
                     remaining: Any, maximising: bool) -> RootAnswer:
     """Search every root move and keep the best: the first of equal-valued
     moves in (reordered) move order."""
-    game = arguments.game
-    moves = game.actions(state)
-    if arguments.order is not None:
-        moves = arguments.order(state, moves)
+    game, settings = arguments.game, arguments.settings
+    moves = move_order(game, settings.order)(state)
     if not moves:
         raise no_moves_error(state)
     # Plain searches ignore windows; pruned ones search each move against
     # the best so far unless every value must be exact.
-    full_window = arguments.root_values or not arguments.kind.pruned
+    full_window = settings.root_values or not arguments.kind.pruned
     values = []
     best_value: Any = None
     action = None
@@ -220,7 +203,7 @@ def _best_root_move(arguments: SearchArguments, value: ValueFunction, counters: 
             child_value = value(child, best_value, POSITIVE_INFINITY, remaining - 1, 1)
         else:
             child_value = value(child, NEGATIVE_INFINITY, best_value, remaining - 1, 1)
-        if arguments.root_values:
+        if settings.root_values:
             values.append((move, child_value))
         # Strict comparison: ties keep the earlier move.  A pruned search
         # returns a value <= the best (MAX) for a move that is not better,
@@ -228,8 +211,8 @@ def _best_root_move(arguments: SearchArguments, value: ValueFunction, counters: 
         if index == 0 or (child_value > best_value if maximising else child_value < best_value):
             best_value = child_value
             action = move
-    if arguments.table is not None:
-        arguments.table.put(state, remaining, best_value, EXACT)
+    if settings.table is not None:
+        settings.table.put(state, remaining, best_value, EXACT)
     return best_value, action, tuple(values)
 
 

@@ -6,14 +6,14 @@ node types are allowed.  This is the reference the pruned searches of
 what every search here computes: a MAX node is worth its best successor, a
 MIN node its worst, a CHANCE node the probability-weighted sum of its
 successors; a terminal position its utility, a position where the depth
-runs out its evaluation.
+runs out its evaluation.  Leaves, move order and the deadline are
+:mod:`pacsim.search.nodes`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable
-from time import perf_counter
-from typing import Any, cast
+from collections.abc import Hashable
+from typing import Any
 
 from pacsim.search.arguments import SearchArguments
 from pacsim.search.base import (
@@ -25,11 +25,11 @@ from pacsim.search.base import (
     POSITIVE_INFINITY,
     NodeTracer,
     SearchCounters,
-    SearchTimeout,
     ValueFunction,
     no_moves_error,
     node_type_error,
 )
+from pacsim.search.nodes import deadline_check, leaf_function, move_order
 from pacsim.search.transposition import EXACT
 
 
@@ -43,80 +43,76 @@ def make_plain_search(arguments: SearchArguments, counters: SearchCounters,
     limit) at tree level ``level``; ``alpha`` and ``beta`` are accepted for
     a common signature with the pruned searches and ignored.
     """
-    game = arguments.game
-    to_move, actions, result, outcomes = game.to_move, game.actions, game.result, game.outcomes
-    is_terminal, utility = game.is_terminal, game.utility
-    # search() checks that a depth-limited search has an evaluation.
-    evaluate = cast(Callable[[Hashable], Any], arguments.evaluate)
-    algorithm, order, deadline, table = arguments.algorithm, arguments.order, arguments.deadline, arguments.table
-    allow_min = MIN in arguments.kind.node_types
-    allow_chance = CHANCE in arguments.kind.node_types
-    countdown = DEADLINE_CHECK_INTERVAL
+    game, settings, algorithm = arguments.game, arguments.settings, arguments.algorithm
+    is_terminal, to_move, result, outcomes = game.is_terminal, game.to_move, game.result, game.outcomes
+    leaf, moves, table = leaf_function(arguments, counters), move_order(game, settings.order), settings.table
+    check_deadline, countdown = deadline_check(algorithm, settings.deadline), DEADLINE_CHECK_INTERVAL
+    allow_min, allow_chance = MIN in arguments.kind.node_types, CHANCE in arguments.kind.node_types
 
     def value(state: Hashable, remaining: Any, level: int) -> Any:
         nonlocal countdown
         countdown -= 1
         if not countdown:
-            countdown = DEADLINE_CHECK_INTERVAL
-            if deadline is not None and perf_counter() > deadline:
-                raise SearchTimeout(f"{algorithm}: deadline passed")
-        # The deepest level is always a leaf's or a table hit's: every other
-        # node goes on to a successor one level deeper.
+            countdown = check_deadline()
         terminal = is_terminal(state)
         if terminal or remaining == 0:
-            if level > counters.deepest:
-                counters.deepest = level
-            counters.evaluated += 1
-            return utility(state) if terminal else evaluate(state)
+            return leaf(state, terminal, level)
         if table is not None:
-            entry = table.get(state, remaining)
-            # A plain search has an infinite window, so only an exact entry
-            # (possibly left by a pruned search) can answer it.
-            if entry is not None and entry[1] == EXACT:
-                if level > counters.deepest:
-                    counters.deepest = level
-                return entry[0]
-
+            stored = table.answer(state, remaining, NEGATIVE_INFINITY, POSITIVE_INFINITY)
+            if stored is not None:
+                counters.deepest = max(counters.deepest, level)
+                return stored
         mover = to_move(state)
-        # MAX and MIN are mirror images, written out: max()/min() over a
-        # generator would cost a third more instructions per node.
         if mover == MAX:
-            moves = actions(state) if order is None else order(state, actions(state))
-            if not moves:
-                raise no_moves_error(state)
-            counters.generated += len(moves)
-            best = NEGATIVE_INFINITY
-            for move in moves:
-                child_value = value(result(state, move), remaining - 1, level + 1)
-                if child_value > best:
-                    best = child_value
+            best = max_value(state, remaining, level)
         elif mover == MIN and allow_min:
-            moves = actions(state) if order is None else order(state, actions(state))
-            if not moves:
-                raise no_moves_error(state)
-            counters.generated += len(moves)
-            best = POSITIVE_INFINITY
-            for move in moves:
-                child_value = value(result(state, move), remaining - 1, level + 1)
-                if child_value < best:
-                    best = child_value
+            best = min_value(state, remaining, level)
         elif mover == CHANCE and allow_chance:
-            draws = outcomes(state)
-            if not draws:
-                raise no_moves_error(state)
-            counters.generated += len(draws)
-            # Summed in the order given, starting from 0, exactly as the
-            # pruned searches do, so that both produce the same float (not
-            # sum(), which may round differently).
-            best = 0
-            for probability, successor in draws:
-                best += probability * value(successor, remaining - 1, level + 1)
+            best = expected_value(state, remaining, level)
         else:
             raise node_type_error(algorithm, mover)
-
         if table is not None:
             table.put(state, remaining, best, EXACT)
         return best
+
+    # MAX and MIN are mirror images, written out: max()/min() over a
+    # generator would cost a third more instructions per node.
+    def max_value(state: Hashable, remaining: Any, level: int) -> Any:
+        successors = moves(state)
+        if not successors:
+            raise no_moves_error(state)
+        counters.generated += len(successors)
+        best = NEGATIVE_INFINITY
+        for move in successors:
+            child_value = value(result(state, move), remaining - 1, level + 1)
+            if child_value > best:
+                best = child_value
+        return best
+
+    def min_value(state: Hashable, remaining: Any, level: int) -> Any:
+        successors = moves(state)
+        if not successors:
+            raise no_moves_error(state)
+        counters.generated += len(successors)
+        best = POSITIVE_INFINITY
+        for move in successors:
+            child_value = value(result(state, move), remaining - 1, level + 1)
+            if child_value < best:
+                best = child_value
+        return best
+
+    def expected_value(state: Hashable, remaining: Any, level: int) -> Any:
+        draws = outcomes(state)
+        if not draws:
+            raise no_moves_error(state)
+        counters.generated += len(draws)
+        # Summed in the order given, starting from 0, exactly as the pruned
+        # searches do, so that both produce the same float (not sum(), which
+        # may round differently).
+        total = 0
+        for probability, successor in draws:
+            total += probability * value(successor, remaining - 1, level + 1)
+        return total
 
     if tracer is not None:
         # Rebinding the name the recursion calls routes every node through

@@ -17,16 +17,18 @@ Because a value equal to a bound is still exact, a root move that ties the
 best so far is searched exactly and does not replace it, so the pruned
 searches choose the same move as their plain counterparts.
 
-Chance nodes (Star1, Star2, local bounds) are :mod:`pacsim.search.star`;
-this module is the alpha-beta node that calls them, probes and fills the
-transposition table, and checks leaves against global bounds.
+Read :func:`make_pruned_search` top to bottom: the node (leaf, table, node
+type), then MAX and MIN (windows and cut-offs), then CHANCE.  Leaves, move
+order and the deadline are :mod:`pacsim.search.nodes`, the table's answers
+:meth:`~pacsim.search.transposition.TranspositionTable.answer`;
+the chance nodes' bounds (Star1, Star2, ChanceProbCut) are
+:mod:`pacsim.search.star` and :mod:`pacsim.search.probcut`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable
-from time import perf_counter
-from typing import Any, cast
+from collections.abc import Hashable
+from typing import Any
 
 from pacsim.search.arguments import SearchArguments
 from pacsim.search.base import (
@@ -38,135 +40,108 @@ from pacsim.search.base import (
     POSITIVE_INFINITY,
     NodeTracer,
     SearchCounters,
-    SearchTimeout,
     ValueFunction,
     no_moves_error,
     node_type_error,
 )
+from pacsim.search.nodes import deadline_check, leaf_function, move_order
 from pacsim.search.probcut import ChanceProbCut
-from pacsim.search.star import ChanceValue, StarSearch, out_of_bounds
+from pacsim.search.star import ChanceValue, StarSearch
 from pacsim.search.transposition import EXACT, LOWER, UPPER
 
 
 def make_pruned_search(arguments: SearchArguments, counters: SearchCounters,
                        tracer: NodeTracer | None = None) -> ValueFunction:
-    """The node function of a pruned search, counting into ``counters``
-    (and recording every node into ``tracer``, when given).
-
-    Alpha-beta has no chance nodes (one is an error); Star1 and Star2
-    (``arguments.kind.chance_mode``) need ``bounds``: ``(L, U)`` on every
-    leaf value, or a callable ``bounds(state, remaining) -> (L, U)`` on
-    every leaf value within ``remaining`` levels below ``state``.  A value
-    found outside its bounds raises :class:`SearchError`.  A ChanceProbCut
-    model (star modes only) tries a cut at chance nodes before the exact
-    search (:mod:`pacsim.search.probcut`); it is wired in once, here, so
-    that a search without it runs the very same chance-node code.
-
-    ``value(state, alpha, beta, remaining, level)`` follows the window
-    convention of this module.
-    """
-    game = arguments.game
-    to_move, actions, result, outcomes = game.to_move, game.actions, game.result, game.outcomes
-    is_terminal, utility = game.is_terminal, game.utility
-    # search() checks that a depth-limited search has an evaluation.
-    evaluate = cast(Callable[[Hashable], Any], arguments.evaluate)
-    algorithm, order, deadline, table = arguments.algorithm, arguments.order, arguments.deadline, arguments.table
-    # Leaves are checked against global bounds; local bounds (a callable)
-    # are checked where they are used, on every chance node's successors.
-    check_bounds = arguments.kind.chance_mode is not None and not callable(arguments.bounds)
-    lowest, highest = cast(tuple[Any, Any], arguments.bounds) if check_bounds else (None, None)
-    countdown = DEADLINE_CHECK_INTERVAL
+    """``value(state, alpha, beta, remaining, level)``, the node function of a
+    pruned search (this module's window convention), counting into ``counters``
+    and recording every node into ``tracer`` when given.  Alpha-beta meets no
+    chance node (one is an error); Star1 and Star2 check leaves against global
+    bounds here, local bounds at each chance node (:mod:`pacsim.search.star`)."""
+    game, settings, algorithm = arguments.game, arguments.settings, arguments.algorithm
+    is_terminal, to_move, result, outcomes = game.is_terminal, game.to_move, game.result, game.outcomes
+    global_bounds = arguments.kind.chance_mode is not None and not callable(settings.bounds)  # checked at each leaf
+    leaf, moves, table = leaf_function(arguments, counters, global_bounds), move_order(game, settings.order), settings.table
+    check_deadline, countdown = deadline_check(algorithm, settings.deadline), DEADLINE_CHECK_INTERVAL
 
     def value(state: Hashable, alpha: Any, beta: Any, remaining: Any, level: int) -> Any:
         nonlocal countdown
         countdown -= 1
         if not countdown:
-            countdown = DEADLINE_CHECK_INTERVAL
-            if deadline is not None and perf_counter() > deadline:
-                raise SearchTimeout(f"{algorithm}: deadline passed")
-        # The deepest level is a leaf's, a table hit's or a chance node's
-        # (Star1 may cut one before any successor): a MAX or MIN node always
-        # goes on to a successor one level deeper, so it need not look.
+            countdown = check_deadline()
         terminal = is_terminal(state)
         if terminal or remaining == 0:
-            if level > counters.deepest:
-                counters.deepest = level
-            counters.evaluated += 1
-            leaf_value = utility(state) if terminal else evaluate(state)
-            if check_bounds and (leaf_value < lowest or leaf_value > highest):
-                raise out_of_bounds(algorithm, state, leaf_value, lowest, highest)
-            return leaf_value
+            return leaf(state, terminal, level)
         if table is not None:
-            entry = table.get(state, remaining)
-            if entry is not None:
-                stored, flag = entry
-                # A bound answers the node when it already lies outside the
-                # window, with the same meaning a fresh search would give.
-                if flag == EXACT or (flag == LOWER and stored > beta) or (flag == UPPER and stored < alpha):
-                    if level > counters.deepest:
-                        counters.deepest = level
-                    return stored
-        window_alpha, window_beta = alpha, beta  # the loops below narrow alpha and beta
-
+            stored = table.answer(state, remaining, alpha, beta)
+            if stored is not None:
+                counters.deepest = max(counters.deepest, level)
+                return stored
         mover = to_move(state)
-        # MAX and MIN are mirror images, written out rather than shared: the
-        # hot path, where a call per node or a test per child costs more
-        # than the lines saved.  ``searched`` is a local, added to the
-        # counters once per node for the same reason.
         if mover == MAX:
-            moves = actions(state) if order is None else order(state, actions(state))
-            if not moves:
-                raise no_moves_error(state)
-            best = NEGATIVE_INFINITY
-            searched = 0
-            for move in moves:
-                searched += 1
-                child_value = value(result(state, move), alpha, beta, remaining - 1, level + 1)
-                if child_value > best:
-                    best = child_value
-                    if best > beta:
-                        counters.cutoffs += 1
-                        break
-                    if best > alpha:
-                        alpha = best
-            counters.generated += searched
+            best = max_value(state, alpha, beta, remaining, level)
         elif mover == MIN:
-            moves = actions(state) if order is None else order(state, actions(state))
-            if not moves:
-                raise no_moves_error(state)
-            best = POSITIVE_INFINITY
-            searched = 0
-            for move in moves:
-                searched += 1
-                child_value = value(result(state, move), alpha, beta, remaining - 1, level + 1)
-                if child_value < best:
-                    best = child_value
-                    if best < alpha:
-                        counters.cutoffs += 1
-                        break
-                    if best < beta:
-                        beta = best
-            counters.generated += searched
+            best = min_value(state, alpha, beta, remaining, level)
         elif mover == CHANCE and chance_value is not None:
-            if level > counters.deepest:
-                counters.deepest = level
-            draws = outcomes(state)
-            if not draws:
-                raise no_moves_error(state)
-            counters.generated += len(draws)
-            if len(draws) == 1 and draws[0][0] == 1:
-                # A forced outcome (a ghost in a corridor): the node is its
-                # successor, window and all; asking for bounds would cost
-                # more than the rare cut they allow.
-                best = value(draws[0][1], alpha, beta, remaining - 1, level + 1)
-            else:
-                best = chance_value(state, draws, alpha, beta, remaining - 1, level + 1)
+            best = expected_value(state, alpha, beta, remaining, level)
         else:
             raise node_type_error(algorithm, mover)
-
         if table is not None:
-            table.put(state, remaining, best, UPPER if best < window_alpha else LOWER if best > window_beta else EXACT)
+            # What the fail-soft value is, read off the window (the module docstring).
+            table.put(state, remaining, best, UPPER if best < alpha else LOWER if best > beta else EXACT)
         return best
+
+    # MAX and MIN are mirror images, written out rather than shared: a test
+    # per child would cost more than the lines saved.  ``searched`` is added
+    # to the counters once per node for the same reason.
+    def max_value(state: Hashable, alpha: Any, beta: Any, remaining: Any, level: int) -> Any:
+        """The best successor; stops at the first worth more than ``beta``."""
+        best, searched = NEGATIVE_INFINITY, 0
+        for move in moves(state):
+            searched += 1
+            child_value = value(result(state, move), alpha, beta, remaining - 1, level + 1)
+            if child_value > best:
+                best = child_value
+                if best > beta:
+                    counters.cutoffs += 1
+                    break
+                if best > alpha:
+                    alpha = best
+        if not searched:
+            raise no_moves_error(state)
+        counters.generated += searched
+        return best
+
+    def min_value(state: Hashable, alpha: Any, beta: Any, remaining: Any, level: int) -> Any:
+        """The worst successor; stops at the first worth less than ``alpha``."""
+        best, searched = POSITIVE_INFINITY, 0
+        for move in moves(state):
+            searched += 1
+            child_value = value(result(state, move), alpha, beta, remaining - 1, level + 1)
+            if child_value < best:
+                best = child_value
+                if best < alpha:
+                    counters.cutoffs += 1
+                    break
+                if best < beta:
+                    beta = best
+        if not searched:
+            raise no_moves_error(state)
+        counters.generated += searched
+        return best
+
+    def expected_value(state: Hashable, alpha: Any, beta: Any, remaining: Any, level: int) -> Any:
+        """The outcomes' expectation, cut by Star1 or Star2 (which may stop
+        before any successor, so the node itself may be the deepest)."""
+        counters.deepest = max(counters.deepest, level)
+        draws = outcomes(state)
+        if not draws:
+            raise no_moves_error(state)
+        counters.generated += len(draws)
+        if len(draws) == 1 and draws[0][0] == 1:
+            # A forced outcome (a ghost in a corridor) is the node, window and
+            # all: asking for bounds would cost more than the rare cut they allow.
+            return value(draws[0][1], alpha, beta, remaining - 1, level + 1)
+        return chance_value(state, draws, alpha, beta, remaining - 1, level + 1)  # type: ignore[misc]
 
     if tracer is not None:
         # Rebinding the name the recursion calls routes every node through
@@ -180,13 +155,13 @@ def chance_node_function(arguments: SearchArguments, value: ValueFunction, count
                          tracer: NodeTracer | None = None) -> ChanceValue | None:
     """What a branching chance node runs: Star1 or Star2 (ChanceProbCut
     first, with a model), or None for alpha-beta, which has none."""
-    chance_mode = arguments.kind.chance_mode
+    chance_mode, settings = arguments.kind.chance_mode, arguments.settings
     if chance_mode is None:
         return None
-    assert arguments.bounds is not None  # search() checks that star pruning has them
-    star = StarSearch(arguments.game, arguments.algorithm, arguments.evaluate, arguments.bounds, arguments.order,
+    assert settings.bounds is not None  # search() checks that star pruning has them
+    star = StarSearch(arguments.game, arguments.algorithm, settings.evaluate, settings.bounds, settings.order,
                       value, counters)
     if tracer is not None:
         tracer.watch_star(star)
     exact = star.star2 if chance_mode == "star2" else star.star1
-    return exact if arguments.probcut is None else ChanceProbCut(arguments.probcut, star, exact)
+    return exact if settings.probcut is None else ChanceProbCut(settings.probcut, star, exact)

@@ -80,6 +80,26 @@ class TranspositionTable:
         self._entries.move_to_end(key)
         return entry
 
+    def answer(self, state: Hashable, remaining: Any, alpha: Any, beta: Any) -> Any:
+        """The stored value that answers ``state`` searched in the window
+        ``[alpha, beta]`` at ``remaining`` levels to go, or None; counted as
+        :meth:`get` counts.  An exact entry always answers; a bound when it
+        already lies outside the window, meaning what a fresh fail-soft search
+        would (so a plain search, whose window is infinite, takes exact entries
+        only).  The lookup is written out, not :meth:`get`: it runs at every
+        inner node of a search with a table."""
+        key = (state, remaining)
+        entry = self._entries.get(key)
+        if entry is None:
+            self.misses += 1
+            return None
+        self.hits += 1
+        self._entries.move_to_end(key)
+        stored, flag = entry
+        if flag == EXACT or (flag == LOWER and stored > beta) or (flag == UPPER and stored < alpha):
+            return stored
+        return None
+
     def put(self, state: Hashable, remaining: Any, value: Any, flag: int) -> None:
         """Record ``value`` (``EXACT``, ``LOWER`` or ``UPPER`` bound) for
         ``state`` at ``remaining`` levels to go, replacing any older entry

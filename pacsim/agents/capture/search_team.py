@@ -21,7 +21,7 @@ from pacsim.engine.capture.layout import CaptureLayout, is_red
 from pacsim.engine.capture.observation import CaptureView
 from pacsim.engine.capture.state import CaptureState, apply_move
 from pacsim.engine.state import mask_cells
-from pacsim.search import mcts, search
+from pacsim.search import SearchSettings, mcts, search
 from pacsim.search.base import MAX, MIN
 
 SCORE = 100
@@ -129,10 +129,10 @@ class AlphaBetaTeam(_PlacingTeam):
 
     def __init__(self, is_red_team: bool, depth: int = 4) -> None:
         super().__init__(is_red_team)
-        self.depth = depth
+        self.settings = SearchSettings(depth=depth, evaluate=self.evaluate)
 
     def act(self, index: int, view: CaptureView) -> str:
-        result = search(self.game, self.placed(index, view), "alphabeta", depth=self.depth, evaluate=self.evaluate)
+        result = search(self.game, self.placed(index, view), "alphabeta", self.settings)
         return result.action[0]
 
 
