@@ -61,9 +61,11 @@ def ratings(names: Sequence[str], games: Sequence[dict[str, Any]], samples: int 
     return rate_games(names, red, blue, points, samples=samples)
 
 
-def rank_ranges(names: Sequence[str], games: list[dict[str, Any]]) -> list[tuple[str, int, int]]:
-    """What a Swiss contest pairs and stops by (:data:`pacsim.runner.contest.Ranker`)."""
-    return [(rating.entrant, rating.best_rank, rating.worst_rank) for rating in ratings(names, games, samples=100)]
+def rank_ranges(names: Sequence[str], games: list[dict[str, Any]]) -> list[tuple[str, int, int, int]]:
+    """What a Swiss contest pairs and stops by (:data:`pacsim.runner.contest.Ranker`): each team's rank and
+    95% rank range, best first."""
+    return [(rating.entrant, rating.rank, rating.best_rank, rating.worst_rank)
+            for rating in ratings(names, games, samples=100)]
 
 
 def own_result(game: dict[str, Any], team: str) -> str:

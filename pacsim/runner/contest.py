@@ -261,12 +261,13 @@ def staff_games(contest: Contest) -> list[GameTask]:
             for task in contest.both_colours(STAFF, 0, student, coach, contest.drawn.mazes)]
 
 
-def swiss_round(contest: Contest, round_number: int, order: Sequence[str], met: set[frozenset[str]]) -> list[GameTask]:
+def swiss_round(contest: Contest, round_number: int, order: Sequence[str], met: set[frozenset[str]],
+                sat_out: set[str]) -> list[GameTask]:
     """Round ``round_number``'s games: its pairs as an earlier run planned them, else paired now from ``order``
-    (the students by rating, best first) and kept."""
+    (the students by rating, best first, ties in a keyed-hash order) and kept."""
     pairs = contest.store.pairs(contest.name, round_number)
     if pairs is None:
-        pairs = pair_by_rating(order, met)
+        pairs = pair_by_rating(order, met, sat_out)
         contest.store.keep_pairs(contest.name, round_number, pairs)
     teams = {team.name: team for team in contest.playing}
     mazes = contest.drawn.mazes
@@ -276,10 +277,13 @@ def swiss_round(contest: Contest, round_number: int, order: Sequence[str], met: 
             for task in contest.both_colours(ROUND, round_number, teams[first], teams[second], chosen)]
 
 
-def pair_by_rating(order: Sequence[str], met: set[frozenset[str]]) -> list[tuple[str, str]]:
-    """Each unpaired team, best first, with the next best it has not met (else the next best); the last of an
-    odd field sits the round out."""
+def pair_by_rating(order: Sequence[str], met: set[frozenset[str]], sat_out: set[str]) -> list[tuple[str, str]]:
+    """Each unpaired team, best first, with the next best it has not met (else the next best).  In an odd field
+    the lowest team that has not yet sat a round out sits this one out (no games, no points)."""
     waiting = list(order)
+    if len(waiting) % 2:
+        resting = next((name for name in reversed(waiting) if name not in sat_out), waiting[-1])
+        waiting.remove(resting)
     pairs = []
     while len(waiting) >= 2:
         first = waiting.pop(0)
@@ -302,8 +306,8 @@ def separated(ranges: Sequence[tuple[int, int]], teams: int) -> bool:
 
 # -- running --------------------------------------------------------------------------------------------------------
 
-Ranker = Callable[[Sequence[str], list[dict[str, Any]]], list[tuple[str, int, int]]]
-"""The teams' names and their stored games -> each team's name and 95% rank range, best first (the report's
+Ranker = Callable[[Sequence[str], list[dict[str, Any]]], list[tuple[str, int, int, int]]]
+"""The teams' names and their stored games -> each team's name, rank and 95% rank range, best first (the report's
 ratings: the runner does not rate, the report does, and the command hands it in)."""
 
 
@@ -319,14 +323,18 @@ def run_contest(contest: Contest, workers: int, ranker: Ranker,
     names = [team.name for team in contest.playing]
     students = [team.name for team in contest.playing if not team.staff]
     met: set[frozenset[str]] = set()
+    sat_out: set[str] = set()
     for round_number in range(1, swiss_rounds(contest) + 1):
         planned = contest.store.pairs(contest.name, round_number) is not None
         games = contest.store.games(task.key for task in tasks)
         ranking = ranker(names, games) if games else []
-        if not planned and round_number > MIN_SWISS_ROUNDS and separated([(best, worst) for _, best, worst in ranking], len(names)):
+        if not planned and round_number > MIN_SWISS_ROUNDS and separated([(best, worst) for *_, best, worst in ranking], len(names)):
             break
-        order = [name for name, _, _ in ranking if name in students] or sorted(students, key=contest.draw_order)
-        round_tasks = swiss_round(contest, round_number, order, met)
+        rank_of = {name: rank for name, rank, *_ in ranking}
+        order = sorted(students, key=lambda name: (rank_of.get(name, 0), contest.draw_order(name)))
+        round_tasks = swiss_round(contest, round_number, order, met, sat_out)
+        paired = {name for task in round_tasks for name in (task.red.name, task.blue.name)}
+        sat_out.update(set(students) - paired)
         met.update(frozenset((task.red.name, task.blue.name)) for task in round_tasks)
         tasks += round_tasks
         play_missing(contest, round_tasks, workers, progress)
