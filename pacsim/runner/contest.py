@@ -294,8 +294,12 @@ def pair_by_rating(order: Sequence[str], met: set[frozenset[str]], sat_out: set[
 
 
 def swiss_rounds(contest: Contest) -> int:
-    students = sum(1 for team in contest.playing if not team.staff)
-    return contest.rounds or math.ceil(math.log2(max(2, students))) + 4
+    return contest.rounds or swiss_rounds_for(sum(1 for team in contest.playing if not team.staff))
+
+
+def swiss_rounds_for(students: int) -> int:
+    """The most Swiss rounds for a field of ``students`` teams unless ``--rounds`` says: log2 of it, plus 4."""
+    return math.ceil(math.log2(max(2, students))) + 4
 
 
 def separated(ranges: Sequence[tuple[int, int]], teams: int) -> bool:
