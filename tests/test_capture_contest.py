@@ -4,6 +4,7 @@ faulty teams lose only their own games; a spinning team cannot slow an honest on
 import csv
 import hashlib
 import hmac
+import json
 import os
 import signal
 import sqlite3
@@ -381,3 +382,36 @@ def createTeam(""", 1)
     finally:
         red.stop(), blue.stop()
     assert result.culprit is None, result.error
+
+
+def test_a_swiss_contest_plays_staff_games_then_rating_paired_rounds(tmp_path, capsys):
+    for name in "abcde":
+        team_folder(tmp_path / "students", name, COURSE_TEAM + f"\n# team {name}\n")
+    command = ["tournament", "--game", "capture", "--teams", str(tmp_path / "students"), "--staff", "baseline",
+               "--layout", TINY, "fastCapture", "--store", str(tmp_path / "contest.sqlite"), "--max-moves", "20",
+               "--speed-factor", "1", "-j", "1", "--no-sandbox", "-q", "--format", "swiss", "--rounds", "2",
+               "--mazes-per-round", "1"]
+    assert main(command) == 0
+    with sqlite3.connect(tmp_path / "contest.sqlite") as connection:
+        stages = dict(connection.execute("SELECT stage, count(*) FROM games GROUP BY stage").fetchall())
+        rounds = [json.loads(pairs) for _, pairs in connection.execute("SELECT round, pairs FROM rounds ORDER BY round")]
+    assert stages == {"staff": 5 * 2 * 2, "swiss": 2 * 2 * 2}  # 5 students x 2 mazes x 2 colours; 2 rounds of 2 pairs
+    rested = [set("abcde") - {name for pair in pairs for name in pair} for pairs in rounds]
+    assert all(len(names) == 1 for names in rested) and rested[0] != rested[1]  # the bye moves on
+    assert not {frozenset(pair) for pair in rounds[0]} & {frozenset(pair) for pair in rounds[1]}  # no rematch
+    before = stored(tmp_path)
+    assert main(command) == 0 and stored(tmp_path) == before
+    assert "baseline (staff)" in capsys.readouterr().out
+
+
+def test_the_machine_is_measured_once_and_its_factor_kept(tmp_path, capsys):
+    team_folder(tmp_path / "students", "a", COURSE_TEAM)
+    command = ["tournament", "--game", "capture", "--teams", str(tmp_path / "students"), "--layout", TINY,
+               "--store", str(tmp_path / "contest.sqlite"), "--max-moves", "8", "-j", "1", "--no-sandbox", "-q"]
+    assert main(command) == 0
+    with sqlite3.connect(tmp_path / "contest.sqlite") as connection:
+        factor, = connection.execute("SELECT speed_factor FROM contest").fetchone()
+        rows = connection.execute("SELECT speed_factor, move_warning, move_timeout FROM games").fetchall()
+    assert 0.25 <= factor <= 20 and rows
+    assert all(row == pytest.approx((factor, factor * 1.0, factor * 3.0)) for row in rows)
+    assert main([*command, "--speed-factor", str(factor * 2)]) == 2  # a started contest keeps its limits
