@@ -1,6 +1,7 @@
 """Capture contests: teams in sandboxes, paired with colours swapped, stored, resumed, re-run, rated and graded;
 faulty teams lose only their own games; a spinning team cannot slow an honest one."""
 
+import contextlib
 import csv
 import hashlib
 import hmac
@@ -275,13 +276,14 @@ def test_a_contest_killed_hard_resumes_with_nothing_lost_or_doubled(tmp_path):
     for name in ("a", "b", "c"):
         team_folder(tmp_path / "students", name, SLEEPER.format(seconds=0.01))
     command = [sys.executable, "-m", "pacsim", "tournament", "--game", "capture", "--teams", str(tmp_path / "students"),
-               "--staff", "baseline", "--layout", TINY, "--store", str(tmp_path / "contest.sqlite"), "--max-moves", "60",
+               "--staff", "baseline", "--layout", TINY, "--store", str(tmp_path / "contest.sqlite"), "--max-moves", "30",
                "--speed-factor", "1", "-j", "2", "--allow-weak-sandbox", "-q"]
     process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline and process.poll() is None:
-        if (tmp_path / "contest.sqlite").exists() and len(stored(tmp_path)) >= 2:
-            break
+        with contextlib.suppress(sqlite3.OperationalError):  # the store made, its tables not yet
+            if (tmp_path / "contest.sqlite").exists() and len(stored(tmp_path)) >= 2:
+                break
         time.sleep(0.05)
     os.kill(process.pid, signal.SIGKILL)
     process.wait()
@@ -351,7 +353,7 @@ def test_a_spinning_team_cannot_slow_an_honest_teams_moves(tmp_path):
         honest = sandboxed(tmp_path, "honest", honest_source, True)
         other = sandboxed(tmp_path, opponent, SPINNER if opponent == "spinner" else COURSE_TEAM, False)
         try:
-            result = play_capture_game(find_capture_layout(TINY), honest, other, seed=1, max_moves=8,
+            result = play_capture_game(find_capture_layout(TINY), honest, other, seed=1, max_moves=6,
                                        time_rules=TimeRules(startup=15, move_warning=3, move_timeout=3))
         finally:
             honest.stop(), other.stop()
@@ -415,3 +417,20 @@ def test_the_machine_is_measured_once_and_its_factor_kept(tmp_path, capsys):
     assert 0.25 <= factor <= 20 and rows
     assert all(row == pytest.approx((factor, factor * 1.0, factor * 3.0)) for row in rows)
     assert main([*command, "--speed-factor", str(factor * 2)]) == 2  # a started contest keeps its limits
+
+
+def test_the_contest_bench_reports_its_figures(monkeypatch):
+    """pacsim bench --contest, on the smallest maze: the sandbox's cost, and a 150-team estimate from a contest's
+    rate (the contest itself, run_contest, is played by the tests above)."""
+    from pacsim.bench import contest as bench
+    from pacsim.bench.report import Report
+
+    monkeypatch.setattr(bench, "LAYOUT", TINY)
+    monkeypatch.setattr(bench, "_contest_rate", lambda teams: (2.0, 10))
+    report = Report()
+    bench.contest_figures(report, games=1, teams=2)
+    figures = {figure.name.split(",")[0]: figure.value for figure in report.figures}
+    assert len(report.figures) == 5 and all(figure.value > 0 for figure in report.figures)
+    assert report.figures[-1].value == pytest.approx(bench.contest_games(150) / 2.0 / 60)  # minutes at 2 games/s
+    assert bench.contest_games(150) < 150 * 149 * 4 / 10  # the Swiss format: a tenth of a round robin at most
+    assert figures["baseline vs baseline"] > figures["the same"]  # the sandbox costs something

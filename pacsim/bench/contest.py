@@ -38,6 +38,10 @@ def contest_games(teams: int, staff: int = 1, mazes: int = 4, mazes_per_round: i
 
 
 def contest_figures(report: Report, games: int, teams: int = 6) -> None:
+    from pacsim.runner.machine_speed import speed_factor
+
+    report.add(GROUP, "this machine's speed factor (its time limits' multiplier)", speed_factor(), "x",
+               "pacsim tournament --game capture --speed-factor X gives a contest these limits")
     plain = _rate(games, sandboxed=False)
     report.add(GROUP, f"baseline vs baseline, {LAYOUT}, no sandbox", plain, "games/s", f"{games} games, one process")
     boxed = _rate(games, sandboxed=True)
