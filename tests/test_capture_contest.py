@@ -285,8 +285,14 @@ def test_a_contest_killed_hard_resumes_with_nothing_lost_or_doubled(tmp_path):
             if (tmp_path / "contest.sqlite").exists() and len(stored(tmp_path)) >= 2:
                 break
         time.sleep(0.05)
+    workers = [int(pid) for pid in subprocess.run(["pgrep", "-P", str(process.pid)], capture_output=True,
+                                                  text=True).stdout.split()]
     os.kill(process.pid, signal.SIGKILL)
     process.wait()
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and any(Path(f"/proc/{pid}").exists() for pid in workers):
+        time.sleep(0.05)
+    assert workers and not [pid for pid in workers if Path(f"/proc/{pid}").exists()]  # its workers died with it
     before = stored(tmp_path)
     assert 2 <= len(before) < 12
     assert subprocess.run(command, stdout=subprocess.DEVNULL).returncode == 0

@@ -33,6 +33,7 @@ import hmac
 import json
 import math
 import multiprocessing
+import os
 import secrets
 import signal
 import socket
@@ -369,8 +370,11 @@ def _played(contest: Contest, tasks: list[GameTask], workers: int) -> Iterator[d
         for task in tasks:
             yield play_task(task, *settings)
         return
-    context = multiprocessing.get_context("forkserver")
-    with concurrent.futures.ProcessPoolExecutor(workers, mp_context=context, initializer=_die_with_parent) as pool:
+    # Spawned by this process itself (not a fork server, which outlives a killed parent): each worker's parent
+    # is the contest's process, so the parent-death signal ends it, and its sandbox children with it.
+    context = multiprocessing.get_context("spawn")
+    with concurrent.futures.ProcessPoolExecutor(workers, mp_context=context, initializer=_die_with_parent,
+                                                initargs=(os.getpid(),)) as pool:
         futures = [pool.submit(play_task, task, *settings) for task in tasks]
         try:
             for future in concurrent.futures.as_completed(futures):
@@ -380,10 +384,13 @@ def _played(contest: Contest, tasks: list[GameTask], workers: int) -> Iterator[d
                 future.cancel()
 
 
-def _die_with_parent() -> None:
-    """A worker dies with the contest's process (a ``kill -9`` of it leaves no games running on)."""
+def _die_with_parent(parent: int) -> None:
+    """A worker dies with the contest's process ``parent`` (a ``kill -9`` of it leaves no games running on),
+    also when it died before this worker asked."""
     with contextlib.suppress(OSError, AttributeError):
-        ctypes.CDLL(None).prctl(1, signal.SIGKILL)
+        ctypes.CDLL(None).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    if os.getppid() != parent:
+        os._exit(1)
 
 
 def play_task(task: GameTask, contest: str, max_moves: int, rules: TimeRules, limits: Limits | None,
