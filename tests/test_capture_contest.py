@@ -267,8 +267,12 @@ def test_bad_contest_input_is_one_line(tmp_path, capsys):
     assert main(["tournament", "--game", "capture", "--teams", str(tmp_path / "nowhere")]) == 2
     assert main(["tournament", "--game", "capture", "--teams", "baseline", "--pacman", "greedy"]) == 2
     assert main(["tournament", "--teams", "baseline"]) == 2
+    other = tmp_path / "other.sqlite"
+    with sqlite3.connect(other) as connection:
+        connection.execute("CREATE TABLE games (id INTEGER, pacman TEXT)")
+    assert main(["tournament", "--game", "capture", "--teams", "baseline", "--store", str(other), "-q"]) == 2
     lines = capsys.readouterr().err.strip().splitlines()
-    assert len(lines) == 3 and all("Traceback" not in line for line in lines)
+    assert len(lines) == 4 and all("Traceback" not in line for line in lines)
 
 
 def test_a_contest_killed_hard_resumes_with_nothing_lost_or_doubled(tmp_path):

@@ -56,7 +56,7 @@ def run(args: argparse.Namespace) -> int:
     if args.replay:
         return _replay(args)
     if args.grades:
-        check_output(args.grades, "--grades")
+        check_output(args.grades, "--grades", inputs=[_store_path(args)])
     contest = _contest(args)
     workers = args.workers or os.cpu_count() or 1
     if not args.quiet:

@@ -64,8 +64,12 @@ class ContestStore:
         try:
             self.connection = sqlite3.connect(path, timeout=60)
             self.connection.executescript(SCHEMA)
+            columns = {row[1] for row in self.connection.execute("PRAGMA table_info(games)")}
         except sqlite3.DatabaseError as error:
             raise ConfigError(f"--store {path}: not a contest store ({error})") from None
+        if not set(GAME_COLUMNS) <= columns:  # another kind of store (a Pacman tournament's) named by mistake
+            self.connection.close()
+            raise ConfigError(f"--store {path}: not a capture contest's store (a Pacman tournament's, or another's)")
 
     def close(self) -> None:
         self.connection.close()
