@@ -140,6 +140,9 @@ SKIP: dict[str, str] = {
     "pacsim tournament --pacman students/ greedy --ghosts random directional --layout smallClassic "
     "generated:w=9,h=7,food=6,ghosts=2,mazes=5 --pairs 20 --store results/contest.sqlite --html contest.html":
         "the README's tournament, with a store named: run above",
+    "pacsim tournament --game capture --teams students/ --staff baseline staff/baselineTeam.py "
+    "--store results/contest.sqlite --grades grades.csv":
+        "students' team folders and a course's baseline file; tests/test_capture_contest.py runs a contest as an instructor would",
     "pacsim replay results/optimism_pessimism.sqlite --game 17 --html game17.html": BIG_STORE,
     "pacsim report results/x.sqlite --html report.html": "the README's report --html above, on a store named x (seconds of figures)",
     "pacsim replay results/x.sqlite --game 17 --html g.html --tree --tree-nodes 5000":

@@ -23,6 +23,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="a CS188 course folder (its pacman.py): the start-up group times the course's commands "
                              "there, through pacsim and through the course's own code")
     parser.add_argument("--capture", action="store_true", help="only the capture-the-flag group (games a second)")
+    parser.add_argument("--contest", action="store_true",
+                        help="only the capture contest group (sandboxed games a second, a 150-team contest's time)")
     parser.add_argument("--capture-course", metavar="DIR", default=None,
                         help="the course's contest folder (its capture.py, baselineTeam.py, kept outside pacsim): "
                              "the capture group times the course's engine and its team file against pacsim")
@@ -37,7 +39,13 @@ def run(args) -> int:
     capture_course = Path(args.capture_course) if args.capture_course else None
     if capture_course is not None and not capture_course.is_dir():
         raise ConfigError(f"--capture-course {args.capture_course}: not a folder")
-    if args.capture:
+    if args.contest:
+        from pacsim.bench.contest import contest_figures
+        from pacsim.bench.report import Report, machine_info
+
+        report = Report(machine=machine_info())
+        contest_figures(report, games=3 if args.quick else 10, teams=4 if args.quick else 6)
+    elif args.capture:
         from pacsim.bench.capture import capture_figures
         from pacsim.bench.report import Report, machine_info
 

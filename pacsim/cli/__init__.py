@@ -41,7 +41,7 @@ COMMANDS = {
     "agents": "list the agents (built-in and installed), or one agent's options",
     "probcut": "fit a ChanceProbCut model for a Star2 Pacman",
     "compare": "two Pacmen (or ghosts) on the same seeds until a sequential test (SPRT) decides (resumable)",
-    "tournament": "play entrants (files or folders, one per student) against ghosts, rate them, print the leaderboard",
+    "tournament": "play entrants (files or folders, one per student) against ghosts, rate them, print the leaderboard; --game capture: a class's capture contest",
     "train": "train a learning Pacman (approxq, qlearn) into a weights file",
     "capture": "capture the flag: two teams of two (course team files or pacsim's), as the course's capture.py",
 }

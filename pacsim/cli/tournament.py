@@ -18,7 +18,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--ghosts", nargs="+", metavar="PATH", default=None,
                         help="ghost entrants or built-in ghosts (default: random)")
     parser.add_argument("--layout", nargs="+", metavar="LAYOUT", default=None,
-                        help="mazes: shipped names, .lay files, generated:...,mazes=N (seeds drawn afresh)")
+                        help="mazes: shipped names, .lay files, generated:...,mazes=N (seeds drawn afresh); "
+                             "with --game capture: capture mazes (RANDOM<seed>, defaultCapture, .lay files)")
     parser.add_argument("--pairs", type=int, default=None, help="paired starts per Pacman, ghost and maze (default: 10)")
     parser.add_argument("--store", default=None, help="results store (default: results/NAME.sqlite)")
     parser.add_argument("--name", default=None, help="the tournament's name (default: the file's, or 'tournament')")
@@ -40,6 +41,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     add_debug_option(parser)
     add_executor_options(parser)
+    from pacsim.cli.contest import add_arguments as add_contest_arguments
+
+    add_contest_arguments(parser)
 
 
 OPTION_KEYS = {"pacman": "pacman", "ghosts": "ghosts", "layout": "layouts", "pairs": "pairs", "store": "store",
@@ -60,6 +64,12 @@ def settings_of(args: argparse.Namespace) -> dict:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.game == "capture":
+        from pacsim.cli.contest import run as run_contest
+
+        return run_contest(args)
+    if args.teams or args.grades or args.replay:
+        raise ConfigError("--teams, --grades and --replay go with --game capture")
     from pacsim.agents.registry import GHOST, PACMAN
     from pacsim.files import check_output
     from pacsim.printable import printable

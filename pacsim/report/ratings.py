@@ -128,10 +128,39 @@ def rate(entrants: Sequence[str], per_position: numpy.ndarray, samples: int = BO
     sampled = numpy.array([fit(numpy.tensordot(numpy.bincount(draw, minlength=len(per_position)), per_position, axes=1),
                                 start=strengths)
                            for draw in draws]) if len(per_position) else numpy.zeros((0, len(entrants)))
+    return _summarised(entrants, wins, strengths, sampled, samples)
+
+
+def rate_games(entrants: Sequence[str], first: numpy.ndarray, second: numpy.ndarray, first_points: numpy.ndarray,
+               samples: int = BOOTSTRAP_SAMPLES, seed: int = BOOTSTRAP_SEED) -> list[Rating]:
+    """The entrants' ratings, best first, from games between two of them each: game ``g`` between entrants
+    ``first[g]`` and ``second[g]`` (indexes into ``entrants``), ``first_points[g]`` the first's result (1 a win,
+    a half a draw, 0 a loss).  The bootstrap draws games (in the order given: sort them by a fixed key), so
+    the same games give the same intervals; memory grows with the games, not with entrants x entrants x games
+    (a capture contest of 150 teams)."""
+    count = len(entrants)
+
+    def wins_of(weights: numpy.ndarray) -> numpy.ndarray:
+        wins = numpy.zeros((count, count))
+        numpy.add.at(wins, (first, second), weights * first_points)
+        numpy.add.at(wins, (second, first), weights * (1 - first_points))
+        return wins
+
+    wins = wins_of(numpy.ones(len(first)))
+    strengths = fit(wins)
+    draws = numpy.random.default_rng(seed).integers(0, len(first), size=(samples, len(first)))
+    sampled = numpy.array([fit(wins_of(numpy.bincount(draw, minlength=len(first))), start=strengths)
+                           for draw in draws]) if len(first) else numpy.zeros((0, count))
+    return _summarised(entrants, wins, strengths, sampled, samples)
+
+
+def _summarised(entrants: Sequence[str], wins: numpy.ndarray, strengths: numpy.ndarray, sampled: numpy.ndarray,
+                samples: int) -> list[Rating]:
+    """Each entrant's rating, interval and rank range from the fitted ``strengths`` and the bootstrap's."""
     tail = (1 - INTERVAL) / 2 * 100
-    low, high = (numpy.percentile(sampled, [tail, 100 - tail], axis=0) if samples else (strengths, strengths))
+    low, high = (numpy.percentile(sampled, [tail, 100 - tail], axis=0) if len(sampled) else (strengths, strengths))
     ranks = _ranks(strengths)
-    sampled_ranks = numpy.array([_ranks(row) for row in sampled]) if samples else ranks[None, :]
+    sampled_ranks = numpy.array([_ranks(row) for row in sampled]) if len(sampled) else ranks[None, :]
     best, worst = numpy.percentile(sampled_ranks, [tail, 100 - tail], axis=0, method="nearest")
     comparisons = (wins + wins.T).sum(axis=1)  # a comparison is one win, or two halves
     ratings = [Rating(entrant=name, rating=float(strengths[index] * ELO_SCALE), low=float(low[index] * ELO_SCALE),

@@ -27,6 +27,10 @@ from dataclasses import dataclass, field
 from pacsim.engine.capture.layout import NUM_AGENTS, CaptureLayout, is_red
 from pacsim.engine.capture.observation import CaptureView, observe
 from pacsim.engine.capture.state import MAX_MOVES, CaptureState, apply_move, initial_state
+from pacsim.engine.game import AgentFault, agent_rng
+
+TIMEOUTS = ("startup_timeout", "move_timeout")
+"""The sandbox's faults that are the course's forfeit (over the time out), not a crash."""
 
 RED, BLUE, TIE = "red", "blue", "tie"
 
@@ -80,20 +84,22 @@ class CaptureResult:
     """The agent that crashed or forfeited."""
     error: str = ""
     """What the culprit did, in one line."""
+    fault: str = ""
+    """The sandbox's kind of the culprit's fault (:data:`~pacsim.engine.game.FAULTS`), when its child failed."""
     seconds: list[float] = field(default_factory=lambda: [0.0] * NUM_AGENTS)
     """Each agent's thinking time."""
     final_state: CaptureState | None = None
 
     def to_dict(self) -> dict[str, object]:
         return {"layout": self.layout, "seed": self.seed, "first": self.first, "score": self.score,
-                "winner": self.winner, "reason": self.reason, "culprit": self.culprit, "error": self.error,
+                "winner": self.winner, "reason": self.reason, "culprit": self.culprit, "error": self.error, "fault": self.fault,
                 "moves": [list(move) for move in self.moves], "seconds": [round(value, 4) for value in self.seconds]}
 
 
 class _TeamFailed(Exception):
-    def __init__(self, agent: int, reason: str, message: str) -> None:
+    def __init__(self, agent: int, reason: str, message: str, fault: str = "") -> None:
         super().__init__(message)
-        self.agent, self.reason = agent, reason
+        self.agent, self.reason, self.fault = agent, reason, fault
 
 
 Observer = Callable[[CaptureState, int | None, str | None], None]
@@ -107,13 +113,12 @@ def play_capture_game(layout: CaptureLayout, red: CaptureTeam, blue: CaptureTeam
     rng = random.Random(seed)
     first = rng.randint(0, 1)
     noise = random.Random(rng.getrandbits(64))
-    red.prepare(random.Random(rng.getrandbits(64)))
-    blue.prepare(random.Random(rng.getrandbits(64)))
     game = _Game(layout, (red, blue), noise, time_rules, CaptureResult(layout.name, seed, first))
     state = initial_state(layout, first, max_moves)
     if observer:
         observer(state, None, None)
     try:
+        game.prepare_all(seed)
         game.start_all(state)
         while not state.over:
             state = game.move(state)
@@ -138,6 +143,9 @@ class _Game:
         started = time.perf_counter()
         try:
             answer = function(agent, view)
+        except AgentFault as fault:  # a sandboxed team's child: a timeout forfeits, anything else is a crash
+            reason = "forfeit" if fault.kind in TIMEOUTS else "crash"
+            raise _TeamFailed(agent, reason, f"{what}: {fault}", fault.kind) from fault
         except Exception as error:
             raise _TeamFailed(agent, "crash", f"{what} raised {_one_line(error)}") from error
         seconds = time.perf_counter() - started
@@ -157,6 +165,17 @@ class _Game:
             if self.warnings[agent] > rules.max_warnings:
                 raise _TeamFailed(agent, "forfeit", f"{self.warnings[agent]} moves over {rules.move_warning:g} s "
                                                     f"(the limit is {rules.max_warnings} warnings)")
+
+    def prepare_all(self, seed: int) -> None:
+        """Each team gets its stream, a hash of the seed (keyed where the engine keys it): a team's stream
+        tells it nothing of the other's, nor of the noise.  A team that fails here (its sandbox cannot start) loses."""
+        for first, team in enumerate(self.teams):
+            try:
+                team.prepare(agent_rng(seed, first))
+            except AgentFault as fault:
+                raise _TeamFailed(first, "crash", f"prepare: {fault}", fault.kind) from fault
+            except Exception as error:
+                raise _TeamFailed(first, "crash", f"prepare raised {_one_line(error)}") from error
 
     def start_all(self, state: CaptureState) -> None:
         for agent in range(NUM_AGENTS):
@@ -188,7 +207,7 @@ class _Game:
         red_lost = is_red(failed.agent)
         result.score = -1 if red_lost else 1  # the course's score for a crash
         result.winner = BLUE if red_lost else RED
-        result.reason, result.culprit, result.error = failed.reason, failed.agent, str(failed)
+        result.reason, result.culprit, result.error, result.fault = failed.reason, failed.agent, str(failed), failed.fault
         result.final_state = state
         return result
 

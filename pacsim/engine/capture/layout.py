@@ -131,14 +131,16 @@ def parse_capture_layout(text: str, name: str = "capture", source: str = "<layou
 def read_capture_layout(path: str | Path) -> CaptureLayout:
     """Read a capture ``.lay`` file (at most :data:`MAX_FILE_BYTES`)."""
     path = Path(path)
+    return parse_capture_layout(_read_text(path), name=path.stem, source=str(path))
+
+
+def _read_text(path: Path) -> str:
     try:
-        data = read_bounded(path, MAX_FILE_BYTES)
-        text = data.decode("utf-8")
+        return read_bounded(path, MAX_FILE_BYTES).decode("utf-8")
     except FileRefused as error:
         raise LayoutError(str(error), str(path)) from None
     except UnicodeDecodeError:
         raise LayoutError("not UTF-8 text", str(path)) from None
-    return parse_capture_layout(text, name=path.stem, source=str(path))
 
 
 def shipped_capture_layouts() -> dict[str, Path]:
@@ -154,20 +156,24 @@ def find_capture_layout(name: str) -> CaptureLayout:
     """The course's ``-l``: ``RANDOM<seed>`` (a generated maze), a path, a
     ``NAME`` or ``NAME.lay`` in ``./`` or ``./layouts/``, or a shipped capture maze.
     Raises :class:`LayoutError` for a name that leads nowhere."""
+    text, found, source = capture_layout_text(name)
+    return parse_capture_layout(text, name=found, source=source)
+
+
+def capture_layout_text(name: str) -> tuple[str, str, str]:
+    """The ``.lay`` text :func:`find_capture_layout` reads for ``name``, the maze's name and where it came from
+    (a contest keeps the text, so that its games replay on the same maze)."""
     if name.startswith(RANDOM_PREFIX) and name[len(RANDOM_PREFIX):].isdigit():
         from pacsim.engine.capture.maze import generate_capture_maze
 
-        seed = int(name[len(RANDOM_PREFIX):])
-        return parse_capture_layout(generate_capture_maze(seed), name=name, source=name)
+        return generate_capture_maze(int(name[len(RANDOM_PREFIX):])), name, name
     stem = name.removesuffix(".lay")
     candidates = [Path(name), Path(f"{stem}.lay"), Path("layouts") / f"{stem}.lay"]
-    local = next((path for path in candidates if path.is_file()), None)
-    if local is not None:
-        return read_capture_layout(local)
     shipped = shipped_capture_layouts()
-    if stem in shipped:
-        return read_capture_layout(shipped[stem])
-    from pacsim.errors import did_you_mean
+    path = next((path for path in candidates if path.is_file()), shipped.get(stem))
+    if path is None:
+        from pacsim.errors import did_you_mean
 
-    raise LayoutError(f"no capture layout named {stem!r} (shipped: {', '.join(shipped)}, or RANDOM<seed>)"
-                      f"{did_you_mean(stem, shipped)}", name)
+        raise LayoutError(f"no capture layout named {stem!r} (shipped: {', '.join(shipped)}, or RANDOM<seed>)"
+                          f"{did_you_mean(stem, shipped)}", name)
+    return _read_text(path), path.stem, str(path)

@@ -1,0 +1,165 @@
+"""A capture contest's board (ratings with intervals) and its grade table (each student team against the staff).
+
+Computed here from the stored games (:mod:`pacsim.runner.contest_store`'s
+rows), shown by the command.  Ratings are Bradley-Terry on games
+(:func:`pacsim.report.ratings.rate_games`: a win 1, a tie a half; the
+bootstrap draws games), on the Elo scale with 95% intervals and rank ranges.
+A fault (crash, forfeit, timeout) loses that game for the faulting team and
+only it: the other team's result is a win, whatever it did.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy
+
+from pacsim.files import write_atomically
+from pacsim.report.ratings import BOOTSTRAP_SAMPLES, Rating, rate_games
+
+POINTS = {"red": 1.0, "tie": 0.5, "blue": 0.0}
+"""Red's points by the game's winner."""
+
+
+@dataclass(frozen=True)
+class TeamLine:
+    """One team's line on the board."""
+
+    rating: Rating
+    staff: bool
+    games: int
+    wins: int
+    ties: int
+    losses: int
+    faults: dict[str, int]
+    """Its own faults by kind (``crash``, ``forfeit``; the sandbox's kind where its child failed)."""
+
+
+@dataclass
+class ContestBoard:
+    lines: list[TeamLine]
+    refused: list[tuple[str, str]] = field(default_factory=list)
+    """Teams that got no games, and why."""
+    faults: list[str] = field(default_factory=list)
+    """One line per faulted game: its key (for the replay), the team and what it did."""
+    games: int = 0
+
+
+def ratings(names: Sequence[str], games: Sequence[dict[str, Any]], samples: int = BOOTSTRAP_SAMPLES) -> list[Rating]:
+    """The teams' ratings from their games (rows sorted by key)."""
+    index = {name: position for position, name in enumerate(names)}
+    counted = [game for game in games if game["red"] in index and game["blue"] in index]
+    red = numpy.array([index[game["red"]] for game in counted], dtype=int)
+    blue = numpy.array([index[game["blue"]] for game in counted], dtype=int)
+    points = numpy.array([POINTS[game["winner"]] for game in counted])
+    return rate_games(names, red, blue, points, samples=samples)
+
+
+def rank_ranges(names: Sequence[str], games: list[dict[str, Any]]) -> list[tuple[str, int, int, int]]:
+    """What a Swiss contest pairs and stops by (:data:`pacsim.runner.contest.Ranker`): each team's rank and
+    95% rank range, best first."""
+    return [(rating.entrant, rating.rank, rating.best_rank, rating.worst_rank)
+            for rating in ratings(names, games, samples=100)]
+
+
+def own_result(game: dict[str, Any], team: str) -> str:
+    """``win``, ``tie`` or ``loss`` of ``team`` in ``game``."""
+    if game["winner"] == "tie":
+        return "tie"
+    return "win" if (game["winner"] == "red") == (game["red"] == team) else "loss"
+
+
+def own_score(game: dict[str, Any], team: str) -> int:
+    return int(game["score"]) if game["red"] == team else -int(game["score"])
+
+
+def faulted_team(game: dict[str, Any]) -> str | None:
+    """The team whose fault ended the game (red's agents are even), or None."""
+    if game["culprit"] is None:
+        return None
+    return str(game["red"] if int(game["culprit"]) % 2 == 0 else game["blue"])
+
+
+def build_board(names: Sequence[str], staff: set[str], games: Sequence[dict[str, Any]],
+                refused: Sequence[tuple[str, str]] = ()) -> ContestBoard:
+    results: dict[str, Counter[str]] = {name: Counter() for name in names}
+    faults: dict[str, Counter[str]] = {name: Counter() for name in names}
+    notes = []
+    for game in games:
+        for team in (game["red"], game["blue"]):
+            if team in results:
+                results[team][own_result(game, team)] += 1
+        culprit = faulted_team(game)
+        if culprit in faults:
+            faults[culprit][game["fault"] or game["reason"]] += 1
+            notes.append(f"{game['key'][:12]}: {culprit} ({game['reason']}) {game['error'][:160]}")
+    lines = [TeamLine(rating, rating.entrant in staff, sum(results[rating.entrant].values()),
+                      results[rating.entrant]["win"], results[rating.entrant]["tie"], results[rating.entrant]["loss"],
+                      dict(faults[rating.entrant]))
+             for rating in (ratings(names, games) if names else [])]
+    return ContestBoard(lines, list(refused), notes, len(games))
+
+
+def format_board(board: ContestBoard, shown_faults: int = 20) -> str:
+    rows = [f"{'rank':>4}  {'team':<24} {'rating':>7}  {'95% interval':<15} {'ranks':<9} {'games':>5}  "
+            f"{'W-T-L':<13} faults"]
+    for line in board.lines:
+        rating = line.rating
+        name = line.rating.entrant + (" (staff)" if line.staff else "")
+        faults = ", ".join(f"{kind} {count}" for kind, count in sorted(line.faults.items())) or "-"
+        rows.append(f"{rating.rank:>4}  {name[:24]:<24} {rating.rating:>7.0f}  [{rating.low:>5.0f}, {rating.high:>5.0f}]  "
+                    f"{rating.best_rank:>3}-{rating.worst_rank:<4} {line.games:>5}  "
+                    f"{f'{line.wins}-{line.ties}-{line.losses}':<13} {faults}")
+    for name, why in board.refused:
+        rows.append(f"   -  {name[:24]:<24} no games: {why}")
+    if board.faults:
+        rows.append(f"faulted games ({len(board.faults)}; replay one with pacsim tournament --game capture "
+                    "--store STORE --replay KEY):")
+        rows.extend(f"  {note}" for note in board.faults[:shown_faults])
+        if len(board.faults) > shown_faults:
+            rows.append(f"  ... and {len(board.faults) - shown_faults} more")
+    return "\n".join(rows)
+
+
+GRADE_COLUMNS = ("team", "hand_in_sha256", "opponent", "games", "wins", "ties", "losses", "win_rate", "mean_score",
+                 "own_faults")
+
+
+def grade_rows(students: Sequence[tuple[str, str]], staff: Sequence[str],
+               games: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Each student team (name, hand-in hash) against each staff team, and against all of them (``opponent``
+    ``all staff``): games, wins, ties, losses, win rate (a tie a half), mean score from its side, its own faults."""
+    rows = []
+    for team, digest in students:
+        mine = [game for game in games if team in (game["red"], game["blue"])]
+        for opponent in [*staff, "all staff"]:
+            against = [game for game in mine if ({game["red"], game["blue"]} - {team}) & (set(staff) if opponent == "all staff" else {opponent})]
+            results = Counter(own_result(game, team) for game in against)
+            played = len(against)
+            rows.append({"team": spreadsheet_text(team), "hand_in_sha256": digest, "opponent": spreadsheet_text(opponent),
+                         "games": played,
+                         "wins": results["win"], "ties": results["tie"], "losses": results["loss"],
+                         "win_rate": round((results["win"] + results["tie"] / 2) / played, 4) if played else "",
+                         "mean_score": round(sum(own_score(game, team) for game in against) / played, 3) if played else "",
+                         "own_faults": sum(1 for game in against if faulted_team(game) == team)})
+    return rows
+
+
+def spreadsheet_text(name: str) -> str:
+    """A team's name as a spreadsheet shows it, never as a formula (a folder named ``=HYPERLINK(...)``)."""
+    return "'" + name if name[:1] in ("=", "+", "-", "@", "\t", "\r") else name
+
+
+def write_grades(path: str | Path, rows: Sequence[dict[str, Any]]) -> None:
+    """The grade table as CSV, written atomically."""
+    buffer = io.StringIO()
+    writer = csv.DictWriter(buffer, fieldnames=GRADE_COLUMNS, lineterminator="\n")
+    writer.writeheader()
+    writer.writerows(rows)
+    write_atomically(path, buffer.getvalue(), "the grade table")
