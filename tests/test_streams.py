@@ -184,6 +184,7 @@ def test_a_tournament_draws_a_secret_key_keeps_it_beside_the_store_and_refuses_o
     result = run_experiment(tournament.experiment, workers=1, quiet=True)
     assert set(load_results(result.store)["streams"]) == {HASHED_STREAMS}
     assert key.hex() in drawn_path(result.store).read_text()
+    assert drawn_path(result.store).stat().st_mode & 0o077 == 0  # readable by its owner only
     assert key.hex().encode() not in result.store.read_bytes() and key not in result.store.read_bytes()
     again = build_tournament(settings, sandboxed=False)
     assert again.experiment.streams.key == key  # a resumed tournament keeps its dice

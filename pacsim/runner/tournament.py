@@ -332,7 +332,8 @@ def save_drawn(tournament: Tournament) -> None:
     if read_drawn(tournament.experiment.store) == tournament.drawn:
         return
     path.parent.mkdir(parents=True, exist_ok=True)
-    write_atomically(path, json.dumps(tournament.drawn, indent=1, sort_keys=True) + "\n", "the tournament's drawn seeds")
+    write_atomically(path, json.dumps(tournament.drawn, indent=1, sort_keys=True) + "\n", "the tournament's drawn seeds",
+                     private=True)  # its stream key is a secret
 
 
 def _stream_key(drawn: dict[str, Any], store: Path) -> bytes:
