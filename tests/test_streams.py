@@ -125,7 +125,7 @@ def test_old_streams_give_the_seed_and_every_ghosts_next_move():
 @pytest.mark.parametrize("key", [b"", TOURNAMENT_KEY], ids=["unkeyed", "tournament"])
 def test_hashed_streams_give_back_only_their_own_hash(key):
     streams = Streams(HASHED_STREAMS, key)
-    layout, reader, record = _play(streams)
+    _, reader, _ = _play(streams)
     assert reader.seed is None
     assert reader.material == streams.stream_seed(SEED, 0)  # the attack worked: it found the hash, and only that
     assert reader.material.bit_length() <= 256 and str(SEED).encode() not in reader.material.to_bytes(32, "big")
