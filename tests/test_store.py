@@ -237,7 +237,7 @@ def first_store(store, path, games):
     return path
 
 
-def test_a_first_store_reads_as_it_was_then_resumes_migrated_without_losing_a_game(store, tmp_path):
+def test_a_first_store_reads_as_it_was_then_resumes_migrated_without_losing_a_game(store, tmp_path, capsys):
     old = first_store(store, tmp_path / "old.sqlite", games=2)
     before = old.read_bytes()
     now = load_results(store)
@@ -254,8 +254,9 @@ def test_a_first_store_reads_as_it_was_then_resumes_migrated_without_losing_a_ga
     assert load_saved_game(old, 4).states()[-1].score == then.set_index("id").loc[4, "score"]
     assert load_saved_game(old, 4).streams == STRING_STREAMS  # stored before streams were versioned
 
-    result = run_experiment(load_experiment(store.parent / "exp.toml", store=old), workers=1, quiet=True)
+    result = run_experiment(load_experiment(store.parent / "exp.toml", store=old), workers=1)
     assert result.played == 2 and result.skipped == 4  # the stored games kept, the missing ones played
+    assert "played with version-1 random streams" in capsys.readouterr().err
     with sqlite3.connect(old) as connection:
         columns = [row[1] for row in connection.execute("PRAGMA table_info(games)")]
     connection.close()

@@ -428,12 +428,15 @@ class Plan:
         """Games found finished so far."""
         self.retried = 0
         """Games planned again so far (an ``error`` or ``crash`` before)."""
+        self.streams = experiment.streams
+        """The random streams the planned games are played with (a resumed run's own: :func:`resumed_streams`)."""
 
     def __iter__(self) -> Iterator[GameTask]:
         experiment, store = self.experiment, self.store
         digest = experiment.config_hash
         resuming = store is not None and store.has_games(digest)
         streams = resumed_streams(experiment, store.stream_versions(digest)) if resuming and store else experiment.streams
+        self.streams = streams
         for game_index, seed in enumerate(experiment.seeds()):
             for conditions in chunks(experiment.conditions, PLAN_BATCH):
                 stored: dict[str, str] = {}
@@ -471,6 +474,14 @@ def resumed_streams(experiment: Experiment, stored: Set[int]) -> Streams:
                           "entrant can read from its own generator; a tournament does not go on with them: "
                           "give it a new store (docs/experiments.md)")
     return Streams(version)
+
+
+def _streams_note(streams: Streams) -> list[str]:
+    """What a run resumed with older random streams says (docs/experiments.md, "Random streams")."""
+    if streams.version == PUBLIC_STREAMS.version:
+        return []
+    return [f"pacsim: note: this run's stored games were played with version-{streams.version} random streams (which an "
+            "agent can read); it goes on with them, so its games stay comparable: a new store plays the current ones"]
 
 
 def plan_tasks(experiment: Experiment, provenance: RunProvenance | None = None) -> Iterator[GameTask]:
@@ -511,7 +522,7 @@ def run_experiment(
         first = next(tasks, None)
         tally = _Tally()
         if first is not None:
-            for note in backend_notes(experiment):
+            for note in [*backend_notes(experiment), *_streams_note(plan.streams)]:
                 if not quiet:
                     print(note, file=sys.stderr)
             to_play = max(1, total - store.count_results(digest, games=experiment.games))  # for the progress bar
