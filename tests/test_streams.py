@@ -172,7 +172,7 @@ def test_a_tournament_draws_a_secret_key_keeps_it_beside_the_store_and_refuses_o
     import sqlite3
 
     from pacsim.errors import ConfigError
-    from pacsim.runner import load_results, run_experiment
+    from pacsim.runner import load_results, load_saved_game, run_experiment
     from pacsim.runner.tournament import build_tournament, drawn_path, save_drawn
 
     settings = {"pacman": ["greedy"], "ghosts": ["random"], "layouts": ["tinyGhostMaze"], "pairs": 2,
@@ -198,6 +198,12 @@ def test_a_tournament_draws_a_secret_key_keeps_it_beside_the_store_and_refuses_o
     with pytest.raises(ConfigError, match="version-1 random streams, which an entrant can read") as refused:
         run_experiment(again.experiment, workers=1, quiet=True)
     assert "\n" not in str(refused.value)
+    assert load_saved_game(result.store, 1).streams == STRING_STREAMS
+    with sqlite3.connect(result.store) as connection:
+        connection.execute("UPDATE games SET streams = 7")
+    connection.close()
+    with pytest.raises(ReplayError, match="game 1: random stream version 7 is not one"):
+        load_saved_game(result.store, 1)
 
 
 def test_a_run_never_mixes_stream_versions(tmp_path):

@@ -31,7 +31,7 @@ from pacsim.agents.registry import RENAMED_OPTIONS, join_spec, parse_spec
 from pacsim.engine import parse_layout
 from pacsim.engine.recording import SavedGame, check_num_ghosts, decode_actions, describe, line_of_play
 from pacsim.engine.starts import with_pacman_start
-from pacsim.engine.streams import STRING_STREAMS
+from pacsim.engine.streams import STREAM_VERSIONS, STRING_STREAMS
 from pacsim.errors import ConfigError, LayoutError, ReplayError, StoreError
 from pacsim.files import note_input
 from pacsim.runner.row import GAME_COLUMNS, PROTOCOL, REPLAYED_OUTCOMES, GameRow
@@ -620,7 +620,17 @@ def load_saved_game(path: str | Path, game_id: int) -> SavedGame:
     return SavedGame(
         layout=layout, num_ghosts=check_num_ghosts(layout, num_ghosts, where), actions=decoded, seed=seed,
         pacman=_spec(pacman, pacman_options), ghosts=[_spec(ghosts, options["ghost"])] * num_ghosts,
-        outcome=outcome, score=score, fault=fault, streams=STRING_STREAMS if streams is None else streams)
+        outcome=outcome, score=score, fault=fault, streams=_stream_version(streams, where))
+
+
+def _stream_version(stored: Any, where: str) -> int:
+    """A stored game's random-stream version (empty: stored before there were two, version 1)."""
+    if stored is None:
+        return STRING_STREAMS
+    if stored not in STREAM_VERSIONS:
+        raise ReplayError(f"{where}: random stream version {describe(stored)} is not one this pacsim knows "
+                          f"({', '.join(map(str, STREAM_VERSIONS))})")
+    return int(stored)
 
 
 def _saved_game_row(connection: sqlite3.Connection, path: Path, game_id: int) -> tuple:
