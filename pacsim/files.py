@@ -194,12 +194,14 @@ def _temporary_beside(path: Path) -> tuple[int, Path]:
 
 
 @contextmanager
-def atomic_file(path: str | Path, what: str = "the file") -> Iterator[BinaryIO]:
+def atomic_file(path: str | Path, what: str = "the file", private: bool = False) -> Iterator[BinaryIO]:
     """A binary file to write ``path``'s new content into: a temporary beside
     it, flushed, fsynced and renamed over ``path`` when the block ends
     without error; on any error (or Ctrl-C) the temporary is removed and the
     old ``path`` is as it was.  An ``OSError`` (a full disk) becomes a one-line
-    :class:`~pacsim.errors.OutputError` saying it could not write ``what``."""
+    :class:`~pacsim.errors.OutputError` saying it could not write ``what``.
+    ``private``: readable by its owner only (mode 0600, set before a byte is
+    written), whatever the old file's mode was."""
     path = Path(path)
     refuse_to_replace(path, str(path))
     try:
@@ -207,12 +209,15 @@ def atomic_file(path: str | Path, what: str = "the file") -> Iterator[BinaryIO]:
     except OSError as error:
         raise OutputError(f"{path}: cannot write {what}: {error.strerror or error}") from None
     try:
+        if private:
+            os.fchmod(descriptor, 0o600)
         with os.fdopen(descriptor, "wb") as file:
             yield file
             file.flush()
             os.fsync(file.fileno())
         with suppress(OSError):  # the old file's permissions, when there is one
-            os.chmod(temporary, stat.S_IMODE(os.stat(path).st_mode))
+            if not private:
+                os.chmod(temporary, stat.S_IMODE(os.stat(path).st_mode))
         os.replace(temporary, path)
     except BaseException as error:
         with suppress(OSError):
@@ -223,9 +228,9 @@ def atomic_file(path: str | Path, what: str = "the file") -> Iterator[BinaryIO]:
     _sync_folder(path.parent)
 
 
-def write_atomically(path: str | Path, content: str | bytes, what: str = "the file") -> None:
+def write_atomically(path: str | Path, content: str | bytes, what: str = "the file", private: bool = False) -> None:
     """Write ``content`` (text as UTF-8) to ``path`` through :func:`atomic_file`."""
-    with atomic_file(path, what) as file:
+    with atomic_file(path, what, private) as file:
         file.write(content.encode("utf-8") if isinstance(content, str) else content)
 
 

@@ -204,7 +204,8 @@ def test_terminal_tables_fit_the_terminal_and_a_pipe_gets_whole_lines(store, cap
     assert main(["report", str(store)]) == 0  # capsys: a pipe, never wrapped into blocks of columns
     piped = capsys.readouterr().out.splitlines()
     assert "ms/move" in piped[0] and max(len(line) for line in piped) > 100
-    assert sum("alphabeta" in line for line in piped) == 1
+    table = piped[:piped.index("")]  # the games worth replaying below may name a condition again
+    assert sum("alphabeta" in line for line in table) == 1
     monkeypatch.setattr("pacsim.report.format.terminal_width", lambda: 100)
     assert main(["report", str(store)]) == 0
     lines = capsys.readouterr().out.splitlines()

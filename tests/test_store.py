@@ -1,5 +1,6 @@
 """The results store: replayable rows, export, empty and foreign files."""
 
+import dataclasses
 import os
 import re
 import shutil
@@ -12,6 +13,7 @@ from optional import missing
 
 from pacsim.cli import main
 from pacsim.engine.recording import decode_actions, encode_actions
+from pacsim.engine.streams import STRING_STREAMS, Streams
 from pacsim.errors import PacsimError, ReplayError, StoreError
 from pacsim.runner import load_experiment, load_results, load_saved_game, run_experiment
 from pacsim.runner.store import ResultStore, load_runs
@@ -236,7 +238,7 @@ def first_store(store, path, games):
     return path
 
 
-def test_a_first_store_reads_as_it_was_then_resumes_migrated_without_losing_a_game(store, tmp_path):
+def test_a_first_store_reads_as_it_was_then_resumes_migrated_without_losing_a_game(store, tmp_path, capsys):
     old = first_store(store, tmp_path / "old.sqlite", games=2)
     before = old.read_bytes()
     now = load_results(store)
@@ -247,12 +249,15 @@ def test_a_first_store_reads_as_it_was_then_resumes_migrated_without_losing_a_ga
     assert list(pandas.read_csv(tmp_path / "old.csv").columns) == list(now.columns)
     assert list(then.columns) == list(now.columns)
     kept = now[now["game_index"] < 2].reset_index(drop=True)
-    assert then.drop(columns=PROVENANCE + ["start"]).equals(kept.drop(columns=PROVENANCE + ["start"]))
-    assert then[PROVENANCE + ["start"]].isna().all().all()
+    newer = PROVENANCE + ["start", "streams"]
+    assert then.drop(columns=newer).equals(kept.drop(columns=newer))  # the store's old games were made by hand here
+    assert then[newer].isna().all().all()
     assert load_saved_game(old, 4).states()[-1].score == then.set_index("id").loc[4, "score"]
+    assert load_saved_game(old, 4).streams == STRING_STREAMS  # stored before streams were versioned
 
-    result = run_experiment(load_experiment(store.parent / "exp.toml", store=old), workers=1, quiet=True)
+    result = run_experiment(load_experiment(store.parent / "exp.toml", store=old), workers=1)
     assert result.played == 2 and result.skipped == 4  # the stored games kept, the missing ones played
+    assert "played with version-1 random streams" in capsys.readouterr().err
     with sqlite3.connect(old) as connection:
         columns = [row[1] for row in connection.execute("PRAGMA table_info(games)")]
     connection.close()
@@ -260,12 +265,18 @@ def test_a_first_store_reads_as_it_was_then_resumes_migrated_without_losing_a_ga
     resumed = load_results(old)
     assert len(resumed) == 6 and not resumed.duplicated(["condition_key", "game_index"]).any()
     old_rows = resumed["game_index"] < 2
-    newer = PROVENANCE + ["start"]
     assert resumed[old_rows].drop(columns=newer).reset_index(drop=True).equals(then.drop(columns=newer))  # as they were
     assert resumed.loc[old_rows, newer].isna().all().all()
     assert resumed.loc[~old_rows, "searched_by"].notna().all() and resumed.loc[~old_rows, "arch"].notna().all()
-    untimed = ["id", "seconds", "move_seconds_mean", "move_seconds_max", "started_at", *PROVENANCE, "start"]
-    assert resumed.drop(columns=untimed).equals(now.drop(columns=untimed))
+    assert (resumed.loc[~old_rows, "streams"] == STRING_STREAMS).all()  # the run goes on with the streams it began with
+    untimed = ["id", "seconds", "move_seconds_mean", "move_seconds_max", "started_at", *newer]
+    old_streams = dataclasses.replace(load_experiment(store.parent / "exp.toml", store=tmp_path / "v1.sqlite"),
+                                      streams=Streams(STRING_STREAMS))
+    run_experiment(old_streams, workers=1, quiet=True)  # the whole run as version 1 plays it
+    version_one = load_results(tmp_path / "v1.sqlite")
+    played = resumed[~old_rows].drop(columns=untimed).reset_index(drop=True)
+    assert played.equals(version_one[version_one["game_index"] >= 2].drop(columns=untimed).reset_index(drop=True))
+    assert list(played["actions"]) != list(now[now["game_index"] >= 2]["actions"])  # version 2 would have played others
 
 
 # -- read-only stores ---------------------------------------------------------

@@ -211,6 +211,7 @@ def test_the_dask_executor_plays_the_same_tournament(students, tmp_path, capsys)
     common = ["tournament", "--pacman", str(students / "alice"), str(students / "bob"), "greedy",
               "--layout", "tinyGhostMaze", "--pairs", "2", "--seed", "3", "--no-sandbox", "-q"]
     assert main([*common, "--store", str(tmp_path / "local.sqlite"), "-j", "1"]) == 0
+    same_draws(tmp_path / "local.sqlite", tmp_path / "dask.sqlite")
     with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True, dashboard_address=":0") as cluster:
         assert main([*common, "--store", str(tmp_path / "dask.sqlite"), "--executor", "dask",
                      "--scheduler", cluster.scheduler_address]) == 0
@@ -255,10 +256,17 @@ def test_a_tournament_killed_with_sigkill_resumes_exactly_and_leaves_no_worker(t
         time.sleep(0.1)
     assert not [pid for pid in workers if Path(f"/proc/{pid}").exists() and "Z" not in _state(pid)]
     assert main([*common, "--store", str(killed)]) == 0
+    same_draws(killed, tmp_path / "whole.sqlite")
     assert main([*common, "--store", str(tmp_path / "whole.sqlite")]) == 0
     capsys.readouterr()
     resumed, whole = (_rows(path).drop(columns=["id", *TIMING_COLUMNS]) for path in (killed, tmp_path / "whole.sqlite"))
     assert resumed.equals(whole)
+
+
+def same_draws(store, other):
+    """``other``'s tournament as ``store``'s: the same drawn seeds and secret stream key (the
+    games' dice), which a tournament draws afresh for each store even when its root seed is given."""
+    drawn_path(other).write_bytes(drawn_path(store).read_bytes())
 
 
 def _stored(store):

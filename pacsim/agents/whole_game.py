@@ -23,15 +23,16 @@ from pacsim.agents.ghosts import KernelGhost
 from pacsim.agents.notes import say_once
 from pacsim.agents.search_agents import SearchPacman
 from pacsim.engine import GameRecord, GameState, Layout, initial_state
+from pacsim.engine.streams import PUBLIC_STREAMS, Streams
 from pacsim.errors import AgentError
 from pacsim.fast.kinds import KERNEL_GHOSTS
 from pacsim.fast.request import SearchRequest, game_loop_declined
 
 
 def play_in_kernel(layout: Layout, agents: Sequence[Any], seed: int, max_moves: int,
-                   move_time_limit: float | None = None) -> GameRecord | None:
+                   move_time_limit: float | None = None, streams: Streams = PUBLIC_STREAMS) -> GameRecord | None:
     """The record ``play_game(layout, agents, seed, max_moves,
-    move_time_limit)`` gives, played by the kernel, or None when the game
+    move_time_limit, streams=streams)`` gives, played by the kernel, or None when the game
     is not covered (then nothing has been asked of the agents)."""
     if move_time_limit is not None or len(agents) < 1:
         return None
@@ -46,7 +47,7 @@ def play_in_kernel(layout: Layout, agents: Sequence[Any], seed: int, max_moves: 
     from pacsim.fast.game import play_kernel_game  # numba: loaded only when the kernel plays
 
     ties_random = agents[0].options.ties == "random"
-    return play_kernel_game(layout, request, ties_random, tuple(ghosts), seed, max_moves)
+    return play_kernel_game(layout, request, ties_random, tuple(ghosts), seed, max_moves, streams)
 
 
 def pacman_request(agent: Any, state: GameState) -> SearchRequest | None:

@@ -1,8 +1,10 @@
 """The game loop: agents take turns until the game ends, and everything is recorded.
 
 A game is a pure function of (layout, agents, seed): every agent gets its own
-``random.Random`` derived from the seed and its agent index, so a replay of the
-recorded actions through the rules reproduces the game exactly.  An agent that
+``random.Random`` derived from the seed and its agent index through a one-way
+hash (:mod:`pacsim.engine.streams`: its state reveals neither the seed nor
+another agent's stream), so a replay of the recorded actions through the rules
+reproduces the game exactly.  An agent that
 raises, returns an illegal action, or overruns its time limit ends the game
 with the ``error`` outcome and a message; it never crashes a batch of games.
 A sandboxed entrant's failure (:class:`AgentFault`) is the entrant's own
@@ -25,6 +27,7 @@ from pacsim.engine.deadline import AgentTimeout, UserInterrupt, call_with_deadli
 from pacsim.engine.layout import Layout
 from pacsim.engine.state import GameState, apply_move, initial_state
 from pacsim.engine.stats import MoveStats
+from pacsim.engine.streams import PUBLIC_STREAMS, STREAM_VERSION, Streams
 from pacsim.errors import ConfigError
 
 WIN, LOSS, TIMEOUT, ERROR = "win", "loss", "timeout", "error"
@@ -83,18 +86,20 @@ class Agent(Protocol):
         """After a game that ended by the rules or the move cap, with its last state."""
 
 
-def agent_rng(seed: int, agent: int) -> random.Random:
+def agent_rng(seed: int, agent: int, streams: Streams = PUBLIC_STREAMS) -> random.Random:
     """The random stream of agent ``agent`` in the game with ``seed``.
 
     Separate streams per agent keep, say, the ghosts' dice independent of
-    which Pacman plays (common random numbers across conditions)."""
-    return random.Random(f"pacsim:{seed}:{agent}")
+    which Pacman plays (common random numbers across conditions); ``streams``
+    says how they are seeded (:mod:`pacsim.engine.streams`)."""
+    return streams.rng(seed, agent)
 
 
-def start_agents(agents: Sequence[Agent], seed: int, first_index: int = 0) -> None:
+def start_agents(agents: Sequence[Agent], seed: int, first_index: int = 0,
+                 streams: Streams = PUBLIC_STREAMS) -> None:
     """Give each agent its index and random stream before a game."""
     for index, agent in enumerate(agents, start=first_index):
-        agent.reset(index, agent_rng(seed, index))
+        agent.reset(index, agent_rng(seed, index, streams))
 
 
 SHORT_LIST = 8
@@ -141,6 +146,8 @@ class GameRecord:
     """Per Pacman move, the :class:`MoveStats` its agent reported (moves it reported none for are left out)."""
     fault: str | None = None
     """The kind of a sandboxed entrant's :class:`AgentFault` that ended the game (its side lost), else None."""
+    streams: int = STREAM_VERSION
+    """The version of the agents' random streams (:mod:`pacsim.engine.streams`)."""
 
     @property
     def nodes(self) -> int:
@@ -156,17 +163,19 @@ def play_game(
     max_moves: int = DEFAULT_MAX_MOVES,
     move_time_limit: float | None = None,
     on_state: Callable[[GameState, str | None], None] | None = None,
+    streams: Streams = PUBLIC_STREAMS,
 ) -> GameRecord:
     """Play one game: ``agents[0]`` is Pacman, ``agents[i]`` ghost i.
 
     ``max_moves`` caps Pacman's moves (the game then ends as a timeout);
     ``move_time_limit`` (seconds) applies to every agent's every move.
     ``on_state(state, action)`` is called with the start (action None) and
-    after every action, for displays.
+    after every action, for displays.  ``streams`` seeds the agents' random
+    streams (a tournament's carry its secret key).
     """
     check_max_moves(max_moves, "max_moves")
     with user_interrupts_marked():
-        return _play(layout, agents, seed, max_moves, move_time_limit, on_state)
+        return _play(layout, agents, seed, max_moves, move_time_limit, on_state, streams)
 
 
 def _play(
@@ -176,11 +185,12 @@ def _play(
     max_moves: int,
     move_time_limit: float | None,
     on_state: Callable[[GameState, str | None], None] | None,
+    streams: Streams,
 ) -> GameRecord:
     num_ghosts = min(len(agents) - 1, layout.num_ghosts)
     state = initial_state(layout, num_ghosts)
-    record = GameRecord(layout=layout.name, seed=seed, num_ghosts=num_ghosts)
-    failure = _start_agents(agents, seed, record)
+    record = GameRecord(layout=layout.name, seed=seed, num_ghosts=num_ghosts, streams=streams.version)
+    failure = _start_agents(agents, seed, record, streams)
     started = time.perf_counter()
     if failure is not None:
         return _failed(record, state, started, failure)
@@ -234,13 +244,13 @@ def _play(
     return record
 
 
-def _start_agents(agents: Sequence[Agent], seed: int, record: GameRecord) -> str | None:
+def _start_agents(agents: Sequence[Agent], seed: int, record: GameRecord, streams: Streams) -> str | None:
     """:func:`start_agents`, except that an agent failing in ``reset``
     gives the message of a failed game (its traceback kept in ``record``)
     instead of an exception."""
     for index, agent in enumerate(agents):
         try:
-            start_agents([agent], seed, first_index=index)
+            start_agents([agent], seed, first_index=index, streams=streams)
         except (UserInterrupt, PlayerStopped):
             raise
         except BaseException as error:

@@ -3,7 +3,9 @@
 Version 2 writes the actions as one letter each (``"NSEWX"``), as the results
 store does: a record of millions of moves stays a few megabytes, and reading
 it back needs memory in proportion.  Version 1 records (a JSON list of action
-names) are still read.  Replays walk the states one at a time
+names) are still read.  A record says which random streams its agents were
+given (``"streams"``, :mod:`pacsim.engine.streams`); one without says
+nothing because it was played before there was a choice: version 1.  Replays walk the states one at a time
 (:meth:`SavedGame.iter_states`); only the window keeps them all."""
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from typing import Any
 from pacsim.engine.game import GameRecord, short_repr
 from pacsim.engine.layout import ACTIONS, MAX_FILE_BYTES, Layout, parse_layout
 from pacsim.engine.state import GameState, initial_state
+from pacsim.engine.streams import STREAM_VERSION, STREAM_VERSIONS, STRING_STREAMS
 from pacsim.errors import ConfigError, IllegalActionError, LayoutError, ReplayError
 from pacsim.files import FileRefused, read_bounded, write_atomically
 
@@ -55,6 +58,9 @@ class SavedGame:
     score: int | None
     fault: str | None = None
     """A sandboxed entrant's fault that ended the game early (its outcome then stands as recorded)."""
+    streams: int = STREAM_VERSION
+    """The version of the random streams the game's agents had (:mod:`pacsim.engine.streams`):
+    what rebuilding its Pacman's searches along the replay needs."""
 
     __repr__ = short_repr
 
@@ -126,6 +132,7 @@ def game_to_dict(record: GameRecord, layout: Layout, pacman: str, ghosts: list[s
         "ghosts": list(ghosts),
         "num_ghosts": record.num_ghosts,
         "seed": record.seed,
+        "streams": record.streams,
         "actions": encode_actions(record.actions),
         "outcome": record.outcome,
         "score": record.score,
@@ -165,7 +172,19 @@ def game_from_dict(data: Any, source: str = "<record>") -> SavedGame:
         outcome=_field(data, "outcome", str, source, optional=True),
         score=_field(data, "score", int, source, optional=True),
         fault=_field(data, "fault", str, source, optional=True),
+        streams=_stream_version(data, source),
     )
+
+
+def _stream_version(data: dict, source: str) -> int:
+    """The record's random-stream version: absent in records from before there were two (version 1)."""
+    version = _field(data, "streams", int, source, optional=True)
+    if version is None:
+        return STRING_STREAMS
+    if version not in STREAM_VERSIONS:
+        raise ReplayError(f"{source}: random stream version {describe(version)} is not one this pacsim knows "
+                          f"({', '.join(map(str, STREAM_VERSIONS))})")
+    return version
 
 
 _KIND_NAMES = {dict: "an object", list: "an array", str: "a string", int: "an integer"}

@@ -21,6 +21,7 @@ import numpy as np
 from pacsim.engine import ACTIONS, LOSS, TIMEOUT, WIN, GameRecord, Layout, initial_state
 from pacsim.engine.game import agent_rng
 from pacsim.engine.stats import FAST, MoveStats
+from pacsim.engine.streams import PUBLIC_STREAMS, Streams
 from pacsim.fast import gameloop, kernel
 from pacsim.fast.bundles import GameArrays, GhostTeam, PacmanPlan, Scratch
 from pacsim.fast.jit import compile_before_timing
@@ -61,8 +62,8 @@ class GhostPlan:
 
 
 def play_kernel_game(layout: Layout, pacman: SearchRequest, ties_random: bool, ghosts: tuple[GhostPlan, ...],
-                     seed: int, max_moves: int) -> GameRecord | None:
-    """The game ``play_game`` plays on ``layout`` and ``seed`` with a search
+                     seed: int, max_moves: int, streams: Streams = PUBLIC_STREAMS) -> GameRecord | None:
+    """The game ``play_game`` plays on ``layout`` and ``seed`` (its agents' ``streams``) with a search
     Pacman making ``pacman`` (a request the kernel runs) at every move,
     breaking ties at random if ``ties_random``, against ``ghosts`` (whose
     own ghosts, if any, play one policy); None in the rare position the
@@ -75,7 +76,7 @@ def play_kernel_game(layout: Layout, pacman: SearchRequest, ties_random: bool, g
     played = np.empty(max_moves * (len(ghosts) + 1), np.int64)
     move_stats = np.zeros((max_moves, gameloop.MOVE_COLUMNS), np.int64)
     move_values = np.zeros(max_moves, np.float64)
-    game = GameArrays(row, progress, _streams(seed, len(ghosts)), played, move_stats, move_values)
+    game = GameArrays(row, progress, _streams(seed, len(ghosts), streams), played, move_stats, move_values)
     scratch = Scratch(np.empty(5, np.int64), np.empty(5, np.int64), np.empty(5, np.float64), np.empty(5, np.int64))
     work = workspace(row, max([pacman.levels, *_ghost_levels(state, ghosts)]), subtree_memo(row.shape[0]))
     search = translate(state, pacman)
@@ -94,7 +95,7 @@ def play_kernel_game(layout: Layout, pacman: SearchRequest, ties_random: bool, g
     moves = int(progress[gameloop.MOVES])
     move_seconds = [float(cycles) * seconds_per_cycle for cycles in move_stats[:moves, gameloop.MOVE_TIME]]
     return GameRecord(
-        layout=layout.name, seed=seed, num_ghosts=len(ghosts), outcome=_OUTCOMES[int(progress[gameloop.OUTCOME])],
+        layout=layout.name, seed=seed, num_ghosts=len(ghosts), streams=streams.version, outcome=_OUTCOMES[int(progress[gameloop.OUTCOME])],
         score=int(row[kernel.SCORE]), moves=moves,
         actions=[ACTIONS[action] for action in played[:progress[gameloop.ACTIONS_PLAYED]]],
         seconds=time.perf_counter() - started - compiling, move_seconds=move_seconds,
@@ -134,9 +135,9 @@ def _ghost_team(state: Any, ghosts: tuple[GhostPlan, ...]) -> GhostTeam:
                      chase_memo(state.layout, len(state_row(state))))
 
 
-def _streams(seed: int, ghosts: int) -> np.ndarray:
+def _streams(seed: int, ghosts: int, streams: Streams) -> np.ndarray:
     """Every agent's ``agent_rng`` as a stream row of :mod:`pacsim.fast.streams`."""
-    return np.array([stream_row(agent_rng(seed, agent)) for agent in range(ghosts + 1)], np.int64)
+    return np.array([stream_row(agent_rng(seed, agent, streams)) for agent in range(ghosts + 1)], np.int64)
 
 
 def _search_stats(move_stats: np.ndarray, move_values: np.ndarray, move_seconds: list[float],

@@ -253,12 +253,13 @@ def trap_move(caught: SavedGame, other: str | None) -> tuple[int, str]:
     from pacsim.agents.api import ValuingAgent
     from pacsim.agents.registry import make_pacman
     from pacsim.engine.game import agent_rng
+    from pacsim.engine.streams import streams_of
 
     states = caught.states()
     searchable = other is not None and named_code(other) is None  # a store's plugin is never imported
     agent = make_pacman(other) if other is not None and searchable else None
     if isinstance(agent, ValuingAgent):
-        agent.reset(0, agent_rng(caught.seed or 0, 0))
+        agent.reset(0, agent_rng(caught.seed or 0, 0, streams_of(caught.streams)))
         moves = [(index, state) for index, state in enumerate(states[:-1]) if state.turn == 0]
         for move in range(len(moves) - 1, -1, -1):
             index, state = moves[move]

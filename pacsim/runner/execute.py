@@ -44,7 +44,8 @@ from pacsim.engine.layout import WALL
 from pacsim.engine.recording import encode_actions
 from pacsim.engine.starts import DEFAULT_START_DISTANCE, LAYOUT, game_start, with_pacman_start
 from pacsim.engine.stats import MoveStats
-from pacsim.errors import PacsimError, debug_wanted
+from pacsim.engine.streams import PUBLIC_STREAMS, Streams
+from pacsim.errors import ConfigError, PacsimError, debug_wanted
 from pacsim.fast import MAX_CELLS
 from pacsim.provenance import Machine, RunProvenance
 from pacsim.runner.experiment import Experiment, chunks
@@ -77,6 +78,8 @@ class GameTask:
     """The run's commit and numba version, found once by the coordinator."""
     sandbox: Limits | None = None
     """The limits plugin agents play under in their own processes; None: in the worker."""
+    streams: Streams = PUBLIC_STREAMS
+    """How the agents' random streams are seeded (a tournament's carry its secret key; never in a row)."""
 
 
 @dataclass
@@ -213,8 +216,9 @@ def play_task(task: GameTask, layouts: LayoutCache = PROCESS_LAYOUTS) -> GameRow
     if changed:  # its row would claim the planned content: an error, played again (as the new content) next run
         return failed_row(task, f"{changed} changed during the run", started_at)
     with notes_said():  # by the coordinator, once for the run (backend_notes)
-        record = play_in_kernel(layout, agents, task.seed, task.max_moves, task.time_limit or None) or play_game(
-            layout, agents, seed=task.seed, max_moves=task.max_moves, move_time_limit=task.time_limit or None)
+        record = play_in_kernel(layout, agents, task.seed, task.max_moves, task.time_limit or None,
+                                task.streams) or play_game(layout, agents, seed=task.seed, max_moves=task.max_moves,
+                                                           move_time_limit=task.time_limit or None, streams=task.streams)
     if record.error_traceback and debug_wanted():
         print(f"{condition.label}, game {task.game_index}:\n{record.error_traceback}", end="", file=sys.stderr)
     return game_row(task, record, started_at, start=layout.pacman_start, sandbox=sandbox_level(agents))
@@ -386,7 +390,7 @@ def game_row(task: GameTask, record: GameRecord, started_at: str, start: int | N
         numba_version=machine.numba_version, git_commit=task.provenance.git_commit,
         searched_by=searched_by(record.search_stats), started_at=started_at,
         actions=encode_actions(record.actions), start=start, worker_exit=worker_exit,
-        fault=record.fault, sandbox=sandbox,
+        fault=record.fault, sandbox=sandbox, streams=task.streams.version,
     )
 
 
@@ -425,11 +429,15 @@ class Plan:
         """Games found finished so far."""
         self.retried = 0
         """Games planned again so far (an ``error`` or ``crash`` before)."""
+        self.streams = experiment.streams
+        """The random streams the planned games are played with (a resumed run's own: :func:`resumed_streams`)."""
 
     def __iter__(self) -> Iterator[GameTask]:
         experiment, store = self.experiment, self.store
         digest = experiment.config_hash
         resuming = store is not None and store.has_games(digest)
+        streams = resumed_streams(experiment, store.stream_versions(digest)) if resuming and store else experiment.streams
+        self.streams = streams
         for game_index, seed in enumerate(experiment.seeds()):
             for conditions in chunks(experiment.conditions, PLAN_BATCH):
                 stored: dict[str, str] = {}
@@ -447,7 +455,34 @@ class Plan:
                     self.provenance = self.provenance or RunProvenance.here()  # a git call: only if a game is played
                     yield GameTask(experiment.name, digest, condition, game_index, seed, experiment.max_moves,
                                    experiment.time_limit, experiment.starts, experiment.start_distance,
-                                   experiment.book_cells(), self.provenance, experiment.sandbox)
+                                   experiment.book_cells(), self.provenance, experiment.sandbox, streams)
+
+
+def resumed_streams(experiment: Experiment, stored: Set[int]) -> Streams:
+    """The random streams a resumed run plays its remaining games with: those
+    its stored games were played with (``stored``, their versions), so that a
+    run's games never mix versions.  A keyed (tournament) run refuses to go on
+    with version-1 streams, which an entrant can read; a store that mixes
+    versions already is refused too."""
+    if len(stored) > 1:
+        raise ConfigError(f"{experiment.store}: run {experiment.config_hash[:8]} holds games of random stream versions "
+                          f"{' and '.join(map(str, sorted(stored)))}: its games cannot be compared; give it a new store")
+    version = next(iter(stored), experiment.streams.version)
+    if version == experiment.streams.version:
+        return experiment.streams
+    if experiment.streams.keyed:
+        raise ConfigError(f"{experiment.store}: its games were played with version-{version} random streams, which an "
+                          "entrant can read from its own generator; a tournament does not go on with them: "
+                          "give it a new store (docs/experiments.md)")
+    return Streams(version)
+
+
+def _streams_note(streams: Streams) -> list[str]:
+    """What a run resumed with older random streams says (docs/experiments.md, "Random streams")."""
+    if streams.version == PUBLIC_STREAMS.version:
+        return []
+    return [f"pacsim: note: this run's stored games were played with version-{streams.version} random streams (which an "
+            "agent can read); it goes on with them, so its games stay comparable: a new store plays the current ones"]
 
 
 def plan_tasks(experiment: Experiment, provenance: RunProvenance | None = None) -> Iterator[GameTask]:
@@ -488,7 +523,7 @@ def run_experiment(
         first = next(tasks, None)
         tally = _Tally()
         if first is not None:
-            for note in backend_notes(experiment):
+            for note in [*backend_notes(experiment), *_streams_note(plan.streams)]:
                 if not quiet:
                     print(note, file=sys.stderr)
             to_play = max(1, total - store.count_results(digest, games=experiment.games))  # for the progress bar

@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from pacsim.engine import DEFAULT_MAX_MOVES, MAX_MOVES_LIMIT, parse_layout
 from pacsim.engine.generate import GENERATOR_VERSION
 from pacsim.engine.starts import DECISIONS, DEFAULT_START_DISTANCE, EXPERIMENT_STARTS, LAYOUT, start_cells
+from pacsim.engine.streams import PUBLIC_STREAMS, Streams
 from pacsim.runner.bounds import MAX_GAMES, MAX_TOTAL_GAMES, check_time_limit
 from pacsim.runner.experiment_file import TOP_LEVEL_KEYS, Checker, apply_override, read_toml, sort_key
 from pacsim.runner.openings import OpeningBook, check_book, read_book
@@ -82,6 +83,9 @@ class Experiment:
     sandbox: Limits | None = None
     """The limits every plugin agent plays under, each in its own sandboxed
     process (:mod:`pacsim.sandbox`); None: plugins play in the worker."""
+    streams: Streams = PUBLIC_STREAMS
+    """How the agents' random streams are seeded: not part of the config (a
+    tournament's secret key must never be stored with it, nor shown)."""
 
     def book_cells(self) -> tuple[int, ...]:
         """The opening book's start cells (none without ``decisions`` starts)."""

@@ -98,6 +98,10 @@ class GameRow:
     sandbox: str | None = None
     """The isolation the game's plugin agents ran under (``bubblewrap`` or
     ``limits``, :data:`~pacsim.sandbox.limits.LEVELS`); None without a sandbox."""
+    streams: int | None = None
+    """The version of the agents' random streams (:mod:`pacsim.engine.streams`:
+    2, seeded through a one-way hash); None in rows stored before pacsim
+    recorded it, whose games were played with version 1."""
 
 
 TIMING_COLUMNS = ("seconds", "move_seconds_mean", "move_seconds_max", "started_at",

@@ -31,6 +31,7 @@ from pacsim.agents.registry import RENAMED_OPTIONS, join_spec, parse_spec
 from pacsim.engine import parse_layout
 from pacsim.engine.recording import SavedGame, check_num_ghosts, decode_actions, describe, line_of_play
 from pacsim.engine.starts import with_pacman_start
+from pacsim.engine.streams import STREAM_VERSIONS, STRING_STREAMS
 from pacsim.errors import ConfigError, LayoutError, ReplayError, StoreError
 from pacsim.files import note_input
 from pacsim.runner.row import GAME_COLUMNS, PROTOCOL, REPLAYED_OUTCOMES, GameRow
@@ -42,7 +43,7 @@ if TYPE_CHECKING:
     from pacsim.runner.plan import Condition
 
 NEWER_COLUMNS = ("start", "arch", "cores", "python_version", "numba_version", "git_commit", "searched_by",
-                 "worker_exit", "fault", "sandbox")
+                 "worker_exit", "fault", "sandbox", "streams")
 """Columns newer than the first stores: an older store reads them as empty
 (and gains them, empty, when a run opens it)."""
 
@@ -161,6 +162,13 @@ class ResultStore:
         with store_errors(self.path):
             return self.connection.execute("SELECT 1 FROM games WHERE config_hash = ? LIMIT 1",
                                            (config_hash,)).fetchone() is not None
+
+    def stream_versions(self, config_hash: str) -> set[int]:
+        """The random-stream versions this config's stored games were played with
+        (a row from before pacsim recorded them: version 1)."""
+        with store_errors(self.path):
+            return {version for (version,) in self.connection.execute(
+                f"SELECT DISTINCT coalesce(streams, {STRING_STREAMS}) FROM games WHERE config_hash = ?", (config_hash,))}
 
     def count_results(self, config_hash: str, games: int | None = None) -> int:
         """How many games of this config (of its first ``games`` game indexes,
@@ -594,7 +602,8 @@ def load_saved_game(path: str | Path, game_id: int) -> SavedGame:
             row = _saved_game_row(connection, path, game_id)
     finally:
         connection.close()
-    layout_name, layout_text, num_ghosts, actions, seed, pacman, ghosts, options, depth, outcome, score, start, fault = row
+    (layout_name, layout_text, num_ghosts, actions, seed, pacman, ghosts, options, depth, outcome, score, start, fault,
+     streams) = row
     if not isinstance(layout_text, str):
         raise ReplayError(f"{where}: the stored layout is {describe(layout_text)}, not text")
     try:
@@ -611,7 +620,17 @@ def load_saved_game(path: str | Path, game_id: int) -> SavedGame:
     return SavedGame(
         layout=layout, num_ghosts=check_num_ghosts(layout, num_ghosts, where), actions=decoded, seed=seed,
         pacman=_spec(pacman, pacman_options), ghosts=[_spec(ghosts, options["ghost"])] * num_ghosts,
-        outcome=outcome, score=score, fault=fault)
+        outcome=outcome, score=score, fault=fault, streams=_stream_version(streams, where))
+
+
+def _stream_version(stored: Any, where: str) -> int:
+    """A stored game's random-stream version (empty: stored before there were two, version 1)."""
+    if stored is None:
+        return STRING_STREAMS
+    if stored not in STREAM_VERSIONS:
+        raise ReplayError(f"{where}: random stream version {describe(stored)} is not one this pacsim knows "
+                          f"({', '.join(map(str, STREAM_VERSIONS))})")
+    return int(stored)
 
 
 def _saved_game_row(connection: sqlite3.Connection, path: Path, game_id: int) -> tuple:
@@ -621,7 +640,7 @@ def _saved_game_row(connection: sqlite3.Connection, path: Path, game_id: int) ->
         raise ReplayError(f"{path}: no game {game_id} ({known})")
     row = connection.execute(
         "SELECT g.layout, c.layout_text, g.num_ghosts, g.actions, g.seed, g.pacman, g.ghosts, g.options, "
-        f"g.depth, g.outcome, g.score, g.start, g.fault FROM {games_table(connection)} g LEFT JOIN conditions c "
+        f"g.depth, g.outcome, g.score, g.start, g.fault, g.streams FROM {games_table(connection)} g LEFT JOIN conditions c "
         "ON c.config_hash = g.config_hash AND c.condition_key = g.condition_key WHERE g.id = ?",
         (game_id,)).fetchone()
     if row is None:

@@ -21,9 +21,11 @@ run, to find it (:mod:`ast`): an entrant's code runs only where its games do.
 
 Generated mazes (``generated:...``) without a ``seed`` get seeds drawn afresh
 (:mod:`secrets`) when the tournament is first played, ``mazes=N`` of them,
-so nobody can learn them beforehand; the games' root seed too.  What was
-drawn is kept beside the store (``STORE.tournament.json``), so a resumed run
-plays the same mazes and starts.
+so nobody can learn them beforehand; the games' root seed too, and a secret
+key for the agents' random streams (:mod:`pacsim.engine.streams`: without it
+no entrant can tell another agent's stream from its own).  What was drawn is
+kept beside the store (``STORE.tournament.json``, which no sandboxed entrant
+sees), so a resumed run plays the same mazes, starts and dice.
 """
 
 from __future__ import annotations
@@ -45,6 +47,7 @@ from pacsim.agents.registry import GHOST, PACMAN, ghost_names, pacman_names, par
 from pacsim.agents.sandboxed import entrant_folder, needs_sandbox
 from pacsim.engine.generate import is_generated
 from pacsim.engine.starts import RANDOM
+from pacsim.engine.streams import KEY_BYTES, Streams
 from pacsim.errors import AgentError, ConfigError
 from pacsim.files import FileRefused, read_bounded, write_atomically
 from pacsim.printable import has_control_characters, printable
@@ -77,6 +80,8 @@ proportion to its size (1 MB of them: 200 MB and two seconds)."""
 CHECK_OPPONENTS = {PACMAN: "greedy", GHOST: "random"}
 CHECK_LAYOUT = "tinyGhostMaze"
 """An entrant is checked in an experiment of its own, against the built-in opponent, on this shipped maze."""
+STREAM_KEY = "stream_key"
+"""The drawn file's entry holding the secret key of the agents' random streams."""
 SEED_BOUND = 1 << 31
 """Drawn seeds are below this (a generated maze's seed range must fit the store's integers)."""
 
@@ -207,7 +212,8 @@ def build_tournament(settings: dict[str, Any], source: str = "<tournament>", san
         **{key: settings[key] for key in ("max_moves", "start_distance") if key in settings},
         **sandbox,
     }
-    experiment = build_experiment(raw, source, default_name=name)
+    experiment = dataclasses.replace(build_experiment(raw, source, default_name=name),
+                                     streams=Streams(key=_stream_key(drawn, store)))
     left_out = [f"{entrant.name}: left out of its copy: {', '.join(entrant.left_out)}"
                 for entrant in (*pacmen, *ghosts) if entrant.left_out]
     clashes = [] if playing_sandboxed else module_clashes([*pacmen, *ghosts])  # sandboxed: a process each
@@ -334,7 +340,20 @@ def save_drawn(tournament: Tournament) -> None:
     if read_drawn(tournament.experiment.store) == tournament.drawn:
         return
     path.parent.mkdir(parents=True, exist_ok=True)
-    write_atomically(path, json.dumps(tournament.drawn, indent=1, sort_keys=True) + "\n", "the tournament's drawn seeds")
+    write_atomically(path, json.dumps(tournament.drawn, indent=1, sort_keys=True) + "\n", "the tournament's drawn seeds",
+                     private=True)  # its stream key is a secret
+
+
+def _stream_key(drawn: dict[str, Any], store: Path) -> bytes:
+    """The tournament's secret key for its agents' random streams, drawn once for the store and then reused."""
+    text = drawn.setdefault(STREAM_KEY, secrets.token_hex(KEY_BYTES))
+    try:
+        key = bytes.fromhex(text) if isinstance(text, str) else b""
+    except ValueError:
+        key = b""
+    if len(key) != KEY_BYTES:
+        raise ConfigError(f"{drawn_path(store)}: {STREAM_KEY}: not a stream key ({KEY_BYTES * 2} hexadecimal digits)")
+    return key
 
 
 def _drawn_maze(layout: str, drawn: dict[str, Any]) -> str:

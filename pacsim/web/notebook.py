@@ -29,7 +29,8 @@ from pacsim.web.player import saved_game_html
 def saved_from_record(record: GameRecord, layout: Layout, pacman: str = "?", ghosts: list[str] | None = None) -> SavedGame:
     """A game record with its maze, ready to replay."""
     return SavedGame(layout=layout, num_ghosts=record.num_ghosts, actions=list(record.actions), seed=record.seed,
-                     pacman=pacman, ghosts=list(ghosts or []), outcome=record.outcome, score=record.score)
+                     pacman=pacman, ghosts=list(ghosts or []), outcome=record.outcome, score=record.score,
+                     streams=record.streams)
 
 
 REMEMBERED_LAYOUTS = 32

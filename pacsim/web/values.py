@@ -10,6 +10,7 @@ from pacsim.agents.registry import make_pacman, refuse_named_code
 from pacsim.engine.game import agent_rng
 from pacsim.engine.recording import SavedGame
 from pacsim.engine.state import GameState
+from pacsim.engine.streams import streams_of
 from pacsim.errors import ConfigError
 from pacsim.viewer import style
 from pacsim.web.frames import MoveTrees, SearchValues, move_positions
@@ -19,12 +20,13 @@ def recorded_action_values(saved: SavedGame, states: Sequence[GameState]) -> Sea
     """For each position the player shows, the value (MCTS: the visits) of
     each Pacman action as the recorded Pacman's search finds it; None at the
     end.  The search is deterministic for the minimax family; MCTS draws from
-    the game's seed, so its visits show one search, not necessarily the game's."""
+    the game's seed (through the streams it was played with, but without a
+    tournament's secret key), so its visits show one search, not necessarily the game's."""
     refuse_plugin_code(saved, "--html-values")
     agent = make_pacman(saved.pacman)
     if not isinstance(agent, ValuingAgent):
         raise ConfigError(f"--html-values: the recorded Pacman {saved.pacman!r} does not search (no values to show)")
-    agent.reset(0, agent_rng(saved.seed or 0, 0))
+    agent.reset(0, agent_rng(saved.seed or 0, 0, streams_of(saved.streams)))
     shown = move_positions(states)
     rows = [None if state.is_terminal or state is shown[-1] else list(agent.action_values(state)) for state in shown]
     return SearchValues(style.values_heading(agent), rows)
