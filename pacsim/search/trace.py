@@ -200,15 +200,9 @@ class Tracer:
         self.probing: tuple[int, Any] | None = None
         """The outcome whose first move Star2 is probing, and that move, while it does."""
 
-    # -- the hooks the search calls (SearchObserver) -------------------------
+    # -- the hooks the search calls (SearchObserver); the node hooks are below --
     def search_started(self, counters: SearchCounters) -> None:
         self.counters = counters
-
-    def node_entered(self, state: Hashable, alpha: Any, beta: Any, remaining: Any, level: int) -> None:
-        self.enter(state, alpha, beta, remaining, level)
-
-    def node_valued(self, value: Any) -> None:
-        self.leave(value)
 
     def chance_bounded(self, lower: Any, upper: Any) -> None:
         self.stack[-1].node.bounds = (lower, upper)
@@ -245,8 +239,8 @@ class Tracer:
             if self.nodes[root.children[0]].alpha is None:  # an unpruned search has no windows
                 root.alpha = root.beta = None
 
-    # -- every other node --------------------------------------------------
-    def enter(self, state: Hashable, alpha: Any, beta: Any, remaining: Any, level: int) -> None:
+    # -- every other node: the node hooks ------------------------------------
+    def node_entered(self, state: Hashable, alpha: Any, beta: Any, remaining: Any, level: int) -> None:
         counters = self.counters
         if not self.stack:
             node = self.add(-1, level, "", state, None)
@@ -288,11 +282,11 @@ class Tracer:
         parent.next_successor += 1
         return self.add(above.index, level, "", state, move)
 
-    def leave(self, found: Any) -> None:
+    def node_valued(self, value: Any) -> None:
         frame = self.stack.pop()
         self.settle(frame)
         node = frame.node
-        node.value = found
+        node.value = value
         own_cutoffs, own_generated, own_evaluated = frame.own
         if node.kind in (MAX, MIN, CHANCE) and not node.children and not own_generated and not own_evaluated:
             node.table_hit = True
