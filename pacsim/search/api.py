@@ -28,13 +28,10 @@ from pacsim.search.base import (
     MAX,
     NEGATIVE_INFINITY,
     POSITIVE_INFINITY,
-    Bounds,
     Evaluate,
     Game,
-    LocalBounds,
-    NodeTracer,
-    Order,
     SearchCounters,
+    SearchObserver,
     SearchResult,
     SearchTimeout,
     ValueFunction,
@@ -81,17 +78,20 @@ def search(game: Game, state: Hashable, algorithm: str = "expectiminimax", setti
     """
     started = perf_counter()
     arguments = checked(game, algorithm, with_changes(settings, changes), started)
-    return run_search(arguments, state, arguments.settings.depth, started)
+    return run_search(arguments, state, started)
 
 
-def run_search(arguments: SearchArguments, state: Hashable, depth: int | None, started: float,
-               tracer: NodeTracer | None = None) -> SearchResult:
-    """:func:`search` with checked ``arguments`` (to ``depth``, their
-    ``settings.depth``), begun at the ``perf_counter()`` instant ``started``;
-    ``tracer`` records every node (:mod:`pacsim.search.trace`)."""
+def run_search(arguments: SearchArguments, state: Hashable, started: float,
+               observer: SearchObserver | None = None) -> SearchResult:
+    """:func:`search` with checked ``arguments``, begun at the
+    ``perf_counter()`` instant ``started``; ``observer`` is told of every
+    node below the root (:mod:`pacsim.search.trace` records them)."""
     counters = SearchCounters()
+    if observer is not None:
+        observer.search_started(counters)
     make_search = make_pruned_search if arguments.kind.pruned else make_plain_search
-    value = make_search(arguments, counters, tracer)
+    value = make_search(arguments, counters, observer)
+    depth = arguments.settings.depth
     remaining: Any = math.inf if depth is None else depth
     root_value, action, action_values = search_root(arguments, value, counters, state, remaining)
     return SearchResult(value=root_value, action=action, stats=counters.stats(perf_counter() - started),
@@ -127,16 +127,6 @@ def checked(game: Game, algorithm: str, settings: SearchSettings, now: float) ->
         if not isinstance(probcut, ProbCutModel):
             raise SearchError(f"probcut must be a ProbCutModel, not {type(probcut).__name__}")
     return SearchArguments(game, algorithm, kind, settings)
-
-
-def checked_arguments(game: Game, algorithm: str, depth: int | None, evaluate: Evaluate | None,
-                      bounds: Bounds | LocalBounds | None, table: TranspositionTable | None, order: Order | None,
-                      root_values: bool, deadline: float | None, probcut: ProbCutModel | None,
-                      now: float) -> SearchArguments:
-    """:func:`checked` with the settings one by one: the call :mod:`pacsim.search.trace`
-    makes (to go once the tracer passes a :class:`SearchSettings`)."""
-    settings = SearchSettings(depth, evaluate, bounds, table, order, root_values, deadline, probcut)
-    return checked(game, algorithm, settings, now)
 
 
 def _checked_bounds(algorithm: str, bounds: Any) -> Any:

@@ -101,17 +101,46 @@ ValueFunction = Callable[[Hashable, Any, Any, Any, int], Any]
 (a plain search ignores the window)."""
 
 
-class NodeTracer(Protocol):
-    """What a search calls to be recorded (:mod:`pacsim.search.trace`): once
-    when its node function is made, never per node, so that a search
-    without a tracer costs what it did."""
+class SearchObserver(Protocol):
+    """Whoever watches a search node by node (:mod:`pacsim.search.trace`
+    records the tree), told at named points what happens.
 
-    def wrap(self, value: Callable[..., Any], counters: SearchCounters) -> Callable[..., Any]:
-        """``value`` recording every call, to be called in its place, recursion included."""
+    An observed search puts :func:`~pacsim.search.nodes.observed` in front
+    of its node function once, when it is made (the recursion calls the
+    name it rebinds); the chance nodes call their hooks only when an
+    observer is given.  A search without one therefore runs its own code,
+    at its own speed."""
+
+    def search_started(self, counters: SearchCounters) -> None:
+        """The counters the search counts into, before its first node."""
         ...
 
-    def watch_star(self, star: Any) -> None:
-        """Record a :class:`~pacsim.search.star.StarSearch`'s probes, pinned leaves and bounds."""
+    def node_entered(self, state: Hashable, alpha: Any, beta: Any, remaining: Any, level: int) -> None:
+        """A node function called: ``state`` at tree level ``level`` with
+        ``remaining`` levels to search, in the window ``[alpha, beta]``
+        (both None in an unpruned search)."""
+        ...
+
+    def node_valued(self, value: Any) -> None:
+        """The node entered last and not yet valued returns ``value``."""
+        ...
+
+    def chance_bounded(self, lower: Any, upper: Any) -> None:
+        """Star1/Star2: the bounds ``[lower, upper]`` on each successor of the
+        chance node being searched, before any is searched or probed."""
+        ...
+
+    def probe_started(self, outcome: int, move: Any) -> None:
+        """Star2: the first move ``move`` of successor ``outcome`` is about to
+        be searched to bound that successor (its node is entered next)."""
+        ...
+
+    def probe_ended(self) -> None:
+        """Star2: the probe begun last has its value."""
+        ...
+
+    def leaf_pinned(self, outcome: int, probability: Any, state: Hashable, terminal: bool, value: Any) -> None:
+        """Star2: successor ``outcome``, a leaf, valued while probing (no node function call)."""
         ...
 
 

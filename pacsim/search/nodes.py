@@ -1,7 +1,9 @@
 """What every node function shares, one concern each: scoring a leaf, the
 moves in search order, the deadline (when the transposition table answers
-a node is :meth:`~pacsim.search.transposition.TranspositionTable.answer`).  :mod:`pacsim.search.plain` and :mod:`pacsim.search.pruned`
-(and the root, :mod:`pacsim.search.api`) are built from these."""
+a node is :meth:`~pacsim.search.transposition.TranspositionTable.answer`),
+telling an observer of every node.  :mod:`pacsim.search.plain` and
+:mod:`pacsim.search.pruned` (and the root, :mod:`pacsim.search.api`) are
+built from these."""
 
 from __future__ import annotations
 
@@ -10,11 +12,21 @@ from time import perf_counter
 from typing import Any
 
 from pacsim.search.arguments import SearchArguments
-from pacsim.search.base import DEADLINE_CHECK_INTERVAL, Game, Order, SearchCounters, SearchTimeout
+from pacsim.search.base import (
+    DEADLINE_CHECK_INTERVAL,
+    Game,
+    Order,
+    SearchCounters,
+    SearchObserver,
+    SearchTimeout,
+    ValueFunction,
+)
 from pacsim.search.star import out_of_bounds
 
 Leaf = Callable[[Hashable, bool, int], Any]
 """``leaf(state, terminal, level)``: the value of a position the search stops at."""
+PlainValue = Callable[[Hashable, Any, int], Any]
+"""An unpruned search's node function: ``value(state, remaining, level)``."""
 
 
 def leaf_function(arguments: SearchArguments, counters: SearchCounters, check_bounds: bool = False) -> Leaf:
@@ -63,3 +75,34 @@ def deadline_check(algorithm: str, deadline: float | None) -> Callable[[], int]:
         return DEADLINE_CHECK_INTERVAL
 
     return check
+
+
+# An observed node function is the search's own, called from a wrapper that
+# the search puts in place of the name its recursion calls: the hooks cost
+# nothing when no one observes (a test per node would).  Each returns a
+# loosely typed callable, which mypy lets the search rebind its name to.
+
+def observed(value: ValueFunction, observer: SearchObserver) -> Callable[..., Any]:
+    """A pruned node function ``value(state, alpha, beta, remaining, level)``
+    telling ``observer`` of each node it enters and of the value it finds."""
+
+    def observed_value(state: Hashable, alpha: Any, beta: Any, remaining: Any, level: int) -> Any:
+        observer.node_entered(state, alpha=alpha, beta=beta, remaining=remaining, level=level)
+        found = value(state, alpha, beta, remaining, level)
+        observer.node_valued(found)
+        return found
+
+    return observed_value
+
+
+def observed_plain(value: PlainValue, observer: SearchObserver) -> Callable[..., Any]:
+    """:func:`observed` for an unpruned node function ``value(state, remaining, level)``
+    (a node without a window)."""
+
+    def observed_value(state: Hashable, remaining: Any, level: int) -> Any:
+        observer.node_entered(state, alpha=None, beta=None, remaining=remaining, level=level)
+        found = value(state, remaining, level)
+        observer.node_valued(found)
+        return found
+
+    return observed_value

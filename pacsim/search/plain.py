@@ -23,20 +23,20 @@ from pacsim.search.base import (
     MIN,
     NEGATIVE_INFINITY,
     POSITIVE_INFINITY,
-    NodeTracer,
     SearchCounters,
+    SearchObserver,
     ValueFunction,
     no_moves_error,
     node_type_error,
 )
-from pacsim.search.nodes import deadline_check, leaf_function, move_order
+from pacsim.search.nodes import deadline_check, leaf_function, move_order, observed_plain
 from pacsim.search.transposition import EXACT
 
 
 def make_plain_search(arguments: SearchArguments, counters: SearchCounters,
-                      tracer: NodeTracer | None = None) -> ValueFunction:
+                      observer: SearchObserver | None = None) -> ValueFunction:
     """The node function of an unpruned search, counting into ``counters``
-    (and recording every node into ``tracer``, when given).
+    (and telling ``observer`` of every node, when given).
 
     ``value(state, alpha, beta, remaining, level)`` is the exact value of
     ``state`` searched ``remaining`` levels deep (``math.inf`` for no
@@ -114,10 +114,10 @@ def make_plain_search(arguments: SearchArguments, counters: SearchCounters,
             total += probability * value(successor, remaining - 1, level + 1)
         return total
 
-    if tracer is not None:
+    if observer is not None:
         # Rebinding the name the recursion calls routes every node through
-        # the tracer; an untraced search runs the very same code, unslowed.
-        value = tracer.wrap(value, counters)
+        # the observer; an unobserved search runs the very same code, unslowed.
+        value = observed_plain(value, observer)
 
     def windowed_value(state: Hashable, alpha: Any, beta: Any, remaining: Any, level: int) -> Any:
         return value(state, remaining, level)

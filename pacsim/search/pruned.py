@@ -38,23 +38,23 @@ from pacsim.search.base import (
     MIN,
     NEGATIVE_INFINITY,
     POSITIVE_INFINITY,
-    NodeTracer,
     SearchCounters,
+    SearchObserver,
     ValueFunction,
     no_moves_error,
     node_type_error,
 )
-from pacsim.search.nodes import deadline_check, leaf_function, move_order
+from pacsim.search.nodes import deadline_check, leaf_function, move_order, observed
 from pacsim.search.probcut import ChanceProbCut
 from pacsim.search.star import ChanceValue, StarSearch
 from pacsim.search.transposition import EXACT, LOWER, UPPER
 
 
 def make_pruned_search(arguments: SearchArguments, counters: SearchCounters,
-                       tracer: NodeTracer | None = None) -> ValueFunction:
+                       observer: SearchObserver | None = None) -> ValueFunction:
     """``value(state, alpha, beta, remaining, level)``, the node function of a
     pruned search (this module's window convention), counting into ``counters``
-    and recording every node into ``tracer`` when given.  Alpha-beta meets no
+    and telling ``observer`` of every node when given.  Alpha-beta meets no
     chance node (one is an error); Star1 and Star2 check leaves against global
     bounds here, local bounds at each chance node (:mod:`pacsim.search.star`)."""
     game, settings, algorithm = arguments.game, arguments.settings, arguments.algorithm
@@ -143,16 +143,16 @@ def make_pruned_search(arguments: SearchArguments, counters: SearchCounters,
             return value(draws[0][1], alpha, beta, remaining - 1, level + 1)
         return chance_value(state, draws, alpha, beta, remaining - 1, level + 1)  # type: ignore[misc]
 
-    if tracer is not None:
+    if observer is not None:
         # Rebinding the name the recursion calls routes every node through
-        # the tracer; an untraced search runs the very same code, unslowed.
-        value = tracer.wrap(value, counters)
-    chance_value = chance_node_function(arguments, value, counters, tracer)
+        # the observer; an unobserved search runs the very same code, unslowed.
+        value = observed(value, observer)
+    chance_value = chance_node_function(arguments, value, counters, observer)
     return value
 
 
 def chance_node_function(arguments: SearchArguments, value: ValueFunction, counters: SearchCounters,
-                         tracer: NodeTracer | None = None) -> ChanceValue | None:
+                         observer: SearchObserver | None = None) -> ChanceValue | None:
     """What a branching chance node runs: Star1 or Star2 (ChanceProbCut
     first, with a model), or None for alpha-beta, which has none."""
     chance_mode, settings = arguments.kind.chance_mode, arguments.settings
@@ -160,8 +160,6 @@ def chance_node_function(arguments: SearchArguments, value: ValueFunction, count
         return None
     assert settings.bounds is not None  # search() checks that star pruning has them
     star = StarSearch(arguments.game, arguments.algorithm, settings.evaluate, settings.bounds, settings.order,
-                      value, counters)
-    if tracer is not None:
-        tracer.watch_star(star)
+                      value, counters, observer)
     exact = star.star2 if chance_mode == "star2" else star.star1
     return exact if settings.probcut is None else ChanceProbCut(settings.probcut, star, exact)

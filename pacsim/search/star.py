@@ -54,6 +54,7 @@ from pacsim.search.base import (
     Game,
     LocalBounds,
     SearchCounters,
+    SearchObserver,
     ValueFunction,
     no_moves_error,
 )
@@ -89,12 +90,14 @@ class StarSearch:
     ``value`` is the enclosing search's node function, used for every
     successor; ``bounds`` is ``(L, U)`` on every leaf or a function
     ``bounds(state, remaining)`` (see the module docstring); what the chance
-    nodes cost is counted into the search's ``counters``.
+    nodes cost is counted into the search's ``counters``; ``observer``, when
+    given, is told each chance node's bounds, probes and pinned leaves (once
+    a chance node or a probe, a test that costs nothing next to the node).
     """
 
     def __init__(self, game: Game, algorithm: str, evaluate: Callable[[Hashable], Any] | None,
                  bounds: Bounds | LocalBounds, order: Callable[[Hashable, Any], Any] | None,
-                 value: ValueFunction, counters: SearchCounters) -> None:
+                 value: ValueFunction, counters: SearchCounters, observer: SearchObserver | None = None) -> None:
         self.game = game
         self.algorithm = algorithm
         self.evaluate = evaluate
@@ -103,6 +106,7 @@ class StarSearch:
         self.order = order
         self.value = value
         self.counters = counters
+        self.observer = observer
         self.exact = True
         """Whether every value is exact, so that one outside its bounds is an error."""
 
@@ -123,6 +127,8 @@ class StarSearch:
             if not NEGATIVE_INFINITY < low <= high < POSITIVE_INFINITY:
                 raise SearchError(f"{self.algorithm}: bounds of {state!r} must be finite with L <= U, "
                                   f"not {(low, high)!r}")
+        if self.observer is not None:
+            self.observer.chance_bounded(low, high)
         count = len(draws)
         return [low] * count, [high] * count, mass * low, mass * high
 
@@ -218,6 +224,8 @@ class StarSearch:
             leaf_value = self.evaluate(successor)
         if leaf_value < successor_lower or leaf_value > successor_upper:
             raise out_of_bounds(self.algorithm, successor, leaf_value, successor_lower, successor_upper)
+        if self.observer is not None:
+            self.observer.leaf_pinned(index, probability, successor, terminal, leaf_value)
         lower[index] = upper[index] = leaf_value
         lower_sum += probability * (leaf_value - successor_lower)
         upper_sum += probability * (leaf_value - successor_upper)
@@ -254,7 +262,12 @@ class StarSearch:
             probe_beta = successor_upper
         self.counters.generated += 1
         first = self.game.result(successor, moves[0])
+        observer = self.observer
+        if observer is not None:
+            observer.probe_started(index, moves[0])
         probe = self.value(first, probe_alpha, probe_beta, child_remaining - 1, child_level + 1)
+        if observer is not None:
+            observer.probe_ended()
         if mover == MAX:
             # Unless it failed low, the first move's value (or a lower bound
             # on it) bounds the MAX successor from below.

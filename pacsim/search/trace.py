@@ -1,11 +1,12 @@
 """The tree a search visited at one position, node by node.
 
 :func:`trace_search` runs :func:`~pacsim.search.search` itself (the same
-node functions, the same counters) with a :class:`Tracer` put in front of
-every node: the node function's recursion calls the name it was defined
-under, and the search rebinds that name to the tracer's wrapper once, when
-it is made.  A search without a tracer therefore runs exactly the code it
-ran before, and a traced search returns exactly the untraced one's result.
+node functions, the same counters) with a :class:`Tracer` as its
+:class:`~pacsim.search.base.SearchObserver`: the search tells it, at named
+hooks, of each node it enters and the value it finds there, and of each
+chance node's Star bounds, probes and pinned leaves; the tracer builds the
+tree from them.  A search without an observer runs exactly the code it ran
+before, and a traced search returns exactly the untraced one's result.
 :func:`trace_mcts` records the tree a Monte Carlo tree search grew.
 
 What a node holds is :class:`TraceNode`; the whole record is
@@ -17,12 +18,13 @@ the game's positions are, shown by whoever draws the trace
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
 from time import perf_counter
 from typing import Any
 
-from pacsim.search.api import checked_arguments, run_search
+from pacsim.search.api import checked, run_search
+from pacsim.search.arguments import SearchSettings
 from pacsim.search.base import (
     CHANCE,
     MAX,
@@ -158,11 +160,12 @@ def trace_search(game: Game, state: Hashable, algorithm: str = "expectiminimax",
     visits; the arguments mean what they mean there (a traced search has
     no deadline, no ChanceProbCut and no per-move root values)."""
     started = perf_counter()
-    arguments = checked_arguments(game, algorithm, depth, evaluate, bounds, table, order, False, None, None, started)
+    settings = SearchSettings(depth=depth, evaluate=evaluate, bounds=bounds, table=table, order=order)
+    arguments = checked(game, algorithm, settings, started)
     tracer = Tracer(game, order)
     remaining: Any = math.inf if depth is None else depth
     tracer.open_root(state, remaining)
-    result = run_search(arguments, state, depth, started, tracer)
+    result = run_search(arguments, state, started, tracer)
     tracer.close_root(state, result)
     return SearchTrace(algorithm, depth, result, tracer.nodes, principal_variation(tracer.nodes))
 
@@ -181,8 +184,8 @@ class _Frame:
 
 
 class Tracer:
-    """Records the nodes of one search (the :class:`~pacsim.search.base.NodeTracer`
-    :func:`trace_search` hands the node functions).
+    """Records the nodes of one search: the :class:`~pacsim.search.base.SearchObserver`
+    :func:`trace_search` hands the search.
 
     The tracer asks the game again what it needs to label a node (its kind,
     its moves, its outcomes): those calls are not the search's and are not
@@ -194,45 +197,26 @@ class Tracer:
         self.nodes: list[TraceNode] = []
         self.stack: list[_Frame] = []
         self.counters = SearchCounters()
-        self.probing: int | None = None
-        """The outcome whose first move Star2 is probing, while it does."""
+        self.probing: tuple[int, Any] | None = None
+        """The outcome whose first move Star2 is probing, and that move, while it does."""
 
-    # -- the hooks the search calls ----------------------------------------
-    def wrap(self, value: Callable[..., Any], counters: SearchCounters) -> Callable[..., Any]:
+    # -- the hooks the search calls (SearchObserver); the node hooks are below --
+    def search_started(self, counters: SearchCounters) -> None:
         self.counters = counters
 
-        def traced(*arguments: Any) -> Any:
-            self.enter(arguments)
-            found = value(*arguments)
-            self.leave(found)
-            return found
+    def chance_bounded(self, lower: Any, upper: Any) -> None:
+        self.stack[-1].node.bounds = (lower, upper)
 
-        return traced
+    def probe_started(self, outcome: int, move: Any) -> None:
+        self.probing = (outcome, move)
 
-    def watch_star(self, star: Any) -> None:
-        setup, probe, pin_leaf = star.setup, star.probe, star.pin_leaf
+    def probe_ended(self) -> None:
+        self.probing = None
 
-        def traced_setup(state: Hashable, draws: Any, child_remaining: Any) -> Any:
-            prepared = setup(state, draws, child_remaining)
-            if draws:
-                self.stack[-1].node.bounds = (prepared[0][0], prepared[1][0])
-            return prepared
-
-        def traced_probe(prepared: Any, index: int, *rest: Any) -> Any:
-            self.probing = index
-            try:
-                return probe(prepared, index, *rest)
-            finally:
-                self.probing = None
-
-        def traced_pin_leaf(prepared: Any, index: int, probability: Any, successor: Hashable, terminal: bool) -> Any:
-            prepared = pin_leaf(prepared, index, probability, successor, terminal)
-            parent = self.stack[-1].node
-            leaf = self.add(parent.index, parent.level + 1, TERMINAL_KIND if terminal else LEAF, successor, index)
-            leaf.probability, leaf.value, leaf.pinned = probability, prepared[0][index], True
-            return prepared
-
-        star.setup, star.probe, star.pin_leaf = traced_setup, traced_probe, traced_pin_leaf
+    def leaf_pinned(self, outcome: int, probability: Any, state: Hashable, terminal: bool, value: Any) -> None:
+        parent = self.stack[-1].node
+        leaf = self.add(parent.index, parent.level + 1, TERMINAL_KIND if terminal else LEAF, state, outcome)
+        leaf.probability, leaf.value, leaf.pinned = probability, value, True
 
     # -- the root ----------------------------------------------------------
     def open_root(self, state: Hashable, remaining: Any) -> None:
@@ -255,9 +239,8 @@ class Tracer:
             if self.nodes[root.children[0]].alpha is None:  # an unpruned search has no windows
                 root.alpha = root.beta = None
 
-    # -- every other node --------------------------------------------------
-    def enter(self, arguments: tuple[Any, ...]) -> None:
-        state, remaining, level = arguments[0], arguments[-2], arguments[-1]
+    # -- every other node: the node hooks ------------------------------------
+    def node_entered(self, state: Hashable, alpha: Any, beta: Any, remaining: Any, level: int) -> None:
         counters = self.counters
         if not self.stack:
             node = self.add(-1, level, "", state, None)
@@ -265,8 +248,7 @@ class Tracer:
             parent = self.stack[-1]
             self.settle(parent)
             node = self.child_of(parent, state, level)
-        if len(arguments) == 5:
-            node.alpha, node.beta = arguments[1], arguments[2]
+        node.alpha, node.beta = alpha, beta  # None and None in an unpruned search
         if self.game.is_terminal(state):
             node.kind = TERMINAL_KIND
         elif remaining == 0:
@@ -283,10 +265,10 @@ class Tracer:
         """The new node for ``state``, labelled by the move or outcome that leads to it."""
         above = parent.node
         if self.probing is not None and level == above.level + 2:
-            moves = self.ordered_moves(parent.successors[self.probing])
-            node = self.add(above.index, level, "", state, self.probing)
-            node.probe, node.probed_move = True, moves[0]
-            node.probability = above.probabilities[self.probing]
+            outcome, move = self.probing
+            node = self.add(above.index, level, "", state, outcome)
+            node.probe, node.probed_move = True, move
+            node.probability = above.probabilities[outcome]
             return node
         if above.kind == CHANCE:
             index = parent.next_successor
@@ -300,11 +282,11 @@ class Tracer:
         parent.next_successor += 1
         return self.add(above.index, level, "", state, move)
 
-    def leave(self, found: Any) -> None:
+    def node_valued(self, value: Any) -> None:
         frame = self.stack.pop()
         self.settle(frame)
         node = frame.node
-        node.value = found
+        node.value = value
         own_cutoffs, own_generated, own_evaluated = frame.own
         if node.kind in (MAX, MIN, CHANCE) and not node.children and not own_generated and not own_evaluated:
             node.table_hit = True
