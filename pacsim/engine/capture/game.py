@@ -142,7 +142,7 @@ class _Game:
         self.warnings = [0] * NUM_AGENTS
 
     def team(self, agent: int) -> CaptureTeam:
-        return self.teams[0] if is_red(agent) else self.teams[1]
+        return self.teams[agent & 1]  # red's agents are the even ones
 
     def call(self, agent: int, what: str, function: Callable[[int, CaptureView], object], view: CaptureView) -> object:
         started = time.perf_counter()
