@@ -336,3 +336,38 @@ def test_no_display_is_one_line_before_the_game(monkeypatch, capsys):
     captured = capsys.readouterr()
     assert captured.err.strip().endswith("use --browser, or --html OUT.html to watch the game later")
     assert "seed" not in captured.out  # no game was played
+
+
+# -- UPF's snake_case framework ----------------------------------------------------------------------------
+
+SNAKE_TEAM = HERE / "capture_course" / "teams" / "snake_team.py"
+"""A team written for UPF's framework: ``contest.capture_agents``, ``create_team``, ``choose_action``, ``is_pacman``."""
+
+
+def test_snake_and_camel_names_fold_into_each_other():
+    from pacsim.agents.capture.course.snake import camel, snake
+
+    assert camel("get_maze_distance") == "getMazeDistance" and camel("is_pacman") == "isPacman" and camel("red") == "red"
+    assert snake("getFoodYouAreDefending") == "get_food_you_are_defending" and camel(snake("asList")) == "asList"
+
+
+def test_a_snake_case_team_plays_unmodified_with_what_it_heard_and_drew(tiny):
+    import sys
+
+    had_contest = "contest" in sys.modules
+    red, blue = build_team(str(SNAKE_TEAM), True), build_team("baseline", False)
+    assert ("contest" in sys.modules) == had_contest  # pacsim's contest package only while the team's code runs
+    recorder = FrameRecorder(red, blue)
+    result = play_capture_game(tiny, red, blue, 6, 80, None, recorder.moved, recorder.saw)
+    assert result.reason == "time" and result.culprit is None, result.error
+    raider, keeper = red.agents[0], red.agents[2]
+    assert len(raider.heard) == len(keeper.heard) == 20 and all(len(heard) == 4 for heard in raider.heard)
+    start = list(tiny.xy(tiny.starts[0]))
+    assert all(shown["marks"] == [[[start], [0, 255, 0]]] for shown in recorder.frames[1:] if shown["mover"] == 0)
+
+
+def test_a_snake_case_team_missing_a_name_crashes_in_one_line(tmp_path, tiny):
+    broken = tmp_path / "broken_team.py"
+    broken.write_text(SNAKE_TEAM.read_text().replace("self.get_food(successor)", "self.get_fruit(successor)"))
+    result = play_capture_game(tiny, build_team(str(broken), True), build_team("baseline", False), 1, 20)
+    assert result.reason == "crash" and result.culprit == 0 and "get_fruit" in result.error and "\n" not in result.error
