@@ -371,3 +371,11 @@ def test_a_snake_case_team_missing_a_name_crashes_in_one_line(tmp_path, tiny):
     broken.write_text(SNAKE_TEAM.read_text().replace("self.get_food(successor)", "self.get_fruit(successor)"))
     result = play_capture_game(tiny, build_team(str(broken), True), build_team("baseline", False), 1, 20)
     assert result.reason == "crash" and result.culprit == 0 and "get_fruit" in result.error and "\n" not in result.error
+
+
+def test_quitting_the_window_is_said_not_an_error(pygame_dummy, monkeypatch, capsys):
+    pygame = pygame_dummy
+    monkeypatch.setenv("PACSIM_HIDDEN_WINDOW", "1")
+    monkeypatch.setattr(pygame.event, "get", lambda: [pygame.event.Event(pygame.KEYDOWN, key=pygame.K_ESCAPE)])
+    assert main(["capture", "-l", "tinyCapture", "--window", "--seed", "9", "--frame-time", "0.05"]) == 0
+    assert capsys.readouterr().out.strip() == "seed 9 on tinyCapture: quit in the window; game stopped"

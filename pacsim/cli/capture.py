@@ -80,6 +80,9 @@ def run(args: argparse.Namespace) -> int:
     rules = TimeRules() if args.time_limits else None
     if args.window or args.browser or args.html:
         result = _watched(args, layout, red, blue, first_seed, rules)
+        if result is None:
+            print(f"seed {first_seed} on {layout.name}: quit in the window; game stopped")
+            return 0
         print(_line(result, args.red, args.blue))
         if args.record is not None:
             _record(Path(args.record), result, args.red, args.blue)
@@ -127,8 +130,9 @@ def _check_display(args: argparse.Namespace) -> None:
 
 
 def _watched(args: argparse.Namespace, layout: CaptureLayout, red: CaptureTeam, blue: CaptureTeam, seed: int,
-             rules: TimeRules | None) -> CaptureResult:
-    """One game shown in the window or the page as it is played (or only kept for ``--html``)."""
+             rules: TimeRules | None) -> CaptureResult | None:
+    """One game shown in the window or the page as it is played (or only kept for ``--html``);
+    None when the person closed the window first."""
     from pacsim.engine.capture.frames import FrameFeed, FrameRecorder, board
     from pacsim.engine.capture.game import play_capture_game
 
@@ -141,9 +145,13 @@ def _watched(args: argparse.Namespace, layout: CaptureLayout, red: CaptureTeam, 
     feed = FrameFeed(lambda observer, on_view: play_capture_game(layout, red, blue, seed, args.moves, rules, observer, on_view),
                      recorder, frame_time if (args.window or args.browser) else 0)
     if args.window:
+        from pacsim.viewer import ViewerClosed
         from pacsim.viewer.capture_window import watch_in_window
 
-        watch_in_window(feed, shown, f"pacsim capture: {heading}", keyboard=keyboard)
+        try:
+            watch_in_window(feed, shown, f"pacsim capture: {heading}", keyboard=keyboard)
+        except ViewerClosed:  # q, Esc or the close button: the person has seen enough
+            return None
     elif args.browser:
         from pacsim.web.capture_live import watch_in_browser
 
