@@ -379,3 +379,27 @@ def test_quitting_the_window_is_said_not_an_error(pygame_dummy, monkeypatch, cap
     monkeypatch.setattr(pygame.event, "get", lambda: [pygame.event.Event(pygame.KEYDOWN, key=pygame.K_ESCAPE)])
     assert main(["capture", "-l", "tinyCapture", "--window", "--seed", "9", "--frame-time", "0.05"]) == 0
     assert capsys.readouterr().out.strip() == "seed 9 on tinyCapture: quit in the window; game stopped"
+
+
+# -- the tree a searching team searched ------------------------------------------------------------------
+
+def test_the_tree_of_a_searching_teams_move_is_the_search_that_chose_it(tmp_path, capsys):
+    out = tmp_path / "tree.html"
+    assert main(["capture", "-r", "alphabeta", "--redOpts", "depth=2", "-l", "tinyCapture", "--seed", "5",
+                 "--tree", str(out), "--tree-move", "6"]) == 0
+    said = capsys.readouterr().out
+    move, chosen = re.search(r"at move (\d+) on tinyCapture, seed 5: [\d,]+ nodes, chose (\w+)", said).groups()
+    assert "alphabeta (red) at move" in out.read_text()
+    # The same game without the tree: the red agent's move there is the one the traced search chose.
+    layout = find_capture_layout("tinyCapture")
+    result = play_capture_game(layout, build_team("alphabeta", True, {"depth": "2"}), build_team("baseline", False), 5, 40)
+    agent, action = result.moves[int(move)]
+    assert agent % 2 == 0 and int(move) >= 6 and action == chosen
+    state = initial_state(layout)
+    assert str(state) == (f"agent 0 to move, score 0; agents at {', '.join(str(layout.xy(cell)) for cell in state.positions)}; "
+                          f"carrying [0, 0, 0, 0]; food left {layout.total_food}")  # a node's position, in one line
+
+
+def test_a_tree_needs_a_searching_team(capsys, tmp_path):
+    assert main(["capture", "-l", "tinyCapture", "--tree", str(tmp_path / "t.html")]) == 2
+    assert "neither team searches" in capsys.readouterr().err

@@ -14,6 +14,7 @@ replays a record (pacsim's JSON or the course's ``.replay``) by pacsim's rules. 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import random
 from pathlib import Path
@@ -54,6 +55,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--port", type=int, default=0, help="with --browser, the port to listen on (default 0: any free port)")
     parser.add_argument("--frame-time", "--frameTime", dest="frame_time", type=float, default=None,
                         help="with --window or --browser, seconds between moves (default 0.05; 0.15 with a keyboard team)")
+    parser.add_argument("--tree", metavar="OUT.html", default=None,
+                        help="the tree a searching team (alphabeta, mcts) searched for its first move at or after --tree-move, "
+                             "as pacsim tree's page; the game stops there")
+    parser.add_argument("--tree-move", type=int, default=0, metavar="N", help="with --tree: the move (0: the start)")
     parser.add_argument("--html", metavar="OUT.html", default=None,
                         help="write the game (or the --replay) as an HTML page with a move slider")
 
@@ -78,6 +83,8 @@ def run(args: argparse.Namespace) -> int:
     blue = build_team(args.blue, False, _options(args.blue_opts, "--blueOpts"))
     first_seed = args.seed if args.seed is not None else random.randrange(1 << 31)
     rules = TimeRules() if args.time_limits else None
+    if args.tree:
+        return _tree(args, layout, red, blue, first_seed, rules)
     if args.window or args.browser or args.html:
         result = _watched(args, layout, red, blue, first_seed, rules)
         if result is None:
@@ -127,6 +134,14 @@ def _check_display(args: argparse.Namespace) -> None:
         from pacsim.files import check_output
 
         check_output(args.html, "--html")
+    if args.tree:
+        from pacsim.files import check_output
+
+        if displays or args.html:
+            raise ConfigError("--tree: the game stops at the tree's move; no display or --html with it")
+        if args.games > 1 or args.tree_move < 0:
+            raise ConfigError("--tree: one game (-n 1) and --tree-move of at least 0")
+        check_output(args.tree, "--tree")
 
 
 def _watched(args: argparse.Namespace, layout: CaptureLayout, red: CaptureTeam, blue: CaptureTeam, seed: int,
@@ -166,6 +181,45 @@ def _watched(args: argparse.Namespace, layout: CaptureLayout, red: CaptureTeam, 
     if args.html:
         _write_page(args.html, shown, recorder.frames, heading, feed.outcome())
     return feed.result
+
+
+class _Traced(Exception):
+    """The tree asked for has been searched: the game need not go on."""
+
+
+def _tree(args: argparse.Namespace, layout: CaptureLayout, red: CaptureTeam, blue: CaptureTeam, seed: int,
+          rules: TimeRules | None) -> int:
+    """Play from ``seed`` to ``--tree-move``, then write the tree the searching team's next move searched."""
+    from pacsim.engine.capture.game import play_capture_game
+    from pacsim.engine.capture.observation import CaptureView
+    from pacsim.files import write_atomically
+    from pacsim.web.tree import tree_page
+
+    searching = [team for team in (red, blue) if hasattr(team, "trace_next")]
+    if not searching:
+        raise ConfigError("--tree: neither team searches (alphabeta or mcts: -r alphabeta)")
+    moves = [0]
+
+    def on_view(view: CaptureView) -> None:
+        team = red if view.agent % 2 == 0 else blue
+        if moves[0] >= args.tree_move and team in searching and not any(getattr(t, "traced", None) for t in searching):
+            team.trace_next = True  # type: ignore[attr-defined]
+
+    def observer(state: object, agent: int | None, action: str | None) -> None:
+        moves[0] += agent is not None
+        if any(getattr(team, "traced", None) for team in searching):
+            raise _Traced
+
+    with contextlib.suppress(_Traced):  # the tree's move was searched: the game stops there
+        play_capture_game(layout, red, blue, seed, args.moves, rules, observer, on_view)
+    traced = next((team for team in searching if getattr(team, "traced", None)), None)
+    if traced is None:
+        raise ConfigError(f"--tree-move {args.tree_move}: the game ended (after {moves[0]} moves) before a searching team moved")
+    trace = traced.traced  # type: ignore[attr-defined]
+    title = f"pacsim capture: {traced.name} ({'red' if traced is red else 'blue'}) at move {moves[0] - 1} on {layout.name}, seed {seed}"
+    write_atomically(args.tree, tree_page(trace, title=title), "the tree page")
+    print(f"{title}: {len(trace.nodes):,} nodes, chose {trace.result.action[0]}; wrote {args.tree}")
+    return 0
 
 
 def _shown_name(spec: str) -> str:

@@ -79,6 +79,12 @@ class CaptureState(NamedTuple):
     over: bool
     """Whether the game has ended (on food or on time)."""
 
+    def __str__(self) -> str:
+        """One line for a search tree's node: who moves, the score, the agents' ``(x, y)`` and their loads."""
+        cells = ", ".join("unseen" if cell == UNSEEN else str(self.layout.xy(cell)) for cell in self.positions)
+        return (f"agent {self.turn} to move, score {self.score}; agents at {cells}; carrying {list(self.carrying)}; "
+                f"food left {self.food.bit_count()}")
+
     # -- queries -------------------------------------------------------------
     @property
     def is_terminal(self) -> bool:
