@@ -1,7 +1,8 @@
 """Course teams get the course engine's results through pacsim: the committed comparison
 (experiments/capture_course: a few hundred games a match-up in each engine) agrees within its intervals,
-its table is what its scores say, and with a course copy (PACSIM_CAPTURE_COURSE) pacsim's side replays
-the same games and a small comparison runs end to end."""
+its table is what its scores say, and with a course copy (PACSIM_CAPTURE_COURSE) a small comparison runs
+end to end (pacsim's games are not compared with the committed ones: a change of how seeds become streams
+changes them, and the comparison is of distributions)."""
 
 import importlib.util
 import json
@@ -64,11 +65,8 @@ def test_the_student_team_plays_through_pacsim_unmodified(script):
     assert len(scores) == 2 and scores == script.pacsim_scores(script.STUDENT, team, "tinyCapture", 2)  # seeds 0, 1: the same games
 
 
-def test_with_a_course_copy_pacsim_replays_its_committed_games_and_a_small_comparison_runs(script, committed, tmp_path):
+def test_with_a_course_copy_a_small_comparison_runs_end_to_end(script, tmp_path):
     course = Path(outside_repository("PACSIM_CAPTURE_COURSE", "capture.py"))
-    row = next(row for row in committed["rows"] if row["matchup"] == "baseline vs baseline")
-    baseline = course / "baselineTeam.py"
-    assert script.pacsim_scores(baseline, baseline, row["maze"], 5) == row["pacsim"]["scores"][:5]
     script.main([str(course), "--games", "2", "--mazes", "fastCapture", "--out", str(tmp_path)])
     rows = json.loads((tmp_path / "results.json").read_text())["rows"]
     assert [(row["matchup"], row["course"]["games"], row["pacsim"]["games"]) for row in rows] == \
