@@ -381,3 +381,45 @@ def test_capture_command_replays_its_records_and_the_courses(tmp_path, capsys):
     assert main(["capture", "--replay", str(course), "-q"]) == 0
     assert "score -28" in capsys.readouterr().out  # the course's own final score (blue returned 28)
     assert main(["capture", "--replay", str(TEAMS / "myTeam.py")]) == 2
+
+
+# -- the fast paths the speed rests on (docs/capture.md, "Speed") -----------------------------------------
+
+def test_a_plain_step_changes_only_the_movers_fields_and_the_baseline_scores_it_as_if_built(monkeypatch):
+    """Every successor of a game's positions that plain_step calls plain differs from its state in the
+    mover's cell, direction, side and scared timer only (and the clock); the baseline's scores of it,
+    from the fast path, equal the ones computed from the built successor."""
+    from pacsim.agents.capture import baseline
+    from pacsim.engine.capture.state import _stepped, apply_move, plain_step
+
+    layout = find_capture_layout("defaultCapture")
+    states = []
+    play_capture_game(layout, build_team("baseline", True), build_team("baseline", False), 4, 400,
+                      observer=lambda state, agent, action: states.append(state))
+    plain = 0
+    for state in states[:-1]:
+        agent = state.turn
+        food = baseline.mask_cells(state.food_of(agent % 2 == 1))  # the other side's food
+        for action, target in state.legal_moves(agent):
+            built = apply_move(state, agent, action, target)
+            if not plain_step(state, agent, target):
+                continue
+            plain += 1
+            assert _stepped(state, agent, action, target) == built
+            for field in ("carrying", "returned", "food", "capsules", "score"):
+                assert getattr(built, field) == getattr(state, field)
+            for field in ("positions", "directions", "pacman", "scared"):
+                assert [value for other, value in enumerate(getattr(built, field)) if other != agent] == \
+                       [value for other, value in enumerate(getattr(state, field)) if other != agent]
+            fast = (baseline._attack(state, agent, action, target, food), baseline._defend(state, agent, action, target))
+            with monkeypatch.context() as patched:
+                patched.setattr(baseline, "plain_step", lambda *arguments: False)  # the slow path: the built successor
+                assert fast == (baseline._attack(state, agent, action, target, food), baseline._defend(state, agent, action, target))
+    assert plain > 1000
+
+
+def test_home_cells_say_what_the_halves_say():
+    layout = find_capture_layout("RANDOM3")
+    for agent in range(4):
+        for cell in range(len(layout.maze.cells)):
+            assert layout.is_home(agent, cell) == (layout.on_red_side(cell) == (agent % 2 == 0))

@@ -50,6 +50,8 @@ RUN: dict[str, tuple[dict[str, str], str]] = {
     "pacsim capture -r myTeam.py -b baseline -l RANDOM13 -n 10 -q": (CAPTURE_TEAM | {"-n 10": "-n 2"}, "-i 40"),
     # docs/capture.md
     "pacsim capture -l defaultCapture --seed 3 -i 300": ({"-i 300": "-i 30"}, ""),
+    "pacsim capture -l defaultCapture --seed 7 -q --record": ({}, "-i 40"),
+    "pacsim capture --replay replays/capture-defaultCapture-7.json --html game.html": ({}, ""),
     # docs/agents.md
     'pacsim play -p "expectimax:depth=3,eval=examples/kernel_eval.py:hungry" -n 20 -q': ({"-n 20": "-n 1"}, QUICK),
     # docs/compare.md
@@ -127,6 +129,9 @@ SKIP: dict[str, str] = {
     "pacsim layouts --check my.lay": HYPOTHETICAL,
     "pacsim play -l tinyGhostMaze -p expectimax -a depth=4,eval=careful -g adversarial --window --show-values": WINDOW,
     "pacsim play -l classic -p keyboard --window": WINDOW,
+    "pacsim capture -r myTeam.py -b baseline -l defaultCapture --window": WINDOW,
+    "pacsim capture -r keyboard -b myTeam.py --browser": "serves the game's page until a browser has shown its end "
+                                                          "(tests/test_capture_views.py plays one in Chromium)",
     "pacsim replay game.json --window": WINDOW,
     "pacsim replay results/optimism_pessimism.sqlite --game 17 --window": WINDOW,
     "pacsim play -p entrants/alice/agent.py:Alice -l smallClassic --sandbox": "a student's file (tests/test_sandbox.py plays sandboxed entrants)",

@@ -69,7 +69,8 @@ def test_a_wheel_installed_in_a_fresh_venv_lists_layouts_and_reproduces(tmp_path
     assert {"pacsim/experiments/optimism_pessimism/optimism_pessimism.toml", "pacsim/py.typed"} <= names
     # What shipped experiments and the README's commands refer to: model files and the example plugin.
     assert {"pacsim/experiments/probcut/probcut_smallClassic_R6.json", "pacsim/examples/cautious_pacman.py"} <= names
-    assert {"pacsim/web/player.js", "pacsim/web/player.css", "pacsim/web/page.html", "pacsim/web/report.css"} <= names  # the HTML player's files
+    assert {"pacsim/web/player.js", "pacsim/web/player.css", "pacsim/web/page.html", "pacsim/web/report.css",
+            "pacsim/web/capture.html", "pacsim/web/capture.js"} <= names  # the HTML player's files
 
     venv = install_into_fresh_venv(wheel, tmp_path)
     elsewhere = tmp_path / "elsewhere"

@@ -201,14 +201,21 @@ def listening_socket(host: str, port: int) -> socket.socket:
 def serve_game(live: LiveGame, page_text: str, key_token: str, bound: socket.socket, host: str,
                thread: threading.Thread, say: Callable[[str], None]) -> None:
     """Serve the page until the game is over and the page has read its end (or Ctrl-C), then say why it stopped."""
+    serve_until_read(application(live, page_text, key_token, host), live.read_to_end, live.stopped, bound, thread, say)
+
+
+def serve_until_read(app: Any, read_to_end: threading.Event, stopped: threading.Event, bound: socket.socket,
+                     thread: threading.Thread, say: Callable[[str], None]) -> None:
+    """Serve ``app`` on ``bound`` while ``thread`` plays the game, until ``read_to_end`` is set (the page has read
+    the game's end) or Ctrl-C; then set ``stopped`` and say why the server stopped."""
     import uvicorn
 
     from pacsim.web.serving import server_config
 
-    server = uvicorn.Server(server_config(application(live, page_text, key_token, host), lifespan="off"))
+    server = uvicorn.Server(server_config(app, lifespan="off"))
 
     def stop_when_read() -> None:
-        live.read_to_end.wait()
+        read_to_end.wait()
         time.sleep(0.2)  # the reply carrying the last frame is on its way
         server.should_exit = True
 
@@ -217,8 +224,8 @@ def serve_game(live: LiveGame, page_text: str, key_token: str, bound: socket.soc
     try:
         server.run(sockets=[bound])
     finally:
-        live.stopped.set()
-    if live.read_to_end.is_set():
+        stopped.set()
+    if read_to_end.is_set():
         say("pacsim: the page has shown the game's end; server stopped")
         return
     say("pacsim: server stopped before the game ended")

@@ -12,7 +12,7 @@ from pathlib import Path
 from pacsim.engine.capture.game import CaptureTeam
 from pacsim.errors import AgentError, did_you_mean
 
-BUILT_IN_TEAMS = {"baseline": (), "alphabeta": ("depth",), "mcts": ("iterations", "rollout_depth")}
+BUILT_IN_TEAMS = {"baseline": (), "alphabeta": ("depth",), "mcts": ("iterations", "rollout_depth"), "keyboard": ()}
 """pacsim's own teams, by name, and the whole-number options each takes (``--redOpts depth=2``)."""
 
 
@@ -44,6 +44,10 @@ def _built_in(name: str, is_red: bool, options: dict[str, int]) -> CaptureTeam:
         from pacsim.agents.capture.baseline import BaselineTeam
 
         return BaselineTeam(is_red)
+    if name == "keyboard":
+        from pacsim.agents.capture.keyboard import KeyboardTeam
+
+        return KeyboardTeam(is_red)
     from pacsim.agents.capture.search_team import AlphaBetaTeam, MctsTeam
 
     return AlphaBetaTeam(is_red, **options) if name == "alphabeta" else MctsTeam(is_red, **options)

@@ -35,8 +35,9 @@ from pacsim.errors import AgentError
 @contextmanager
 def course_names() -> Iterator[None]:
     """pacsim's course modules under the course's names, for the duration."""
-    saved = {name: sys.modules.get(name) for name in COURSE_MODULES}
-    sys.modules.update(_course_modules())
+    modules = _course_modules()
+    saved = {name: sys.modules.get(name) for name in modules}
+    sys.modules.update(modules)
     try:
         yield
     finally:
@@ -49,7 +50,11 @@ def course_names() -> Iterator[None]:
 
 @cache
 def _course_modules() -> dict[str, ModuleType]:
-    return {name: importlib.import_module(f"pacsim.agents.capture.course.{name}") for name in COURSE_MODULES}
+    """The course's module names (and UPF's snake_case ``contest`` package) -> pacsim's modules."""
+    from pacsim.agents.capture.course.snake import snake_modules
+
+    modules = {name: importlib.import_module(f"pacsim.agents.capture.course.{name}") for name in COURSE_MODULES}
+    return {**modules, **snake_modules()}
 
 
 def load_team_module(path: Path) -> ModuleType:
@@ -58,9 +63,14 @@ def load_team_module(path: Path) -> ModuleType:
         raise AgentError(f"{path}: no such team file")
     with course_names():
         module = plugins.execute_file(path.resolve(), f"pacsim_capture_team_{path.stem}", str(path))
-    if not callable(getattr(module, "createTeam", None)):
+    if not callable(_create_team(module)):
         raise AgentError(f"{path}: defines no createTeam(firstIndex, secondIndex, isRed, ...): not a capture team file")
     return module
+
+
+def _create_team(module: ModuleType) -> Any:
+    """The file's ``createTeam`` (the course's) or ``create_team`` (UPF's snake_case framework)."""
+    return getattr(module, "createTeam", None) or getattr(module, "create_team", None)
 
 
 class CourseTeam(CaptureTeam):
@@ -73,7 +83,7 @@ class CourseTeam(CaptureTeam):
         first, second = (0, 2) if is_red else (1, 3)
         with self._course_code():
             try:
-                agents = list(module.createTeam(first, second, is_red, **(options or {})))
+                agents = list(_create_team(module)(first, second, is_red, **(options or {})))
             except Exception as error:
                 raise AgentError(f"{path}: createTeam raised {plugins.describe_error(error)}") from None
         if len(agents) != 2:

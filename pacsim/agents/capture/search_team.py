@@ -23,6 +23,7 @@ from pacsim.engine.capture.state import CaptureState, apply_move
 from pacsim.engine.state import mask_cells
 from pacsim.search import SearchSettings, mcts, search
 from pacsim.search.base import MAX, MIN
+from pacsim.search.trace import SearchTrace, trace_mcts, trace_search
 
 SCORE = 100
 """A returned food, in evaluation points."""
@@ -107,6 +108,10 @@ class _PlacingTeam(CaptureTeam):
         self.evaluate = evaluation(is_red_team)
         self.beliefs: TeamBeliefs | None = None
         self.rng = random.Random(0)
+        self.trace_next = False
+        """Set by a caller that wants the tree of this team's next move (``pacsim capture --tree``)."""
+        self.traced: SearchTrace | None = None
+        """That tree, once searched: the same search, recorded node by node, that chose the move."""
 
     def prepare(self, rng: random.Random) -> None:
         self.rng = rng
@@ -132,6 +137,10 @@ class AlphaBetaTeam(_PlacingTeam):
         self.settings = SearchSettings(depth=depth, evaluate=self.evaluate)
 
     def act(self, index: int, view: CaptureView) -> str:
+        if self.trace_next:
+            self.trace_next = False
+            self.traced = trace_search(self.game, self.placed(index, view), "alphabeta", depth=self.settings.depth, evaluate=self.evaluate)
+            return str(self.traced.result.action[0])
         result = search(self.game, self.placed(index, view), "alphabeta", self.settings)
         return result.action[0]
 
@@ -147,6 +156,11 @@ class MctsTeam(_PlacingTeam):
         self.iterations, self.rollout_depth = iterations, rollout_depth
 
     def act(self, index: int, view: CaptureView) -> str:
-        result = mcts(self.game, self.placed(index, view), iterations=self.iterations, rollout_depth=self.rollout_depth,
-                      evaluate=self.evaluate, seed=self.rng.getrandbits(32))
+        options = {"iterations": self.iterations, "rollout_depth": self.rollout_depth, "evaluate": self.evaluate,
+                   "seed": self.rng.getrandbits(32)}
+        if self.trace_next:
+            self.trace_next = False
+            self.traced = trace_mcts(self.game, self.placed(index, view), **options)
+            return str(self.traced.result.action[0])
+        result = mcts(self.game, self.placed(index, view), **options)
         return result.action[0]

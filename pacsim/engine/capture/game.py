@@ -23,11 +23,12 @@ import time
 import traceback
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from pacsim.engine.capture.layout import NUM_AGENTS, CaptureLayout, is_red
 from pacsim.engine.capture.observation import CaptureView, observe
 from pacsim.engine.capture.state import MAX_MOVES, CaptureState, apply_move, initial_state
-from pacsim.engine.game import AgentFault, agent_rng
+from pacsim.engine.game import AgentFault, PlayerStopped, agent_rng
 
 TIMEOUTS = ("startup_timeout", "move_timeout")
 """The sandbox's faults that are the course's forfeit (over the time out), not a crash."""
@@ -55,6 +56,11 @@ class CaptureTeam:
 
     def finish(self, index: int, view: CaptureView) -> None:
         """The game is over (the course's ``final``)."""
+
+    def debug_marks(self, index: int) -> list[Any]:
+        """What agent ``index`` wants drawn over the board now (the course's ``debugDraw``
+        ``(cells, color)`` pairs), for a display to show; none unless overridden."""
+        return []
 
 
 @dataclass(frozen=True)
@@ -104,16 +110,18 @@ class _TeamFailed(Exception):
 
 Observer = Callable[[CaptureState, int | None, str | None], None]
 """Called with the state after each move (and the start, with no mover): a display."""
+ViewWatcher = Callable[[CaptureView], None]
+"""Called with each view handed to an agent for its move, before the move: a display of what it heard."""
 
 
 def play_capture_game(layout: CaptureLayout, red: CaptureTeam, blue: CaptureTeam, seed: int,
                       max_moves: int = MAX_MOVES, time_rules: TimeRules | None = None,
-                      observer: Observer | None = None) -> CaptureResult:
+                      observer: Observer | None = None, on_view: ViewWatcher | None = None) -> CaptureResult:
     """Play one game; ``seed`` decides who moves first, the noise and the teams' streams."""
     rng = random.Random(seed)
     first = rng.randint(0, 1)
     noise = random.Random(rng.getrandbits(64))
-    game = _Game(layout, (red, blue), noise, time_rules, CaptureResult(layout.name, seed, first))
+    game = _Game(layout, (red, blue), noise, time_rules, CaptureResult(layout.name, seed, first), on_view)
     state = initial_state(layout, first, max_moves)
     if observer:
         observer(state, None, None)
@@ -132,17 +140,20 @@ def play_capture_game(layout: CaptureLayout, red: CaptureTeam, blue: CaptureTeam
 
 class _Game:
     def __init__(self, layout: CaptureLayout, teams: tuple[CaptureTeam, CaptureTeam], noise: random.Random,
-                 time_rules: TimeRules | None, result: CaptureResult) -> None:
+                 time_rules: TimeRules | None, result: CaptureResult, on_view: ViewWatcher | None = None) -> None:
         self.layout, self.teams, self.noise, self.time_rules, self.result = layout, teams, noise, time_rules, result
+        self.on_view = on_view
         self.warnings = [0] * NUM_AGENTS
 
     def team(self, agent: int) -> CaptureTeam:
-        return self.teams[0] if is_red(agent) else self.teams[1]
+        return self.teams[agent & 1]  # red's agents are the even ones
 
     def call(self, agent: int, what: str, function: Callable[[int, CaptureView], object], view: CaptureView) -> object:
         started = time.perf_counter()
         try:
             answer = function(agent, view)
+        except PlayerStopped:
+            raise  # the person playing stopped: not the team's fault
         except AgentFault as fault:  # a sandboxed team's child: a timeout forfeits, anything else is a crash
             reason = "forfeit" if fault.kind in TIMEOUTS else "crash"
             raise _TeamFailed(agent, reason, f"{what}: {fault}", fault.kind) from fault
@@ -183,7 +194,10 @@ class _Game:
 
     def move(self, state: CaptureState) -> CaptureState:
         agent = state.turn
-        action = self.call(agent, "move", self.team(agent).act, observe(state, agent, self.noise))
+        view = observe(state, agent, self.noise)
+        if self.on_view:
+            self.on_view(view)
+        action = self.call(agent, "move", self.team(agent).act, view)
         self.result.moves.append((agent, str(action)))
         for legal, target in state.legal_moves(agent):
             if legal == action:

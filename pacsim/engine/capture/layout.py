@@ -37,14 +37,18 @@ def is_red(agent: int) -> bool:
     return agent % 2 == 0
 
 
+_TEAMS = (RED_AGENTS, BLUE_AGENTS, RED_AGENTS, BLUE_AGENTS)
+_OPPONENTS = (BLUE_AGENTS, RED_AGENTS, BLUE_AGENTS, RED_AGENTS)
+
+
 def team_of(agent: int) -> tuple[int, int]:
     """The indices of agent ``agent``'s team."""
-    return RED_AGENTS if is_red(agent) else BLUE_AGENTS
+    return _TEAMS[agent]  # a table: asked several times a move
 
 
 def opponents_of(agent: int) -> tuple[int, int]:
     """The indices of the team agent ``agent`` plays against."""
-    return BLUE_AGENTS if is_red(agent) else RED_AGENTS
+    return _OPPONENTS[agent]
 
 
 @dataclass(eq=False, frozen=True)
@@ -64,6 +68,8 @@ class CaptureLayout:
     """The food on the board at the start, both halves (the course's ``TOTAL_FOOD``)."""
     coordinates: tuple[tuple[int, int], ...] = field(init=False, repr=False)
     """The course's ``(x, y)`` of each cell (see :meth:`xy`)."""
+    home_cells: tuple[int, ...] = field(init=False, repr=False)
+    """Bitmask of agent ``i``'s own half (red's cells for 0 and 2, the others for 1 and 3): :meth:`is_home` as one shift."""
 
     def __post_init__(self) -> None:
         half = self.maze.width // 2
@@ -72,6 +78,8 @@ class CaptureLayout:
         object.__setattr__(self, "total_food", self.maze.food_count)
         bottom = self.maze.height - 1
         object.__setattr__(self, "coordinates", tuple((column, bottom - row) for row, column in self.maze.cells))
+        blue = ((1 << len(self.maze.cells)) - 1) & ~red
+        object.__setattr__(self, "home_cells", (red, blue, red, blue))
 
     @property
     def width(self) -> int:
@@ -86,7 +94,7 @@ class CaptureLayout:
 
     def is_home(self, agent: int, cell: int) -> bool:
         """Whether ``cell`` is on agent ``agent``'s own half (where it is a ghost)."""
-        return self.on_red_side(cell) == is_red(agent)
+        return bool((self.home_cells[agent] >> cell) & 1)
 
     def wins_with(self, returned: int) -> bool:
         """Whether a team that has returned ``returned`` food has won: all but

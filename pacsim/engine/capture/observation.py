@@ -20,7 +20,7 @@ from __future__ import annotations
 import random
 from typing import NamedTuple
 
-from pacsim.engine.capture.layout import opponents_of, team_of
+from pacsim.engine.capture.layout import opponents_of
 from pacsim.engine.capture.state import UNSEEN, CaptureState
 from pacsim.engine.layout import DIRECTION_INDEX, STOP
 
@@ -57,22 +57,25 @@ def observe(state: CaptureState, index: int, noise: random.Random) -> CaptureVie
     """Agent ``index``'s view of the true ``state``, its noisy distances drawn from ``noise``
     (one draw per agent, in index order, as the course draws them)."""
     coordinates, draw = state.layout.coordinates, noise.random
-    here_x, here_y = coordinates[state.positions[index]]
-    noisy = tuple(abs(x - here_x) + abs(y - here_y) + int(draw() * _READINGS) - NOISE
-                  for x, y in map(coordinates.__getitem__, state.positions))
-    hidden = [other for other in opponents_of(index) if not _seen(state, other, team_of(index))]
+    spots = [coordinates[cell] for cell in state.positions]
+    here_x, here_y = spots[index]
+    noisy = tuple([abs(x - here_x) + abs(y - here_y) + int(draw() * _READINGS) - NOISE for x, y in spots])
+    mate_x, mate_y = spots[index ^ 2]  # the teammate: 0 and 2, 1 and 3
+    hidden = [other for other in opponents_of(index) if not _seen(spots[other], here_x, here_y, mate_x, mate_y)]
     if not hidden:
         return CaptureView(state, index, noisy)
     positions, directions = list(state.positions), list(state.directions)
     for other in hidden:
         positions[other] = UNSEEN
         directions[other] = _STOP_INDEX
-    return CaptureView(state._replace(positions=tuple(positions), directions=tuple(directions)), index, noisy)
+    # The state's fields in order (what _replace does, without its keyword handling: a view is made every move).
+    return CaptureView(CaptureState(state.layout, tuple(positions), tuple(directions), *state[3:]), index, noisy)
 
 
-def _seen(state: CaptureState, other: int, team: tuple[int, int]) -> bool:
-    cell = state.positions[other]
-    return any(manhattan(state, state.positions[member], cell) <= SIGHT_RANGE for member in team)
+def _seen(spot: tuple[int, int], here_x: int, here_y: int, mate_x: int, mate_y: int) -> bool:
+    """Whether the agent (at ``here``) or its teammate (at ``mate``) is within :data:`SIGHT_RANGE` of ``spot``."""
+    x, y = spot
+    return abs(x - here_x) + abs(y - here_y) <= SIGHT_RANGE or abs(x - mate_x) + abs(y - mate_y) <= SIGHT_RANGE
 
 
 def distance_probability(true_distance: int, noisy_distance: int) -> float:

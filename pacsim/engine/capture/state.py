@@ -79,6 +79,12 @@ class CaptureState(NamedTuple):
     over: bool
     """Whether the game has ended (on food or on time)."""
 
+    def __str__(self) -> str:
+        """One line for a search tree's node: who moves, the score, the agents' ``(x, y)`` and their loads."""
+        cells = ", ".join("unseen" if cell == UNSEEN else str(self.layout.xy(cell)) for cell in self.positions)
+        return (f"agent {self.turn} to move, score {self.score}; agents at {cells}; carrying {list(self.carrying)}; "
+                f"food left {self.food.bit_count()}")
+
     # -- queries -------------------------------------------------------------
     @property
     def is_terminal(self) -> bool:
@@ -192,7 +198,7 @@ def apply_move(state: CaptureState, agent: int, action: str, target: int) -> Cap
     Unchecked fast path for search: ``(action, target)`` must come from
     ``state.legal_moves(agent)``."""
     layout = state.layout
-    if _plain_step(state, agent, target):
+    if plain_step(state, agent, target):
         return _stepped(state, agent, action, target)
     board = _Board(state)
     board.positions[agent] = target
@@ -212,18 +218,20 @@ def apply_move(state: CaptureState, agent: int, action: str, target: int) -> Cap
                         board.capsules, board.score, (agent + 1) % NUM_AGENTS, moves_left, over)
 
 
-def _plain_step(state: CaptureState, agent: int, target: int) -> bool:
-    """Whether the move only moves the agent: nothing eaten or returned, no opponent on the target."""
-    layout = state.layout
-    if target in state.positions and any(state.positions[other] == target for other in opponents_of(agent)):
+def plain_step(state: CaptureState, agent: int, target: int) -> bool:
+    """Whether the move only moves the agent: nothing eaten or returned, no opponent on the target
+    (then the state after it differs only in the agent's cell, direction, side and scared timer)."""
+    positions = state.positions
+    first, second = opponents_of(agent)
+    if positions[first] == target or positions[second] == target:
         return False
-    if layout.is_home(agent, target):
+    if (state.layout.home_cells[agent] >> target) & 1:  # is_home, inline: asked for every successor searched
         return not state.carrying[agent]
     return not ((state.food | state.capsules) >> target) & 1
 
 
 def _stepped(state: CaptureState, agent: int, action: str, target: int) -> CaptureState:
-    """:func:`apply_move` of a plain step (see :func:`_plain_step`), without the working copy."""
+    """:func:`apply_move` of a plain step (see :func:`plain_step`), without the working copy."""
     after = agent + 1
     pacman = not state.layout.is_home(agent, target)
     scared = state.scared
@@ -321,4 +329,4 @@ def _free_cell(layout: CaptureLayout, board: _Board, x: int, y: int, red_half: b
     return cell
 
 
-__all__ = ["CaptureState", "apply_move", "initial_state", "SCARED_TIME", "MAX_MOVES", "UNSEEN"]
+__all__ = ["CaptureState", "apply_move", "plain_step", "initial_state", "SCARED_TIME", "MAX_MOVES", "UNSEEN"]
