@@ -19,6 +19,7 @@ import signal
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
@@ -170,7 +171,7 @@ def try_fast_search(who: str, backend: str, request: SearchRequest, state: GameS
     kernel_table = table.get() if request.table and table is not None else None
 
     def search_levels(levels: int, deadline: float | None = None) -> SearchResult:
-        return run_request(state, request, levels, deadline, kernel_table)
+        return run_request(state, replace(request, levels=levels), deadline, kernel_table)
 
     try:
         return search_requested(request, search_levels)
