@@ -28,7 +28,7 @@ def test_both_backends_deepen_in_the_one_loop_with_the_requests_levels(where, mo
     assert pacman.last_stats.depth == 2 * (ghosts + 1) and pacman.last_stats.backend == where
 
 
-@pytest.mark.parametrize("spec", ["expectimax:depth=1,model=adversarial", "minimax:depth=1", "expectiminimax:depth=1,algorithm=star2,table=16"])
+@pytest.mark.parametrize("spec", ["expectimax:depth=1,model=adversarial", "minimax:depth=1", "expectimax:depth=1,algorithm=star2,table=16"])
 def test_a_short_request_is_the_one_a_pacman_makes(spec):
     """``round_request`` (warm-up's, the build's and bench's form) writes the request a built-in Pacman makes,
     the adversarial ghost's defaults included."""
