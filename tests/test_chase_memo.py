@@ -9,6 +9,8 @@ from optional import needed
 
 needed("numba", "pip install -e '.[fast]'")
 
+from kernel_calls import kernel_search
+
 from pacsim.agents import make_ghost, make_pacman
 from pacsim.agents.whole_game import play_in_kernel
 from pacsim.bench.agreement import case_layout, untimed
@@ -16,7 +18,7 @@ from pacsim.bench.positions import game_positions
 from pacsim.engine import initial_state, play_game
 from pacsim.fast.maze_arrays import state_row
 from pacsim.fast.memo import HITS, SEARCHES, chase_memo
-from pacsim.fast.search import chase_values, kernel_search
+from pacsim.fast.search import chase_values
 from pacsim.search import CHANCE, MAX
 
 

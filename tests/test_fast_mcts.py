@@ -10,10 +10,11 @@ from optional import needed
 
 needed("numba", "pip install -e '.[fast]'")
 
+from kernel_calls import kernel_mcts
+
 from pacsim.agents import make_pacman
 from pacsim.bench.positions import game_positions
 from pacsim.errors import AgentError
-from pacsim.fast.mcts import kernel_mcts
 
 MAZES = ("tinyGhostMaze", "smallClassic", "trapMaze", "generated:w=11,h=9,food=10,capsules=2,ghosts=2,loops=0.5,seed=4")
 

@@ -19,11 +19,13 @@ from optional import needed
 
 needed("numba", "pip install -e '.[fast]'")
 
+from kernel_calls import kernel_search
+
 from pacsim.agents import make_pacman
 from pacsim.bench.positions import game_positions
 from pacsim.engine import load_layout
 from pacsim.fast import search as fast_search
-from pacsim.fast.search import KernelTable, kernel_search
+from pacsim.fast.search import KernelTable
 from pacsim.fast.transposition import table_get, table_put
 from pacsim.search import MAX, TranspositionTable, search
 

@@ -21,9 +21,9 @@ from pacsim.engine import initial_state
 from pacsim.engine.names import load_layout
 from pacsim.fast.aot import available_exports
 from pacsim.fast.game import GhostPlan, play_kernel_game
-from pacsim.fast.mcts import kernel_mcts
-from pacsim.fast.request import SearchRequest
-from pacsim.fast.search import chase_values, kernel_search
+from pacsim.fast.mcts import run_mcts_request
+from pacsim.fast.request import MctsRequest, SearchRequest, round_request
+from pacsim.fast.search import chase_values, run_request
 from pacsim.fast.transposition import KernelTable
 from pacsim.search import CHANCE, MAX, MIN
 
@@ -31,12 +31,14 @@ layout = load_layout("smallClassic")
 state = initial_state(layout)
 ghost_to_move = state.successor(state.legal_moves()[0][0])
 found = []
-for result in (kernel_search(state, (MAX, CHANCE, CHANCE), "careful", 6),
-               kernel_search(state, (MAX, MIN, MIN), "score", 6, pruned=True, root_values=True),
-               kernel_search(state, (MAX, CHANCE, CHANCE), "careful", 6, star="star2", table=KernelTable(500)),
-               kernel_search(state, (MAX, CHANCE, CHANCE), "careful", 3, model="adversarial"),
+cells = layout.num_cells
+for result in (run_request(state, round_request((MAX, CHANCE, CHANCE), "careful", 6, cells)),
+               run_request(state, round_request((MAX, MIN, MIN), "score", 6, cells, "alphabeta", root_values=True)),
+               run_request(state, round_request((MAX, CHANCE, CHANCE), "careful", 6, cells, "star2", table=500),
+                           table=KernelTable(500)),
+               run_request(state, round_request((MAX, CHANCE, CHANCE), "careful", 3, cells, model="adversarial")),
                chase_values(ghost_to_move, 4),
-               kernel_mcts(state, "chance", "careful", 300, seed=3)):
+               run_mcts_request(state, MctsRequest("chance", "careful", 300, 1.4, "random", 6), 3)):
     found.append([result.value, str(result.action), result.stats.generated, result.stats.evaluated,
                   result.stats.cutoffs, [[str(move), value] for move, value in result.action_values]])
 request = SearchRequest(algorithm="expectimax", kinds=(MAX, CHANCE, CHANCE), evaluation="careful", levels=3, step=3,

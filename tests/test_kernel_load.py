@@ -15,9 +15,11 @@ FIRST_SEARCH = """
 import sys
 from pacsim.engine import parse_layout
 from pacsim.engine.state import initial_state
-from pacsim.fast.search import kernel_search
+from pacsim.fast.request import round_request
+from pacsim.fast.search import run_request
 from pacsim.search import MAX, MIN
-kernel_search(initial_state(parse_layout("%%%%%\\n%P.G%\\n%%%%%\\n", name="load")), (MAX, MIN), "careful", 2)
+state = initial_state(parse_layout("%%%%%\\n%P.G%\\n%%%%%\\n", name="load"))
+run_request(state, round_request((MAX, MIN), "careful", 2, state.layout.num_cells))
 print("scipy.linalg" in sys.modules)
 """
 

@@ -9,13 +9,14 @@ from optional import needed
 
 needed("numba", "pip install -e '.[fast]'")
 
+from kernel_calls import kernel_search
+
 from pacsim.agents import make_ghost, make_pacman
 from pacsim.agents.whole_game import play_in_kernel
 from pacsim.engine import initial_state, load_layout
 from pacsim.fast import kernel
 from pacsim.fast.maze_arrays import layout_tables, state_row
 from pacsim.fast.memo import pacman_memo_hits
-from pacsim.fast.search import kernel_search
 from pacsim.fast.subtree_memo import GENERATION, HITS, empty_subtree_memo, subtree_memo
 from pacsim.fast.translate import translate, workspace
 from pacsim.search import CHANCE, MAX, MIN

@@ -253,9 +253,9 @@ def test_without_the_sandbox_the_start_up_limit_holds_as_in_it(tmp_path, capsys,
     """A constructor that never returns is stopped at the start-up limit (a fork-started worker inherits the
     test's shorter one): in the planning, the entrant is refused, as the sandbox's check refuses it; in a worker,
     it loses its games as a ``time`` fault (not pacsim's ``error``) and a resume plays nothing again."""
-    from pacsim.runner import plan
+    from pacsim.runner import agent_factory
 
-    monkeypatch.setattr(plan, "STARTUP_SECONDS", 0.5)
+    monkeypatch.setattr(agent_factory, "STARTUP_SECONDS", 0.5)
     students = tmp_path / "students"
     hand_in(students / "honest")
     hand_in(students / "slow", SLOW_STARTER.replace("WHERE", "''"))  # slow everywhere

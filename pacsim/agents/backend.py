@@ -19,6 +19,7 @@ import signal
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
@@ -30,6 +31,7 @@ from pacsim.search import SearchResult
 
 if TYPE_CHECKING:  # pacsim.fast.request brings numpy: imported where a search asks the kernel, not by every ghost
     from pacsim.fast.request import MctsRequest, SearchRequest
+    from pacsim.search.api import SearchAtDepth
 
 BACKENDS = ("auto", "fast", "python")
 ENVIRONMENT_SWITCH = "PACSIM_BACKEND"
@@ -163,21 +165,30 @@ def try_fast_search(who: str, backend: str, request: SearchRequest, state: GameS
         say_once(_note(who, backend, reason))  # once per process and reason
         return None
     from pacsim.fast.search import DistributionRefused, run_request  # numba: loaded only when the kernel runs
-    from pacsim.search import deepest
 
     if request.table and table is None:
         raise ValueError("a request with a transposition table needs the caller's KernelTableSlot")
     kernel_table = table.get() if request.table and table is not None else None
 
     def search_levels(levels: int, deadline: float | None = None) -> SearchResult:
-        return run_request(state, request, levels, deadline, kernel_table)
+        return run_request(state, replace(request, levels=levels), deadline, kernel_table)
 
     try:
-        if request.time:
-            return deepest(search_levels, request.levels, request.step, request.time)
-        return search_levels(request.levels)
+        return search_requested(request, search_levels)
     except DistributionRefused:  # Python searches again, and raises the ghost policy's error at the same move
         return None
+
+
+def search_requested(request: SearchRequest, search_at: SearchAtDepth) -> SearchResult:
+    """The one iterative-deepening loop of a search Pacman's move, whichever
+    backend's ``search_at`` searches: with a time per move, the deepest search
+    of ``request.step``, ``2 * request.step``, ... levels finished in time (up
+    to ``request.levels``); without, ``request.levels`` at once."""
+    from pacsim.search import deepest
+
+    if request.time:
+        return deepest(search_at, request.levels, request.step, request.time)
+    return search_at(request.levels, None)
 
 
 def try_fast_mcts(who: str, backend: str, request: MctsRequest, state: GameState, seed: int) -> SearchResult | None:

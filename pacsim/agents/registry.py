@@ -28,6 +28,7 @@ import types
 import typing
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -104,7 +105,9 @@ def ghost_names() -> list[str]:
 
 @dataclass(frozen=True)
 class AgentSpec:
-    """A parsed spec."""
+    """A parsed spec: what the edge (a command line, an experiment's grid)
+    reads once and passes on, so that nothing downstream parses the text or
+    probes the file system for it again."""
 
     text: str
     """The spec as written (what error messages quote)."""
@@ -113,6 +116,26 @@ class AgentSpec:
     attribute: str | None
     """The class in the file or module; None for a name."""
     options: dict[str, str]
+
+    @cached_property
+    def code(self) -> str | None:
+        """The part of the spec that names code from outside pacsim (see :func:`named_code`), or None."""
+        return _named_code(self)
+
+    @property
+    def needs_sandbox(self) -> bool:
+        """Whether it runs code from outside pacsim: a sandboxed run plays it in a room of its own."""
+        return self.code is not None
+
+    @property
+    def file(self) -> Path | None:
+        """The Python file of a ``file.py:Class`` spec, as written; None for a name or a module."""
+        return Path(self.target) if self.attribute is not None and plugins.is_file_target(self.target) else None
+
+
+def as_spec(spec: str | AgentSpec) -> AgentSpec:
+    """``spec`` parsed, unless it already is."""
+    return spec if isinstance(spec, AgentSpec) else parse_spec(spec)
 
 
 def parse_options(text: str | None) -> dict[str, str]:
@@ -168,13 +191,13 @@ def _file_with_colons(text: str) -> str | None:
     return None
 
 
-def join_spec(spec: str, options: Mapping[str, Any]) -> str:
+def join_spec(spec: str | AgentSpec, options: Mapping[str, Any]) -> str:
     """``spec`` with more options, in a form :func:`parse_spec` reads back."""
+    parsed = as_spec(spec)
     if not options:
-        return spec
+        return parsed.text
     text = ",".join(f"{key}={value}" for key, value in options.items())
-    parsed = parse_spec(spec)
-    return f"{spec}{',' if parsed.options else ':'}{text}"
+    return f"{parsed.text}{',' if parsed.options else ':'}{text}"
 
 
 # -- code named by data ---------------------------------------------------
@@ -190,12 +213,15 @@ def named_code(spec: str) -> str | None:
     built in.  Decided from the text alone, importing nothing: what a record,
     a store or a page names is checked here before it reaches :func:`resolve`
     (:func:`refuse_named_code`), since importing a plugin runs it as the reader."""
-    from pacsim.agents.evaluation import EVALUATIONS  # a table: importing it runs no plugin
-
     try:
-        parsed = parse_spec(spec)
+        return parse_spec(spec).code
     except AgentError:
         return spec  # unreadable: never a built-in
+
+
+def _named_code(parsed: AgentSpec) -> str | None:
+    from pacsim.agents.evaluation import EVALUATIONS  # a table: importing it runs no plugin
+
     if parsed.attribute is not None or not _built_in_name(parsed.target):
         return parsed.target if parsed.attribute is None else f"{parsed.target}:{parsed.attribute}"
     evaluation = parsed.options.get("eval", CODE_OPTIONS["eval"])
@@ -239,7 +265,7 @@ def resolve(role: str, spec: str | AgentSpec, folders: Sequence[Path] | None = N
 
     ``folders``: where a bare CS188 class name is looked for (default: the
     current folder).  Raises :class:`AgentError` naming the spec."""
-    parsed = spec if isinstance(spec, AgentSpec) else parse_spec(spec)
+    parsed = as_spec(spec)
     if parsed.attribute is not None:
         found = plugins.load_object(parsed.target, parsed.attribute, _quoted(parsed))
         source = parsed.target if plugins.is_file_target(parsed.target) else None
@@ -310,19 +336,23 @@ def _quoted(spec: AgentSpec) -> str:
 
 # -- building: a class and options to an agent ----------------------------
 
-def make_pacman(spec: str, options: Mapping[str, Any] | None = None, folders: Sequence[Path] | None = None) -> Agent:
+def make_pacman(spec: str | AgentSpec, options: Mapping[str, Any] | None = None,
+                folders: Sequence[Path] | None = None) -> Agent:
     """The Pacman a spec names, with ``options`` over the spec's own."""
     return make_agent(PACMAN, spec, options, folders)
 
 
-def make_ghost(spec: str, options: Mapping[str, Any] | None = None, folders: Sequence[Path] | None = None) -> Agent:
+def make_ghost(spec: str | AgentSpec, options: Mapping[str, Any] | None = None,
+               folders: Sequence[Path] | None = None) -> Agent:
     """The ghost a spec names, with ``options`` over the spec's own."""
     return make_agent(GHOST, spec, options, folders)
 
 
-def make_agent(role: str, spec: str, options: Mapping[str, Any] | None = None,
+def make_agent(role: str, spec: str | AgentSpec, options: Mapping[str, Any] | None = None,
                folders: Sequence[Path] | None = None) -> Agent:
-    parsed = parse_spec(spec)
+    """The agent of ``role`` a spec names (a string is parsed here; pass the parsed spec where one is at hand)."""
+    parsed = as_spec(spec)
+    spec = parsed.text
     resolved = resolve(role, parsed, folders)
     merged = {**parsed.options, **(options or {})}
     if resolved.cs188:
@@ -358,13 +388,14 @@ def model_ghost_maker(spec: str, option: str = "model", folders: Sequence[Path] 
     """A maker of the ghost named by ``spec`` (built-in or plugin), checked
     once here: it must offer ``distribution(state)``."""
     try:
-        sample = make_ghost(spec, folders=folders)
+        parsed = parse_spec(spec)  # once: the maker makes a model ghost for each search
+        sample = make_ghost(parsed, folders=folders)
     except AgentError as error:
         raise AgentError(f"option {option}={spec!r}: {error}", option=option) from None
     if not callable(getattr(sample, "distribution", None)):
         raise AgentError(f"option {option}={spec!r}: that ghost has no distribution(state) to model it by",
                          option=option)
-    return lambda: make_ghost(spec, folders=folders)
+    return lambda: make_ghost(parsed, folders=folders)
 
 
 def build_options(cls: type[Agent], values: Mapping[str, Any], name: str) -> Any:

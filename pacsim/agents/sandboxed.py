@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from pacsim.agents import plugins
-from pacsim.agents.registry import BUILTIN_HOMES, GHOST, PACMAN, parse_spec
+from pacsim.agents.registry import AgentSpec, as_spec
 from pacsim.engine.game import AgentFault
 from pacsim.engine.layout import Layout
 from pacsim.engine.state import GameState
@@ -42,23 +42,20 @@ HOST = "pacsim.agents.sandbox_host"
 """The module a child imports to build a Pacman or ghost entrant."""
 
 
-def needs_sandbox(spec: str) -> bool:
-    """Whether a spec runs code from outside pacsim: every spec but a
-    built-in agent's whose options name no other agent (``minimax:model=x.py:G``
-    runs x.py).  Decided from the text alone: nothing is imported."""
-    parsed = parse_spec(spec)
-    if parsed.attribute is not None:
-        return True
-    known = {*BUILTIN_HOMES[PACMAN], *BUILTIN_HOMES[GHOST]}
-    return parsed.target not in known or any(":" in value or value.endswith(".py") for value in parsed.options.values())
+def needs_sandbox(spec: str | AgentSpec) -> bool:
+    """Whether a spec runs code from outside pacsim (:attr:`AgentSpec.needs_sandbox`,
+    decided from the text alone: nothing is imported)."""
+    return as_spec(spec).needs_sandbox
 
 
-def sandboxed(role: str, spec: str, options: Mapping[str, Any] | None, limits: Limits) -> SandboxedAgent | None:
+def sandboxed(role: str, spec: str | AgentSpec, options: Mapping[str, Any] | None,
+              limits: Limits) -> SandboxedAgent | None:
     """The entrant ``spec`` in a sandbox, or None for a built-in agent (it needs none):
     the one switch the runner, ``pacsim play`` and tournaments use."""
-    if not needs_sandbox(spec):
+    parsed = as_spec(spec)
+    if not parsed.needs_sandbox:
         return None
-    return SandboxedAgent(role, spec, dict(options or {}), limits)
+    return SandboxedAgent(role, parsed, dict(options or {}), limits)
 
 
 KERNEL_CACHE_INSIDE = "/tmp/pacsim-cache"
@@ -102,7 +99,7 @@ def shareable(folder: Path) -> bool:
     return True
 
 
-def tenant(role: str, spec: str, options: dict[str, Any], level: str) -> tuple[Tenant, str]:
+def tenant(role: str, spec: str | AgentSpec, options: dict[str, Any], level: str) -> tuple[Tenant, str]:
     """The room's tenant for the entrant ``spec``, and the spec as its child names it (its file's path absolute)."""
     folder, child_spec = entrant_folder(spec)
     shared, environment = built_kernel(level)
@@ -112,9 +109,10 @@ def tenant(role: str, spec: str, options: dict[str, Any], level: str) -> tuple[T
 class SandboxedAgent:
     """An entrant played in a room of its own (see the module's docstring)."""
 
-    def __init__(self, role: str, spec: str, options: dict[str, Any], limits: Limits) -> None:
-        self.role, self.spec, self.options, self.limits = role, spec, options, limits
-        lodger, self.child_spec = tenant(role, spec, options, isolation_level(limits))
+    def __init__(self, role: str, spec: str | AgentSpec, options: dict[str, Any], limits: Limits) -> None:
+        self.parsed = as_spec(spec)
+        self.role, self.spec, self.options, self.limits = role, self.parsed.text, options, limits
+        lodger, self.child_spec = tenant(role, self.parsed, options, isolation_level(limits))
         self.room = Room(lodger, limits)
         self.level = self.room.level
         self.folder = lodger.folder
@@ -155,7 +153,7 @@ class SandboxedAgent:
             reply = self.room.started()
         finally:
             self.stop()
-        return checked_reply(reply, self.spec)
+        return checked_reply(reply, self.parsed)
 
     def final(self, state: GameState) -> None:
         """Show the child the last state, then keep it for this worker's next
@@ -200,10 +198,10 @@ class Checked:
     """The option names its class takes."""
 
 
-def checked_reply(reply: dict[str, Any], spec: str) -> Checked:
+def checked_reply(reply: dict[str, Any], spec: str | AgentSpec) -> Checked:
     code: dict[str, str] = {}
     files: dict[str, str] = {}
-    parsed = parse_spec(spec)
+    parsed = as_spec(spec)
     own = Path(parsed.target).expanduser().resolve() if plugins.is_file_target(parsed.target) else None
     for label, path, identity, kind in reply["used"]:  # its shape checked by parse_reply
         if own is not None and Path(path) == own:
@@ -212,17 +210,18 @@ def checked_reply(reply: dict[str, Any], spec: str) -> Checked:
     return Checked(code, files, reply["depth"], frozenset(name[:100] for name in reply["options"]))
 
 
-def check_in_sandbox(role: str, spec: str, options: Mapping[str, Any], limits: Limits) -> Checked:
+def check_in_sandbox(role: str, spec: str | AgentSpec, options: Mapping[str, Any], limits: Limits) -> Checked:
     """:meth:`SandboxedAgent.check` of the entrant ``spec``; an :class:`AgentError` naming it if it fails.
     Asked again for the same entrant, options and unchanged file, the answer
     is remembered: a tournament's planning asks several times, and each
     sandbox takes about a second to start."""
-    key = (role, spec, repr(sorted(options.items())), limits, _file_state(spec))
+    parsed = as_spec(spec)
+    key = (role, parsed.text, repr(sorted(options.items())), limits, _file_state(parsed))
     if key not in _CHECKED:
         try:
-            _CHECKED[key] = SandboxedAgent(role, spec, dict(options), limits).check()
+            _CHECKED[key] = SandboxedAgent(role, parsed, dict(options), limits).check()
         except AgentFault as fault:
-            raise AgentError(f"agent {spec!r} in its sandbox: {fault}") from None
+            raise AgentError(f"agent {parsed.text!r} in its sandbox: {fault}") from None
     return _CHECKED[key]
 
 
@@ -230,13 +229,12 @@ _CHECKED: dict[tuple[Any, ...], Checked] = {}
 """The entrants checked in this process (a class's hand-ins: a few hundred at most)."""
 
 
-def _file_state(spec: str) -> tuple[int, int] | None:
+def _file_state(spec: AgentSpec) -> tuple[int, int] | None:
     """When and how large the entrant's own file is, for a file entrant: an edited file is checked again."""
-    parsed = parse_spec(spec)
-    if parsed.attribute is None or not plugins.is_file_target(parsed.target):
+    if spec.file is None:
         return None
     try:
-        status = Path(parsed.target).expanduser().stat()
+        status = spec.file.expanduser().stat()
     except OSError:
         return None
     return status.st_mtime_ns, status.st_size
@@ -252,15 +250,16 @@ def move_stats(fields: dict[str, Any] | None) -> MoveStats | None:
         raise refuse(f"statistics that are no MoveStats ({str(error)[:80]})") from None
 
 
-def entrant_folder(spec: str) -> tuple[Path, str]:
+def entrant_folder(spec: str | AgentSpec) -> tuple[Path, str]:
     """The folder of the entrant's file (what its sandbox shows of the disk;
     the current folder for a module or installed entrant), and the spec with
     the file's path made absolute (the child runs in that folder)."""
-    parsed = parse_spec(spec)
-    if parsed.attribute is not None and plugins.is_file_target(parsed.target):
-        path = Path(parsed.target).expanduser()
+    parsed = as_spec(spec)
+    text = parsed.text
+    if parsed.file is not None:
+        path = parsed.file.expanduser()
         if not path.is_file():
-            raise AgentError(f"agent {spec!r}: no file {parsed.target!r}")
+            raise AgentError(f"agent {text!r}: no file {parsed.target!r}")
         path = path.resolve()
-        return path.parent, str(path) + spec[spec.index(parsed.target) + len(parsed.target):]
-    return Path.cwd(), spec
+        return path.parent, str(path) + text[text.index(parsed.target) + len(parsed.target):]
+    return Path.cwd(), text

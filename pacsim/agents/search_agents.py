@@ -43,7 +43,6 @@ from pacsim.search import (
     SearchResult,
     SearchSettings,
     TranspositionTable,
-    deepest,
     search,
 )
 from pacsim.search.probcut import load_model
@@ -237,24 +236,27 @@ class SearchPacman(Agent[SearchOptions]):
     def _search_with_backend(self, state: GameState, depth: int | None,
                              root_values: bool) -> tuple[SearchResult, str]:
         """:meth:`analyze`'s result and which backend searched (the store records it per game)."""
+        # The move's tree levels, computed once: both backends search this request.
         request = self.search_request(len(state.ghosts), self.levels(state, depth), state.layout.num_cells,
-                                      root_values, timed=depth is None)
+                                      root_values, timed=depth is None, step=self.levels(state, 1))
         fast = backend.try_fast_search(self.name, self.options.backend, request, state, self.kernel_table)
         if fast is not None:
             return fast, FAST
-        result = self._python_search(state, depth, root_values)
+        result = self._python_search(state, request)
         return replace(result, value=float(result.value),
                        action_values=tuple((move, float(value)) for move, value in result.action_values)), PYTHON
 
     def search_request(self, ghosts: int, levels: int, cells: int, root_values: bool = False,
-                       timed: bool = True) -> SearchRequest:
+                       timed: bool = True, step: int | None = None) -> SearchRequest:
         """This agent's search of ``levels`` levels with ``ghosts`` ghosts on a
-        maze of ``cells`` open cells, as the kernel would run it."""
+        maze of ``cells`` open cells, as the kernel would run it; ``step``: the
+        levels of one round (by default every agent and the slip node once)."""
         options = self.options
         model, adversary = self.kernel_model()
         return SearchRequest(
             algorithm=self.algorithm, kinds=(MAX, *(self.ghost_kind(ghost) for ghost in range(ghosts))),
-            evaluation=self.evaluation_name(), levels=levels, step=ghosts + 1 + (1 if options.slip else 0),
+            evaluation=self.evaluation_name(), levels=levels,
+            step=ghosts + 1 + (1 if options.slip else 0) if step is None else step,
             cells=cells, model=model, adversary=adversary, trust=options.trust, slip=options.slip, table=options.table,
             probcut=options.probcut, time=options.time if timed else 0.0, root_values=root_values,
             own_game=self.own_game(),
@@ -304,18 +306,17 @@ class SearchPacman(Agent[SearchOptions]):
         except BaseException:  # the user's code, reported by the games
             return
 
-    def _python_search(self, state: GameState, depth: int | None, root_values: bool) -> SearchResult:
+    def _python_search(self, state: GameState, request: SearchRequest) -> SearchResult:
+        """``request`` searched in Python (the kernel's specification), deepening as the kernel does."""
         game = self.game_for(state)
         # One table for every iteration: entries are reused only at equal remaining depth.
-        settings = SearchSettings(evaluate=self.evaluate, table=self.table, root_values=root_values, probcut=self.probcut,
+        settings = SearchSettings(evaluate=self.evaluate, table=self.table, root_values=request.root_values, probcut=self.probcut,
                                   bounds=self.node_bounds if self.algorithm.startswith("star") else None)
 
         def search_at(levels: int, deadline: float | None = None) -> SearchResult:
             return search(game, state, self.algorithm, replace(settings, depth=levels, deadline=deadline))
 
-        if self.options.time and depth is None:
-            return deepest(search_at, self.levels(state), self.levels(state, 1), self.options.time)
-        return search_at(self.levels(state, depth))
+        return backend.search_requested(request, search_at)
 
     def trace(self, state: GameState, depth: int | None = None) -> SearchTrace:
         """The tree this Pacman's search visits at ``state`` (in Python, the

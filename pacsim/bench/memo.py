@@ -96,7 +96,8 @@ def true_model_games(report: Report, games: int) -> None:
 def subtree_searches(report: Report, positions: int) -> None:
     """Depth-4 minimax and expectimax searches per CPU second with the subtree memo off and on."""
     from pacsim.bench.positions import game_positions
-    from pacsim.fast.search import kernel_search
+    from pacsim.fast.request import round_request
+    from pacsim.fast.search import run_request
     from pacsim.search import CHANCE, MAX, MIN
 
     states = game_positions(positions, layouts=(TRUE_MODEL_MAZE,))
@@ -104,7 +105,7 @@ def subtree_searches(report: Report, positions: int) -> None:
     def search() -> list[Any]:
         return [(result.value, result.action, result.stats.generated, result.stats.evaluated, result.stats.max_depth)
                 for kinds in ((MAX, MIN), (MAX, CHANCE)) for state in states
-                for result in [kernel_search(state, kinds, "careful", 8)]]
+                for result in [run_request(state, round_request(kinds, "careful", 8, state.layout.num_cells))]]
 
     search()  # load the kernel
     results, rates = {}, {}

@@ -91,10 +91,11 @@ def startup_figures(report: Report, repeats: int, course: Path | None = None, qu
 
 KERNEL_LOAD = ("-c", "from pacsim.engine import parse_layout\n"
                       "from pacsim.engine.state import initial_state\n"
-                      "from pacsim.fast.search import kernel_search\n"
+                      "from pacsim.fast.request import round_request\n"
+                      "from pacsim.fast.search import run_request\n"
                       "from pacsim.search import MAX, MIN\n"
-                      "kernel_search(initial_state(parse_layout('%%%%%\\n%P.G%\\n%%%%%\\n', name='load')), "
-                      "(MAX, MIN), 'careful', 2)")
+                      "state = initial_state(parse_layout('%%%%%\\n%P.G%\\n%%%%%\\n', name='load'))\n"
+                      "run_request(state, round_request((MAX, MIN), 'careful', 2, state.layout.num_cells))")
 """A process that imports the kernel and answers its first search (numba's cache warm)."""
 PLAY_SEARCH = ("play", "-n", "1", "-q", "-l", "smallClassic", "--seed", "1", "-p", "expectimax:depth=2,backend=fast")
 PLAY_SEARCH_TARGET = 2.0

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import argparse
 import os
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pacsim.errors import DEBUG_VARIABLE, AgentError, debug_wanted
 from pacsim.files import check_output
 from pacsim.viewer.settings import display_available, require_display
+
+if TYPE_CHECKING:
+    from pacsim.agents.registry import AgentSpec
 
 
 def wants_window(args: Any) -> bool:
@@ -44,16 +47,17 @@ class _Debug(argparse.Action):
         namespace.debug = True
 
 
-def options_given_once(spec: str, text: str, flag: str) -> dict[str, str]:
-    """The options of ``flag TEXT`` (``-a depth=3``) for the agent ``spec``;
-    an option the spec sets too (``expectimax:depth=2``) is an error naming
-    both places, since neither silently wins."""
-    from pacsim.agents.registry import parse_options, parse_spec  # the agents, only for a command that makes some
+def options_given_once(spec: str | AgentSpec, text: str, flag: str) -> dict[str, str]:
+    """The options of ``flag TEXT`` (``-a depth=3``) for the agent ``spec``
+    (parsed here if given as text); an option the spec sets too
+    (``expectimax:depth=2``) is an error naming both places, since neither silently wins."""
+    from pacsim.agents.registry import as_spec, parse_options  # the agents, only for a command that makes some
 
     options = parse_options(text)
-    twice = [key for key in parse_spec(spec).options if key in options]
+    parsed = as_spec(spec)
+    twice = [key for key in parsed.options if key in options]
     if twice:
-        raise AgentError(f"option {twice[0]} given twice: in {spec!r} and in {flag} {text!r}; give it once")
+        raise AgentError(f"option {twice[0]} given twice: in {parsed.text!r} and in {flag} {text!r}; give it once")
     return options
 
 

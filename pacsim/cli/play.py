@@ -85,20 +85,21 @@ def default_layout(course_folders: list[Path]) -> str:
 def build_agents(args: argparse.Namespace, layout: Layout, chosen: dict[str, str] | None = None) -> list[Any]:
     """Pacman and the ghosts asked for by -p, -g, -k, -a and --ghost-args;
     ``chosen``: Pacman options pacsim chose (not recorded: a replay rebuilds what was asked for)."""
-    from pacsim.agents.registry import GHOST, PACMAN, make_ghost, make_pacman
+    from pacsim.agents.registry import GHOST, PACMAN, make_ghost, make_pacman, parse_spec
 
-    pacman_options = {**options_given_once(args.pacman, args.agent_args, "-a"), **(chosen or {})}
-    ghost_options = options_given_once(args.ghosts, args.ghost_args, "--ghost-args")
+    pacman_spec, ghost_spec = parse_spec(args.pacman), parse_spec(args.ghosts)  # once, for every agent below
+    pacman_options = {**options_given_once(pacman_spec, args.agent_args, "-a"), **(chosen or {})}
+    ghost_options = options_given_once(ghost_spec, args.ghost_args, "--ghost-args")
     ghost_number = ghost_count(args.num_ghosts, layout)
     if getattr(args, "sandbox", False):  # docs/sandbox.md: each plugin agent in its own process
         from pacsim.agents.sandboxed import sandboxed  # its processes' machinery: only when asked for
         from pacsim.sandbox.limits import Limits
 
-        pacman = sandboxed(PACMAN, args.pacman, pacman_options, Limits()) or make_pacman(args.pacman, pacman_options)
-        return [pacman] + [sandboxed(GHOST, args.ghosts, ghost_options, Limits()) or make_ghost(args.ghosts, ghost_options)
+        pacman = sandboxed(PACMAN, pacman_spec, pacman_options, Limits()) or make_pacman(pacman_spec, pacman_options)
+        return [pacman] + [sandboxed(GHOST, ghost_spec, ghost_options, Limits()) or make_ghost(ghost_spec, ghost_options)
                            for _ in range(ghost_number)]
-    pacman = make_pacman(args.pacman, pacman_options)
-    return [pacman, *[make_ghost(args.ghosts, ghost_options) for _ in range(ghost_number)]]
+    pacman = make_pacman(pacman_spec, pacman_options)
+    return [pacman, *[make_ghost(ghost_spec, ghost_options) for _ in range(ghost_number)]]
 
 
 def sandboxed_pacman(args: argparse.Namespace) -> bool:

@@ -67,24 +67,25 @@ def _examples() -> Iterator[Callable[[], object]]:
     """Calls that reach every entry, with the types the real calls pass."""
     from pacsim.engine import initial_state, parse_layout
     from pacsim.fast.game import GhostPlan, play_kernel_game
-    from pacsim.fast.mcts import kernel_mcts
-    from pacsim.fast.request import SearchRequest
-    from pacsim.fast.search import chase_values, kernel_search
+    from pacsim.fast.mcts import WARM_UP, run_mcts_request
+    from pacsim.fast.request import round_request
+    from pacsim.fast.search import chase_values, run_request
     from pacsim.fast.transposition import KernelTable
     from pacsim.search import CHANCE, MAX, MIN
 
     layout = parse_layout("%%%%%%\n%P.oG%\n%%%%%%\n", name="aot-example")
     state = initial_state(layout)
-    yield lambda: kernel_search(state, (MAX, CHANCE), "careful", 2)
-    yield lambda: kernel_search(state, (MAX, MIN), "careful", 2, pruned=True)
+    cells = layout.num_cells
+    yield lambda: run_request(state, round_request((MAX, CHANCE), "careful", 2, cells))
+    yield lambda: run_request(state, round_request((MAX, MIN), "careful", 2, cells, "alphabeta"))
     yield lambda: chase_values(state.successor(state.legal_moves()[0][0]), 2)
-    yield lambda: kernel_search(state, (MAX, CHANCE), "careful", 2, star="star2", table=KernelTable(16))
-    yield lambda: kernel_search(state, (MAX, CHANCE), "careful", 2, star="star1")
-    yield lambda: kernel_search(state, (MAX, CHANCE), "careful", 2, model="adversarial")
-    request = SearchRequest(algorithm="expectimax", kinds=(MAX, CHANCE), evaluation="careful", levels=2, step=2,
-                            cells=layout.num_cells)
+    yield lambda: run_request(state, round_request((MAX, CHANCE), "careful", 2, cells, "star2", table=16),
+                              table=KernelTable(16))
+    yield lambda: run_request(state, round_request((MAX, CHANCE), "careful", 2, cells, "star1"))
+    yield lambda: run_request(state, round_request((MAX, CHANCE), "careful", 2, cells, model="adversarial"))
+    request = round_request((MAX, CHANCE), "careful", 2, cells)
     yield lambda: play_kernel_game(layout, request, False, (GhostPlan("random"),), 1, 10)
-    yield lambda: kernel_mcts(state, "chance", "careful", 4)
+    yield lambda: run_mcts_request(state, WARM_UP, 0)
 
 
 def _direct_entries(entries: list[Entry]) -> list[Entry]:

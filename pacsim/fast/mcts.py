@@ -282,16 +282,18 @@ def mcts_iterations(maze, settings, tree, run):
             node_floats[path[step], TOTAL] += value
 
 
-def kernel_mcts(state: GameState, ghost_kind: str, evaluation: str, iterations: int, c: float = 1.4,
-                rollout_depth: int = 6, seed: int = 0) -> SearchResult:
-    """``MctsPacman(iterations=..., ghosts=..., rollout=random, model=uniform,
-    eval=...).analyze(state, seed)`` with the kernel: ``ghost_kind`` is
-    ``chance`` or ``min``, ``evaluation`` ``score``, ``careful`` or a kernel
-    evaluation's name (:mod:`pacsim.fast.view`: :func:`own_iterations`)."""
+def run_mcts_request(state: GameState, request: MctsRequest, seed: int) -> SearchResult:
+    """``MctsPacman(...).analyze(state, seed)`` with the kernel for what
+    ``request`` asks (a request :func:`~pacsim.fast.request.mcts_declined`
+    let through: random rollouts, the uniform model): ``request.ghosts`` is
+    ``chance`` or ``min``, ``request.evaluation`` ``score``, ``careful`` or a
+    kernel evaluation's name (:mod:`pacsim.fast.view`: :func:`own_iterations`)."""
     started = perf_counter()
     num_ghosts = len(state.ghosts)
-    evaluation_number, own = evaluation_of(evaluation)
-    settings = settings_row(state, evaluation_number, 0, 0, False, [MAX_NODE] + [NODE_KINDS[ghost_kind]] * num_ghosts)
+    iterations = request.iterations
+    evaluation_number, own = evaluation_of(request.evaluation)
+    settings = settings_row(state, evaluation_number, 0, 0, False,
+                            [MAX_NODE] + [NODE_KINDS[request.ghosts]] * num_ghosts)
     tables = layout_tables(state.layout)
     row = state_row(state)
     capacity = iterations + 1  # an iteration makes one node at most
@@ -307,7 +309,7 @@ def kernel_mcts(state: GameState, ghost_kind: str, evaluation: str, iterations: 
                 np.zeros(capacity + 1, np.int64))
     new_node(tables, settings, tree, counts, 0, 0)
     if node_ints[0, KIND] != TERMINAL_NODE:
-        run = MctsRun(iterations, c, rollout_depth, rng, np.zeros((2, row.shape[0]), np.int64),
+        run = MctsRun(iterations, request.c, request.rollout_depth, rng, np.zeros((2, row.shape[0]), np.int64),
                       np.zeros((2, 5), np.int64), np.array([np.inf, -np.inf]), counts)
         iterations_of = mcts_iterations if own is None else own_iterations(own)
         compile_before_timing(iterations_of, (tables, settings, tree, run))  # said apart, once per version
@@ -348,16 +350,13 @@ def own_iterations(function: Callable[[View], float]) -> Any:
     return kept(uncached(mcts_iterations, {"rollout_value": own_rollout_value}), "the kernel's MCTS", function)
 
 
-def run_mcts_request(state: GameState, request: MctsRequest, seed: int) -> SearchResult:
-    """:func:`kernel_mcts` of what ``request`` asks (a request
-    :func:`~pacsim.fast.request.mcts_declined` let through), at ``state``."""
-    return kernel_mcts(state, request.ghosts, request.evaluation, request.iterations, request.c,
-                       request.rollout_depth, seed)
+WARM_UP = MctsRequest(ghosts="chance", evaluation="careful", iterations=4, c=1.4, rollout="random", rollout_depth=6)
+"""The small search that loads the compiled MCTS."""
 
 
 def warm_up() -> None:
     """Load the compiled MCTS now (compiling it on a first run)."""
-    kernel_mcts(initial_state(parse_layout("%%%%%\n%P.G%\n%%%%%\n", name="warm-up")), "chance", "careful", 4)
+    run_mcts_request(initial_state(parse_layout("%%%%%\n%P.G%\n%%%%%\n", name="warm-up")), WARM_UP, 0)
 
 
 # MCTS inlines the kernel's rules, the table's helpers and the random

@@ -14,6 +14,7 @@ Importing this module needs neither numba nor numpy.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from pacsim.fast import MAX_CELLS, available
 from pacsim.fast.kinds import KERNEL_ALGORITHMS, KERNEL_EVALUATIONS, KERNEL_MODELS, ChanceMode, GhostKind
@@ -21,6 +22,8 @@ from pacsim.fast.view import registered, registered_ghost
 from pacsim.search import ALGORITHMS, CHANCE
 
 ADVERSARIAL = GhostKind.ADVERSARIAL.label
+DEFAULT_ADVERSARY = (2, 1.0)
+"""The adversarial ghost's default ``(depth, p)``."""
 """The built-in adversarial ghost as a chance model (``model=adversarial``)."""
 
 
@@ -63,6 +66,18 @@ class SearchRequest:
     own_game: str = ""
     """What makes the searched game differ from the built-in Pacman game
     (e.g. a subclass's own ``game_for()``), or empty."""
+
+
+def round_request(kinds: tuple[str, ...], evaluation: str, levels: int, cells: int, algorithm: str = "expectimax",
+                  **settings: Any) -> SearchRequest:
+    """A request of ``levels`` levels whose round is every agent of ``kinds``
+    once (the short form warm-up, the ahead-of-time build and bench write);
+    ``settings`` are the other fields, and ``model="adversarial"`` without
+    an ``adversary`` plays the adversarial ghost's defaults."""
+    if settings.get("model") == ADVERSARIAL:
+        settings.setdefault("adversary", DEFAULT_ADVERSARY)
+    return SearchRequest(algorithm=algorithm, kinds=tuple(kinds), evaluation=evaluation, levels=levels,
+                         step=len(kinds), cells=cells, **settings)
 
 
 @dataclass(frozen=True)

@@ -25,7 +25,7 @@ from pacsim.fast import kernel
 from pacsim.fast.bundles import Model, StarPlan, StarWorkspace, Workspace
 from pacsim.fast.jit import materialize
 from pacsim.fast.maze_arrays import layout_tables, state_row
-from pacsim.fast.request import ADVERSARIAL, SearchRequest
+from pacsim.fast.request import SearchRequest, round_request
 from pacsim.fast.slices import FIRST_SLICE, SLICE_SECONDS, SMALLEST_SLICE, in_slices
 from pacsim.fast.star import OUT_OF_BOUNDS, star_search_root
 from pacsim.fast.subtree_memo import subtree_memo
@@ -43,25 +43,24 @@ from pacsim.fast.transposition import KernelTable
 from pacsim.fast.view import GhostPolicy, View, registered, registered_ghost
 from pacsim.search import CHANCE, MAX, MIN, SearchResult, SearchStats, SearchTimeout
 
-DEFAULT_ADVERSARY = (2, 1.0)
-"""The adversarial ghost's default ``(depth, p)``."""
 PLAN_ARGUMENT = 2
 """Where the :class:`~pacsim.fast.bundles.StarPlan` (with the table's arrays) is in ``star_search_root``'s arguments."""
 
 
-def run_request(state: GameState, request: SearchRequest, levels: int | None = None,
-                deadline: float | None = None, table: KernelTable | None = None) -> SearchResult:
+def run_request(state: GameState, request: SearchRequest, deadline: float | None = None,
+                table: KernelTable | None = None) -> SearchResult:
     """``pacsim.search.search`` of what ``request`` asks (a request
     :func:`~pacsim.fast.request.declined` let through) at ``state``, in the
-    kernel: the same value, move, root values and node counts.  ``levels``
-    replaces the request's; ``table`` is the kernel's table of a request
+    kernel: the same value, move, root values and node counts, searched
+    ``request.levels`` deep (iterative deepening asks one request a depth).
+    ``table`` is the kernel's table of a request
     with table entries, kept by the caller between searches as a
     :class:`~pacsim.search.TranspositionTable` is; ``deadline`` (a
     ``perf_counter()`` instant) raises :class:`SearchTimeout` as there."""
     started = perf_counter()
     if request.table and table is None:
         raise ValueError("run_request: a request with table entries needs the caller's KernelTable")
-    levels = request.levels if levels is None else levels
+    levels = request.levels
     search = translate(state, request)
     if search.star_search and search.ghost is not None:  # the star search knows no own ghost (declined says so)
         raise ValueError(f"run_request: model={request.model} (a kernel ghost) is searched by the plain search only")
@@ -72,22 +71,6 @@ def run_request(state: GameState, request: SearchRequest, levels: int | None = N
     else:
         work = _plain_search(state, search.model, levels, search.full_window, deadline, search.evaluation, search.ghost)
     return _result(state, search.model.weights, work.stats, work.values, levels, request.root_values, started)
-
-
-def kernel_search(state: GameState, kinds: tuple[str, ...], evaluation: str, levels: int, pruned: bool = False,
-                  model: str = "uniform", trust: float = 1.0, root_values: bool = False,
-                  deadline: float | None = None, slip: float = 0.0, star: str | None = None,
-                  table: KernelTable | None = None, adversary: tuple[int, float] = DEFAULT_ADVERSARY) -> SearchResult:
-    """:func:`run_request` with the request's settings as keywords (the
-    form the equality tests use): ``kinds`` every agent's node kind,
-    ``pruned`` alpha-beta, ``star`` ``star1`` or ``star2``, ``adversary``
-    the ``(depth, p)`` of ``model=adversarial``."""
-    request = SearchRequest(
-        algorithm=star or ("alphabeta" if pruned else "expectimax"), kinds=tuple(kinds), evaluation=evaluation,
-        levels=levels, step=len(kinds), cells=state.layout.num_cells, model=model, trust=trust, slip=slip,
-        table=0 if table is None else table.max_entries, adversary=adversary if model == ADVERSARIAL else None,
-        root_values=root_values)
-    return run_request(state, request, deadline=deadline, table=table)
 
 
 def chase_values(state: GameState, levels: int) -> SearchResult:
@@ -110,16 +93,18 @@ def warm_up(star: bool = False, evaluation: str = "careful", model: str = "unifo
     if own:  # numba compiles the user's code: the built-in kernel is numba's too (no ahead-of-time build for it)
         materialize()
     state = initial_state(parse_layout("%%%%%\n%P.G%\n%%%%%\n", name="warm-up"))
-    kernel_search(state, (MAX, MIN), "careful", 2)
+    cells = state.layout.num_cells
+    run_request(state, round_request((MAX, MIN), "careful", 2, cells))
     if star:
-        kernel_search(state, (MAX, CHANCE), "careful", 2, star="star2", table=KernelTable(16))
+        run_request(state, round_request((MAX, CHANCE), "careful", 2, cells, "star2", table=16), table=KernelTable(16))
     if not own:
         return
     with suppress(ValueError, SearchError):
         if star:
-            kernel_search(state, (MAX, CHANCE), evaluation, 2, star="star2", table=KernelTable(16))
+            run_request(state, round_request((MAX, CHANCE), evaluation, 2, cells, "star2", table=16),
+                        table=KernelTable(16))
         else:
-            kernel_search(state, (MAX, CHANCE), evaluation, 2, model=model)
+            run_request(state, round_request((MAX, CHANCE), evaluation, 2, cells, model=model))
 
 
 class DistributionRefused(SearchError):
@@ -210,4 +195,4 @@ def _result(state: GameState, weights: np.ndarray, stats: np.ndarray, values: np
                         action_values=action_values)
 
 
-__all__ = ["ACTIONS", "KernelTable", "chase_values", "kernel_search", "run_request"]
+__all__ = ["ACTIONS", "KernelTable", "chase_values", "run_request"]

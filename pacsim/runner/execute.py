@@ -32,12 +32,12 @@ from pacsim._version import __version__
 from pacsim.agents import plugins
 from pacsim.agents.ghosts import KernelGhost
 from pacsim.agents.notes import notes_said
-from pacsim.agents.registry import GHOST, PACMAN, make_ghost, make_pacman
-from pacsim.agents.sandboxed import SandboxedAgent, needs_sandbox, sandboxed
+from pacsim.agents.registry import make_ghost, make_pacman
+from pacsim.agents.sandboxed import SandboxedAgent
 from pacsim.agents.search_agents import SearchPacman
 from pacsim.agents.whole_game import play_in_kernel
 from pacsim.engine import ERROR, LOSS, WIN, GameRecord, Layout, parse_layout, play_game
-from pacsim.engine.deadline import AgentTimeout, UserInterrupt, call_with_deadline
+from pacsim.engine.deadline import UserInterrupt
 from pacsim.engine.game import Agent, describe_failure
 from pacsim.engine.generate import is_generated, parse_maze_specs
 from pacsim.engine.layout import WALL
@@ -48,8 +48,9 @@ from pacsim.engine.streams import PUBLIC_STREAMS, Streams
 from pacsim.errors import ConfigError, PacsimError, debug_wanted
 from pacsim.fast import MAX_CELLS
 from pacsim.provenance import Machine, RunProvenance
+from pacsim.runner.agent_factory import StartupOverrun, condition_agents, sandboxed_here, startup_limit
 from pacsim.runner.experiment import Experiment, chunks
-from pacsim.runner.plan import Condition, overran_startup, plugins_startup, startup_limit
+from pacsim.runner.plan import Condition
 from pacsim.runner.pool import WorkerDied, WorkerPool
 from pacsim.runner.row import CRASH, MIXED, REPLAYED_OUTCOMES, GameRow
 from pacsim.runner.store import ResultStore, storable, utc_now
@@ -205,7 +206,7 @@ def play_task(task: GameTask, layouts: LayoutCache = PROCESS_LAYOUTS) -> GameRow
     # which games the same worker happened to play before it.
     try:
         with plugins.recording() as used, notes_said():  # the coordinator said them (backend_notes, loading)
-            agents = build_agents(condition, task.sandbox, startup_limit(task.sandbox, task.time_limit))
+            agents = condition_agents(condition, task.sandbox, startup_limit(task.sandbox, task.time_limit))
     except UserInterrupt:
         raise
     except StartupOverrun as overrun:  # the entrant's result, as the sandbox's start-up limit makes it
@@ -224,43 +225,12 @@ def play_task(task: GameTask, layouts: LayoutCache = PROCESS_LAYOUTS) -> GameRow
     return game_row(task, record, started_at, start=layout.pacman_start, sandbox=sandbox_level(agents))
 
 
-class StartupOverrun(Exception):
-    """An agent built outside the sandbox overran the start-up limit."""
-
-    def __init__(self, agent_index: int, limit: float) -> None:
-        super().__init__(overran_startup(limit))
-        self.agent_index = agent_index
-
-
 def _startup_fault_row(task: GameTask, overrun: StartupOverrun, started_at: str) -> GameRow:
     """A start-up overrun's row: a fault of the agent's side, as a sandboxed entrant's ``startup_timeout`` is."""
     record = GameRecord(layout=task.condition.layout, seed=task.seed, num_ghosts=task.condition.num_ghosts,
                         outcome=LOSS if overrun.agent_index == 0 else WIN,
                         error=f"agent {overrun.agent_index} {overrun}", fault="startup_timeout")
     return game_row(task, record, started_at, start=None)
-
-
-def _built(agent_index: int, make: Callable[[], Agent], limit: float | None) -> Agent:
-    try:
-        return call_with_deadline(make, limit)
-    except AgentTimeout:
-        raise StartupOverrun(agent_index, limit or 0.0) from None
-
-
-def build_agents(condition: Condition, sandbox: Limits | None, startup: float | None = None) -> list[Agent]:
-    """The Pacman and ghosts of a game; with ``sandbox`` limits, each plugin
-    agent in its own sandbox; without, each built within ``startup`` seconds
-    if it runs a user's code (:class:`StartupOverrun` names the first that is not)."""
-    if sandbox is None:
-        pacman: Agent = _built(0, lambda: make_pacman(condition.pacman, condition.pacman_options),
-                               plugins_startup(condition.pacman, startup))
-        ghost_startup = plugins_startup(condition.ghosts, startup)
-        return [pacman] + [_built(index, lambda: make_ghost(condition.ghosts, condition.ghost_options), ghost_startup)
-                           for index in range(1, condition.num_ghosts + 1)]
-    pacman = sandboxed(PACMAN, condition.pacman, condition.pacman_options, sandbox) or \
-        make_pacman(condition.pacman, condition.pacman_options)
-    return [pacman] + [sandboxed(GHOST, condition.ghosts, condition.ghost_options, sandbox) or
-                       make_ghost(condition.ghosts, condition.ghost_options) for _ in range(condition.num_ghosts)]
 
 
 def sandbox_level(agents: list[Agent]) -> str | None:
@@ -289,10 +259,10 @@ def backend_notes(experiment: Experiment) -> list[str]:
         by_pacman.setdefault(condition.pacman_spec(), {}).setdefault(condition.layout, condition)
     for mazes in by_pacman.values():
         first = next(iter(mazes.values()))
-        if experiment.sandbox is not None and needs_sandbox(first.pacman):
+        if sandboxed_here(first.parsed_pacman, experiment.sandbox):
             continue  # a sandboxed plugin is never built here
         try:
-            pacman = make_pacman(first.pacman, first.pacman_options)
+            pacman = make_pacman(first.parsed_pacman, first.pacman_options)
         except PacsimError:
             continue  # its games say why, one by one
         if isinstance(pacman, SearchPacman):
@@ -308,10 +278,10 @@ def backend_notes(experiment: Experiment) -> list[str]:
 
 def _ghost_note(experiment: Experiment, condition: Condition) -> str | None:
     """The note that a user's own ghost plays in Python (numba cannot compile it), or None."""
-    if experiment.sandbox is not None and needs_sandbox(condition.ghosts):
+    if sandboxed_here(condition.parsed_ghosts, experiment.sandbox):
         return None
     try:
-        ghost = make_ghost(condition.ghosts, condition.ghost_options)
+        ghost = make_ghost(condition.parsed_ghosts, condition.ghost_options)
     except PacsimError:
         return None  # its games say why, one by one
     return ghost.backend_note() if isinstance(ghost, KernelGhost) else None

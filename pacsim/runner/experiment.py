@@ -32,6 +32,7 @@ from pacsim.engine import DEFAULT_MAX_MOVES, MAX_MOVES_LIMIT, parse_layout
 from pacsim.engine.generate import GENERATOR_VERSION
 from pacsim.engine.starts import DECISIONS, DEFAULT_START_DISTANCE, EXPERIMENT_STARTS, LAYOUT, start_cells
 from pacsim.engine.streams import PUBLIC_STREAMS, Streams
+from pacsim.runner.agent_factory import startup_limit
 from pacsim.runner.bounds import MAX_GAMES, MAX_TOTAL_GAMES, check_time_limit
 from pacsim.runner.experiment_file import TOP_LEVEL_KEYS, Checker, apply_override, read_toml, sort_key
 from pacsim.runner.openings import OpeningBook, check_book, read_book
@@ -42,7 +43,6 @@ from pacsim.runner.plan import (
     count_conditions,
     expand,
     load_layouts,
-    startup_limit,
 )
 from pacsim.sandbox.limits import Limits
 

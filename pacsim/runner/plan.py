@@ -14,26 +14,15 @@ import math
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, overload
+from typing import Any, NoReturn, overload
 
-from pacsim.agents import plugins
-from pacsim.agents.registry import (
-    GHOST,
-    PACMAN,
-    RENAMED_OPTIONS,
-    join_spec,
-    make_ghost,
-    make_pacman,
-    option_names,
-    parse_spec,
-    resolve,
-)
-from pacsim.agents.sandboxed import check_in_sandbox, needs_sandbox
+from pacsim.agents.registry import GHOST, PACMAN, RENAMED_OPTIONS, AgentSpec, join_spec, option_names, parse_spec, resolve
+from pacsim.agents.sandboxed import check_in_sandbox
 from pacsim.engine import Layout, find_layout
-from pacsim.engine.deadline import AgentTimeout, call_with_deadline
 from pacsim.engine.generate import generate_layout, is_generated, maze_count, maze_names, parse_maze_specs
 from pacsim.engine.layout import layouts_directory
 from pacsim.errors import AgentError, PacsimError, did_you_mean
+from pacsim.runner.agent_factory import CheckedAgent, StartupOverrun, check_agent, overran_startup, sandboxed_here
 from pacsim.runner.experiment_file import AGENT_KEYS, Checker, Scalar, sort_key
 from pacsim.sandbox.limits import Limits
 
@@ -58,6 +47,10 @@ class Condition:
     num_ghosts: int
     pacman_options: dict[str, Scalar] = field(hash=False)
     ghost_options: dict[str, Scalar] = field(hash=False)
+    parsed_pacman: AgentSpec = field(hash=False, compare=False)
+    """``pacman`` as the planning parsed it once (its games take it from here)."""
+    parsed_ghosts: AgentSpec = field(hash=False, compare=False)
+    """``ghosts`` as the planning parsed it once."""
     depth: int | None = None
     """The Pacman's search depth (its option, or the agent's default); None for non-search agents."""
 
@@ -70,7 +63,7 @@ class Condition:
 
     def pacman_spec(self) -> str:
         """The Pacman as one spec string, e.g. ``expectimax:depth=4,eval=careful``."""
-        return join_spec(self.pacman, self.pacman_options)
+        return join_spec(self.parsed_pacman, self.pacman_options)
 
     @property
     def code(self) -> dict[str, str]:
@@ -175,37 +168,17 @@ class GridLayouts(Sequence[tuple[str, _GridLayout]]):
                 yield entry.name_at(position), entry
 
 
-@dataclass(frozen=True)
-class _Agents:
-    """What a condition needs of its built agents."""
-
-    code: dict[str, str]
-    files: dict[str, str]
-    depth: int | None
-
-
-STARTUP_SECONDS = Limits.startup_seconds
-"""Seconds an agent built outside the sandbox may take, under a move limit: the sandbox's start-up limit."""
-
-
-def startup_limit(sandbox: Limits | None, time_limit: float) -> float | None:
-    """The start-up limit of an agent built outside the sandbox: with a move
-    limit, the sandbox's, so that the rules are the same with and without
-    it (a constructor that never returns holds no planning and no worker);
-    none without a move limit, as a sandbox-free run always was."""
-    return STARTUP_SECONDS if sandbox is None and time_limit else None
-
-
 def expand(checker: Checker, grid: dict[str, list[Any]], layouts: GridLayouts, pacman_options: dict,
            ghost_options: dict, sandbox: Limits | None = None, startup: float | None = None) -> ConditionGrid:
-    """The grid's conditions, checked: every agent built once (a plugin in
-    its sandbox when ``sandbox`` is set, else within ``startup`` seconds),
-    every layout's ghosts counted once (a generated spec's mazes have the same count)."""
+    """The grid's conditions, checked: every agent spec parsed once, every
+    agent built once (a plugin in its sandbox when ``sandbox`` is set, else
+    within ``startup`` seconds), every layout's ghosts counted once (a
+    generated spec's mazes have the same count)."""
     # list[Any]: the grid's values were checked (_check_grid_value): names are strings, ghost counts integers.
-    _check_agent_names(checker, grid, sandbox)
+    specs = _parsed_agents(checker, grid, sandbox)
     option_keys = [key for key in grid if key not in AGENT_KEYS]
-    declared = _declared_options(checker, grid["pacman"], option_keys, pacman_options, sandbox)
-    conditions = ConditionGrid(grid, layouts, pacman_options, ghost_options, declared)
+    declared = _declared_options(checker, grid["pacman"], specs, option_keys, pacman_options, sandbox)
+    conditions = ConditionGrid(grid, layouts, pacman_options, ghost_options, declared, specs)
     for entry in layouts.entries:
         for num_ghosts in grid.get("num_ghosts", []):
             if num_ghosts > entry.num_ghosts:
@@ -214,10 +187,10 @@ def expand(checker: Checker, grid: dict[str, list[Any]], layouts: GridLayouts, p
     for pacman in grid["pacman"]:
         for ghosts, *option_values in itertools.product(grid["ghosts"], *conditions.option_axes(pacman)):
             varied, own_options = conditions.options_of(pacman, option_values)
-            pacman_spec, options = _true_model(pacman, {**own_options, **varied}, ghosts, ghost_options, checker)
-            agents_key = (pacman_spec, sort_key(options), ghosts)
+            pacman_spec, options = conditions.true_model(pacman, {**own_options, **varied}, ghosts, checker)
+            agents_key = (pacman_spec.text, sort_key(options), ghosts)
             if agents_key not in conditions.agents:
-                conditions.agents[agents_key] = _build_agents(checker, pacman_spec, options, varied, ghosts,
+                conditions.agents[agents_key] = _build_agents(checker, pacman_spec, options, varied, specs[ghosts],
                                                               ghost_options, sandbox, startup)
     return conditions
 
@@ -233,14 +206,16 @@ class ConditionGrid(Sequence[Condition]):
     (``declared``): the others play one condition, not one per value."""
 
     def __init__(self, grid: dict[str, list[Any]], layouts: GridLayouts, pacman_options: dict,
-                 ghost_options: dict, declared: dict[Any, set[str]]) -> None:
+                 ghost_options: dict, declared: dict[Any, set[str]], specs: dict[str, AgentSpec]) -> None:
         self.grid = grid
         self.layouts = layouts
         self.pacman_options = pacman_options
         self.ghost_options = ghost_options
         self.declared = declared
+        self.specs = specs
+        """Every agent spec of the grid, parsed once (and each ``model=true`` Pacman's, when first made)."""
         self.option_keys = [key for key in grid if key not in AGENT_KEYS]
-        self.agents: dict[tuple[str, str, str], _Agents] = {}
+        self.agents: dict[tuple[str, str, str], CheckedAgent] = {}
         """What each agent combination needs, filled by :func:`expand` (agents are the same on every maze)."""
 
     def option_axes(self, pacman: Any) -> list[Sequence[Any]]:
@@ -252,6 +227,13 @@ class ConditionGrid(Sequence[Condition]):
         varied = {key: value for key, value in zip(self.option_keys, option_values) if value is not _UNSET}
         own = {key: value for key, value in self.pacman_options.items() if key in self.declared[pacman]}
         return varied, own
+
+    def true_model(self, pacman: str, options: dict, ghosts: str, checker: Checker) -> tuple[AgentSpec, dict]:
+        """The Pacman's parsed spec and options, ``model=true`` (in either) replaced by the condition's ghost spec."""
+        text, options = _true_model(self.specs[pacman], options, self.specs[ghosts], self.ghost_options, checker)
+        if text not in self.specs:
+            self.specs[text] = parse_spec(text)
+        return self.specs[text], options
 
     def _axes(self, pacman: Any) -> list[Sequence[Any]]:
         return [self.grid["ghosts"], self.layouts, self.grid.get("num_ghosts", [None]), *self.option_axes(pacman)]
@@ -312,11 +294,11 @@ class ConditionGrid(Sequence[Condition]):
                    *option_values: Any) -> Condition:
         layout_name, layout = named_layout
         varied, own_options = self.options_of(pacman, option_values)
-        pacman_spec, options = _true_model(pacman, {**own_options, **varied}, ghosts, self.ghost_options,
-                                           Checker("<grid>"))  # checked by expand: it cannot fail here
-        agents = self.agents[(pacman_spec, sort_key(options), ghosts)]
+        pacman_spec, options = self.true_model(pacman, {**own_options, **varied}, ghosts,
+                                               Checker("<grid>"))  # checked by expand: it cannot fail here
+        agents = self.agents[(pacman_spec.text, sort_key(options), ghosts)]
         files = {**layout.files, **agents.files}
-        label = _label(pacman, ghosts, layout_name, num_ghosts, varied)
+        label = _label(self.specs[pacman], self.specs[ghosts], layout_name, num_ghosts, varied)
         if num_ghosts is None:
             num_ghosts = layout.num_ghosts
         # Games of edited plugin code or data are another condition: reports must not pool them.
@@ -324,17 +306,17 @@ class ConditionGrid(Sequence[Condition]):
             label += f"/code={_code_tag(agents.code)}"
         if files:
             label += f"/files={_code_tag(files)}"
-        return _condition(pacman_spec, ghosts, layout_name, layout, num_ghosts, options, self.ghost_options, label,
-                          agents, files)
+        return _condition(pacman_spec, self.specs[ghosts], layout_name, layout, num_ghosts, options,
+                          self.ghost_options, label, agents, files)
 
 
-def _declared_options(checker: Checker, pacmen: list[Any], option_keys: list[str],
+def _declared_options(checker: Checker, pacmen: list[Any], specs: dict[str, AgentSpec], option_keys: list[str],
                       pacman_options: dict, sandbox: Limits | None = None) -> dict[Any, set[str]]:
     """Each Pacman spec's options (:func:`~pacsim.agents.registry.option_names`;
     a sandboxed plugin's as its sandbox tells them); an option of the grid or
     of [pacman_options] that none of them declares is an error naming the key
     and the nearest option they have."""
-    declared = {pacman: _option_names(checker, str(pacman), sandbox) for pacman in pacmen}
+    declared = {pacman: _option_names(checker, specs[pacman], sandbox) for pacman in pacmen}
     known = set().union(*declared.values())
     for key, where in [*((key, f"grid.{key}") for key in option_keys),
                        *((key, f"pacman_options.{key}") for key in pacman_options)]:
@@ -345,8 +327,8 @@ def _declared_options(checker: Checker, pacmen: list[Any], option_keys: list[str
     return declared
 
 
-def _option_names(checker: Checker, pacman: str, sandbox: Limits | None) -> set[str]:
-    if sandbox is None or not needs_sandbox(pacman):
+def _option_names(checker: Checker, pacman: AgentSpec, sandbox: Limits | None) -> set[str]:
+    if sandbox is None or not sandboxed_here(pacman, sandbox):
         return option_names(resolve(PACMAN, pacman))
     try:
         return set(check_in_sandbox(PACMAN, pacman, {}, sandbox).options)
@@ -359,91 +341,75 @@ TRUE_MODEL = "true"
 condition's own ghost spec (the Pacman that knows its opponent)."""
 
 
-def _true_model(pacman: str, options: dict, ghosts: str, ghost_options: dict,
+def _true_model(pacman: AgentSpec, options: dict, ghosts: AgentSpec, ghost_options: dict,
                 checker: Checker) -> tuple[str, dict]:
-    """The Pacman spec and options with ``model=true`` (in either) replaced
+    """The Pacman spec's text and options with ``model=true`` (in either) replaced
     by the condition's ghost spec."""
-    in_spec = parse_spec(pacman).options.get("model") == TRUE_MODEL
+    in_spec = pacman.options.get("model") == TRUE_MODEL
     if not in_spec and options.get("model") != TRUE_MODEL:
-        return pacman, options
+        return pacman.text, options
     ghost = join_spec(ghosts, ghost_options)
     if "," in ghost:  # Pacman options are split on commas: a ghost spec with several options cannot be one
         checker.fail("model", f"model={TRUE_MODEL} takes a ghost with at most one option, not {ghost!r}")
     if in_spec:
-        return pacman.replace(f"model={TRUE_MODEL}", f"model={ghost}"), options
-    return pacman, {**options, "model": ghost}
+        return pacman.text.replace(f"model={TRUE_MODEL}", f"model={ghost}"), options
+    return pacman.text, {**options, "model": ghost}
 
 
-def _build_agents(checker: Checker, pacman: str, options: dict, varied: dict, ghosts: str,
-                  ghost_options: dict, sandbox: Limits | None = None, startup: float | None = None) -> _Agents:
-    if sandbox is not None and (needs_sandbox(pacman) or needs_sandbox(ghosts)):
-        return _checked_in_sandbox(checker, pacman, options, varied, ghosts, ghost_options, sandbox)
-    with plugins.recording() as used:  # the plugin code and data files these agents read are part of the condition
-        try:
-            agent = call_with_deadline(lambda: _build_pacman(checker, pacman, options, varied),
-                                       plugins_startup(pacman, startup))
-        except AgentTimeout:
-            checker.fail("grid.pacman", f"{join_spec(pacman, options)}: {overran_startup(startup)}")
-        try:
-            call_with_deadline(lambda: _build_ghost(checker, ghosts, ghost_options), plugins_startup(ghosts, startup))
-        except AgentTimeout:
-            checker.fail("grid.ghosts", f"{ghosts}: {overran_startup(startup)}")
-    depth = getattr(agent, "depth", None)
-    return _Agents(code={item.label: item.identity for item in used if item.kind == plugins.CODE},
-                   files={item.label: item.identity for item in used if item.kind == plugins.DATA},
-                   depth=depth if isinstance(depth, int) else None)
+def _build_agents(checker: Checker, pacman: AgentSpec, options: dict, varied: dict, ghosts: AgentSpec,
+                  ghost_options: dict, sandbox: Limits | None = None, startup: float | None = None) -> CheckedAgent:
+    """A combination's agents built once through the factory its games use
+    (:func:`~pacsim.runner.agent_factory.check_agent`): what a condition
+    needs of them, each failure named by the grid key that caused it."""
+    try:
+        checked = check_agent(PACMAN, pacman, options, sandbox, startup)
+    except AgentError as error:
+        _fail_pacman(checker, pacman, options, varied, error, sandboxed_here(pacman, sandbox))
+    except StartupOverrun:
+        checker.fail("grid.pacman", f"{join_spec(pacman, options)}: {overran_startup(startup)}")
+    try:
+        ghost = check_agent(GHOST, ghosts, ghost_options, sandbox, startup)
+    except AgentError as error:
+        _fail_ghost(checker, ghosts, ghost_options, error, sandboxed_here(ghosts, sandbox))
+    except StartupOverrun:
+        checker.fail("grid.ghosts", f"{ghosts.text}: {overran_startup(startup)}")
+    return CheckedAgent(code={**checked.code, **ghost.code}, files={**checked.files, **ghost.files},
+                        depth=checked.depth)
 
 
-def plugins_startup(spec: str, startup: float | None) -> float | None:
-    """``startup`` for a spec that runs a user's code, none for pacsim's own
-    agents: what the sandbox would start, and only that (a cold kernel cache
-    may take longer to compile, a cost of pacsim's, not of an entrant)."""
-    return startup if startup is not None and needs_sandbox(spec) else None
+def _fail_pacman(checker: Checker, spec: AgentSpec, options: dict, varied: dict, error: AgentError,
+                 in_sandbox: bool) -> NoReturn:
+    """Fail naming the key that caused ``error``: the option, else the Pacman (a sandbox's error names it already)."""
+    if in_sandbox:
+        checker.fail("grid.pacman", str(error))
+    if error.option in options:
+        checker.fail(f"grid.{error.option}" if error.option in varied else f"pacman_options.{error.option}",
+                     str(error))
+    checker.fail("grid.pacman", f"{join_spec(spec, options)}: {error}")
 
 
-def overran_startup(limit: float | None) -> str:
-    """What an agent built outside the sandbox that overran the start-up limit did, as the sandbox says it."""
-    return f"overran the {limit}s start-up limit (building the agent)"
+def _fail_ghost(checker: Checker, spec: AgentSpec, options: dict, error: AgentError, in_sandbox: bool) -> NoReturn:
+    if in_sandbox:
+        checker.fail("grid.ghosts", str(error))
+    if error.option in options:
+        checker.fail(f"ghost_options.{error.option}", str(error))
+    checker.fail("grid.ghosts", f"{spec.text}: {error}")
 
 
-def _checked_in_sandbox(checker: Checker, pacman: str, options: dict, varied: dict, ghosts: str,
-                        ghost_options: dict, sandbox: Limits) -> _Agents:
-    """:func:`_build_agents` for a sandboxed run: each plugin built in its
-    sandbox (never imported here), a built-in agent here as ever."""
-    code: dict[str, str] = {}
-    files: dict[str, str] = {}
-    depth = None
-    for key, role, spec, spec_options in (("grid.pacman", PACMAN, pacman, options),
-                                          ("grid.ghosts", GHOST, ghosts, ghost_options)):
-        if needs_sandbox(spec):
-            try:
-                checked = check_in_sandbox(role, spec, spec_options, sandbox)
-            except AgentError as error:
-                checker.fail(key, str(error))
-            code.update(checked.code)
-            files.update(checked.files)
-            depth = checked.depth if role == PACMAN else depth
-        elif role == PACMAN:
-            built = getattr(_build_pacman(checker, spec, spec_options, varied), "depth", None)
-            depth = built if isinstance(built, int) else None
-        else:
-            _build_ghost(checker, spec, spec_options)
-    return _Agents(code=code, files=files, depth=depth)
-
-
-def _condition(pacman, ghosts, layout_name, layout: _GridLayout, num_ghosts, options, ghost_options, label,
-               agents: _Agents, files: dict[str, str]) -> Condition:
-    identity = {"pacman": pacman, "pacman_options": options, "ghosts": ghosts, "ghost_options": ghost_options,
-                "layout": layout_name, "num_ghosts": num_ghosts}
+def _condition(pacman: AgentSpec, ghosts: AgentSpec, layout_name, layout: _GridLayout, num_ghosts, options,
+               ghost_options, label, agents: CheckedAgent, files: dict[str, str]) -> Condition:
+    identity = {"pacman": pacman.text, "pacman_options": options, "ghosts": ghosts.text,
+                "ghost_options": ghost_options, "layout": layout_name, "num_ghosts": num_ghosts}
     # Only plugins and user files add these, so keys of other conditions (and their stored games) stay as they were.
     if agents.code:
         identity["code"] = agents.code
     if files:
         identity["files"] = files
     key = json.dumps(identity, sort_keys=True, separators=(",", ":"))
-    return Condition(key=key, label=label, pacman=pacman, ghosts=ghosts, layout=layout_name,
+    return Condition(key=key, label=label, pacman=pacman.text, ghosts=ghosts.text, layout=layout_name,
                      file_text=layout.file_text, num_ghosts=num_ghosts, pacman_options=dict(options),
-                     ghost_options=dict(ghost_options), depth=agents.depth)
+                     ghost_options=dict(ghost_options), parsed_pacman=pacman, parsed_ghosts=ghosts,
+                     depth=agents.depth)
 
 
 def count_conditions(checker: Checker, grid: dict[str, list[Scalar]]) -> int:
@@ -505,39 +471,24 @@ def _layout_file(name: str, layout: Layout) -> dict[str, str]:
     return {f"layout {name}": "sha256:" + hashlib.sha256(layout.text.encode("utf-8")).hexdigest()[:16]}
 
 
-def _check_agent_names(checker: Checker, grid: dict[str, list[Any]], sandbox: Limits | None = None) -> None:
-    """Every agent spec names an agent (importing its plugin code if it has
-    some; a sandboxed run's plugins are checked in their sandboxes instead)."""
+def _parsed_agents(checker: Checker, grid: dict[str, list[Any]], sandbox: Limits | None = None
+                   ) -> dict[str, AgentSpec]:
+    """Every agent spec of the grid parsed, once, and checked to name an
+    agent (importing its plugin code if it has some; a sandboxed run's
+    plugins are checked in their sandboxes instead)."""
+    specs: dict[str, AgentSpec] = {}
     for key, role in (("pacman", PACMAN), ("ghosts", GHOST)):
-        for spec in grid[key]:
-            if sandbox is not None and needs_sandbox(str(spec)):
-                continue
+        for text in grid[key]:
             try:
-                resolve(role, str(spec))
+                spec = specs[text] = specs.get(text) or parse_spec(str(text))
+                if not sandboxed_here(spec, sandbox):
+                    resolve(role, spec)
             except AgentError as error:
                 checker.fail(f"grid.{key}", str(error))
+    return specs
 
 
-def _build_pacman(checker: Checker, spec: str, options: dict, varied: dict):
-    try:
-        return make_pacman(spec, options)
-    except AgentError as error:
-        if error.option in options:  # name the key that caused it
-            checker.fail(f"grid.{error.option}" if error.option in varied else f"pacman_options.{error.option}",
-                         str(error))
-        checker.fail("grid.pacman", f"{join_spec(spec, options)}: {error}")
-
-
-def _build_ghost(checker: Checker, spec: str, options: dict) -> None:
-    try:
-        make_ghost(spec, options)
-    except AgentError as error:
-        if error.option in options:
-            checker.fail(f"ghost_options.{error.option}", str(error))
-        checker.fail("grid.ghosts", f"{spec}: {error}")
-
-
-def _label(pacman: str, ghosts: str, layout: str, num_ghosts: int | None, varied: dict) -> str:
+def _label(pacman: AgentSpec, ghosts: AgentSpec, layout: str, num_ghosts: int | None, varied: dict) -> str:
     """Readable and shell-friendly: the agent names, the layout, then each grid option."""
     parts = [_agent_label(pacman), _agent_label(ghosts), layout]
     if num_ghosts is not None:
@@ -546,13 +497,12 @@ def _label(pacman: str, ghosts: str, layout: str, num_ghosts: int | None, varied
     return "/".join(parts)
 
 
-def _agent_label(spec: str) -> str:
+def _agent_label(spec: AgentSpec) -> str:
     """A spec as a label names it: a plugin file by its stem (``cautious:Cautious``),
     not by the absolute path the experiment's folder made of it."""
-    parsed = parse_spec(spec)
-    if parsed.attribute is None or not plugins.is_file_target(parsed.target):
-        return spec
-    return Path(parsed.target).stem + spec[spec.index(parsed.target) + len(parsed.target):]
+    if spec.file is None:
+        return spec.text
+    return spec.file.stem + spec.text[spec.text.index(spec.target) + len(spec.target):]
 
 
 def _code_tag(code: dict[str, str]) -> str:
