@@ -23,6 +23,7 @@ from pacsim.engine.capture.state import CaptureState, apply_move
 from pacsim.engine.state import mask_cells
 from pacsim.search import SearchSettings, mcts, search
 from pacsim.search.base import MAX, MIN
+from pacsim.search.trace import SearchTrace, trace_search
 
 SCORE = 100
 """A returned food, in evaluation points."""
@@ -134,6 +135,12 @@ class AlphaBetaTeam(_PlacingTeam):
     def act(self, index: int, view: CaptureView) -> str:
         result = search(self.game, self.placed(index, view), "alphabeta", self.settings)
         return result.action[0]
+
+    def trace(self, index: int, view: CaptureView, depth: int | None = None) -> SearchTrace:
+        """The search :meth:`act` makes of ``view`` (to ``depth`` agent moves, else the team's),
+        traced node by node (``pacsim tree``); it updates the beliefs as :meth:`act` does."""
+        return trace_search(self.game, self.placed(index, view), "alphabeta", depth or self.settings.depth,
+                            evaluate=self.evaluate)
 
 
 class MctsTeam(_PlacingTeam):
