@@ -5,6 +5,7 @@ import random
 import sys
 from pathlib import Path
 
+import optional
 import pytest
 
 from pacsim.agents.capture import build_team
@@ -122,3 +123,18 @@ def test_a_contest_takes_a_upf_hand_in_by_its_create_team():
     assert _defines_create_team((TEAMS / "upf_team.py").read_text())
     assert _defines_create_team((TEAMS / "myTeam.py").read_text())
     assert not _defines_create_team((TEAMS / "noTeam.py").read_text())
+
+
+def test_upfs_own_baseline_plays_move_for_move_as_the_courses():
+    """With copies kept outside the repository (``PACSIM_CAPTURE_UPF=DIR``: UPF's ``src/contest`` folder,
+    ``PACSIM_CAPTURE_COURSE=DIR``: the course's): UPF's unmodified ``baseline_team.py`` plays the games the
+    course's ``baselineTeam.py`` plays, move for move (the same logic under the other convention's names)."""
+    upf = optional.outside_repository("PACSIM_CAPTURE_UPF", "baseline_team.py")
+    course = optional.outside_repository("PACSIM_CAPTURE_COURSE", "baselineTeam.py")
+    layout = find_capture_layout("defaultCapture")
+    opponent = f"{course}/baselineTeam.py"
+    for seed in (1, 3):
+        snake_game = play_capture_game(layout, build_team(f"{upf}/baseline_team.py", True), build_team(opponent, False),
+                                       seed, max_moves=400)
+        camel_game = play_capture_game(layout, build_team(opponent, True), build_team(opponent, False), seed, max_moves=400)
+        assert snake_game.error == "" and snake_game.moves == camel_game.moves
