@@ -77,6 +77,17 @@ def test_the_traced_search_is_the_search_the_team_made(recorded):
     assert deeper.trace.depth == 4 and len(deeper.trace.nodes) > len(by_agent.trace.nodes)
 
 
+def test_the_mcts_teams_tree_is_the_one_it_grew(tmp_path):
+    assert main(["capture", "-r", "mcts", "--redOpts", "iterations=3,rollout_depth=4", "-l", "defaultCapture",
+                 "-i", "60", "--seed", "2", "-q", "--record", str(tmp_path)]) == 0
+    record = read_capture_record(next(tmp_path.glob("*.json")))
+    red_moves = [number for number, (agent, _) in enumerate(record.moves) if agent % 2 == 0]
+    for number in red_moves[::2]:  # each draws the seed its search drew in the game, after the moves before it
+        tree = capture_move_tree(record, number)
+        assert tree.trace.algorithm == "mcts" and tree.trace.result.action[0] == record.moves[number][1]
+        assert tree.trace.nodes[0].visits == 3
+
+
 def test_tree_command_draws_a_capture_move(recorded, tmp_path, capsys):
     path, _, _ = recorded
     out = tmp_path / "tree.json"
@@ -114,7 +125,8 @@ def test_a_team_the_record_names_is_traced_only_when_built_in(recorded, tmp_path
     (["--move", "9999"], "the game has 120 moves"),
     (["--move", "1", "--agent", "7"], "agents are 0-3"),
     (["--move", "1", "--agent", "0"], "red team 'baseline' is not a search team"),
-    (["--move", "1", "--team", "mcts"], "--team 'mcts'"),
+    (["--move", "1", "--team", "baseline"], "--team 'baseline'"),
+    (["--move", "1", "--agent", "1", "--team", "mcts", "--depth", "3"], "mcts team's search has no depth"),
     (["--move", "1", "--compare", "a", "b"], "--compare is for a Pacman game"),
 ])
 def test_bad_capture_tree_requests_are_one_line(recorded, capsys, arguments, message):

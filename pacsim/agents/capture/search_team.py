@@ -23,7 +23,7 @@ from pacsim.engine.capture.state import CaptureState, apply_move
 from pacsim.engine.state import mask_cells
 from pacsim.search import SearchSettings, mcts, search
 from pacsim.search.base import MAX, MIN
-from pacsim.search.trace import SearchTrace, trace_search
+from pacsim.search.trace import SearchTrace, trace_mcts, trace_search
 
 SCORE = 100
 """A returned food, in evaluation points."""
@@ -99,7 +99,7 @@ def _home_edge(layout: CaptureLayout, red: bool) -> tuple[int, ...]:
     return edge
 
 
-class _PlacingTeam(CaptureTeam):
+class PlacingTeam(CaptureTeam):
     """A team that searches the position with its unseen opponents placed by its beliefs."""
 
     def __init__(self, is_red_team: bool) -> None:
@@ -122,8 +122,17 @@ class _PlacingTeam(CaptureTeam):
             self.beliefs = TeamBeliefs(view.state.layout, self.red)
         return view.state._replace(positions=self.beliefs.placed(view), turn=index)
 
+    def passed(self, index: int, view: CaptureView) -> None:
+        """All :meth:`act` does at a move but its search (the look; MCTS: its draw), so that
+        a team handed a recorded game's looks stands where it stood (``pacsim tree``)."""
+        self.placed(index, view)
 
-class AlphaBetaTeam(_PlacingTeam):
+    def trace(self, index: int, view: CaptureView, depth: int | None = None) -> SearchTrace:
+        """The search :meth:`act` makes of ``view``, traced node by node."""
+        raise NotImplementedError
+
+
+class AlphaBetaTeam(PlacingTeam):
     """Alpha-beta to ``depth`` agent moves over the placed position."""
 
     name = "alphabeta"
@@ -143,7 +152,7 @@ class AlphaBetaTeam(_PlacingTeam):
                             evaluate=self.evaluate)
 
 
-class MctsTeam(_PlacingTeam):
+class MctsTeam(PlacingTeam):
     """Monte Carlo tree search over the placed position: ``iterations`` a move,
     rollouts cut at ``rollout_depth`` moves and scored by the evaluation."""
 
@@ -157,3 +166,12 @@ class MctsTeam(_PlacingTeam):
         result = mcts(self.game, self.placed(index, view), iterations=self.iterations, rollout_depth=self.rollout_depth,
                       evaluate=self.evaluate, seed=self.rng.getrandbits(32))
         return result.action[0]
+
+    def passed(self, index: int, view: CaptureView) -> None:
+        super().passed(index, view)
+        self.rng.getrandbits(32)  # the seed act's search would have drawn
+
+    def trace(self, index: int, view: CaptureView, depth: int | None = None) -> SearchTrace:
+        """The tree :meth:`act`'s search grows from ``view`` (``depth`` has no meaning here)."""
+        return trace_mcts(self.game, self.placed(index, view), iterations=self.iterations,
+                          rollout_depth=self.rollout_depth, evaluate=self.evaluate, seed=self.rng.getrandbits(32))

@@ -18,7 +18,7 @@ from pacsim.engine.game import agent_rng
 from pacsim.errors import AgentError, ConfigError
 from pacsim.search.trace import SearchTrace
 
-TRACEABLE = ("alphabeta",)
+TRACEABLE = ("alphabeta", "mcts")
 """pacsim's capture teams whose search can be traced."""
 
 
@@ -52,7 +52,7 @@ def game_move(record: CaptureRecord, move: int, agent: int | None) -> int:
 
 def team_spec(record: CaptureRecord, agent: int, team: str | None) -> tuple[str, dict[str, str]]:
     """The team to trace for ``agent``'s side and its options: ``team`` when
-    given (``alphabeta`` or ``alphabeta:depth=2``), else the record's."""
+    given (``alphabeta``, ``alphabeta:depth=2``, ``mcts:iterations=50``), else the record's."""
     side = "red" if is_red(agent) else "blue"
     if team is None:
         name, options = record.teams[agent % 2], record.options[agent % 2]
@@ -78,13 +78,15 @@ def capture_move_tree(record: CaptureRecord, move: int, agent: int | None = None
                       depth: int | None = None) -> CaptureTree:
     """The tree the team searched at ``move`` (see :func:`game_move`) of ``record``."""
     from pacsim.agents.capture import build_team
-    from pacsim.agents.capture.search_team import AlphaBetaTeam
+    from pacsim.agents.capture.search_team import PlacingTeam
 
     number = game_move(record, move, agent)
     mover = record.moves[number][0]
     name, options = team_spec(record, mover, team)
+    if depth is not None and name == "mcts":
+        raise ConfigError(f"--depth {depth}: the mcts team's search has no depth (--team mcts:iterations=N,rollout_depth=N)")
     searcher = build_team(name, is_red(mover), options)
-    assert isinstance(searcher, AlphaBetaTeam)
+    assert isinstance(searcher, PlacingTeam)
     searcher.prepare(agent_rng(record.seed, mover % 2))  # the stream the game gave it
     ours = {mover, (mover + 2) % 4}
     for at, view, state in recorded_views(record):
@@ -93,7 +95,7 @@ def capture_move_tree(record: CaptureRecord, move: int, agent: int | None = None
         if at is None:
             searcher.start(view.agent, view)
         elif at < number:
-            searcher.placed(view.agent, view)  # the look its move made, without the search
+            searcher.passed(view.agent, view)  # its move, without the search
         else:
             return CaptureTree(searcher.trace(view.agent, view, depth), number, mover, name, state)
     raise AssertionError("unreachable: the move is one of the record's")
