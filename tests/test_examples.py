@@ -52,6 +52,10 @@ RUN: dict[str, tuple[dict[str, str], str]] = {
     "pacsim capture -l defaultCapture --seed 3 -i 300": ({"-i 300": "-i 30"}, ""),
     "pacsim capture -l defaultCapture --seed 7 -q --record": ({}, "-i 40"),
     "pacsim capture --replay replays/capture-defaultCapture-7.json --html game.html": ({}, ""),
+    "pacsim capture -r baseline -b alphabeta --blueOpts depth=2 -l defaultCapture --seed 7 -q --record replays":
+        ({"depth=2": "depth=1"}, "-i 40"),
+    "pacsim tree --record replays/capture-defaultCapture-7.json --move 10 --agent 1 --depth 4 --format json":
+        ({"--move 10": "--move 3", "--depth 4": "--depth 2"}, ""),
     # docs/agents.md
     'pacsim play -p "expectimax:depth=3,eval=examples/kernel_eval.py:hungry" -n 20 -q': ({"-n 20": "-n 1"}, QUICK),
     # docs/compare.md
@@ -87,6 +91,8 @@ SERVER = "serves a page until stopped (tests/test_dashboard.py serves one and re
 BROWSER_GAME = "serves the game's page until a browser has shown its end (tests/test_live_play.py plays one in Chromium)"
 LESSON_MAP = "games from every start cell of a maze (minutes; tests/test_lesson_map.py maps a toy maze)"
 SKIP: dict[str, str] = {
+    "pacsim tree --record replays/capture-defaultCapture-7.json --move 10 --agent 1 --out move.html":
+        "its record is made by docs/capture.md's example, which runs there with the same tree command's --format json",
     "pacsim play -l smallClassic -p keyboard -g directional --browser": BROWSER_GAME,
     "pacsim play -l smallClassic -p keyboard --browser": BROWSER_GAME,
     "pacsim play -l wideClassic -p alphabeta:depth=3 --show-values --browser --port 8000": BROWSER_GAME,

@@ -92,7 +92,7 @@ def run(args: argparse.Namespace) -> int:
             return 0
         print(_line(result, args.red, args.blue))
         if args.record is not None:
-            _record(Path(args.record), result, args.red, args.blue)
+            _record(Path(args.record), result, args)
         return 0
     results = []
     for game in range(args.games):
@@ -102,7 +102,7 @@ def run(args: argparse.Namespace) -> int:
         if not args.quiet and result.final_state is not None:
             print(result.final_state.to_text())
         if args.record is not None:
-            _record(Path(args.record), result, args.red, args.blue)
+            _record(Path(args.record), result, args)
     if len(results) > 1:
         print(_totals(results))
     return 0
@@ -268,13 +268,17 @@ def _totals(results: list[CaptureResult]) -> str:
             f"Red Win Rate: {red}/{count} ({red / count:.2f})\nBlue Win Rate: {blue}/{count} ({blue / count:.2f})")
 
 
-def _record(folder: Path, result: CaptureResult, red: str, blue: str) -> None:
+def _record(folder: Path, result: CaptureResult, args: argparse.Namespace) -> None:
+    """The game as JSON: its seed and moves, and what ``pacsim tree`` needs to stand
+    where a team stood at a move (the game's length, each team's options)."""
     from pacsim.files import write_atomically
 
     if folder.exists() and not folder.is_dir():
         raise ConfigError(f"--record {folder}: not a folder")
     folder.mkdir(parents=True, exist_ok=True)
-    record = {"game": "capture", "red": red, "blue": blue, **result.to_dict()}
+    record = {"game": "capture", "red": args.red, "blue": args.blue, "length": args.moves,
+              "redOpts": _options(args.red_opts, "--redOpts"), "blueOpts": _options(args.blue_opts, "--blueOpts"),
+              **result.to_dict()}
     write_atomically(folder / f"capture-{result.layout}-{result.seed}.json", json.dumps(record, indent=1) + "\n",
                      "the game's record")
 

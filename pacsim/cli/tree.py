@@ -37,6 +37,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--game", type=int, default=None, help="with --store: the game's id")
     parser.add_argument("--move", type=int, default=0,
                         help="the position before Pacman's move N (0: the start); with -l, of the game -p plays against -g from --seed")
+    parser.add_argument("--agent", type=int, default=None,
+                        help="a capture record: --move counts this agent's moves (default: the game's moves)")
+    parser.add_argument("--team", default=None,
+                        help="a capture record: the search team traced at the move (default: the record's; alphabeta[:depth=N])")
     parser.add_argument("--compare", nargs=2, metavar=("A", "B"), help="two Pacman specs, their trees side by side")
     parser.add_argument("--example", choices=example_names(), help="a worked example of the seeds instead of a Pacman position")
     parser.add_argument("--depth", type=int, default=None, help="search depth (rounds), replacing the Pacman's own")
@@ -116,11 +120,36 @@ def traced(args: argparse.Namespace) -> tuple[list[str], list[Any], str]:
 
         example = EXAMPLES[args.example]
         return [example.algorithm], [example.trace()], f"{args.example} ({example.source})"
+    if args.record:
+        from pacsim.engine.capture.record import record_dict
+
+        if record_dict(args.record) is not None:
+            return capture_traced(args)
+    if args.agent is not None or args.team is not None:
+        raise ConfigError("--agent and --team are for a capture record (--record GAME.json of pacsim capture --record)")
     state, where, recorded = position(args)
     if recorded is not None and not (args.compare or args.pacman):
         refuse_recorded_code(recorded)
     specs = args.compare or [args.pacman or recorded or DEFAULT_PACMAN]
     return specs, [trace_of(spec, args, state) for spec in specs], where
+
+
+def capture_traced(args: argparse.Namespace) -> tuple[list[str], list[Any], str]:
+    """The tree a capture search team searched at a move of a ``pacsim capture --record`` game."""
+    from pacsim.agents.capture.tree import capture_move_tree
+    from pacsim.engine.capture.record import read_capture_record
+
+    given = [option for option, value in (("--compare", args.compare), ("-p", args.pacman), ("--store", args.store))
+             if value]
+    if given:
+        raise ConfigError(f"{given[0]} is for a Pacman game; a capture record's tree is its team's (--team to choose it)")
+    if args.depth is not None and args.depth < 1:
+        raise ConfigError(f"--depth {args.depth}: must be at least 1")
+    record = read_capture_record(args.record)
+    tree = capture_move_tree(record, args.move, args.agent, args.team, args.depth)
+    side = "red" if tree.agent % 2 == 0 else "blue"
+    where = f"{args.record}, move {tree.move} (agent {tree.agent}, {side})"
+    return [tree.team], [tree.trace], where
 
 
 def refuse_recorded_code(spec: str) -> None:

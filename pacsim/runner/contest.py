@@ -204,12 +204,16 @@ def _defines_create_team(source: str) -> bool:
                for node in tree.body)
 
 
+_TEAM_MAKERS = ("createTeam", "create_team")
+"""The course's name for a file's team maker, and UPF's snake_case one."""
+
+
 def _names_create_team(node: ast.stmt) -> bool:
     if isinstance(node, ast.FunctionDef):
-        return node.name == "createTeam"
+        return node.name in _TEAM_MAKERS
     if isinstance(node, ast.Assign):
-        return any(isinstance(target, ast.Name) and target.id == "createTeam" for target in node.targets)
-    return isinstance(node, ast.ImportFrom) and any((alias.asname or alias.name) == "createTeam" for alias in node.names)
+        return any(isinstance(target, ast.Name) and target.id in _TEAM_MAKERS for target in node.targets)
+    return isinstance(node, ast.ImportFrom) and any((alias.asname or alias.name) in _TEAM_MAKERS for alias in node.names)
 
 
 def _unique_names(teams: list[Team]) -> list[Team]:

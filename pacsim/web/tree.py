@@ -161,7 +161,7 @@ def board_of(root: Hashable) -> tuple[Describe, dict[str, Any] | None]:
     then carry their position's text)."""
     start = pacman_state(root)
     if start is None:
-        return (lambda state: str(state)[:200]), None
+        return position_text, None
     board = {"layout": layout_data(start.layout), "food": mask_cells(start.food | start.capsules),
              "capsules": mask_cells(start.capsules), "ghosts": len(start.ghosts), "style": style_data()}
 
@@ -171,6 +171,13 @@ def board_of(root: Hashable) -> tuple[Describe, dict[str, Any] | None]:
         return [state.pacman, *state.ghosts, *state.scared, state.score, *mask_cells(eaten)]
 
     return describe, board
+
+
+def position_text(state: Hashable) -> str:
+    """Another game's position for the page: its board when it draws one as
+    text (a capture position's ``to_text``), else its text, cut to 200 characters."""
+    to_text = getattr(state, "to_text", None)
+    return str(to_text()) if callable(to_text) else str(state)[:200]
 
 
 # -- pages ----------------------------------------------------------------------

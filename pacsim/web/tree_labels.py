@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Hashable
 from typing import Any
 
+from pacsim.engine.capture.state import CaptureState
 from pacsim.engine.layout import ACTIONS
 from pacsim.engine.state import GameState
 from pacsim.search.trace import SearchTrace, TraceNode
@@ -34,11 +35,15 @@ def pacman_state(node_state: Any) -> GameState | None:
 
 def mover(node: TraceNode) -> str | None:
     """Who chooses (or, at a chance node, draws) the move out of ``node``:
-    ``Pacman`` or ``ghost N`` in a Pacman search, else MAX, MIN or chance;
+    ``Pacman`` or ``ghost N`` in a Pacman search, ``red 0 (MAX)`` in a capture
+    team's, else MAX, MIN or chance;
     None at a leaf or a terminal node (nobody moves there)."""
     if node.kind not in GAME_MOVERS:
         return None
     state = pacman_state(node.state)
+    if isinstance(node.state, CaptureState):  # the agent, its side, and whether it is the searching team's
+        turn = node.state.turn
+        return f"{'red' if turn % 2 == 0 else 'blue'} {turn} ({GAME_MOVERS[node.kind]})"
     if state is None:
         return GAME_MOVERS[node.kind]
     return "Pacman" if state.turn == 0 else f"ghost {state.turn}"

@@ -1,8 +1,10 @@
-"""Unmodified course team files (``myTeam.py`` with ``createTeam``) as pacsim teams.
+"""Unmodified course team files (``myTeam.py`` with ``createTeam``; UPF's ``my_team.py``
+with ``create_team``) as pacsim teams.
 
 The file is imported with pacsim's own ``captureAgents``, ``distanceCalculator``,
 ``game``, ``util`` and ``capture`` modules (:mod:`pacsim.agents.capture.course`)
-under those names, and its folder first on ``sys.path`` (for its own helper
+under those names (and UPF's: ``capture_agents``, ``distance_calculator``,
+``contest.*``, :data:`~pacsim.agents.capture.course.UPF_MODULES`), and its folder first on ``sys.path`` (for its own helper
 modules).  The names are put back as they were afterwards, so that a CS188
 single-agent project's own ``util`` in the same process is not shadowed;
 they are put in place again around every call into the team's code, for
@@ -25,7 +27,7 @@ from types import ModuleType
 from typing import Any
 
 from pacsim.agents import plugins
-from pacsim.agents.capture.course import COURSE_MODULES
+from pacsim.agents.capture.course import COURSE_MODULES, UPF_MODULES
 from pacsim.agents.capture.course.gamestate import GameState
 from pacsim.engine.capture.game import CaptureTeam
 from pacsim.engine.capture.observation import CaptureView
@@ -34,7 +36,7 @@ from pacsim.errors import AgentError
 
 @contextmanager
 def course_names() -> Iterator[None]:
-    """pacsim's course modules under the course's names, for the duration."""
+    """pacsim's course modules under the course's names (and UPF's), for the duration."""
     modules = _course_modules()
     saved = {name: sys.modules.get(name) for name in modules}
     sys.modules.update(modules)
@@ -50,11 +52,19 @@ def course_names() -> Iterator[None]:
 
 @cache
 def _course_modules() -> dict[str, ModuleType]:
-    """The course's module names (and UPF's snake_case ``contest`` package) -> pacsim's modules."""
-    from pacsim.agents.capture.course.snake import snake_modules
+    """Each name a team file imports, and its module: the course's, UPF's bare ones, and UPF's ``contest`` package."""
+    def ours(name: str) -> ModuleType:
+        return importlib.import_module(f"pacsim.agents.capture.course.{name}")
 
-    modules = {name: importlib.import_module(f"pacsim.agents.capture.course.{name}") for name in COURSE_MODULES}
-    return {**modules, **snake_modules()}
+    modules = {name: ours(name) for name in COURSE_MODULES}
+    contest = ModuleType("contest", "UPF's framework package, as pacsim provides it")
+    contest.__path__ = []  # a package, whose modules are all in sys.modules already
+    modules["contest"] = contest
+    for name, module_name in UPF_MODULES.items():
+        module = modules[name] = ours(module_name)
+        modules[f"contest.{name}"] = module
+        setattr(contest, name, module)
+    return modules
 
 
 def load_team_module(path: Path) -> ModuleType:
@@ -63,13 +73,14 @@ def load_team_module(path: Path) -> ModuleType:
         raise AgentError(f"{path}: no such team file")
     with course_names():
         module = plugins.execute_file(path.resolve(), f"pacsim_capture_team_{path.stem}", str(path))
-    if not callable(_create_team(module)):
-        raise AgentError(f"{path}: defines no createTeam(firstIndex, secondIndex, isRed, ...): not a capture team file")
+    if not callable(team_maker(module)):
+        raise AgentError(f"{path}: defines no createTeam(firstIndex, secondIndex, isRed, ...) (nor UPF's create_team): "
+                         "not a capture team file")
     return module
 
 
-def _create_team(module: ModuleType) -> Any:
-    """The file's ``createTeam`` (the course's) or ``create_team`` (UPF's snake_case framework)."""
+def team_maker(module: ModuleType) -> Any:
+    """The file's ``createTeam``, or UPF's ``create_team``."""
     return getattr(module, "createTeam", None) or getattr(module, "create_team", None)
 
 
@@ -83,11 +94,11 @@ class CourseTeam(CaptureTeam):
         first, second = (0, 2) if is_red else (1, 3)
         with self._course_code():
             try:
-                agents = list(_create_team(module)(first, second, is_red, **(options or {})))
+                agents = list(team_maker(module)(first, second, is_red, **(options or {})))
             except Exception as error:
-                raise AgentError(f"{path}: createTeam raised {plugins.describe_error(error)}") from None
+                raise AgentError(f"{path}: {team_maker(module).__name__} raised {plugins.describe_error(error)}") from None
         if len(agents) != 2:
-            raise AgentError(f"{path}: createTeam made {len(agents)} agents; a team has 2")
+            raise AgentError(f"{path}: {team_maker(module).__name__} made {len(agents)} agents; a team has 2")
         self.agents = {first: agents[0], second: agents[1]}
 
     @contextmanager

@@ -99,7 +99,7 @@ def _home_edge(layout: CaptureLayout, red: bool) -> tuple[int, ...]:
     return edge
 
 
-class _PlacingTeam(CaptureTeam):
+class PlacingTeam(CaptureTeam):
     """A team that searches the position with its unseen opponents placed by its beliefs."""
 
     def __init__(self, is_red_team: bool) -> None:
@@ -126,8 +126,17 @@ class _PlacingTeam(CaptureTeam):
             self.beliefs = TeamBeliefs(view.state.layout, self.red)
         return view.state._replace(positions=self.beliefs.placed(view), turn=index)
 
+    def passed(self, index: int, view: CaptureView) -> None:
+        """All :meth:`act` does at a move but its search (the look; MCTS: its draw), so that
+        a team handed a recorded game's looks stands where it stood (``pacsim tree``)."""
+        self.placed(index, view)
 
-class AlphaBetaTeam(_PlacingTeam):
+    def trace(self, index: int, view: CaptureView, depth: int | None = None) -> SearchTrace:
+        """The search :meth:`act` makes of ``view``, traced node by node."""
+        raise NotImplementedError
+
+
+class AlphaBetaTeam(PlacingTeam):
     """Alpha-beta to ``depth`` agent moves over the placed position."""
 
     name = "alphabeta"
@@ -144,8 +153,14 @@ class AlphaBetaTeam(_PlacingTeam):
         result = search(self.game, self.placed(index, view), "alphabeta", self.settings)
         return result.action[0]
 
+    def trace(self, index: int, view: CaptureView, depth: int | None = None) -> SearchTrace:
+        """The search :meth:`act` makes of ``view`` (to ``depth`` agent moves, else the team's),
+        traced node by node (``pacsim tree``); it updates the beliefs as :meth:`act` does."""
+        return trace_search(self.game, self.placed(index, view), "alphabeta", depth or self.settings.depth,
+                            evaluate=self.evaluate)
 
-class MctsTeam(_PlacingTeam):
+
+class MctsTeam(PlacingTeam):
     """Monte Carlo tree search over the placed position: ``iterations`` a move,
     rollouts cut at ``rollout_depth`` moves and scored by the evaluation."""
 
@@ -164,3 +179,12 @@ class MctsTeam(_PlacingTeam):
             return str(self.traced.result.action[0])
         result = mcts(self.game, self.placed(index, view), **options)
         return result.action[0]
+
+    def passed(self, index: int, view: CaptureView) -> None:
+        super().passed(index, view)
+        self.rng.getrandbits(32)  # the seed act's search would have drawn
+
+    def trace(self, index: int, view: CaptureView, depth: int | None = None) -> SearchTrace:
+        """The tree :meth:`act`'s search grows from ``view`` (``depth`` has no meaning here)."""
+        return trace_mcts(self.game, self.placed(index, view), iterations=self.iterations,
+                          rollout_depth=self.rollout_depth, evaluate=self.evaluate, seed=self.rng.getrandbits(32))

@@ -9,3 +9,9 @@ course team files use, over pacsim's state (:mod:`.gamestate`).
 
 COURSE_MODULES = ("captureAgents", "distanceCalculator", "game", "util", "capture")
 """The names a course team file imports, each a module of this package."""
+
+UPF_MODULES = {"capture_agents": "capture_agents", "distance_calculator": "distanceCalculator", "game": "game",
+               "util": "util", "capture": "capture"}
+"""UPF's snake_case framework's module names (``from capture_agents import CaptureAgent``, or under its
+package: ``contest.capture_agents``), each the module of this package it is: only ``capture_agents`` is
+UPF's own (its agent base class); the others answer both conventions' names."""

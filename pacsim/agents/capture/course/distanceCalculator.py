@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from pacsim.agents.capture.course.snake import add_snake_aliases
 from pacsim.engine.layout import UNREACHABLE
 
 
@@ -44,3 +45,7 @@ class Distancer:
 
 def _rounded(position: tuple[float, float]) -> tuple[int, int]:
     return int(position[0] + 0.5), int(position[1] + 0.5)
+
+# UPF's snake_case names (nearest_point, arg_max, get_distance, ...): aliases of these.
+add_snake_aliases(globals())
+add_snake_aliases(Distancer)

@@ -5,7 +5,9 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from pacsim.agents.capture.course.gamestate import CaptureAgentState as AgentState
-from pacsim.agents.cs188_state import Configuration, Grid
+from pacsim.agents.capture.course.gamestate import CourseConfiguration as Configuration
+from pacsim.agents.capture.course.gamestate import CourseGrid as Grid
+from pacsim.agents.capture.course.snake import add_snake_aliases
 from pacsim.engine.layout import EAST, NORTH, SOUTH, STOP, WEST
 
 __all__ = ["Actions", "Agent", "AgentState", "Configuration", "Directions", "Grid"]
@@ -77,3 +79,7 @@ class Agent:
 
     def getAction(self, state: Any) -> str:
         raise NotImplementedError
+
+
+# UPF's snake_case names (direction_to_vector, get_legal_neighbors, ...): aliases of these.
+add_snake_aliases(Actions)

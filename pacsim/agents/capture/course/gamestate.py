@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from pacsim.agents.capture.course.snake import SnakeNames
 from pacsim.agents.cs188_state import AgentState, Configuration, Grid
 from pacsim.engine.capture.layout import BLUE_AGENTS, RED_AGENTS, CaptureLayout, is_red
 from pacsim.engine.capture.observation import CaptureView, distance_probability
@@ -21,7 +22,15 @@ from pacsim.engine.state import mask_cells
 Position = tuple[int, int]
 
 
-class CourseMaze:
+class CourseGrid(SnakeNames, Grid):
+    """The course's ``Grid``, answering UPF's snake_case names too (``as_list``)."""
+
+
+class CourseConfiguration(SnakeNames, Configuration):
+    """The course's ``Configuration``, answering UPF's snake_case names too (``get_position``)."""
+
+
+class CourseMaze(SnakeNames):
     """The course's ``layout.Layout`` as team code reads it: width, height, walls, starts."""
 
     def __init__(self, layout: CaptureLayout) -> None:
@@ -30,7 +39,7 @@ class CourseMaze:
         for cell in range(layout.maze.num_cells):
             x, y = layout.xy(cell)
             columns[x][y] = False
-        self.walls = Grid(layout.width, layout.height, columns)
+        self.walls = CourseGrid(layout.width, layout.height, columns)
         self.agentPositions = [(False, layout.xy(cell)) for cell in layout.starts]
         self.totalFood = layout.total_food
         self.layoutText = layout.text.splitlines()
@@ -55,7 +64,7 @@ def course_maze(layout: CaptureLayout) -> CourseMaze:
     return maze
 
 
-class MaskGrid(Grid):
+class MaskGrid(CourseGrid):
     """A grid of a bitmask's cells: ``asList`` and ``count`` read the mask (team code
     calls ``getFood(state).asList()`` for every move it weighs); the columns are
     built on the first indexing, and from then on everything reads them (code may write to them)."""
@@ -90,15 +99,17 @@ class MaskGrid(Grid):
         return self._mask.bit_count()
 
 
-class CaptureAgentState(AgentState):
-    """An agent's state; an unseen opponent's position is None, as in the course."""
+class CaptureAgentState(SnakeNames, AgentState):
+    """An agent's state; an unseen opponent's position is None, as in the course
+    (UPF's names too: ``is_pacman``, ``scared_timer``, ``num_carrying``)."""
 
     def getPosition(self) -> Position | None:  # type: ignore[override]
         return None if self.configuration is None else self.configuration.pos
 
 
-class GameState:
-    """The course's capture ``GameState`` API over one agent's view."""
+class GameState(SnakeNames):
+    """The course's capture ``GameState`` API over one agent's view (and UPF's
+    snake_case names for it: ``get_legal_actions``, ``generate_successor``, ...)."""
 
     def __init__(self, state: CaptureState, index: int, noisy_distances: tuple[int, ...]) -> None:
         self.state = state
@@ -123,9 +134,9 @@ class GameState:
     # -- agents --------------------------------------------------------------------------
     def getAgentState(self, index: int) -> AgentState:
         state, layout = self.state, self.state.layout
-        start = Configuration(layout.xy(layout.starts[index]), STOP)
+        start = CourseConfiguration(layout.xy(layout.starts[index]), STOP)
         cell = state.positions[index]
-        configuration = None if cell == UNSEEN else Configuration(layout.xy(cell), ACTIONS[state.directions[index]])
+        configuration = None if cell == UNSEEN else CourseConfiguration(layout.xy(cell), ACTIONS[state.directions[index]])
         agent = CaptureAgentState(start, configuration, state.pacman[index], state.scared[index])  # type: ignore[arg-type]
         agent.numCarrying, agent.numReturned = state.carrying[index], state.returned[index]
         return agent
@@ -218,7 +229,7 @@ class GameState:
         return self.state.to_text()
 
 
-class StateData:
+class StateData(SnakeNames):
     """``gameState.data``: the fields course code reads directly."""
 
     def __init__(self, view: GameState) -> None:

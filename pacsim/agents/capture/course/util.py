@@ -8,6 +8,8 @@ import sys
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from pacsim.agents.capture.course.snake import add_snake_aliases
+
 
 def manhattanDistance(xy1: tuple[float, float], xy2: tuple[float, float]) -> float:
     return abs(xy1[0] - xy2[0]) + abs(xy1[1] - xy2[1])
@@ -225,3 +227,11 @@ class TimeoutFunction:
 
     def __call__(self, *args: Any, **keyArgs: Any) -> Any:
         return self.function(*args, **keyArgs)
+
+# UPF's snake_case names (nearest_point, arg_max, get_distance, ...): aliases of these.
+add_snake_aliases(globals())
+add_snake_aliases(Stack)
+add_snake_aliases(Queue)
+add_snake_aliases(PriorityQueue)
+add_snake_aliases(PriorityQueueWithFunction)
+add_snake_aliases(Counter)
