@@ -102,7 +102,7 @@ SKIP: dict[str, str] = {
     "pacsim play -l smallClassic -p mypkg.agents:CautiousPacman -g my_ghosts.py:Ambusher": HYPOTHETICAL,
     "pacsim play -l smallClassic -p expectimax:eval=my_eval.py:hungry,model=my_ghosts.py:Ambusher -q": HYPOTHETICAL,
     'pacsim play -p "expectimax:depth=2,eval=careful" -g examples/kernel_ghost.py:cutter -n 20 -q':
-        "compiles a copy of the kernel around the user's ghost (20 s; tests/test_own_ghost.py does)",
+        "compiles a copy of the kernel around the user's ghost (20 s; pacsim bench's agreement group plays these games)",
     'pacsim play -p "expectimax:depth=2,model=examples/kernel_ghost.py:cutter" -g examples/kernel_ghost.py:cutter -n 20 -q':
         "compiles a copy of the kernel around the user's ghost (20 s; tests/test_own_ghost.py does)",
     "pacsim compare alphabeta:depth=2 greedy -g directional -l smallClassic": "a sequential test that plays until it decides (tests/test_compare.py)",

@@ -38,8 +38,9 @@ MODEL_SPECS = (
     f"expectimax:depth={{depth}},model={CUTTER}",
     f"expectimax:depth={{depth}},model={CUTTER},trust=0.6,eval=careful",
     f"expectiminimax:depth={{depth}},model={CUTTER},slip=0.2",
-    f"expectimax:depth={{depth}},model={CUTTER},eval={HUNGRY}",
 )
+"""(An own evaluation beside an own model compiles a copy of its own, about 5 s of CPU: checked
+in ``pacsim bench``'s agreement group, pacsim.bench.own.AGREEMENT_SPECS.)"""
 
 
 @pytest.fixture(scope="module")
@@ -89,15 +90,14 @@ def test_searches_modelling_an_own_ghost_agree_with_python(positions):
     assert agent._search_with_backend(positions[0], None, False)[1] == FAST
 
 
-GAMES = (  # (Pacman, ghosts): 1 and 2 ghosts, mixed with built-in ones, modelled or not
-    ("expectimax:depth=1,eval=careful", ("CUTTER",)),
-    ("expectimax:depth=1,eval=careful", ("CUTTER", "directional")),
-    ("alphabeta:depth=1,eval=careful,ties=random", ("random", "CUTTER")),
+GAMES = (  # (Pacman, ghosts): 1 and 2 ghosts, mixed with built-in ones, modelled
     ("expectimax:depth=1,model=CUTTER", ("CUTTER", "CUTTER")),
     ("expectimax:depth=1,model=CUTTER,trust=0.7", ("CUTTER", "adversarial")),
 )
-"""(An own evaluation beside an own model is in MODEL_SPECS: each further
-combination here compiles another game loop, about 8 seconds.)"""
+"""(Each further combination of own functions compiles another game loop,
+about 8 s of CPU: a Pacman that does not model the own ghost is checked in
+``pacsim bench``'s agreement group, pacsim.bench.own.AGREEMENT_GAMES.  Its loop
+is compiled here too, refusing a bad distribution: test_a_bad_distribution_...)"""
 
 
 PYTHON_GHOSTS = {"adversarial": "adversarial:backend=python", CUTTER: f"{CUTTER}:backend=python"}
@@ -118,6 +118,38 @@ def test_whole_games_with_an_own_ghost_play_in_the_kernel_as_in_python(pacman, g
         assert (kernel.actions, kernel.score, kernel.outcome) == (python.actions, python.score, python.outcome)
         assert [(stats.generated, stats.evaluated, stats.cutoffs, stats.value) for stats in kernel.search_stats] == \
             [(stats.generated, stats.evaluated, stats.cutoffs, stats.value) for stats in python.search_stats]
+
+
+def test_the_bench_agreement_group_reports_each_own_check_and_its_first_disagreement(monkeypatch):
+    """The checks moved out of the suite for their compile time (MODEL_SPECS,
+    GAMES) are the bench's: each is a figure that wants 0 and names its first
+    disagreement (the comparisons themselves run in ``pacsim bench``)."""
+    import pacsim.bench.agreement
+    import pacsim.bench.own
+    from pacsim.bench.agreement import Agreement
+    from pacsim.bench.report import Report
+
+    compared = {}
+
+    def searches(positions, depth, specs, root_values):
+        compared["specs"] = specs
+        return Agreement(positions=len(positions), searches=len(positions) * len(specs))
+
+    def games(ghost, count):
+        compared["ghost"] = ghost
+        return Agreement(positions=50, searches=count, mismatches=["seed 3: a different game"])
+
+    monkeypatch.setattr(pacsim.bench.agreement, "compare_searches", searches)
+    monkeypatch.setattr(pacsim.bench.own, "compare_own_games", games)
+    report = Report()
+    pacsim.bench.own.own_agreement(report, positions=3, games=2)
+    figures = {figure.name: figure for figure in report.figures if figure.group == "fast path agreement"}
+    assert compared == {"specs": (f"expectimax:depth={{depth}},model={CUTTER},eval={HUNGRY}",), "ghost": CUTTER}
+    assert figures["users' functions: searches: disagreements"].value == 0
+    whole_games = figures["users' functions: whole games: disagreements"]
+    assert whole_games.value == 1 and whole_games.note.endswith("first: seed 3: a different game")
+    pacmans = {pacman for pacman, ghosts in pacsim.bench.own.AGREEMENT_GAMES if "{ghost}" in ghosts}
+    assert pacmans and all("model=" not in pacman for pacman in pacmans)  # the loop copied around the ghost only
 
 
 def test_ghosts_of_two_own_policies_play_in_python():

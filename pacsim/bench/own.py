@@ -16,7 +16,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from pacsim.bench.agreement import result_difference
+from pacsim.bench.agreement import Agreement, result_difference
 from pacsim.bench.positions import recorded_positions
 from pacsim.bench.report import Report
 from pacsim.bench.search import search_pacman
@@ -52,6 +52,76 @@ def own_figures(report: Report, depth: int = 4, count: int = 5, algorithm: str =
     spec = f"expectimax:depth={depth},eval={shipped_spec(OWN_EVALUATION)},algorithm={algorithm}"
     function = OWN_EVALUATION.rpartition(":")[2]
     _compare_searches(report, spec, f"{function} depth {depth} {algorithm}", function, count)
+
+
+AGREEMENT_GROUP = "fast path agreement"
+"""The agreement group (:func:`pacsim.bench.agreement.fast_agreement`), where :func:`own_agreement` reports."""
+AGREEMENT_SPECS = ("expectimax:depth={depth},model={ghost},eval={evaluation}",)
+"""Searches with both example functions at once: an own evaluation beside an own model."""
+AGREEMENT_GAMES = (
+    ("expectimax:depth=1,eval=careful", ("{ghost}",)),
+    ("expectimax:depth=1,eval=careful", ("{ghost}", "directional")),
+    ("alphabeta:depth=1,eval=careful,ties=random", ("random", "{ghost}")),
+)
+"""(Pacman, ghosts): games of a Pacman that does not model the example ghost, which plays
+alone or beside a built-in one (the kernel's whole-game loop copied around the ghost only)."""
+
+
+def own_agreement(report: Report, positions: int, games: int) -> None:
+    """Users' functions in the agreement group: each of :data:`AGREEMENT_SPECS`
+    on ``positions`` positions from seeded games at depth 2 with every root
+    value, and each of :data:`AGREEMENT_GAMES` in ``games`` games (seeds 3,
+    4, ...), the kernel against Python, value for value and node count for
+    node count.  Each compiles a copy of the kernel (5-10 s), which is why
+    they are checked here and not by the test suite; tests/test_own_ghost.py
+    keeps one of each kind (an own model, an own ghost in whole games)."""
+    if available() is not None:
+        return  # own_figures says why
+    from pacsim.bench.agreement import compare_searches
+    from pacsim.bench.positions import game_positions
+
+    functions = {"evaluation": shipped_spec(OWN_EVALUATION), "ghost": shipped_spec(OWN_GHOST)}
+    specs = tuple(spec.format(depth="{depth}", **functions) for spec in AGREEMENT_SPECS)
+    checks = [("users' functions: searches", compare_searches(game_positions(positions), depth=2, specs=specs, root_values=True)),
+              ("users' functions: whole games", compare_own_games(functions["ghost"], games))]
+    for label, agreement in checks:
+        unit = "games" if label.endswith("games") else "searches"
+        report.add(AGREEMENT_GROUP, f"{label}: disagreements", len(agreement.mismatches), unit,
+                   f"{agreement.searches} {unit}, the kernel against Python; want 0"
+                   + (f"; first: {agreement.mismatches[0]}" if agreement.mismatches else ""))
+
+
+def compare_own_games(ghost: str, games: int) -> Agreement:
+    """Each of :data:`AGREEMENT_GAMES` with ``ghost`` for ``{ghost}``, played
+    by the kernel and by Python over ``games`` seeds on smallClassic:
+    the same moves, score, outcome and every search's node counts and value."""
+    from pacsim.agents import make_ghost, make_pacman
+    from pacsim.agents.whole_game import play_in_kernel
+    from pacsim.engine import load_layout, play_game
+    from pacsim.engine.stats import FAST
+
+    layout = load_layout(GAME_LAYOUT)
+    agreement = Agreement()
+    for pacman, ghost_specs in AGREEMENT_GAMES:
+        ghosts = [spec.format(ghost=ghost) for spec in ghost_specs]
+        python_ghosts = [f"{spec}:backend=python" if spec == ghost else spec for spec in ghosts]
+        for seed in range(3, 3 + games):
+            kernel = play_in_kernel(layout, [make_pacman(pacman), *map(make_ghost, ghosts)], seed=seed, max_moves=60)
+            python = play_game(layout, [make_pacman(f"{pacman},backend=python"), *map(make_ghost, python_ghosts)],
+                               seed=seed, max_moves=60)
+            agreement.searches += 1
+            agreement.positions += python.moves
+            if kernel is None or {stats.backend for stats in kernel.search_stats} != {FAST}:
+                agreement.mismatches.append(f"{pacman} against {ghost_specs}, seed {seed}: not played by the kernel")
+            elif _game_line(kernel) != _game_line(python):
+                agreement.mismatches.append(f"{pacman} against {ghost_specs}, seed {seed}: a different game")
+    return agreement
+
+
+def _game_line(record: Any) -> tuple[Any, ...]:
+    """What the kernel's game must share with Python's: moves, score, outcome, and each search's counts and value."""
+    return (record.actions, record.score, record.outcome, record.error,
+            [(stats.generated, stats.evaluated, stats.cutoffs, stats.value) for stats in record.search_stats])
 
 
 def own_ghost_figures(report: Report, depth: int = 4, count: int = 5, games: int = 3) -> None:

@@ -13,7 +13,7 @@ from pacsim.bench.limits import fast_limits
 from pacsim.bench.mcts import mcts_figures
 from pacsim.bench.memo import memo_figures
 from pacsim.bench.memory import memory_figures, planning_figures, report_memory
-from pacsim.bench.own import own_figures, own_ghost_figures, own_star_figures
+from pacsim.bench.own import own_agreement, own_figures, own_ghost_figures, own_star_figures
 from pacsim.bench.report import Report, machine_info
 from pacsim.bench.sandbox import sandbox_figures
 from pacsim.bench.search import search_figures, successor_rate, table_figures, tuned_expectimax
@@ -47,6 +47,7 @@ def run(quick: bool = False, course: Path | None = None, startup_only: bool = Fa
             report.add("fast path", f"{name} perft fast", rate, "states/s", f"{nodes} states")
         fast_agreement(report, positions=1000 if quick else 10_000, deep_positions=100 if quick else 500,
                        chase_positions=200 if quick else 2000, whole_games=40 if quick else 200)
+        own_agreement(report, positions=20 if quick else 100, games=2 if quick else 5)
         fast_limits(report, trials=5 if quick else 20, budget_moves=40 if quick else 200, checked=5 if quick else 30)
         fast_end_to_end(report, games_per_condition=5 if quick else 20)
         memo_figures(report, games=5 if quick else 20, reproduce_games=50 if quick else None)
