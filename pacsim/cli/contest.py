@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import sys
@@ -64,7 +65,12 @@ def run(args: argparse.Namespace) -> int:
               f"x{contest.drawn.speed_factor:.2f}: warning {contest.rules.move_warning:.2f} s, forfeit "
               f"{contest.rules.move_timeout:.2f} s, start-up {contest.rules.startup:.1f} s", file=sys.stderr, flush=True)
     try:
-        tasks = run_contest(contest, workers, rank_ranges, None if args.quiet else _progress)
+        with contextlib.ExitStack() as stack:
+            if args.executor == "dask":
+                from pacsim.runner.dask_executor import dask_executor
+
+                contest.executor = stack.enter_context(dask_executor(args.scheduler, workers))
+            tasks = run_contest(contest, workers, rank_ranges, None if args.quiet else _progress)
     except KeyboardInterrupt:
         raise KeyboardInterrupt(f"every finished game is saved in {contest.store.path}; the same command goes on "
                                 "from there") from None
@@ -91,6 +97,8 @@ def _check(args: argparse.Namespace) -> None:
         value = getattr(args, option)
         if value is not None and value < (0 if option == "rounds" else 1):
             raise ConfigError(f"--{option.replace('_', '-')} {value}: must be at least {0 if option == 'rounds' else 1}")
+    if args.scheduler and args.executor != "dask":
+        raise ConfigError("--scheduler goes with --executor dask")
     if args.speed_factor is not None and not 0.05 <= args.speed_factor <= 100:
         raise ConfigError(f"--speed-factor {args.speed_factor}: must be from 0.05 to 100")
     if not args.teams and not args.replay:

@@ -15,6 +15,7 @@ import io
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -87,7 +88,7 @@ def faulted_team(game: dict[str, Any]) -> str | None:
 
 
 def build_board(names: Sequence[str], staff: set[str], games: Sequence[dict[str, Any]],
-                refused: Sequence[tuple[str, str]] = ()) -> ContestBoard:
+                refused: Sequence[tuple[str, str]] = (), samples: int = BOOTSTRAP_SAMPLES) -> ContestBoard:
     results: dict[str, Counter[str]] = {name: Counter() for name in names}
     faults: dict[str, Counter[str]] = {name: Counter() for name in names}
     notes = []
@@ -102,7 +103,7 @@ def build_board(names: Sequence[str], staff: set[str], games: Sequence[dict[str,
     lines = [TeamLine(rating, rating.entrant in staff, sum(results[rating.entrant].values()),
                       results[rating.entrant]["win"], results[rating.entrant]["tie"], results[rating.entrant]["loss"],
                       dict(faults[rating.entrant]))
-             for rating in (ratings(names, games) if names else [])]
+             for rating in (ratings(names, games, samples) if names else [])]
     return ContestBoard(lines, list(refused), notes, len(games))
 
 
@@ -163,3 +164,47 @@ def write_grades(path: str | Path, rows: Sequence[dict[str, Any]]) -> None:
     writer.writeheader()
     writer.writerows(rows)
     write_atomically(path, buffer.getvalue(), "the grade table")
+
+
+FOLLOW_SAMPLES = 200
+"""Bootstrap samples of the ratings at each look of the dashboard (the command's board uses the full count)."""
+RATE_WINDOW_SECONDS = 60
+"""Games a second: those stored in the last minute before the latest game."""
+IDLE_AFTER_SECONDS = 30
+"""A contest none of whose games was stored for this long is not being played now."""
+
+
+@dataclass(frozen=True)
+class ContestProgress:
+    """A contest as the dashboard follows it: its standings so far, from the games stored up to now."""
+
+    contest: str
+    board: ContestBoard
+    last_played: str | None
+    """When its latest game was stored (ISO, UTC), None before its first."""
+    games_per_second: float
+    """Over the last minute of its play."""
+    playing: bool
+    """Whether a game was stored in the last :data:`IDLE_AFTER_SECONDS`."""
+
+
+def staff_teams(games: Sequence[dict[str, Any]]) -> set[str]:
+    """The teams that play the staff stage and no Swiss round (the store names no team as staff: in a staff
+    game one side is a staff team, and staff teams sit out the rounds)."""
+    in_staff = {team for game in games if game["stage"] == "staff" for team in (game["red"], game["blue"])}
+    in_rounds = {team for game in games if game["stage"] != "staff" for team in (game["red"], game["blue"])}
+    return in_staff - in_rounds if in_rounds else set()
+
+
+def contest_progress(contest: str, games: Sequence[dict[str, Any]], now: float,
+                     samples: int = FOLLOW_SAMPLES) -> ContestProgress:
+    """The standings of ``contest`` from its stored ``games`` (rows sorted by key), at time ``now`` (epoch s)."""
+    names = sorted({team for game in games for team in (game["red"], game["blue"])})
+    board = build_board(names, staff_teams(games), games, samples=samples)
+    times = sorted(datetime.fromisoformat(game["played_at"]).timestamp() for game in games)
+    if not times:
+        return ContestProgress(contest, board, None, 0.0, False)
+    recent = [moment for moment in times if moment > times[-1] - RATE_WINDOW_SECONDS]
+    span = max(times[-1] - min(recent), 1.0) if len(recent) > 1 else RATE_WINDOW_SECONDS
+    last = datetime.fromtimestamp(times[-1], UTC).isoformat(timespec="seconds")
+    return ContestProgress(contest, board, last, len(recent) / span, now - times[-1] < IDLE_AFTER_SECONDS)

@@ -115,6 +115,10 @@ class Contest:
     """Most Swiss rounds (0: chosen from the number of teams)."""
     empty_folder: Path = Path()
     """What a pacsim team's child sees of the disk: an empty folder."""
+    executor: concurrent.futures.Executor | None = None
+    """Where the games are played instead of this machine's worker processes (the Dask executor,
+    :func:`pacsim.runner.dask_executor.dask_executor`: its workers must see the hand-ins' paths); each game's
+    row still comes back here and is stored here, as it ends."""
 
     @property
     def playing(self) -> list[Team]:
@@ -370,6 +374,9 @@ def play_missing(contest: Contest, tasks: Sequence[GameTask], workers: int,
 def _played(contest: Contest, tasks: list[GameTask], workers: int) -> Iterator[dict[str, Any]]:
     settings = (contest.name, contest.max_moves, contest.rules, contest.limits, contest.empty_folder,
                 contest.drawn.speed_factor)
+    if contest.executor is not None:
+        yield from _completed(contest.executor, tasks, settings)
+        return
     if workers <= 1 or len(tasks) <= 1:
         for task in tasks:
             yield play_task(task, *settings)
@@ -379,13 +386,19 @@ def _played(contest: Contest, tasks: list[GameTask], workers: int) -> Iterator[d
     context = multiprocessing.get_context("spawn")
     with concurrent.futures.ProcessPoolExecutor(workers, mp_context=context, initializer=_die_with_parent,
                                                 initargs=(os.getpid(),)) as pool:
-        futures = [pool.submit(play_task, task, *settings) for task in tasks]
-        try:
-            for future in concurrent.futures.as_completed(futures):
-                yield future.result()
-        finally:
-            for future in futures:
-                future.cancel()
+        yield from _completed(pool, tasks, settings)
+
+
+def _completed(executor: concurrent.futures.Executor, tasks: list[GameTask],
+               settings: tuple[Any, ...]) -> Iterator[dict[str, Any]]:
+    """Each task's row as its game ends on ``executor`` (the games not yet begun cancelled if this stops)."""
+    futures = [executor.submit(play_task, task, *settings) for task in tasks]
+    try:
+        for future in concurrent.futures.as_completed(futures):
+            yield future.result()
+    finally:
+        for future in futures:
+            future.cancel()
 
 
 def _die_with_parent(parent: int) -> None:

@@ -131,3 +131,30 @@ class ContestStore:
                                          (key_start.replace("%", "").replace("_", "") + "%",))
         rows = cursor.fetchall()
         return dict(zip(GAME_COLUMNS, rows[0], strict=True)) if len(rows) == 1 else None
+
+
+def read_contests(path: Path) -> dict[str, list[dict[str, Any]]] | None:
+    """Each contest's stored games (sorted by key) in the store at ``path``, read without writing (as the dashboard
+    follows a contest being played), or None when ``path`` is no contest store (a results store, say)."""
+    from pacsim.runner.store import connect_read_only
+
+    if not path.is_file():
+        return None
+    try:
+        connection = connect_read_only(path)
+    except sqlite3.DatabaseError:
+        return None
+    try:
+        tables = {row[0] for row in connection.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        columns = {row[1] for row in connection.execute("PRAGMA table_info(games)")}
+        if not {"contest", "rounds", "games"} <= tables or not set(GAME_COLUMNS) <= columns:
+            return None
+        contests: dict[str, list[dict[str, Any]]] = {row[0]: [] for row in connection.execute("SELECT name FROM contest")}
+        for row in connection.execute(f"SELECT {', '.join(GAME_COLUMNS)} FROM games ORDER BY key"):
+            game = dict(zip(GAME_COLUMNS, row, strict=True))
+            contests.setdefault(game["contest"], []).append(game)
+        return contests
+    except sqlite3.DatabaseError:
+        return None
+    finally:
+        connection.close()

@@ -447,7 +447,7 @@ def open_existing(path: str | Path) -> sqlite3.Connection:
     if not path.is_file():
         raise StoreError(f"{path}: no such results store")
     try:
-        connection = _connect_read_only(path)
+        connection = connect_read_only(path)
     except sqlite3.DatabaseError as error:  # not an SQLite file at all
         raise _damaged(path, error) from None
     note_input(path)
@@ -462,7 +462,7 @@ def open_existing(path: str | Path) -> sqlite3.Connection:
     return connection
 
 
-def _connect_read_only(path: Path) -> sqlite3.Connection:
+def connect_read_only(path: Path) -> sqlite3.Connection:
     """A connection that cannot write.  Opened read-write where the folder
     allows, with writes refused (``query_only``): the last connection to close
     then removes the -wal and -shm files a read of a WAL store creates (one

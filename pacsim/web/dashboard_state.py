@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from pacsim.errors import PacsimError
+from pacsim.report.contest_board import ContestBoard, ContestProgress, contest_progress
 from pacsim.report.dashboard import (
     FINISHED,
     RUNNING,
@@ -39,6 +40,7 @@ from pacsim.report.dashboard import (
     store_runs,
 )
 from pacsim.runner.aggregate import StoreQuery
+from pacsim.runner.contest_store import read_contests
 
 RECHECK_SECONDS = 5
 """A store whose files did not change is read again after this long: a run may have stopped meanwhile."""
@@ -105,10 +107,14 @@ class DashboardState:
             try:
                 # Opened (and checked: a read of every row) once per thread, then kept: a server answers from
                 # a pool of threads, and an SQLite connection serves the thread that opened it.
-                place = (index, threading.get_ident())
-                if place not in self._queries:
-                    self._queries[place] = StoreQuery(path)
-                state = store_state(self._queries[place], index)
+                contests = read_contests(path)
+                if contests is not None:  # a capture contest's store: its standings as games come in
+                    state = contest_store_state(path, contests)
+                else:
+                    place = (index, threading.get_ident())
+                    if place not in self._queries:
+                        self._queries[place] = StoreQuery(path)
+                    state = store_state(self._queries[place], index)
             except PacsimError as error:
                 self._queries.pop((index, threading.get_ident()), None)
                 state = {"store": path.name, "path": str(path), "error": str(error), "runs": []}
@@ -233,3 +239,41 @@ def compare_table(figures: CompareFigures) -> dict[str, Any]:
 def plain_table(table: PlainTable) -> dict[str, Any]:
     return {"title": table.title, "legend": [], "columns": list(table.columns),
             "rows": [[str(value) for value in row] for row in table.rows], "notes": [], "explain": ""}
+
+
+def contest_store_state(path: Path, contests: dict[str, list[dict[str, Any]]]) -> dict[str, Any]:
+    """A capture contest's store: each contest, as a run is shown, with its standings so far."""
+    now = time.time()
+    return {"store": path.name, "path": str(path),
+            "runs": [contest_state(contest_progress(name, games, now)) for name, games in sorted(contests.items())]}
+
+
+def contest_state(progress: ContestProgress) -> dict[str, Any]:
+    board = progress.board
+    if progress.last_played is None:
+        rate = "no game yet"
+    elif progress.playing:
+        rate = f"{progress.games_per_second:.2f} games/s"
+    else:
+        rate = f"no game stored since {progress.last_played} ({progress.games_per_second:.2f} games/s before)"
+    return {"run": progress.contest, "experiment": "capture contest", "updated_at": progress.last_played or "n/a",
+            "done": board.games, "planned": 0, "progress": f"{board.games:,} games stored", "rate": rate,
+            "left": "n/a (a Swiss contest stops when its ranking separates)", "failures": 0,
+            "faults": len(board.faults), "tables": [standings_table(board)], "charts": []}
+
+
+def standings_table(board: ContestBoard) -> dict[str, Any]:
+    rows = []
+    for line in board.lines:
+        rating = line.rating
+        faults = ", ".join(f"{kind} {count}" for kind, count in sorted(line.faults.items())) or "-"
+        rows.append([str(rating.rank), rating.entrant + (" (staff)" if line.staff else ""), f"{rating.rating:.0f}",
+                     f"[{rating.low:.0f}, {rating.high:.0f}]", f"{rating.best_rank}-{rating.worst_rank}",
+                     str(line.games), f"{line.wins}-{line.ties}-{line.losses}", faults])
+    return {"title": "Standings", "legend": [], "rows": rows, "notes": board.faults[:20], "columns": [
+        "rank", "team", column("rating", "Bradley-Terry on games, Elo scale, the teams' mean at 0."),
+        column("95% interval", "Bootstrap over the games stored so far."),
+        column("ranks", "The 95% range of the team's rank."), "games", column("W-T-L", "Wins, ties, losses."),
+        column("faults", "The team's own faults (each lost it that game and no other team's).")],
+        "explain": "Standings from the games stored so far, read again as games come in; the final board is "
+                   "pacsim tournament --game capture's."}
