@@ -58,7 +58,9 @@ def test_a_sheet_of_real_positions_has_its_pages_and_a_key_whose_answers_follow_
                 worked = sum(row["probability"] * row["value"] for row in given)
             else:
                 worked = max(values) if asked["kind"] == "max" else min(values)
-            assert worked == pytest.approx(exercise["answer"], abs=1e-4)
+            # The page's numbers (values and probabilities) are rounded to 6 decimals: a chance node's worked
+            # average can then differ from the exact answer by some 1e-4 (the page accepts answers within 0.01).
+            assert worked == pytest.approx(exercise["answer"], abs=1e-3)
             assert all(row["parent"] == question["node"] for row in given)
         else:
             assert exercise["answer"] in exercise["accepted"].split() and exercise["answer"] == tree["action"]
