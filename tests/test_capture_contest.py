@@ -24,7 +24,8 @@ from pacsim.cli import main
 from pacsim.engine.capture import find_capture_layout
 from pacsim.engine.capture.game import TimeRules, play_capture_game
 from pacsim.report.ratings import rate, rate_games
-from pacsim.runner.contest import pair_by_rating, scaled_rules, separated
+from pacsim.runner.contest import find_teams, pair_by_rating, scaled_rules, separated
+from pacsim.sandbox.handin import HandInLimits
 from pacsim.sandbox.limits import Limits
 from pacsim.sandbox.room import idle_children
 
@@ -444,3 +445,21 @@ def test_the_contest_bench_reports_its_figures(monkeypatch):
     assert report.figures[-1].value == pytest.approx(bench.contest_games(150) / 2.0 / 60)  # minutes at 2 games/s
     assert bench.contest_games(150) < 150 * 149 * 4 / 10  # the Swiss format: a tenth of a round robin at most
     assert figures["baseline vs baseline"] > figures["the same"]  # the sandbox costs something
+
+
+def test_a_team_whose_names_hold_control_characters_is_refused_before_anything_is_copied(tmp_path, capsys):
+    """A folder or team file named with a terminal's escape codes or a newline would clear the instructor's screen,
+    forge a board's line and reach the store and the pages: such a team gets one "not played" line, escaped."""
+    students = tmp_path / "students"
+    for folder, file in (("honest", "myTeam.py"), ("evil\x1b[2J\nhonest  1.000", "myTeam.py"), ("sly", "my\x1b]0;Team.py")):
+        (students / folder).mkdir(parents=True)
+        (students / folder / file).write_text(COURSE_TEAM, encoding="utf-8")
+    teams = {team.name: team for team in find_teams([str(students)], tmp_path / "copies", HandInLimits())}
+    assert teams["honest"].error is None
+    refused = [team for name, team in teams.items() if name != "honest"]
+    assert len(refused) == 2 and all(team.error and "a name holds control characters" in team.error for team in refused)
+    assert not any("\x1b" in team.name + team.error or "\n" in team.name + team.error for team in refused)
+    assert [path.name for path in (tmp_path / "copies").iterdir()] == [next(iter((tmp_path / "copies").iterdir())).name]
+    assert contest(tmp_path) == 0
+    shown = capsys.readouterr()
+    assert "\\x1b[2J" in shown.out + shown.err and "\x1b" not in shown.out + shown.err

@@ -50,6 +50,7 @@ from pacsim.engine.capture.layout import RANDOM_PREFIX, capture_layout_text
 from pacsim.engine.capture.state import MAX_MOVES
 from pacsim.errors import AgentError, ConfigError
 from pacsim.files import FileRefused, read_bounded
+from pacsim.printable import has_control_characters, printable
 from pacsim.runner.contest_store import ContestStore, Drawn
 from pacsim.sandbox.handin import HandInLimits, snapshot
 from pacsim.sandbox.limits import Limits
@@ -164,7 +165,7 @@ def _teams_of(value: str, snapshots: Path, limits: HandInLimits, staff: bool) ->
         return [Team(value, value, f"pacsim {value} {__version__}", staff)]
     path = Path(value).expanduser()
     if path.is_file() and path.suffix == ".py":
-        return [_copied(path.parent, path.name, path.stem, snapshots, limits, staff, alone=True)]
+        return [_named(path.stem, path, staff) or _copied(path.parent, path.name, path.stem, snapshots, limits, staff, alone=True)]
     if not path.is_dir():
         raise ConfigError(f"no team {value!r}: neither a team folder or file nor one of pacsim's teams "
                           f"({', '.join(BUILT_IN_TEAMS)})")
@@ -174,8 +175,21 @@ def _teams_of(value: str, snapshots: Path, limits: HandInLimits, staff: bool) ->
             if folder.is_dir() and not folder.is_symlink() and not folder.name.startswith(".")]
 
 
+def _named(name: str, where: Path, staff: bool, *inside: str) -> Team | None:
+    """A team refused for its names, when its name (or a file name ``inside`` it) holds control characters: a
+    folder named with a terminal's escape codes or a newline would rewrite the instructor's screen or forge a
+    board's line, and end up in the store and the pages.  None when every name can be shown as it is."""
+    if not any(has_control_characters(text) for text in (name, *inside)):
+        return None
+    return Team(printable(name), "", "", staff, f"{printable(str(where))}: a name holds control characters (shown "
+                                                "escaped here); rename it with letters, digits and punctuation")
+
+
 def _folder_team(folder: Path, snapshots: Path, limits: HandInLimits, staff: bool) -> Team:
     files = sorted(file.name for file in folder.glob("*.py") if file.is_file())
+    refused = _named(folder.name, folder, staff, *files)
+    if refused is not None:
+        return refused
     chosen = [name for name in files if name == TEAM_FILE] or files
     if len(chosen) != 1:
         found = "no .py file" if not chosen else f"{len(chosen)} .py files and no {TEAM_FILE}"
