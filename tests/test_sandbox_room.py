@@ -13,7 +13,6 @@ import os
 import random
 import shutil
 import signal
-import time
 from pathlib import Path
 
 import optional
@@ -205,52 +204,6 @@ def test_one_child_hosts_a_team_of_agents_each_move_naming_its_seat(tmp_path):
         for index, state in enumerate(states):
             room.send(("move", index, tuple(state)[1:]), 5.0)
             assert room.receive(5.0, "move_timeout", "move")["action"] == sorted(state.legal_actions())[-1]
-    finally:
-        room.stop()
-
-
-def settled_state(pid: int, seconds: float = 2.0) -> str:
-    """A process's scheduler state once a stop signal sent to it has had time to land (it lands when the
-    process is next scheduled: on a loaded machine not at once)."""
-    deadline = time.monotonic() + seconds
-    while (state := cgroups.thread_state(pid)) != "T" and time.monotonic() < deadline:
-        time.sleep(0.01)
-    return state
-
-
-def test_a_paused_child_is_resumed_only_once_its_request_is_in_its_pipe_and_bwrap_is_never_stopped(tmp_path, monkeypatch):
-    """Between moves the entrant's Python is stopped (state T) but pacsim's own ``bwrap`` outside the namespaces is
-    left asleep (signalling it cost every move some 60 microseconds); the next request is written before the child
-    is continued (woken with its request waiting, it reads at once), and ``send`` alone resumes it."""
-    optional.bubblewrap()
-    optional.control_groups("pids", "freezer")
-    folder, child_spec = entrant_folder(entrant(tmp_path, "honest", """
-        class Entrant(Agent):
-            def get_action(self, state):
-                return sorted(state.legal_actions())[0]
-        """))
-    room = Room(Tenant(HOST, folder, "one Pacman"), dataclasses.replace(TEST_LIMITS, isolation=BUBBLEWRAP))
-    events: list[tuple[str, int, int]] = []
-    real_kill, real_write = os.kill, os.write
-    monkeypatch.setattr(os, "kill", lambda pid, number: (events.append(("kill", pid, number)), real_kill(pid, number))[1])
-    monkeypatch.setattr(os, "write", lambda fd, data: (events.append(("write", fd, len(data))), real_write(fd, data))[1])
-    state = initial_state(MAZE)
-    try:
-        room.open([Seat(PACMAN, child_spec, {}, 0, random.Random(1))])
-        room.started()
-        room.send(("layout", MAZE), 5.0)
-        for _ in range(2):
-            events.clear()
-            room.pause()
-            python = processes.process_tree(room.process_id or 0)[-1]
-            assert settled_state(python) == "T" and settled_state(room.process_id or 0) != "T"
-            room.send(("move", 0, tuple(state)[1:]), 5.0)
-            assert room.receive(5.0, "move_timeout", "move")["action"] in state.legal_actions()
-            kinds = [(kind, number) for kind, _, number in events]
-            first_write = next(place for place, (kind, _) in enumerate(kinds) if kind == "write")
-            assert ("kill", signal.SIGSTOP) in kinds[:first_write] and ("kill", signal.SIGCONT) in kinds[first_write:]
-            assert ("kill", signal.SIGCONT) not in kinds[:first_write]
-            assert all(pid != room.process_id for kind, pid, _ in events if kind == "kill")
     finally:
         room.stop()
 

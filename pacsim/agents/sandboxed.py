@@ -132,7 +132,8 @@ class SandboxedAgent:
         self.room.open([Seat(self.role, self.child_spec, self.options, index, rng)])
 
     def get_action(self, state: GameState) -> str:
-        self.room.started()  # the child paused since its last move: send resumes it, its request in its pipe
+        self.room.started()
+        self.room.resume()
         started = time.monotonic()
         allowed = self.limits.move_seconds + self._bank
         if state.layout is not self._layout:
@@ -159,6 +160,7 @@ class SandboxedAgent:
         game; a failure here changes no result (and ends the child)."""
         with contextlib.suppress(AgentFault):
             if self.room.ready:
+                self.room.resume()
                 self.room.send(("final", tuple(state)[1:]), self.limits.move_seconds)
                 self.room.receive(self.limits.move_seconds, "move_timeout", "final")
                 self.room.release()

@@ -17,7 +17,7 @@ the same few calls::
     room.send(("layout", layout), seconds)                     # once a game
     room.send(("move", agent_index, fields), seconds)                # the seat whose turn it is
     reply = room.receive(seconds, "move_timeout", "move")      # {"action", "type", "stats"?}, checked
-    room.pause()                                               # all of the child stopped between moves
+    room.pause(); room.resume()                                # all of the child stopped between moves
     room.send(("final", fields), seconds); room.receive(...); room.release()   # kept for the next game
     room.stop()                                                # on any fault: the child and its group killed
 

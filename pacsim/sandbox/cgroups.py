@@ -60,10 +60,6 @@ class ChildGroup:
         self.folders, self.version = folders, version
         self.stopped: set[int] = set()
         """The processes :meth:`park` stopped, for :meth:`unpark`."""
-        self._descriptors: dict[Path, int] = {}
-        """Counters read at every move, kept open (close-on-exec: no child inherits one) and read with ``pread``:
-        opening a control group's file costs about 20 microseconds, reading an open one under 1 (a counter is
-        read afresh each time, where a list of processes would not be: :meth:`tasks`)."""
 
     def join(self) -> None:
         """Put the calling process in the group (run in the child before it runs anything else)."""
@@ -77,45 +73,29 @@ class ChildGroup:
         """The processes in the group now that this process can name (the kernel lists one of another pid
         namespace as 0: it is left out, never signalled)."""
         with contextlib.suppress(OSError, ValueError):
-            # opened afresh each time: an open v1 ``cgroup.procs`` lists from a copy the kernel keeps for a second
-            return [pid for pid in map(int, (self._folder() / "cgroup.procs").read_bytes().split()) if pid > 0]
+            return [pid for pid in map(int, (self._folder() / "cgroup.procs").read_text().split()) if pid > 0]
         return []
 
     def task_count(self) -> int | None:
         """Threads and processes in the group now (``pids.current``), None without a pids controller."""
         with contextlib.suppress(OSError, KeyError, ValueError):
-            return int(self._read(self.folders["pids"] / "pids.current"))
+            return int((self.folders["pids"] / "pids.current").read_text())
         return None
 
     def _folder(self) -> Path:
         return self.folders.get("pids") or next(iter(self.folders.values()))
 
-    def _read(self, path: Path) -> bytes:
-        """A control group's counter now, from a descriptor kept open for the group's life."""
-        descriptor = self._descriptors.get(path)
-        if descriptor is None:
-            descriptor = self._descriptors[path] = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
-        return os.pread(descriptor, 1 << 16, 0)
-
-    def _close(self) -> None:
-        for descriptor in self._descriptors.values():
-            with contextlib.suppress(OSError):
-                os.close(descriptor)
-        self._descriptors.clear()
-
-    def park(self, suspect: bool = True, spared: frozenset[int] = frozenset()) -> None:
+    def park(self, suspect: bool = True) -> None:
         """Stop every process of the group (all their threads) until :meth:`unpark`, each with ``SIGSTOP``, so
         that a ``SIGKILL`` (the parent's, or the parent-death signal if the worker dies) still ends them: a frozen
         task cannot die. The group is read again for processes forked meanwhile (a process sent the signal cannot
         finish a fork). A ``suspect`` group (one that grew) is first asked to freeze whole, so that nothing of it
         forks meanwhile, and waited for until no thread of it runs on (:meth:`_settle`); that costs a millisecond
-        or more on a busy machine, which an honest child's every move does not pay. The ``spared`` processes are
-        not stopped: pacsim's own launcher outside the child's namespaces (no code of the entrant can run in it,
-        and each signal to a sleeping process wakes it, some 30 microseconds of the parent's move a signal)."""
+        or more on a busy machine, which an honest child's every move does not pay."""
         if suspect:
             self._freeze(True, seconds=0.0)
         for _ in range(MAX_ROUNDS):
-            waiting = set(self.tasks()) - self.stopped - spared
+            waiting = set(self.tasks()) - self.stopped
             if not waiting:
                 break
             for pid in waiting:
@@ -186,7 +166,6 @@ class ChildGroup:
             for pid in tasks:
                 signal_process(pid, signal.SIGKILL)
             time.sleep(0.01)
-        self._close()
         for folder in set(self.folders.values()):
             with contextlib.suppress(OSError):
                 folder.rmdir()

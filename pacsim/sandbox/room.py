@@ -113,6 +113,7 @@ class Room:
         self.stop()
         self._process, self._games = idle_children.take(self.key, self.limits) or (self._spawn(), 0)
         self.process_id = self._process.pid
+        self.resume()
         self.send(("start", self.tenant.host, [tuple(seat) for seat in seats]), self.limits.startup_seconds)
 
     def started(self) -> dict[str, Any]:
@@ -157,17 +158,9 @@ class Room:
         agents were built is frozen first and waited for until all of it has stopped (:meth:`ChildGroup.park`)."""
         record = child_records.get(self.process_id or 0)
         if record is not None and record.group is not None:
-            record.group.park(suspect=record.tasks is None or task_count(self.process_id or 0) > record.tasks,
-                              spared=self._launcher())
-
-    def _launcher(self) -> frozenset[int]:
-        """The process that needs no pause: under bubblewrap, the ``bwrap`` pacsim started, outside the child's
-        namespaces (nothing in the sandbox can name it, let alone run code in it); at the ``limits`` level none
-        (the process pacsim started is the entrant's Python)."""
-        return frozenset({self.process_id}) if self.level == BUBBLEWRAP and self.process_id else frozenset()
+            record.group.park(suspect=record.tasks is None or task_count(self.process_id or 0) > record.tasks)
 
     def resume(self) -> None:
-        """Let the paused child run again (:meth:`send` does, once its request is in the pipe)."""
         group = self._group()
         if group is not None:
             group.unpark()
@@ -201,30 +194,23 @@ class Room:
         return process
 
     def send(self, message: Any, seconds: float) -> None:
-        """Write one request to the child within ``seconds``, and resume the child (:meth:`pause`) once the pipe
-        holds all of it or is full: a child woken with its request waiting reads it at once, where one woken first
-        would go back to sleep on its empty pipe and be woken again by the request (two trips through the
-        scheduler a move, each a wait on a busy machine)."""
+        """Write one request to the child within ``seconds``."""
         assert self._process is not None and self._process.stdin is not None
         data = pickle.dumps(message)
         data = HEADER.pack(len(data)) + data
         descriptor = self._process.stdin.fileno()
         deadline = time.monotonic() + seconds
         while data:
-            if not select.select([], [descriptor], [], 0.0)[1]:
-                self.resume()  # the pipe is full: the child must read for the rest to go in
-                if not select.select([], [descriptor], [], max(0.0, deadline - time.monotonic()))[1]:
-                    self._overran("move_timeout" if self.ready else "startup_timeout", "reading its input")
+            if not select.select([], [descriptor], [], max(0.0, deadline - time.monotonic()))[1]:
+                self._overran("move_timeout" if self.ready else "startup_timeout", "reading its input")
             try:
                 data = data[os.write(descriptor, data[:select.PIPE_BUF]):]
             except BrokenPipeError:
                 self._died("reading its input")
-        self.resume()
 
     def receive(self, seconds: float, timeout_kind: str, doing: str) -> dict[str, Any]:
         """The child's next answer within ``seconds``, checked (:func:`~pacsim.sandbox.protocol.parse_reply`)."""
         assert self._process is not None and self._process.stdout is not None
-        self.resume()  # (no-op after send, which resumed it): a paused child would never answer
         descriptor = self._process.stdout.fileno()
         deadline = time.monotonic() + seconds
         while b"\n" not in self._buffer:

@@ -93,6 +93,7 @@ class SandboxedTeam(CaptureTeam):
             return
         views = {agent: (tuple(seen.state)[1:], seen.noisy_distances) for agent, seen in self._last.items()}
         try:
+            self.room.resume()
             self.room.send(("final", (FINAL, views)), self.limits.move_seconds)
             self.room.receive(self.limits.move_seconds, "move_timeout", "final")
             self.room.release()
@@ -105,7 +106,8 @@ class SandboxedTeam(CaptureTeam):
         self.room.stop()
 
     def _ask(self, kind: str, index: int, view: CaptureView, seconds: float, timeout_kind: str) -> dict[str, Any]:
-        if view.state.layout is not self._layout:  # send resumes the paused child once the request is in its pipe
+        self.room.resume()
+        if view.state.layout is not self._layout:
             self.room.send(("layout", view.state.layout), seconds)
             self._layout = view.state.layout
         self.room.send(("move", index, (kind, index, tuple(view.state)[1:], view.noisy_distances)), seconds)
