@@ -25,17 +25,13 @@ GAMES_AT_MOST = 20
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    from pacsim.cli.play import add_game_options
+    from pacsim.cli.play import add_game_options, reword_options
 
     add_game_options(parser)
     parser.set_defaults(pacman=DEFAULT_PLAYER, ghosts="adversarial", layout=None)
-    for action in parser._actions:  # play's options, with this command's meaning
-        if action.dest == "layout":
-            action.help = f"the maze whose games give the positions (default {DEFAULT_LAYOUT})"
-        elif action.dest == "pacman":
-            action.help = f"the Pacman playing the games the positions come from (default {DEFAULT_PLAYER})"
-        elif action.dest == "ghosts":
-            action.help = "the ghosts of those games (default adversarial)"
+    reword_options(parser, {"layout": f"the maze whose games give the positions (default {DEFAULT_LAYOUT})",
+                            "pacman": f"the Pacman playing the games the positions come from (default {DEFAULT_PLAYER})",
+                            "ghosts": "the ghosts of those games (default adversarial)"})
     parser.add_argument("-n", "--exercises", type=int, default=6, metavar="N", help="how many exercises (default 6)")
     parser.add_argument("--search", nargs="+", default=list(DEFAULT_SEARCHES), metavar="SPEC",
                         help=f"the searches asked about, in turn (default {' '.join(DEFAULT_SEARCHES)}: small trees to work by hand)")

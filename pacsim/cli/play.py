@@ -54,6 +54,13 @@ def add_browser_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--port", type=int, default=0, help="with --browser, the port to listen on (default 0: any free port)")
 
 
+def reword_options(parser: argparse.ArgumentParser, helps: dict[str, str]) -> None:
+    """Give play's options, added to another command, that command's meaning: ``helps`` by option dest."""
+    for action in parser._actions:
+        if action.dest in helps:
+            action.help = helps[action.dest]
+
+
 def add_game_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("-l", "--layout", default=None,
                         help="NAME (./NAME.lay, ./layouts/NAME.lay, then shipped), a .lay path or generated:w=9,h=7,... "

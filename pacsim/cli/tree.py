@@ -20,17 +20,13 @@ DEFAULT_PACMAN = "expectimax:depth=2"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    from pacsim.cli.play import add_game_options
+    from pacsim.cli.play import add_game_options, reword_options
 
     add_game_options(parser)
     parser.set_defaults(pacman=None, layout=None)
-    for action in parser._actions:  # play's options, with this command's defaults
-        if action.dest == "layout":
-            action.help = f"shipped layout name or .lay path (default {DEFAULT_LAYOUT})"
-        elif action.dest == "pacman":
-            action.help = f"the search Pacman whose tree is drawn (default: the record's, else {DEFAULT_PACMAN})"
-        elif action.dest == "ghosts":
-            action.help = "the ghosts of the game played from --seed to reach --move (default random)"
+    reword_options(parser, {"layout": f"shipped layout name or .lay path (default {DEFAULT_LAYOUT})",
+                            "pacman": f"the search Pacman whose tree is drawn (default: the record's, else {DEFAULT_PACMAN})",
+                            "ghosts": "the ghosts of the game played from --seed to reach --move (default random)"})
     parser.add_argument("--seed", type=int, default=0, help="seed of the game played to reach --move (default 0)")
     parser.add_argument("--record", metavar="GAME.json", help="a recorded game: the position before Pacman's --move")
     parser.add_argument("--store", metavar="RESULTS.sqlite", help="a results store: game --game's position before --move")

@@ -16,7 +16,7 @@ import threading
 from typing import Any
 
 from pacsim.engine.capture.frames import FrameFeed
-from pacsim.web.live import from_the_page, listening_socket, serve_until_read
+from pacsim.web.live import application, listening_socket, serve_until_read
 
 
 class CapturePageState:
@@ -39,35 +39,6 @@ class CapturePageState:
         """A key from the page, ``"SLOT ACTION"``; False for anything else (or without a keyboard team)."""
         slot, _, action = body.partition(" ")
         return self.keyboard is not None and slot in ("0", "1") and self.keyboard.press(int(slot), action)
-
-
-def application(state: CapturePageState, page_text: str, key_token: str, host: str) -> Any:
-    """The Starlette application: the page, its frames and its keys, answering only to ``host``'s names."""
-    from starlette.applications import Starlette
-    from starlette.requests import Request
-    from starlette.responses import HTMLResponse, JSONResponse, Response
-    from starlette.routing import Route
-
-    from pacsim.web.serving import guarded
-
-    def home(request: Request) -> Response:
-        return HTMLResponse(page_text)
-
-    def frames(request: Request) -> Response:
-        try:
-            start = max(0, int(request.query_params.get("since", "0")))
-        except ValueError:
-            return JSONResponse({"error": "since: a number of frames"}, status_code=400)
-        return JSONResponse(state.since(start))
-
-    async def key(request: Request) -> Response:
-        if not from_the_page(request.headers, request.url.scheme, key_token):
-            return Response(status_code=403)
-        pressed = (await request.body()).decode("utf-8", "replace").strip()
-        return Response(status_code=204 if state.press(pressed) else 400)
-
-    return guarded(Starlette(routes=[Route("/", home), Route("/frames.json", frames),
-                                     Route("/key", key, methods=["POST"])]), host)
 
 
 def watch_in_browser(feed: FrameFeed, board: dict[str, Any], heading: str, *, host: str, port: int,

@@ -21,7 +21,7 @@ import threading
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from pacsim.engine.game import GameRecord, PlayerStopped, play_game
 from pacsim.engine.layout import ACTIONS, Layout
@@ -145,7 +145,15 @@ def game_thread(live: LiveGame, layout: Layout, agents: list[Any], *, seed: int,
     return threading.Thread(target=play, name="pacsim game", daemon=True)
 
 
-def application(live: LiveGame, page_text: str, key_token: str, host: str = "127.0.0.1") -> Any:
+class PageFeed(Protocol):
+    """What a live page's server asks of the game it shows: frames from an index on, and a key pressed."""
+
+    def since(self, start: int) -> dict[str, Any]: ...
+
+    def press(self, key: str, /) -> bool: ...
+
+
+def application(live: PageFeed, page_text: str, key_token: str, host: str = "127.0.0.1") -> Any:
     """The Starlette application: the page, its frames, and the keys it sends, answering only to
     ``host``'s names (see :mod:`pacsim.web.serving`); a key is taken only from the page itself
     (:func:`from_the_page`), which carries ``key_token``."""
