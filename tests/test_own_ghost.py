@@ -7,6 +7,7 @@ in one line; a bad distribution is an error naming it, in both."""
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from typing import Any
 
@@ -95,9 +96,10 @@ GAMES = (  # (Pacman, ghosts): 1 and 2 ghosts, mixed with built-in ones, modelle
     ("expectimax:depth=1,model=CUTTER,trust=0.7", ("CUTTER", "adversarial")),
 )
 """(Each further combination of own functions compiles another game loop,
-about 8 s of CPU: a Pacman that does not model the own ghost is checked in
-``pacsim bench``'s agreement group, pacsim.bench.own.AGREEMENT_GAMES.  Its loop
-is compiled here too, refusing a bad distribution: test_a_bad_distribution_...)"""
+about 8 s of CPU: a Pacman that does not model the own ghost, a Pacman with
+an own evaluation, and the games a bad distribution ends are checked in
+``pacsim bench``'s agreement group, pacsim.bench.own.AGREEMENT_GAMES and
+REFUSED_GAMES.)"""
 
 
 PYTHON_GHOSTS = {"adversarial": "adversarial:backend=python", CUTTER: f"{CUTTER}:backend=python"}
@@ -121,35 +123,74 @@ def test_whole_games_with_an_own_ghost_play_in_the_kernel_as_in_python(pacman, g
 
 
 def test_the_bench_agreement_group_reports_each_own_check_and_its_first_disagreement(monkeypatch):
-    """The checks moved out of the suite for their compile time (MODEL_SPECS,
-    GAMES) are the bench's: each is a figure that wants 0 and names its first
+    """The checks moved out of the suite for their compile time (star
+    searches and their tables, games with an own evaluation or a bad
+    distribution, searches with an own evaluation beside an own model) are
+    the bench's: each is a figure that wants 0 and names its first
     disagreement (the comparisons themselves run in ``pacsim bench``)."""
     import pacsim.bench.agreement
     import pacsim.bench.own
     from pacsim.bench.agreement import Agreement
     from pacsim.bench.report import Report
 
-    compared = {}
+    compared: dict[str, Any] = {}
 
     def searches(positions, depth, specs, root_values):
         compared["specs"] = specs
         return Agreement(positions=len(positions), searches=len(positions) * len(specs))
 
-    def games(ghost, count):
-        compared["ghost"] = ghost
-        return Agreement(positions=50, searches=count, mismatches=["seed 3: a different game"])
+    def check(name, mismatches=()):
+        def compare(*arguments):
+            compared[name] = arguments[1:] if name in ("star", "tables") else arguments
+            return Agreement(positions=50, searches=3, mismatches=list(mismatches))
+        return compare
 
     monkeypatch.setattr(pacsim.bench.agreement, "compare_searches", searches)
-    monkeypatch.setattr(pacsim.bench.own, "compare_own_games", games)
+    monkeypatch.setattr(pacsim.bench.own, "compare_own_star", check("star"))
+    monkeypatch.setattr(pacsim.bench.own, "compare_own_tables", check("tables"))
+    monkeypatch.setattr(pacsim.bench.own, "compare_own_games", check("games", ["seed 3: a different game"]))
+    monkeypatch.setattr(pacsim.bench.own, "compare_refused_games", check("refused"))
     report = Report()
     pacsim.bench.own.own_agreement(report, positions=3, games=2)
-    figures = {figure.name: figure for figure in report.figures if figure.group == "fast path agreement"}
-    assert compared == {"specs": (f"expectimax:depth={{depth}},model={CUTTER},eval={HUNGRY}",), "ghost": CUTTER}
-    assert figures["users' functions: searches: disagreements"].value == 0
-    whole_games = figures["users' functions: whole games: disagreements"]
-    assert whole_games.value == 1 and whole_games.note.endswith("first: seed 3: a different game")
-    pacmans = {pacman for pacman, ghosts in pacsim.bench.own.AGREEMENT_GAMES if "{ghost}" in ghosts}
-    assert pacmans and all("model=" not in pacman for pacman in pacmans)  # the loop copied around the ghost only
+    figures = {figure.name: figure.value for figure in report.figures if figure.group == "fast path agreement"}
+    assert compared["specs"] == (f"expectimax:depth={{depth}},model={CUTTER},eval={HUNGRY}",)
+    assert compared["star"] == compared["tables"] == (HUNGRY,)
+    assert compared["games"] == ({"evaluation": HUNGRY, "ghost": CUTTER}, 2)
+    assert compared["refused"] == (CARELESS,)
+    assert figures == {"users' functions: searches: disagreements": 0,
+                       "users' functions: star searches: disagreements": 0,
+                       "users' functions: star tables along a game: disagreements": 0,
+                       "users' functions: whole games: disagreements": 1,
+                       "users' functions: a bad distribution's games: disagreements": 0}
+    [note] = [figure.note for figure in report.figures if figure.name.startswith("users' functions: whole games")]
+    assert note.endswith("first: seed 3: a different game")
+    games = pacsim.bench.own.AGREEMENT_GAMES
+    assert all("model=" not in pacman for pacman, ghosts in games if "{ghost}" in ghosts)  # the loop around the ghost only
+    assert {ghosts for pacman, ghosts in games if "{evaluation}" in pacman} >= {("random", "random"), ("adversarial", "adversarial")}
+
+
+def test_the_bench_own_checks_find_a_kernel_that_disagrees(monkeypatch):
+    """The bench's comparisons are not vacuous: a kernel game with a changed
+    score is a disagreement, and a bad distribution's game that the kernel
+    plays through is one (the kernel stood in by Python, so nothing compiles)."""
+    import pacsim.bench.own
+    from pacsim.agents import whole_game
+    from pacsim.engine import play_game
+
+    def altered(layout, agents, seed, max_moves):
+        record = play_game(layout, agents, seed=seed, max_moves=max_moves)
+        stats = [dataclasses.replace(moved, backend=FAST) for moved in record.search_stats]
+        return dataclasses.replace(record, score=record.score + 1, search_stats=stats)
+
+    monkeypatch.setattr(whole_game, "play_in_kernel", altered)
+    monkeypatch.setattr(pacsim.bench.own, "AGREEMENT_GAMES", (("expectimax:depth=1,eval=careful", ("random",)),))
+    agreement = pacsim.bench.own.compare_own_games({"evaluation": HUNGRY, "ghost": CUTTER}, 1)
+    assert agreement.searches == 1 and agreement.mismatches == ["expectimax:depth=1,eval=careful against "
+                                                                "('random',), seed 3: a different game"]
+    monkeypatch.setattr(pacsim.bench.own, "REFUSED_GAMES", pacsim.bench.own.REFUSED_GAMES[:1])
+    refused = pacsim.bench.own.compare_refused_games(CARELESS)
+    assert refused.searches == 1 and len(refused.mismatches) == 1
+    assert refused.mismatches[0].endswith("the kernel played past the bad distribution")
 
 
 def test_ghosts_of_two_own_policies_play_in_python():
@@ -186,20 +227,6 @@ def test_a_model_numba_cannot_compile_searches_in_python_saying_why(positions, c
     assert searched_by == PYTHON and result_difference(python.analyze(positions[0]), result) == ""
     said = capsys.readouterr().err.strip().splitlines()
     assert len(said) == 1 and f"model={WANDERS}: numba cannot compile wanders()" in said[0], said
-
-
-def test_a_bad_distribution_ends_the_game_with_the_same_error_in_both():
-    """The kernel refuses the game at the bad move; Python plays it, to the
-    error naming the policy (a run plays declined games in Python)."""
-    layout = load_layout("smallClassic")
-    for pacman, ghost in (("expectimax:depth=1", CARELESS), (f"expectimax:depth=1,model={CARELESS}", "random")):
-        # the ghost's move refused, or Pacman's search modelling it
-        agents = [make_pacman(pacman), make_ghost(ghost), make_ghost("random")]
-        assert play_in_kernel(layout, agents, seed=2, max_moves=1) is not None  # sound while the score is below 20
-        assert play_in_kernel(layout, agents, seed=2, max_moves=150) is None
-        python = play_game(layout, [make_pacman(f"{pacman},backend=python"), make_ghost(ghost),
-                                    make_ghost("random")], seed=2, max_moves=150)
-        assert python.error is not None and "ghost policy careless() gave probabilities summing to 0.6" in python.error
 
 
 def test_a_search_meeting_a_bad_distribution_raises_the_policys_error(positions):

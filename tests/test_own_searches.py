@@ -1,11 +1,14 @@
 """A user's kernel evaluation in the kernel's star search and MCTS (issue 28
-item 4): Star1/Star2 with the evaluation's own bounds, transposition
-tables, the adversarial model and MCTS give the Python search's values,
-moves and node counts (MCTS: visits too) with the same function; and the
-example's bounds hold.
+item 4): MCTS gives the Python search's values, moves, node counts and
+visits with the same function; the star search needs bounds the kernel
+compiles; the example's bounds hold.
 
-The kernel's copies compile once per process (about 15 s for the star
-search, 3 s for MCTS: pacsim.fast.own), shared by the whole module."""
+The star search's copy around a user's evaluation takes about 15 s of CPU
+to compile (pacsim.fast.own_searches): its equality with Python (Star1/Star2
+with the evaluation's bounds, transposition tables, the adversarial model)
+is checked in ``pacsim bench``'s agreement group (pacsim.bench.own.STAR_SPECS),
+whose wiring tests/test_own_ghost.py checks.  MCTS's copy (about 3 s) is
+compiled once here, shared by the module."""
 
 from __future__ import annotations
 
@@ -23,7 +26,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pacsim.agents import make_pacman
-from pacsim.bench.agreement import compare_searches, result_difference
+from pacsim.bench.own import STAR_MAZES
 from pacsim.bench.positions import game_positions
 from pacsim.engine import apply_move
 from pacsim.engine.stats import FAST, PYTHON
@@ -35,22 +38,11 @@ from pacsim.shipped import shipped_path
 
 EXAMPLE = str(shipped_path("examples/kernel_eval.py").resolve())
 HUNGRY = f"{EXAMPLE}:hungry"
-MAZES = ("tinyGhostMaze", "smallClassic", "trapMaze", "generated:w=11,h=9,food=10,capsules=2,ghosts=2,loops=0.5,seed=4")
-STAR_SPECS = tuple(
-    f"{kind}:depth={{depth}},eval={HUNGRY},algorithm={algorithm}{extra}"
-    for kind, algorithm, extra in (
-        ("expectimax", "star2", ""), ("expectimax", "star1", ""),
-        ("expectimax", "star2", ",table=10000"), ("expectiminimax", "star1", ",kinds=MC,table=300"),
-        ("expectimax", "star2", ",model=directional,trust=0.6,slip=0.2,table=128"),
-        ("minimax", "alphabeta", ",table=500"),
-        ("expectimax", "expectimax", ",model=adversarial"), ("expectimax", "star2", ",model=adversarial,table=1000"),
-    )
-)
 
 
 @pytest.fixture(scope="module")
 def positions() -> list[Any]:
-    return game_positions(30, seed=21, layouts=MAZES)
+    return game_positions(30, seed=21, layouts=STAR_MAZES)
 
 
 @pytest.fixture(scope="module")
@@ -60,36 +52,6 @@ def example() -> Any:
     hungry = registered(HUNGRY)
     assert hungry is not None
     return hungry
-
-
-def test_star_table_and_adversarial_searches_with_an_own_evaluation_equal_python(positions):
-    shallow = compare_searches(positions, depth=1, specs=STAR_SPECS)
-    deep = compare_searches(positions[::3], depth=2, specs=STAR_SPECS, root_values=True)
-    assert shallow.searches == len(positions) * len(STAR_SPECS) and deep.searches == 10 * len(STAR_SPECS)
-    assert shallow.agrees and deep.agrees, (shallow.mismatches + deep.mismatches)[:3]
-    # The kernel searched them, and Star2's bounds cut: the bounds are in use on both sides.
-    agent: Any = make_pacman(STAR_SPECS[0].format(depth=2) + ",backend=fast")
-    python: Any = make_pacman(STAR_SPECS[0].format(depth=2) + ",backend=python")
-    cutoffs = 0
-    for state in positions[::5]:
-        result, searched_by = agent._search_with_backend(state, None, False)
-        assert searched_by == FAST and result_difference(python.analyze(state, root_values=False), result) == ""
-        cutoffs += result.stats.cutoffs
-    assert cutoffs > 0
-
-
-@pytest.mark.parametrize("spec", [spec for spec in STAR_SPECS if "table=" in spec])
-def test_the_kernels_table_is_used_as_pythons_along_a_game(positions, spec):
-    """One agent per backend searches the positions in order (a small
-    table evicts): the tables' lengths and counters stay equal."""
-    fast: Any = make_pacman(spec.format(depth=3) + ",backend=fast")
-    python: Any = make_pacman(spec.format(depth=3) + ",backend=python")
-    for index, state in enumerate(positions[:10]):
-        assert result_difference(python.analyze(state, root_values=False), fast.analyze(state, root_values=False)) == ""
-        kernel_table, python_table = fast.kernel_table.get(), python.table
-        assert (len(kernel_table), kernel_table.hits, kernel_table.misses, kernel_table.stores, kernel_table.evictions) == (
-            len(python_table), python_table.hits, python_table.misses, python_table.stores, python_table.evictions), index
-    assert python_table.hits > 0
 
 
 @pytest.mark.parametrize("ghosts", ["chance", "min"])
@@ -123,23 +85,12 @@ def summary(result: Any) -> tuple[Any, ...]:
             stats.evaluated, stats.max_depth, stats.iterations, stats.simulated, stats.tree_nodes)
 
 
-def test_the_bench_line_compares_star2_with_a_table_both_ways():
-    from pacsim.bench.own import GROUP, own_star_figures
-    from pacsim.bench.report import Report
-
-    report = Report()
-    own_star_figures(report, depth=1, count=2)
-    [figure] = [figure for figure in report.figures if figure.group == GROUP]
-    assert figure.name == "hungry depth 1 star2 table fast/python" and figure.value > 0
-    assert "identical values, moves and node counts" in figure.note
-
-
 # -- bounds ---------------------------------------------------------------------
 
 @pytest.fixture(scope="module")
 def playout_positions() -> list[Any]:
     """Positions with either agent to move, capsules and scared ghosts among them."""
-    return game_positions(120, seed=9, layouts=MAZES, turn=None)
+    return game_positions(120, seed=9, layouts=STAR_MAZES, turn=None)
 
 
 @settings(max_examples=300, deadline=None)

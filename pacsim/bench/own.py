@@ -58,23 +58,45 @@ AGREEMENT_GROUP = "fast path agreement"
 """The agreement group (:func:`pacsim.bench.agreement.fast_agreement`), where :func:`own_agreement` reports."""
 AGREEMENT_SPECS = ("expectimax:depth={depth},model={ghost},eval={evaluation}",)
 """Searches with both example functions at once: an own evaluation beside an own model."""
+STAR_SPECS = tuple(
+    f"{kind}:depth={{depth}},eval={{evaluation}},algorithm={algorithm}{extra}"
+    for kind, algorithm, extra in (
+        ("expectimax", "star2", ""), ("expectimax", "star1", ""),
+        ("expectimax", "star2", ",table=10000"), ("expectiminimax", "star1", ",kinds=MC,table=300"),
+        ("expectimax", "star2", ",model=directional,trust=0.6,slip=0.2,table=128"),
+        ("minimax", "alphabeta", ",table=500"),
+        ("expectimax", "expectimax", ",model=adversarial"), ("expectimax", "star2", ",model=adversarial,table=1000"),
+    )
+)
+"""The example evaluation in the kernel's copy of the star search (its bounds at every chance node), with
+transposition tables and the adversarial model."""
+STAR_MAZES = ("tinyGhostMaze", "smallClassic", "trapMaze",
+              "generated:w=11,h=9,food=10,capsules=2,ghosts=2,loops=0.5,seed=4")
 AGREEMENT_GAMES = (
     ("expectimax:depth=1,eval=careful", ("{ghost}",)),
     ("expectimax:depth=1,eval=careful", ("{ghost}", "directional")),
     ("alphabeta:depth=1,eval=careful,ties=random", ("random", "{ghost}")),
+    ("expectimax:depth=1,eval={evaluation}", ("random", "random")),
+    ("expectimax:depth=1,eval={evaluation}", ("directional", "directional")),
+    ("expectimax:depth=1,eval={evaluation}", ("adversarial", "adversarial")),
 )
 """(Pacman, ghosts): games of a Pacman that does not model the example ghost, which plays
-alone or beside a built-in one (the kernel's whole-game loop copied around the ghost only)."""
+alone or beside a built-in one (the kernel's whole-game loop copied around the ghost only),
+and of a Pacman with the example evaluation against built-in ghosts (copied around the evaluation)."""
+REFUSED_GAMES = (("expectimax:depth=1", "{careless}"), ("expectimax:depth=1,model={careless}", "random"))
+"""(Pacman, ghost): games in which the example ``careless`` ghost's distribution goes bad (its move, or the
+model of a Pacman's search): the kernel refuses the game, Python ends it with an error naming the policy."""
+CARELESS = "examples/kernel_ghost.py:careless"
 
 
 def own_agreement(report: Report, positions: int, games: int) -> None:
-    """Users' functions in the agreement group: each of :data:`AGREEMENT_SPECS`
-    on ``positions`` positions from seeded games at depth 2 with every root
-    value, and each of :data:`AGREEMENT_GAMES` in ``games`` games (seeds 3,
-    4, ...), the kernel against Python, value for value and node count for
-    node count.  Each compiles a copy of the kernel (5-10 s), which is why
-    they are checked here and not by the test suite; tests/test_own_ghost.py
-    keeps one of each kind (an own model, an own ghost in whole games)."""
+    """Users' functions in the agreement group, the kernel against Python, value for value and node count
+    for node count: each of :data:`AGREEMENT_SPECS` on ``positions`` positions from seeded games at depth 2
+    with every root value; :data:`STAR_SPECS` on as many positions of :data:`STAR_MAZES` at depth 1 and
+    on a third of them at depth 2, and their tables along a game; each of :data:`AGREEMENT_GAMES` in
+    ``games`` games (seeds 3, 4, ...); :data:`REFUSED_GAMES`.  Each compiles a copy of the kernel (5-15 s),
+    which is why they are checked here and not by the test suite; it keeps one of each kind (an own
+    evaluation in a plain search and in MCTS, an own model, an own ghost in whole games)."""
     if available() is not None:
         return  # own_figures says why
     from pacsim.bench.agreement import compare_searches
@@ -82,8 +104,12 @@ def own_agreement(report: Report, positions: int, games: int) -> None:
 
     functions = {"evaluation": shipped_spec(OWN_EVALUATION), "ghost": shipped_spec(OWN_GHOST)}
     specs = tuple(spec.format(depth="{depth}", **functions) for spec in AGREEMENT_SPECS)
+    star_positions = game_positions(positions, seed=21, layouts=STAR_MAZES)
     checks = [("users' functions: searches", compare_searches(game_positions(positions), depth=2, specs=specs, root_values=True)),
-              ("users' functions: whole games", compare_own_games(functions["ghost"], games))]
+              ("users' functions: star searches", compare_own_star(star_positions, functions["evaluation"])),
+              ("users' functions: star tables along a game", compare_own_tables(star_positions[:10], functions["evaluation"])),
+              ("users' functions: whole games", compare_own_games(functions, games)),
+              ("users' functions: a bad distribution's games", compare_refused_games(shipped_spec(CARELESS)))]
     for label, agreement in checks:
         unit = "games" if label.endswith("games") else "searches"
         report.add(AGREEMENT_GROUP, f"{label}: disagreements", len(agreement.mismatches), unit,
@@ -91,8 +117,40 @@ def own_agreement(report: Report, positions: int, games: int) -> None:
                    + (f"; first: {agreement.mismatches[0]}" if agreement.mismatches else ""))
 
 
-def compare_own_games(ghost: str, games: int) -> Agreement:
-    """Each of :data:`AGREEMENT_GAMES` with ``ghost`` for ``{ghost}``, played
+def compare_own_star(positions: list[Any], evaluation: str) -> Agreement:
+    """:data:`STAR_SPECS` with ``evaluation``: every position at depth 1, every third at depth 2 with root values."""
+    from pacsim.bench.agreement import compare_searches
+
+    specs = tuple(spec.replace("{evaluation}", evaluation) for spec in STAR_SPECS)
+    shallow = compare_searches(positions, depth=1, specs=specs)
+    deep = compare_searches(positions[::3], depth=2, specs=specs, root_values=True)
+    return Agreement(positions=len(positions), searches=shallow.searches + deep.searches,
+                     mismatches=shallow.mismatches + deep.mismatches)
+
+
+def compare_own_tables(positions: list[Any], evaluation: str) -> Agreement:
+    """Each table spec of :data:`STAR_SPECS` at depth 3, one agent per backend searching ``positions`` in order
+    (a small table evicts): the same results, and the tables' lengths and counters equal after each search."""
+    from pacsim.agents import make_pacman
+
+    agreement = Agreement(positions=len(positions))
+    for template in (spec for spec in STAR_SPECS if "table=" in spec):
+        spec = template.replace("{evaluation}", evaluation).format(depth=3)
+        fast: Any = make_pacman(f"{spec},backend=fast")
+        python: Any = make_pacman(f"{spec},backend=python")
+        for index, state in enumerate(positions):
+            agreement.searches += 1
+            difference = result_difference(python.analyze(state, root_values=False), fast.analyze(state, root_values=False))
+            kernel_table, python_table = fast.kernel_table.get(), python.table
+            counters = [(len(table), table.hits, table.misses, table.stores, table.evictions)
+                        for table in (python_table, kernel_table)]
+            if difference or counters[0] != counters[1]:
+                agreement.mismatches.append(f"{spec} position {index}: {difference or f'table {counters[0]} != {counters[1]}'}")
+    return agreement
+
+
+def compare_own_games(functions: dict[str, str], games: int) -> Agreement:
+    """Each of :data:`AGREEMENT_GAMES` with ``functions`` (``{ghost}``, ``{evaluation}``), played
     by the kernel and by Python over ``games`` seeds on smallClassic:
     the same moves, score, outcome and every search's node counts and value."""
     from pacsim.agents import make_ghost, make_pacman
@@ -102,9 +160,10 @@ def compare_own_games(ghost: str, games: int) -> Agreement:
 
     layout = load_layout(GAME_LAYOUT)
     agreement = Agreement()
-    for pacman, ghost_specs in AGREEMENT_GAMES:
-        ghosts = [spec.format(ghost=ghost) for spec in ghost_specs]
-        python_ghosts = [f"{spec}:backend=python" if spec == ghost else spec for spec in ghosts]
+    for template, ghost_specs in AGREEMENT_GAMES:
+        pacman = template.format(**functions)
+        ghosts = [spec.format(**functions) for spec in ghost_specs]
+        python_ghosts = [f"{spec}:backend=python" if spec in (functions["ghost"], "adversarial") else spec for spec in ghosts]
         for seed in range(3, 3 + games):
             kernel = play_in_kernel(layout, [make_pacman(pacman), *map(make_ghost, ghosts)], seed=seed, max_moves=60)
             python = play_game(layout, [make_pacman(f"{pacman},backend=python"), *map(make_ghost, python_ghosts)],
@@ -112,10 +171,40 @@ def compare_own_games(ghost: str, games: int) -> Agreement:
             agreement.searches += 1
             agreement.positions += python.moves
             if kernel is None or {stats.backend for stats in kernel.search_stats} != {FAST}:
-                agreement.mismatches.append(f"{pacman} against {ghost_specs}, seed {seed}: not played by the kernel")
+                agreement.mismatches.append(f"{template} against {ghost_specs}, seed {seed}: not played by the kernel")
             elif _game_line(kernel) != _game_line(python):
-                agreement.mismatches.append(f"{pacman} against {ghost_specs}, seed {seed}: a different game")
+                agreement.mismatches.append(f"{template} against {ghost_specs}, seed {seed}: a different game")
     return agreement
+
+
+def compare_refused_games(careless: str) -> Agreement:
+    """Each of :data:`REFUSED_GAMES` with ``careless`` on smallClassic, seed 2: the kernel plays its first
+    move (the distribution is sound while the score is below 20) but refuses the whole game, and Python's
+    game ends with an error naming the policy."""
+    from pacsim.agents.whole_game import play_in_kernel
+    from pacsim.engine import load_layout, play_game
+
+    layout = load_layout(GAME_LAYOUT)
+    agreement = Agreement()
+    named = f"ghost policy {careless.rpartition(':')[2]}() gave probabilities summing to 0.6"
+    for template, ghost_template in REFUSED_GAMES:
+        pacman, ghost = template.format(careless=careless), ghost_template.format(careless=careless)
+        python = play_game(layout, _agents(f"{pacman},backend=python", ghost), seed=2, max_moves=150)
+        agreement.searches += 1
+        if play_in_kernel(layout, _agents(pacman, ghost), seed=2, max_moves=1) is None:
+            agreement.mismatches.append(f"{template}: the kernel refused a sound first move")
+        elif play_in_kernel(layout, _agents(pacman, ghost), seed=2, max_moves=150) is not None:
+            agreement.mismatches.append(f"{template}: the kernel played past the bad distribution")
+        elif python.error is None or named not in python.error:
+            agreement.mismatches.append(f"{template}: Python's game ended {python.error or 'without an error'}")
+    return agreement
+
+
+def _agents(pacman: str, ghost: str) -> list[Any]:
+    """A Pacman, ``ghost`` and a random ghost."""
+    from pacsim.agents import make_ghost, make_pacman
+
+    return [make_pacman(pacman), make_ghost(ghost), make_ghost("random")]
 
 
 def _game_line(record: Any) -> tuple[Any, ...]:
