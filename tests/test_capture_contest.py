@@ -182,6 +182,20 @@ def test_time_rules_scale_with_the_machine():
     assert (rules.startup, rules.move_warning, rules.move_timeout, rules.max_warnings) == (37.5, 2.5, 7.5, 2)
 
 
+def test_the_reference_workload_is_the_mazes_all_pairs_distances():
+    """The speed factor's workload does the work it says (the engine's distances agree) and does not depend on
+    pacsim's own teams: a faster baseline team must not make every later contest's limits stricter."""
+    from pacsim.runner import machine_speed
+
+    layout = find_capture_layout("defaultCapture")
+    cells = machine_speed.open_cells(layout.text)
+    assert len(cells) == len(layout.maze.cells) > 200
+    engine_total = sum(sum(layout.maze.distances_from(cell)) for cell in range(len(layout.maze.cells)))
+    assert machine_speed.total_maze_distance(cells) == engine_total
+    source = Path(machine_speed.__file__).read_text(encoding="utf-8")
+    assert "import pacsim.agents" not in source and "build_team" not in source
+
+
 # -- a contest run as an instructor would -------------------------------------------------------------------------------
 
 
