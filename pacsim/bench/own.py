@@ -56,8 +56,14 @@ def own_figures(report: Report, depth: int = 4, count: int = 5, algorithm: str =
 
 AGREEMENT_GROUP = "fast path agreement"
 """The agreement group (:func:`pacsim.bench.agreement.fast_agreement`), where :func:`own_agreement` reports."""
-AGREEMENT_SPECS = ("expectimax:depth={depth},model={ghost},eval={evaluation}",)
-"""Searches with both example functions at once: an own evaluation beside an own model."""
+MODEL_SPECS = (
+    "expectimax:depth={depth},model={ghost}",
+    "expectimax:depth={depth},model={ghost},trust=0.6,eval=careful",
+    "expectiminimax:depth={depth},model={ghost},slip=0.2",
+)
+"""Searches modelling the example ghost (the plain search's copy around its policy)."""
+AGREEMENT_SPECS = ("expectimax:depth={depth},model={ghost},eval={evaluation}", *MODEL_SPECS)
+"""Searches with both example functions at once (an own evaluation beside an own model), and the model alone."""
 STAR_SPECS = tuple(
     f"{kind}:depth={{depth}},eval={{evaluation}},algorithm={algorithm}{extra}"
     for kind, algorithm, extra in (
