@@ -29,9 +29,12 @@ sys.dont_write_bytecode = False
 # one more process.  The second process compiles MCTS while the first
 # compiles the plain search, then waits for it: the whole-game loop links
 # that search, which it would otherwise compile again (about 9 s of CPU).
-# The workers collect the tests meanwhile (about 10 s of CPU each, on a core
-# the warm-up leaves idle) and wait for the warm-up before their first test
-# (:func:`pytest_runtestloop`).
+# The workers collect the tests meanwhile (about 5 s of CPU each) and wait
+# for the warm-up before their first test (:func:`pytest_runtestloop`): the
+# modules that compile copies of the kernel around users' functions
+# (:data:`COMPILING_FIRST`) wait only for the just-in-time kernel they copy,
+# and run beside the ahead-of-time build; every other test waits for that
+# build too (a sandboxed child is shown it, some tests read it).
 PLAIN_SEARCH_READY = "plain-search-ready"
 KERNEL_WARM_UPS = (
     "from pathlib import Path\n"
@@ -53,6 +56,9 @@ KERNEL_WARM_UPS = (
 )
 WARM_UP_DONE = "PACSIM_TESTS_WARM_UP_DONE"
 """The file the controller creates when the warm-up has ended (its path, inherited by the xdist workers)."""
+JIT_DONE = ".jit"
+"""The suffix of the file the controller creates once the just-in-time kernel is compiled (before the
+ahead-of-time build)."""
 
 AHEAD_OF_TIME = "from pacsim.fast.aot import available_exports; available_exports()"
 """Builds the ahead-of-time kernel (pacsim.fast.aot) unless it is there:
@@ -78,6 +84,7 @@ def pytest_sessionstart(session):
     def wait_for_warm_ups() -> None:
         for warm_up in warm_ups:
             warm_up.wait()  # a failure shows again, clearly, in the tests that use the kernel
+        Path(f"{done}{JIT_DONE}").touch()
         if os.environ.get("PACSIM_KERNEL") != "jit":  # then the ahead-of-time kernel, linked from numba's cache just filled
             subprocess.run([sys.executable, "-c", AHEAD_OF_TIME], cwd=folder, env=environment,
                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
@@ -95,24 +102,26 @@ def pytest_sessionstart(session):
 
 
 @pytest.hookimpl(tryfirst=True)
-def pytest_runtestloop(session):
-    """Wait for the kernel's warm-up before the first test (in an xdist
-    worker, or in the only process of a run without xdist)."""
+def pytest_runtest_setup(item):
+    """Wait for the kernel's warm-up before a test (in an xdist worker, or in
+    the only process of a run without xdist): for a :data:`COMPILING_FIRST`
+    module's, the just-in-time kernel; for any other's, the whole warm-up."""
     done = os.environ.get(WARM_UP_DONE)
-    if done is None or session.config.option.collectonly or session.config.pluginmanager.hasplugin("dsession"):
-        return  # no warm-up, no test to run, or xdist's controller, which runs none itself
+    if done is None:
+        return  # no warm-up
+    waited_for = f"{done}{JIT_DONE}" if item.path.name in COMPILING_FIRST else done
     deadline = time.monotonic() + 600
-    while not Path(done).exists() and time.monotonic() < deadline:
+    while not Path(waited_for).exists() and time.monotonic() < deadline:
         time.sleep(0.05)
 
 
 COMPILING_FIRST = ("test_own_ghost.py", "test_own_searches.py", "test_own.py")
 """Modules whose tests compile copies of the kernel around users' own
-functions (5-20 s of CPU each, about 85 s in all: the largest part of the
-suite), run first and together: pytest-xdist's work-stealing hands each
-worker a contiguous share of the collection at the start and steals from
-its tail, so these stay in one worker and their long tests do not end the
-run.  (Each copy is compiled once a run: pacsim.fast.keyed_cache keeps it
+functions (5-15 s of CPU each, about 25 s in all), run first and together:
+pytest-xdist's work-stealing hands each worker a contiguous share of the
+collection at the start and steals from its tail, so these stay in one
+worker and their long tests do not end the run.  (Each copy is compiled
+once a run: pacsim.fast.keyed_cache keeps it
 on disk for the other worker and the processes the tests start.)"""
 
 

@@ -154,6 +154,8 @@ SKIP: dict[str, str] = {
     "pacsim tournament --game capture --teams students/ --staff baseline staff/baselineTeam.py "
     "--store results/contest.sqlite --grades grades.csv":
         "students' team folders and a course's baseline file; tests/test_capture_contest.py runs a contest as an instructor would",
+    "pacsim tournament --game capture --teams students/ --staff baseline --store contest.sqlite --grades grades.csv -j 2":
+        "150 copies of a course's baselineTeam.py (kept outside the repository), 26 minutes: docs/capture.md's measured run",
     "pacsim replay results/optimism_pessimism.sqlite --game 17 --html game17.html": BIG_STORE,
     "pacsim report results/x.sqlite --html report.html": "the README's report --html above, on a store named x (seconds of figures)",
     "pacsim replay results/x.sqlite --game 17 --html g.html --tree --tree-nodes 5000":
