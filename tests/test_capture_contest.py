@@ -451,14 +451,14 @@ def test_the_contest_bench_reports_its_figures(monkeypatch):
     from pacsim.bench.report import Report
 
     monkeypatch.setattr(bench, "LAYOUT", TINY)
-    monkeypatch.setattr(bench, "_contest_rate", lambda teams: (2.0, 10))
+    monkeypatch.setattr(bench, "_contest_rate", lambda teams, team: (2.0, 10))
     report = Report()
     bench.contest_figures(report, games=1, teams=2)
     figures = {figure.name.split(",")[0]: figure.value for figure in report.figures}
     assert len(report.figures) == 5 and all(figure.value > 0 for figure in report.figures)
     assert report.figures[-1].value == pytest.approx(bench.contest_games(150) / 2.0 / 60)  # minutes at 2 games/s
     assert bench.contest_games(150) < 150 * 149 * 4 / 10  # the Swiss format: a tenth of a round robin at most
-    assert figures["baseline vs baseline"] > figures["the same"]  # the sandbox costs something
+    assert figures["baseline vs itself"] > figures["the same"]  # the sandbox costs something
 
 
 def test_a_team_whose_names_hold_control_characters_is_refused_before_anything_is_copied(tmp_path, capsys):

@@ -27,7 +27,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="only the capture contest group (sandboxed games a second, a 150-team contest's time)")
     parser.add_argument("--capture-course", metavar="DIR", default=None,
                         help="the course's contest folder (its capture.py, baselineTeam.py, kept outside pacsim): "
-                             "the capture group times the course's engine and its team file against pacsim")
+                             "the capture group times the course's engine and its team file against pacsim; "
+                             "with --contest, contests of its baselineTeam.py (course-cost teams)")
 
 
 def run(args) -> int:
@@ -44,7 +45,7 @@ def run(args) -> int:
         from pacsim.bench.report import Report, machine_info
 
         report = Report(machine=machine_info())
-        contest_figures(report, games=3 if args.quick else 10, teams=4 if args.quick else 6)
+        contest_figures(report, games=3 if args.quick else 10, teams=4 if args.quick else 6, course=capture_course)
     elif args.capture:
         from pacsim.bench.capture import capture_figures
         from pacsim.bench.report import Report, machine_info

@@ -1,7 +1,9 @@
 """Capture contests' speed: sandboxed games a second, the sandbox's cost per game, and a 150-team contest's time.
 
-Measured with pacsim's baseline team (the course's baseline's kind of cost)
-on ``defaultCapture``, 1,200 moves a game unless a team wins earlier:
+Measured with pacsim's baseline team, or with the course's own
+``baselineTeam.py`` (course-cost teams: about five times the CPU a move)
+when ``pacsim bench --contest --capture-course DIR`` names the course's
+folder, on ``defaultCapture``, 1,200 moves a game unless a team wins earlier:
 
 * games a wall-clock second in this process, no sandbox;
 * the same games with each team in its own sandbox child (children kept
@@ -37,18 +39,23 @@ def contest_games(teams: int, staff: int = 1, mazes: int = 4, mazes_per_round: i
     return teams * staff * mazes * 2 + rounds * (teams // 2) * mazes_per_round * 2
 
 
-def contest_figures(report: Report, games: int, teams: int = 6) -> None:
+def contest_figures(report: Report, games: int, teams: int = 6, course: Path | None = None) -> None:
+    """The group's figures with pacsim's baseline team, or with ``course``'s ``baselineTeam.py`` when given."""
     from pacsim.runner.machine_speed import speed_factor
 
+    team, label = ("baseline", "baseline") if course is None else (str(course / "baselineTeam.py"), "course baselineTeam.py")
+    if course is not None and not Path(team).is_file():
+        report.skip(f"{GROUP}: {course} holds no baselineTeam.py (the course's contest folder, please)")
+        return
     report.add(GROUP, "this machine's speed factor (its time limits' multiplier)", speed_factor(), "x",
                "pacsim tournament --game capture --speed-factor X gives a contest these limits")
-    plain = _rate(games, sandboxed=False)
-    report.add(GROUP, f"baseline vs baseline, {LAYOUT}, no sandbox", plain, "games/s", f"{games} games, one process")
-    boxed = _rate(games, sandboxed=True)
+    plain = _rate(games, team, sandboxed=False)
+    report.add(GROUP, f"{label} vs itself, {LAYOUT}, no sandbox", plain, "games/s", f"{games} games, one process")
+    boxed = _rate(games, team, sandboxed=True)
     report.add(GROUP, "the same, each team in its own sandbox child", boxed, "games/s",
                f"{games} games, one worker; the sandbox adds {1 / boxed - 1 / plain:.2f} s a game "
                f"({plain / boxed:.1f}x the time)")
-    rate, played = _contest_rate(teams)
+    rate, played = _contest_rate(teams, team)
     cores = os.cpu_count() or 1
     report.add(GROUP, f"a Swiss contest of {teams} teams on {cores} cores, sandboxed", rate, "games/s", f"{played} games")
     planned = contest_games(CLASS_SIZE)
@@ -56,7 +63,7 @@ def contest_figures(report: Report, games: int, teams: int = 6) -> None:
                "minutes", f"from the contest rate above; a round robin would be {CLASS_SIZE * (CLASS_SIZE - 1) * 4:,} games")
 
 
-def _rate(games: int, sandboxed: bool) -> float:
+def _rate(games: int, team: str, sandboxed: bool) -> float:
     from pacsim.agents.capture import build_team
     from pacsim.agents.capture.sandboxed import SandboxedTeam
     from pacsim.engine.capture.game import CaptureTeam, TimeRules, play_capture_game
@@ -68,17 +75,17 @@ def _rate(games: int, sandboxed: bool) -> float:
     teams: list[CaptureTeam]
     if sandboxed:
         limits = Limits(move_seconds=3.0, startup_seconds=15.0)
-        teams = [SandboxedTeam("baseline", True, limits, empty), SandboxedTeam("baseline", False, limits, empty)]
+        teams = [SandboxedTeam(team, True, limits, empty), SandboxedTeam(team, False, limits, empty)]
     else:
-        teams = [build_team("baseline", True), build_team("baseline", False)]
+        teams = [build_team(team, True), build_team(team, False)]
     started = time.perf_counter()
     for seed in range(games):
         play_capture_game(layout, teams[0], teams[1], seed, time_rules=TimeRules())
     return games / (time.perf_counter() - started)
 
 
-def _contest_rate(teams: int) -> tuple[float, int]:
-    """Games a second of a real Swiss contest (two rounds) of ``teams`` built-in baseline teams on all cores."""
+def _contest_rate(teams: int, team: str) -> tuple[float, int]:
+    """Games a second of a real Swiss contest (two rounds) of ``teams`` copies of ``team`` on all cores."""
     from pacsim.report.contest_board import rank_ranges
     from pacsim.runner.contest import SWISS, Contest, Team, draw, run_contest, sandbox_limits, scaled_rules
     from pacsim.runner.contest_store import ContestStore
@@ -86,7 +93,7 @@ def _contest_rate(teams: int) -> tuple[float, int]:
     folder = Path(tempfile.mkdtemp(prefix="pacsim-bench-contest-"))
     store = ContestStore(folder / "contest.sqlite")
     members = [Team("baseline", "baseline", "staff", staff=True)]
-    members += [Team(f"team{number}", "baseline", f"team{number}") for number in range(teams)]
+    members += [Team(f"team{number}", team, f"team{number}") for number in range(teams)]
     rules = scaled_rules(1.0)
     contest = Contest("bench", store, members, draw([LAYOUT], 1, lambda: 1.0), SWISS, rules=rules,
                       limits=sandbox_limits(rules), mazes_per_round=1, rounds=2, empty_folder=folder)
