@@ -190,33 +190,29 @@ class _Traced(Exception):
 def _tree(args: argparse.Namespace, layout: CaptureLayout, red: CaptureTeam, blue: CaptureTeam, seed: int,
           rules: TimeRules | None) -> int:
     """Play from ``seed`` to ``--tree-move``, then write the tree the searching team's next move searched."""
+    from pacsim.agents.capture.search_team import PlacingTeam, TreeAt
     from pacsim.engine.capture.game import play_capture_game
-    from pacsim.engine.capture.observation import CaptureView
     from pacsim.files import write_atomically
     from pacsim.web.tree import tree_page
 
-    searching = [team for team in (red, blue) if hasattr(team, "trace_next")]
+    moves = [0]
+    teams = [TreeAt(team, args.tree_move, moves) if isinstance(team, PlacingTeam) else team for team in (red, blue)]
+    searching = [team for team in teams if isinstance(team, TreeAt)]
     if not searching:
         raise ConfigError("--tree: neither team searches (alphabeta or mcts: -r alphabeta)")
-    moves = [0]
-
-    def on_view(view: CaptureView) -> None:
-        team = red if view.agent % 2 == 0 else blue
-        if moves[0] >= args.tree_move and team in searching and not any(getattr(t, "traced", None) for t in searching):
-            team.trace_next = True  # type: ignore[attr-defined]
 
     def observer(state: object, agent: int | None, action: str | None) -> None:
         moves[0] += agent is not None
-        if any(getattr(team, "traced", None) for team in searching):
+        if any(team.tree is not None for team in searching):
             raise _Traced
 
     with contextlib.suppress(_Traced):  # the tree's move was searched: the game stops there
-        play_capture_game(layout, red, blue, seed, args.moves, rules, observer, on_view)
-    traced = next((team for team in searching if getattr(team, "traced", None)), None)
-    if traced is None:
+        play_capture_game(layout, teams[0], teams[1], seed, args.moves, rules, observer)
+    traced = next((team for team in searching if team.tree is not None), None)
+    if traced is None or traced.tree is None:
         raise ConfigError(f"--tree-move {args.tree_move}: the game ended (after {moves[0]} moves) before a searching team moved")
-    trace = traced.traced  # type: ignore[attr-defined]
-    title = f"pacsim capture: {traced.name} ({'red' if traced is red else 'blue'}) at move {moves[0] - 1} on {layout.name}, seed {seed}"
+    trace = traced.tree
+    title = f"pacsim capture: {traced.name} ({'red' if traced is teams[0] else 'blue'}) at move {moves[0] - 1} on {layout.name}, seed {seed}"
     write_atomically(args.tree, tree_page(trace, title=title), "the tree page")
     print(f"{title}: {len(trace.nodes):,} nodes, chose {trace.result.action[0]}; wrote {args.tree}")
     return 0

@@ -108,10 +108,6 @@ class PlacingTeam(CaptureTeam):
         self.evaluate = evaluation(is_red_team)
         self.beliefs: TeamBeliefs | None = None
         self.rng = random.Random(0)
-        self.trace_next = False
-        """Set by a caller that wants the tree of this team's next move (``pacsim capture --tree``)."""
-        self.traced: SearchTrace | None = None
-        """That tree, once searched: the same search, recorded node by node, that chose the move."""
 
     def prepare(self, rng: random.Random) -> None:
         self.rng = rng
@@ -132,7 +128,9 @@ class PlacingTeam(CaptureTeam):
         self.placed(index, view)
 
     def trace(self, index: int, view: CaptureView, depth: int | None = None) -> SearchTrace:
-        """The search :meth:`act` makes of ``view``, traced node by node."""
+        """The search :meth:`act` makes of ``view``, traced node by node, in its place: it updates what
+        :meth:`act` would (the beliefs, MCTS's draw), so the move it finds is the move :meth:`act` would play
+        (``pacsim tree``, ``pacsim capture --tree``)."""
         raise NotImplementedError
 
 
@@ -146,16 +144,11 @@ class AlphaBetaTeam(PlacingTeam):
         self.settings = SearchSettings(depth=depth, evaluate=self.evaluate)
 
     def act(self, index: int, view: CaptureView) -> str:
-        if self.trace_next:
-            self.trace_next = False
-            self.traced = trace_search(self.game, self.placed(index, view), "alphabeta", depth=self.settings.depth, evaluate=self.evaluate)
-            return str(self.traced.result.action[0])
         result = search(self.game, self.placed(index, view), "alphabeta", self.settings)
         return result.action[0]
 
     def trace(self, index: int, view: CaptureView, depth: int | None = None) -> SearchTrace:
-        """The search :meth:`act` makes of ``view`` (to ``depth`` agent moves, else the team's),
-        traced node by node (``pacsim tree``); it updates the beliefs as :meth:`act` does."""
+        """The search :meth:`act` makes of ``view`` (to ``depth`` agent moves, else the team's), traced."""
         return trace_search(self.game, self.placed(index, view), "alphabeta", depth or self.settings.depth,
                             evaluate=self.evaluate)
 
@@ -171,13 +164,8 @@ class MctsTeam(PlacingTeam):
         self.iterations, self.rollout_depth = iterations, rollout_depth
 
     def act(self, index: int, view: CaptureView) -> str:
-        options = {"iterations": self.iterations, "rollout_depth": self.rollout_depth, "evaluate": self.evaluate,
-                   "seed": self.rng.getrandbits(32)}
-        if self.trace_next:
-            self.trace_next = False
-            self.traced = trace_mcts(self.game, self.placed(index, view), **options)
-            return str(self.traced.result.action[0])
-        result = mcts(self.game, self.placed(index, view), **options)
+        result = mcts(self.game, self.placed(index, view), iterations=self.iterations,
+                      rollout_depth=self.rollout_depth, evaluate=self.evaluate, seed=self.rng.getrandbits(32))
         return result.action[0]
 
     def passed(self, index: int, view: CaptureView) -> None:
@@ -188,3 +176,28 @@ class MctsTeam(PlacingTeam):
         """The tree :meth:`act`'s search grows from ``view`` (``depth`` has no meaning here)."""
         return trace_mcts(self.game, self.placed(index, view), iterations=self.iterations,
                           rollout_depth=self.rollout_depth, evaluate=self.evaluate, seed=self.rng.getrandbits(32))
+
+
+class TreeAt(CaptureTeam):
+    """A searching team that, from move ``from_move`` of the game (counted in ``moves`` by the caller), plays
+    its next move by :meth:`PlacingTeam.trace` and keeps the tree (``pacsim capture --tree``)."""
+
+    def __init__(self, team: PlacingTeam, from_move: int, moves: list[int]) -> None:
+        self.team, self.from_move, self.moves = team, from_move, moves
+        self.name = team.name
+        self.tree: SearchTrace | None = None
+
+    def prepare(self, rng: random.Random) -> None:
+        self.team.prepare(rng)
+
+    def start(self, index: int, view: CaptureView) -> None:
+        self.team.start(index, view)
+
+    def act(self, index: int, view: CaptureView) -> str:
+        if self.tree is not None or self.moves[0] < self.from_move:
+            return self.team.act(index, view)
+        self.tree = self.team.trace(index, view)
+        return str(self.tree.result.action[0])
+
+    def finish(self, index: int, view: CaptureView) -> None:
+        self.team.finish(index, view)
