@@ -463,3 +463,13 @@ def test_a_team_whose_names_hold_control_characters_is_refused_before_anything_i
     assert contest(tmp_path) == 0
     shown = capsys.readouterr()
     assert "\\x1b[2J" in shown.out + shown.err and "\x1b" not in shown.out + shown.err
+
+
+def test_a_upf_team_folder_with_helper_modules_plays_its_my_team_file(tmp_path):
+    """UPF's hand-in is ``my_team.py``, often with helper modules beside it: that file is the team."""
+    folder = tmp_path / "students" / "upf"
+    folder.mkdir(parents=True)
+    (folder / "my_team.py").write_text(COURSE_TEAM, encoding="utf-8")
+    (folder / "utils.py").write_text("HELPER = 1\n", encoding="utf-8")
+    (team,) = find_teams([str(tmp_path / "students")], tmp_path / "copies", HandInLimits())
+    assert team.error is None and Path(team.spec).name == "my_team.py" and (Path(team.spec).parent / "utils.py").is_file()
