@@ -473,3 +473,19 @@ def test_a_upf_team_folder_with_helper_modules_plays_its_my_team_file(tmp_path):
     (folder / "utils.py").write_text("HELPER = 1\n", encoding="utf-8")
     (team,) = find_teams([str(tmp_path / "students")], tmp_path / "copies", HandInLimits())
     assert team.error is None and Path(team.spec).name == "my_team.py" and (Path(team.spec).parent / "utils.py").is_file()
+
+
+def test_the_board_shows_why_a_hand_in_failed_to_load_not_where_its_copy_lies():
+    """A sandboxed import error names the copy's deep path and pacsim's own line first; the board's line
+    (160 characters of the message) must reach the cause."""
+    from pacsim.report.contest_board import build_board, format_board
+
+    copy = "/srv/contests/fall/results/contest.sqlite.entrants/alice-team-65e5a0e0c1d2e3f4/myTeam.py"
+    error = (f"start: raised AgentError at plugins.py:176: {copy}: importing myTeam.py raised ModuleNotFoundError: "
+             f"No module named 'myHelpers' ({copy}:3)")
+    game = {"key": "ab" * 32, "red": "alice", "blue": "baseline", "winner": "blue", "score": -1, "culprit": 0,
+            "reason": "crash", "fault": None, "error": error}
+    board = format_board(build_board(["alice", "baseline"], {"baseline"}, [game], samples=10))
+    (note,) = [line for line in board.splitlines() if line.startswith("  abab")]
+    assert "ModuleNotFoundError: No module named 'myHelpers' (myTeam.py:3)" in note
+    assert "entrants" not in note and "plugins.py" not in note

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -87,6 +88,18 @@ def faulted_team(game: dict[str, Any]) -> str | None:
     return str(game["red"] if int(game["culprit"]) % 2 == 0 else game["blue"])
 
 
+_PACSIMS_WRAPPER = re.compile(r"raised AgentError at [\w.]+:\d+: ")
+_FOLDERS = re.compile(r"(?:/[^/\s:()'\"]+)+/(?=[^/\s:()'\"]+)")
+
+
+def fault_text(error: str) -> str:
+    """A fault's message as the board shows it: pacsim's own account of a team's failure without the line of
+    pacsim's that raised it, and paths cut to their file names (a hand-in's copy lies deep in the store's folder),
+    so that the cause (``importing myTeam.py raised ModuleNotFoundError: ...``) fits on the line.  The store
+    keeps the message whole."""
+    return _FOLDERS.sub("", _PACSIMS_WRAPPER.sub("", error, count=1))
+
+
 def build_board(names: Sequence[str], staff: set[str], games: Sequence[dict[str, Any]],
                 refused: Sequence[tuple[str, str]] = (), samples: int = BOOTSTRAP_SAMPLES) -> ContestBoard:
     results: dict[str, Counter[str]] = {name: Counter() for name in names}
@@ -99,7 +112,7 @@ def build_board(names: Sequence[str], staff: set[str], games: Sequence[dict[str,
         culprit = faulted_team(game)
         if culprit in faults:
             faults[culprit][game["fault"] or game["reason"]] += 1
-            notes.append(f"{game['key'][:12]}: {culprit} ({game['reason']}) {game['error'][:160]}")
+            notes.append(f"{game['key'][:12]}: {culprit} ({game['reason']}) {fault_text(game['error'])[:160]}")
     lines = [TeamLine(rating, rating.entrant in staff, sum(results[rating.entrant].values()),
                       results[rating.entrant]["win"], results[rating.entrant]["tie"], results[rating.entrant]["loss"],
                       dict(faults[rating.entrant]))
