@@ -85,3 +85,20 @@ def test_a_team_of_upfs_older_framework_plays_with_its_camel_case_module_names(t
     seen = team.agents[0].seen  # type: ignore[attr-defined]
     assert seen["team"] == [0, 2] and seen["width"] == find_capture_layout("tinyCapture").width
     assert seen["prob"] == pytest.approx(1 / 13) and seen["moved"] is True
+
+
+def test_a_states_data_is_a_field_built_once_as_the_courses_is():
+    """Team code reads ``gameState.data.layout.walls`` for every cell it searches: rebuilt on every read it
+    made a public team's moves twenty times slower than in the course (and it forfeited)."""
+    import random
+
+    from pacsim.agents.capture.course.gamestate import GameState
+    from pacsim.engine.capture.observation import observe
+    from pacsim.engine.capture.state import initial_state
+
+    state = GameState.of_view(observe(initial_state(find_capture_layout("tinyCapture")), 0, random.Random(1)))
+    assert state.data is state.data
+    state.data.timeleft = 7  # a field team code set stays set, as on the course's state
+    assert state.data.timeleft == 7
+    successor = state.generateSuccessor(0, state.getLegalActions(0)[0])
+    assert successor.data is not state.data and successor.data.timeleft != 7
