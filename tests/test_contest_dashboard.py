@@ -53,3 +53,17 @@ def test_a_results_store_is_not_read_as_a_contest(tmp_path: Path):
     assert read_contests(tmp_path / "missing.sqlite") is None
     (tmp_path / "junk.sqlite").write_text("not a database")
     assert read_contests(tmp_path / "junk.sqlite") is None
+
+
+def test_the_dashboard_command_takes_a_contest_store(tmp_path: Path, capsys):
+    """``pacsim dashboard results/contest.sqlite`` (as docs/capture.md says): once refused as no results store."""
+    from pacsim.cli import main
+
+    path = tmp_path / "contest.sqlite"
+    store = ContestStore(path)
+    store.keep_drawn("class", Drawn("00", (("RANDOM1", "%%"),), 1.0), "now")
+    store.add_game(game_row(1, "alpha", "staff", "red", "staff"))
+    store.close()
+    page = tmp_path / "page.html"
+    assert main(["dashboard", str(path), "--snapshot", str(page), "-q"]) == 0, capsys.readouterr().err
+    assert "alpha" in page.read_text(encoding="utf-8")
