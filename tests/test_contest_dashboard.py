@@ -67,3 +67,9 @@ def test_the_dashboard_command_takes_a_contest_store(tmp_path: Path, capsys):
     page = tmp_path / "page.html"
     assert main(["dashboard", str(path), "--snapshot", str(page), "-q"]) == 0, capsys.readouterr().err
     assert "alpha" in page.read_text(encoding="utf-8")
+
+
+def test_a_rating_just_under_zero_shows_as_zero():
+    from pacsim.report.contest_board import whole
+
+    assert [whole(value) for value in (-0.3, 0.4, -0.6, 175.5, -176.2)] == ["0", "0", "-1", "176", "-176"]

@@ -120,6 +120,11 @@ def build_board(names: Sequence[str], staff: set[str], games: Sequence[dict[str,
     return ContestBoard(lines, list(refused), notes, len(games))
 
 
+def whole(value: float) -> str:
+    """A rating as a whole number; a rating just under 0 shows as 0, not -0."""
+    return str(round(value))
+
+
 def format_board(board: ContestBoard, shown_faults: int = 20) -> str:
     rows = [f"{'rank':>4}  {'team':<24} {'rating':>7}  {'95% interval':<15} {'ranks':<9} {'games':>5}  "
             f"{'W-T-L':<13} faults"]
@@ -127,7 +132,7 @@ def format_board(board: ContestBoard, shown_faults: int = 20) -> str:
         rating = line.rating
         name = line.rating.entrant + (" (staff)" if line.staff else "")
         faults = ", ".join(f"{kind} {count}" for kind, count in sorted(line.faults.items())) or "-"
-        rows.append(f"{rating.rank:>4}  {name[:24]:<24} {rating.rating:>7.0f}  [{rating.low:>5.0f}, {rating.high:>5.0f}]  "
+        rows.append(f"{rating.rank:>4}  {name[:24]:<24} {whole(rating.rating):>7}  [{whole(rating.low):>5}, {whole(rating.high):>5}]  "
                     f"{rating.best_rank:>3}-{rating.worst_rank:<4} {line.games:>5}  "
                     f"{f'{line.wins}-{line.ties}-{line.losses}':<13} {faults}")
     for name, why in board.refused:
