@@ -73,3 +73,20 @@ def test_a_rating_just_under_zero_shows_as_zero():
     from pacsim.report.contest_board import whole
 
     assert [whole(value) for value in (-0.3, 0.4, -0.6, 175.5, -176.2)] == ["0", "0", "-1", "176", "-176"]
+
+
+def test_a_changed_hand_ins_old_games_leave_the_standings(tmp_path: Path):
+    """A re-run plays a changed team's games again under its new hash; the old ones stay in the store, and
+    the page once counted both (the team with twice its games)."""
+    path = tmp_path / "contest.sqlite"
+    store = ContestStore(path)
+    store.keep_drawn("class", Drawn("00", (("RANDOM1", "%%"),), 1.0), "now")
+    for number, (digest, winner, when) in enumerate([("old", "blue", "2026-01-01T10:00:00+00:00"),
+                                                     ("old", "blue", "2026-01-01T10:00:01+00:00"),
+                                                     ("new", "red", "2026-01-01T11:00:00+00:00")]):
+        row = game_row(number, "alpha", "staff", winner, "staff")
+        row.update(red_digest=digest, blue_digest="s", played_at=when)
+        store.add_game(row)
+    store.close()
+    now = standings(DashboardState([path]).state())
+    assert now["alpha"][5] == "1" and now["alpha"][6] == "1-0-0"

@@ -206,6 +206,19 @@ class ContestProgress:
     """Whether a game was stored in the last :data:`IDLE_AFTER_SECONDS`."""
 
 
+def current_games(games: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The games of each team's latest hand-in: a team whose hand-in changed has its games played again under
+    its new hash, and its old games stay in the store, unused (its hash then is the one of its latest game)."""
+    latest: dict[str, tuple[str, str]] = {}
+    for game in games:
+        for side in ("red", "blue"):
+            known = latest.get(game[side])
+            if known is None or game["played_at"] >= known[0]:
+                latest[game[side]] = (game["played_at"], game[f"{side}_digest"])
+    return [game for game in games
+            if all(game[f"{side}_digest"] == latest[game[side]][1] for side in ("red", "blue"))]
+
+
 def staff_teams(games: Sequence[dict[str, Any]]) -> set[str]:
     """The teams that play the staff stage and no Swiss round (the store names no team as staff: in a staff
     game one side is a staff team, and staff teams sit out the rounds)."""
@@ -217,6 +230,7 @@ def staff_teams(games: Sequence[dict[str, Any]]) -> set[str]:
 def contest_progress(contest: str, games: Sequence[dict[str, Any]], now: float,
                      samples: int = FOLLOW_SAMPLES) -> ContestProgress:
     """The standings of ``contest`` from its stored ``games`` (rows sorted by key), at time ``now`` (epoch s)."""
+    games = current_games(games)
     names = sorted({team for game in games for team in (game["red"], game["blue"])})
     board = build_board(names, staff_teams(games), games, samples=samples)
     times = sorted(datetime.fromisoformat(game["played_at"]).timestamp() for game in games)
