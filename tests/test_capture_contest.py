@@ -509,3 +509,23 @@ def test_the_machine_is_measured_by_work_that_does_not_change_with_pacsim(monkey
                    if distance < UNREACHABLE)
     text = find_capture_layout(machine_speed.REFERENCE_MAZE).text
     assert machine_speed.reference_workload(text) == expected  # the work it times is the maze's true distances
+
+
+def test_the_board_lists_each_teams_fault_once_with_its_games():
+    """A hand-in that fails to load fails the same way in all its games: 98 faulted games of 8 teams once filled
+    the board's 20 lines with the same few teams; each team's fault is one line, with its count and a key."""
+    from pacsim.report.contest_board import build_board, format_board
+
+    def faulted(number: int, team: str, error: str) -> dict:
+        return {"key": f"{number:02d}" * 32, "red": team, "blue": "baseline", "winner": "blue", "score": -1,
+                "culprit": 0, "reason": "crash", "fault": None, "error": error}
+
+    games = [faulted(number, "py2", "start: importing myTeam.py raised SyntaxError") for number in range(3)]
+    games.append(faulted(7, "north", "illegal move 'North'"))
+    board = build_board(["py2", "north", "baseline"], {"baseline"}, games, samples=10)
+    assert board.faulted_games == 4
+    shown = format_board(board)
+    assert "faulted games (4," in shown
+    notes = [line for line in shown.splitlines() if line.startswith("  0")]
+    assert notes == ["  070707070707: north (crash) illegal move 'North'",
+                     "  000000000000: py2 (crash) start: importing myTeam.py raised SyntaxError [3 games]"]

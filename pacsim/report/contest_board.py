@@ -49,8 +49,10 @@ class ContestBoard:
     refused: list[tuple[str, str]] = field(default_factory=list)
     """Teams that got no games, and why."""
     faults: list[str] = field(default_factory=list)
-    """One line per faulted game: its key (for the replay), the team and what it did."""
+    """One line per team and fault it made: the key of its first such game (for the replay), the team, what it did
+    and in how many games (a hand-in that fails to load fails the same way in every game)."""
     games: int = 0
+    faulted_games: int = 0
 
 
 def ratings(names: Sequence[str], games: Sequence[dict[str, Any]], samples: int = BOOTSTRAP_SAMPLES) -> list[Rating]:
@@ -104,7 +106,7 @@ def build_board(names: Sequence[str], staff: set[str], games: Sequence[dict[str,
                 refused: Sequence[tuple[str, str]] = (), samples: int = BOOTSTRAP_SAMPLES) -> ContestBoard:
     results: dict[str, Counter[str]] = {name: Counter() for name in names}
     faults: dict[str, Counter[str]] = {name: Counter() for name in names}
-    notes = []
+    notes: dict[tuple[str, str, str], list[Any]] = {}
     for game in games:
         for team in (game["red"], game["blue"]):
             if team in results:
@@ -112,12 +114,15 @@ def build_board(names: Sequence[str], staff: set[str], games: Sequence[dict[str,
         culprit = faulted_team(game)
         if culprit in faults:
             faults[culprit][game["fault"] or game["reason"]] += 1
-            notes.append(f"{game['key'][:12]}: {culprit} ({game['reason']}) {fault_text(game['error'])[:160]}")
+            note = notes.setdefault((culprit, game["reason"], fault_text(game["error"])[:160]), [game["key"], 0])
+            note[1] += 1
     lines = [TeamLine(rating, rating.entrant in staff, sum(results[rating.entrant].values()),
                       results[rating.entrant]["win"], results[rating.entrant]["tie"], results[rating.entrant]["loss"],
                       dict(faults[rating.entrant]))
              for rating in (ratings(names, games, samples) if names else [])]
-    return ContestBoard(lines, list(refused), notes, len(games))
+    shown = [f"{key[:12]}: {culprit} ({reason}) {message}" + (f" [{count} games]" if count > 1 else "")
+             for (culprit, reason, message), (key, count) in sorted(notes.items())]
+    return ContestBoard(lines, list(refused), shown, len(games), sum(count for _, count in notes.values()))
 
 
 def whole(value: float) -> str:
@@ -138,8 +143,8 @@ def format_board(board: ContestBoard, shown_faults: int = 20) -> str:
     for name, why in board.refused:
         rows.append(f"   -  {name[:24]:<24} no games: {why}")
     if board.faults:
-        rows.append(f"faulted games ({len(board.faults)}; replay one with pacsim tournament --game capture "
-                    "--store STORE --replay KEY):")
+        rows.append(f"faulted games ({board.faulted_games}, by team and fault; replay one with pacsim tournament "
+                    "--game capture --store STORE --replay KEY):")
         rows.extend(f"  {note}" for note in board.faults[:shown_faults])
         if len(board.faults) > shown_faults:
             rows.append(f"  ... and {len(board.faults) - shown_faults} more")

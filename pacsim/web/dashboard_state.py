@@ -259,7 +259,7 @@ def contest_state(progress: ContestProgress) -> dict[str, Any]:
     return {"run": progress.contest, "experiment": "capture contest", "updated_at": progress.last_played or "n/a",
             "done": board.games, "planned": 0, "progress": f"{board.games:,} games stored", "rate": rate,
             "left": "n/a (a Swiss contest stops when its ranking separates)", "failures": 0,
-            "faults": len(board.faults), "tables": [standings_table(board)], "charts": []}
+            "faults": board.faulted_games, "tables": [standings_table(board)], "charts": []}
 
 
 def standings_table(board: ContestBoard) -> dict[str, Any]:
