@@ -448,5 +448,7 @@ def test_a_game_ended_by_an_illegal_move_replays_to_the_fault_and_says_so(tmp_pa
     record = tmp_path / "game.json"
     record.write_text(json.dumps({"game": "capture", "red": "north", "blue": "baseline", "layout": "defaultCapture",
                                   **result.to_dict()}))
-    assert main(["capture", "--replay", str(record), "-q"]) == 0
-    assert f"ended by red agent {result.culprit}'s crash: illegal move 'North'" in capsys.readouterr().out
+    page = tmp_path / "game.html"
+    assert main(["capture", "--replay", str(record), "-q", "--html", str(page)]) == 0
+    ended = f"ended by red agent {result.culprit}'s crash: illegal move"
+    assert ended in capsys.readouterr().out and ended in page.read_text(encoding="utf-8")  # the page says it too

@@ -331,5 +331,6 @@ def _replay(path: Path, quiet: bool, html: str | None = None) -> int:
 
         heading = f"{recording.red_name} (red) vs {recording.blue_name} (blue) on {recording.layout.name}: {path.name}"
         _write_page(html, board(recording.layout, recording.red_name, recording.blue_name),
-                    replay_frames(states, recording.actions), heading, f"final score {state.score}")
+                    replay_frames(states, recording.actions), heading,
+                    f"final score {state.score}" + (f"; {ended}" if ended else ""))
     return 0
