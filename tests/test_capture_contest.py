@@ -491,26 +491,6 @@ def test_the_board_shows_why_a_hand_in_failed_to_load_not_where_its_copy_lies():
     assert "entrants" not in note and "plugins.py" not in note
 
 
-def test_the_machine_is_measured_by_work_that_does_not_change_with_pacsim(monkeypatch):
-    """The reference workload was pacsim's baseline playing itself: warm caches and a faster pacsim shrank it, and
-    the course's 1 s a move came out as 0.33 s on the reference machine itself.  It is now the course's kind of
-    work in plain Python (maze distances from every cell), which must not call pacsim's game."""
-    from pacsim.engine.capture import game
-    from pacsim.engine.layout import UNREACHABLE
-    from pacsim.runner import machine_speed
-
-    def refused(*args, **kwargs):
-        raise AssertionError("the reference workload played pacsim's game")
-
-    monkeypatch.setattr(game, "play_capture_game", refused)
-    assert machine_speed.reference_seconds() > 0
-    maze = find_capture_layout(machine_speed.REFERENCE_MAZE).maze
-    expected = sum(distance for cell in range(maze.num_cells) for distance in maze.distances_from(cell)
-                   if distance < UNREACHABLE)
-    text = find_capture_layout(machine_speed.REFERENCE_MAZE).text
-    assert machine_speed.reference_workload(text) == expected  # the work it times is the maze's true distances
-
-
 def test_the_board_lists_each_teams_fault_once_with_its_games():
     """A hand-in that fails to load fails the same way in all its games: 98 faulted games of 8 teams once filled
     the board's 20 lines with the same few teams; each team's fault is one line, with its count and a key."""
