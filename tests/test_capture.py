@@ -423,3 +423,32 @@ def test_home_cells_say_what_the_halves_say():
     for agent in range(4):
         for cell in range(len(layout.maze.cells)):
             assert layout.is_home(agent, cell) == (layout.on_red_side(cell) == (agent % 2 == 0))
+
+
+class _NorthAfterAWhile(CaptureTeam):
+    """Plays Stop, then North whether or not there is a wall (a team's bug)."""
+
+    def __init__(self) -> None:
+        self.moves = 0
+
+    def act(self, index: int, view: CaptureView) -> str:
+        self.moves += 1
+        return "Stop" if self.moves < 4 else "North"
+
+
+def test_a_game_ended_by_an_illegal_move_replays_to_the_fault_and_says_so(tmp_path, capsys):
+    """The illegal move is the error's, not one of the moves played: a record of the game replays (it once
+    stopped on the move it could not play, and the faulted game could not be watched)."""
+    layout = find_capture_layout("defaultCapture")
+    result = play_capture_game(layout, _NorthAfterAWhile(), build_team("baseline", False), seed=1)
+    assert result.reason == "crash" and result.culprit % 2 == 0 and "illegal move 'North'" in result.error
+    state = initial_state(layout, result.first, len(result.moves))
+    for agent, action in result.moves:
+        state = state.successor(action, agent)  # every recorded move is legal where it was played
+    record = tmp_path / "game.json"
+    record.write_text(json.dumps({"game": "capture", "red": "north", "blue": "baseline", "layout": "defaultCapture",
+                                  **result.to_dict()}))
+    page = tmp_path / "game.html"
+    assert main(["capture", "--replay", str(record), "-q", "--html", str(page)]) == 0
+    ended = f"ended by red agent {result.culprit}'s crash: illegal move"
+    assert ended in capsys.readouterr().out and ended in page.read_text(encoding="utf-8")  # the page says it too

@@ -477,3 +477,49 @@ def test_a_team_whose_names_hold_control_characters_is_refused_before_anything_i
     assert contest(tmp_path) == 0
     shown = capsys.readouterr()
     assert "\\x1b[2J" in shown.out + shown.err and "\x1b" not in shown.out + shown.err
+
+
+def test_a_upf_team_folder_with_helper_modules_plays_its_my_team_file(tmp_path):
+    """UPF's hand-in is ``my_team.py``, often with helper modules beside it: that file is the team."""
+    folder = tmp_path / "students" / "upf"
+    folder.mkdir(parents=True)
+    (folder / "my_team.py").write_text(COURSE_TEAM, encoding="utf-8")
+    (folder / "utils.py").write_text("HELPER = 1\n", encoding="utf-8")
+    (team,) = find_teams([str(tmp_path / "students")], tmp_path / "copies", HandInLimits())
+    assert team.error is None and Path(team.spec).name == "my_team.py" and (Path(team.spec).parent / "utils.py").is_file()
+
+
+def test_the_board_shows_why_a_hand_in_failed_to_load_not_where_its_copy_lies():
+    """A sandboxed import error names the copy's deep path and pacsim's own line first; the board's line
+    (160 characters of the message) must reach the cause."""
+    from pacsim.report.contest_board import build_board, format_board
+
+    copy = "/srv/contests/fall/results/contest.sqlite.entrants/alice-team-65e5a0e0c1d2e3f4/myTeam.py"
+    error = (f"start: raised AgentError at plugins.py:176: {copy}: importing myTeam.py raised ModuleNotFoundError: "
+             f"No module named 'myHelpers' ({copy}:3)")
+    game = {"key": "ab" * 32, "red": "alice", "blue": "baseline", "winner": "blue", "score": -1, "culprit": 0,
+            "reason": "crash", "fault": None, "error": error}
+    board = format_board(build_board(["alice", "baseline"], {"baseline"}, [game], samples=10))
+    (note,) = [line for line in board.splitlines() if line.startswith("  abab")]
+    assert "ModuleNotFoundError: No module named 'myHelpers' (myTeam.py:3)" in note
+    assert "entrants" not in note and "plugins.py" not in note
+
+
+def test_the_board_lists_each_teams_fault_once_with_its_games():
+    """A hand-in that fails to load fails the same way in all its games: 98 faulted games of 8 teams once filled
+    the board's 20 lines with the same few teams; each team's fault is one line, with its count and a key."""
+    from pacsim.report.contest_board import build_board, format_board
+
+    def faulted(number: int, team: str, error: str) -> dict:
+        return {"key": f"{number:02d}" * 32, "red": team, "blue": "baseline", "winner": "blue", "score": -1,
+                "culprit": 0, "reason": "crash", "fault": None, "error": error}
+
+    games = [faulted(number, "py2", "start: importing myTeam.py raised SyntaxError") for number in range(3)]
+    games.append(faulted(7, "north", "illegal move 'North'"))
+    board = build_board(["py2", "north", "baseline"], {"baseline"}, games, samples=10)
+    assert board.faulted_games == 4
+    shown = format_board(board)
+    assert "faulted games (4," in shown
+    notes = [line for line in shown.splitlines() if line.startswith("  0")]
+    assert notes == ["  070707070707: north (crash) illegal move 'North'",
+                     "  000000000000: py2 (crash) start: importing myTeam.py raised SyntaxError [3 games]"]

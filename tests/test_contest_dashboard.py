@@ -53,3 +53,40 @@ def test_a_results_store_is_not_read_as_a_contest(tmp_path: Path):
     assert read_contests(tmp_path / "missing.sqlite") is None
     (tmp_path / "junk.sqlite").write_text("not a database")
     assert read_contests(tmp_path / "junk.sqlite") is None
+
+
+def test_the_dashboard_command_takes_a_contest_store(tmp_path: Path, capsys):
+    """``pacsim dashboard results/contest.sqlite`` (as docs/capture.md says): once refused as no results store."""
+    from pacsim.cli import main
+
+    path = tmp_path / "contest.sqlite"
+    store = ContestStore(path)
+    store.keep_drawn("class", Drawn("00", (("RANDOM1", "%%"),), 1.0), "now")
+    store.add_game(game_row(1, "alpha", "staff", "red", "staff"))
+    store.close()
+    page = tmp_path / "page.html"
+    assert main(["dashboard", str(path), "--snapshot", str(page), "-q"]) == 0, capsys.readouterr().err
+    assert "alpha" in page.read_text(encoding="utf-8")
+
+
+def test_a_rating_just_under_zero_shows_as_zero():
+    from pacsim.report.contest_board import whole
+
+    assert [whole(value) for value in (-0.3, 0.4, -0.6, 175.5, -176.2)] == ["0", "0", "-1", "176", "-176"]
+
+
+def test_a_changed_hand_ins_old_games_leave_the_standings(tmp_path: Path):
+    """A re-run plays a changed team's games again under its new hash; the old ones stay in the store, and
+    the page once counted both (the team with twice its games)."""
+    path = tmp_path / "contest.sqlite"
+    store = ContestStore(path)
+    store.keep_drawn("class", Drawn("00", (("RANDOM1", "%%"),), 1.0), "now")
+    for number, (digest, winner, when) in enumerate([("old", "blue", "2026-01-01T10:00:00+00:00"),
+                                                     ("old", "blue", "2026-01-01T10:00:01+00:00"),
+                                                     ("new", "red", "2026-01-01T11:00:00+00:00")]):
+        row = game_row(number, "alpha", "staff", winner, "staff")
+        row.update(red_digest=digest, blue_digest="s", played_at=when)
+        store.add_game(row)
+    store.close()
+    now = standings(DashboardState([path]).state())
+    assert now["alpha"][5] == "1" and now["alpha"][6] == "1-0-0"

@@ -18,9 +18,10 @@ import contextlib
 import json
 import random
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from pacsim.errors import ConfigError
+from pacsim.printable import printable
 
 if TYPE_CHECKING:
     from pacsim.engine.capture.game import CaptureResult, CaptureTeam, TimeRules
@@ -279,6 +280,16 @@ def _record(folder: Path, result: CaptureResult, args: argparse.Namespace) -> No
                      "the game's record")
 
 
+def _fault_end(record: dict[str, Any]) -> str | None:
+    """How a recorded game that a team's fault ended was ended (its moves stop before the fault), or None."""
+    if record.get("reason") not in ("crash", "forfeit") or not isinstance(record.get("culprit"), int):
+        return None
+    culprit = record["culprit"]
+    colour = "red" if culprit % 2 == 0 else "blue"
+    return (f"ended by {colour} agent {culprit}'s {record['reason']}: {printable(str(record.get('error', '')))} "
+            f"(the game's score {record.get('score')}, {record.get('winner')} won)")
+
+
 def _replay(path: Path, quiet: bool, html: str | None = None) -> int:
     """Replay a recording by pacsim's rules and print where it ends (the board too, unless ``quiet``)."""
     from pacsim.engine.capture.layout import find_capture_layout
@@ -287,9 +298,11 @@ def _replay(path: Path, quiet: bool, html: str | None = None) -> int:
     from pacsim.errors import ReplayError
     from pacsim.files import FileRefused, read_bounded
 
+    ended = None
     if path.suffix == ".json":
         try:
             record = json.loads(read_bounded(path, 16 << 20))
+            ended = _fault_end(record)
             layout = find_capture_layout(str(record["layout"]))
             moves = tuple((int(agent), str(action)) for agent, action in record["moves"])
             recording = CourseReplay(layout, moves, len(moves) or MAX_MOVES, str(record["red"]), str(record["blue"]))
@@ -305,6 +318,8 @@ def _replay(path: Path, quiet: bool, html: str | None = None) -> int:
     state = states[-1]
     print(f"{path}: {recording.red_name} (red) vs {recording.blue_name} (blue) on {recording.layout.name}, "
           f"{len(recording.actions)} moves: score {state.score}")
+    if ended is not None:
+        print(ended)
     if not quiet:
         print(state.to_text())
     if html:
@@ -312,5 +327,6 @@ def _replay(path: Path, quiet: bool, html: str | None = None) -> int:
 
         heading = f"{recording.red_name} (red) vs {recording.blue_name} (blue) on {recording.layout.name}: {path.name}"
         _write_page(html, board(recording.layout, recording.red_name, recording.blue_name),
-                    replay_frames(states, recording.actions), heading, f"final score {state.score}")
+                    replay_frames(states, recording.actions), heading,
+                    f"final score {state.score}" + (f"; {ended}" if ended else ""))
     return 0

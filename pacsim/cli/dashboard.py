@@ -21,14 +21,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def stores_of(args: argparse.Namespace) -> list[Path]:
-    """The stores asked for, each checked now (a missing or foreign file is one line, not a page of errors)."""
+    """The stores asked for, each checked now (a missing or foreign file is one line, not a page of errors); a
+    capture contest's store is taken as it is (the page shows its standings)."""
+    from pacsim.runner.contest_store import read_contests
     from pacsim.runner.store import open_existing
 
     stores = [Path(store) for store in args.stores] or sorted(Path("results").glob("**/*.sqlite"))
     if not stores:
         raise ConfigError("dashboard: which results stores? (pacsim dashboard STORE ...; none under results/)")
     for store in stores:
-        open_existing(store).close()
+        if read_contests(store) is None:
+            open_existing(store).close()
     return stores
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -48,8 +49,10 @@ class ContestBoard:
     refused: list[tuple[str, str]] = field(default_factory=list)
     """Teams that got no games, and why."""
     faults: list[str] = field(default_factory=list)
-    """One line per faulted game: its key (for the replay), the team and what it did."""
+    """One line per team and fault it made: the key of its first such game (for the replay), the team, what it did
+    and in how many games (a hand-in that fails to load fails the same way in every game)."""
     games: int = 0
+    faulted_games: int = 0
 
 
 def ratings(names: Sequence[str], games: Sequence[dict[str, Any]], samples: int = BOOTSTRAP_SAMPLES) -> list[Rating]:
@@ -87,11 +90,23 @@ def faulted_team(game: dict[str, Any]) -> str | None:
     return str(game["red"] if int(game["culprit"]) % 2 == 0 else game["blue"])
 
 
+_PACSIMS_WRAPPER = re.compile(r"raised AgentError at [\w.]+:\d+: ")
+_FOLDERS = re.compile(r"(?:/[^/\s:()'\"]+)+/(?=[^/\s:()'\"]+)")
+
+
+def fault_text(error: str) -> str:
+    """A fault's message as the board shows it: pacsim's own account of a team's failure without the line of
+    pacsim's that raised it, and paths cut to their file names (a hand-in's copy lies deep in the store's folder),
+    so that the cause (``importing myTeam.py raised ModuleNotFoundError: ...``) fits on the line.  The store
+    keeps the message whole."""
+    return _FOLDERS.sub("", _PACSIMS_WRAPPER.sub("", error, count=1))
+
+
 def build_board(names: Sequence[str], staff: set[str], games: Sequence[dict[str, Any]],
                 refused: Sequence[tuple[str, str]] = (), samples: int = BOOTSTRAP_SAMPLES) -> ContestBoard:
     results: dict[str, Counter[str]] = {name: Counter() for name in names}
     faults: dict[str, Counter[str]] = {name: Counter() for name in names}
-    notes = []
+    notes: dict[tuple[str, str, str], list[Any]] = {}
     for game in games:
         for team in (game["red"], game["blue"]):
             if team in results:
@@ -99,12 +114,20 @@ def build_board(names: Sequence[str], staff: set[str], games: Sequence[dict[str,
         culprit = faulted_team(game)
         if culprit in faults:
             faults[culprit][game["fault"] or game["reason"]] += 1
-            notes.append(f"{game['key'][:12]}: {culprit} ({game['reason']}) {game['error'][:160]}")
+            note = notes.setdefault((culprit, game["reason"], fault_text(game["error"])[:160]), [game["key"], 0])
+            note[1] += 1
     lines = [TeamLine(rating, rating.entrant in staff, sum(results[rating.entrant].values()),
                       results[rating.entrant]["win"], results[rating.entrant]["tie"], results[rating.entrant]["loss"],
                       dict(faults[rating.entrant]))
              for rating in (ratings(names, games, samples) if names else [])]
-    return ContestBoard(lines, list(refused), notes, len(games))
+    shown = [f"{key[:12]}: {culprit} ({reason}) {message}" + (f" [{count} games]" if count > 1 else "")
+             for (culprit, reason, message), (key, count) in sorted(notes.items())]
+    return ContestBoard(lines, list(refused), shown, len(games), sum(count for _, count in notes.values()))
+
+
+def whole(value: float) -> str:
+    """A rating as a whole number; a rating just under 0 shows as 0, not -0."""
+    return str(round(value))
 
 
 def format_board(board: ContestBoard, shown_faults: int = 20) -> str:
@@ -114,14 +137,14 @@ def format_board(board: ContestBoard, shown_faults: int = 20) -> str:
         rating = line.rating
         name = line.rating.entrant + (" (staff)" if line.staff else "")
         faults = ", ".join(f"{kind} {count}" for kind, count in sorted(line.faults.items())) or "-"
-        rows.append(f"{rating.rank:>4}  {name[:24]:<24} {rating.rating:>7.0f}  [{rating.low:>5.0f}, {rating.high:>5.0f}]  "
+        rows.append(f"{rating.rank:>4}  {name[:24]:<24} {whole(rating.rating):>7}  [{whole(rating.low):>5}, {whole(rating.high):>5}]  "
                     f"{rating.best_rank:>3}-{rating.worst_rank:<4} {line.games:>5}  "
                     f"{f'{line.wins}-{line.ties}-{line.losses}':<13} {faults}")
     for name, why in board.refused:
         rows.append(f"   -  {name[:24]:<24} no games: {why}")
     if board.faults:
-        rows.append(f"faulted games ({len(board.faults)}; replay one with pacsim tournament --game capture "
-                    "--store STORE --replay KEY):")
+        rows.append(f"faulted games ({board.faulted_games}, by team and fault; replay one with pacsim tournament "
+                    "--game capture --store STORE --replay KEY):")
         rows.extend(f"  {note}" for note in board.faults[:shown_faults])
         if len(board.faults) > shown_faults:
             rows.append(f"  ... and {len(board.faults) - shown_faults} more")
@@ -188,6 +211,19 @@ class ContestProgress:
     """Whether a game was stored in the last :data:`IDLE_AFTER_SECONDS`."""
 
 
+def current_games(games: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The games of each team's latest hand-in: a team whose hand-in changed has its games played again under
+    its new hash, and its old games stay in the store, unused (its hash then is the one of its latest game)."""
+    latest: dict[str, tuple[str, str]] = {}
+    for game in games:
+        for side in ("red", "blue"):
+            known = latest.get(game[side])
+            if known is None or game["played_at"] >= known[0]:
+                latest[game[side]] = (game["played_at"], game[f"{side}_digest"])
+    return [game for game in games
+            if all(game[f"{side}_digest"] == latest[game[side]][1] for side in ("red", "blue"))]
+
+
 def staff_teams(games: Sequence[dict[str, Any]]) -> set[str]:
     """The teams that play the staff stage and no Swiss round (the store names no team as staff: in a staff
     game one side is a staff team, and staff teams sit out the rounds)."""
@@ -199,6 +235,7 @@ def staff_teams(games: Sequence[dict[str, Any]]) -> set[str]:
 def contest_progress(contest: str, games: Sequence[dict[str, Any]], now: float,
                      samples: int = FOLLOW_SAMPLES) -> ContestProgress:
     """The standings of ``contest`` from its stored ``games`` (rows sorted by key), at time ``now`` (epoch s)."""
+    games = current_games(games)
     names = sorted({team for game in games for team in (game["red"], game["blue"])})
     board = build_board(names, staff_teams(games), games, samples=samples)
     times = sorted(datetime.fromisoformat(game["played_at"]).timestamp() for game in games)

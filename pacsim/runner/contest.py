@@ -58,6 +58,8 @@ from pacsim.sandbox.limits import Limits
 ROUND_ROBIN, SWISS = "round-robin", "swiss"
 FORMATS = (ROUND_ROBIN, SWISS)
 TEAM_FILE = "myTeam.py"
+TEAM_FILES = (TEAM_FILE, "my_team.py")
+"""A team folder's team file: the course's name, else UPF's (a folder with helper modules beside it holds one)."""
 DEFAULT_MAZES = 4
 """Generated mazes (``RANDOM<seed>``, seeds drawn afresh) when no ``--layout`` is given."""
 DEFAULT_MAZES_PER_ROUND = 2
@@ -190,9 +192,9 @@ def _folder_team(folder: Path, snapshots: Path, limits: HandInLimits, staff: boo
     refused = _named(folder.name, folder, staff, *files)
     if refused is not None:
         return refused
-    chosen = [name for name in files if name == TEAM_FILE] or files
+    chosen = next(([name] for name in TEAM_FILES if name in files), files)
     if len(chosen) != 1:
-        found = "no .py file" if not chosen else f"{len(chosen)} .py files and no {TEAM_FILE}"
+        found = "no .py file" if not chosen else f"{len(chosen)} .py files and no {' or '.join(TEAM_FILES)}"
         return Team(folder.name, "", "", staff, f"{folder}: {found} (a team's folder holds {TEAM_FILE})")
     return _copied(folder, chosen[0], folder.name, snapshots, limits, staff)
 

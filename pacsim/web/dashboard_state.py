@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from pacsim.errors import PacsimError
-from pacsim.report.contest_board import ContestBoard, ContestProgress, contest_progress
+from pacsim.report.contest_board import ContestBoard, ContestProgress, contest_progress, whole
 from pacsim.report.dashboard import (
     FINISHED,
     RUNNING,
@@ -259,7 +259,7 @@ def contest_state(progress: ContestProgress) -> dict[str, Any]:
     return {"run": progress.contest, "experiment": "capture contest", "updated_at": progress.last_played or "n/a",
             "done": board.games, "planned": 0, "progress": f"{board.games:,} games stored", "rate": rate,
             "left": "n/a (a Swiss contest stops when its ranking separates)", "failures": 0,
-            "faults": len(board.faults), "tables": [standings_table(board)], "charts": []}
+            "faults": board.faulted_games, "tables": [standings_table(board)], "charts": []}
 
 
 def standings_table(board: ContestBoard) -> dict[str, Any]:
@@ -267,8 +267,8 @@ def standings_table(board: ContestBoard) -> dict[str, Any]:
     for line in board.lines:
         rating = line.rating
         faults = ", ".join(f"{kind} {count}" for kind, count in sorted(line.faults.items())) or "-"
-        rows.append([str(rating.rank), rating.entrant + (" (staff)" if line.staff else ""), f"{rating.rating:.0f}",
-                     f"[{rating.low:.0f}, {rating.high:.0f}]", f"{rating.best_rank}-{rating.worst_rank}",
+        rows.append([str(rating.rank), rating.entrant + (" (staff)" if line.staff else ""), whole(rating.rating),
+                     f"[{whole(rating.low)}, {whole(rating.high)}]", f"{rating.best_rank}-{rating.worst_rank}",
                      str(line.games), f"{line.wins}-{line.ties}-{line.losses}", faults])
     return {"title": "Standings", "legend": [], "rows": rows, "notes": board.faults[:20], "columns": [
         "rank", "team", column("rating", "Bradley-Terry on games, Elo scale, the teams' mean at 0."),

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import importlib
 import random
+import re
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -27,7 +28,7 @@ from types import ModuleType
 from typing import Any
 
 from pacsim.agents import plugins
-from pacsim.agents.capture.course import COURSE_MODULES, UPF_MODULES
+from pacsim.agents.capture.course import CONTEST_MODULES, COURSE_MODULES, UPF_MODULES
 from pacsim.agents.capture.course.gamestate import GameState
 from pacsim.engine.capture.game import CaptureTeam
 from pacsim.engine.capture.observation import CaptureView
@@ -35,9 +36,10 @@ from pacsim.errors import AgentError
 
 
 @contextmanager
-def course_names() -> Iterator[None]:
-    """pacsim's course modules under the course's names (and UPF's), for the duration."""
-    modules = _course_modules()
+def course_names(upf: bool = False) -> Iterator[None]:
+    """pacsim's course modules under the course's names (and UPF's), for the duration; for a UPF
+    file (``upf``), its own ``CaptureAgent`` under the camelCase name too (UPF's 2022-23 ``captureAgents``)."""
+    modules = _course_modules(upf)
     saved = {name: sys.modules.get(name) for name in modules}
     sys.modules.update(modules)
     try:
@@ -51,8 +53,9 @@ def course_names() -> Iterator[None]:
 
 
 @cache
-def _course_modules() -> dict[str, ModuleType]:
-    """Each name a team file imports, and its module: the course's, UPF's bare ones, and UPF's ``contest`` package."""
+def _course_modules(upf: bool) -> dict[str, ModuleType]:
+    """Each name a team file imports, and its module: the course's, UPF's bare ones, and UPF's ``contest`` package
+    (with its older camelCase file names)."""
     def ours(name: str) -> ModuleType:
         return importlib.import_module(f"pacsim.agents.capture.course.{name}")
 
@@ -64,14 +67,29 @@ def _course_modules() -> dict[str, ModuleType]:
         module = modules[name] = ours(module_name)
         modules[f"contest.{name}"] = module
         setattr(contest, name, module)
+    for name, module_name in CONTEST_MODULES.items():
+        module = modules[f"contest.{name}"] = ours(module_name)
+        setattr(contest, name, module)
+    if upf:
+        modules["captureAgents"] = modules["capture_agents"]
     return modules
+
+
+def is_upf_file(path: Path) -> bool:
+    """Whether a team file is UPF's: it defines ``create_team`` and no ``createTeam`` (read, not imported)."""
+    try:
+        source = path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return False
+    return bool(re.search(r"^def\s+create_team\s*\(", source, re.MULTILINE)) and not re.search(
+        r"^def\s+createTeam\s*\(", source, re.MULTILINE)
 
 
 def load_team_module(path: Path) -> ModuleType:
     """Import a course team file; an :class:`AgentError` when it fails or has no ``createTeam``."""
     if not path.is_file():
         raise AgentError(f"{path}: no such team file")
-    with course_names():
+    with course_names(is_upf_file(path)):
         module = plugins.execute_file(path.resolve(), f"pacsim_capture_team_{path.stem}", str(path))
     if not callable(team_maker(module)):
         raise AgentError(f"{path}: defines no createTeam(firstIndex, secondIndex, isRed, ...) (nor UPF's create_team): "
@@ -90,6 +108,7 @@ class CourseTeam(CaptureTeam):
     def __init__(self, path: Path, is_red: bool, options: dict[str, str] | None = None) -> None:
         self.path = path.resolve()
         self.name = path.stem
+        self.upf = is_upf_file(self.path)
         module = load_team_module(path)
         first, second = (0, 2) if is_red else (1, 3)
         with self._course_code():
@@ -103,7 +122,7 @@ class CourseTeam(CaptureTeam):
 
     @contextmanager
     def _course_code(self) -> Iterator[None]:
-        with course_names(), plugins.folder_first(self.path.parent):
+        with course_names(self.upf), plugins.folder_first(self.path.parent):
             yield
 
     def prepare(self, rng: random.Random) -> None:

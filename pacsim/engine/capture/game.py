@@ -198,10 +198,11 @@ class _Game:
         if self.on_view:
             self.on_view(view)
         action = self.call(agent, "move", self.team(agent).act, view)
-        self.result.moves.append((agent, str(action)))
         for legal, target in state.legal_moves(agent):
             if legal == action:
+                self.result.moves.append((agent, legal))
                 return apply_move(state, agent, legal, target)
+        # Not among the moves played (a record replays them): the error says what it was.
         raise _TeamFailed(agent, "crash", f"illegal move {action!r}; legal: {state.legal_actions(agent)}")
 
     def finish_all(self, state: CaptureState) -> None:

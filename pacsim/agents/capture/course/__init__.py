@@ -15,3 +15,7 @@ UPF_MODULES = {"capture_agents": "capture_agents", "distance_calculator": "dista
 """UPF's snake_case framework's module names (``from capture_agents import CaptureAgent``, or under its
 package: ``contest.capture_agents``), each the module of this package it is: only ``capture_agents`` is
 UPF's own (its agent base class); the others answer both conventions' names."""
+
+CONTEST_MODULES = {"captureAgents": "capture_agents", "distanceCalculator": "distanceCalculator", "layout": "layout"}
+"""UPF's 2022-23 ``contest`` package, whose modules had the course's camelCase file names around snake_case code
+(``from contest.captureAgents import CaptureAgent``, ``contest.layout.Layout``), each the module of this package it is."""

@@ -49,6 +49,7 @@ class CaptureAgent(Agent):
 
     def registerInitialState(self, gameState: Any) -> None:
         self.red = gameState.isOnRedTeam(self.index)
+        self.registerTeam(self.getTeam(gameState))
         self.distancer = Distancer(gameState.data.layout)
         self.distancer.getMazeDistances()
 

@@ -47,8 +47,7 @@ class CaptureAgent(SnakeNames, _Course):
 
     # -- UPF's base methods: the course's --------------------------------------------------
     def register_initial_state(self, game_state: Any) -> None:
-        _Course.registerInitialState(self, game_state)
-        self.register_team(self.getTeam(game_state))  # UPF's base registers the team too
+        _Course.registerInitialState(self, game_state)  # registers the team: registerTeam, then register_team
 
     def observation_function(self, game_state: Any) -> Any:
         return _Course.observationFunction(self, game_state)

@@ -7,10 +7,11 @@ from typing import Any, ClassVar
 from pacsim.agents.capture.course.gamestate import CaptureAgentState as AgentState
 from pacsim.agents.capture.course.gamestate import CourseConfiguration as Configuration
 from pacsim.agents.capture.course.gamestate import CourseGrid as Grid
+from pacsim.agents.capture.course.gamestate import StateData as GameStateData
 from pacsim.agents.capture.course.snake import add_snake_aliases
 from pacsim.engine.layout import EAST, NORTH, SOUTH, STOP, WEST
 
-__all__ = ["Actions", "Agent", "AgentState", "Configuration", "Directions", "Grid"]
+__all__ = ["Actions", "Agent", "AgentState", "Configuration", "Directions", "GameStateData", "Grid"]
 
 
 class Directions:

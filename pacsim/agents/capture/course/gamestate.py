@@ -9,9 +9,10 @@ course allows; the successor keeps the view's noisy distances.
 
 from __future__ import annotations
 
+from functools import cached_property
 from typing import Any
 
-from pacsim.agents.capture.course.snake import SnakeNames
+from pacsim.agents.capture.course.snake import SnakeNames, add_snake_aliases
 from pacsim.agents.cs188_state import AgentState, Configuration, Grid
 from pacsim.engine.capture.layout import BLUE_AGENTS, RED_AGENTS, CaptureLayout, is_red
 from pacsim.engine.capture.observation import CaptureView, distance_probability
@@ -51,6 +52,10 @@ class CourseMaze(SnakeNames):
 
     def getNumGhosts(self) -> int:
         return len(self.agentPositions)
+
+    def deepCopy(self) -> CourseMaze:
+        """A copy whose walls team code may change (the course's ``Layout.deepCopy``)."""
+        return CourseMaze(self.capture)
 
 
 _MAZES: dict[int, CourseMaze] = {}
@@ -154,7 +159,9 @@ class GameState(SnakeNames):
     def getAgentDistances(self) -> list[int]:
         return self.agentDistances
 
-    def getDistanceProb(self, trueDistance: int, noisyDistance: int) -> float:
+    @staticmethod
+    def getDistanceProb(trueDistance: int, noisyDistance: int) -> float:
+        """Static, as UPF has it (``GameState.get_distance_prob(true, noisy)``); the course calls it on a state."""
         return distance_probability(trueDistance, noisyDistance)
 
     def getRedTeamIndices(self) -> list[int]:
@@ -162,6 +169,19 @@ class GameState(SnakeNames):
 
     def getBlueTeamIndices(self) -> list[int]:
         return list(BLUE_AGENTS)
+
+    @property
+    def redTeam(self) -> list[int]:
+        """The course's fields of a state (``gameState.redTeam``, ``blueTeam``, ``teams``: is each agent red)."""
+        return list(RED_AGENTS)
+
+    @property
+    def blueTeam(self) -> list[int]:
+        return list(BLUE_AGENTS)
+
+    @property
+    def teams(self) -> list[bool]:
+        return [is_red(index) for index in range(self.getNumAgents())]
 
     def isOnRedTeam(self, agentIndex: int) -> bool:
         return is_red(agentIndex)
@@ -209,8 +229,11 @@ class GameState(SnakeNames):
     def deepCopy(self) -> GameState:
         return GameState(self.state, self.index, tuple(self.agentDistances))
 
-    @property
+    @cached_property
     def data(self) -> StateData:
+        """Built on first use and kept: the course's is a plain field, which team code reads in its inner loops
+        (``gameState.data.layout.walls`` per cell searched); building it on every read made such a team's moves
+        twenty times slower here than in the course."""
         return StateData(self)
 
     def _grid(self, mask: int) -> Grid:
@@ -227,6 +250,9 @@ class GameState(SnakeNames):
 
     def __str__(self) -> str:
         return self.state.to_text()
+
+
+add_snake_aliases(GameState)  # UPF's names on the class too: GameState.get_distance_prob(true, noisy)
 
 
 class StateData(SnakeNames):
