@@ -343,7 +343,7 @@ def test_compiled_code_that_never_returns_ends_at_the_move_limit_or_at_ctrl_c(li
         assert err.count("\n") == 1 and ("move limit" in err) == bool(limit)
 
 
-def test_the_kernels_slices_run_as_compiled_code():
+def test_the_kernels_slices_run_as_compiled_code(ctrl_c_delivered):
     from pacsim.fast.slices import in_slices
 
     seen = []
