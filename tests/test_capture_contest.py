@@ -89,8 +89,7 @@ last = memoryview(mmap.mmap(-1, 8 * (SPINNERS + 1))).cast('d')
 
 
 def spin(slot):
-    last[slot] = time.monotonic()
-    while True:  # spins, noting the longest time it was kept from running
+    while True:  # spins, noting the longest time it was kept from running (since its start was noted)
         now = time.monotonic()
         if now - last[slot] > longest[slot]:
             longest[slot] = now - last[slot]
@@ -113,9 +112,11 @@ class Spinner(CaptureAgent):
     def chooseAction(self, gameState):
         if Spinner.left is None:
             for slot in range(SPINNERS):  # processes each in a session of its own, and a thread
+                last[slot] = time.monotonic()  # noted before it exists: one first run after a pause was paused
                 if os.fork() == 0:
                     os.setsid()
                     spin(slot)
+            last[SPINNERS] = time.monotonic()
             threading.Thread(target=spin, args=(SPINNERS,), daemon=True).start()
         elif stopped() < 0.5 * (time.monotonic() - Spinner.left):  # one ran on while the other team moved
             raise RuntimeError(f'a spinner ran between moves: stopped {stopped():.2f} s of '
