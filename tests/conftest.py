@@ -30,7 +30,7 @@ sys.dont_write_bytecode = False
 # compiles the plain search, then waits for it: the whole-game loop links
 # that search, which it would otherwise compile again (about 9 s of CPU).
 # The workers collect the tests meanwhile (about 5 s of CPU each) and wait
-# for the warm-up before their first test (:func:`pytest_runtestloop`): the
+# for the warm-up before each test (:func:`pytest_runtest_setup`): the
 # modules that compile copies of the kernel around users' functions
 # (:data:`COMPILING_FIRST`) wait only for the just-in-time kernel they copy,
 # and run beside the ahead-of-time build; every other test waits for that

@@ -2,10 +2,10 @@
 
 The reference workload is fixed, written here and nowhere else, so that no
 change to pacsim's own teams or engine moves it: all-pairs maze distances on
-the shipped ``defaultCapture`` by breadth-first search in plain Python, :data:`PASSES` times (the
-work a course team's ``registerInitialState`` does with the course's
-``distanceCalculator``; pure Python, single-threaded: the kind of work a
-team's move does).  Its best time of :data:`REPEATS` runs, divided by
+the shipped ``defaultCapture`` by breadth-first search in plain Python,
+:data:`PASSES` times (the work a course team's ``registerInitialState`` does
+with the course's ``distanceCalculator``; pure Python, single-threaded: the
+kind of work a team's move does).  Its best time of :data:`REPEATS` runs, divided by
 :data:`REFERENCE_SECONDS` (the same workload on the machine the course's
 limits are taken to be written for), is the machine's *speed factor*: 2.0 on
 a machine half as fast.  A contest multiplies the course's time rules (1 s
@@ -30,7 +30,7 @@ REFERENCE_SECONDS = 0.103
 """The reference workload's best time on the reference machine (the 2-core machine pacsim's contests were built on
 in December 2026, idle, Python 3.11); a factor of 1 there."""
 PASSES = 4
-"""All-pairs searches in one timing (about 0.2 s on the reference machine: long enough for a timer, short at a start)."""
+"""All-pairs searches in one timing (0.1 s on the reference machine: long enough for a timer, short at a start)."""
 REPEATS = 5
 LOWEST, HIGHEST = 0.25, 20.0
 """A factor is kept within these: a measurement outside them is a disturbed machine, not a speed."""
