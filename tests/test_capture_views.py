@@ -163,6 +163,25 @@ def test_a_played_game_html_keeps_what_was_heard_and_drawn(tmp_path, capsys):
     assert any(shown["marks"] for shown in data["frames"])
 
 
+def test_a_recorded_games_replay_counts_the_moves_left_from_its_own_length(tmp_path, capsys):
+    """A record's page counts down from the game's length, as the game did (a stored contest game's record has
+    none: from the course's 1,200), not from the moves it happens to hold (it said 0 moves left at its end)."""
+    assert main(["capture", "-l", "tinyCapture", "--seed", "4", "-i", "40", "--record", str(tmp_path), "-q"]) == 0
+    [record] = tmp_path.glob("capture-*.json")
+    played = len(json.loads(record.read_text())["moves"])
+    pages = {}
+    for length in (40, None):
+        if length is None:
+            kept = json.loads(record.read_text())
+            del kept["length"]
+            record.write_text(json.dumps(kept))
+        out = tmp_path / f"replay-{length}.html"
+        assert main(["capture", "--replay", str(record), "--html", str(out), "-q"]) == 0
+        pages[length] = json.loads(re.search(r'id="capture-data">(.*?)</script>', out.read_text(), re.S).group(1))["frames"]
+    assert [pages[40][0]["left"], pages[40][-1]["left"]] == [40, 40 - played]
+    assert [pages[None][0]["left"], pages[None][-1]["left"]] == [1200, 1200 - played]
+
+
 def test_names_in_the_page_cannot_end_its_script(tmp_path, tiny):
     from pacsim.web.capture_page import capture_page
 

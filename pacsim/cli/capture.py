@@ -305,7 +305,8 @@ def _replay(path: Path, quiet: bool, html: str | None = None) -> int:
             ended = _fault_end(record)
             layout = find_capture_layout(str(record["layout"]))
             moves = tuple((int(agent), str(action)) for agent, action in record["moves"])
-            recording = CourseReplay(layout, moves, len(moves) or MAX_MOVES, str(record["red"]), str(record["blue"]))
+            length = max(int(record.get("length") or MAX_MOVES), len(moves))  # the game's own length: moves left count down from it
+            recording = CourseReplay(layout, moves, length, str(record["red"]), str(record["blue"]))
         except (FileRefused, ValueError, KeyError, TypeError) as error:
             raise ReplayError(f"{path}: not a capture record ({error})") from None
     else:
