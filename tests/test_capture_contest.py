@@ -524,3 +524,17 @@ def test_the_board_lists_each_teams_fault_once_with_its_games():
     notes = [line for line in shown.splitlines() if line.startswith("  0")]
     assert notes == ["  070707070707: north (crash) illegal move 'North'",
                      "  000000000000: py2 (crash) start: importing myTeam.py raised SyntaxError [3 games]"]
+
+
+def test_the_board_shows_long_team_names_whole_and_in_line():
+    """Folders named after repositories (``owner__course-contest-project``) differ at their ends: the board's team
+    column widens to the longest name (up to 64 characters), and every row keeps its columns in line."""
+    from pacsim.report.contest_board import build_board, format_board
+
+    long_names = ["owner__RMIT-COSC1125-1127-AI-22-Pacman-Contest-Project", "owner__RMIT-COSC1125-1127-AI-22-Pacman-Contest-Project2"]
+    games = [{"key": f"{number:02d}" * 32, "red": long_names[number % 2], "blue": long_names[1 - number % 2],
+              "winner": "red", "score": 1, "culprit": None, "reason": "food", "fault": None, "error": ""}
+             for number in range(4)]
+    shown = format_board(build_board(long_names, set(), games, samples=10)).splitlines()
+    assert all(any(line.split()[1] == name for line in shown[1:]) for name in long_names)
+    assert all(line.index("2-0-2") == shown[0].index("W-T-L") for line in shown[1:])

@@ -130,18 +130,24 @@ def whole(value: float) -> str:
     return str(round(value))
 
 
+NAME_WIDTH = 24, 64
+"""The board's team column: at least this wide, and as wide as its longest name up to the second (a folder named
+after a repository, ``owner__course-contest-project``, is told from its neighbours by its end)."""
+
+
 def format_board(board: ContestBoard, shown_faults: int = 20) -> str:
-    rows = [f"{'rank':>4}  {'team':<24} {'rating':>7}  {'95% interval':<15} {'ranks':<9} {'games':>5}  "
+    names = [line.rating.entrant + (" (staff)" if line.staff else "") for line in board.lines]
+    width = max(NAME_WIDTH[0], min(NAME_WIDTH[1], max(map(len, names + [name for name, _ in board.refused]), default=0)))
+    rows = [f"{'rank':>4}  {'team':<{width}} {'rating':>7}  {'95% interval':<15} {'ranks':<8} {'games':>5}  "
             f"{'W-T-L':<13} faults"]
-    for line in board.lines:
+    for line, name in zip(board.lines, names):
         rating = line.rating
-        name = line.rating.entrant + (" (staff)" if line.staff else "")
         faults = ", ".join(f"{kind} {count}" for kind, count in sorted(line.faults.items())) or "-"
-        rows.append(f"{rating.rank:>4}  {name[:24]:<24} {whole(rating.rating):>7}  [{whole(rating.low):>5}, {whole(rating.high):>5}]  "
-                    f"{rating.best_rank:>3}-{rating.worst_rank:<4} {line.games:>5}  "
-                    f"{f'{line.wins}-{line.ties}-{line.losses}':<13} {faults}")
+        rows.append(f"{rating.rank:>4}  {name[:width]:<{width}} {whole(rating.rating):>7}  "
+                    f"[{whole(rating.low):>5}, {whole(rating.high):>5}]  {rating.best_rank:>3}-{rating.worst_rank:<4} "
+                    f"{line.games:>5}  {f'{line.wins}-{line.ties}-{line.losses}':<13} {faults}")
     for name, why in board.refused:
-        rows.append(f"   -  {name[:24]:<24} no games: {why}")
+        rows.append(f"   -  {name[:width]:<{width}} no games: {why}")
     if board.faults:
         rows.append(f"faulted games ({board.faulted_games}, by team and fault; replay one with pacsim tournament "
                     "--game capture --store STORE --replay KEY):")
