@@ -538,3 +538,36 @@ def test_the_board_shows_long_team_names_whole_and_in_line():
     shown = format_board(build_board(long_names, set(), games, samples=10)).splitlines()
     assert all(any(line.split()[1] == name for line in shown[1:]) for name in long_names)
     assert all(line.index("2-0-2") == shown[0].index("W-T-L") for line in shown[1:])
+
+
+def test_every_pairing_plays_the_rounds_seed_with_noise_of_its_own(tmp_path):
+    """A team kept between games (its child is reused) could note the noise of its readings where it saw an
+    opponent and subtract it in a later game of the same seed, reading unseen opponents' distances exactly: each
+    pairing's noise is keyed by the pair (both colours share it), while the seed, and so the start, stays the round's."""
+    from pacsim.engine.capture.game import CaptureTeam
+    from pacsim.runner.contest import Contest, Team, draw
+    from pacsim.runner.contest_store import ContestStore
+
+    contest = Contest("noise", ContestStore(tmp_path / "contest.sqlite"), [], draw([TINY], 1, lambda: 1.0))
+    alice, bob, carol = (Team(name, "baseline", name) for name in ("alice", "bob", "carol"))
+    maze = contest.drawn.mazes[0]
+    tasks = [contest.task("staff", 0, *pair, maze) for pair in ((alice, bob), (bob, alice), (alice, carol))]
+    assert len({task.seed for task in tasks}) == 1
+    assert tasks[0].noise_seed == tasks[1].noise_seed != tasks[2].noise_seed
+
+    class Listener(CaptureTeam):
+        def __init__(self) -> None:
+            self.heard: list[tuple[int, ...]] = []
+
+        def act(self, index, view):
+            self.heard.append(view.noisy_distances)
+            return view.state.legal_actions(index)[0]
+
+    heard = []
+    for noise_seed in (tasks[0].noise_seed, tasks[2].noise_seed):
+        red = Listener()
+        result = play_capture_game(find_capture_layout(TINY), red, build_team("baseline", False), tasks[0].seed,
+                                   max_moves=20, noise_seed=noise_seed)
+        assert result.error == ""
+        heard.append(red.heard)
+    assert heard[0] != heard[1]

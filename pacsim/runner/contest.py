@@ -97,6 +97,8 @@ class GameTask:
     maze: str
     maze_text: str
     seed: int
+    noise_seed: int
+    """The noise's own seed, keyed by the pairing (:meth:`Contest.noise_seed`)."""
 
 
 @dataclass
@@ -132,6 +134,15 @@ class Contest:
         digest = hmac.new(bytes.fromhex(self.drawn.secret), f"seed:{maze}:{round_number}".encode(), hashlib.sha256)
         return int.from_bytes(digest.digest()[:8], "big") >> 1
 
+    def noise_seed(self, maze: str, round_number: int, red: Team, blue: Team) -> int:
+        """The noise of a pairing's games on ``maze`` in ``round_number`` (both colours): every pairing plays the
+        round's seed, but a team that kept what it saw of the noise in one game (its child is kept between games)
+        would read its unseen opponents' distances in another of the same seed; keyed by the pair, it cannot."""
+        pair = ":".join(sorted((red.name, blue.name)))
+        digest = hmac.new(bytes.fromhex(self.drawn.secret), f"noise:{maze}:{round_number}:{pair}".encode(),
+                          hashlib.sha256)
+        return int.from_bytes(digest.digest()[:8], "big") >> 1
+
     def draw_order(self, name: str) -> str:
         """A team's place in a first round without ratings: a keyed hash of its name (nobody can choose it)."""
         return hmac.new(bytes.fromhex(self.drawn.secret), f"order:{name}".encode(), hashlib.sha256).hexdigest()
@@ -141,7 +152,8 @@ class Contest:
         identity = [self.name, red.name, red.digest, blue.name, blue.digest, maze[0],
                     hashlib.sha256(maze[1].encode()).hexdigest(), seed, self.max_moves]
         key = hashlib.sha256(json.dumps(identity).encode()).hexdigest()
-        return GameTask(key, stage, round_number, red, blue, maze[0], maze[1], seed)
+        return GameTask(key, stage, round_number, red, blue, maze[0], maze[1], seed,
+                        self.noise_seed(maze[0], round_number, red, blue))
 
     def both_colours(self, stage: str, round_number: int, first: Team, second: Team,
                      mazes: Sequence[tuple[str, str]]) -> list[GameTask]:
@@ -435,7 +447,8 @@ def play_task(task: GameTask, contest: str, max_moves: int, rules: TimeRules, li
     layout = parse_capture_layout(task.maze_text, name=task.maze, source=task.maze)
     red, blue = _team(task.red, True, limits, empty_folder), _team(task.blue, False, limits, empty_folder)
     try:
-        result = play_capture_game(layout, red, blue, task.seed, max_moves=max_moves, time_rules=rules)
+        result = play_capture_game(layout, red, blue, task.seed, max_moves=max_moves, time_rules=rules,
+                                   noise_seed=task.noise_seed)
     finally:
         for team in (red, blue):
             stop = getattr(team, "stop", None)

@@ -116,11 +116,15 @@ ViewWatcher = Callable[[CaptureView], None]
 
 def play_capture_game(layout: CaptureLayout, red: CaptureTeam, blue: CaptureTeam, seed: int,
                       max_moves: int = MAX_MOVES, time_rules: TimeRules | None = None,
-                      observer: Observer | None = None, on_view: ViewWatcher | None = None) -> CaptureResult:
-    """Play one game; ``seed`` decides who moves first, the noise and the teams' streams."""
+                      observer: Observer | None = None, on_view: ViewWatcher | None = None,
+                      noise_seed: int | None = None) -> CaptureResult:
+    """Play one game; ``seed`` decides who moves first, the noise and the teams' streams; ``noise_seed``, when
+    given, decides the noise instead (a contest plays one seed in many pairings: keyed by the pairing, what a
+    team saw of the noise in one game tells it nothing of the noise in another)."""
     rng = random.Random(seed)
     first = rng.randint(0, 1)
-    noise = random.Random(rng.getrandbits(64))
+    drawn = rng.getrandbits(64)
+    noise = random.Random(drawn if noise_seed is None else noise_seed)
     game = _Game(layout, (red, blue), noise, time_rules, CaptureResult(layout.name, seed, first), on_view)
     state = initial_state(layout, first, max_moves)
     if observer:
