@@ -102,6 +102,18 @@ def test_tree_command_draws_a_capture_move(recorded, tmp_path, capsys):
     assert "alphabeta" in capsys.readouterr().out and page.stat().st_size > 1000
 
 
+def test_a_file_named_as_the_records_team_is_never_imported(recorded, tmp_path, monkeypatch):
+    """The record names pacsim's ``alphabeta``: a file ``alphabeta.py`` in the current folder (which a
+    command line's ``-r alphabeta`` would load) is not run for it."""
+    path, _, _ = recorded
+    mark = tmp_path / "ran"
+    (tmp_path / "alphabeta.py").write_text(f"open({str(mark)!r}, 'w').close()\n")
+    monkeypatch.chdir(tmp_path)
+    assert main(["tree", "--record", str(path), "--move", "4", "--agent", "1", "--format", "json",
+                 "--out", str(tmp_path / "tree.json")]) == 0
+    assert not mark.exists()
+
+
 def test_a_team_the_record_names_is_traced_only_when_built_in(recorded, tmp_path, capsys):
     path, _, _ = recorded
     data = json.loads(path.read_text())

@@ -32,11 +32,18 @@ def build_team(spec: str, is_red: bool, options: dict[str, str] | None = None) -
 
         return CourseTeam(path, is_red, options)
     if spec in BUILT_IN_TEAMS:
-        return _built_in(spec, is_red, _numbers(spec, options or {}))
+        return built_in_team(spec, is_red, options)
     if spec.endswith(".py") or "/" in spec:
         raise AgentError(f"no team file {spec!r}")
     raise AgentError(f"no team {spec!r}: neither a team file ({spec}.py) nor one of pacsim's teams "
                      f"({', '.join(BUILT_IN_TEAMS)}){did_you_mean(spec, BUILT_IN_TEAMS)}")
+
+
+def built_in_team(name: str, is_red: bool, options: dict[str, str] | None = None) -> CaptureTeam:
+    """One of :data:`BUILT_IN_TEAMS` (never a file of that name: what a record names is built only so)."""
+    if name not in BUILT_IN_TEAMS:
+        raise AgentError(f"no team {name!r} among pacsim's ({', '.join(BUILT_IN_TEAMS)}){did_you_mean(name, BUILT_IN_TEAMS)}")
+    return _built_in(name, is_red, _numbers(name, options or {}))
 
 
 def _built_in(name: str, is_red: bool, options: dict[str, int]) -> CaptureTeam:

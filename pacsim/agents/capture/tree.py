@@ -77,7 +77,7 @@ def team_spec(record: CaptureRecord, agent: int, team: str | None) -> tuple[str,
 def capture_move_tree(record: CaptureRecord, move: int, agent: int | None = None, team: str | None = None,
                       depth: int | None = None) -> CaptureTree:
     """The tree the team searched at ``move`` (see :func:`game_move`) of ``record``."""
-    from pacsim.agents.capture import build_team
+    from pacsim.agents.capture import built_in_team
     from pacsim.agents.capture.search_team import PlacingTeam
 
     number = game_move(record, move, agent)
@@ -85,7 +85,7 @@ def capture_move_tree(record: CaptureRecord, move: int, agent: int | None = None
     name, options = team_spec(record, mover, team)
     if depth is not None and name == "mcts":
         raise ConfigError(f"--depth {depth}: the mcts team's search has no depth (--team mcts:iterations=N,rollout_depth=N)")
-    searcher = build_team(name, is_red(mover), options)
+    searcher = built_in_team(name, is_red(mover), options)  # pacsim's own, even beside a file of its name
     assert isinstance(searcher, PlacingTeam)
     searcher.prepare(agent_rng(record.seed, mover % 2))  # the stream the game gave it
     ours = {mover, (mover + 2) % 4}
