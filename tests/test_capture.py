@@ -452,3 +452,14 @@ def test_a_game_ended_by_an_illegal_move_replays_to_the_fault_and_says_so(tmp_pa
     assert main(["capture", "--replay", str(record), "-q", "--html", str(page)]) == 0
     ended = f"ended by red agent {result.culprit}'s crash: illegal move"
     assert ended in capsys.readouterr().out and ended in page.read_text(encoding="utf-8")  # the page says it too
+
+
+def test_each_layout_keeps_its_own_home_edges():
+    """The columns beside the middle, per layout (a cache keyed by a freed layout's id once handed a search team
+    another maze's cells): every edge cell is on its side's half, next to the other's."""
+    for name in ("tinyCapture", "defaultCapture", "RANDOM13"):
+        layout = find_capture_layout(name)
+        red, blue = layout.home_edges
+        assert red and blue
+        assert all(layout.is_home(0, cell) and layout.maze.cells[cell][1] == layout.width // 2 - 1 for cell in red)
+        assert all(layout.is_home(1, cell) and layout.maze.cells[cell][1] == layout.width // 2 for cell in blue)

@@ -17,7 +17,7 @@ from typing import Any
 
 from pacsim.agents.capture.belief import TeamBeliefs
 from pacsim.engine.capture.game import CaptureTeam
-from pacsim.engine.capture.layout import CaptureLayout, is_red
+from pacsim.engine.capture.layout import is_red
 from pacsim.engine.capture.observation import CaptureView
 from pacsim.engine.capture.state import CaptureState, apply_move
 from pacsim.engine.state import mask_cells
@@ -76,7 +76,7 @@ def evaluation(red: bool) -> Any:
         distances = layout.maze.distances_from(state.positions[attacker])
         food = mask_cells(state.food_of(not red))
         value -= min(map(distances.__getitem__, food), default=0)
-        value -= state.carrying[attacker] * min(map(distances.__getitem__, _home_edge(layout, red)))
+        value -= state.carrying[attacker] * min(map(distances.__getitem__, layout.home_edges[0 if red else 1]))
         invaders = [state.positions[opponent] for opponent in opponents if state.pacman[opponent]]
         if invaders:
             guard = layout.maze.distances_from(state.positions[defender])
@@ -84,19 +84,6 @@ def evaluation(red: bool) -> Any:
         return value
 
     return evaluate
-
-
-_EDGES: dict[tuple[int, bool], tuple[int, ...]] = {}
-
-
-def _home_edge(layout: CaptureLayout, red: bool) -> tuple[int, ...]:
-    """The cells of a team's half next to the middle (where carried food is banked)."""
-    key = (id(layout), red)
-    edge = _EDGES.get(key)
-    if edge is None:
-        column = layout.width // 2 - 1 if red else layout.width // 2
-        edge = _EDGES[key] = tuple(cell for cell, (_, at) in enumerate(layout.maze.cells) if at == column)
-    return edge
 
 
 class PlacingTeam(CaptureTeam):

@@ -70,6 +70,8 @@ class CaptureLayout:
     """The course's ``(x, y)`` of each cell (see :meth:`xy`)."""
     home_cells: tuple[int, ...] = field(init=False, repr=False)
     """Bitmask of agent ``i``'s own half (red's cells for 0 and 2, the others for 1 and 3): :meth:`is_home` as one shift."""
+    home_edges: tuple[tuple[int, ...], tuple[int, ...]] = field(init=False, repr=False)
+    """Red's and blue's cells next to the middle, where carried food is banked."""
 
     def __post_init__(self) -> None:
         half = self.maze.width // 2
@@ -80,6 +82,8 @@ class CaptureLayout:
         object.__setattr__(self, "coordinates", tuple((column, bottom - row) for row, column in self.maze.cells))
         blue = ((1 << len(self.maze.cells)) - 1) & ~red
         object.__setattr__(self, "home_cells", (red, blue, red, blue))
+        object.__setattr__(self, "home_edges", tuple(tuple(cell for cell, (_, at) in enumerate(self.maze.cells) if at == column)
+                                                     for column in (half - 1, half)))
 
     @property
     def width(self) -> int:
