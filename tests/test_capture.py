@@ -463,3 +463,16 @@ def test_each_layout_keeps_its_own_home_edges():
         assert red and blue
         assert all(layout.is_home(0, cell) and layout.maze.cells[cell][1] == layout.width // 2 - 1 for cell in red)
         assert all(layout.is_home(1, cell) and layout.maze.cells[cell][1] == layout.width // 2 for cell in blue)
+
+
+def test_a_records_team_names_reach_the_terminal_as_text(tmp_path, capsys):
+    """A record's team names are whoever wrote it: replayed, their escapes and newlines are shown, not acted on."""
+    assert main(["capture", "-l", "tinyCapture", "--seed", "4", "-i", "10", "--record", str(tmp_path), "-q"]) == 0
+    [record] = tmp_path.glob("capture-*.json")
+    kept = json.loads(record.read_text())
+    kept["red"] = "\x1b[2Jevil\nseed 1 on tinyCapture: forged"
+    record.write_text(json.dumps(kept))
+    capsys.readouterr()
+    assert main(["capture", "--replay", str(record), "-q"]) == 0
+    out = capsys.readouterr().out
+    assert "\x1b" not in out and "\\x1b[2Jevil\\nseed 1" in out and len(out.strip().splitlines()) == 1

@@ -571,3 +571,15 @@ def test_every_pairing_plays_the_rounds_seed_with_noise_of_its_own(tmp_path):
         assert result.error == ""
         heard.append(red.heard)
     assert heard[0] != heard[1]
+
+
+def test_a_faults_message_cannot_clear_the_screen_or_forge_a_row():
+    """An entrant's exception message is its own to choose: the board shows its escapes and newlines as text."""
+    from pacsim.report.contest_board import build_board, format_board
+
+    error = "move: raised RuntimeError at myTeam.py:3: \x1b[2J\n   1  mallory                      999"
+    game = {"key": "cd" * 32, "red": "mallory", "blue": "baseline", "winner": "blue", "score": -1, "culprit": 0,
+            "reason": "crash", "fault": None, "error": error}
+    shown = format_board(build_board(["mallory", "baseline"], {"baseline"}, [game], samples=10))
+    assert "\x1b" not in shown and "\\x1b[2J\\n" in shown
+    assert sum("mallory" in line for line in shown.splitlines()) == 2  # its row and its fault's line, no forged row

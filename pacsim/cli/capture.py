@@ -249,12 +249,13 @@ def _line(result: CaptureResult, red: str, blue: str) -> str:
     first = "red" if result.first == 0 else "blue"
     if result.reason in ("crash", "forfeit"):
         side = "red" if result.culprit is not None and result.culprit % 2 == 0 else "blue"
-        how = f"{side} agent {result.culprit} {'crashed' if result.reason == 'crash' else 'forfeited'}: {result.error}"
+        how = f"{side} agent {result.culprit} {'crashed' if result.reason == 'crash' else 'forfeited'}: {printable(result.error)}"
     elif result.winner in (RED, BLUE):
         how = f"{result.winner} wins by {abs(result.score)}" + (" (returned its food)" if result.reason == "food" else " (time)")
     else:
         how = "tie"
-    return f"seed {result.seed} on {result.layout}: {red} (red) vs {blue} (blue), {first} first, {len(result.moves)} moves: score {result.score}, {how}"
+    return (f"seed {result.seed} on {result.layout}: {printable(red)} (red) vs {printable(blue)} (blue), {first} first, "
+            f"{len(result.moves)} moves: score {result.score}, {how}")
 
 
 def _totals(results: list[CaptureResult]) -> str:
@@ -317,7 +318,8 @@ def _replay(path: Path, quiet: bool, html: str | None = None) -> int:
         check_output(html, "--html")
     states = list(recording.states())  # the start, then a state a move
     state = states[-1]
-    print(f"{path}: {recording.red_name} (red) vs {recording.blue_name} (blue) on {recording.layout.name}, "
+    print(f"{printable(str(path))}: {printable(recording.red_name)} (red) vs {printable(recording.blue_name)} (blue) "
+          f"on {printable(recording.layout.name)}, "
           f"{len(recording.actions)} moves: score {state.score}")
     if ended is not None:
         print(ended)

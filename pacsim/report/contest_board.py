@@ -23,6 +23,7 @@ from typing import Any
 import numpy
 
 from pacsim.files import write_atomically
+from pacsim.printable import printable
 from pacsim.report.ratings import BOOTSTRAP_SAMPLES, Rating, rate_games
 
 POINTS = {"red": 1.0, "tie": 0.5, "blue": 0.0}
@@ -98,8 +99,9 @@ def fault_text(error: str) -> str:
     """A fault's message as the board shows it: pacsim's own account of a team's failure without the line of
     pacsim's that raised it, and paths cut to their file names (a hand-in's copy lies deep in the store's folder),
     so that the cause (``importing myTeam.py raised ModuleNotFoundError: ...``) fits on the line.  The store
-    keeps the message whole."""
-    return _FOLDERS.sub("", _PACSIMS_WRAPPER.sub("", error, count=1))
+    keeps the message whole.  An entrant's message is its own to choose: its escapes and newlines are shown
+    as such (:func:`~pacsim.printable.printable`), never acted on by a terminal."""
+    return printable(_FOLDERS.sub("", _PACSIMS_WRAPPER.sub("", error, count=1)))
 
 
 def build_board(names: Sequence[str], staff: set[str], games: Sequence[dict[str, Any]],
