@@ -1001,3 +1001,21 @@ def test_the_new_commands_refuse_bad_input_in_one_line(tmp_path, monkeypatch, ca
     error = capsys.readouterr().err
     errors = [line for line in error.splitlines() if line.startswith("pacsim: error:")]
     assert len(errors) == 1 and message in errors[0] and "Traceback" not in error
+
+
+@pytest.mark.parametrize("arguments", [
+    ["capture", "-r", "{team}", "-l", "tinyCapture", "-i", "4", "--html", "{team}"],
+    ["tournament", "--game", "capture", "--teams", "{folder}", "--layout", "tinyCapture", "--store", "{store}",
+     "--grades", "{team}", "-q"],
+], ids=["capture --html", "contest --grades"])
+def test_an_output_over_a_capture_team_file_is_refused_before_any_game(tmp_path, capsys, arguments):
+    """A team file is an input: an output named as it (a slip of the shell's history) would replace a hand-in."""
+    folder = tmp_path / "students" / "alice"
+    folder.mkdir(parents=True)
+    team = folder / "myTeam.py"
+    team.write_text("from baselineTeam import createTeam\n")
+    values = {"team": str(team), "folder": str(tmp_path / "students"), "store": str(tmp_path / "c.sqlite")}
+    assert main([argument.format(**values) for argument in arguments]) == 2
+    assert team.read_text() == "from baselineTeam import createTeam\n"
+    error = capsys.readouterr().err.strip()
+    assert error.count("\n") == 0 and str(team) in error and not (tmp_path / "c.sqlite").exists()

@@ -134,7 +134,7 @@ def _check_display(args: argparse.Namespace) -> None:
     if args.html:
         from pacsim.files import check_output
 
-        check_output(args.html, "--html")
+        check_output(args.html, "--html", inputs=_team_files(args))
     if args.tree:
         from pacsim.files import check_output
 
@@ -142,7 +142,14 @@ def _check_display(args: argparse.Namespace) -> None:
             raise ConfigError("--tree: the game stops at the tree's move; no display or --html with it")
         if args.games > 1 or args.tree_move < 0:
             raise ConfigError("--tree: one game (-n 1) and --tree-move of at least 0")
-        check_output(args.tree, "--tree")
+        check_output(args.tree, "--tree", inputs=_team_files(args))
+
+
+def _team_files(args: argparse.Namespace) -> list[Path]:
+    """The team files ``-r`` and ``-b`` name: inputs no output may replace."""
+    from pacsim.agents.capture import team_file
+
+    return [path for path in (team_file(args.red), team_file(args.blue)) if path is not None]
 
 
 def _watched(args: argparse.Namespace, layout: CaptureLayout, red: CaptureTeam, blue: CaptureTeam, seed: int,

@@ -57,7 +57,7 @@ def run(args: argparse.Namespace) -> int:
     if args.replay:
         return _replay(args)
     if args.grades:
-        check_output(args.grades, "--grades", inputs=[_store_path(args)])
+        check_output(args.grades, "--grades", inputs=[_store_path(args), *_hand_in_files(args)])
     contest = _contest(args)
     workers = args.workers or os.cpu_count() or 1
     if not args.quiet:
@@ -165,6 +165,13 @@ def _check_isolation(args: argparse.Namespace) -> None:
 def _progress(done: int, total: int) -> None:
     if done == total or done % max(1, total // 20) == 0:
         print(f"pacsim: played {done}/{total} games", file=sys.stderr, flush=True)
+
+
+def _hand_in_files(args: argparse.Namespace) -> list[Path]:
+    """Every file under the ``--teams`` and ``--staff`` paths: inputs no output may replace."""
+    paths = [Path(value) for value in (*args.teams, *args.staff)]
+    return [file for path in paths for file in ([path] if path.is_file() else path.rglob("*") if path.is_dir() else [])
+            if file.is_file()]
 
 
 def _replay(args: argparse.Namespace) -> int:
