@@ -1003,6 +1003,19 @@ def test_the_new_commands_refuse_bad_input_in_one_line(tmp_path, monkeypatch, ca
     assert len(errors) == 1 and message in errors[0] and "Traceback" not in error
 
 
+TEAM_FILE = """from captureAgents import CaptureAgent
+
+
+def createTeam(first, second, isRed):
+    return [First(first), First(second)]
+
+
+class First(CaptureAgent):
+    def chooseAction(self, gameState):
+        return gameState.getLegalActions(self.index)[0]
+"""
+
+
 @pytest.mark.parametrize("arguments", [
     ["capture", "-r", "{team}", "-l", "tinyCapture", "-i", "4", "--html", "{team}"],
     ["tournament", "--game", "capture", "--teams", "{folder}", "--layout", "tinyCapture", "--store", "{store}",
@@ -1013,9 +1026,9 @@ def test_an_output_over_a_capture_team_file_is_refused_before_any_game(tmp_path,
     folder = tmp_path / "students" / "alice"
     folder.mkdir(parents=True)
     team = folder / "myTeam.py"
-    team.write_text("from baselineTeam import createTeam\n")
+    team.write_text(TEAM_FILE)
     values = {"team": str(team), "folder": str(tmp_path / "students"), "store": str(tmp_path / "c.sqlite")}
     assert main([argument.format(**values) for argument in arguments]) == 2
-    assert team.read_text() == "from baselineTeam import createTeam\n"
+    assert team.read_text() == TEAM_FILE
     error = capsys.readouterr().err.strip()
     assert error.count("\n") == 0 and str(team) in error and not (tmp_path / "c.sqlite").exists()
