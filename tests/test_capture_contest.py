@@ -583,3 +583,11 @@ def test_a_faults_message_cannot_clear_the_screen_or_forge_a_row():
     shown = format_board(build_board(["mallory", "baseline"], {"baseline"}, [game], samples=10))
     assert "\x1b" not in shown and "\\x1b[2J\\n" in shown
     assert sum("mallory" in line for line in shown.splitlines()) == 2  # its row and its fault's line, no forged row
+
+
+def test_the_contest_store_holding_its_secret_is_its_owners_alone(tmp_path):
+    from pacsim.runner.contest_store import ContestStore
+
+    store = ContestStore(tmp_path / "contest.sqlite")
+    store.close()
+    assert (tmp_path / "contest.sqlite").stat().st_mode & 0o777 == 0o600

@@ -422,3 +422,11 @@ def test_the_tree_of_a_searching_teams_move_is_the_search_that_chose_it(tmp_path
 def test_a_tree_needs_a_searching_team(capsys, tmp_path):
     assert main(["capture", "-l", "tinyCapture", "--tree", str(tmp_path / "t.html")]) == 2
     assert "neither team searches" in capsys.readouterr().err
+
+
+def test_marks_with_absurd_numbers_are_skipped_not_raised(tiny):
+    from pacsim.engine.capture.frames import clean_marks
+
+    start = tiny.xy(initial_state(tiny).positions[0])
+    marks = [([start], [10**400, 0, 0]), ([start], [0.5, 10**400, 1]), ([(10**400, 1)], [1, 0, 0]), ([start], [1, 0, 0])]
+    assert clean_marks(marks, tiny) == [[[list(start)], [255, 0, 0]]]  # only the last, sound one

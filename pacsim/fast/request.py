@@ -22,9 +22,9 @@ from pacsim.fast.view import registered, registered_ghost
 from pacsim.search import ALGORITHMS, CHANCE
 
 ADVERSARIAL = GhostKind.ADVERSARIAL.label
+"""The built-in adversarial ghost as a chance model (``model=adversarial``)."""
 DEFAULT_ADVERSARY = (2, 1.0)
 """The adversarial ghost's default ``(depth, p)``."""
-"""The built-in adversarial ghost as a chance model (``model=adversarial``)."""
 
 
 @dataclass(frozen=True)

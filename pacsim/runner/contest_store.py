@@ -17,7 +17,9 @@ leaves this file (each team's child sees only its own hand-in's copy).
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import sqlite3
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -61,6 +63,8 @@ class ContestStore:
     def __init__(self, path: Path) -> None:
         self.path = path
         path.parent.mkdir(parents=True, exist_ok=True)
+        with contextlib.suppress(FileExistsError):  # the secret behind every seed is in it: this user's alone
+            os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
         try:
             self.connection = sqlite3.connect(path, timeout=60)
             self.connection.executescript(SCHEMA)

@@ -78,7 +78,7 @@ def clean_marks(marks: Iterable[Any], layout: CaptureLayout) -> list[list[Any]]:
             cells, color = mark
             kept = [cell for cell in map(_cell, cells) if cell and layout.cell_at(*cell) is not None][:budget]
             rgb = _color(color)
-        except (TypeError, ValueError):
+        except (TypeError, ValueError, OverflowError):  # a team's marks are its own: any it gets wrong are skipped
             continue
         if kept and rgb:
             cleaned.append([kept, rgb])
