@@ -1032,3 +1032,12 @@ def test_an_output_over_a_capture_team_file_is_refused_before_any_game(tmp_path,
     assert team.read_text() == TEAM_FILE
     error = capsys.readouterr().err.strip()
     assert error.count("\n") == 0 and str(team) in error and not (tmp_path / "c.sqlite").exists()
+
+
+def test_a_capture_record_folder_that_cannot_be_made_is_one_line_before_the_game(tmp_path, capsys):
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    assert main(["capture", "-l", "tinyCapture", "-i", "4", "-q", "--record", str(blocker / "games")]) == 2
+    error = capsys.readouterr()
+    assert error.err.strip().count("\n") == 0 and "--record" in error.err and "seed" not in error.out
+

@@ -279,6 +279,14 @@ def test_a_stored_game_becomes_a_replay_record(played, monkeypatch, capsys):
     assert main(["capture", "--replay", str(played / "replays" / f"capture-{key[:12]}.json"), "-q"]) == 0
 
 
+def test_a_replay_where_its_folder_is_a_file_is_one_line(played, tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "replays").write_text("mine")
+    key = stored(played)[0][0]
+    assert main(["tournament", "--game", "capture", "--store", str(played / "contest.sqlite"), "--replay", key[:12]]) == 2
+    assert capsys.readouterr().err.strip().count("\n") == 0 and (tmp_path / "replays").read_text() == "mine"
+
+
 def test_bad_contest_input_is_one_line(tmp_path, capsys):
     assert main(["tournament", "--game", "capture", "--teams", str(tmp_path / "nowhere")]) == 2
     assert main(["tournament", "--game", "capture", "--teams", "baseline", "--pacman", "greedy"]) == 2

@@ -131,6 +131,10 @@ def _check_display(args: argparse.Namespace) -> None:
         if not 0 <= args.port < 65536:
             raise ConfigError(f"--port {args.port}: a port is 0 (any free one) to 65535")
         require_server("capture --browser")
+    if args.record is not None:
+        from pacsim.files import check_output
+
+        check_output(args.record, "--record", folder=True)  # before the games: not a traceback after them
     if args.html:
         from pacsim.files import check_output
 
@@ -278,9 +282,6 @@ def _record(folder: Path, result: CaptureResult, args: argparse.Namespace) -> No
     where a team stood at a move (the game's length, each team's options)."""
     from pacsim.files import write_atomically
 
-    if folder.exists() and not folder.is_dir():
-        raise ConfigError(f"--record {folder}: not a folder")
-    folder.mkdir(parents=True, exist_ok=True)
     record = {"game": "capture", "red": args.red, "blue": args.blue, "length": args.moves,
               "redOpts": _options(args.red_opts, "--redOpts"), "blueOpts": _options(args.blue_opts, "--blueOpts"),
               **result.to_dict()}

@@ -176,7 +176,7 @@ def _hand_in_files(args: argparse.Namespace) -> list[Path]:
 
 def _replay(args: argparse.Namespace) -> int:
     """Write the stored game ``--replay KEY`` as pacsim's capture record (its maze's text beside it)."""
-    from pacsim.files import write_atomically
+    from pacsim.files import check_output, write_atomically
     from pacsim.runner.contest_store import ContestStore
 
     path = _store_path(args)
@@ -188,8 +188,7 @@ def _replay(args: argparse.Namespace) -> int:
         raise ConfigError(f"--replay {args.replay!r}: no one game in {path} has a key starting so")
     drawn = store.drawn(game["contest"])
     texts = dict(drawn.mazes) if drawn else {}
-    folder = Path("replays")
-    folder.mkdir(exist_ok=True)
+    folder = check_output(Path("replays"), "--replay (its folder)", folder=True)
     maze = folder / f"{game['layout']}.lay"
     if game["layout"] in texts:
         write_atomically(maze, texts[game["layout"]], "the game's maze")
