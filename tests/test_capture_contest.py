@@ -599,3 +599,16 @@ def test_the_contest_store_holding_its_secret_is_its_owners_alone(tmp_path):
     store = ContestStore(tmp_path / "contest.sqlite")
     store.close()
     assert (tmp_path / "contest.sqlite").stat().st_mode & 0o777 == 0o600
+
+
+def test_a_team_folder_that_is_a_link_is_listed_with_why_not_left_off(tmp_path):
+    """A link among the team folders may lead to another student's hand-in: it is not copied, and the team is
+    listed with the reason (it was left off the board and the grade table without a word)."""
+    students = tmp_path / "students"
+    team_folder(students, "honest", COURSE_TEAM)
+    team_folder(tmp_path / "elsewhere", "target", COURSE_TEAM)
+    (students / "linked").symlink_to(tmp_path / "elsewhere" / "target")
+    teams = {team.name: team for team in find_teams([str(students)], tmp_path / "copies", HandInLimits())}
+    assert teams["honest"].error is None
+    assert teams["linked"].error is not None and "a link, not a folder" in teams["linked"].error
+    assert len(list((tmp_path / "copies").iterdir())) == 1

@@ -185,8 +185,15 @@ def _teams_of(value: str, snapshots: Path, limits: HandInLimits, staff: bool) ->
                           f"({', '.join(BUILT_IN_TEAMS)})")
     if any(path.glob("*.py")):
         return [_folder_team(path, snapshots, limits, staff)]
-    return [_folder_team(folder, snapshots, limits, staff) for folder in sorted(path.iterdir())
-            if folder.is_dir() and not folder.is_symlink() and not folder.name.startswith(".")]
+    return [_linked(folder, staff) if folder.is_symlink() else _folder_team(folder, snapshots, limits, staff)
+            for folder in sorted(path.iterdir()) if folder.is_dir() and not folder.name.startswith(".")]
+
+
+def _linked(folder: Path, staff: bool) -> Team:
+    """A team folder that is a link: listed with why it gets no games (a link may lead to another's hand-in),
+    not left off the board and the grade table in silence."""
+    return _named(folder.name, folder, staff) or Team(folder.name, "", "", staff,
+                                                      f"{folder}: a link, not a folder; hand in the folder itself")
 
 
 def _named(name: str, where: Path, staff: bool, *inside: str) -> Team | None:
