@@ -114,6 +114,15 @@ ViewWatcher = Callable[[CaptureView], None]
 """Called with each view handed to an agent for its move, before the move: a display of what it heard."""
 
 
+def game_streams(seed: int, noise_seed: int | None = None) -> tuple[int, random.Random]:
+    """Who moves first (0: red, 1: blue) and the noise stream of the game with ``seed`` (and ``noise_seed``:
+    :func:`play_capture_game`), the one place they are drawn (a record's views are drawn again from them)."""
+    rng = random.Random(seed)
+    first = rng.randint(0, 1)
+    drawn = rng.getrandbits(64)
+    return first, random.Random(drawn if noise_seed is None else noise_seed)
+
+
 def play_capture_game(layout: CaptureLayout, red: CaptureTeam, blue: CaptureTeam, seed: int,
                       max_moves: int = MAX_MOVES, time_rules: TimeRules | None = None,
                       observer: Observer | None = None, on_view: ViewWatcher | None = None,
@@ -121,10 +130,7 @@ def play_capture_game(layout: CaptureLayout, red: CaptureTeam, blue: CaptureTeam
     """Play one game; ``seed`` decides who moves first, the noise and the teams' streams; ``noise_seed``, when
     given, decides the noise instead (a contest plays one seed in many pairings: keyed by the pairing, what a
     team saw of the noise in one game tells it nothing of the noise in another)."""
-    rng = random.Random(seed)
-    first = rng.randint(0, 1)
-    drawn = rng.getrandbits(64)
-    noise = random.Random(drawn if noise_seed is None else noise_seed)
+    first, noise = game_streams(seed, noise_seed)
     game = _Game(layout, (red, blue), noise, time_rules, CaptureResult(layout.name, seed, first), on_view)
     state = initial_state(layout, first, max_moves)
     if observer:

@@ -14,12 +14,12 @@ noisy distances) then stands, at any move, where it stood in the game.
 from __future__ import annotations
 
 import json
-import random
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from pacsim.engine.capture.game import game_streams
 from pacsim.engine.capture.layout import NUM_AGENTS, CaptureLayout, find_capture_layout
 from pacsim.engine.capture.observation import CaptureView, observe
 from pacsim.engine.capture.state import MAX_MOVES, CaptureState, apply_move, initial_state
@@ -74,14 +74,6 @@ def read_capture_record(path: str | Path) -> CaptureRecord:
     if record.first != game_streams(record.seed)[0]:
         raise ReplayError(f"{path}: its first mover {record.first} is not the one its seed {record.seed} draws")
     return record
-
-
-def game_streams(seed: int) -> tuple[int, random.Random]:
-    """Who moves first (0: red, 1: blue) and the noise stream of the game with ``seed``,
-    drawn as :func:`~pacsim.engine.capture.game.play_capture_game` draws them (tested)."""
-    rng = random.Random(seed)
-    first = rng.randint(0, 1)
-    return first, random.Random(rng.getrandbits(64))
 
 
 def recorded_views(record: CaptureRecord) -> Iterator[tuple[int | None, CaptureView, CaptureState]]:
