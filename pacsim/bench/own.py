@@ -16,7 +16,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from pacsim.bench.agreement import Agreement, result_difference
+from pacsim.bench.agreement import Agreement, result_difference, untimed
 from pacsim.bench.positions import recorded_positions
 from pacsim.bench.report import Report
 from pacsim.bench.search import search_pacman
@@ -157,8 +157,8 @@ def compare_own_tables(positions: list[Any], evaluation: str) -> Agreement:
 
 def compare_own_games(functions: dict[str, str], games: int) -> Agreement:
     """Each of :data:`AGREEMENT_GAMES` with ``functions`` (``{ghost}``, ``{evaluation}``), played
-    by the kernel and by Python over ``games`` seeds on smallClassic:
-    the same moves, score, outcome and every search's node counts and value."""
+    by the kernel and by Python over ``games`` seeds on smallClassic: the same records, clock and backend
+    apart (:func:`~pacsim.bench.agreement.untimed`)."""
     from pacsim.agents import make_ghost, make_pacman
     from pacsim.agents.whole_game import play_in_kernel
     from pacsim.engine import load_layout, play_game
@@ -178,7 +178,7 @@ def compare_own_games(functions: dict[str, str], games: int) -> Agreement:
             agreement.positions += python.moves
             if kernel is None or {stats.backend for stats in kernel.search_stats} != {FAST}:
                 agreement.mismatches.append(f"{template} against {ghost_specs}, seed {seed}: not played by the kernel")
-            elif _game_line(kernel) != _game_line(python):
+            elif untimed(kernel) != untimed(python):
                 agreement.mismatches.append(f"{template} against {ghost_specs}, seed {seed}: a different game")
     return agreement
 
@@ -211,12 +211,6 @@ def _agents(pacman: str, ghost: str) -> list[Any]:
     from pacsim.agents import make_ghost, make_pacman
 
     return [make_pacman(pacman), make_ghost(ghost), make_ghost("random")]
-
-
-def _game_line(record: Any) -> tuple[Any, ...]:
-    """What the kernel's game must share with Python's: moves, score, outcome, and each search's counts and value."""
-    return (record.actions, record.score, record.outcome, record.error,
-            [(stats.generated, stats.evaluated, stats.cutoffs, stats.value) for stats in record.search_stats])
 
 
 def own_ghost_figures(report: Report, depth: int = 4, count: int = 5, games: int = 3) -> None:
