@@ -1,6 +1,7 @@
 """Bad input: each case is one line naming what is wrong, never a traceback."""
 
 import http.server
+import json
 import os
 import signal
 import socket
@@ -1041,3 +1042,15 @@ def test_a_capture_record_folder_that_cannot_be_made_is_one_line_before_the_game
     error = capsys.readouterr()
     assert error.err.strip().count("\n") == 0 and "--record" in error.err and "seed" not in error.out
 
+
+
+def test_a_capture_record_whose_moves_cannot_be_played_is_one_line(tmp_path, capsys):
+    assert main(["capture", "-l", "tinyCapture", "--seed", "4", "-i", "6", "-q", "--record", str(tmp_path)]) == 0
+    [record] = tmp_path.glob("capture-*.json")
+    data = json.loads(record.read_text())
+    data["moves"][1] = [9, data["moves"][1][1]]
+    record.write_text(json.dumps(data))
+    capsys.readouterr()
+    assert main(["capture", "--replay", str(record), "-q"]) == 2
+    error = capsys.readouterr().err.strip()
+    assert error.count("\n") == 0 and str(record) in error and "cannot be played" in error

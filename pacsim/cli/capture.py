@@ -324,7 +324,10 @@ def _replay(path: Path, quiet: bool, html: str | None = None) -> int:
         from pacsim.files import check_output
 
         check_output(html, "--html")
-    states = list(recording.states())  # the start, then a state a move
+    try:
+        states = list(recording.states())  # the start, then a state a move
+    except (IndexError, KeyError, ValueError) as error:  # a move the rules cannot play (an agent 9, say)
+        raise ReplayError(f"{path}: its moves cannot be played ({type(error).__name__}: {error})") from None
     state = states[-1]
     print(f"{printable(str(path))}: {printable(recording.red_name)} (red) vs {printable(recording.blue_name)} (blue) "
           f"on {printable(recording.layout.name)}, "
