@@ -188,8 +188,9 @@ class _Game:
                                                     f"(the limit is {rules.max_warnings} warnings)")
 
     def prepare_all(self, seed: int) -> None:
-        """Each team gets its stream, a hash of the seed (keyed where the engine keys it): a team's stream
-        tells it nothing of the other's, nor of the noise.  A team that fails here (its sandbox cannot start) loses."""
+        """Each team gets its stream, a hash of the seed and its side (not keyed: a team that knew the seed
+        could draw the other's; a contest's seeds are secret 63-bit HMACs) that tells
+        it nothing of the other's, nor of the noise.  A team that fails here (its sandbox cannot start) loses."""
         for first, team in enumerate(self.teams):
             try:
                 team.prepare(agent_rng(seed, first))
