@@ -400,3 +400,23 @@ def test_replays_on_the_leaderboard_page_are_titled_with_the_students_names(stud
     status, _ = run_tournament(capsys, students, tmp_path / "t.sqlite", "--html", str(page))
     headings = re.findall(r": ([^ ,:<]*) vs [a-z]*, seed ", html.unescape(page.read_text(encoding="utf-8")))
     assert status == 0 and {"alice", "bob"} <= set(headings) and not any("agent.py" in name for name in headings)
+
+
+def test_drawn_mazes_each_have_a_start_at_the_start_distance(tmp_path, monkeypatch):
+    """A secret seed range whose mazes include one with no cell to start Pacman on (seed 381 of this spec:
+    about one in 300 such mazes) is drawn again, where keeping it refused the whole tournament at random."""
+    import pacsim.runner.tournament as tournament_module
+
+    def drawing(*draws):
+        drawn = iter(draws)
+        monkeypatch.setattr(tournament_module.secrets, "randbelow", lambda bound: next(drawn))
+
+    spec = "generated:w=9,h=7,food=6,ghosts=2,mazes=5"
+    settings = {"pacman": ["greedy"], "ghosts": ["random"], "layouts": [spec], "pairs": 1}
+    drawing(381 - 2, 10, 20)  # the first range holds seed 381; then the second range, then the root seed
+    tournament = build_tournament({**settings, "store": str(tmp_path / "far.sqlite")}, sandboxed=False)
+    assert tournament.drawn["mazes"] == {spec: "generated:w=9,h=7,food=6,ghosts=2,seed=10-14"}
+    assert tournament.drawn["seed"] == 20
+    drawing(381 - 2, 20)
+    near = build_tournament({**settings, "start_distance": 2, "store": str(tmp_path / "near.sqlite")}, sandboxed=False)
+    assert near.drawn["mazes"] == {spec: "generated:w=9,h=7,food=6,ghosts=2,seed=379-383"}  # 381 has a start 2 away

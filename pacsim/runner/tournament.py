@@ -21,7 +21,8 @@ run, to find it (:mod:`ast`): an entrant's code runs only where its games do.
 
 Generated mazes (``generated:...``) without a ``seed`` get seeds drawn afresh
 (:mod:`secrets`) when the tournament is first played, ``mazes=N`` of them,
-so nobody can learn them beforehand; the games' root seed too, and a secret
+so nobody can learn them beforehand (each with a cell to start Pacman on at
+the start distance: a range with a maze that has none is drawn again); the games' root seed too, and a secret
 key for the agents' random streams (:mod:`pacsim.engine.streams`: without it
 no entrant can tell another agent's stream from its own).  What was drawn is
 kept beside the store (``STORE.tournament.json``, which no sandboxed entrant
@@ -45,8 +46,9 @@ from pacsim.agents import plugins
 from pacsim.agents.cs188 import GHOST_ALIASES, cs188_files_defining
 from pacsim.agents.registry import GHOST, PACMAN, ghost_names, pacman_names, parse_spec
 from pacsim.agents.sandboxed import entrant_folder, needs_sandbox
-from pacsim.engine.generate import is_generated
-from pacsim.engine.starts import RANDOM
+from pacsim.engine.generate import generate_layout, is_generated, parse_maze_specs
+from pacsim.engine.layout import parse_layout
+from pacsim.engine.starts import DEFAULT_START_DISTANCE, RANDOM, start_cells
 from pacsim.engine.streams import KEY_BYTES, Streams
 from pacsim.errors import AgentError, ConfigError
 from pacsim.files import FileRefused, read_bounded, write_atomically
@@ -199,7 +201,8 @@ def build_tournament(settings: dict[str, Any], source: str = "<tournament>", san
             raise ConfigError(f"{source}: no {role} entrant loads; the first: {printable(entrants[0].name)}: "
                               f"{printable(entrants[0].error or '')}")
     drawn = read_drawn(store)
-    layouts = [_drawn_maze(layout, drawn) for layout in settings.get("layouts") or DEFAULT_LAYOUTS]
+    distance = settings.get("start_distance", DEFAULT_START_DISTANCE)
+    layouts = [_drawn_maze(layout, drawn, distance) for layout in settings.get("layouts") or DEFAULT_LAYOUTS]
     seed = settings.get("seed")
     if seed is None:
         seed = drawn.setdefault("seed", secrets.randbelow(SEED_BOUND))
@@ -356,7 +359,7 @@ def _stream_key(drawn: dict[str, Any], store: Path) -> bytes:
     return key
 
 
-def _drawn_maze(layout: str, drawn: dict[str, Any]) -> str:
+def _drawn_maze(layout: str, drawn: dict[str, Any], start_distance: Any) -> str:
     """A layout as the experiment takes it: a generated spec without a seed
     gets its seed range, drawn once for the store and then reused."""
     if not is_generated(layout) or "seed=" in layout:
@@ -364,10 +367,37 @@ def _drawn_maze(layout: str, drawn: dict[str, Any]) -> str:
     mazes = drawn.setdefault("mazes", {})
     if layout not in mazes:
         parts = [part for part in layout.split(",") if not part.strip().startswith(MAZES_KEY)]
-        count = _maze_count(layout)
-        first = secrets.randbelow(SEED_BOUND - count)
-        mazes[layout] = ",".join(parts) + f",seed={first}-{first + count - 1}"
+        mazes[layout] = _startable_range(",".join(parts), _maze_count(layout), start_distance)
     return str(mazes[layout])
+
+
+RANGE_DRAWS = 100
+"""Seed ranges drawn at most before the last one is kept (and the experiment's check names its maze)."""
+
+
+def _startable_range(spec: str, count: int, start_distance: Any) -> str:
+    """``spec`` with a secret range of ``count`` seeds in which every maze has a cell to start Pacman on
+    ``start_distance`` steps from every ghost (:func:`~pacsim.engine.starts.start_cells`): a range with one
+    that has none is drawn again (about one small maze in 300 has none), a rule of the draw that looks at
+    no game, where keeping it would refuse the whole tournament.  A ``start_distance`` that is not a whole
+    number is the experiment's to refuse."""
+    candidate = spec
+    for _ in range(RANGE_DRAWS):
+        first = secrets.randbelow(SEED_BOUND - count)
+        candidate = f"{spec},seed={first}-{first + count - 1}"
+        if isinstance(start_distance, bool) or not isinstance(start_distance, int):
+            break
+        try:
+            if all(_has_start(maze, start_distance) for maze in parse_maze_specs(candidate)):
+                break
+        except ConfigError:
+            break  # a spec the experiment refuses, naming its file
+    return candidate
+
+
+def _has_start(maze: Any, start_distance: int) -> bool:
+    layout = parse_layout(generate_layout(maze), name=maze.name())
+    return bool(start_cells(layout, len(layout.ghost_starts), start_distance))
 
 
 def _maze_count(layout: str) -> int:
