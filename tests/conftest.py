@@ -112,16 +112,24 @@ its gaps instead of slowing it by a third."""
 @pytest.hookimpl(tryfirst=True)
 def pytest_configure(config):
     done = os.environ.get(WARM_UP_DONE)
-    if hasattr(config, "workerinput") and done:
+    if hasattr(config, "workerinput") and done and _may_take_priority_back():
         os.nice(WORKER_NICENESS)
         worker = threading.main_thread().native_id  # a priority is a thread's: the one that collects and tests
 
         def take_priority_back() -> None:  # once the kernel is compiled, beside the ahead-of-time build
             _wait_for(Path(f"{done}{JIT_DONE}"))
-            with suppress(PermissionError):  # root's (CI's) right; elsewhere the tests all run alike lower
+            with suppress(PermissionError):
                 os.setpriority(os.PRIO_PROCESS, worker, 0)
 
         threading.Thread(target=take_priority_back, name="priority back", daemon=True).start()
+
+
+def _may_take_priority_back() -> bool:
+    """Whether this process may lower its niceness again (root, as in CI, or a
+    generous ``RLIMIT_NICE``): elsewhere the workers keep their priority throughout."""
+    import resource
+
+    return os.geteuid() == 0 or resource.getrlimit(resource.RLIMIT_NICE)[0] >= 20
 
 
 def _wait_for(path: Path) -> None:
