@@ -129,7 +129,8 @@ def _may_take_priority_back() -> bool:
     generous ``RLIMIT_NICE``): elsewhere the workers keep their priority throughout."""
     import resource
 
-    return os.geteuid() == 0 or resource.getrlimit(resource.RLIMIT_NICE)[0] >= 20
+    limit = getattr(resource, "RLIMIT_NICE", None)  # Linux's
+    return os.geteuid() == 0 or (limit is not None and resource.getrlimit(limit)[0] >= 20)
 
 
 def _wait_for(path: Path) -> None:
