@@ -31,11 +31,12 @@ sys.dont_write_bytecode = False
 # compiles the plain search, then waits for it: the whole-game loop links
 # that search, which it would otherwise compile again (about 9 s of CPU).
 # The workers collect the tests meanwhile (about 6 s of CPU each), in its
-# gaps (:data:`WORKER_NICENESS`), and wait for the warm-up before each test (:func:`pytest_runtest_setup`): the
-# modules that compile copies of the kernel around users' functions
-# (:data:`COMPILING_FIRST`) wait only for the just-in-time kernel they copy,
-# and run beside the ahead-of-time build; every other test waits for that
-# build too (a sandboxed child is shown it, some tests read it).
+# gaps (:data:`WORKER_NICENESS`), and wait for the warm-up before each test
+# (:func:`pytest_runtest_setup`): the modules that compile copies of the
+# kernel around users' functions (:data:`COMPILING_FIRST`) wait only for the
+# just-in-time kernel they copy, and run beside the ahead-of-time build;
+# every other test waits for that build too (a sandboxed child is shown it,
+# some tests read it).
 PLAIN_SEARCH_READY = "plain-search-ready"
 KERNEL_WARM_UPS = (
     "from pathlib import Path\n"
