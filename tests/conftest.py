@@ -38,6 +38,29 @@ sys.dont_write_bytecode = False
 # every other test waits for that build too (a sandboxed child is shown it,
 # some tests read it).
 PLAIN_SEARCH_READY = "plain-search-ready"
+RULES_AS_THE_TESTS_CALL_THEM = """
+try:  # the kernel's rules and evaluations that tests call one by one (test_fast, test_evaluations): a few seconds
+    import numpy as np
+    from pacsim.engine import initial_state, parse_layout
+    from pacsim.fast import kernel, star
+    from pacsim.fast.kinds import Evaluation, NodeKind
+    from pacsim.fast.maze_arrays import layout_tables, state_row, words_for
+    from pacsim.fast.translate import settings_row
+
+    layout = parse_layout("%%%%%\\n%P.G%\\n%%%%%\\n", name="warm-up")
+    state, tables = initial_state(layout), layout_tables(layout)
+    row, ghosts, words = state_row(state), len(state.ghosts), words_for(layout)
+    actions, targets = np.zeros(5, np.int64), np.zeros(5, np.int64)
+    kernel.legal_moves(tables.moves, ghosts, row, actions, targets)
+    kernel.apply_move(tables.ghost_starts, ghosts, words, row, np.zeros_like(row), int(actions[0]), int(targets[0]))
+    kernel.perft(tables.moves, tables.ghost_starts, ghosts, words, row, 2)
+    settings = settings_row(state, int(Evaluation.CAREFUL), 1, 0, False, (int(NodeKind.MAX), int(NodeKind.CHANCE)))
+    kernel.evaluate(tables.distance, tables.nearest, settings, row)
+    kernel.utility(settings, row)
+    star.leaf_bounds(tables.distance, settings, row, 2)
+except Exception:
+    pass  # the tests compile what is missing
+"""
 KERNEL_WARM_UPS = (
     "from pathlib import Path\n"
     "from pacsim.fast.search import warm_up\n"
@@ -50,6 +73,7 @@ KERNEL_WARM_UPS = (
     "from pathlib import Path\n"
     "from pacsim.fast.mcts import warm_up\n"
     "warm_up()\n"
+    f"{RULES_AS_THE_TESTS_CALL_THEM}\n"
     "deadline = time.monotonic() + 600\n"
     f"while not Path({PLAIN_SEARCH_READY!r}).exists() and time.monotonic() < deadline:\n"
     "    time.sleep(0.05)\n"
