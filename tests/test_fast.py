@@ -328,8 +328,8 @@ def test_bench_end_to_end_figures_pair_the_fast_path_off_and_on(tmp_path):
     from pacsim.bench.report import Report
 
     text = benchmark_experiment().read_text(encoding="utf-8")
-    short = tmp_path / "optimism_pessimism.toml"  # the figures' plumbing, not their size: games of a few moves
-    short.write_text(text.replace("max_moves = 300", "max_moves = 8"), encoding="utf-8")
+    short = tmp_path / "optimism_pessimism.toml"  # the figures' plumbing, not their size: games of two moves
+    short.write_text(text.replace("max_moves = 300", "max_moves = 2"), encoding="utf-8")
     assert short.read_text(encoding="utf-8") != text
     report = Report()
     fast_end_to_end(report, games_per_condition=1, experiment_path=short)
