@@ -193,7 +193,8 @@ def _look_again_for_the_ahead_of_time_kernel() -> None:
     that check the module).  It looks again once the build has ended."""
     from pacsim.fast import aot
 
-    aot._exports.cache_clear()
+    if aot._exports.cache_info().currsize and aot._exports() is None:  # a module loaded already is kept
+        aot._exports.cache_clear()
 
 
 COMPILING_FIRST = ("test_own_ghost.py", "test_own_searches.py", "test_own.py")
