@@ -221,7 +221,7 @@ def test_a_search_modelling_an_own_ghost_is_the_kernels_and_pythons_alike(positi
     fast: Any = make_pacman(f"expectimax:depth=2,model={CARELESS},backend=fast")
     python: Any = make_pacman(f"expectimax:depth=2,model={CARELESS},backend=python")
     for state in positions[:6]:
-        state = state._replace(score=0)  # two levels gain at most one pellet: the score stays below 20
+        state = state._replace(score=0)  # two rounds eat two pellets at most here (no ghost): the score stays below 20
         result, searched_by = fast._search_with_backend(state, None, True)
         assert searched_by == FAST and result_difference(python.analyze(state), result) == ""
 

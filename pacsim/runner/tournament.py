@@ -22,11 +22,12 @@ run, to find it (:mod:`ast`): an entrant's code runs only where its games do.
 Generated mazes (``generated:...``) without a ``seed`` get seeds drawn afresh
 (:mod:`secrets`) when the tournament is first played, ``mazes=N`` of them,
 so nobody can learn them beforehand (each with a cell to start Pacman on at
-the start distance: a range with a maze that has none is drawn again); the games' root seed too, and a secret
-key for the agents' random streams (:mod:`pacsim.engine.streams`: without it
-no entrant can tell another agent's stream from its own).  What was drawn is
-kept beside the store (``STORE.tournament.json``, which no sandboxed entrant
-sees), so a resumed run plays the same mazes, starts and dice.
+the start distance: a range with a maze that has none is drawn again); the
+games' root seed too, and a secret key for the agents' random streams
+(:mod:`pacsim.engine.streams`: without it no entrant can tell another
+agent's stream from its own).  What was drawn is kept beside the store
+(``STORE.tournament.json``, which no sandboxed entrant sees), so a resumed
+run plays the same mazes, starts and dice.
 """
 
 from __future__ import annotations
@@ -381,14 +382,13 @@ def _startable_range(spec: str, count: int, start_distance: Any) -> str:
     that has none is drawn again (about one small maze in 300 has none), a rule of the draw that looks at
     no game, where keeping it would refuse the whole tournament.  A ``start_distance`` that is not a whole
     number is the experiment's to refuse."""
+    checked = isinstance(start_distance, int) and not isinstance(start_distance, bool)
     candidate = spec
     for _ in range(RANGE_DRAWS):
         first = secrets.randbelow(SEED_BOUND - count)
         candidate = f"{spec},seed={first}-{first + count - 1}"
-        if isinstance(start_distance, bool) or not isinstance(start_distance, int):
-            break
         try:
-            if all(_has_start(maze, start_distance) for maze in parse_maze_specs(candidate)):
+            if not checked or all(_has_start(maze, start_distance) for maze in parse_maze_specs(candidate)):
                 break
         except ConfigError:
             break  # a spec the experiment refuses, naming its file
