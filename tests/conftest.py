@@ -27,9 +27,10 @@ sys.dont_write_bytecode = False
 # (and each worker pool a test starts) would compile it again; compiled here
 # once, in two processes at once (numba's JIT path), every later process
 # only loads it; the ahead-of-time kernel is then built from that cache in
-# one more process.  The second process compiles MCTS while the first
-# compiles the plain search, then waits for it: the whole-game loop links
-# that search, which it would otherwise compile again (about 9 s of CPU).
+# one more process.  The second process compiles MCTS (and the rules tests
+# call one by one) while the first compiles the plain search, then waits for
+# it: the whole-game loop links that search, which it would otherwise
+# compile again (about 9 s of CPU).
 # The workers collect the tests meanwhile (about 6 s of CPU each), in its
 # gaps (:data:`WORKER_NICENESS`), and wait for the warm-up before each test
 # (:func:`pytest_runtest_setup`): the modules that compile copies of the
