@@ -476,3 +476,17 @@ def test_a_records_team_names_reach_the_terminal_as_text(tmp_path, capsys):
     assert main(["capture", "--replay", str(record), "-q"]) == 0
     out = capsys.readouterr().out
     assert "\x1b" not in out and "\\x1b[2Jevil\\nseed 1" in out and len(out.strip().splitlines()) == 1
+
+
+def test_a_faulted_records_account_reaches_the_terminal_as_text(tmp_path, capsys):
+    """How a record says a fault ended its game (its error, score and winner) is whoever wrote it: shown, not acted on."""
+    assert main(["capture", "-l", "tinyCapture", "--seed", "4", "-i", "10", "--record", str(tmp_path), "-q"]) == 0
+    [record] = tmp_path.glob("capture-*.json")
+    kept = json.loads(record.read_text())
+    kept.update(reason="crash", culprit=1, error="\x1b[2Jboom", score="\x1b[31m7", winner="red\nforged line")
+    record.write_text(json.dumps(kept))
+    capsys.readouterr()
+    assert main(["capture", "--replay", str(record), "-q"]) == 0
+    out = capsys.readouterr().out
+    assert "\x1b" not in out and "forged line" in out and "\n" + "forged line" not in out
+    assert "ended by blue agent 1's crash: \\x1b[2Jboom" in out

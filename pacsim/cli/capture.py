@@ -296,7 +296,7 @@ def _fault_end(record: dict[str, Any]) -> str | None:
     culprit = record["culprit"]
     colour = "red" if culprit % 2 == 0 else "blue"
     return (f"ended by {colour} agent {culprit}'s {record['reason']}: {printable(str(record.get('error', '')))} "
-            f"(the game's score {record.get('score')}, {record.get('winner')} won)")
+            f"(the game's score {printable(str(record.get('score')))}, {printable(str(record.get('winner')))} won)")
 
 
 def _replay(path: Path, quiet: bool, html: str | None = None) -> int:
