@@ -9,6 +9,7 @@ import threading
 from pathlib import Path
 
 import pytest
+from browsing import waiting
 from optional import needed
 
 from pacsim.agents.capture import build_team
@@ -314,7 +315,6 @@ def free_port() -> int:
 
 def test_a_keyboard_team_plays_from_the_live_page(browser, tmp_path, capsys):
     from selenium.webdriver.common.keys import Keys
-    from selenium.webdriver.support.ui import WebDriverWait
 
     needed("starlette", "pip install -e '.[dashboard]'")
     tiny = find_capture_layout("tinyCapture")
@@ -333,11 +333,11 @@ def test_a_keyboard_team_plays_from_the_live_page(browser, tmp_path, capsys):
             return False
         return bool(driver.find_elements("id", "board"))
 
-    WebDriverWait(browser, 20, poll_frequency=0.1).until(opened)
-    WebDriverWait(browser, 10).until(lambda driver: page_value(driver, "window.pacsimCapture.frames.length") >= 1)
+    waiting(browser, 20).until(opened)
+    waiting(browser, 10).until(lambda driver: page_value(driver, "window.pacsimCapture.frames.length") >= 1)
     assert "arrow keys steer agent 0" in browser.find_element("id", "keys").text
     browser.find_element("tag name", "body").send_keys(key)
-    WebDriverWait(browser, 20).until(lambda driver: browser.find_element("id", "outcome").text != "")
+    waiting(browser, 20).until(lambda driver: browser.find_element("id", "outcome").text != "")
     thread.join(timeout=10)
     assert status["code"] == 0
     record = json.loads(next(tmp_path.glob("capture-*.json")).read_text())

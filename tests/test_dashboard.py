@@ -8,6 +8,7 @@ import time
 from pathlib import Path
 
 import pytest
+from browsing import waiting
 from optional import needed
 
 from pacsim.cli import main
@@ -17,7 +18,7 @@ from pacsim.runner import InlineExecutor, build_experiment, load_results, run_ex
 from pacsim.web.dashboard import page
 from pacsim.web.dashboard_state import DashboardState
 
-WATCHED_RUN = {"name": "watched", "games": 100, "seed": 4, "max_moves": 60,
+WATCHED_RUN = {"name": "watched", "games": 50, "seed": 4, "max_moves": 60,
                "grid": {"pacman": ["greedy", "random"], "ghosts": ["random"], "layout": ["tinyGhostMaze"]}}
 """Two conditions of cheap games, played slowly enough (a few ms each) to be watched."""
 
@@ -103,8 +104,6 @@ def dashboard_server(tmp_path):
 
 
 def test_the_page_follows_a_run_without_reloading_and_links_to_a_replay(browser, dashboard_server, tmp_path):
-    from selenium.webdriver.support.ui import WebDriverWait
-
     store, address = dashboard_server
     browser.get(address)
     browser.execute_script("window.notReloaded = true;")
@@ -114,26 +113,26 @@ def test_the_page_follows_a_run_without_reloading_and_links_to_a_replay(browser,
     first_done, first_interval = browser.execute_script(done), browser.execute_script(interval)
     run = start_run(store)
     try:
-        WebDriverWait(browser, 20).until(lambda driver: driver.execute_script(interval) != first_interval
+        waiting(browser, 20).until(lambda driver: driver.execute_script(interval) != first_interval
                                          and driver.execute_script(done) != first_done)
     finally:
         run.join()
     assert browser.execute_script("return window.notReloaded === true;")  # updated in place, not reloaded
-    WebDriverWait(browser, 10).until(lambda driver: driver.execute_script(done) == "200 of 200 games")
+    waiting(browser, 10).until(lambda driver: driver.execute_script(done) == "100 of 100 games")
     browser.find_element("css selector", "table tbody tr:nth-child(1) td:nth-child(5) a").click()
     browser.switch_to.window(browser.window_handles[-1])
-    WebDriverWait(browser, 10).until(lambda driver: driver.find_elements("id", "board"))
+    waiting(browser, 10).until(lambda driver: driver.find_elements("id", "board"))
     assert "/replay/0/" in browser.current_url
     browser.close()
     browser.switch_to.window(browser.window_handles[0])
     snapshot = tmp_path / "snapshot.html"
     assert main(["dashboard", str(store), "--snapshot", str(snapshot), "--quiet"]) == 0
     browser.get(snapshot.as_uri())
-    assert browser.find_element("css selector", ".done").text == "200 of 200 games"  # the first game was game 0 of the run
+    assert browser.find_element("css selector", ".done").text == "100 of 100 games"  # the first game was game 0 of the run
     assert browser.execute_script("return performance.getEntriesByType('resource').length") == 0  # nothing fetched
     browser.find_element("css selector", "table tbody tr:nth-child(1) td:nth-child(5) a").click()
     browser.switch_to.window(browser.window_handles[-1])
-    WebDriverWait(browser, 10).until(lambda driver: driver.find_elements("id", "board"))
+    waiting(browser, 10).until(lambda driver: driver.find_elements("id", "board"))
     assert browser.current_url.startswith("blob:")
     browser.close()
     browser.switch_to.window(browser.window_handles[0])

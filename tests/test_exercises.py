@@ -14,6 +14,7 @@ import re
 from fractions import Fraction
 
 import pytest
+from browsing import waiting
 
 from pacsim.cli import main
 from pacsim.search import search
@@ -116,10 +117,8 @@ def test_a_compare_exercise_asks_each_search_for_the_lessons_value_or_for_its_mo
 # -- in Chromium (tests/conftest.py; skipped without it, failed under CI) ---------------
 
 def opened(browser, page) -> None:
-    from selenium.webdriver.support.ui import WebDriverWait
-
     browser.get(page.as_uri())
-    WebDriverWait(browser, 10).until(lambda driver: driver.execute_script("return document.body.dataset.ready") == "yes")
+    waiting(browser, 10).until(lambda driver: driver.execute_script("return document.body.dataset.ready") == "yes")
 
 
 def shown_values(browser, pane: int = 0) -> dict[int, str]:

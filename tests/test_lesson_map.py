@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from browsing import waiting
 
 import pacsim.files
 import pacsim.runner.execute as execute
@@ -221,16 +222,15 @@ def test_without_matplotlib_the_page_is_written_and_one_line_says_what_the_figur
 def test_a_replay_link_opens_the_player_at_the_trap_move_in_chromium(browser, mapped):
     folder = mapped[0]
     first = browser.current_window_handle
-    from selenium.webdriver.support.ui import WebDriverWait
 
     browser.get((folder / "map.html").as_uri())
     link = browser.find_elements("css selector", "a.replay")[0]
     move = link.get_attribute("data-move")
     link.click()
-    WebDriverWait(browser, 10).until(lambda driver: len(driver.window_handles) == 2)
+    waiting(browser, 10).until(lambda driver: len(driver.window_handles) == 2)
     browser.switch_to.window(next(handle for handle in browser.window_handles if handle != first))
     try:
-        WebDriverWait(browser, 10).until(lambda driver: driver.find_element("id", "move").text == move)
+        waiting(browser, 10).until(lambda driver: driver.find_element("id", "move").text == move)
         assert "loss" in browser.find_element("id", "title").text  # a caught game
         mark = browser.find_element("id", "mark")  # the trap move marked, and why
         assert mark.is_displayed() and "here" in mark.get_attribute("class")

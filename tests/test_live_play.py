@@ -8,6 +8,7 @@ import socket
 import threading
 
 import pytest
+from browsing import waiting
 from optional import needed
 
 from pacsim.agents.registry import make_pacman
@@ -37,8 +38,6 @@ def play_in_thread(arguments: list[str]) -> tuple[threading.Thread, dict, str]:
 
 
 def open_page(browser, address: str) -> None:
-    from selenium.webdriver.support.ui import WebDriverWait
-
     def opened(driver) -> bool:
         try:
             driver.get(address)
@@ -46,7 +45,7 @@ def open_page(browser, address: str) -> None:
             return False
         return bool(driver.find_elements("id", "board"))
 
-    WebDriverWait(browser, 20, poll_frequency=0.1).until(opened)
+    waiting(browser, 20).until(opened)
 
 
 def no_page_errors(browser) -> None:
@@ -60,7 +59,6 @@ def page_text(browser, element: str) -> str:
 
 def test_a_keyboard_game_is_played_from_the_page(browser, capsys):
     from selenium.webdriver.common.keys import Keys
-    from selenium.webdriver.support.ui import WebDriverWait
 
     layout = find_layout("tinyGhostMaze").layout
     legal = [action for action in initial_state(layout, 0).legal_actions() if action != "Stop"]
@@ -68,11 +66,11 @@ def test_a_keyboard_game_is_played_from_the_page(browser, capsys):
     thread, result, address = play_in_thread(["-l", "tinyGhostMaze", "-p", "keyboard", "-k", "0", "--max-moves", "12",
                                               "--frame-time", "0.05", "--seed", "3"])
     open_page(browser, address)
-    WebDriverWait(browser, 10).until(lambda driver: page_text(driver, "moves") == "0")  # the start, waiting for a key
+    waiting(browser, 10).until(lambda driver: page_text(driver, "moves") == "0")  # the start, waiting for a key
     assert page_text(browser, "outcome") == ""
     browser.find_element("tag name", "body").send_keys(key)
-    WebDriverWait(browser, 10, poll_frequency=0.05).until(lambda driver: int(page_text(driver, "move")) >= 2)
-    WebDriverWait(browser, 20).until(lambda driver: page_text(driver, "outcome") != "")
+    waiting(browser, 10).until(lambda driver: int(page_text(driver, "move")) >= 2)
+    waiting(browser, 20).until(lambda driver: page_text(driver, "outcome") != "")
     assert page_text(browser, "move") == page_text(browser, "moves")
     # The first move went where the key said (a frame's direction indexes the actions).
     direction, actions = browser.execute_script("return [window.pacsimLive.frames[1][1], window.pacsimLive.actions]")
@@ -87,17 +85,15 @@ def test_a_keyboard_game_is_played_from_the_page(browser, capsys):
 
 
 def test_wasd_keys_move_pacman_too(browser, capsys):
-    from selenium.webdriver.support.ui import WebDriverWait
-
     layout = find_layout("tinyGhostMaze").layout
     legal = [action for action in initial_state(layout, 0).legal_actions() if action != "Stop"]
     letter = {"North": "w", "South": "s", "East": "d", "West": "a"}[legal[-1]]
     thread, result, address = play_in_thread(["-l", "tinyGhostMaze", "-p", "keyboard", "-k", "0", "--max-moves", "2",
                                               "--frame-time", "0", "--seed", "3"])
     open_page(browser, address)
-    WebDriverWait(browser, 10).until(lambda driver: page_text(driver, "moves") == "0")
+    waiting(browser, 10).until(lambda driver: page_text(driver, "moves") == "0")
     browser.find_element("tag name", "body").send_keys(letter)
-    WebDriverWait(browser, 20).until(lambda driver: page_text(driver, "outcome") != "")
+    waiting(browser, 20).until(lambda driver: page_text(driver, "outcome") != "")
     direction, actions = browser.execute_script("return [window.pacsimLive.frames[1][1], window.pacsimLive.actions]")
     assert actions[direction] == legal[-1]
     thread.join(timeout=10)
@@ -106,15 +102,13 @@ def test_wasd_keys_move_pacman_too(browser, capsys):
 
 
 def test_a_searched_game_shows_the_values_the_window_shows(browser, capsys, tmp_path):
-    from selenium.webdriver.support.ui import WebDriverWait
-
     spec = "minimax"
     record = tmp_path / "searched.json"
     thread, result, address = play_in_thread(["-l", "tinyGhostMaze", "-p", spec, "-a", "depth=1,backend=python",
                                               "--show-values", "--max-moves", "4", "--frame-time", "0", "--seed", "5",
                                               "--record", str(record)])
     open_page(browser, address)
-    WebDriverWait(browser, 20).until(lambda driver: page_text(driver, "outcome") != "")
+    waiting(browser, 20).until(lambda driver: page_text(driver, "outcome") != "")
     thread.join(timeout=10)
     assert result["status"] == 0
     browser.execute_script("document.getElementById('first').click()")

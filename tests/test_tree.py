@@ -12,6 +12,7 @@ import re
 from fractions import Fraction
 
 import pytest
+from browsing import waiting
 
 import pacsim
 from pacsim.cli import main
@@ -35,10 +36,8 @@ def page_trees(page: str) -> list[dict]:
 
 def opened(browser, page) -> None:
     """Open ``page`` and wait for its trees to be unpacked and drawn."""
-    from selenium.webdriver.support.ui import WebDriverWait
-
     browser.get(page.as_uri())
-    WebDriverWait(browser, 10).until(lambda driver: driver.execute_script("return document.body.dataset.ready") == "yes")
+    waiting(browser, 10).until(lambda driver: driver.execute_script("return document.body.dataset.ready") == "yes")
 
 
 @pytest.fixture(scope="module")
@@ -300,16 +299,14 @@ def test_replay_tree_needs_a_page(recorded, capsys):
 
 
 def test_the_replays_tree_view_opens_at_the_current_move(browser, replay_with_trees):
-    from selenium.webdriver.support.ui import WebDriverWait
-
     browser.get(replay_with_trees.as_uri() + "#move=2")
-    WebDriverWait(browser, 10).until(lambda driver: driver.find_element("id", "move").text == "2")
+    waiting(browser, 10).until(lambda driver: driver.find_element("id", "move").text == "2")
     browser.find_element("id", "tree").click()
     frame = browser.find_element("id", "tree-frame")
     assert frame.is_displayed()
     browser.switch_to.frame(frame)
     try:
-        WebDriverWait(browser, 10).until(lambda driver: driver.execute_script("return document.body.dataset.ready") == "yes")
+        waiting(browser, 10).until(lambda driver: driver.execute_script("return document.body.dataset.ready") == "yes")
         assert "move 2" in browser.find_element("css selector", "#tree0 h2").text
         assert len(browser.find_elements("css selector", "#tree0 li.node")) > 1
     finally:

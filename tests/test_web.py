@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from browsing import waiting
 from optional import needed
 
 import pacsim
@@ -359,9 +360,7 @@ def text_of(browser, element_id):
 
 
 def wait_for_text(browser, element_id, expected, seconds=10.0):
-    from selenium.webdriver.support.ui import WebDriverWait
-
-    WebDriverWait(browser, seconds).until(lambda driver: text_of(driver, element_id) == expected)
+    waiting(browser, seconds).until(lambda driver: text_of(driver, element_id) == expected)
 
 
 def pixels_of_color(browser, color) -> int:
