@@ -236,7 +236,7 @@ def test_optimism_experiment_rows_are_identical_with_the_fast_path_on_and_off(tm
     frames = []
     for engine in ("python", "auto"):
         monkeypatch.setenv("PACSIM_BACKEND", engine)
-        experiment = load_experiment(experiment_file, games=1, overrides=["max_moves=40"])
+        experiment = load_experiment(experiment_file, games=1, overrides=["max_moves=20"])
         store = tmp_path / f"{engine}.sqlite"
         run_experiment(experiment, executor=InlineExecutor(), workers=1, store_path=store, quiet=True)
         # Besides timing, searched_by differs on purpose: it says which of the two searched.

@@ -294,7 +294,10 @@ def test_compare_counts_a_fault_worse_than_a_loss(tmp_path, capsys):
 
 STUCK = """
 import ctypes, signal, sys
+import pacsim.engine.deadline
 from pacsim.engine.deadline import call_with_deadline, compiled_code
+
+pacsim.engine.deadline.COMPILED_GRACE = 0.2  # the mechanism, not the length of a user's grace (a second)
 
 # Ctrl-C as a terminal's foreground command has it, whatever the suite was started with (a background job
 # inherits SIGINT ignored, and pacsim rightly leaves an ignored Ctrl-C ignored).
