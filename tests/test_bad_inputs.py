@@ -583,7 +583,7 @@ def test_runner_a_scheduler_address_where_no_dask_answers_is_one_line_within_10_
     needed("distributed", "pip install -e '.[dask]'")
     import pacsim.runner.dask_executor as dask_executor
 
-    monkeypatch.setattr(dask_executor, "CONNECT_TIMEOUT_SECONDS", 1.0)
+    monkeypatch.setattr(dask_executor, "CONNECT_TIMEOUT_SECONDS", 0.5)
     experiment = Path(__file__).parents[1] / "experiments" / "optimism_pessimism" / "optimism_pessimism.toml"
     started = time.monotonic()
     status = main(["run", str(experiment), "--executor", "dask", "--scheduler", not_a_scheduler,

@@ -397,9 +397,9 @@ def test_headless_frames_are_the_frames_the_window_saves(tmp_path, fast_window):
     from pacsim.viewer import play_to_files
 
     options = live_options(show_values=True, save_frames=str(tmp_path / "window"))
-    in_window = play_in_window(layout, agents(), seed=3, options=options)
+    in_window = play_in_window(layout, agents(), seed=3, options=options, max_moves=30)
     options = live_options(show_values=True, save_frames=str(tmp_path / "headless"), frame_time=5.0)
-    headless = play_to_files(layout, agents(), seed=3, options=options)
+    headless = play_to_files(layout, agents(), seed=3, options=options, max_moves=30)
     assert headless.actions == in_window.actions
     window_frames, headless_frames = png_pixels(tmp_path / "window"), png_pixels(tmp_path / "headless")
     assert len(headless_frames) == len(headless.actions) + 2

@@ -260,12 +260,12 @@ def connection_closed_within(port: int, sent: bytes, seconds: float) -> float:
 def test_idle_and_half_sent_requests_are_cut_off(monkeypatch):
     from pacsim.web.live import LiveGame, application
 
-    monkeypatch.setattr(serving, "REQUEST_SECONDS", 0.4)
-    monkeypatch.setattr(serving, "IDLE_SECONDS", 0.4)
+    monkeypatch.setattr(serving, "REQUEST_SECONDS", 0.2)
+    monkeypatch.setattr(serving, "IDLE_SECONDS", 0.2)
     with serving_on_a_free_port(application(LiveGame(), "<p>page</p>", "token")) as port:
         for sent in (b"", b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n",
                      b"POST /key HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 5\r\n\r\nNo"):
-            assert 0.3 < connection_closed_within(port, sent, 5) < 3, sent
+            assert 0.15 < connection_closed_within(port, sent, 5) < 3, sent
         # A whole request is answered; the connection kept alive after it is closed when idle.
         with socket.create_connection(("127.0.0.1", port), timeout=5) as connection:
             connection.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
@@ -273,7 +273,7 @@ def test_idle_and_half_sent_requests_are_cut_off(monkeypatch):
             while chunk := connection.recv(4096):
                 reply += chunk
             assert reply.startswith(b"HTTP/1.1 200") and b"<p>page</p>" in reply
-            assert 0.3 < time.monotonic() - started < 3
+            assert 0.15 < time.monotonic() - started < 3
 
 
 def test_connections_past_the_bound_are_turned_away(monkeypatch):
