@@ -483,6 +483,44 @@ def test_ctrl_c_exits_130_and_says_how_to_resume(tmp_path):
     assert not any(alive(worker) for worker in workers)
 
 
+CTRL_C_AMONG_THE_LOCKS = """
+import os, signal, sys
+from concurrent.futures import _base
+
+from pacsim.cli import main
+
+acquire_all = _base._AcquireFutures.__enter__
+
+
+def ctrl_c_between_two_locks(self):  # once a game is being played: after its lock, before the others'
+    playing = [future for future in self.futures if future.running()]
+    if not playing:
+        return acquire_all(self)
+    _base._AcquireFutures.__enter__ = acquire_all
+    playing[0]._condition.acquire()
+    os.kill(os.getpid(), signal.SIGINT)  # Python runs the handler before the next line, as on a real Ctrl-C
+    for future in self.futures:  # a list, ordered as the locks are always taken
+        if future is not playing[0]:
+            future._condition.acquire()
+
+
+_base._AcquireFutures.__enter__ = ctrl_c_between_two_locks
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+@pytest.mark.usefixtures("ctrl_c_delivered")
+def test_a_ctrl_c_while_the_run_holds_its_pools_locks_still_stops_it(tmp_path):
+    """A Ctrl-C raised between two of the locks the run's thread takes to wait on its pool's games left the
+    first held, and the pool's thread waiting on it for ever: the run hung.  It now stops as usual."""
+    path = write_experiment(tmp_path, SMALL.replace("games = 4", "games = 400"))
+    process = subprocess.run([sys.executable, "-c", CTRL_C_AMONG_THE_LOCKS, "run", str(path), "--workers", "2",
+                              "--quiet"], env={**os.environ, "PYTHONPATH": str(REPOSITORY)}, capture_output=True,
+                             text=True, timeout=60)
+    assert process.returncode == 130, process.stderr
+    assert process.stderr.startswith("pacsim: interrupted: "), process.stderr
+
+
 def test_a_worker_keeps_only_the_layouts_its_memory_budget_allows():
     import gc
     import weakref

@@ -498,9 +498,11 @@ def run_experiment(
                     print(note, file=sys.stderr)
             to_play = max(1, total - store.count_results(digest, games=experiment.games))  # for the progress bar
             try:
-                with _interrupts_stop_the_run():
-                    _play_all(_Executors(executor, workers), itertools.chain([first], tasks), to_play, store,
-                              max_pending or 4 * workers, quiet, tally)
+                with _interrupts_stop_the_run() as ctrl_c:
+                    executors = _Executors(executor, workers)
+                    ctrl_c.deferred = isinstance(executors.current, WorkerPool)
+                    _play_all(executors, itertools.chain([first], tasks), to_play, store,
+                              max_pending or 4 * workers, quiet, tally, ctrl_c)
             except KeyboardInterrupt:
                 saved = store.count_results(digest)
                 raise RunInterrupted(path, saved, total) from None
@@ -509,22 +511,41 @@ def run_experiment(
                      first_error=tally.first_error, crashes=tally.crashes)
 
 
-@contextmanager
-def _interrupts_stop_the_run() -> Iterator[None]:
-    """The first Ctrl-C raises :class:`UserInterrupt` (which a game played in
-    this process passes on instead of blaming its agent); further ones are
-    ignored while the run stops its workers and closes the store."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
+@dataclass
+class _CtrlC:
+    """A run's first Ctrl-C; further ones are ignored while the run stops its workers and closes the store.
 
-    def interrupt(signum: int, frame: FrameType | None) -> None:
+    Raised at once as :class:`UserInterrupt` where games are played in this thread (a game passes it on
+    instead of blaming its agent).  Where a pool plays them (``deferred``), this thread only waits on the
+    pool's futures and locks: an exception raised in it between two of their lock operations leaves a
+    lock held and the pool's thread waiting on it for ever (tests/test_runner.py makes one happen; a run
+    of the suite once hung so after Ctrl-C).  It is then noted, and raised by :meth:`check`, called at
+    least once a second."""
+
+    deferred: bool = False
+    pressed: bool = False
+
+    def interrupt(self, signum: int, frame: FrameType | None) -> None:
         signal.signal(signal.SIGINT, signal.SIG_IGN)
-        raise UserInterrupt()
+        if not self.deferred:
+            raise UserInterrupt()
+        self.pressed = True
 
-    previous = signal.signal(signal.SIGINT, interrupt)
+    def check(self) -> None:
+        if self.pressed:
+            raise UserInterrupt()
+
+
+@contextmanager
+def _interrupts_stop_the_run() -> Iterator[_CtrlC]:
+    """Ctrl-C during a run (:class:`_CtrlC`): in the main thread only, where Python delivers it."""
+    ctrl_c = _CtrlC()
+    if threading.current_thread() is not threading.main_thread():
+        yield ctrl_c
+        return
+    previous = signal.signal(signal.SIGINT, ctrl_c.interrupt)
     try:
-        yield
+        yield ctrl_c
     finally:
         signal.signal(signal.SIGINT, previous)
 
@@ -595,7 +616,7 @@ class _Schedule:
 
 
 def _play_all(executors: _Executors, tasks: Iterator[GameTask], to_play: int, store: ResultStore,
-              max_pending: int, quiet: bool, tally: _Tally) -> None:
+              max_pending: int, quiet: bool, tally: _Tally, ctrl_c: _CtrlC) -> None:
     from pacsim.runner.progress import progress_bar  # a widget in Jupyter (pacsim.run), text on any terminal
 
     schedule = _Schedule(tasks, max_pending)
@@ -611,6 +632,7 @@ def _play_all(executors: _Executors, tasks: Iterator[GameTask], to_play: int, st
                 progress.update(len(rows))
                 if failure is not None:
                     raise failure
+                ctrl_c.check()
                 schedule.submit_more(executors.current)
             completed = True
         finally:
