@@ -239,11 +239,17 @@ pytest-xdist's work-stealing hands each worker a contiguous share of the
 collection at the start and steals from its tail, so these stay in one
 worker and their long tests do not end the run.  (Each copy is compiled
 once a run: pacsim.fast.keyed_cache keeps it
-on disk for the other worker and the processes the tests start.)"""
+on disk for the other workers and the processes the tests start.)"""
+
+
+AFTER_THE_COPIES = ("test_examples.py",)
+"""Modules run right after :data:`COMPILING_FIRST`, in the same worker's share: a documented example
+plays with the example evaluation around which test_own.py compiles the kernel's copy.  Where a third
+worker's share began with it, it compiled that copy a second time beside them (about 4 s of CPU)."""
 
 
 def pytest_collection_modifyitems(session, config, items):
-    rank = {name: index for index, name in enumerate(COMPILING_FIRST)}
+    rank = {name: index for index, name in enumerate(COMPILING_FIRST + AFTER_THE_COPIES)}
     items.sort(key=lambda item: rank.get(item.path.name, len(rank)))  # stable: the rest keep their order
 
 
