@@ -177,9 +177,9 @@ COLLECTED = ".collected"
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection(session):
-    """During the warm-up, a second worker collects after the first: pytest rewrites each test module's
+    """During the warm-up, the other workers collect after the first: pytest rewrites each test module's
     assertions once and keeps the result as bytecode (about 3 s of CPU from a fresh checkout), which
-    the second then loads instead of rewriting it too, in time for the first test."""
+    they then load instead of rewriting it each, still well before the first test."""
     done = os.environ.get(WARM_UP_DONE)
     worker = getattr(session.config, "workerinput", {}).get("workerid")
     if done and worker not in (None, "gw0"):
