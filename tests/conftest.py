@@ -31,7 +31,8 @@ sys.dont_write_bytecode = False
 # call one by one) while the first compiles the plain search, then waits for
 # it: the whole-game loop links that search, which it would otherwise
 # compile again (about 9 s of CPU).
-# The workers collect the tests meanwhile (about 6 s of CPU each), in its
+# The workers collect the tests meanwhile (from a fresh checkout about 6 s of
+# CPU for the first, 3 s for each other: :func:`pytest_collection`), in its
 # gaps (:data:`WORKER_NICENESS`), and wait for the warm-up before each test
 # (:func:`pytest_runtest_setup`): the modules that compile copies of the
 # kernel around users' functions (:data:`COMPILING_FIRST`) wait only for the
@@ -143,8 +144,7 @@ def pytest_xdist_auto_num_workers(config):
 WORKER_NICENESS = 10
 """How much lower than the warm-up an xdist worker runs until the just-in-time kernel is compiled:
 the warm-up's compiling is the run's longest chain, and the workers'
-collection (about 6 s of CPU each, more from a fresh checkout) then fills
-its gaps instead of slowing it by a third."""
+collection then fills its gaps instead of slowing it by a third."""
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -181,15 +181,22 @@ def pytest_collection(session):
     assertions once and keeps the result as bytecode (about 3 s of CPU from a fresh checkout), which
     they then load instead of rewriting it each, still well before the first test."""
     done = os.environ.get(WARM_UP_DONE)
-    worker = getattr(session.config, "workerinput", {}).get("workerid")
-    if done and worker not in (None, "gw0"):
+    if done and _worker(session.config) not in (None, FIRST_WORKER):
         _wait_for(Path(f"{done}{COLLECTED}"), Path(f"{done}{JIT_DONE}"), seconds=60)
 
 
 def pytest_collection_finish(session):
     done = os.environ.get(WARM_UP_DONE)
-    if done and getattr(session.config, "workerinput", {}).get("workerid") == "gw0":
+    if done and _worker(session.config) == FIRST_WORKER:
         Path(f"{done}{COLLECTED}").touch()
+
+
+FIRST_WORKER = "gw0"
+
+
+def _worker(config) -> str | None:
+    """This xdist worker's id (``gw0``, ``gw1``, ...), None outside one."""
+    return getattr(config, "workerinput", {}).get("workerid")
 
 
 def _wait_for(*paths: Path, seconds: float = 600) -> None:

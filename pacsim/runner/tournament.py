@@ -47,8 +47,8 @@ from pacsim.agents import plugins
 from pacsim.agents.cs188 import GHOST_ALIASES, cs188_files_defining
 from pacsim.agents.registry import GHOST, PACMAN, ghost_names, pacman_names, parse_spec
 from pacsim.agents.sandboxed import entrant_folder, needs_sandbox
-from pacsim.engine.generate import generate_layout, is_generated, parse_maze_specs
-from pacsim.engine.layout import parse_layout
+from pacsim.engine.generate import is_generated, parse_maze_specs
+from pacsim.engine.names import load_layout
 from pacsim.engine.starts import DEFAULT_START_DISTANCE, RANDOM, start_cells
 from pacsim.engine.streams import KEY_BYTES, Streams
 from pacsim.errors import AgentError, ConfigError
@@ -396,7 +396,7 @@ def _startable_range(spec: str, count: int, start_distance: Any) -> str:
 
 
 def _has_start(maze: Any, start_distance: int) -> bool:
-    layout = parse_layout(generate_layout(maze), name=maze.name())
+    layout = load_layout(maze.name())  # its spec, one seed
     return bool(start_cells(layout, len(layout.ghost_starts), start_distance))
 
 
