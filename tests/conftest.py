@@ -239,9 +239,10 @@ def _look_again_for_the_ahead_of_time_kernel() -> None:
         aot._exports.cache_clear()
 
 
-COMPILING_FIRST = ("test_own_ghost.py", "test_own_searches.py", "test_own.py")
-"""Modules whose tests compile copies of the kernel around users' own
-functions (5-15 s of CPU each, about 25 s in all), run first and together:
+COMPILING_FIRST = ("test_own_searches.py", "test_own.py")
+"""Modules whose tests compile copies of the kernel around a user's own
+evaluation (the plain search's and MCTS's, about 10 s of CPU in all; every
+other copy is ``pacsim bench``'s agreement group), run first and together:
 pytest-xdist's work-stealing hands each worker a contiguous share of the
 collection at the start and steals from its tail, so these stay in one
 worker and their long tests do not end the run.  (Each copy is compiled

@@ -104,7 +104,7 @@ SKIP: dict[str, str] = {
     'pacsim play -p "expectimax:depth=2,eval=careful" -g examples/kernel_ghost.py:cutter -n 20 -q':
         "compiles a copy of the kernel around the user's ghost (20 s; pacsim bench's agreement group plays these games)",
     'pacsim play -p "expectimax:depth=2,model=examples/kernel_ghost.py:cutter" -g examples/kernel_ghost.py:cutter -n 20 -q':
-        "compiles a copy of the kernel around the user's ghost (20 s; tests/test_own_ghost.py does)",
+        "compiles a copy of the kernel around the user's ghost (20 s; pacsim bench's agreement group plays these games)",
     "pacsim compare alphabeta:depth=2 greedy -g directional -l smallClassic": "a sequential test that plays until it decides (tests/test_compare.py)",
     "pacsim compare greedy random -l tinyGhostMaze --h0 0 --h1 20 --alpha 0.01": "a sequential test that plays until it decides (tests/test_compare.py)",
     "pacsim compare greedy random -l tinyGhostMaze --better-by win": "a sequential test that plays until it decides (tests/test_compare.py)",

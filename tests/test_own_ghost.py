@@ -1,9 +1,16 @@
 """A user's own ghost policy in the kernel (issue 28 item 4): a function of a
 :class:`pacsim.fast.view.View` and the ghost's :class:`~pacsim.fast.view.Moves`,
-marked with ``pacsim.kernel_ghost``; it plays whole games and serves as a
-searching Pacman's chance model in the kernel with the answers of the same
-function in Python; one numba cannot compile plays in Python, saying why
-in one line; a bad distribution is an error naming it, in both."""
+marked with ``pacsim.kernel_ghost``; the kernel computes its distribution as
+Python does; one numba cannot compile plays in Python, saying why in one
+line; a bad distribution is an error naming it.
+
+Whole games around an own ghost, and searches modelling one, compile a copy
+of the kernel around the policy each (7-15 s of CPU): their equality with
+Python is ``pacsim bench``'s agreement group (pacsim.bench.own:
+AGREEMENT_GAMES, MODEL_SPECS, REFUSED_GAMES), whose wiring and comparisons
+the tests here check with Python standing in for the kernel.  The suite's
+copy of the kernel around a user's function is the own evaluation's
+(tests/test_own.py, tests/test_own_searches.py)."""
 
 from __future__ import annotations
 
@@ -74,37 +81,12 @@ def test_the_kernel_computes_the_distribution_python_does(positions):
     assert checked >= 10
 
 
-GAMES = (  # (Pacman, ghosts): 1 and 2 own ghosts, and one beside a built-in ghost
-    ("expectimax:depth=1,eval=careful", ("CUTTER", "CUTTER")),
-    ("alphabeta:depth=1,eval=careful", ("CUTTER", "adversarial")),
-)
-"""The suite's one copy of the kernel's whole-game loop around an own ghost
-(its policy alone: about 7 s of CPU to compile).  Each further combination
-of own functions compiles another copy, 5-15 s: a Pacman modelling the ghost
-it plays, or with an own evaluation (AGREEMENT_GAMES), searches modelling the
-ghost (pacsim.bench.own.MODEL_SPECS) and the games a bad distribution ends
-(REFUSED_GAMES) are checked in ``pacsim bench``'s agreement group; an own
-model's search is the suite's in the bad distribution's test below."""
-
-
-PYTHON_GHOSTS = {"adversarial": "adversarial:backend=python", CUTTER: f"{CUTTER}:backend=python"}
-
-
-@pytest.mark.parametrize("pacman, ghosts", GAMES)
-def test_whole_games_with_an_own_ghost_play_in_the_kernel_as_in_python(pacman, ghosts):
-    layout = load_layout("smallClassic")
-    pacman = pacman.replace("CUTTER", CUTTER)
-    ghosts = tuple(CUTTER if ghost == "CUTTER" else ghost for ghost in ghosts)
-    for seed in (3, 4, 5):
-        kernel = play_in_kernel(layout, [make_pacman(pacman), *map(make_ghost, ghosts)], seed=seed, max_moves=60)
-        python = play_game(layout, [make_pacman(f"{pacman},backend=python"),
-                                    *(make_ghost(PYTHON_GHOSTS.get(ghost, ghost)) for ghost in ghosts)],
-                           seed=seed, max_moves=60)
-        assert kernel is not None and {stats.backend for stats in kernel.search_stats} == {FAST}
-        assert python.error is None and {stats.backend for stats in python.search_stats} == {PYTHON}
-        assert (kernel.actions, kernel.score, kernel.outcome) == (python.actions, python.score, python.outcome)
-        assert [(stats.generated, stats.evaluated, stats.cutoffs, stats.value) for stats in kernel.search_stats] == \
-            [(stats.generated, stats.evaluated, stats.cutoffs, stats.value) for stats in python.search_stats]
+def python_as_kernel(layout, agents, seed, max_moves):
+    """Stands in for :func:`~pacsim.agents.whole_game.play_in_kernel`: the game Python plays, its searches
+    marked as the kernel's (so that nothing compiles)."""
+    record = play_game(layout, agents, seed=seed, max_moves=max_moves)
+    return dataclasses.replace(record, search_stats=[dataclasses.replace(moved, backend=FAST)
+                                                     for moved in record.search_stats])
 
 
 def test_the_bench_agreement_group_reports_each_own_check_and_its_first_disagreement(monkeypatch):
@@ -161,12 +143,10 @@ def test_the_bench_own_checks_find_a_kernel_that_disagrees(monkeypatch):
     plays through is one (the kernel stood in by Python, so nothing compiles)."""
     import pacsim.bench.own
     from pacsim.agents import whole_game
-    from pacsim.engine import play_game
 
     def altered(layout, agents, seed, max_moves):
-        record = play_game(layout, agents, seed=seed, max_moves=max_moves)
-        stats = [dataclasses.replace(moved, backend=FAST) for moved in record.search_stats]
-        return dataclasses.replace(record, score=record.score + 1, search_stats=stats)
+        record = python_as_kernel(layout, agents, seed, max_moves)
+        return dataclasses.replace(record, score=record.score + 1)
 
     monkeypatch.setattr(whole_game, "play_in_kernel", altered)
     monkeypatch.setattr(pacsim.bench.own, "AGREEMENT_GAMES", (("expectimax:depth=1,eval=careful", ("random",)),))
@@ -215,25 +195,13 @@ def test_a_model_numba_cannot_compile_searches_in_python_saying_why(positions, c
     assert len(said) == 1 and f"model={WANDERS}: numba cannot compile wanders()" in said[0], said
 
 
-def test_a_search_modelling_an_own_ghost_is_the_kernels_and_pythons_alike(positions):
-    """The kernel's search copied around an own model (the suite's one: ``careless``, sound below a score
-    of 20, where it is uniform; the next test meets it unsound) gives Python's values, moves and node counts."""
-    fast: Any = make_pacman(f"expectimax:depth=2,model={CARELESS},backend=fast")
-    python: Any = make_pacman(f"expectimax:depth=2,model={CARELESS},backend=python")
-    for state in positions[:6]:
-        state = state._replace(score=0)  # two rounds eat two pellets at most here (no ghost): the score stays below 20
-        result, searched_by = fast._search_with_backend(state, None, True)
-        assert searched_by == FAST and result_difference(python.analyze(state), result) == ""
-
-
 def test_a_search_meeting_a_bad_distribution_raises_the_policys_error(positions):
-    state = positions[0]._replace(score=25)
-    for backend in ("auto", "python"):
-        agent: Any = make_pacman(f"expectimax:depth=2,model={CARELESS},backend={backend}")
-        with pytest.raises(AgentError, match=r"ghost policy careless\(\) gave probabilities summing to 0\.6"):
-            agent.analyze(state)
-    below: Any = make_pacman(f"expectimax:depth=1,model={CARELESS},backend=fast")
-    assert below._search_with_backend(positions[0]._replace(score=0), None, False)[1] == FAST  # sound there: the kernel searches
+    """``careless`` is uniform below a score of 20 and sums to 0.6 above it (the kernel's search refusing it,
+    and Python then raising this, are REFUSED_GAMES in ``pacsim bench``)."""
+    agent: Any = make_pacman(f"expectimax:depth=2,model={CARELESS},backend=python")
+    with pytest.raises(AgentError, match=r"ghost policy careless\(\) gave probabilities summing to 0\.6"):
+        agent.analyze(positions[0]._replace(score=25))
+    assert agent.analyze(positions[0]._replace(score=0)).stats.generated > 0
 
 
 @pytest.mark.parametrize("written, message", [
@@ -287,7 +255,7 @@ def test_star_searches_modelling_an_own_ghost_are_declined_with_one_line():
     agent: Any = make_pacman(f"expectimax:depth=2,model={CARELESS},algorithm=star2,eval=careful")
     reason = settings_declined(agent.search_request(2, 6, 100))
     assert reason is not None and "a kernel ghost) in the plain searches only" in reason
-    plain: Any = make_pacman(f"expectimax:depth=2,model={CARELESS}")  # the suite's copy (a model's search compiles)
+    plain: Any = make_pacman(f"expectimax:depth=2,model={CARELESS},backend=python")  # made, it would compile its copy
     assert settings_declined(plain.search_request(2, 6, 100)) is None
 
 
@@ -304,11 +272,19 @@ layout = ["smallClassic"]
 """
 
 
-def test_an_experiment_file_plays_the_own_ghost_as_python_does(tmp_path, monkeypatch):
+def test_an_experiment_file_hands_the_own_ghost_to_the_kernels_games(tmp_path, monkeypatch):
+    """Under ``auto`` every game of an experiment naming the own ghost reaches the kernel's whole-game loop
+    with the ghost's own policy in its plan; the loop stood in by one that declines (its games against
+    Python are ``pacsim bench``'s), Python plays them, as it does under ``python``, where the loop is never
+    reached."""
+    import pacsim.fast.game
     from pacsim.runner.execute import run_experiment
     from pacsim.runner.experiment import load_experiment
     from pacsim.runner.store import load_results
 
+    reached = []
+    monkeypatch.setattr(pacsim.fast.game, "play_kernel_game",
+                        lambda layout, request, ties, ghosts, *rest: reached.append([ghost.policy for ghost in ghosts]))
     rows = {}
     for backend in ("auto", "python"):
         monkeypatch.setenv("PACSIM_BACKEND", backend)
@@ -318,18 +294,22 @@ def test_an_experiment_file_plays_the_own_ghost_as_python_does(tmp_path, monkeyp
         frame = load_results(tmp_path / f"{backend}.sqlite")
         rows[backend] = frame[["outcome", "score", "moves"]].values.tolist()
         assert "error" not in set(frame["outcome"])
+    cutter = type(make_ghost(CUTTER)).policy
+    assert reached == [[cutter, cutter]] * 2  # two games, smallClassic's two ghosts both the own one
     assert rows["auto"] == rows["python"]
 
 
 def test_the_bench_group_own_compares_the_ghost_both_ways(monkeypatch):
-    """The ghost's games both ways (the game loop's copy, compiled for the games above); its model's searches
-    are handed to the comparison the ``own`` evaluation's line uses (their copy compiles in ``pacsim bench``)."""
+    """The ghost's games both ways (Python standing in for the kernel: its copy compiles in ``pacsim
+    bench``); its model's searches are handed to the comparison the ``own`` evaluation's line uses."""
     import pacsim.bench.own
+    from pacsim.agents import whole_game
     from pacsim.bench.own import GROUP, own_ghost_figures
     from pacsim.bench.report import Report
 
     searched = []
     monkeypatch.setattr(pacsim.bench.own, "_compare_searches", lambda report, spec, *rest: searched.append(spec))
+    monkeypatch.setattr(whole_game, "play_in_kernel", python_as_kernel)
     report = Report()
     own_ghost_figures(report, depth=1, count=2, games=1)
     figures = {figure.name: figure for figure in report.figures if figure.group == GROUP}

@@ -33,8 +33,8 @@ REPEATS = 3
 GAME_LAYOUT = "smallClassic"
 GAME_PACMAN = "expectimax:depth=2,eval=careful"
 """The Pacman of the own ghost's games (the kernel plays a game only with a kernel Pacman).  It does not
-model the ghost: the loop is copied around the ghost alone, the copy the test suite compiles (a Pacman
-modelling it doubles the compile; the model's searches are the figures before the games')."""
+model the ghost: the loop is copied around the ghost alone (a Pacman modelling it doubles the compile; the
+model's searches are the figures before the games')."""
 
 
 def shipped_spec(example: str) -> str:
@@ -107,8 +107,9 @@ def own_agreement(report: Report, positions: int, games: int) -> None:
     with every root value; :data:`STAR_SPECS` on as many positions of :data:`STAR_MAZES` at depth 1 and
     on a third of them at depth 2, and their tables along a game; each of :data:`AGREEMENT_GAMES` in
     ``games`` games (seeds 3, 4, ...); :data:`REFUSED_GAMES`.  Each compiles a copy of the kernel (5-15 s),
-    which is why they are checked here and not by the test suite; it keeps one of each kind (an own
-    evaluation in a plain search and in MCTS, an own model, an own ghost in whole games)."""
+    which is why they are checked here and not by the test suite; it keeps one kind, an own evaluation in
+    a plain search and in MCTS (the copies the README's example compiles), and checks these comparisons
+    with Python standing in for the kernel."""
     if available() is not None:
         return  # own_figures says why
     from pacsim.bench.agreement import compare_searches
