@@ -240,9 +240,9 @@ def _look_again_for_the_ahead_of_time_kernel() -> None:
 
 
 COMPILING_FIRST = ("test_own_searches.py", "test_own.py")
-"""Modules whose tests compile copies of the kernel around a user's own
-evaluation (the plain search's and MCTS's, about 10 s of CPU in all; every
-other copy is ``pacsim bench``'s agreement group), run first and together:
+"""Modules whose tests compile the copy of the kernel's plain search around a
+user's own evaluation (about 5 s of CPU; every other copy is ``pacsim
+bench``'s agreement group), run first and together:
 pytest-xdist's work-stealing hands each worker a contiguous share of the
 collection at the start and steals from its tail, so these stay in one
 worker and their long tests do not end the run.  (Each copy is compiled

@@ -108,13 +108,14 @@ def test_the_bench_agreement_group_reports_each_own_check_and_its_first_disagree
 
     def check(name, mismatches=()):
         def compare(*arguments):
-            compared[name] = arguments[1:] if name in ("star", "tables") else arguments
+            compared[name] = arguments[1:] if name in ("star", "tables", "mcts") else arguments
             return Agreement(positions=50, searches=3, mismatches=list(mismatches))
         return compare
 
     monkeypatch.setattr(pacsim.bench.agreement, "compare_searches", searches)
     monkeypatch.setattr(pacsim.bench.own, "compare_own_star", check("star"))
     monkeypatch.setattr(pacsim.bench.own, "compare_own_tables", check("tables"))
+    monkeypatch.setattr(pacsim.bench.own, "compare_own_mcts", check("mcts"))
     monkeypatch.setattr(pacsim.bench.own, "compare_own_games", check("games", ["seed 3: a different game"]))
     monkeypatch.setattr(pacsim.bench.own, "compare_refused_games", check("refused"))
     report = Report()
@@ -122,12 +123,13 @@ def test_the_bench_agreement_group_reports_each_own_check_and_its_first_disagree
     figures = {figure.name: figure.value for figure in report.figures if figure.group == "fast path agreement"}
     assert compared["specs"][0] == f"expectimax:depth={{depth}},model={CUTTER},eval={HUNGRY}"
     assert len(compared["specs"]) > 1 and all(f"model={CUTTER}" in spec for spec in compared["specs"])
-    assert compared["star"] == compared["tables"] == (HUNGRY,)
+    assert compared["star"] == compared["tables"] == compared["mcts"] == (HUNGRY,)
     assert compared["games"] == ({"evaluation": HUNGRY, "ghost": CUTTER}, 2)
     assert compared["refused"] == (CARELESS,)
     assert figures == {"users' functions: searches: disagreements": 0,
                        "users' functions: star searches: disagreements": 0,
                        "users' functions: star tables along a game: disagreements": 0,
+                       "users' functions: MCTS: disagreements": 0,
                        "users' functions: whole games: disagreements": 1,
                        "users' functions: a bad distribution's games: disagreements": 0}
     [note] = [figure.note for figure in report.figures if figure.name.startswith("users' functions: whole games")]
@@ -137,10 +139,11 @@ def test_the_bench_agreement_group_reports_each_own_check_and_its_first_disagree
     assert {ghosts for pacman, ghosts in games if "{evaluation}" in pacman} >= {("random", "random"), ("adversarial", "adversarial")}
 
 
-def test_the_bench_own_checks_find_a_kernel_that_disagrees(monkeypatch):
+def test_the_bench_own_checks_find_a_kernel_that_disagrees(positions, monkeypatch):
     """The bench's comparisons are not vacuous: a kernel game with a changed
-    score is a disagreement, and a bad distribution's game that the kernel
-    plays through is one (the kernel stood in by Python, so nothing compiles)."""
+    score is a disagreement, a bad distribution's game that the kernel
+    plays through is one (the kernel stood in by Python, so nothing compiles),
+    and so is an MCTS tree grown from another seed."""
     import pacsim.bench.own
     from pacsim.agents import whole_game
 
@@ -157,6 +160,10 @@ def test_the_bench_own_checks_find_a_kernel_that_disagrees(monkeypatch):
     refused = pacsim.bench.own.compare_refused_games(CARELESS)
     assert refused.searches == 1 and len(refused.mismatches) == 1
     assert refused.mismatches[0].endswith("the kernel played past the bad distribution")
+    mcts: Any = make_pacman(f"mcts:iterations=40,eval={HUNGRY},backend=python")
+    same, other = mcts.analyze(positions[0], seed=1), mcts.analyze(positions[0], seed=2)
+    assert pacsim.bench.own.mcts_difference(same, mcts.analyze(positions[0], seed=1)) == ""
+    assert pacsim.bench.own.mcts_difference(same, other) != ""  # another seed, another tree
 
 
 def test_ghosts_of_two_own_policies_play_in_python():

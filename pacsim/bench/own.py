@@ -95,6 +95,10 @@ loop copied around the ghost and the Pacman's search around its model), of one t
 the ghost alone or beside a built-in one (the loop copied around the ghost only, as the test suite's
 games are), and of a Pacman with the example evaluation against built-in ghosts (copied around the
 evaluation)."""
+MCTS_SPECS = tuple(f"mcts:iterations=150,ghosts={ghosts},eval={{evaluation}},rollout_depth={rollout_depth}"
+                   for ghosts in ("chance", "min") for rollout_depth in (0, 6))
+"""The example evaluation in the kernel's copy of MCTS, at the leaves and after rollouts, against chance and
+minimizing ghosts."""
 REFUSED_GAMES = (("expectimax:depth=1", "{careless}"), ("expectimax:depth=1,model={careless}", "random"))
 """(Pacman, ghost): games in which the example ``careless`` ghost's distribution goes bad (its move, or the
 model of a Pacman's search): the kernel refuses the game, Python ends it with an error naming the policy."""
@@ -105,11 +109,12 @@ def own_agreement(report: Report, positions: int, games: int) -> None:
     """Users' functions in the agreement group, the kernel against Python, value for value and node count
     for node count: each of :data:`AGREEMENT_SPECS` on ``positions`` positions from seeded games at depth 2
     with every root value; :data:`STAR_SPECS` on as many positions of :data:`STAR_MAZES` at depth 1 and
-    on a third of them at depth 2, and their tables along a game; each of :data:`AGREEMENT_GAMES` in
+    on a third of them at depth 2, and their tables along a game; :data:`MCTS_SPECS` on half as many; each
+    of :data:`AGREEMENT_GAMES` in
     ``games`` games (seeds 3, 4, ...); :data:`REFUSED_GAMES`.  Each compiles a copy of the kernel (5-15 s),
-    which is why they are checked here and not by the test suite; it keeps one kind, an own evaluation in
-    a plain search and in MCTS (the copies the README's example compiles), and checks these comparisons
-    with Python standing in for the kernel."""
+    which is why they are checked here and not by the test suite; it keeps one, the plain search's around
+    an own evaluation (the copy the README's example compiles), and checks these comparisons with Python
+    standing in for the kernel."""
     if available() is not None:
         return  # own_figures says why
     from pacsim.bench.agreement import compare_searches
@@ -121,6 +126,7 @@ def own_agreement(report: Report, positions: int, games: int) -> None:
     checks = [("users' functions: searches", compare_searches(game_positions(positions), depth=2, specs=specs, root_values=True)),
               ("users' functions: star searches", compare_own_star(star_positions, functions["evaluation"])),
               ("users' functions: star tables along a game", compare_own_tables(star_positions[:10], functions["evaluation"])),
+              ("users' functions: MCTS", compare_own_mcts(star_positions[::2], functions["evaluation"])),
               ("users' functions: whole games", compare_own_games(functions, games)),
               ("users' functions: a bad distribution's games", compare_refused_games(shipped_spec(CARELESS)))]
     for label, agreement in checks:
@@ -160,6 +166,36 @@ def compare_own_tables(positions: list[Any], evaluation: str) -> Agreement:
             if difference or counters[0] != counters[1]:
                 agreement.mismatches.append(f"{spec} position {index}: {difference or f'table {counters[0]} != {counters[1]}'}")
     return agreement
+
+
+def compare_own_mcts(positions: list[Any], evaluation: str) -> Agreement:
+    """Each of :data:`MCTS_SPECS` with ``evaluation`` on ``positions`` (the seed: the position's index): the
+    kernel (``backend=fast``: the kernel or an error) grows Python's tree, its value, move, moves' values and
+    visits, and every count equal."""
+    from pacsim.agents import make_pacman
+
+    agreement = Agreement(positions=len(positions))
+    for template in MCTS_SPECS:
+        spec = template.replace("{evaluation}", evaluation)
+        fast: Any = make_pacman(f"{spec},backend=fast")
+        python: Any = make_pacman(f"{spec},backend=python")
+        for index, state in enumerate(positions):
+            agreement.searches += 1
+            difference = mcts_difference(python.analyze(state, seed=index), fast.analyze(state, seed=index))
+            if difference:
+                agreement.mismatches.append(f"{spec} position {index}: {difference}")
+    return agreement
+
+
+def mcts_difference(expected: Any, found: Any) -> str:
+    """How a kernel MCTS result differs from the Python one (empty: not at all)."""
+    for name in ("value", "action", "action_values", "action_visits"):
+        if getattr(expected, name) != getattr(found, name):
+            return f"{name} {getattr(expected, name)!r} != {getattr(found, name)!r}"
+    for name in ("generated", "evaluated", "max_depth", "iterations", "simulated", "tree_nodes"):
+        if getattr(expected.stats, name) != getattr(found.stats, name):
+            return f"{name} {getattr(expected.stats, name)} != {getattr(found.stats, name)}"
+    return ""
 
 
 def compare_own_games(functions: dict[str, str], games: int) -> Agreement:
