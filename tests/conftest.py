@@ -265,9 +265,9 @@ def pytest_collection_modifyitems(session, config, items):
 def _browser_modules_in_one_share(items: list, workers: int) -> list:
     """``items`` with every module that uses the :func:`browser` moved, whole, to the start of the last
     worker's share.  Each worker starts its own Chromium for its first browser test and keeps it until
-    the run ends (about 1.2 s of CPU to start, then 0.015 s a second, more with a page still polling): with
-    the modules spread over the three shares, three browsers cost about 10 s of CPU in a run, one about
-    3.  At the start of a share, not at the end of the collection: a worker that runs out of tests takes
+    the run ends (measured alone: about 1.2 s of CPU to start, then 0.015 s a second idle): the three the
+    shares started, alive 17-137 s, cost about 7 s of CPU beyond their pages' work, one about 3.  At the
+    start of a share, not at the end of the collection: a worker that runs out of tests takes
     half of the longest queue from its tail, which would start a second browser late in the run.  The
     shares are pytest-xdist's work-stealing split (each worker in turn gets an equal part of what is left);
     were that to change, only the saving would be lost."""
