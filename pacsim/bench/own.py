@@ -92,9 +92,8 @@ AGREEMENT_GAMES = (
 )
 """(Pacman, ghosts): games of a Pacman modelling the example ghost it plays (the kernel's whole-game
 loop copied around the ghost and the Pacman's search around its model), of one that does not model it,
-the ghost alone or beside a built-in one (the loop copied around the ghost only, as the test suite's
-games are), and of a Pacman with the example evaluation against built-in ghosts (copied around the
-evaluation)."""
+the ghost alone or beside a built-in one (the loop copied around the ghost only), and of a Pacman with
+the example evaluation against built-in ghosts (copied around the evaluation)."""
 MCTS_SPECS = tuple(f"mcts:iterations=150,ghosts={ghosts},eval={{evaluation}},rollout_depth={rollout_depth}"
                    for ghosts in ("chance", "min") for rollout_depth in (0, 6))
 """The example evaluation in the kernel's copy of MCTS, at the leaves and after rollouts, against chance and
@@ -110,11 +109,10 @@ def own_agreement(report: Report, positions: int, games: int) -> None:
     for node count: each of :data:`AGREEMENT_SPECS` on ``positions`` positions from seeded games at depth 2
     with every root value; :data:`STAR_SPECS` on as many positions of :data:`STAR_MAZES` at depth 1 and
     on a third of them at depth 2, and their tables along a game; :data:`MCTS_SPECS` on half as many; each
-    of :data:`AGREEMENT_GAMES` in
-    ``games`` games (seeds 3, 4, ...); :data:`REFUSED_GAMES`.  Each compiles a copy of the kernel (5-15 s),
-    which is why they are checked here and not by the test suite; it keeps one, the plain search's around
-    an own evaluation (the copy the README's example compiles), and checks these comparisons with Python
-    standing in for the kernel."""
+    of :data:`AGREEMENT_GAMES` in ``games`` games (seeds 3, 4, ...); :data:`REFUSED_GAMES`.  Each compiles a
+    copy of the kernel (3-15 s), which is why they are checked here and not by the test suite; it keeps
+    one, the plain search's around an own evaluation (the copy the README's example compiles), and checks
+    these comparisons with Python standing in for the kernel."""
     if available() is not None:
         return  # own_figures says why
     from pacsim.bench.agreement import compare_searches
