@@ -386,8 +386,9 @@ def test_a_spinning_team_cannot_slow_an_honest_teams_moves(tmp_path):
     half the time between the spinner's moves: that includes its own turn, when its spinners run and
     slow its reply, more so on a loaded machine (a run of CI's failed with 0.3 s of CPU a move)."""
     control_groups("freezer", "cpu")
-    honest_source = HONEST.format(cpu=0.6, cap=2.5)
-    spinner_source = SPINNER.replace("OTHER_MOVE = None", "OTHER_MOVE = 0.6")
+    honest_cpu = 0.6
+    honest_source = HONEST.format(cpu=honest_cpu, cap=2.5)
+    spinner_source = SPINNER.replace("OTHER_MOVE = None", f"OTHER_MOVE = {honest_cpu}")
 
     def honest_seconds(opponent: str) -> float:
         honest = sandboxed(tmp_path, "honest", honest_source, True)

@@ -114,7 +114,7 @@ def test_the_page_follows_a_run_without_reloading_and_links_to_a_replay(browser,
     run = start_run(store)
     try:
         waiting(browser, 20).until(lambda driver: driver.execute_script(interval) != first_interval
-                                         and driver.execute_script(done) != first_done)
+                                   and driver.execute_script(done) != first_done)
     finally:
         run.join()
     assert browser.execute_script("return window.notReloaded === true;")  # updated in place, not reloaded
