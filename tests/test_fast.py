@@ -381,3 +381,34 @@ def test_no_compiled_function_takes_more_than_ten_parameters():
     for module in (kernel, star, mcts, gameloop):
         for function in compiled_functions(module.__name__, vars(module)):
             assert len(inspect.signature(function.py_func).parameters) <= 10, function.py_func.__name__
+
+
+def test_each_kernel_function_is_compiled_for_one_signature(monkeypatch):
+    # Compiled code that hands another kernel function a literal (True, 1)
+    # makes numba compile that function again, typed for the literal: a
+    # second plain search, seconds of compiling in every fresh checkout.
+    # numba's cache index lists the signatures each function was compiled for.
+    from pacsim.agents.whole_game import play_in_kernel
+    from pacsim.fast import aot, gameloop, mcts, star
+    from pacsim.fast.cache import compiled_functions
+    from pacsim.fast.search import warm_up
+
+    monkeypatch.setenv("PACSIM_KERNEL", "jit")  # numba's path, not the ahead-of-time module's
+    aot._exports.cache_clear()
+    try:  # loaded from numba's cache after the suite's warm-up, compiled otherwise
+        warm_up(star=True)
+        mcts.warm_up()
+        agents = [make_pacman("minimax:depth=2"), make_ghost("adversarial")]
+        assert play_in_kernel(load_layout("optimismHalls"), agents, 3, max_moves=4) is not None
+    finally:
+        aot._exports.cache_clear()
+    signatures = {}
+    for module in (kernel, star, mcts, gameloop):
+        for function in compiled_functions(module.__name__, vars(module)):
+            index = getattr(function._cache, "_cache_file", None)  # numba's own index: it has no public reader
+            if index is not None:
+                signatures[function.py_func.__name__] = [key[0] for key in index._load_index()]
+    for entry in ("search_root", "star_search_root", "new_node", "search_position", "play_slice"):
+        assert len(signatures[entry]) == 1, (entry, signatures[entry])
+    assert all(len(types) <= 1 for types in signatures.values()), {name: types for name, types in signatures.items()
+                                                                      if len(types) > 1}

@@ -189,7 +189,8 @@ def ghost_move(maze, game, count, ghosts, turn, work, budget, scratch):
             work.stats[GENERATED] = 0  # no node searched for this move
         else:
             model = Model(ghosts.settings[turn - 1], np.zeros(kernel.WEIGHTS, np.float64))
-            if not search_position(maze, state, model, levels, True, work, game.progress, budget):
+            # np.bool_, not True: numba would compile search_position again, typed for the literal
+            if not search_position(maze, state, model, levels, np.bool_(True), work, game.progress, budget):
                 return PAUSED
             remember(ghosts.memo, slot, state, levels, num_ghosts, work.values)
         size = searched_probabilities(work.values, work.values[ROOT_VALUE], count, weights[SEARCHED_SHARE], chosen,

@@ -228,7 +228,7 @@ def mcts_iterations(maze, settings, tree, run):
     for _ in range(iterations):
         counts[ITERATIONS] += 1
         node = 0
-        length = 1
+        length = np.int64(1)  # not 1: numba would compile new_node again for the literal
         path[0] = 0
         while True:
             kind = node_ints[node, KIND]

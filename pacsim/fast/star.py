@@ -325,7 +325,8 @@ def adversarial_probabilities(maze, weights, adversary, state, count, out):
         for column in range(chase_stats.shape[0]):
             chase_stats[column] = 0
         chase_stats[BEST_MOVE] = chase_stats[PAUSED_AT] = -1
-        search_root(maze, adversary.model, levels, True, chase, np.int64(1) << 62)
+        # np.bool_, not True: numba would compile a second plain search typed for the literal
+        search_root(maze, adversary.model, levels, np.bool_(True), chase, np.int64(1) << 62)
         remember(adversary.memo, slot, state, levels, num_ghosts, chase_values)
     best = chase_values[ROOT_VALUE]
     best_count = 0
