@@ -251,7 +251,8 @@ def play_slice(maze, game, max_moves, pacman, ghosts, work, scratch, budget):
             progress[MOVES] += 1
         game.played[progress[ACTIONS_PLAYED]] = actions[move]
         progress[ACTIONS_PLAYED] += 1
-        parent[:] = state
+        for slot in range(state.shape[0]):  # not parent[:] = state: numba compiles its shape error's message, 1.5 s
+            parent[slot] = state[slot]
         kernel.apply_move(maze.ghost_starts, num_ghosts, words, parent, state, actions[move], targets[move])
     progress[SLICE_CYCLES] += cycles() - start
     return progress[OUTCOME] != PLAYING
