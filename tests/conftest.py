@@ -372,9 +372,15 @@ def browser(tmp_path_factory):
 @pytest.fixture(autouse=True)
 def fresh_browser_log(request):
     """A browser test reads only its own console: what an earlier test's page logged late (a favicon asked of a
-    server that test has stopped) is read away first."""
-    if "browser" in request.fixturenames:
-        request.getfixturevalue("browser").get_log("browser")
+    server that test has stopped) is read away first.  After the test the browser shows a blank page: a page
+    left polling or playing would go on working, beside the other workers' tests, until the next one loads."""
+    if "browser" not in request.fixturenames:
+        yield
+        return
+    driver = request.getfixturevalue("browser")
+    driver.get_log("browser")
+    yield
+    driver.get("about:blank")
 
 
 def fit_window(driver, width: int, height: int) -> None:
