@@ -202,24 +202,40 @@ def test_run_prints_the_summary(tmp_path, capsys):
     assert "minimax/random/pincerMaze/depth=1" in out and "win rate" in out
 
 
+DAWDLER = """
+import os
+import time
+
+from pacsim.agents import Agent
+
+
+class Dawdler(Agent):
+    def get_action(self, state):
+        time.sleep(float(os.environ.get("DAWDLE_SECONDS", "0")))
+        return state.legal_actions()[0]
+"""
+
+
 def test_kill_minus_nine_leaves_a_sound_store(tmp_path):
     games, conditions = 30, 2  # killed after the 10th of 60 games, with dozens left to resume
-    path = write_experiment(tmp_path, """
+    dawdler = tmp_path / "dawdler.py"
+    dawdler.write_text(DAWDLER, encoding="utf-8")
+    path = write_experiment(tmp_path, f"""
 name = "long"
 games = 30
 seed = 5
 max_moves = 120
-store = "{store}"
+store = "{{store}}"
 [grid]
 pacman = ["minimax"]
-ghosts = ["random", "directional"]
+ghosts = ["{dawdler}:Dawdler"]
 layout = ["pincerMaze"]
-depth = [3]
+depth = [2, 3]
 """)
     store = tmp_path / "results.sqlite"
-    # Searched in Python: whole games in the kernel can finish all 60 before the kill (the resume below
-    # plays the rest in the kernel, the same games).
-    environment = {**os.environ, "PYTHONPATH": str(REPOSITORY), "PACSIM_BACKEND": "python"}
+    # The killed run's ghost pauses 5 ms a move: its games take seconds, at no CPU cost, however fast
+    # the searches (all 60 games once finished before the store was polled); the resume below does not pause.
+    environment = {**os.environ, "PYTHONPATH": str(REPOSITORY), "DAWDLE_SECONDS": "0.005"}
     process = subprocess.Popen([sys.executable, "-m", "pacsim", "run", str(path), "--workers", "2", "--quiet"],
                                env=environment, start_new_session=True,
                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
