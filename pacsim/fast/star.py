@@ -219,25 +219,20 @@ def star_value(maze, model, plan, work, top, level, bottom, budget):
                 return value, -1
             level = frames[level, CALLER]
             finished, value = _receive(pruned, probabilities, lower, upper, frames, windows, level, value, stats)
-            if finished < 0:
-                stats[OUT_OF_BOUNDS] = 1
-                return np.nan, FAILED
-            mode = UP if finished else NEXT
-            if finished:
-                _store(use_table, pruned, table, states, frames, windows, level, bottom, value)
-            continue
-        # mode == NEXT: the node at `level` enters its next child, or finishes.
-        finished, value, child = next_child(maze, model, work, level, bottom)
+        else:  # mode == NEXT: the node at `level` enters its next child, or finishes.
+            finished, value, child = next_child(maze, model, work, level, bottom)
+            if finished == 0:
+                frames[child, CALLER] = level
+                level = child
+                mode = ENTER
+                continue
+        # One call of each below: numba inlines the table's code at every call (seconds of compiling each).
         if finished < 0:
             stats[OUT_OF_BOUNDS] = 1
             return np.nan, FAILED
         if finished:
             _store(use_table, pruned, table, states, frames, windows, level, bottom, value)
-            mode = UP
-        else:
-            frames[child, CALLER] = level
-            level = child
-            mode = ENTER
+        mode = UP if finished else NEXT
 
 
 @uncounted(inline=True)
