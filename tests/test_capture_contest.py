@@ -394,11 +394,12 @@ def test_a_spinning_team_cannot_slow_an_honest_teams_moves(tmp_path):
         honest = sandboxed(tmp_path, "honest", honest_source, True)
         other = sandboxed(tmp_path, opponent, spinner_source if opponent == "spinner" else COURSE_TEAM, False)
         try:
-            result = play_capture_game(find_capture_layout(TINY), honest, other, seed=1, max_moves=6,
+            result = play_capture_game(find_capture_layout(TINY), honest, other, seed=1, max_moves=4,
                                        time_rules=TimeRules(startup=15, move_warning=6, move_timeout=6))
         finally:
             honest.stop(), other.stop()
         assert result.culprit is None, (result.culprit, result.error, result.seconds, result.moves)
+        assert len(result.seconds) == 4  # the honest moves measured, and the spinner's check after the second
         return result.seconds[0] + result.seconds[2]
 
     calm = honest_seconds("calm")
