@@ -57,8 +57,15 @@ def install_into_fresh_venv(wheel: Path, directory: Path) -> Path:
     purelib = run([python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"]).stdout.strip()
     outer = site.getsitepackages() + ([site.getusersitepackages()] if site.ENABLE_USER_SITE else [])
     (Path(purelib) / "dependencies.pth").write_text("\n".join(outer) + "\n", encoding="utf-8")
-    run([sys.executable, "-m", "pip", "--python", python, "install", "--quiet", "--no-deps", "--no-index", wheel])
+    run([sys.executable, "-m", "pip", "--python", python, "install", "--quiet", "--no-deps", "--no-index", wheel],
+        env=without_this_checkout())
     return venv
+
+
+def without_this_checkout() -> dict[str, str]:
+    """The environment without PYTHONPATH: a checkout on it would be the pacsim found (pip would see its
+    pacsim.egg-info and install nothing)."""
+    return {key: value for key, value in os.environ.items() if key != "PYTHONPATH"}
 
 
 @pytest.mark.slow
@@ -75,7 +82,7 @@ def test_a_wheel_installed_in_a_fresh_venv_lists_layouts_and_reproduces(tmp_path
     venv = install_into_fresh_venv(wheel, tmp_path)
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
-    environment = {key: value for key, value in os.environ.items() if key != "PYTHONPATH"}
+    environment = without_this_checkout()
     # The pure-Python search: the wheel's kernel would compile from cold (about 11 s of CPU) for a
     # check about shipped files; the kernel's own tests run from the checkout.
     environment.update(SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy", PACSIM_BACKEND="python")
