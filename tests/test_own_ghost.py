@@ -28,7 +28,7 @@ from pacsim import kernel_ghost
 from pacsim.agents import make_ghost, make_pacman
 from pacsim.agents.ghosts import KernelGhost, own_distribution
 from pacsim.agents.whole_game import play_in_kernel
-from pacsim.bench.agreement import result_difference
+from pacsim.bench.agreement import MCTS_COUNTS, MCTS_FIELDS, result_difference
 from pacsim.bench.positions import game_positions
 from pacsim.engine import apply_move, load_layout, play_game
 from pacsim.engine.stats import FAST, PYTHON
@@ -162,8 +162,8 @@ def test_the_bench_own_checks_find_a_kernel_that_disagrees(positions, monkeypatc
     assert refused.mismatches[0].endswith("the kernel played past the bad distribution")
     mcts: Any = make_pacman(f"mcts:iterations=40,eval={HUNGRY},backend=python")
     same, other = mcts.analyze(positions[0], seed=1), mcts.analyze(positions[0], seed=2)
-    assert pacsim.bench.own.mcts_difference(same, mcts.analyze(positions[0], seed=1)) == ""
-    assert pacsim.bench.own.mcts_difference(same, other) != ""  # another seed, another tree
+    assert result_difference(same, mcts.analyze(positions[0], seed=1), MCTS_FIELDS, MCTS_COUNTS) == ""
+    assert result_difference(same, other, MCTS_FIELDS, MCTS_COUNTS) != ""  # another seed, another tree
 
 
 def test_ghosts_of_two_own_policies_play_in_python():

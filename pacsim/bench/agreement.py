@@ -74,14 +74,22 @@ def compare_searches(positions: list[GameState], depth: int = 2, specs: tuple[st
     return report
 
 
-def result_difference(expected, found) -> str:
-    """How a kernel result differs from the Python one (empty: not at all)."""
-    for name in ("value", "action", "action_values"):
+SEARCH_FIELDS = ("value", "action", "action_values")
+SEARCH_COUNTS = ("generated", "evaluated", "cutoffs", "max_depth")
+MCTS_FIELDS = (*SEARCH_FIELDS, "action_visits")
+MCTS_COUNTS = ("generated", "evaluated", "max_depth", "iterations", "simulated", "tree_nodes")
+"""What :func:`result_difference` compares of an MCTS result: its tree's visits, and its own counts."""
+
+
+def result_difference(expected, found, fields=SEARCH_FIELDS, counts=SEARCH_COUNTS) -> str:
+    """How a kernel result differs from the Python one in ``fields`` and the ``counts`` of its stats
+    (empty: not at all)."""
+    for name in fields:
         if getattr(expected, name) != getattr(found, name):
             return f"{name} {getattr(expected, name)!r} != {getattr(found, name)!r}"
     if type(expected.value) is not type(found.value):  # 3 == 3.0, yet a stored row would differ
         return f"value type {type(expected.value).__name__} != {type(found.value).__name__}"
-    for name in ("generated", "evaluated", "cutoffs", "max_depth"):
+    for name in counts:
         if getattr(expected.stats, name) != getattr(found.stats, name):
             return f"{name} {getattr(expected.stats, name)} != {getattr(found.stats, name)}"
     return ""

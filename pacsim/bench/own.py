@@ -16,7 +16,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from pacsim.bench.agreement import Agreement, result_difference, untimed
+from pacsim.bench.agreement import MCTS_COUNTS, MCTS_FIELDS, Agreement, result_difference, untimed
 from pacsim.bench.positions import recorded_positions
 from pacsim.bench.report import Report
 from pacsim.bench.search import search_pacman
@@ -179,21 +179,11 @@ def compare_own_mcts(positions: list[Any], evaluation: str) -> Agreement:
         python: Any = make_pacman(f"{spec},backend=python")
         for index, state in enumerate(positions):
             agreement.searches += 1
-            difference = mcts_difference(python.analyze(state, seed=index), fast.analyze(state, seed=index))
+            difference = result_difference(python.analyze(state, seed=index), fast.analyze(state, seed=index),
+                                           MCTS_FIELDS, MCTS_COUNTS)
             if difference:
                 agreement.mismatches.append(f"{spec} position {index}: {difference}")
     return agreement
-
-
-def mcts_difference(expected: Any, found: Any) -> str:
-    """How a kernel MCTS result differs from the Python one (empty: not at all)."""
-    for name in ("value", "action", "action_values", "action_visits"):
-        if getattr(expected, name) != getattr(found, name):
-            return f"{name} {getattr(expected, name)!r} != {getattr(found, name)!r}"
-    for name in ("generated", "evaluated", "max_depth", "iterations", "simulated", "tree_nodes"):
-        if getattr(expected.stats, name) != getattr(found.stats, name):
-            return f"{name} {getattr(expected.stats, name)} != {getattr(found.stats, name)}"
-    return ""
 
 
 def compare_own_games(functions: dict[str, str], games: int) -> Agreement:
