@@ -526,6 +526,22 @@ sys.exit(main(sys.argv[1:]))
 
 
 @pytest.mark.usefixtures("ctrl_c_delivered")
+def test_a_ctrl_c_noted_after_the_runs_last_check_still_stops_it():
+    # A pool's run notes a Ctrl-C and raises it at its loop's next check; one that came after the last check
+    # (the last games collected) was lost, and a comparison went on with its next batch to the end.
+    from pacsim.engine.deadline import UserInterrupt
+
+    handler = signal.getsignal(signal.SIGINT)
+    with pytest.raises(UserInterrupt), execute._interrupts_stop_the_run() as ctrl_c:
+        ctrl_c.deferred = True
+        ctrl_c.interrupt(signal.SIGINT, None)  # as the signal does, once the loop has ended
+        assert ctrl_c.pressed
+    assert signal.getsignal(signal.SIGINT) is handler
+    with execute._interrupts_stop_the_run():
+        pass  # no Ctrl-C: nothing raised
+
+
+@pytest.mark.usefixtures("ctrl_c_delivered")
 def test_a_ctrl_c_while_the_run_holds_its_pools_locks_still_stops_it(tmp_path):
     """A Ctrl-C raised between two of the locks the run's thread takes to wait on its pool's games left the
     first held, and the pool's thread waiting on it for ever: the run hung.  It now stops as usual."""

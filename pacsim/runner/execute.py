@@ -548,6 +548,7 @@ def _interrupts_stop_the_run() -> Iterator[_CtrlC]:
         yield ctrl_c
     finally:
         signal.signal(signal.SIGINT, previous)
+    ctrl_c.check()  # noted after the run's last check: still the command's stop (a comparison's next batch would start)
 
 
 @dataclass
