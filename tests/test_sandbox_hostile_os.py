@@ -217,7 +217,7 @@ from pacsim.agents.api import MoveStats
 class Entrant(Agent):
     def get_action(self, state):
         wall, cpu = time.monotonic(), time.process_time()
-        while time.process_time() - cpu < {cpu} and time.monotonic() - wall < {wall}:  # half its move, in CPU time
+        while time.process_time() - cpu < {cpu} and time.monotonic() - wall < {wall}:  # fixed CPU work, capped in wall time
             pass
         self.last_stats = MoveStats(value=(time.process_time() - cpu) / (time.monotonic() - wall))  # its CPU share
         return self.rng.choice(state.legal_actions())
@@ -226,11 +226,12 @@ class Entrant(Agent):
 
 @pytest.mark.usefixtures("memory_and_freezer_groups")
 def test_a_starving_entrant_cannot_take_the_cpu_from_an_honest_one(tmp_path):
-    """The honest Pacman spends half its move time in CPU time (stopping at 0.8 of it, so a loaded machine
-    cannot make it overrun); its share of the CPU against a starving ghost is compared with its share against
-    a calm one, in the same minute of the same machine."""
-    limits = dataclasses.replace(TEST_LIMITS, move_seconds=0.6)
-    honest = entrant(tmp_path, "honest", HONEST.format(cpu=limits.move_seconds / 2, wall=0.8 * limits.move_seconds))
+    """The honest Pacman spends 0.3 s of CPU time a move, stopping after 0.5 s of wall time (half its move
+    limit, so a loaded machine cannot make it overrun: at 0.8 of a 0.6 s limit, one did); its share of the CPU
+    against a starving ghost is compared with its share against a calm one, in the same minute of the same
+    machine."""
+    limits = dataclasses.replace(TEST_LIMITS, move_seconds=1.0)
+    honest = entrant(tmp_path, "honest", HONEST.format(cpu=0.3, wall=0.5))
 
     def shares(ghost_spec: str) -> tuple[str | None, float]:
         ghost_limits = dataclasses.replace(limits, move_seconds=10.0)  # time to start its 30 spinners
